@@ -1,0 +1,24 @@
+import type { Profile } from './profile.js';
+import type { Role } from './roles.js';
+
+/** The JSON error body of every failed API call. `message` is Spanish, ready for the UI. */
+export interface ApiErrorBody {
+  error: { code: string; message: string; fields?: Record<string, string> };
+}
+
+/** GET /api/me */
+export interface Me {
+  user: { id: string; email: string; displayName: string | null; avatarUrl: string | null };
+  profile: Profile;
+  roles: Role[];
+  companyId: string;
+  companyName: string | null;
+  profileComplete: boolean;
+}
+
+/** GET /api/config: which engine runs each part, for the UI's own hints. */
+export interface PublicConfig {
+  signIn: 'google' | 'development';
+  payments: 'sandbox' | 'mercadopago';
+  video: 'p2p' | 'janus' | 'agora';
+}

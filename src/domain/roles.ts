@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+export const ROLES = ['admin', 'seller', 'buyer'] as const;
+export const ZRole = z.enum(ROLES);
+export type Role = z.infer<typeof ZRole>;
+
+/** SPEC §6: only admins and sellers may use the admin panel and the Live Hub. */
+export function canUsePanel(roles: readonly Role[]): boolean {
+  return roles.includes('admin') || roles.includes('seller');
+}
+
+export function isAdmin(roles: readonly Role[]): boolean {
+  return roles.includes('admin');
+}
+
+/** SPEC §3: a profile's companyId falls back to the user's own id. */
+export function effectiveCompanyId(userId: string, companyId: string | null | undefined): string {
+  return companyId?.trim() ? companyId.trim() : userId;
+}

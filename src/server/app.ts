@@ -1,0 +1,95 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyRateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { connectDatabase, type Database } from './db/connect.js';
+import { migrateDatabase } from './db/migrate.js';
+import { authRoutes } from './features/auth/routes.js';
+import { deleteExpiredSessions } from './features/auth/sessions.js';
+import { opsRoutes } from './features/ops/routes.js';
+import { profileRoutes } from './features/profile/routes.js';
+import { installSessionLoader } from './http/auth-hooks.js';
+import { installOriginCheck } from './http/csrf.js';
+import { installErrorHandler } from './http/errors.js';
+import { createMetrics, installRequestMetrics } from './http/metrics.js';
+import { createOidcProvider, type OidcIdentityProvider } from './providers/identity/oidc.js';
+import { createRealtime } from './realtime/index.js';
+import { webRoutes } from './web/static.js';
+
+export interface BuildOptions {
+  config: Config;
+  /** An already open database (tests share one); otherwise one is opened from config and closed with the app. */
+  database?: Database;
+  /** Overrides the issuer built from config (tests point it at a mock issuer). */
+  identity?: OidcIdentityProvider | null;
+  /** Serve the built web app from this folder. */
+  webDir?: string;
+  logger?: boolean;
+}
+
+/** Builds the whole server: plugins, then each feature's routes. The caller listens. */
+export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+  const { config } = opts;
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const ownsDatabase = !opts.database;
+  const database = opts.database ?? (await connectDatabase(config.database));
+  try {
+    await migrateDatabase(database);
+  } catch (err) {
+    if (ownsDatabase) await database.close();
+    throw err;
+  }
+
+  const metrics = createMetrics();
+  const realtime = await createRealtime(app.server, { db: database.db, metrics, publicUrl: config.publicUrl, redisUrl: config.redisUrl });
+  const identity =
+    opts.identity !== undefined
+      ? opts.identity
+      : config.signIn.kind === 'google'
+        ? createOidcProvider({ issuer: config.signIn.issuer, clientId: config.signIn.clientId, clientSecret: config.signIn.clientSecret })
+        : null;
+  const ctx: AppContext = { config, database, db: database.db, realtime, metrics, identity };
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
+  await app.register(fastifyRateLimit, { global: false });
+  installErrorHandler(app);
+  installOriginCheck(app, config.publicUrl);
+  installSessionLoader(app, database.db);
+  installRequestMetrics(app, metrics);
+  app.addHook('onSend', async (_req, reply) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
+    reply.header('X-Frame-Options', 'DENY');
+  });
+
+  await app.register(async (scope) => opsRoutes(scope, ctx));
+  await app.register(async (scope) => authRoutes(scope, ctx));
+  await app.register(async (scope) => profileRoutes(scope, ctx));
+  if (opts.webDir) await app.register(async (scope) => webRoutes(scope, { distDir: opts.webDir as string }));
+
+  const sweep = setInterval(() => void deleteExpiredSessions(database.db).catch(() => {}), 3_600_000);
+  sweep.unref();
+
+  // Shutdown order: Fastify stops accepting and finishes requests in flight, then sockets close, then the database.
+  app.addHook('preClose', async () => {
+    clearInterval(sweep);
+  });
+  app.addHook('onClose', async () => {
+    await realtime.close();
+    if (ownsDatabase) await database.close();
+  });
+  return { app, ctx };
+}

@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const emailList = z
+  .string()
+  .transform((s) =>
+    s
+      .split(/[,\s]+/)
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.email({ error: 'a comma-separated list of email addresses' })));
+
+const httpUrl = (what: string) => z.url({ protocol: /^https?$/, error: `${what} (an http:// or https:// URL)` });
+
+/** Each variable's schema; its error text says what the variable expects. */
+const ZEnv = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'one of development, production, test' }).default('development'),
+  PORT: z.coerce.number({ error: 'a port number' }).int().min(0).max(65535, { error: 'a port number between 0 and 65535' }).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PUBLIC_URL: httpUrl('the public address of this site').optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { error: 'a PostgreSQL URL such as postgres://user:pass@host:5432/db' })
+    .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, { error: 'a Redis URL such as redis://127.0.0.1:6379' })
+    .optional(),
+  SESSION_SECRET: z.string().min(32, { error: 'a random string of at least 32 characters' }).optional(),
+  SESSION_DAYS: z.coerce.number({ error: 'a number of days' }).int().min(1).max(365).default(30),
+  ADMIN_EMAILS: emailList.default([]),
+  OIDC_ISSUER: httpUrl('the OpenID Connect issuer').default('https://accounts.google.com'),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  PAYMENTS_PROVIDER: z.enum(['sandbox'], { error: 'sandbox (Mercado Pago arrives with the payments issue)' }).default('sandbox'),
+  VIDEO_PROVIDER: z.enum(['p2p'], { error: 'p2p (Janus and Agora arrive with the live issue)' }).default('p2p'),
+  STORAGE: z.enum(['local'], { error: 'local (S3 arrives with the media issue)' }).default('local'),
+  TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0'], { error: 'true or false' })
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'a pino level: fatal, error, warn, info, debug, trace or silent' })
+    .default('info'),
+});
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  publicUrl: URL;
+  dataDir: string;
+  database: { kind: 'embedded'; dir: string | null } | { kind: 'postgresql'; url: string };
+  redisUrl: string | null;
+  sessionSecret: string;
+  sessionDays: number;
+  adminEmails: string[];
+  signIn: { kind: 'google'; issuer: string; clientId: string; clientSecret: string } | { kind: 'development' };
+  payments: 'sandbox';
+  video: 'p2p';
+  storage: 'local';
+  trustProxy: boolean;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Empty strings count as unset, so `FOO=` in an .env file means "use the default". */
+function cleanEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && v.trim() !== '') out[k] = v.trim();
+  return out;
+}
+
+/** Reads the environment into a typed config, or throws one ConfigError naming each bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persistSecret?: boolean } = {}): Config {
+  const parsed = ZEnv.safeParse(cleanEnv(env));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => {
+      const name = String(i.path[0] ?? 'environment');
+      const got = env[name];
+      return `  ${name} must be ${i.message}${got !== undefined ? ` (got "${got}")` : ''}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const hasGoogle = Boolean(e.GOOGLE_CLIENT_ID || e.GOOGLE_CLIENT_SECRET);
+  if (hasGoogle && !(e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET)) {
+    const missing = e.GOOGLE_CLIENT_ID ? 'GOOGLE_CLIENT_SECRET' : 'GOOGLE_CLIENT_ID';
+    throw new ConfigError(`Invalid configuration:\n  ${missing} must be set too (Google sign-in needs both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET)`);
+  }
+  if (e.NODE_ENV === 'production') {
+    const missing: string[] = [];
+    if (!hasGoogle) missing.push('  GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set (production requires Google sign-in)');
+    if (!e.SESSION_SECRET) missing.push('  SESSION_SECRET must be a random string of at least 32 characters (required in production)');
+    if (!e.PUBLIC_URL) missing.push('  PUBLIC_URL must be the public address of this site (required in production)');
+    if (missing.length) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
+  }
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: new URL(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`),
+    dataDir,
+    database: e.DATABASE_URL ? { kind: 'postgresql', url: e.DATABASE_URL } : { kind: 'embedded', dir: path.join(dataDir, 'db') },
+    redisUrl: e.REDIS_URL ?? null,
+    sessionSecret: e.SESSION_SECRET ?? devSecret(dataDir, opts.persistSecret ?? true),
+    sessionDays: e.SESSION_DAYS,
+    adminEmails: e.ADMIN_EMAILS,
+    signIn: hasGoogle
+      ? { kind: 'google', issuer: e.OIDC_ISSUER, clientId: e.GOOGLE_CLIENT_ID as string, clientSecret: e.GOOGLE_CLIENT_SECRET as string }
+      : { kind: 'development' },
+    payments: e.PAYMENTS_PROVIDER,
+    video: e.VIDEO_PROVIDER,
+    storage: e.STORAGE,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** Outside production a secret is made once and kept in DATA_DIR, so restarts keep people signed in. */
+function devSecret(dataDir: string, persist: boolean): string {
+  if (!persist) return randomBytes(32).toString('hex');
+  const file = path.join(dataDir, 'session-secret');
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString('hex');
+    writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}

@@ -1,0 +1,16 @@
+import type { Config } from './config.js';
+import type { Database, Db } from './db/connect.js';
+import type { Metrics } from './http/metrics.js';
+import type { OidcIdentityProvider } from './providers/identity/oidc.js';
+import type { Realtime } from './realtime/index.js';
+
+/** What every feature's routes need, built once at start-up. */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  db: Db;
+  realtime: Realtime;
+  metrics: Metrics;
+  /** The OpenID Connect issuer, or null when development sign-in is in use. */
+  identity: OidcIdentityProvider | null;
+}

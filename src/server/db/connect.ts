@@ -1,0 +1,93 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction handle: services take `Db | Tx` so they compose inside one transaction. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export type DatabaseTarget = { kind: 'embedded'; dir: string | null } | { kind: 'postgresql'; url: string };
+
+export interface Database {
+  db: Db;
+  kind: 'embedded' | 'postgresql';
+  /** Runs `fn` while holding a session-level advisory lock on one connection. */
+  withAdvisoryLock<T>(key: number, fn: (db: Db) => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Opens PGlite (on disk, or in memory when dir is null) or a PostgreSQL pool. */
+export async function connectDatabase(target: DatabaseTarget, opts: { poolSize?: number } = {}): Promise<Database> {
+  if (target.kind === 'postgresql') return connectPostgres(target.url, opts.poolSize ?? 10);
+  return connectPglite(target.dir);
+}
+
+async function connectPglite(dir: string | null): Promise<Database> {
+  if (dir) mkdirSync(dir, { recursive: true });
+  const client = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), extensions: { pg_trgm } });
+  const db = drizzlePglite({ client, schema, casing: 'snake_case' }) as unknown as Db;
+  // One PGlite session holds advisory locks re-entrantly, so callers in this process queue here.
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    db,
+    kind: 'embedded',
+    withAdvisoryLock(key, fn) {
+      const run = queue.then(async () => {
+        await client.query('select pg_advisory_lock($1)', [key]);
+        try {
+          return await fn(db);
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [key]);
+        }
+      });
+      queue = run.catch(() => {});
+      return run;
+    },
+    async ping() {
+      await db.execute(sql`select 1`);
+    },
+    async close() {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+async function connectPostgres(url: string, max: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 });
+  // An idle client's network error must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const db = drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db;
+  let closed = false;
+  return {
+    db,
+    kind: 'postgresql',
+    async withAdvisoryLock(key, fn) {
+      const conn = await pool.connect();
+      try {
+        await conn.query('select pg_advisory_lock($1)', [key]);
+        try {
+          return await fn(drizzlePg({ client: conn, schema, casing: 'snake_case' }) as unknown as Db);
+        } finally {
+          await conn.query('select pg_advisory_unlock($1)', [key]);
+        }
+      } finally {
+        conn.release();
+      }
+    },
+    async ping() {
+      await pool.query('select 1');
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import type { Database, Db } from './connect.js';
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../drizzle', import.meta.url));
+/** Any fixed 64-bit number works; every Martillo instance uses this one for migrations. */
+const MIGRATION_LOCK_KEY = 7_301_924_001;
+
+/** Applies pending migrations. Two instances starting together queue on the advisory lock. */
+export async function migrateDatabase(database: Database): Promise<void> {
+  await database.withAdvisoryLock(MIGRATION_LOCK_KEY, async (db) => {
+    const config = { migrationsFolder: MIGRATIONS_DIR };
+    // biome-ignore lint/suspicious/noExplicitAny: each migrator wants its own driver's database type.
+    if (database.kind === 'embedded') await migratePglite(db as any, config);
+    // biome-ignore lint/suspicious/noExplicitAny: as above.
+    else await migratePg(db as any, config);
+  });
+}
+
+function expectedMigrationCount(): number {
+  const journal = JSON.parse(readFileSync(`${MIGRATIONS_DIR}/meta/_journal.json`, 'utf8')) as { entries: unknown[] };
+  return journal.entries.length;
+}
+
+/** For /readyz: true once every migration in drizzle/ is recorded as applied. */
+export async function migrationsApplied(db: Db): Promise<boolean> {
+  try {
+    const rows = await db.execute<{ n: number }>(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    const n = Number((rows as unknown as { rows?: { n: number }[] }).rows?.[0]?.n ?? (rows as unknown as { n: number }[])[0]?.n ?? 0);
+    return n >= expectedMigrationCount();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,453 @@
+/**
+ * The whole data model (SPEC §3). Money is integer pesos; times are timestamptz.
+ * Column names are snake_case, TypeScript names follow SPEC's camelCase words.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  bigserial,
+  boolean,
+  check,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const createdAt = () => ts('created_at').notNull().defaultNow();
+const updatedAt = () => ts('updated_at').notNull().defaultNow();
+const id = () => uuid('id').primaryKey().defaultRandom();
+
+/** Quotes a list of literals for a CHECK constraint: `'a', 'b'`. */
+const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
+
+export const AUCTION_STATUSES = ['pending', 'active', 'live', 'ended'] as const;
+export const CONDITIONS = [
+  'Nuevo',
+  'Como Nuevo',
+  'Usado + (Excelente)',
+  'Usado (Buen Estado)',
+  'Usado - (Aceptable)',
+  'Aceptable/Funcional',
+  'Reparación/Piezas',
+] as const;
+export const PAYMENT_STATUSES = ['draft', 'pending', 'paid', 'canceled'] as const;
+/** A payment in one of these holds its auctions; a canceled one has released them. */
+export const HOLDING_PAYMENT_STATUSES = ['draft', 'pending', 'paid'] as const;
+export const PAYOUT_STATUSES = ['none', 'requested', 'paid_out'] as const;
+export const SESSION_STATUSES = ['scheduled', 'live', 'paused', 'ended'] as const;
+export const STREAM_TYPES = ['none', 'p2p', 'janus', 'agora'] as const;
+export const LOT_STATUSES = ['queued', 'finished', 'passed'] as const;
+export const UPLOAD_KINDS = ['auction_image', 'session_cover', 'quick_auction'] as const;
+
+// ── people ──────────────────────────────────────────────────────────────────
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    /** Lower-cased; the key that links a Google account and a development sign-in. */
+    email: text('email').notNull(),
+    /** `iss` and `sub` of the OpenID Connect identity, once the user has signed in with it. */
+    oidcIssuer: text('oidc_issuer'),
+    oidcSubject: text('oidc_subject'),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    avatarUrl: text('avatar_url'),
+    createdAt: createdAt(),
+    lastSignInAt: ts('last_sign_in_at'),
+  },
+  (t) => [
+    uniqueIndex('users_email_key').on(t.email),
+    uniqueIndex('users_oidc_identity_key').on(t.oidcIssuer, t.oidcSubject),
+    check('users_email_lower', sql`${t.email} = lower(${t.email})`),
+  ],
+);
+
+export const userProfiles = pgTable(
+  'user_profiles',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    displayName: text('display_name'),
+    email: text('email').notNull(),
+    companyName: text('company_name'),
+    /** Null means the company is the user (SPEC: falls back to the uid); an admin without one is a platform admin. */
+    companyId: text('company_id'),
+    whatsapp: text('whatsapp'),
+    whatsappCountryCode: text('whatsapp_country_code'),
+    whatsappLocal: text('whatsapp_local'),
+    whatsappConsentGiven: boolean('whatsapp_consent_given').notNull().default(false),
+    whatsappConsentAt: ts('whatsapp_consent_at'),
+    roles: text('roles').array().notNull().default(sql`ARRAY['buyer']::text[]`),
+    /** Mercado Pago seller connection (the payments issue fills these; the token is stored encrypted). */
+    mpAccessToken: text('mp_access_token'),
+    mpRefreshToken: text('mp_refresh_token'),
+    mpTokenExpiresAt: ts('mp_token_expires_at'),
+    mpLiveMode: boolean('mp_live_mode'),
+    mpUserId: text('mp_user_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('user_profiles_company_idx').on(t.companyId),
+    index('user_profiles_roles_idx').using('gin', t.roles),
+    check('user_profiles_roles_valid', sql`${t.roles} <@ ARRAY['admin', 'seller', 'buyer']::text[]`),
+  ],
+);
+
+/** Server-side sign-in sessions. Only the SHA-256 of the cookie's token is stored. */
+export const authSessions = pgTable(
+  'auth_sessions',
+  {
+    id: id(),
+    tokenHash: text('token_hash').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+  },
+  (t) => [
+    uniqueIndex('auth_sessions_token_key').on(t.tokenHash),
+    index('auth_sessions_user_idx').on(t.userId),
+    index('auth_sessions_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/** One row per sign-in attempt in flight: consumed once by the callback, so a replayed callback fails. */
+export const oidcLogins = pgTable(
+  'oidc_logins',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    codeVerifier: text('code_verifier').notNull(),
+    nonce: text('nonce').notNull(),
+    returnTo: text('return_to').notNull(),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('oidc_logins_expires_idx').on(t.expiresAt)],
+);
+
+export const categories = pgTable(
+  'categories',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    /** The name folded (lower case, no accents), so 'Electrónica' and 'electronica' collide. */
+    nameKey: text('name_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('categories_name_key').on(t.nameKey), check('categories_name_present', sql`length(trim(${t.name})) > 0`)],
+);
+
+// ── auctions and bids ───────────────────────────────────────────────────────
+
+export const auctions = pgTable(
+  'auctions',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    /** Up to 10 folded words of the name, for the Live Hub picker (SPEC §5). */
+    nameTokens: text('name_tokens').array().notNull().default(sql`ARRAY[]::text[]`),
+    /** Folded name, category, marca, envio, company and winner, searched by trigram. */
+    searchText: text('search_text').notNull().default(''),
+    description: text('description').notNull(),
+    startingPrice: integer('starting_price').notNull(),
+    buyNowPrice: integer('buy_now_price'),
+    /** The leading bid; null until the first bid. */
+    currentPrice: integer('current_price'),
+    bidCount: integer('bid_count').notNull().default(0),
+    images: text('images').array().notNull().default(sql`ARRAY[]::text[]`),
+    categoryId: uuid('category_id').references(() => categories.id, { onDelete: 'restrict' }),
+    condicion: text('condicion'),
+    marca: text('marca'),
+    envio: text('envio'),
+    endTime: ts('end_time'),
+    status: text('status', { enum: AUCTION_STATUSES }).notNull().default('pending'),
+    currentWinnerId: uuid('current_winner_id').references(() => users.id, { onDelete: 'set null' }),
+    currentWinnerName: text('current_winner_name'),
+    /** winnerDetails: copied from the winner's profile when the auction closes. */
+    winnerEmail: text('winner_email'),
+    winnerWhatsapp: text('winner_whatsapp'),
+    closedAt: ts('closed_at'),
+    sellerId: uuid('seller_id').references(() => users.id, { onDelete: 'set null' }),
+    companyId: text('company_id').notNull(),
+    /** Bumped on every change, so realtime clients can tell a stale event from a fresh one. */
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('auctions_company_created_idx').on(t.companyId, t.createdAt.desc()),
+    index('auctions_seller_created_idx').on(t.sellerId, t.createdAt.desc()),
+    index('auctions_created_idx').on(t.createdAt.desc()),
+    index('auctions_name_idx').on(t.name),
+    index('auctions_category_idx').on(t.categoryId),
+    index('auctions_winner_idx').on(t.currentWinnerId),
+    /** The closing scheduler: open auctions by end time. */
+    index('auctions_open_end_idx').on(t.endTime).where(sql`${t.status} in ('active', 'live')`),
+    index('auctions_name_tokens_idx').using('gin', t.nameTokens),
+    index('auctions_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    check('auctions_status_valid', sql`${t.status} in (${inList(AUCTION_STATUSES)})`),
+    check('auctions_condicion_valid', sql`${t.condicion} is null or ${t.condicion} in (${inList(CONDITIONS)})`),
+    check('auctions_prices_valid', sql`${t.startingPrice} >= 0 and (${t.buyNowPrice} is null or ${t.buyNowPrice} > ${t.startingPrice})`),
+    check('auctions_images_max', sql`cardinality(${t.images}) <= 6`),
+    check('auctions_name_present', sql`length(trim(${t.name})) > 0`),
+  ],
+);
+
+export const bids = pgTable(
+  'bids',
+  {
+    id: id(),
+    auctionId: uuid('auction_id')
+      .notNull()
+      .references(() => auctions.id, { onDelete: 'restrict' }),
+    bidderId: uuid('bidder_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    bidderName: text('bidder_name').notNull(),
+    amount: integer('amount').notNull(),
+    /** The bidder's private maximum for automatic bidding; never shown to others. */
+    maxAmount: integer('max_amount'),
+    /** True for a bid the engine placed on the bidder's behalf from their maximum. */
+    isAutomatic: boolean('is_automatic').notNull().default(false),
+    idempotencyKey: text('idempotency_key'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('bids_auction_amount_idx').on(t.auctionId, t.amount.desc()),
+    index('bids_auction_created_idx').on(t.auctionId, t.createdAt.desc()),
+    index('bids_bidder_idx').on(t.bidderId, t.createdAt.desc()),
+    uniqueIndex('bids_idempotency_key').on(t.bidderId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
+    check('bids_amount_positive', sql`${t.amount} > 0`),
+    check('bids_max_valid', sql`${t.maxAmount} is null or ${t.maxAmount} >= ${t.amount}`),
+  ],
+);
+
+// ── payments ────────────────────────────────────────────────────────────────
+
+export const payments = pgTable(
+  'payments',
+  {
+    id: id(),
+    winnerId: uuid('winner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    winnerName: text('winner_name').notNull(),
+    winnerWhatsapp: text('winner_whatsapp'),
+    sellerId: uuid('seller_id').references(() => users.id, { onDelete: 'set null' }),
+    companyId: text('company_id').notNull(),
+    companyName: text('company_name'),
+    totalAmount: integer('total_amount').notNull().default(0),
+    shippingCarrier: text('shipping_carrier'),
+    shippingCost: integer('shipping_cost').notNull().default(0),
+    /** SPEC §9: grand total = item total + shipping cost, kept by the database. */
+    grandTotal: integer('grand_total').generatedAlwaysAs(sql`total_amount + shipping_cost`),
+    paymentStatus: text('payment_status', { enum: PAYMENT_STATUSES }).notNull().default('draft'),
+    paymentLink: text('payment_link'),
+    provider: text('provider'),
+    mpPaymentId: text('mp_payment_id'),
+    mpPreferenceId: text('mp_preference_id'),
+    linkExpiresAt: ts('link_expires_at'),
+    paidAt: ts('paid_at'),
+    canceledAt: ts('canceled_at'),
+    payoutStatus: text('payout_status', { enum: PAYOUT_STATUSES }).notNull().default('none'),
+    payoutRequestedAt: ts('payout_requested_at'),
+    paidOutAt: ts('paid_out_at'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    /** Target of payment_items' (payment_id, payment_status) key, which keeps the items' status in step. */
+    unique('payments_id_status_key').on(t.id, t.paymentStatus),
+    index('payments_company_status_idx').on(t.companyId, t.paymentStatus, t.createdAt.desc()),
+    index('payments_seller_status_idx').on(t.sellerId, t.paymentStatus),
+    index('payments_winner_idx').on(t.winnerId),
+    index('payments_status_created_idx').on(t.paymentStatus, t.createdAt.desc()),
+    uniqueIndex('payments_mp_payment_key').on(t.mpPaymentId).where(sql`${t.mpPaymentId} is not null`),
+    index('payments_mp_preference_idx').on(t.mpPreferenceId),
+    check('payments_status_valid', sql`${t.paymentStatus} in (${inList(PAYMENT_STATUSES)})`),
+    check('payments_payout_valid', sql`${t.payoutStatus} in (${inList(PAYOUT_STATUSES)})`),
+    check('payments_amounts_valid', sql`${t.totalAmount} >= 0 and ${t.shippingCost} >= 0`),
+  ],
+);
+
+/**
+ * The auctions of a payment (SPEC wonItems). payment_status mirrors the payment's through a
+ * cascading foreign key, so the partial unique index can hold each auction in at most one
+ * draft, pending or paid payment.
+ */
+export const paymentItems = pgTable(
+  'payment_items',
+  {
+    paymentId: uuid('payment_id').notNull(),
+    paymentStatus: text('payment_status', { enum: PAYMENT_STATUSES }).notNull(),
+    auctionId: uuid('auction_id')
+      .notNull()
+      .references(() => auctions.id, { onDelete: 'restrict' }),
+    auctionName: text('auction_name').notNull(),
+    amount: integer('amount').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.paymentId, t.auctionId] }),
+    foreignKey({ name: 'payment_items_payment_fk', columns: [t.paymentId, t.paymentStatus], foreignColumns: [payments.id, payments.paymentStatus] })
+      .onUpdate('cascade')
+      .onDelete('cascade'),
+    uniqueIndex('payment_items_one_holding_payment')
+      .on(t.auctionId)
+      .where(sql`${t.paymentStatus} in (${inList(HOLDING_PAYMENT_STATUSES)})`),
+    index('payment_items_auction_idx').on(t.auctionId, t.paymentStatus),
+    check('payment_items_amount_valid', sql`${t.amount} >= 0`),
+  ],
+);
+
+// ── live sessions ───────────────────────────────────────────────────────────
+
+export interface BiddingConfig {
+  minIncrement: number;
+  antiSnipeSeconds: number;
+  timerSecondsDefault: number;
+}
+export const DEFAULT_BIDDING_CONFIG: BiddingConfig = { minIncrement: 20, antiSnipeSeconds: 10, timerSecondsDefault: 60 };
+
+export const liveSessions = pgTable(
+  'live_sessions',
+  {
+    id: id(),
+    title: text('title').notNull(),
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    companyId: text('company_id').notNull(),
+    sellerSlug: text('seller_slug').notNull().default(''),
+    status: text('status', { enum: SESSION_STATUSES }).notNull().default('scheduled'),
+    scheduledAt: ts('scheduled_at').notNull(),
+    whatsappLink: text('whatsapp_link'),
+    streamType: text('stream_type', { enum: STREAM_TYPES }).notNull().default('none'),
+    coverImageUrl: text('cover_image_url'),
+    currentLotId: uuid('current_lot_id').references((): AnyPgColumn => liveLots.id, { onDelete: 'set null' }),
+    biddingConfig: jsonb('bidding_config').$type<BiddingConfig>().notNull().default(DEFAULT_BIDDING_CONFIG),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    lastStreamStart: ts('last_stream_start'),
+    lastStreamStop: ts('last_stream_stop'),
+  },
+  (t) => [
+    index('live_sessions_company_scheduled_idx').on(t.companyId, t.scheduledAt),
+    index('live_sessions_seller_scheduled_idx').on(t.sellerId, t.scheduledAt),
+    index('live_sessions_scheduled_idx').on(t.scheduledAt),
+    index('live_sessions_slug_idx').on(t.sellerSlug),
+    check('live_sessions_status_valid', sql`${t.status} in (${inList(SESSION_STATUSES)})`),
+    check('live_sessions_stream_valid', sql`${t.streamType} in (${inList(STREAM_TYPES)})`),
+    check('live_sessions_title_present', sql`length(trim(${t.title})) > 0`),
+  ],
+);
+
+export const liveLots = pgTable(
+  'live_lots',
+  {
+    id: id(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => liveSessions.id, { onDelete: 'cascade' }),
+    auctionId: uuid('auction_id')
+      .notNull()
+      .references(() => auctions.id, { onDelete: 'restrict' }),
+    order: integer('order').notNull(),
+    status: text('status', { enum: LOT_STATUSES }).notNull().default('queued'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('live_lots_session_order_key').on(t.sessionId, t.order),
+    unique('live_lots_session_auction_key').on(t.sessionId, t.auctionId),
+    index('live_lots_auction_idx').on(t.auctionId),
+    check('live_lots_order_positive', sql`${t.order} >= 1`),
+    check('live_lots_status_valid', sql`${t.status} in (${inList(LOT_STATUSES)})`),
+  ],
+);
+
+// ── files, webhooks, audit ──────────────────────────────────────────────────
+
+export const uploads = pgTable(
+  'uploads',
+  {
+    id: id(),
+    ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    companyId: text('company_id'),
+    kind: text('kind', { enum: UPLOAD_KINDS }).notNull(),
+    storageKey: text('storage_key').notNull(),
+    url: text('url').notNull(),
+    thumbnailKey: text('thumbnail_key'),
+    thumbnailUrl: text('thumbnail_url'),
+    contentType: text('content_type').notNull(),
+    bytes: integer('bytes').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('uploads_storage_key').on(t.storageKey),
+    index('uploads_owner_idx').on(t.ownerId, t.createdAt.desc()),
+    check('uploads_kind_valid', sql`${t.kind} in (${inList(UPLOAD_KINDS)})`),
+  ],
+);
+
+/** Every webhook received, verified or not, deduplicated by the provider's event id. */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: id(),
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    topic: text('topic'),
+    resourceId: text('resource_id'),
+    signatureValid: boolean('signature_valid').notNull(),
+    payload: jsonb('payload').notNull(),
+    receivedAt: ts('received_at').notNull().defaultNow(),
+    processedAt: ts('processed_at'),
+    error: text('error'),
+  },
+  (t) => [
+    uniqueIndex('webhook_events_provider_event_key').on(t.provider, t.eventId),
+    index('webhook_events_resource_idx').on(t.provider, t.resourceId),
+    index('webhook_events_received_idx').on(t.receivedAt.desc()),
+  ],
+);
+
+/** Who changed what: roles, companies, payments, sessions. Rows are only ever added. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    entityType: text('entity_type').notNull(),
+    entityId: text('entity_id').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    ip: text('ip'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('audit_log_entity_idx').on(t.entityType, t.entityId, t.createdAt.desc()),
+    index('audit_log_actor_idx').on(t.actorId, t.createdAt.desc()),
+    index('audit_log_created_idx').on(t.createdAt.desc()),
+  ],
+);

@@ -1,0 +1,160 @@
+import { and, count, eq, sql } from 'drizzle-orm';
+import type { Role } from '../../../domain/roles.js';
+import { recordAudit } from '../../audit.js';
+import type { Db, Tx } from '../../db/connect.js';
+import { userProfiles, users } from '../../db/schema.js';
+
+export interface IdentityClaims {
+  issuer: string;
+  subject: string;
+  email: string;
+  emailVerified: boolean;
+  name?: string | undefined;
+  givenName?: string | undefined;
+  familyName?: string | undefined;
+  picture?: string | undefined;
+}
+
+/** Serialises account creation, so "the first account is admin" holds under concurrent sign-ins. */
+const ACCOUNT_LOCK_KEY = 7_301_924_002;
+
+/**
+ * Finds or creates the user of a verified OpenID Connect identity: matched by issuer and subject,
+ * else linked by email. New users are buyers; an ADMIN_EMAILS address gains admin at every sign-in.
+ */
+export async function signInWithIdentity(db: Db, claims: IdentityClaims, opts: { adminEmails: readonly string[]; ip?: string | undefined }): Promise<string> {
+  const email = claims.email.toLowerCase();
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${ACCOUNT_LOCK_KEY})`);
+    const [byIdentity] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.oidcIssuer, claims.issuer), eq(users.oidcSubject, claims.subject)));
+    const [byEmail] = byIdentity ? [byIdentity] : await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
+    const identity = {
+      oidcIssuer: claims.issuer,
+      oidcSubject: claims.subject,
+      email,
+      emailVerified: claims.emailVerified,
+      avatarUrl: claims.picture ?? null,
+      lastSignInAt: new Date(),
+    };
+    let userId: string;
+    if (byEmail) {
+      userId = byEmail.id;
+      await tx.update(users).set(identity).where(eq(users.id, userId));
+      // Google's name is the source of the read-only first name; the user owns the rest.
+      await tx
+        .update(userProfiles)
+        .set({ email, firstName: claims.givenName ?? claims.name ?? null, displayName: claims.name ?? null, updatedAt: new Date() })
+        .where(eq(userProfiles.userId, userId));
+    } else {
+      userId = await createUser(tx, {
+        ...identity,
+        firstName: claims.givenName ?? claims.name ?? null,
+        lastName: claims.familyName ?? null,
+        displayName: claims.name ?? null,
+        roles: ['buyer'],
+      });
+    }
+    await grantAdminIfListed(tx, userId, email, opts);
+    return userId;
+  });
+}
+
+/**
+ * Development sign-in: an email and a name, no proof of identity. Only registered when no
+ * Google client is configured outside production. The first account of an empty database is admin.
+ */
+export async function signInForDevelopment(
+  db: Db,
+  input: { email: string; name: string },
+  opts: { adminEmails: readonly string[]; ip?: string | undefined },
+): Promise<string> {
+  const email = input.email.toLowerCase();
+  const name = input.name.trim().replace(/\s+/g, ' ');
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${ACCOUNT_LOCK_KEY})`);
+    const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
+    let userId: string;
+    if (existing) {
+      userId = existing.id;
+      await tx.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, userId));
+    } else {
+      const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(users);
+      const [first = name, ...rest] = name.split(' ');
+      userId = await createUser(tx, {
+        email,
+        emailVerified: false,
+        lastSignInAt: new Date(),
+        firstName: first,
+        lastName: rest.join(' ') || null,
+        displayName: name,
+        roles: n === 0 ? ['admin', 'buyer'] : ['buyer'],
+      });
+      if (n === 0) {
+        await recordAudit(tx, {
+          actorId: userId,
+          action: 'roles.grant_first_admin',
+          entityType: 'user',
+          entityId: userId,
+          after: { roles: ['admin', 'buyer'] },
+          ip: opts.ip ?? null,
+        });
+      }
+    }
+    await grantAdminIfListed(tx, userId, email, opts);
+    return userId;
+  });
+}
+
+async function createUser(
+  tx: Tx,
+  u: {
+    email: string;
+    emailVerified: boolean;
+    lastSignInAt: Date;
+    oidcIssuer?: string;
+    oidcSubject?: string;
+    avatarUrl?: string | null;
+    firstName: string | null;
+    lastName: string | null;
+    displayName: string | null;
+    roles: Role[];
+  },
+): Promise<string> {
+  const [row] = await tx
+    .insert(users)
+    .values({
+      email: u.email,
+      emailVerified: u.emailVerified,
+      lastSignInAt: u.lastSignInAt,
+      oidcIssuer: u.oidcIssuer ?? null,
+      oidcSubject: u.oidcSubject ?? null,
+      avatarUrl: u.avatarUrl ?? null,
+    })
+    .returning({ id: users.id });
+  if (!row) throw new Error('user insert returned nothing');
+  await tx
+    .insert(userProfiles)
+    .values({ userId: row.id, email: u.email, firstName: u.firstName, lastName: u.lastName, displayName: u.displayName, roles: u.roles });
+  return row.id;
+}
+
+async function grantAdminIfListed(tx: Tx, userId: string, email: string, opts: { adminEmails: readonly string[]; ip?: string | undefined }): Promise<void> {
+  if (!opts.adminEmails.includes(email)) return;
+  const [profile] = await tx.select({ roles: userProfiles.roles }).from(userProfiles).where(eq(userProfiles.userId, userId));
+  const roles = profile?.roles ?? [];
+  if (roles.includes('admin')) return;
+  const next = [...roles, 'admin'];
+  await tx.update(userProfiles).set({ roles: next, updatedAt: new Date() }).where(eq(userProfiles.userId, userId));
+  await recordAudit(tx, {
+    actorId: null,
+    action: 'roles.grant_admin_emails',
+    entityType: 'user',
+    entityId: userId,
+    before: { roles },
+    after: { roles: next },
+    ip: opts.ip ?? null,
+  });
+}

@@ -1,0 +1,84 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import type { Role } from '../../../domain/roles.js';
+import { effectiveCompanyId } from '../../../domain/roles.js';
+import type { Db } from '../../db/connect.js';
+import { authSessions, userProfiles, users } from '../../db/schema.js';
+
+export const SESSION_COOKIE = 'martillo_session';
+
+/** The signed-in person as every route and socket sees them. */
+export interface CurrentUser {
+  id: string;
+  email: string;
+  displayName: string | null;
+  roles: Role[];
+  /** The profile's companyId, null for a platform admin or a user who is their own company. */
+  profileCompanyId: string | null;
+  /** SPEC §3: companyId falls back to the user's id. */
+  companyId: string;
+  companyName: string | null;
+  sessionId: string;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export async function createSession(
+  db: Db,
+  opts: { userId: string; days: number; userAgent?: string | undefined; ip?: string | undefined },
+): Promise<{ token: string; sessionId: string; expiresAt: Date }> {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(Date.now() + opts.days * 86_400_000);
+  const [row] = await db
+    .insert(authSessions)
+    .values({ tokenHash: hashToken(token), userId: opts.userId, expiresAt, userAgent: opts.userAgent?.slice(0, 300) ?? null, ip: opts.ip ?? null })
+    .returning({ id: authSessions.id });
+  if (!row) throw new Error('session insert returned nothing');
+  return { token, sessionId: row.id, expiresAt };
+}
+
+/** Looks up a cookie token; an unknown or expired one is simply nobody. */
+export async function resolveSession(db: Db, token: string | undefined): Promise<CurrentUser | null> {
+  if (!token || token.length > 200) return null;
+  const [row] = await db
+    .select({
+      sessionId: authSessions.id,
+      lastSeenAt: authSessions.lastSeenAt,
+      id: users.id,
+      email: users.email,
+      displayName: userProfiles.displayName,
+      roles: userProfiles.roles,
+      companyId: userProfiles.companyId,
+      companyName: userProfiles.companyName,
+    })
+    .from(authSessions)
+    .innerJoin(users, eq(users.id, authSessions.userId))
+    .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
+    .where(and(eq(authSessions.tokenHash, hashToken(token)), gt(authSessions.expiresAt, sql`now()`)))
+    .limit(1);
+  if (!row) return null;
+  if (Date.now() - row.lastSeenAt.getTime() > 3_600_000) {
+    await db.update(authSessions).set({ lastSeenAt: new Date() }).where(eq(authSessions.id, row.sessionId));
+  }
+  return {
+    id: row.id,
+    email: row.email,
+    displayName: row.displayName ?? null,
+    // SPEC §6: a missing profile means an empty role list, which means no access.
+    roles: (row.roles ?? []) as Role[],
+    profileCompanyId: row.companyId ?? null,
+    companyId: effectiveCompanyId(row.id, row.companyId),
+    companyName: row.companyName ?? null,
+    sessionId: row.sessionId,
+  };
+}
+
+export async function deleteSession(db: Db, sessionId: string): Promise<void> {
+  await db.delete(authSessions).where(eq(authSessions.id, sessionId));
+}
+
+export async function deleteExpiredSessions(db: Db): Promise<void> {
+  await db.delete(authSessions).where(lt(authSessions.expiresAt, sql`now()`));
+}

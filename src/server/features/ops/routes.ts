@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import type { PublicConfig } from '../../../domain/api-types.js';
+import type { AppContext } from '../../context.js';
+import { migrationsApplied } from '../../db/migrate.js';
+
+export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  /** Liveness: the process answers. */
+  app.get('/healthz', async () => ({ status: 'ok' }));
+
+  /** Readiness: the database answers and every migration is applied. */
+  app.get('/readyz', async (_req, reply) => {
+    const database = await ctx.database.ping().then(
+      () => true,
+      () => false,
+    );
+    const migrations = database && (await migrationsApplied(ctx.db));
+    const ready = database && migrations;
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks: { database, migrations } });
+  });
+
+  app.get('/metrics', async (_req, reply) => reply.type(ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()));
+
+  app.get(
+    '/api/config',
+    async (): Promise<PublicConfig> => ({
+      signIn: ctx.config.signIn.kind,
+      payments: ctx.config.payments,
+      video: ctx.config.video,
+    }),
+  );
+}

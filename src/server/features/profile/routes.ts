@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ZProfileInput } from '../../../domain/profile.js';
+import type { AppContext } from '../../context.js';
+import { currentUser, requireAuth } from '../../http/auth-hooks.js';
+import { getMe, getProfileRow, presentProfile, updateProfile } from './service.js';
+
+export async function profileRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.get('/api/me', { preHandler: requireAuth }, async (req) => getMe(ctx.db, currentUser(req)));
+
+  app.get('/api/profile', { preHandler: requireAuth }, async (req) => presentProfile(await getProfileRow(ctx.db, currentUser(req).id)));
+
+  app.put('/api/profile', { preHandler: requireAuth, schema: { body: ZProfileInput } }, async (req) =>
+    updateProfile(ctx.db, { userId: currentUser(req).id, input: req.body, ip: req.ip }),
+  );
+}

@@ -1,0 +1,91 @@
+import { eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Me } from '../../../domain/api-types.js';
+import { checkWhatsapp } from '../../../domain/phone.js';
+import { isProfileComplete, type Profile, type ZProfileInput } from '../../../domain/profile.js';
+import { recordAudit } from '../../audit.js';
+import type { Db } from '../../db/connect.js';
+import { userProfiles, users } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { messages } from '../../messages.js';
+import type { CurrentUser } from '../auth/sessions.js';
+
+type ProfileRow = typeof userProfiles.$inferSelect;
+
+export function presentProfile(row: ProfileRow): Profile {
+  return {
+    firstName: row.firstName,
+    lastName: row.lastName,
+    email: row.email,
+    displayName: row.displayName,
+    companyName: row.companyName,
+    companyId: row.companyId,
+    whatsapp: row.whatsapp,
+    whatsappCountryCode: row.whatsappCountryCode,
+    whatsappLocal: row.whatsappLocal,
+    whatsappConsentGiven: row.whatsappConsentGiven,
+  };
+}
+
+export async function getProfileRow(db: Db, userId: string): Promise<ProfileRow> {
+  const [row] = await db.select().from(userProfiles).where(eq(userProfiles.userId, userId));
+  if (!row) throw new AppError('NOT_FOUND', messages.errors.notFound);
+  return row;
+}
+
+/** GET /api/me: the user, profile, roles and company in one read. */
+export async function getMe(db: Db, user: CurrentUser): Promise<Me> {
+  const [row] = await db
+    .select({ profile: userProfiles, avatarUrl: users.avatarUrl })
+    .from(userProfiles)
+    .innerJoin(users, eq(users.id, userProfiles.userId))
+    .where(eq(userProfiles.userId, user.id));
+  if (!row) throw new AppError('NOT_FOUND', messages.errors.notFound);
+  const profile = presentProfile(row.profile);
+  return {
+    user: { id: user.id, email: user.email, displayName: profile.displayName, avatarUrl: row.avatarUrl },
+    profile,
+    roles: user.roles,
+    companyId: user.companyId,
+    companyName: profile.companyName,
+    profileComplete: isProfileComplete(profile),
+  };
+}
+
+/** Saves what 'Completa Tu Perfil' sends; the route has already checked it against ZProfileInput. */
+export async function updateProfile(db: Db, opts: { userId: string; input: z.output<typeof ZProfileInput>; ip?: string }): Promise<Profile> {
+  const { input } = opts;
+  const phone = checkWhatsapp(input.whatsappCountryCode, input.whatsappLocal);
+  if (!phone.ok) throw new AppError('VALIDATION', messages.errors.validation, { whatsappLocal: messages.fields.whatsappInvalid });
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select().from(userProfiles).where(eq(userProfiles.userId, opts.userId)).for('update');
+    if (!before) throw new AppError('NOT_FOUND', messages.errors.notFound);
+    const [row] = await tx
+      .update(userProfiles)
+      .set({
+        lastName: input.lastName.trim(),
+        companyName: input.companyName?.trim() || null,
+        whatsapp: phone.e164,
+        whatsappCountryCode: input.whatsappCountryCode.trim().replace(/^\+?/, '+'),
+        whatsappLocal: phone.local,
+        whatsappConsentGiven: true,
+        whatsappConsentAt: before.whatsappConsentGiven ? before.whatsappConsentAt : new Date(),
+        updatedAt: new Date(),
+      })
+      .where(eq(userProfiles.userId, opts.userId))
+      .returning();
+    if (!row) throw new AppError('NOT_FOUND', messages.errors.notFound);
+    // Consent to be contacted is a legal record: keep when it was given.
+    if (!before.whatsappConsentGiven) {
+      await recordAudit(tx, {
+        actorId: opts.userId,
+        action: 'profile.whatsapp_consent',
+        entityType: 'user',
+        entityId: opts.userId,
+        after: { whatsapp: row.whatsapp },
+        ip: opts.ip ?? null,
+      });
+    }
+    return presentProfile(row);
+  });
+}

@@ -1,0 +1,42 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Role } from '../../domain/roles.js';
+import type { Db } from '../db/connect.js';
+import { type CurrentUser, resolveSession, SESSION_COOKIE } from '../features/auth/sessions.js';
+import { messages } from '../messages.js';
+import { AppError } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user, or null. Loaded for /api and /auth requests. */
+    user: CurrentUser | null;
+  }
+}
+
+const SESSION_PATHS = /^\/(api|auth)(\/|$)/;
+
+export function installSessionLoader(app: FastifyInstance, db: Db): void {
+  app.decorateRequest('user', null);
+  app.addHook('onRequest', async (req) => {
+    if (!SESSION_PATHS.test(req.url)) return;
+    req.user = await resolveSession(db, req.cookies[SESSION_COOKIE]);
+  });
+}
+
+/** preHandler: a signed-in user, or 401. */
+export async function requireAuth(req: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  if (!req.user) throw new AppError('UNAUTHENTICATED', messages.errors.unauthenticated);
+}
+
+/** preHandler: a signed-in user holding one of these roles, or 401/403. */
+export function requireRole(...roles: Role[]) {
+  return async function requireRoleHandler(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    await requireAuth(req, reply);
+    if (!req.user?.roles.some((r) => roles.includes(r))) throw new AppError('FORBIDDEN', messages.errors.forbidden);
+  };
+}
+
+/** The user of a route guarded by requireAuth or requireRole. */
+export function currentUser(req: FastifyRequest): CurrentUser {
+  if (!req.user) throw new AppError('UNAUTHENTICATED', messages.errors.unauthenticated);
+  return req.user;
+}

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { messages } from '../messages.js';
+import { AppError } from './errors.js';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Provider webhooks come from other sites by design and carry no cookie; their signature protects them. */
+const EXEMPT = /^\/api\/webhooks\//;
+
+/**
+ * CSRF: the session cookie is SameSite=Lax, and every state-changing request from a browser must
+ * come from this site: its Origin is PUBLIC_URL's or the request's own host, and Sec-Fetch-Site
+ * is not cross-site. Clients that send neither header (curl, servers) carry no ambient cookie risk.
+ */
+export function installOriginCheck(app: FastifyInstance, publicUrl: URL): void {
+  app.addHook('onRequest', async (req) => {
+    if (SAFE_METHODS.has(req.method) || EXEMPT.test(req.url)) return;
+    const fetchSite = req.headers['sec-fetch-site'];
+    if (fetchSite === 'cross-site') throw new AppError('BAD_ORIGIN', messages.errors.badOrigin);
+    const origin = req.headers.origin;
+    if (!origin) return;
+    const allowed = new Set([publicUrl.origin, `${req.protocol}://${req.headers.host}`]);
+    if (!allowed.has(origin)) throw new AppError('BAD_ORIGIN', messages.errors.badOrigin);
+  });
+}

@@ -1,0 +1,77 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { messages } from '../messages.js';
+
+export type AppErrorCode = 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'VALIDATION' | 'CONFLICT' | 'RATE_LIMITED' | 'BAD_ORIGIN';
+
+const STATUS: Record<AppErrorCode, number> = {
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  VALIDATION: 400,
+  CONFLICT: 409,
+  RATE_LIMITED: 429,
+  BAD_ORIGIN: 403,
+};
+
+/** A failure the client should see: the status comes from the code, the message is Spanish. */
+export class AppError extends Error {
+  readonly statusCode: number;
+  constructor(
+    readonly code: AppErrorCode,
+    message: string,
+    readonly fields?: Record<string, string>,
+    readonly extra?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.statusCode = STATUS[code];
+  }
+}
+
+const fieldMessages: Record<string, string> = messages.fields;
+
+/** Maps a Zod issue to Spanish: our schemas put catalogue keys in `message`; Zod's own issues get a generic text. */
+export function fieldMessage(issue: { code?: string; message: string }): string {
+  if (fieldMessages[issue.message]) return fieldMessages[issue.message] as string;
+  if (issue.code === 'invalid_type') return messages.fields.required;
+  return messages.fields.invalid;
+}
+
+export function fieldsFromIssues(issues: readonly { path: readonly PropertyKey[]; code?: string; message: string }[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    const key = issue.path.map(String).join('.') || '_';
+    fields[key] ??= fieldMessage(issue);
+  }
+  return fields;
+}
+
+/** Every error leaves as `{ error: { code, message } }`; nothing internal reaches the client. */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setNotFoundHandler((_req, reply) => {
+    reply.code(404).send({ error: { code: 'NOT_FOUND', message: messages.errors.notFound } });
+  });
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof AppError) {
+      return reply.code(err.statusCode).send({ error: { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}), ...err.extra } });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields = fieldsFromIssues(
+        err.validation.map((v) => ({ path: v.instancePath.split('/').filter(Boolean), code: v.keyword, message: v.message ?? '' })),
+      );
+      return reply.code(400).send({ error: { code: 'VALIDATION', message: messages.errors.validation, fields } });
+    }
+    const status = err.statusCode ?? 500;
+    if (status === 429) return reply.code(429).send({ error: { code: 'RATE_LIMITED', message: messages.errors.rateLimited } });
+    if (status === 413) return reply.code(413).send({ error: { code: 'PAYLOAD_TOO_LARGE', message: messages.errors.payloadTooLarge } });
+    if (status === 415) return reply.code(415).send({ error: { code: 'UNSUPPORTED_MEDIA', message: messages.errors.unsupportedMedia } });
+    if (status === 400 && err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+      return reply.code(400).send({ error: { code: 'INVALID_JSON', message: messages.errors.invalidJson } });
+    }
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ error: { code: 'BAD_REQUEST', message: messages.errors.validation } });
+    }
+    req.log.error({ err }, 'request failed');
+    return reply.code(500).send({ error: { code: 'INTERNAL', message: messages.errors.internal } });
+  });
+}

@@ -1,0 +1,51 @@
+/**
+ * Spanish (es-MX) text the server itself shows: API error messages and the sign-in pages.
+ * The web app's text lives in src/web/i18n; these are the server's own words.
+ */
+export const messages = {
+  errors: {
+    unauthenticated: 'Inicia sesión para continuar.',
+    forbidden: 'No tienes permiso para hacer esto.',
+    notFound: 'No encontramos lo que buscas.',
+    validation: 'Revisa los datos marcados.',
+    badOrigin: 'Solicitud rechazada: no viene de este sitio.',
+    rateLimited: 'Demasiados intentos. Espera un momento y vuelve a intentarlo.',
+    payloadTooLarge: 'La solicitud es demasiado grande.',
+    unsupportedMedia: 'Formato de solicitud no admitido.',
+    invalidJson: 'El cuerpo de la solicitud no es JSON válido.',
+    unavailable: 'El servicio se está reiniciando. Intenta de nuevo en unos segundos.',
+    internal: 'Ocurrió un error inesperado. Intenta de nuevo.',
+  },
+  fields: {
+    required: 'Este campo es obligatorio.',
+    invalid: 'Valor no válido.',
+    tooLong: 'Es demasiado largo.',
+    lastNameRequired: 'Escribe tu apellido.',
+    countryCodeRequired: 'Elige la lada del país.',
+    countryCodeInvalid: 'La lada del país no es válida.',
+    whatsappRequired: 'Escribe tu número de WhatsApp.',
+    whatsappInvalid: 'El número de WhatsApp no es válido para el país elegido.',
+    consentRequired: 'Necesitamos tu consentimiento para contactarte por WhatsApp.',
+    email: 'Escribe un correo electrónico válido.',
+    name: 'Escribe tu nombre.',
+  },
+  signIn: {
+    errorTitle: 'No pudimos iniciar tu sesión',
+    back: 'Volver a intentar',
+    home: 'Ir al inicio',
+    stateMismatch: 'El enlace de inicio de sesión ya no es válido o expiró. Vuelve a intentarlo desde el principio.',
+    providerDenied: 'Google no autorizó el inicio de sesión.',
+    providerFailed: 'Google no confirmó tu identidad. Vuelve a intentarlo.',
+    issuerUnavailable: 'No pudimos comunicarnos con Google. Revisa tu conexión e inténtalo de nuevo en unos minutos.',
+    emailMissing: 'Tu cuenta de Google no compartió un correo verificado. Usa una cuenta con correo verificado.',
+    devTitle: 'Iniciar sesión (modo desarrollo)',
+    devBanner: 'Modo desarrollo: no hay un cliente de Google configurado. Este formulario sólo existe fuera de producción y no verifica tu identidad.',
+    devEmail: 'Correo electrónico',
+    devName: 'Nombre completo',
+    devSubmit: 'Entrar',
+    devFirstAdmin: 'La primera cuenta que se cree será administradora.',
+    devExisting: 'Cuentas existentes',
+    devExistingHint: 'Elige una para entrar con ella.',
+    devRoles: { admin: 'administrador', seller: 'vendedor', buyer: 'comprador' },
+  },
+} as const;

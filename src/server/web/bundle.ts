@@ -1,0 +1,37 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Everything the web bundle is built from. */
+const INPUTS = ['src/web', 'src/domain', 'public', 'index.html', 'vite.config.ts', 'package-lock.json', 'tsconfig.json'];
+const STAMP = '.build-stamp';
+
+function fingerprint(root: string): string {
+  const hash = createHash('sha256');
+  const visit = (rel: string) => {
+    const abs = path.join(root, rel);
+    if (!existsSync(abs)) return;
+    const st = statSync(abs);
+    if (st.isDirectory()) {
+      for (const name of readdirSync(abs).sort()) visit(path.join(rel, name));
+    } else {
+      hash.update(`${rel}\0`).update(readFileSync(abs));
+    }
+  };
+  for (const input of INPUTS) visit(input);
+  return hash.digest('hex');
+}
+
+/** Builds dist/web with Vite when it is missing or older than its sources (by content, not mtime). */
+export async function ensureWebBundle(root: string, log: (msg: string) => void): Promise<void> {
+  const outDir = path.join(root, 'dist/web');
+  const stampFile = path.join(outDir, STAMP);
+  const want = fingerprint(root);
+  if (existsSync(path.join(outDir, 'index.html')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === want) return;
+  log('Building the web app (first start, or its sources changed)...');
+  const started = Date.now();
+  const { build } = await import('vite');
+  await build({ root, configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+  writeFileSync(stampFile, want);
+  log(`Web app built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+}

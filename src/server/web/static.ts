@@ -1,0 +1,30 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+const NOT_SPA = /^\/(api|auth|socket\.io)(\/|$)|^\/(healthz|readyz|metrics)$/;
+
+/** Serves dist/web, and index.html for every other GET so the web app can choose the screen by path. */
+export async function webRoutes(app: FastifyInstance, opts: { distDir: string }): Promise<void> {
+  const index = path.join(opts.distDir, 'index.html');
+  if (!existsSync(index)) {
+    app.log.warn(`No web bundle at ${opts.distDir}: run "npm run build".`);
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: opts.distDir,
+    wildcard: false,
+    index: false,
+    // Hashed assets never change; everything else is revalidated.
+    setHeaders: (res, filePath) => {
+      res.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  app.get('/*', async (req, reply) => {
+    // Files that exist have their own routes (wildcard: false); a missing asset is a 404, not the app.
+    const url = req.url.split('?')[0] ?? '/';
+    if (NOT_SPA.test(url) || /\.[a-z0-9]+$/i.test(url)) return reply.callNotFound();
+    return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+  });
+}

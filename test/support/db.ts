@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { connectDatabase, type Database } from '../../src/server/db/connect.js';
+import { migrateDatabase } from '../../src/server/db/migrate.js';
+
+/** Which engine this Vitest project runs on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export const engine = process.env.TEST_ENGINE === 'postgresql' ? 'postgresql' : 'pglite';
+
+export interface TestDatabase extends Database {
+  /** Closes the connection and, on PostgreSQL, drops the throwaway database. */
+  destroy(): Promise<void>;
+}
+
+/** A fresh, migrated database for one test file: in-memory PGlite, or a new PostgreSQL database. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (engine === 'pglite') {
+    const database = await connectDatabase({ kind: 'embedded', dir: null });
+    await migrateDatabase(database);
+    return { ...database, destroy: () => database.close() };
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_ENGINE=postgresql needs TEST_DATABASE_URL');
+  const name = `martillo_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await connectDatabase({ kind: 'postgresql', url: url.href }, { poolSize: 5 });
+  await migrateDatabase(database);
+  return {
+    ...database,
+    async destroy() {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists "${name}" with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+/** Connection string of a throwaway database (PostgreSQL only), for tests that start several instances. */
+export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) return null;
+  const name = `martillo_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    async drop() {
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists "${name}" with (force)`);
+      await cleanup.end();
+    },
+  };
+}

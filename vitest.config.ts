@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+
+const serverSuite = (name: string, engine: 'pglite' | 'postgresql') => ({
+  extends: true as const,
+  test: {
+    name,
+    include: ['test/server/**/*.test.ts'],
+    env: { TEST_ENGINE: engine },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
+
+/** Unit and integration suites. The server suite runs on PGlite, and again on PostgreSQL when TEST_DATABASE_URL is set. */
+export default defineConfig({
+  test: {
+    projects: [
+      { extends: true, test: { name: 'domain', include: ['test/domain/**/*.test.ts'] } },
+      { extends: true, test: { name: 'web', include: ['test/web/**/*.test.ts'] } },
+      serverSuite('server:pglite', 'pglite'),
+      ...(process.env.TEST_DATABASE_URL ? [serverSuite('server:postgresql', 'postgresql')] : []),
+    ],
+  },
+});
