@@ -83,13 +83,41 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   const sweep = setInterval(() => void deleteExpiredSessions(database.db).catch(() => {}), 3_600_000);
   sweep.unref();
 
-  // Shutdown order: Fastify stops accepting and finishes requests in flight, then sockets close, then the database.
+  // Shutdown: new requests get 503, requests in flight finish, then the sockets close (an open
+  // websocket would keep the HTTP server from closing), then the HTTP server, then the database.
+  const inFlight = trackInFlight(app);
   app.addHook('preClose', async () => {
     clearInterval(sweep);
+    await inFlight.drained(10_000);
+    await realtime.close();
   });
   app.addHook('onClose', async () => {
-    await realtime.close();
     if (ownsDatabase) await database.close();
   });
   return { app, ctx };
+}
+
+/** Counts HTTP requests whose response has not finished, so shutdown can wait for them. */
+function trackInFlight(app: FastifyInstance): { drained(timeoutMs: number): Promise<void> } {
+  let count = 0;
+  const waiters: (() => void)[] = [];
+  app.addHook('onRequest', async (_req, reply) => {
+    count++;
+    reply.raw.once('close', () => {
+      count--;
+      if (count === 0) for (const w of waiters.splice(0)) w();
+    });
+  });
+  return {
+    drained(timeoutMs) {
+      if (count === 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
+  };
 }

@@ -164,7 +164,10 @@ describe('Google sign-in (OpenID Connect, code flow with PKCE)', () => {
     expect((await me(server.url, flow.sessionCookie)).status).toBe(200);
     const token = (flow.sessionCookie as string).split('=')[1] as string;
     const hash = createHash('sha256').update(token).digest('hex');
-    await server.ctx.db.update(authSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(authSessions.tokenHash, hash));
+    await server.ctx.db
+      .update(authSessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(authSessions.tokenHash, hash));
     const res = await me(server.url, flow.sessionCookie);
     expect(res.status).toBe(401);
     expect((await res.json()).error.message).toBe(messages.errors.unauthenticated);
@@ -215,7 +218,11 @@ describe('Google sign-in (OpenID Connect, code flow with PKCE)', () => {
 
   it('has no development sign-in when Google is configured', async () => {
     expect((await fetch(`${server.url}/auth/dev`)).status).toBe(404);
-    const post = await fetch(`${server.url}/auth/dev`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'x@y.mx', name: 'X' }) });
+    const post = await fetch(`${server.url}/auth/dev`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'x@y.mx', name: 'X' }),
+    });
     expect(post.status).toBe(404);
   });
 });

@@ -21,7 +21,9 @@ export function testConfig(env: Record<string, string> = {}, port = 0): Config {
 }
 
 /** Builds the app on a fresh database and listens on a free loopback port. */
-export async function startTestServer(opts: { env?: Record<string, string>; identity?: OidcIdentityProvider | null; listen?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { env?: Record<string, string>; identity?: OidcIdentityProvider | null; listen?: boolean } = {},
+): Promise<TestServer> {
   const database = await createTestDatabase();
   // PUBLIC_URL must name the real port, so listen first on an ephemeral port and learn it.
   const probe = await import('node:net').then(

@@ -91,3 +91,8 @@ async function connectPostgres(url: string, max: number): Promise<Database> {
     },
   };
 }
+
+/** The rows of `db.execute(sql...)`: both drivers answer `{ rows }`, typed here once. */
+export function rows<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}

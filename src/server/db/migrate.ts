@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import type { Database, Db } from './connect.js';
+import { type Database, type Db, rows } from './connect.js';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../drizzle', import.meta.url));
 /** Any fixed 64-bit number works; every Martillo instance uses this one for migrations. */
@@ -28,9 +28,8 @@ function expectedMigrationCount(): number {
 /** For /readyz: true once every migration in drizzle/ is recorded as applied. */
 export async function migrationsApplied(db: Db): Promise<boolean> {
   try {
-    const rows = await db.execute<{ n: number }>(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
-    const n = Number((rows as unknown as { rows?: { n: number }[] }).rows?.[0]?.n ?? (rows as unknown as { n: number }[])[0]?.n ?? 0);
-    return n >= expectedMigrationCount();
+    const [row] = rows<{ n: number }>(await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`));
+    return Number(row?.n ?? 0) >= expectedMigrationCount();
   } catch {
     return false;
   }

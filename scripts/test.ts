@@ -1,0 +1,68 @@
+/**
+ * `npm test`: typecheck, lint, the Vitest suites (domain, web, server on PGlite and, with
+ * TEST_DATABASE_URL, on PostgreSQL), then the browser suite. Every step runs even if one
+ * fails; the last line is the total, `N passed, N failed`, also kept in test-results/summary.txt.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+
+const out = 'test-results';
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+interface Tally {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+const total: Tally = { passed: 0, failed: 0, skipped: 0 };
+const lines: string[] = [];
+
+function run(cmd: string, args: string[]): number {
+  const res = spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
+  return res.status ?? 1;
+}
+
+/** A step that is one check: it passes or fails as a whole. */
+function check(name: string, cmd: string, args: string[]): void {
+  console.log(`\n── ${name} ──`);
+  const ok = run(cmd, args) === 0;
+  total[ok ? 'passed' : 'failed']++;
+  lines.push(`${name}: ${ok ? 'passed' : 'FAILED'}`);
+}
+
+/** A Vitest run: counted test by test from its JSON report. */
+function suite(name: string, args: string[]): void {
+  console.log(`\n── ${name} ──`);
+  const report = `${out}/${name}.json`;
+  const code = run('npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+  if (!existsSync(report)) {
+    total.failed++;
+    lines.push(`${name}: FAILED before reporting (exit ${code})`);
+    return;
+  }
+  const r = JSON.parse(readFileSync(report, 'utf8')) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTodoTests: number;
+    numTotalTests: number;
+  };
+  // A suite that exits non-zero with no failed test (an import error, an unhandled error) still fails.
+  const extra = code !== 0 && r.numFailedTests === 0 ? 1 : 0;
+  total.passed += r.numPassedTests;
+  total.failed += r.numFailedTests + extra;
+  total.skipped += r.numPendingTests + r.numTodoTests;
+  lines.push(`${name}: ${r.numPassedTests} passed, ${r.numFailedTests + extra} failed${r.numTotalTests === 0 ? ' (NO TESTS RAN)' : ''}`);
+  if (r.numTotalTests === 0) total.failed++;
+}
+
+check('typecheck', 'npx', ['tsc', '-p', '.', '--noEmit']);
+check('lint', 'npx', ['biome', 'check', '.']);
+suite('unit-and-integration', []);
+suite('browser', ['--config', 'vitest.e2e.config.ts']);
+
+const summary = `${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`;
+writeFileSync(`${out}/summary.txt`, `${summary}\n`);
+console.log(`\n${lines.join('\n')}\n${summary}`);
+process.exitCode = total.failed === 0 ? 0 : 1;

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/server/config.js';
+
+const load = (env: Record<string, string>) => loadConfig(env, { persistSecret: false });
+const message = (env: Record<string, string>) => {
+  try {
+    load(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('configuration', () => {
+  it('runs with nothing set: port 3000, ./data, PGlite, development sign-in, sandbox, p2p', () => {
+    const c = load({});
+    expect(c.port).toBe(3000);
+    expect(c.publicUrl.href).toBe('http://localhost:3000/');
+    expect(c.dataDir).toMatch(/\/data$/);
+    expect(c.database).toEqual({ kind: 'embedded', dir: `${c.dataDir}/db` });
+    expect(c.signIn).toEqual({ kind: 'development' });
+    expect(c.payments).toBe('sandbox');
+    expect(c.video).toBe('p2p');
+    expect(c.sessionSecret).toHaveLength(64);
+  });
+
+  it('switches to PostgreSQL and Google when their variables are set', () => {
+    const c = load({ DATABASE_URL: 'postgres://u:p@db:5432/martillo', GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 's', ADMIN_EMAILS: 'A@x.mx, b@y.mx' });
+    expect(c.database).toEqual({ kind: 'postgresql', url: 'postgres://u:p@db:5432/martillo' });
+    expect(c.signIn).toEqual({ kind: 'google', issuer: 'https://accounts.google.com', clientId: 'id', clientSecret: 's' });
+    expect(c.adminEmails).toEqual(['a@x.mx', 'b@y.mx']);
+  });
+
+  it.each([
+    [{ PORT: 'tres mil' }, 'PORT must be a port number'],
+    [{ PORT: '70000' }, 'PORT must be a port number between 0 and 65535'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must be a PostgreSQL URL'],
+    [{ PUBLIC_URL: 'martillo.mx' }, 'PUBLIC_URL must be the public address of this site'],
+    [{ ADMIN_EMAILS: 'a@b.mx, nadie' }, 'ADMIN_EMAILS must be a comma-separated list of email addresses'],
+    [{ PAYMENTS_PROVIDER: 'paypal' }, 'PAYMENTS_PROVIDER must be sandbox'],
+    [{ SESSION_SECRET: 'corto' }, 'SESSION_SECRET must be a random string of at least 32 characters'],
+    [{ GOOGLE_CLIENT_ID: 'solo-id' }, 'GOOGLE_CLIENT_SECRET must be set too'],
+    [{ NODE_ENV: 'produccion' }, 'NODE_ENV must be one of development, production, test'],
+  ])('stops with one message naming the variable: %o', (env, expected) => {
+    const text = message(env);
+    expect(text).toContain(expected);
+    expect(text.split('\n')[0]).toBe('Invalid configuration:');
+  });
+
+  it('requires Google sign-in, a session secret and PUBLIC_URL in production', () => {
+    const text = message({ NODE_ENV: 'production' });
+    expect(text).toContain('GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set (production requires Google sign-in)');
+    expect(text).toContain('SESSION_SECRET');
+    expect(text).toContain('PUBLIC_URL');
+    const ok = load({
+      NODE_ENV: 'production',
+      GOOGLE_CLIENT_ID: 'i',
+      GOOGLE_CLIENT_SECRET: 's',
+      SESSION_SECRET: 'x'.repeat(40),
+      PUBLIC_URL: 'https://martillo.mx',
+    });
+    expect(ok.signIn.kind).toBe('google');
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(load({ PORT: '', DATABASE_URL: ' ' }).port).toBe(3000);
+  });
+});

@@ -1,0 +1,40 @@
+import { io, type Socket } from 'socket.io-client';
+
+/** A real Socket.IO client, websocket only, optionally carrying a session cookie. */
+export function connectSocket(baseUrl: string, opts: { cookie?: string; origin?: string; transports?: string[] } = {}): Socket {
+  const headers: Record<string, string> = {};
+  if (opts.cookie) headers.cookie = opts.cookie;
+  if (opts.origin) headers.origin = opts.origin;
+  return io(baseUrl, { path: '/socket.io', transports: opts.transports ?? ['websocket'], reconnection: false, forceNew: true, extraHeaders: headers });
+}
+
+export function connected(socket: Socket): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (socket.connected) return resolve();
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+}
+
+export function nextEvent<T = unknown>(socket: Socket, event: string, timeoutMs = 3000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${event} within ${timeoutMs} ms`)), timeoutMs);
+    socket.once(event, (payload: T) => {
+      clearTimeout(timer);
+      resolve(payload);
+    });
+  });
+}
+
+/** Resolves with the events received during `ms`: used to show that something did NOT arrive. */
+export function collect(socket: Socket, event: string, ms: number): Promise<unknown[]> {
+  const seen: unknown[] = [];
+  const handler = (p: unknown) => seen.push(p);
+  socket.on(event, handler);
+  return new Promise((resolve) =>
+    setTimeout(() => {
+      socket.off(event, handler);
+      resolve(seen);
+    }, ms),
+  );
+}
