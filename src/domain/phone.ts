@@ -32,7 +32,7 @@ export type WhatsappCheck = { ok: true; e164: string; local: string } | { ok: fa
 
 /**
  * Checks a local number against its dial code. Spaces, dashes and brackets are ignored;
- * a Mexican number is 10 digits (the old mobile prefix 1 is accepted and dropped).
+ * a Mexican number is 10 digits (the old 1 and 044 mobile prefixes ended in 2019 and are refused).
  */
 export function checkWhatsapp(dialCode: string, localNumber: string): WhatsappCheck {
   const code = dialCode.trim().replace(/^\+?/, '+');

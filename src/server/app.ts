@@ -1,7 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyRateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
@@ -27,14 +27,23 @@ export interface BuildOptions {
   identity?: OidcIdentityProvider | null;
   /** Serve the built web app from this folder. */
   webDir?: string;
-  logger?: boolean;
+  /** false: silent (tests); 'pretty': readable lines for a terminal; default: JSON lines. */
+  logger?: false | 'pretty' | 'json';
 }
 
 /** Builds the whole server: plugins, then each feature's routes. The caller listens. */
 export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
   const { config } = opts;
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: config.logLevel },
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            ...(opts.logger === 'pretty' ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
+          },
+    // Requests are counted in /metrics; one log line each is noise unless debugging.
+    logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(config.logLevel) }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,

@@ -1,5 +1,7 @@
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseEnv } from 'node:util';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { ensureWebBundle } from './web/bundle.js';
@@ -7,10 +9,12 @@ import { ensureWebBundle } from './web/bundle.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 function banner(config: Config, address: string): string {
-  const db =
-    config.database.kind === 'embedded'
-      ? `embedded (PGlite in ${path.relative(process.cwd(), config.database.dir ?? '') || config.database.dir})`
-      : 'postgresql';
+  let db = 'postgresql';
+  if (config.database.kind === 'embedded') {
+    const dir = config.database.dir ?? '';
+    const relative = path.relative(process.cwd(), dir);
+    db = `embedded (PGlite in ${relative && !relative.startsWith('..') ? relative : dir})`;
+  }
   return [
     '',
     `  Martillo is running at ${address}`,
@@ -23,7 +27,17 @@ function banner(config: Config, address: string): string {
   ].join('\n');
 }
 
+/** Reads ./.env when present; variables already set in the environment win. */
+function loadDotEnv(): void {
+  const file = path.resolve('.env');
+  if (!existsSync(file)) return;
+  for (const [key, value] of Object.entries(parseEnv(readFileSync(file, 'utf8')))) {
+    if (process.env[key] === undefined) process.env[key] = value;
+  }
+}
+
 async function main(): Promise<void> {
+  loadDotEnv();
   let config: Config;
   try {
     config = loadConfig();
@@ -35,7 +49,7 @@ async function main(): Promise<void> {
     throw err;
   }
   await ensureWebBundle(root, (msg) => console.log(msg));
-  const { app } = await buildApp({ config, webDir: path.join(root, 'dist/web') });
+  const { app } = await buildApp({ config, webDir: path.join(root, 'dist/web'), logger: process.stdout.isTTY ? 'pretty' : 'json' });
 
   let closing = false;
   const shutdown = (signal: string) => {

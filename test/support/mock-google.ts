@@ -69,7 +69,8 @@ export async function startMockGoogle(opts: { chooser?: boolean } = {}): Promise
       const page = new URL('/account', chooserUrl);
       page.searchParams.set('code', code);
       page.searchParams.set('target', redirect.url.href);
-      redirect.url = page;
+      // The mock redirects with this very URL object, so it is changed in place.
+      redirect.url.href = page.href;
     } else {
       byCode.set(code, next);
     }

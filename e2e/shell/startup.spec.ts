@@ -1,0 +1,111 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEmptyPostgresDatabase } from '../../test/support/db.js';
+import { root } from '../support/app.js';
+
+interface Running {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** `npm start`'s command, as a child process with its own environment. */
+function start(env: Record<string, string>): Running {
+  const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'src/server/main.ts'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d) => {
+    out += String(d);
+  });
+  child.stderr?.on('data', (d) => {
+    out += String(d);
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+async function waitForBanner(run: Running): Promise<string> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    const match = run.output().match(/Martillo is running at (http:\/\/\S+)/);
+    if (match) return match[1] as string;
+    if (run.child.exitCode !== null) throw new Error(`exited early:\n${run.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no banner:\n${run.output()}`);
+}
+
+async function stop(run: Running): Promise<number | null> {
+  run.child.kill('SIGTERM');
+  return run.exited;
+}
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'martillo-start-'));
+const port = String(20_000 + Math.floor(Math.random() * 20_000));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe('npm start', () => {
+  it('serves everything on PGlite, prints one banner, keeps data across restarts and stops cleanly on SIGTERM', async () => {
+    const first = start({ PORT: port, DATA_DIR: dataDir });
+    const url = await waitForBanner(first);
+    expect(url).toBe(`http://localhost:${port}`);
+    const banner = first.output();
+    expect(banner).toMatch(/database\s+embedded/);
+    expect(banner).toMatch(/sign-in\s+development/);
+    expect(banner).toMatch(/payments\s+sandbox/);
+    expect(banner).toMatch(/video\s+p2p/);
+    expect(banner.match(/Martillo is running at/g)).toHaveLength(1);
+
+    const base = `http://127.0.0.1:${port}`;
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    expect(await (await fetch(`${base}/admin`)).text()).toContain('<div id="root">');
+    const signIn = await fetch(`${base}/auth/dev`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'persiste@ejemplo.mx', name: 'Persiste' }),
+    });
+    expect(signIn.status).toBe(200);
+    expect(await stop(first)).toBe(0);
+
+    const second = start({ PORT: port, DATA_DIR: dataDir });
+    await waitForBanner(second);
+    // The account from the first run is still there: the form lists it.
+    expect(await (await fetch(`${base}/auth/dev`)).text()).toContain('persiste@ejemplo.mx');
+    expect(await stop(second)).toBe(0);
+  });
+
+  it('runs the same code and migrations on PostgreSQL when DATABASE_URL is set', async () => {
+    const target = await createEmptyPostgresDatabase();
+    if (!target) {
+      // Without TEST_DATABASE_URL there is no server to point at; the server suites cover PGlite.
+      expect(process.env.TEST_DATABASE_URL).toBeUndefined();
+      return;
+    }
+    try {
+      const [a, b] = [
+        start({ PORT: port, DATA_DIR: dataDir, DATABASE_URL: target.url }),
+        start({ PORT: String(Number(port) + 1), DATA_DIR: dataDir, DATABASE_URL: target.url }),
+      ];
+      await Promise.all([waitForBanner(a), waitForBanner(b)]);
+      expect(a.output()).toMatch(/database\s+postgresql/);
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${Number(port) + 1}/readyz`)).status).toBe(200);
+      expect(await Promise.all([stop(a), stop(b)])).toEqual([0, 0]);
+    } finally {
+      await target.drop();
+    }
+  });
+
+  it('stops with one message naming a bad variable', async () => {
+    const run = start({ PORT: 'tres-mil', DATA_DIR: dataDir });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain('PORT must be a port number');
+    expect(run.output()).not.toMatch(/at .*\.ts:\d+/);
+  });
+});

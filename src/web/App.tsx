@@ -1,0 +1,49 @@
+import { MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
+import { BrowserRouter, Navigate, useLocation } from 'react-router';
+import { AdminPanel } from './admin/admin-panel';
+import { LoadingScreen } from './components/loading-screen';
+import { ADMIN_HOME, screenForPath } from './routes';
+import { theme } from './theme';
+
+// Screens other than the admin panel load on demand: buyers on a phone fetch only what they see.
+const LiveHub = lazy(() => import('./livehub/live-hub').then((m) => ({ default: m.LiveHub })));
+const AuctionPage = lazy(() => import('./public/auction-page').then((m) => ({ default: m.AuctionPage })));
+const LivePage = lazy(() => import('./public/live-page').then((m) => ({ default: m.LivePage })));
+
+/** SPEC §2: the screen is chosen by path. */
+function ScreenByPath() {
+  const { pathname } = useLocation();
+  if (pathname === '/') return <Navigate to={ADMIN_HOME} replace />;
+  const screen = screenForPath(pathname);
+  switch (screen.kind) {
+    case 'livehub':
+      return <LiveHub />;
+    case 'auction':
+      return <AuctionPage key={screen.auctionId} auctionId={screen.auctionId} />;
+    case 'live':
+      return <LivePage slug={screen.slug} sessionId={screen.sessionId} />;
+    case 'admin':
+      return <AdminPanel />;
+  }
+}
+
+export function App({ queryClient }: { queryClient: QueryClient }) {
+  return (
+    <MantineProvider theme={theme} defaultColorScheme="light">
+      <QueryClientProvider client={queryClient}>
+        <ModalsProvider>
+          <Notifications position="top-right" />
+          <BrowserRouter>
+            <Suspense fallback={<LoadingScreen />}>
+              <ScreenByPath />
+            </Suspense>
+          </BrowserRouter>
+        </ModalsProvider>
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}

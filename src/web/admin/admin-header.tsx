@@ -1,0 +1,51 @@
+import { Anchor, Box, Burger, Button, Group, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import type { Me } from '../../domain/api-types.js';
+import { DevModeBadge } from '../components/dev-mode-badge';
+import { BroadcastIcon, GavelIcon, LogoutIcon } from '../components/icons';
+import { ADMIN_HOME, LIVE_HUB_PATH } from '../routes';
+import { CompanyInfo } from './company-info';
+
+interface AdminHeaderProps {
+  me: Me;
+  isNavOpened: boolean;
+  onToggleNav: () => void;
+  onSignOut: () => void;
+  isSigningOut: boolean;
+}
+
+export function AdminHeader({ me, isNavOpened, onToggleNav, onSignOut, isSigningOut }: AdminHeaderProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+
+  return (
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
+      <Group gap="sm" wrap="nowrap" miw={0}>
+        <Burger opened={isNavOpened} onClick={onToggleNav} hiddenFrom="sm" size="sm" aria-label={t('common.toggleNavigation')} aria-expanded={isNavOpened} />
+        <Anchor component={Link} to={ADMIN_HOME} underline="never" c="martillo.7" title={t('admin.homeLink')}>
+          <Group gap={6} wrap="nowrap">
+            <GavelIcon size={24} />
+            <Text component="span" fw={800} fz="xl" c="dark.8">
+              {t('common.appName')}
+            </Text>
+          </Group>
+        </Anchor>
+        <Box visibleFrom="sm">
+          <DevModeBadge />
+        </Box>
+        <Group visibleFrom="md" ml="md" miw={0}>
+          <CompanyInfo me={me} />
+        </Group>
+      </Group>
+      <Group gap="xs" wrap="nowrap">
+        <Button variant="light" leftSection={<BroadcastIcon size={16} />} onClick={() => navigate(LIVE_HUB_PATH)} size="sm">
+          {t('admin.liveHub')}
+        </Button>
+        <Button variant="default" leftSection={<LogoutIcon size={16} />} onClick={onSignOut} loading={isSigningOut} visibleFrom="sm">
+          {t('auth.signOut')}
+        </Button>
+      </Group>
+    </Group>
+  );
+}

@@ -1,0 +1,68 @@
+import { Button, Divider, Group, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Me } from '../../domain/api-types.js';
+import { isAdmin } from '../../domain/roles.js';
+import { DevModeBadge } from '../components/dev-mode-badge';
+import { CashIcon, LogoutIcon, PlusIcon, TagIcon, UserIcon, UsersIcon } from '../components/icons';
+import { CompanyInfo } from './company-info';
+
+interface AdminNavbarProps {
+  me: Me;
+  onOpenProfile: () => void;
+  onSignOut: () => void;
+  isSigningOut: boolean;
+}
+
+function NavButton({ icon, label, onClick }: { icon: ReactNode; label: string; onClick?: () => void }) {
+  return (
+    <Button
+      variant="subtle"
+      color="dark"
+      justify="flex-start"
+      fullWidth
+      leftSection={icon}
+      onClick={onClick}
+      disabled={!onClick}
+      // A disabled entry reads as "not yet": dimmed text, no grey slab.
+      bg={onClick ? undefined : 'transparent'}
+    >
+      {label}
+    </Button>
+  );
+}
+
+/**
+ * Sidebar 'Acciones' (SPEC §2). Only 'Mi perfil' works in this release; the other actions are
+ * listed (disabled) so the panel already has its final shape.
+ */
+export function AdminNavbar({ me, onOpenProfile, onSignOut, isSigningOut }: AdminNavbarProps) {
+  const { t } = useTranslation();
+  const admin = isAdmin(me.roles);
+
+  return (
+    <Stack gap="xs" h="100%" component="nav" aria-labelledby="admin-actions-title">
+      <Title order={2} size="h6" tt="uppercase" c="dimmed" id="admin-actions-title" px="xs">
+        {t('admin.actionsTitle')}
+      </Title>
+      <NavButton icon={<PlusIcon />} label={t('admin.nav.addAuction')} />
+      {admin && <NavButton icon={<TagIcon />} label={t('admin.nav.categories')} />}
+      {admin && <NavButton icon={<UsersIcon />} label={t('admin.nav.users')} />}
+      <NavButton icon={<CashIcon />} label={t('admin.nav.payments')} />
+      <NavButton icon={<UserIcon />} label={t('admin.nav.profile')} onClick={onOpenProfile} />
+      <Stack hiddenFrom="sm" gap="sm" mt="auto">
+        <Divider />
+        <Group>
+          <DevModeBadge />
+        </Group>
+        <CompanyInfo me={me} />
+        <Text size="sm" c="dimmed">
+          {me.user.email}
+        </Text>
+        <Button variant="default" leftSection={<LogoutIcon size={16} />} onClick={onSignOut} loading={isSigningOut}>
+          {t('auth.signOut')}
+        </Button>
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,17 @@
+import { Badge, Tooltip } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { usePublicConfig } from '../api/config';
+
+/** 'Modo desarrollo' when the server runs its development sign-in, so nobody mistakes it for production. */
+export function DevModeBadge() {
+  const { t } = useTranslation();
+  const config = usePublicConfig();
+  if (config.data?.signIn !== 'development') return null;
+  return (
+    <Tooltip label={t('common.devModeHint')} withArrow>
+      <Badge color="oro" variant="filled" c="dark" size="sm" tabIndex={0}>
+        {t('common.devMode')}
+      </Badge>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,29 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The API server the dev server forwards to; BACKEND_URL points it elsewhere (another port, a container).
+const backend = process.env.BACKEND_URL ?? 'http://localhost:3000';
+
+// The web shell is served by Vite in development and by the Fastify server from dist/web in production.
+export default defineConfig({
+  root: '.',
+  publicDir: 'public',
+  plugins: [react()],
+  build: {
+    outDir: 'dist/web',
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+  server: {
+    port: 5173,
+    strictPort: true,
+    proxy: Object.fromEntries(
+      ['/api', '/auth', '/socket.io', '/healthz', '/readyz', '/metrics'].map((path) => [
+        path,
+        // The server sees the browser's own Host, so its same-origin (CSRF) check and redirects hold.
+        { target: backend, changeOrigin: false, ws: path === '/socket.io' },
+      ]),
+    ),
+  },
+  preview: { port: 4173 },
+});
