@@ -71,6 +71,13 @@ describe('npm start', () => {
       body: JSON.stringify({ email: 'persiste@ejemplo.mx', name: 'Persiste' }),
     });
     expect(signIn.status).toBe(200);
+
+    // A second server on the same embedded database would corrupt it: it refuses to start.
+    const intruder = start({ PORT: String(Number(port) + 2), DATA_DIR: dataDir });
+    expect(await intruder.exited).toBe(1);
+    expect(intruder.output()).toContain('is in use by another Martillo process');
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+
     expect(await stop(first)).toBe(0);
 
     const second = start({ PORT: port, DATA_DIR: dataDir });

@@ -62,7 +62,13 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   }
 
   const metrics = createMetrics();
-  const realtime = await createRealtime(app.server, { db: database.db, metrics, publicUrl: config.publicUrl, redisUrl: config.redisUrl });
+  const realtime = await createRealtime(app.server, {
+    db: database.db,
+    metrics,
+    publicUrl: config.publicUrl,
+    redisUrl: config.redisUrl,
+    sessionSecret: config.sessionSecret,
+  });
   const identity =
     opts.identity !== undefined
       ? opts.identity
@@ -76,7 +82,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(fastifyRateLimit, { global: false });
   installErrorHandler(app);
   installOriginCheck(app, config.publicUrl);
-  installSessionLoader(app, database.db);
+  installSessionLoader(app, database.db, config.sessionSecret);
   installRequestMetrics(app, metrics);
   app.addHook('onSend', async (_req, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff');

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, authSessions, users } from '../../src/server/db/schema.js';
+import { hashToken, resolveSession } from '../../src/server/features/auth/sessions.js';
 import { messages } from '../../src/server/messages.js';
 import { createOidcProvider } from '../../src/server/providers/identity/oidc.js';
 import { callbackWith, me, signInWithGoogle } from '../support/google-flow.js';
@@ -60,11 +60,12 @@ describe('Google sign-in (OpenID Connect, code flow with PKCE)', () => {
     expect(body.companyId).toBe(body.user.id);
     expect(body.profileComplete).toBe(false);
 
-    // Only a hash of the token is stored.
+    // Only a keyed hash of the token is stored.
     const token = (flow.sessionCookie as string).split('=')[1] as string;
     const rows = await server.ctx.db.select().from(authSessions).where(eq(authSessions.userId, body.user.id));
     expect(rows).toHaveLength(1);
-    expect(rows[0]?.tokenHash).toBe(createHash('sha256').update(token).digest('hex'));
+    expect(rows[0]?.tokenHash).toBe(hashToken(token, server.ctx.config.sessionSecret));
+    expect(rows[0]?.tokenHash).not.toBe(hashToken(token, 'another-secret-another-secret-xx'));
     expect(rows[0]?.tokenHash).not.toContain(token);
   });
 
@@ -163,7 +164,7 @@ describe('Google sign-in (OpenID Connect, code flow with PKCE)', () => {
     const flow = await signInWithGoogle(server.url, google, { identity: { email: 'expira@gmail.com', name: 'Expira' } });
     expect((await me(server.url, flow.sessionCookie)).status).toBe(200);
     const token = (flow.sessionCookie as string).split('=')[1] as string;
-    const hash = createHash('sha256').update(token).digest('hex');
+    const hash = hashToken(token, server.ctx.config.sessionSecret);
     await server.ctx.db
       .update(authSessions)
       .set({ expiresAt: new Date(Date.now() - 1000) })
@@ -171,6 +172,13 @@ describe('Google sign-in (OpenID Connect, code flow with PKCE)', () => {
     const res = await me(server.url, flow.sessionCookie);
     expect(res.status).toBe(401);
     expect((await res.json()).error.message).toBe(messages.errors.unauthenticated);
+  });
+
+  it('signs everyone out when SESSION_SECRET changes', async () => {
+    const flow = await signInWithGoogle(server.url, google, { identity: { email: 'rota@gmail.com', name: 'Rota' } });
+    const token = (flow.sessionCookie as string).split('=')[1] as string;
+    expect(await resolveSession(server.ctx.db, token, server.ctx.config.sessionSecret)).not.toBeNull();
+    expect(await resolveSession(server.ctx.db, token, 'a-rotated-secret-a-rotated-secret')).toBeNull();
   });
 
   it('logs out: the session ends and its cookie is cleared', async () => {

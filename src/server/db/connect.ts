@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
@@ -30,8 +31,14 @@ export async function connectDatabase(target: DatabaseTarget, opts: { poolSize?:
 }
 
 async function connectPglite(dir: string | null): Promise<Database> {
-  if (dir) mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), extensions: { pg_trgm } });
+  const unlock = dir ? lockDirectory(dir) : () => {};
+  let client: PGlite;
+  try {
+    client = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), extensions: { pg_trgm } });
+  } catch (err) {
+    unlock();
+    throw err;
+  }
   const db = drizzlePglite({ client, schema, casing: 'snake_case' }) as unknown as Db;
   // One PGlite session holds advisory locks re-entrantly, so callers in this process queue here.
   let queue: Promise<unknown> = Promise.resolve();
@@ -55,8 +62,47 @@ async function connectPglite(dir: string | null): Promise<Database> {
     },
     async close() {
       if (!client.closed) await client.close();
+      unlock();
     },
   };
+}
+
+export class DatabaseInUseError extends Error {
+  override name = 'DatabaseInUseError';
+}
+
+/**
+ * PGlite on disk belongs to one process: a second server on the same DATA_DIR would corrupt it.
+ * A pid file claims the folder; a file left by a process that no longer runs is taken over.
+ */
+function lockDirectory(dir: string): () => void {
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'martillo.pid');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return () => rmSync(file, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const owner = Number(readFileSync(file, 'utf8').trim());
+      if (owner && owner !== process.pid && isRunning(owner)) {
+        throw new DatabaseInUseError(
+          `The embedded database in ${dir} is in use by another Martillo process (pid ${owner}). Stop it, or set DATA_DIR or DATABASE_URL.`,
+        );
+      }
+      rmSync(file, { force: true });
+    }
+  }
+  throw new DatabaseInUseError(`Could not lock ${dir}`);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function connectPostgres(url: string, max: number): Promise<Database> {

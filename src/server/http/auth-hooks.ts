@@ -14,11 +14,11 @@ declare module 'fastify' {
 
 const SESSION_PATHS = /^\/(api|auth)(\/|$)/;
 
-export function installSessionLoader(app: FastifyInstance, db: Db): void {
+export function installSessionLoader(app: FastifyInstance, db: Db, secret: string): void {
   app.decorateRequest('user', null);
   app.addHook('onRequest', async (req) => {
     if (!SESSION_PATHS.test(req.url)) return;
-    req.user = await resolveSession(db, req.cookies[SESSION_COOKIE]);
+    req.user = await resolveSession(db, req.cookies[SESSION_COOKIE], secret);
   });
 }
 

@@ -33,7 +33,10 @@ const MAX_PUBLIC_ROOMS = 20;
 
 type Ack = (answer: { ok: true } | { ok: false; error: string }) => void;
 
-export async function createRealtime(server: HttpServer, opts: { db: Db; metrics: Metrics; publicUrl: URL; redisUrl: string | null }): Promise<Realtime> {
+export async function createRealtime(
+  server: HttpServer,
+  opts: { db: Db; metrics: Metrics; publicUrl: URL; redisUrl: string | null; sessionSecret: string },
+): Promise<Realtime> {
   const io = new Server<Record<string, never>, Record<string, never>, Record<string, never>, SocketData>(server, {
     path: '/socket.io',
     transports: ['websocket'],
@@ -58,7 +61,7 @@ export async function createRealtime(server: HttpServer, opts: { db: Db; metrics
   io.use(async (socket, next) => {
     try {
       const cookies = fastifyCookie.parse(socket.request.headers.cookie ?? '');
-      socket.data.user = await resolveSession(opts.db, cookies[SESSION_COOKIE]);
+      socket.data.user = await resolveSession(opts.db, cookies[SESSION_COOKIE], opts.sessionSecret);
       next();
     } catch (err) {
       next(err instanceof Error ? err : new Error('auth failed'));

@@ -27,7 +27,13 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
   const redirectUri = new URL('/auth/google/callback', config.publicUrl).href;
 
   async function openSession(req: FastifyRequest, reply: FastifyReply, userId: string): Promise<void> {
-    const session = await createSession(db, { userId, days: config.sessionDays, userAgent: req.headers['user-agent'], ip: req.ip });
+    const session = await createSession(db, {
+      userId,
+      days: config.sessionDays,
+      secret: config.sessionSecret,
+      userAgent: req.headers['user-agent'],
+      ip: req.ip,
+    });
     reply.setCookie(SESSION_COOKIE, session.token, { path: '/', httpOnly: true, sameSite: 'lax', secure, expires: session.expiresAt });
   }
 
@@ -53,7 +59,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
     }
     await db.delete(oidcLogins).where(sql`${oidcLogins.expiresAt} < now()`);
     await db.insert(oidcLogins).values({
-      stateHash: hashToken(login.state),
+      stateHash: hashToken(login.state, config.sessionSecret),
       codeVerifier: login.codeVerifier,
       nonce: login.nonce,
       returnTo,
@@ -75,7 +81,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
       state && cookieState === state
         ? await db
             .delete(oidcLogins)
-            .where(and(eq(oidcLogins.stateHash, hashToken(state)), gt(oidcLogins.expiresAt, sql`now()`)))
+            .where(and(eq(oidcLogins.stateHash, hashToken(state, config.sessionSecret)), gt(oidcLogins.expiresAt, sql`now()`)))
             .returning()
         : [];
     if (!login) return failPage(reply, new SignInError('stateMismatch'), '/admin');

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Role } from '../../../domain/roles.js';
 import { effectiveCompanyId } from '../../../domain/roles.js';
@@ -21,26 +21,30 @@ export interface CurrentUser {
   sessionId: string;
 }
 
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+/**
+ * Tokens are stored as HMAC-SHA256 keyed with SESSION_SECRET: a copy of the database alone
+ * cannot be matched against cookies, and changing the secret signs everyone out.
+ */
+export function hashToken(token: string, secret: string): string {
+  return createHmac('sha256', secret).update(token).digest('hex');
 }
 
 export async function createSession(
   db: Db,
-  opts: { userId: string; days: number; userAgent?: string | undefined; ip?: string | undefined },
+  opts: { userId: string; days: number; secret: string; userAgent?: string | undefined; ip?: string | undefined },
 ): Promise<{ token: string; sessionId: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + opts.days * 86_400_000);
   const [row] = await db
     .insert(authSessions)
-    .values({ tokenHash: hashToken(token), userId: opts.userId, expiresAt, userAgent: opts.userAgent?.slice(0, 300) ?? null, ip: opts.ip ?? null })
+    .values({ tokenHash: hashToken(token, opts.secret), userId: opts.userId, expiresAt, userAgent: opts.userAgent?.slice(0, 300) ?? null, ip: opts.ip ?? null })
     .returning({ id: authSessions.id });
   if (!row) throw new Error('session insert returned nothing');
   return { token, sessionId: row.id, expiresAt };
 }
 
 /** Looks up a cookie token; an unknown or expired one is simply nobody. */
-export async function resolveSession(db: Db, token: string | undefined): Promise<CurrentUser | null> {
+export async function resolveSession(db: Db, token: string | undefined, secret: string): Promise<CurrentUser | null> {
   if (!token || token.length > 200) return null;
   const [row] = await db
     .select({
@@ -56,7 +60,7 @@ export async function resolveSession(db: Db, token: string | undefined): Promise
     .from(authSessions)
     .innerJoin(users, eq(users.id, authSessions.userId))
     .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
-    .where(and(eq(authSessions.tokenHash, hashToken(token)), gt(authSessions.expiresAt, sql`now()`)))
+    .where(and(eq(authSessions.tokenHash, hashToken(token, secret)), gt(authSessions.expiresAt, sql`now()`)))
     .limit(1);
   if (!row) return null;
   if (Date.now() - row.lastSeenAt.getTime() > 3_600_000) {
