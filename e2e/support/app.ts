@@ -1,12 +1,14 @@
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import type { AppContext } from '../../src/server/context.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
+import { freePort } from '../../test/support/net.js';
 import { testConfig } from '../../test/support/server.js';
+import { launchBrowser } from './browser.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -15,15 +17,6 @@ export interface E2eApp {
   ctx: AppContext;
   url: string;
   close(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** The whole product (API, web app, Socket.IO) on a free port, on a fresh database. */
@@ -43,4 +36,18 @@ export async function startE2eApp(env: Record<string, string> = {}): Promise<E2e
       await database.destroy();
     },
   };
+}
+
+/** The usual spec setup: the product on a fresh database and a browser, both closed after the file. */
+export function setupAppAndBrowser(env: Record<string, string> = {}): { app: E2eApp; browser: Browser } {
+  const handles = {} as { app: E2eApp; browser: Browser };
+  beforeAll(async () => {
+    handles.app = await startE2eApp(env);
+    handles.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await handles.browser?.close();
+    await handles.app?.close();
+  });
+  return handles;
 }

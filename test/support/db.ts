@@ -18,47 +18,36 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await migrateDatabase(database);
     return { ...database, destroy: () => database.close() };
   }
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) throw new Error('TEST_ENGINE=postgresql needs TEST_DATABASE_URL');
-  const name = `martillo_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await connectDatabase({ kind: 'postgresql', url: url.href }, { poolSize: 5 });
+  const target = await createEmptyPostgresDatabase();
+  if (!target) throw new Error('TEST_ENGINE=postgresql needs TEST_DATABASE_URL');
+  const database = await connectDatabase({ kind: 'postgresql', url: target.url }, { poolSize: 5 });
   await migrateDatabase(database);
   return {
     ...database,
     async destroy() {
       await database.close();
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists "${name}" with (force)`);
-      await cleanup.end();
+      await target.drop();
     },
   };
 }
 
-/** Connection string of a throwaway database (PostgreSQL only), for tests that start several instances. */
+async function asAdmin(adminUrl: string, statement: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A new, empty database on the TEST_DATABASE_URL server (null without one), dropped by `drop()`. */
 export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) return null;
   const name = `martillo_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
+  await asAdmin(adminUrl, `create database "${name}"`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return {
-    url: url.href,
-    async drop() {
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists "${name}" with (force)`);
-      await cleanup.end();
-    },
-  };
+  return { url: url.href, drop: () => asAdmin(adminUrl, `drop database if exists "${name}" with (force)`) };
 }

@@ -1,10 +1,10 @@
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
 import { type Config, loadConfig } from '../../src/server/config.js';
 import type { AppContext } from '../../src/server/context.js';
 import type { OidcIdentityProvider } from '../../src/server/providers/identity/oidc.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
+import { freePort } from './net.js';
 
 export interface TestServer {
   app: FastifyInstance;
@@ -25,16 +25,7 @@ export async function startTestServer(
   opts: { env?: Record<string, string>; identity?: OidcIdentityProvider | null; listen?: boolean } = {},
 ): Promise<TestServer> {
   const database = await createTestDatabase();
-  // PUBLIC_URL must name the real port, so listen first on an ephemeral port and learn it.
-  const probe = await import('node:net').then(
-    ({ createServer }) =>
-      new Promise<number>((resolve) => {
-        const s = createServer().listen(0, '127.0.0.1', () => {
-          const { port } = s.address() as AddressInfo;
-          s.close(() => resolve(port));
-        });
-      }),
-  );
+  const probe = await freePort();
   const url = `http://127.0.0.1:${probe}`;
   const config = testConfig({ PUBLIC_URL: url, ...opts.env }, probe);
   const { app, ctx } = await buildApp({ config, database, logger: false, ...(opts.identity !== undefined ? { identity: opts.identity } : {}) });
