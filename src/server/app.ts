@@ -1,8 +1,9 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyRateLimit from '@fastify/rate-limit';
+import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { connectDatabase, type Database } from './db/connect.js';
@@ -18,6 +19,24 @@ import { createMetrics, installRequestMetrics } from './http/metrics.js';
 import { createOidcProvider, type OidcIdentityProvider } from './providers/identity/oidc.js';
 import { createRealtime } from './realtime/index.js';
 import { webRoutes } from './web/static.js';
+
+/**
+ * Pages run only our own scripts. Styles allow inline (Mantine sets CSS variables inline); images
+ * may come from any https host (storage, Google avatars). Later engines widen connect-src as needed.
+ */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: https:",
+  "media-src 'self' blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "object-src 'none'",
+].join('; ');
 
 export interface BuildOptions {
   config: Config;
@@ -80,6 +99,11 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
   await app.register(fastifyRateLimit, { global: false });
+  // OpenAPI from the routes' own Zod schemas, served at /api/openapi.json.
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: 'Martillo API', version: '1' }, servers: [{ url: config.publicUrl.origin }] },
+    transform: jsonSchemaTransform,
+  });
   installErrorHandler(app);
   installOriginCheck(app, config.publicUrl);
   installSessionLoader(app, database.db, config.sessionSecret);
@@ -88,6 +112,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
     reply.header('X-Frame-Options', 'DENY');
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
   });
 
   await app.register(async (scope) => opsRoutes(scope, ctx));

@@ -46,6 +46,16 @@ describe('operations endpoints', () => {
     expect(res.body).toContain('martillo_socket_connections');
   });
 
+  it('/api/openapi.json describes the API from the routes’ own schemas', async () => {
+    const res = await server.app.inject({ url: '/api/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/me', '/api/profile', '/auth/google', '/auth/logout', '/healthz']));
+    const body = doc.paths['/api/profile'].put.requestBody.content['application/json'].schema;
+    expect(body.required).toEqual(['lastName', 'whatsappCountryCode', 'whatsappLocal', 'whatsappConsentGiven']);
+  });
+
   it('/api/config names the engine of each part', async () => {
     const res = await server.app.inject({ url: '/api/config' });
     expect(res.json()).toEqual({ signIn: 'development', payments: 'sandbox', video: 'p2p' });

@@ -31,7 +31,15 @@ export async function ensureWebBundle(root: string, log: (msg: string) => void):
   log('Building the web app (first start, or its sources changed)...');
   const started = Date.now();
   const { build } = await import('vite');
-  await build({ root, configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+  // React and Vite pick development code from NODE_ENV (Vitest sets "test"): the bundle is always production.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ root, configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   writeFileSync(stampFile, want);
   log(`Web app built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }

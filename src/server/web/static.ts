@@ -21,7 +21,7 @@ export async function webRoutes(app: FastifyInstance, opts: { distDir: string })
       res.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  app.get('/*', async (req, reply) => {
+  app.get('/*', { schema: { hide: true } }, async (req, reply) => {
     // Files that exist have their own routes (wildcard: false); a missing asset is a 404, not the app.
     const url = req.url.split('?')[0] ?? '/';
     if (NOT_SPA.test(url) || /\.[a-z0-9]+$/i.test(url)) return reply.callNotFound();

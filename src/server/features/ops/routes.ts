@@ -20,6 +20,8 @@ export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<
 
   app.get('/metrics', async (_req, reply) => reply.type(ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()));
 
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
   app.get(
     '/api/config',
     async (): Promise<PublicConfig> => ({
