@@ -22,13 +22,19 @@ export function testConfig(env: Record<string, string> = {}, port = 0): Config {
 
 /** Builds the app on a fresh database and listens on a free loopback port. */
 export async function startTestServer(
-  opts: { env?: Record<string, string>; identity?: OidcIdentityProvider | null; listen?: boolean } = {},
+  opts: { env?: Record<string, string>; identity?: OidcIdentityProvider | null; listen?: boolean; webDir?: string } = {},
 ): Promise<TestServer> {
   const database = await createTestDatabase();
   const probe = await freePort();
   const url = `http://127.0.0.1:${probe}`;
   const config = testConfig({ PUBLIC_URL: url, ...opts.env }, probe);
-  const { app, ctx } = await buildApp({ config, database, logger: false, ...(opts.identity !== undefined ? { identity: opts.identity } : {}) });
+  const { app, ctx } = await buildApp({
+    config,
+    database,
+    logger: false,
+    ...(opts.identity !== undefined ? { identity: opts.identity } : {}),
+    ...(opts.webDir ? { webDir: opts.webDir } : {}),
+  });
   if (opts.listen !== false) await app.listen({ port: probe, host: '127.0.0.1' });
   return {
     app,
