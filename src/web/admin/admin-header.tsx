@@ -1,9 +1,10 @@
-import { Anchor, Box, Burger, Button, Group, Text } from '@mantine/core';
+import { Anchor, Box, Burger, Button, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { Me } from '../../domain/api-types.js';
+import { BrandMark } from '../components/brand-mark';
 import { DevModeBadge } from '../components/dev-mode-badge';
-import { BroadcastIcon, GavelIcon, LogoutIcon } from '../components/icons';
+import { BroadcastIcon, LogoutIcon } from '../components/icons';
 import { ADMIN_HOME, LIVE_HUB_PATH } from '../routes';
 import { CompanyInfo } from './company-info';
 
@@ -24,12 +25,7 @@ export function AdminHeader({ me, isNavOpened, onToggleNav, onSignOut, isSigning
       <Group gap="sm" wrap="nowrap" miw={0}>
         <Burger opened={isNavOpened} onClick={onToggleNav} hiddenFrom="sm" size="sm" aria-label={t('common.toggleNavigation')} aria-expanded={isNavOpened} />
         <Anchor component={Link} to={ADMIN_HOME} underline="never" c="martillo.7" title={t('admin.homeLink')}>
-          <Group gap={6} wrap="nowrap">
-            <GavelIcon size={24} />
-            <Text component="span" fw={800} fz="xl" c="dark.8">
-              {t('common.appName')}
-            </Text>
-          </Group>
+          <BrandMark />
         </Anchor>
         <Box visibleFrom="sm">
           <DevModeBadge />
