@@ -8,15 +8,20 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { connectDatabase, type Database } from './db/connect.js';
 import { migrateDatabase } from './db/migrate.js';
+import { auctionsRoutes } from './features/auctions/routes.js';
 import { authRoutes } from './features/auth/routes.js';
 import { deleteExpiredSessions } from './features/auth/sessions.js';
+import { categoriesRoutes } from './features/categories/routes.js';
+import { mediaRoutes } from './features/media/routes.js';
 import { opsRoutes } from './features/ops/routes.js';
 import { profileRoutes } from './features/profile/routes.js';
+import { usersRoutes } from './features/users/routes.js';
 import { installSessionLoader } from './http/auth-hooks.js';
 import { installOriginCheck } from './http/csrf.js';
 import { installErrorHandler } from './http/errors.js';
 import { createMetrics, installRequestMetrics } from './http/metrics.js';
 import { createOidcProvider, type OidcIdentityProvider } from './providers/identity/oidc.js';
+import { createStorage } from './providers/storage/index.js';
 import { createRealtime } from './realtime/index.js';
 import { webRoutes } from './web/static.js';
 
@@ -94,7 +99,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
       : config.signIn.kind === 'google'
         ? createOidcProvider({ issuer: config.signIn.issuer, clientId: config.signIn.clientId, clientSecret: config.signIn.clientSecret })
         : null;
-  const ctx: AppContext = { config, database, db: database.db, realtime, metrics, identity };
+  const storage = createStorage(config);
+  const ctx: AppContext = { config, database, db: database.db, realtime, metrics, identity, storage };
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
@@ -118,6 +124,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => opsRoutes(scope, ctx));
   await app.register(async (scope) => authRoutes(scope, ctx));
   await app.register(async (scope) => profileRoutes(scope, ctx));
+  await app.register(async (scope) => categoriesRoutes(scope, ctx));
+  await app.register(async (scope) => usersRoutes(scope, ctx));
+  await app.register(async (scope) => auctionsRoutes(scope, ctx));
+  await app.register(async (scope) => mediaRoutes(scope, ctx));
   if (opts.webDir) await app.register(async (scope) => webRoutes(scope, { distDir: opts.webDir as string }));
 
   const sweep = setInterval(() => void deleteExpiredSessions(database.db).catch(() => {}), 3_600_000);

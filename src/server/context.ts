@@ -2,6 +2,7 @@ import type { Config } from './config.js';
 import type { Database, Db } from './db/connect.js';
 import type { Metrics } from './http/metrics.js';
 import type { OidcIdentityProvider } from './providers/identity/oidc.js';
+import type { Storage } from './providers/storage/index.js';
 import type { Realtime } from './realtime/index.js';
 
 /** What every feature's routes need, built once at start-up. */
@@ -13,4 +14,6 @@ export interface AppContext {
   metrics: Metrics;
   /** The OpenID Connect issuer, or null when development sign-in is in use. */
   identity: OidcIdentityProvider | null;
+  /** Uploaded files: local disk or S3-compatible storage. */
+  storage: Storage;
 }

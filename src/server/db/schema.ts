@@ -20,6 +20,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { AUCTION_STATUSES, CONDITIONS } from '../../domain/auctions.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => ts('created_at').notNull().defaultNow();
@@ -29,16 +30,7 @@ const id = () => uuid('id').primaryKey().defaultRandom();
 /** Quotes a list of literals for a CHECK constraint: `'a', 'b'`. */
 const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
 
-export const AUCTION_STATUSES = ['pending', 'active', 'live', 'ended'] as const;
-export const CONDITIONS = [
-  'Nuevo',
-  'Como Nuevo',
-  'Usado + (Excelente)',
-  'Usado (Buen Estado)',
-  'Usado - (Aceptable)',
-  'Aceptable/Funcional',
-  'Reparación/Piezas',
-] as const;
+export { AUCTION_STATUSES, CONDITIONS };
 export const PAYMENT_STATUSES = ['draft', 'pending', 'paid', 'canceled'] as const;
 /** A payment in one of these holds its auctions; a canceled one has released them. */
 export const HOLDING_PAYMENT_STATUSES = ['draft', 'pending', 'paid'] as const;
@@ -404,6 +396,8 @@ export const uploads = pgTable(
   },
   (t) => [
     uniqueIndex('uploads_storage_key').on(t.storageKey),
+    /** Auction rows store image URLs; the admin table finds each cover's thumbnail by URL. */
+    index('uploads_url_idx').on(t.url),
     index('uploads_owner_idx').on(t.ownerId, t.createdAt.desc()),
     check('uploads_kind_valid', sql`${t.kind} in (${inList(UPLOAD_KINDS)})`),
   ],

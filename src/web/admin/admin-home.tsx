@@ -1,11 +1,11 @@
-import { Badge, Card, EmptyState, Group, Stack, Text, Title } from '@mantine/core';
+import { Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Me } from '../../domain/api-types.js';
 import { displayNameOf } from '../api/me';
-import { GavelIcon } from '../components/icons';
+import { AuctionPanel } from './auctions/auction-panel';
 
-/** The main area until the auction management panel lands: a welcome and the auctions' empty state. */
-export function AdminHome({ me }: { me: Me }) {
+/** The main area: a short welcome, then the auction management panel (SPEC §2). */
+export function AdminHome({ me, onEditAuction }: { me: Me; onEditAuction: (auctionId: string) => void }) {
   const { t } = useTranslation();
   return (
     <Stack gap="lg">
@@ -24,12 +24,7 @@ export function AdminHome({ me }: { me: Me }) {
           </Group>
         </Stack>
       </Card>
-      <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="admin-auctions-title">
-        <Title order={2} size="h4" id="admin-auctions-title" mb="md">
-          {t('admin.auctionsTitle')}
-        </Title>
-        <EmptyState icon={<GavelIcon size={28} />} title={t('admin.noAuctions')} description={t('admin.noAuctionsHint')} color="martillo" variant="light" />
-      </Card>
+      <AuctionPanel me={me} onEdit={onEditAuction} />
     </Stack>
   );
 }

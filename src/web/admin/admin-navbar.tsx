@@ -9,6 +9,9 @@ import { CompanyInfo } from './company-info';
 
 interface AdminNavbarProps {
   me: Me;
+  onAddAuction: () => void;
+  onOpenCategories: () => void;
+  onOpenUsers: () => void;
   onOpenProfile: () => void;
   onSignOut: () => void;
   isSigningOut: boolean;
@@ -32,11 +35,8 @@ function NavButton({ icon, label, onClick }: { icon: ReactNode; label: string; o
   );
 }
 
-/**
- * Sidebar 'Acciones' (SPEC §2). Only 'Mi perfil' works in this release; the other actions are
- * listed (disabled) so the panel already has its final shape.
- */
-export function AdminNavbar({ me, onOpenProfile, onSignOut, isSigningOut }: AdminNavbarProps) {
+/** Sidebar 'Acciones' (SPEC §2). 'Pagos' stays disabled until the payments release. */
+export function AdminNavbar({ me, onAddAuction, onOpenCategories, onOpenUsers, onOpenProfile, onSignOut, isSigningOut }: AdminNavbarProps) {
   const { t } = useTranslation();
   const admin = isAdmin(me.roles);
 
@@ -45,9 +45,9 @@ export function AdminNavbar({ me, onOpenProfile, onSignOut, isSigningOut }: Admi
       <Title order={2} size="h6" tt="uppercase" c="dimmed" id="admin-actions-title" px="xs">
         {t('admin.actionsTitle')}
       </Title>
-      <NavButton icon={<PlusIcon />} label={t('admin.nav.addAuction')} />
-      {admin && <NavButton icon={<TagIcon />} label={t('admin.nav.categories')} />}
-      {admin && <NavButton icon={<UsersIcon />} label={t('admin.nav.users')} />}
+      <NavButton icon={<PlusIcon />} label={t('admin.nav.addAuction')} onClick={onAddAuction} />
+      {admin && <NavButton icon={<TagIcon />} label={t('admin.nav.categories')} onClick={onOpenCategories} />}
+      {admin && <NavButton icon={<UsersIcon />} label={t('admin.nav.users')} onClick={onOpenUsers} />}
       <NavButton icon={<CashIcon />} label={t('admin.nav.payments')} />
       <NavButton icon={<UserIcon />} label={t('admin.nav.profile')} onClick={onOpenProfile} />
       <Stack hiddenFrom="sm" gap="sm" mt="auto">

@@ -1,23 +1,36 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AuctionDetail, AuctionEvent, AuctionFilter, AuctionInput, AuctionListResponse, PublicAuction } from '../../domain/auctions.js';
 import { api, isApiError } from './client';
+import { useSocketEvent } from './socket';
 
-/**
- * What the public auction page reads from GET /api/auctions/:id. Only the fields it shows are
- * typed here; the auctions issue owns the full shape (SPEC §3).
- */
-export interface AuctionSummary {
-  id: string;
-  name: string;
-  description?: string | null;
-  startingPrice?: number | null;
-  endTime?: number | null;
-  images?: string[] | null;
+export interface AuctionListParams {
+  filter: AuctionFilter;
+  search: string;
+  page: number;
+  pageSize: number;
 }
 
 export const auctionKeys = {
   all: ['auctions'] as const,
+  lists: () => [...auctionKeys.all, 'list'] as const,
+  list: (params: AuctionListParams) => [...auctionKeys.lists(), params] as const,
   detail: (id: string) => [...auctionKeys.all, 'detail', id] as const,
 };
+
+function listUrl(params: AuctionListParams): string {
+  const query = new URLSearchParams({ filter: params.filter, page: String(params.page), pageSize: String(params.pageSize) });
+  if (params.search.trim()) query.set('search', params.search.trim());
+  return `/api/auctions?${query}`;
+}
+
+/** One page of the admin table; the previous page stays on screen while the next loads. */
+export function useAuctionList(params: AuctionListParams) {
+  return useQuery({
+    queryKey: auctionKeys.list(params),
+    queryFn: ({ signal }) => api.get<AuctionListResponse>(listUrl(params), signal),
+    placeholderData: keepPreviousData,
+  });
+}
 
 /** A 404 is an answer (no such auction → null), not an error. */
 export function usePublicAuction(id: string) {
@@ -25,11 +38,57 @@ export function usePublicAuction(id: string) {
     queryKey: auctionKeys.detail(id),
     queryFn: async ({ signal }) => {
       try {
-        return await api.get<AuctionSummary>(`/api/auctions/${encodeURIComponent(id)}`, signal);
+        return await api.get<PublicAuction | AuctionDetail>(`/api/auctions/${encodeURIComponent(id)}`, signal);
       } catch (error) {
         if (isApiError(error) && error.status === 404) return null;
         throw error;
       }
     },
   });
+}
+
+/** The edit form reads the full record (the panel's own auctions carry the private fields). */
+export function useAuctionDetail(id: string | null) {
+  return useQuery({
+    queryKey: auctionKeys.detail(id ?? ''),
+    queryFn: ({ signal }) => api.get<AuctionDetail>(`/api/auctions/${encodeURIComponent(id ?? '')}`, signal),
+    enabled: Boolean(id),
+    staleTime: 0,
+    refetchOnWindowFocus: false,
+  });
+}
+
+export function useCreateAuction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: AuctionInput) => api.post<AuctionDetail>('/api/auctions', input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: auctionKeys.all }),
+  });
+}
+
+export function useUpdateAuction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, input }: { id: string; input: AuctionInput }) => api.put<AuctionDetail>(`/api/auctions/${encodeURIComponent(id)}`, input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: auctionKeys.all }),
+  });
+}
+
+export function useDeleteAuction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.del<{ id: string }>(`/api/auctions/${encodeURIComponent(id)}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: auctionKeys.all }),
+  });
+}
+
+/** SPEC §4 refresh triggers: the list refetches on auctionUpdate and auctionCreatedSuccessfully. */
+export function useAuctionListRefresh(): void {
+  const queryClient = useQueryClient();
+  const refresh = (event: AuctionEvent) => {
+    void queryClient.invalidateQueries({ queryKey: auctionKeys.lists() });
+    if (event?.id) void queryClient.invalidateQueries({ queryKey: auctionKeys.detail(event.id) });
+  };
+  useSocketEvent<AuctionEvent>('auctionUpdate', refresh);
+  useSocketEvent<AuctionEvent>('auctionCreatedSuccessfully', refresh);
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "uploads_url_idx" ON "uploads" USING btree ("url");

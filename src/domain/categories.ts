@@ -1,0 +1,14 @@
+import { z } from 'zod';
+
+/** SPEC §5: a category name must be non-empty after trimming. Codes are catalogue keys under `categories.errors`. */
+export const ZCategoryInput = z.object({
+  name: z.string({ error: 'categoryNameRequired' }).trim().min(1, { error: 'categoryNameRequired' }).max(60, { error: 'tooLong' }),
+});
+export type CategoryInput = z.input<typeof ZCategoryInput>;
+
+export interface Category {
+  id: string;
+  name: string;
+  /** How many auctions use it (a category in use cannot be deleted). */
+  auctionCount: number;
+}
