@@ -7,11 +7,14 @@ import { launchBrowser } from './browser.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 
+/** The bundle under test; E2E_WEB_DIR gives parallel work its own build folder. */
+export const webDir = process.env.E2E_WEB_DIR ? path.resolve(process.env.E2E_WEB_DIR) : path.join(root, 'dist/web');
+
 export type E2eApp = TestServer;
 
 /** The whole product (API, web app, Socket.IO) on a free port, on a fresh database. */
 export function startE2eApp(env: Record<string, string> = {}): Promise<E2eApp> {
-  return startTestServer({ env, webDir: path.join(root, 'dist/web') });
+  return startTestServer({ env, webDir });
 }
 
 /** The usual spec setup: the product on a fresh database and a browser, both closed after the file. */

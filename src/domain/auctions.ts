@@ -85,20 +85,24 @@ export const ZAuctionInput = z
       .transform((v) => v ?? null),
     marca: optionalText(100),
     envio: optionalText(200),
-    endTime: z.unknown().transform((value, ctx) => {
-      if (value === undefined) return null;
-      const parsed = parseEndTime(value);
-      if (parsed === undefined) {
-        ctx.addIssue({ code: 'custom', message: 'endTimeInvalid' });
-        return z.NEVER;
-      }
-      return parsed;
-    }),
+    endTime: z
+      .unknown()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined) return null;
+        const parsed = parseEndTime(value);
+        if (parsed === undefined) {
+          ctx.addIssue({ code: 'custom', message: 'endTimeInvalid' });
+          return z.NEVER;
+        }
+        return parsed;
+      }),
     images: z
       .array(z.string({ error: 'imageInvalid' }).min(1, { error: 'imageInvalid' }).max(500, { error: 'imageInvalid' }), { error: 'imageInvalid' })
       .max(MAX_AUCTION_IMAGES, { error: 'tooManyImages' })
       .default([]),
-    status: z.enum(EDITABLE_AUCTION_STATUSES, { error: 'statusInvalid' }).default('pending'),
+    /** Omitted on an edit: the stored status stays (a live or ended auction is not the form's to change). A new auction defaults to pending. */
+    status: z.enum(EDITABLE_AUCTION_STATUSES, { error: 'statusInvalid' }).optional(),
   })
   .superRefine(
     (value, ctx) => {
@@ -132,6 +136,9 @@ export const AUCTION_FIELD_ERRORS = [
   'imageDuplicate',
   'tooManyImages',
   'statusInvalid',
+  'endTimePast',
+  'endTimeRequired',
+  'categoryUnknown',
   'tooLong',
   'invalid',
 ] as const;

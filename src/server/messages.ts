@@ -41,7 +41,8 @@ export const messages = {
     buyNowNotAbove: 'El precio de compra inmediata debe ser mayor que el precio inicial.',
     condicionInvalid: 'Elige una condición de la lista.',
     endTimeInvalid: 'La fecha de cierre no es válida.',
-    endTimePast: 'La fecha de cierre debe ser futura para publicar la subasta.',
+    endTimePast: 'La fecha de cierre debe ser futura.',
+    endTimeRequired: 'Para publicar la subasta como activa, elige una fecha de cierre.',
     imageInvalid: 'Una de las imágenes no es válida. Vuelve a subirla.',
     imageDuplicate: 'La misma imagen aparece dos veces.',
     tooManyImages: 'Puedes subir un máximo de 6 imágenes en total.',
@@ -54,11 +55,14 @@ export const messages = {
   categories: {
     duplicate: 'Ya existe una categoría con ese nombre.',
     inUse: 'No se puede eliminar: {{count}} subastas usan esta categoría. Cámbiales la categoría primero.',
+    inUseOne: 'No se puede eliminar: 1 subasta usa esta categoría. Cámbiale la categoría primero.',
   },
   users: {
     lastAdmin: 'No puedes quitar el rol de administrador: es el último administrador del sistema.',
     companyScope: 'Sólo puedes administrar usuarios de tu propia empresa.',
     platformOnly: 'Sólo un administrador de la plataforma puede cambiar el companyId.',
+    lastPlatformAdminCompany: 'No puedes asignar una empresa al último administrador de la plataforma.',
+    lastPlatformAdminRole: 'No puedes quitar el rol de administrador: es el último administrador de la plataforma (sin companyId).',
   },
   auctions: {
     deleteHasBids: 'No se puede eliminar: la subasta ya tiene pujas.',
@@ -66,6 +70,7 @@ export const messages = {
     deleteInLiveSession: 'No se puede eliminar: la subasta está en una sesión en vivo. Quítala del lote primero.',
     priceLockedByBids: 'No se puede cambiar el precio inicial: la subasta ya tiene pujas.',
     wonLocked: 'La subasta ya tiene ganador: no se pueden cambiar su estado ni su fecha de cierre.',
+    endedWithBids: 'La subasta terminó con pujas: no se puede reabrir.',
   },
   uploads: {
     missingFile: 'Adjunta una imagen en el campo "file".',
@@ -73,6 +78,9 @@ export const messages = {
     tooLarge: 'La imagen pesa más de 10 MB. Elige una más ligera.',
     unreadable: 'No pudimos leer la imagen. Puede estar dañada.',
     tooManyPixels: 'La imagen es demasiado grande (demasiados pixeles).',
+    heicUnsupported: 'No podemos leer esta foto HEIC. Guárdala como JPG e inténtalo de nuevo.',
+    notMultipart: 'Envía la imagen como formulario (multipart/form-data) en el campo "file".',
+    tooManyParts: 'Envía una sola imagen por solicitud, en el campo "file".',
   },
   signIn: {
     errorTitle: 'No pudimos iniciar tu sesión',

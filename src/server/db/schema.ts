@@ -178,6 +178,8 @@ export const auctions = pgTable(
     closedAt: ts('closed_at'),
     sellerId: uuid('seller_id').references(() => users.id, { onDelete: 'set null' }),
     companyId: text('company_id').notNull(),
+    /** True while a paid payment holds the auction; kept by a trigger on payment_items (drizzle/0002). */
+    isPaid: boolean('is_paid').notNull().default(false),
     /** Bumped on every change, so realtime clients can tell a stale event from a fresh one. */
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
@@ -190,6 +192,8 @@ export const auctions = pgTable(
     index('auctions_name_idx').on(t.name),
     index('auctions_category_idx').on(t.categoryId),
     index('auctions_winner_idx').on(t.currentWinnerId),
+    /** 'Pagadas' pages, newest first, without walking every auction. */
+    index('auctions_paid_created_idx').on(t.createdAt.desc()).where(sql`${t.isPaid}`),
     /** The closing scheduler: open auctions by end time. */
     index('auctions_open_end_idx').on(t.endTime).where(sql`${t.status} in ('active', 'live')`),
     index('auctions_name_tokens_idx').using('gin', t.nameTokens),
@@ -200,6 +204,23 @@ export const auctions = pgTable(
     check('auctions_images_max', sql`cardinality(${t.images}) <= 6`),
     check('auctions_name_present', sql`length(trim(${t.name})) > 0`),
   ],
+);
+
+/**
+ * The admin panel's filter counts (SPEC §4) per company and seller, kept by triggers on auctions
+ * (drizzle/0002), so counting 100,000 auctions reads a few rows instead of scanning them all.
+ * open: no winner yet; wonUnpaid: a winner, not paid; paid: in a paid payment.
+ */
+export const auctionCounts = pgTable(
+  'auction_counts',
+  {
+    companyId: text('company_id').notNull(),
+    sellerId: uuid('seller_id'),
+    open: integer('open').notNull().default(0),
+    wonUnpaid: integer('won_unpaid').notNull().default(0),
+    paid: integer('paid').notNull().default(0),
+  },
+  (t) => [unique('auction_counts_owner_key').on(t.companyId, t.sellerId).nullsNotDistinct(), index('auction_counts_seller_idx').on(t.sellerId)],
 );
 
 export const bids = pgTable(

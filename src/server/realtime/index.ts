@@ -11,7 +11,7 @@ import { rooms } from './rooms.js';
 
 export interface Realtime {
   io: Server;
-  /** To a company's panel (its admins and sellers) and to platform admins. */
+  /** To a company's panel (its admins and sellers) and to the platform admins. */
   toCompany(companyId: string, event: string, payload: unknown): void;
   /** To the public viewers of one auction. */
   toAuction(auctionId: string, event: string, payload: unknown): void;
@@ -76,7 +76,8 @@ export async function createRealtime(
     if (user) {
       socket.join([rooms.user(user.id), rooms.authSession(user.sessionId)]);
       if (canUsePanel(user.roles)) socket.join(rooms.company(user.companyId));
-      if (isAdmin(user.roles)) socket.join(rooms.admins);
+      // Only a platform admin (no company of its own) watches every company.
+      if (isAdmin(user.roles) && !user.profileCompanyId) socket.join(rooms.admins);
     }
     publicRoom(socket, 'joinAuction', 'leaveAuction', 'auctionId', rooms.auction);
     publicRoom(socket, 'joinSession', 'leaveSession', 'sessionId', rooms.session);

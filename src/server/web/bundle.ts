@@ -23,8 +23,7 @@ function fingerprint(root: string): string {
 }
 
 /** Builds dist/web with Vite when it is missing or older than its sources (by content, not mtime). */
-export async function ensureWebBundle(root: string, log: (msg: string) => void): Promise<void> {
-  const outDir = path.join(root, 'dist/web');
+export async function ensureWebBundle(root: string, log: (msg: string) => void, outDir = path.join(root, 'dist/web')): Promise<void> {
   const stampFile = path.join(outDir, STAMP);
   const want = fingerprint(root);
   if (existsSync(path.join(outDir, 'index.html')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === want) return;
@@ -35,7 +34,7 @@ export async function ensureWebBundle(root: string, log: (msg: string) => void):
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
-    await build({ root, configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+    await build({ root, configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn', mode: 'production', build: { outDir, emptyOutDir: true } });
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;

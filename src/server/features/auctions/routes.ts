@@ -1,4 +1,53 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ZAuctionInput, ZAuctionListQuery } from '../../../domain/auctions.js';
 
-export async function auctionsRoutes(_fastify: FastifyInstance, _ctx: AppContext): Promise<void> {}
+import type { AppContext } from '../../context.js';
+import { currentUser, requireRole } from '../../http/auth-hooks.js';
+import { emitAuctionCreated, emitAuctionUpdated } from './events.js';
+import { auctionScope } from './policies.js';
+import { countAuctions, listAuctions } from './queries.js';
+import { createAuction, deleteAuction, getAuction, updateAuction } from './service.js';
+
+const ZParams = z.object({ id: z.string().max(64) });
+const ZCountsQuery = ZAuctionListQuery.pick({ search: true });
+const panel = requireRole('admin', 'seller');
+/** Writes per user: generous for a seller listing a batch, tight enough to stop a runaway script. */
+const writeLimit = { max: 120, timeWindow: '1 minute', keyGenerator: (req: FastifyRequest) => req.user?.id ?? req.ip };
+
+export async function auctionsRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, realtime } = ctx;
+
+  app.get('/api/auctions', { preValidation: panel, schema: { querystring: ZAuctionListQuery } }, async (req) =>
+    listAuctions(db, { scope: auctionScope(currentUser(req)), query: req.query }),
+  );
+
+  /** The filter buttons' counts alone (the list answers them too). */
+  app.get('/api/auctions/counts', { preValidation: panel, schema: { querystring: ZCountsQuery } }, async (req) =>
+    countAuctions(db, { scope: auctionScope(currentUser(req)), search: req.query.search }),
+  );
+
+  app.post('/api/auctions', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { body: ZAuctionInput } }, async (req, reply) => {
+    const actor = currentUser(req);
+    const row = await createAuction(db, { actor, input: req.body, ip: req.ip });
+    emitAuctionCreated(realtime, row);
+    return reply.code(201).send(await getAuction(db, { id: row.id, viewer: actor }));
+  });
+
+  app.get('/api/auctions/:id', { schema: { params: ZParams } }, async (req) => getAuction(db, { id: req.params.id, viewer: req.user }));
+
+  app.put('/api/auctions/:id', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZAuctionInput } }, async (req) => {
+    const actor = currentUser(req);
+    const row = await updateAuction(db, { actor, id: req.params.id, input: req.body, ip: req.ip });
+    emitAuctionUpdated(realtime, row);
+    return getAuction(db, { id: row.id, viewer: actor });
+  });
+
+  app.delete('/api/auctions/:id', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => {
+    const row = await deleteAuction(db, { actor: currentUser(req), id: req.params.id, ip: req.ip });
+    emitAuctionUpdated(realtime, { ...row, version: row.version + 1 }, { deleted: true });
+    return { id: row.id };
+  });
+}

@@ -1,4 +1,30 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ZCategoryInput } from '../../../domain/categories.js';
 import type { AppContext } from '../../context.js';
+import { currentUser, requireRole } from '../../http/auth-hooks.js';
+import { createCategory, deleteCategory, listCategories, renameCategory } from './service.js';
 
-export async function categoriesRoutes(_fastify: FastifyInstance, _ctx: AppContext): Promise<void> {}
+/** The id is checked by the service: a malformed one is simply not found (404), not a bad request. */
+const ZCategoryParams = z.object({ id: z.string() });
+
+export async function categoriesRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // Role before schema: a signed-out or non-admin caller learns nothing from validation errors.
+  const adminOnly = requireRole('admin');
+
+  app.get('/api/categories', async () => listCategories(ctx.db));
+
+  app.post('/api/categories', { preValidation: adminOnly, schema: { body: ZCategoryInput } }, async (req, reply) =>
+    reply.code(201).send(await createCategory(ctx.db, { actorId: currentUser(req).id, name: req.body.name, ip: req.ip })),
+  );
+
+  app.put('/api/categories/:id', { preValidation: adminOnly, schema: { params: ZCategoryParams, body: ZCategoryInput } }, async (req) =>
+    renameCategory(ctx.db, { actorId: currentUser(req).id, categoryId: req.params.id, name: req.body.name, ip: req.ip }),
+  );
+
+  app.delete('/api/categories/:id', { preValidation: adminOnly, schema: { params: ZCategoryParams } }, async (req) =>
+    deleteCategory(ctx.db, { actorId: currentUser(req).id, categoryId: req.params.id, ip: req.ip }),
+  );
+}

@@ -1,0 +1,104 @@
+import {
+  type AuctionDetail,
+  type AuctionImage,
+  type AuctionListItem,
+  type AuctionStatus,
+  type Condicion,
+  deriveAuctionStatus,
+  type PublicAuction,
+} from '../../../domain/auctions.js';
+import type { auctions } from '../../db/schema.js';
+
+type AuctionRow = typeof auctions.$inferSelect;
+
+const ms = (d: Date | null): number | null => (d ? d.getTime() : null);
+
+export function presentListItem(
+  row: Pick<
+    AuctionRow,
+    | 'id'
+    | 'name'
+    | 'companyId'
+    | 'categoryId'
+    | 'condicion'
+    | 'status'
+    | 'endTime'
+    | 'startingPrice'
+    | 'buyNowPrice'
+    | 'currentPrice'
+    | 'bidCount'
+    | 'currentWinnerName'
+    | 'sellerId'
+    | 'version'
+  > & { categoryName: string | null; thumbnailUrl: string | null; companyName: string | null },
+  now: number,
+): AuctionListItem {
+  const endTime = ms(row.endTime);
+  return {
+    id: row.id,
+    name: row.name,
+    thumbnailUrl: row.thumbnailUrl,
+    companyId: row.companyId,
+    companyName: row.companyName,
+    categoryId: row.categoryId,
+    categoryName: row.categoryName,
+    condicion: row.condicion as Condicion | null,
+    status: deriveAuctionStatus(row.status as AuctionStatus, endTime, now),
+    endTime,
+    startingPrice: row.startingPrice,
+    buyNowPrice: row.buyNowPrice,
+    currentPrice: row.currentPrice,
+    bidCount: row.bidCount,
+    currentWinnerName: row.currentWinnerName,
+    sellerId: row.sellerId,
+    version: row.version,
+  };
+}
+
+export interface AuctionRelations {
+  categoryName: string | null;
+  companyName: string | null;
+  imageDetails: AuctionImage[];
+}
+
+/** What anyone may see: no winner contact details, no seller id. */
+export function presentPublic(row: AuctionRow, rel: AuctionRelations, now: number): PublicAuction {
+  const endTime = ms(row.endTime);
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    startingPrice: row.startingPrice,
+    buyNowPrice: row.buyNowPrice,
+    currentPrice: row.currentPrice,
+    bidCount: row.bidCount,
+    images: row.images,
+    imageDetails: rel.imageDetails,
+    categoryId: row.categoryId,
+    categoryName: rel.categoryName,
+    condicion: row.condicion as Condicion | null,
+    marca: row.marca,
+    envio: row.envio,
+    endTime,
+    status: deriveAuctionStatus(row.status as AuctionStatus, endTime, now),
+    companyId: row.companyId,
+    companyName: rel.companyName,
+    currentWinnerName: row.currentWinnerName,
+    createdAt: row.createdAt.getTime(),
+    version: row.version,
+    serverNow: now,
+  };
+}
+
+/** The auction's own panel also sees the seller, the winner's contact (SPEC winnerDetails) and its payment. */
+export function presentDetail(row: AuctionRow, rel: AuctionRelations & { paymentId: string | null; canDelete: boolean }, now: number): AuctionDetail {
+  const hasWinnerDetails = row.winnerEmail !== null || row.winnerWhatsapp !== null;
+  return {
+    ...presentPublic(row, rel, now),
+    sellerId: row.sellerId,
+    currentWinnerId: row.currentWinnerId,
+    winnerDetails: hasWinnerDetails ? { email: row.winnerEmail, whatsapp: row.winnerWhatsapp } : null,
+    paymentId: rel.paymentId,
+    canDelete: rel.canDelete,
+  };
+}

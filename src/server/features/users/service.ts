@@ -1,0 +1,192 @@
+import { and, count, desc, eq, or, type SQL, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { ROLES, type Role } from '../../../domain/roles.js';
+import { foldText } from '../../../domain/text.js';
+import type { UserListItem, UserListResponse, UserRoleFilter } from '../../../domain/users.js';
+import { recordAudit } from '../../audit.js';
+import type { Db, Tx } from '../../db/connect.js';
+import { userProfiles } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { messages } from '../../messages.js';
+import { refreshAuctionSearchText } from '../auctions/search-text.js';
+import type { CurrentUser } from '../auth/sessions.js';
+
+interface Change {
+  actor: CurrentUser;
+  userId: string;
+  ip?: string | undefined;
+}
+
+const itemColumns = {
+  userId: userProfiles.userId,
+  displayName: userProfiles.displayName,
+  firstName: userProfiles.firstName,
+  lastName: userProfiles.lastName,
+  email: userProfiles.email,
+  whatsapp: userProfiles.whatsapp,
+  whatsappConsentGiven: userProfiles.whatsappConsentGiven,
+  roles: userProfiles.roles,
+  companyId: userProfiles.companyId,
+  companyName: userProfiles.companyName,
+  createdAt: userProfiles.createdAt,
+};
+type ItemRow = Pick<typeof userProfiles.$inferSelect, keyof typeof itemColumns>;
+
+export function presentUser(row: ItemRow): UserListItem {
+  return {
+    uid: row.userId,
+    displayName: row.displayName,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    email: row.email,
+    whatsapp: row.whatsapp,
+    whatsappConsentGiven: row.whatsappConsentGiven,
+    roles: row.roles as Role[],
+    companyId: row.companyId,
+    companyName: row.companyName,
+    createdAt: row.createdAt.getTime(),
+  };
+}
+
+/** An admin without a companyId runs the platform; one with a companyId runs only its company. */
+const isPlatformAdmin = (actor: CurrentUser) => actor.profileCompanyId === null;
+const isUuid = (value: string) => z.uuid().safeParse(value).success;
+// Same answer for an unknown user and another company's user, so a company admin cannot probe ids.
+const userNotFound = (actor: CurrentUser) => new AppError('NOT_FOUND', isPlatformAdmin(actor) ? messages.errors.notFound : messages.users.companyScope);
+
+/** GET /api/users: the actor's users (all, or its company's), filtered, newest first. */
+export async function listUsers(
+  db: Db,
+  opts: { actor: CurrentUser; role: UserRoleFilter; search: string; page: number; pageSize: number },
+): Promise<UserListResponse> {
+  const where = and(
+    isPlatformAdmin(opts.actor) ? undefined : eq(userProfiles.companyId, opts.actor.profileCompanyId as string),
+    opts.role === 'all' ? undefined : sql`${opts.role} = any(${userProfiles.roles})`,
+    searchFilter(opts.search),
+  );
+  const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(userProfiles).where(where);
+  const found = await db
+    .select(itemColumns)
+    .from(userProfiles)
+    .where(where)
+    .orderBy(desc(userProfiles.createdAt), desc(userProfiles.userId))
+    .limit(opts.pageSize)
+    .offset((opts.page - 1) * opts.pageSize);
+  return { items: found.map(presentUser), total, page: opts.page, pageSize: opts.pageSize };
+}
+
+/** PUT /api/users/{id}/roles. The system always keeps one admin, and one platform admin. */
+export async function setUserRoles(db: Db, opts: Change & { roles: Role[] }): Promise<UserListItem> {
+  if (!isUuid(opts.userId)) throw userNotFound(opts.actor);
+  const roles = ROLES.filter((r) => opts.roles.includes(r));
+  return db.transaction(async (tx) => {
+    const admins = roles.includes('admin') ? null : await lockAdmins(tx);
+    const before = await lockUser(tx, opts);
+    if (sameRoles(before.roles, roles)) return presentUser(before);
+    const wasAdmin = before.roles.includes('admin');
+    if (admins && wasAdmin) {
+      const others = admins.filter((a) => a.userId !== before.userId);
+      if (others.length === 0) throw new AppError('CONFLICT', messages.users.lastAdmin);
+      if (before.companyId === null && !others.some((a) => a.companyId === null)) throw new AppError('CONFLICT', messages.users.lastPlatformAdminRole);
+    }
+    const after = await saveProfile(tx, before.userId, { roles });
+    // A company's display name prefers its admins' business names (companyNames), so this may rename it.
+    if (wasAdmin !== roles.includes('admin') && before.companyName && before.companyId) await refreshAuctionSearchText(tx, { companyId: before.companyId });
+    await recordAudit(tx, {
+      actorId: opts.actor.id,
+      action: 'user.roles',
+      entityType: 'user',
+      entityId: before.userId,
+      before: { roles: before.roles },
+      after: { roles },
+      ip: opts.ip ?? null,
+    });
+    return presentUser(after);
+  });
+}
+
+/** PUT /api/users/{id}: platform admins only. null makes the user its own company. */
+export async function setUserCompany(db: Db, opts: Change & { companyId: string | null }): Promise<UserListItem> {
+  if (!isPlatformAdmin(opts.actor)) throw new AppError('FORBIDDEN', messages.users.platformOnly);
+  if (!isUuid(opts.userId)) throw userNotFound(opts.actor);
+  const { companyId } = opts;
+  return db.transaction(async (tx) => {
+    const admins = companyId === null ? null : await lockAdmins(tx);
+    const before = await lockUser(tx, opts);
+    if (before.companyId === companyId) return presentUser(before);
+    if (admins && before.roles.includes('admin') && before.companyId === null) {
+      if (!admins.some((a) => a.userId !== before.userId && a.companyId === null)) throw new AppError('CONFLICT', messages.users.lastPlatformAdminCompany);
+    }
+    const after = await saveProfile(tx, before.userId, { companyId });
+    // The user's business name may name the company it leaves and the one it joins (companyNames).
+    if (before.companyName) {
+      await refreshAuctionSearchText(tx, { companyId: before.companyId ?? before.userId });
+      await refreshAuctionSearchText(tx, { companyId: companyId ?? before.userId });
+    }
+    await recordAudit(tx, {
+      actorId: opts.actor.id,
+      action: 'user.company',
+      entityType: 'user',
+      entityId: before.userId,
+      before: { companyId: before.companyId },
+      after: { companyId },
+      ip: opts.ip ?? null,
+    });
+    return presentUser(after);
+  });
+}
+
+/**
+ * Locks every admin's profile, always in the same order, before the target's: two admins demoting
+ * each other then queue instead of deadlocking, and the second one counts what the first left.
+ */
+async function lockAdmins(tx: Tx): Promise<{ userId: string; companyId: string | null }[]> {
+  return tx
+    .select({ userId: userProfiles.userId, companyId: userProfiles.companyId })
+    .from(userProfiles)
+    .where(sql`'admin' = any(${userProfiles.roles})`)
+    .orderBy(userProfiles.userId)
+    .for('update');
+}
+
+async function lockUser(tx: Tx, opts: Change): Promise<ItemRow> {
+  const [row] = await tx.select(itemColumns).from(userProfiles).where(eq(userProfiles.userId, opts.userId)).for('update');
+  if (!row) throw userNotFound(opts.actor);
+  if (!isPlatformAdmin(opts.actor) && row.companyId !== opts.actor.profileCompanyId) throw userNotFound(opts.actor);
+  return row;
+}
+
+async function saveProfile(tx: Tx, userId: string, set: { roles?: Role[]; companyId?: string | null }): Promise<ItemRow> {
+  const [row] = await tx
+    .update(userProfiles)
+    .set({ ...set, updatedAt: new Date() })
+    .where(eq(userProfiles.userId, userId))
+    .returning(itemColumns);
+  if (!row) throw new Error('profile update returned nothing');
+  return row;
+}
+
+function sameRoles(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((r) => b.includes(r));
+}
+
+// Accents folded in SQL the way foldText folds them in JavaScript (no unaccent extension needed).
+const ACCENTED = 'ÁÀÂÄÃÅáàâäãåÉÈÊËéèêëÍÌÎÏíìîïÓÒÔÖÕóòôöõÚÙÛÜúùûüÑñÇçÝýÿ';
+const UNACCENTED = [...ACCENTED].map(foldText).join('');
+const folded = (value: SQL) => sql`lower(translate(${value}, ${ACCENTED}, ${UNACCENTED}))`;
+
+/** Email, names, company name, companyId (or the uid standing in for it) and WhatsApp, ignoring case and accents. */
+function searchFilter(search: string): SQL | undefined {
+  const needle = foldText(search);
+  if (!needle) return undefined;
+  const p = userProfiles;
+  const haystack = sql`concat_ws(' | ', ${p.email}, concat_ws(' ', ${p.firstName}, ${p.lastName}), ${p.displayName}, ${p.companyName}, coalesce(${p.companyId}, ${p.userId}::text), ${p.whatsapp})`;
+  const digits = needle.replace(/\D/g, '');
+  // '33 1234 5678' finds '+523312345678'.
+  const byPhone = /^[\d\s()+.-]+$/.test(needle) && digits.length >= 3 ? sql`${p.whatsapp} like ${`%${digits}%`}` : undefined;
+  return or(sql`${folded(haystack)} like ${`%${escapeLike(needle)}%`}`, byPhone);
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
