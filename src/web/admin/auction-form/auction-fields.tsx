@@ -1,0 +1,201 @@
+import { Anchor, Group, Loader, NumberInput, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { type ReactNode, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type AuctionStatus, CONDITIONS, type Condicion, EDITABLE_AUCTION_STATUSES, MAX_PRICE } from '../../../domain/auctions.js';
+import { useCategories } from '../../api/categories';
+import type { AuctionField, AuctionFormValues, EditableStatus, FieldErrors } from './form-values';
+
+export interface FieldsProps {
+  values: AuctionFormValues;
+  errors: FieldErrors;
+  onChange: <K extends keyof AuctionFormValues>(field: K, value: AuctionFormValues[K]) => void;
+  onBlur: (field: AuctionField) => void;
+}
+
+const toPrice = (value: number | string): number | '' => (typeof value === 'number' ? value : value.trim() === '' ? '' : Number(value));
+
+/** Name and description. */
+export function TextFields({ values, errors, onChange, onBlur }: FieldsProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <TextInput
+        label={t('auctionForm.fields.name')}
+        value={values.name}
+        onChange={(event) => onChange('name', event.currentTarget.value)}
+        onBlur={() => onBlur('name')}
+        error={errors.name}
+        required
+        maxLength={150}
+        data-autofocus
+      />
+      <Textarea
+        label={t('auctionForm.fields.description')}
+        value={values.description}
+        onChange={(event) => onChange('description', event.currentTarget.value)}
+        onBlur={() => onBlur('description')}
+        error={errors.description}
+        required
+        autosize
+        minRows={3}
+        maxRows={10}
+        maxLength={5000}
+      />
+    </>
+  );
+}
+
+/** 'Categoría' from GET /api/categories; with none yet, says who can create one. */
+export function CategoryField({ values, errors, onChange, onBlur }: FieldsProps) {
+  const { t } = useTranslation();
+  const categories = useCategories();
+  const data = useMemo(() => {
+    const items = (categories.data ?? []).map((category) => ({ value: category.id, label: category.name }));
+    // A category deleted meanwhile still shows as chosen rather than blank.
+    if (values.categoryId && categories.data && !items.some((item) => item.value === values.categoryId)) {
+      items.unshift({ value: values.categoryId, label: t('auctionForm.fields.categoryUnknown') });
+    }
+    return items;
+  }, [categories.data, values.categoryId, t]);
+  const isEmpty = categories.isSuccess && categories.data.length === 0;
+
+  let hint: ReactNode = null;
+  if (categories.isError) {
+    hint = (
+      <Group gap={6}>
+        <Text size="xs" c="red.8">
+          {t('auctionForm.fields.categoriesFailed')}
+        </Text>
+        <Anchor component="button" type="button" size="xs" onClick={() => void categories.refetch()}>
+          {t('common.retry')}
+        </Anchor>
+      </Group>
+    );
+  } else if (isEmpty) {
+    hint = (
+      <Text size="xs" c="orange.8" role="note">
+        {t('auctionForm.fields.noCategories')}
+      </Text>
+    );
+  }
+
+  return (
+    <Stack gap={4}>
+      <Select
+        label={t('auctionForm.fields.category')}
+        placeholder={categories.isPending ? t('common.loading') : t('auctionForm.fields.categoryPlaceholder')}
+        data={data}
+        value={values.categoryId}
+        onChange={(value) => onChange('categoryId', value)}
+        onBlur={() => onBlur('categoryId')}
+        error={errors.categoryId}
+        searchable
+        nothingFoundMessage={t('auctionForm.fields.categorySearchEmpty')}
+        allowDeselect={false}
+        required
+        disabled={isEmpty}
+        rightSection={categories.isFetching && categories.isPending ? <Loader size="xs" /> : undefined}
+        comboboxProps={{ withinPortal: true }}
+      />
+      {hint}
+    </Stack>
+  );
+}
+
+/** 'Precio inicial' and 'Precio de compra inmediata': whole pesos, never negative. */
+export function PriceFields({ values, errors, onChange, onBlur }: FieldsProps) {
+  const { t } = useTranslation();
+  const common = {
+    prefix: '$',
+    thousandSeparator: ',',
+    allowDecimal: false,
+    allowNegative: false,
+    min: 0,
+    max: MAX_PRICE,
+    step: 1,
+    clampBehavior: 'none' as const,
+    inputMode: 'numeric' as const,
+  };
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+      <NumberInput
+        {...common}
+        label={t('auctionForm.fields.startingPrice')}
+        description={t('auctionForm.fields.startingPriceHint')}
+        value={values.startingPrice}
+        onChange={(value) => onChange('startingPrice', toPrice(value))}
+        onBlur={() => onBlur('startingPrice')}
+        error={errors.startingPrice}
+        required
+      />
+      <NumberInput
+        {...common}
+        label={t('auctionForm.fields.buyNowPrice')}
+        description={t('auctionForm.fields.buyNowPriceHint')}
+        value={values.buyNowPrice}
+        onChange={(value) => onChange('buyNowPrice', toPrice(value))}
+        onBlur={() => onBlur('buyNowPrice')}
+        error={errors.buyNowPrice}
+      />
+    </SimpleGrid>
+  );
+}
+
+/** Condición (SPEC §3's seven values), Marca and Envío: all optional. */
+export function DetailFields({ values, errors, onChange, onBlur }: FieldsProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+        <Select
+          label={t('auctionForm.fields.condicion')}
+          placeholder={t('auctionForm.fields.condicionPlaceholder')}
+          data={CONDITIONS.map((condition) => ({ value: condition, label: condition }))}
+          value={values.condicion}
+          onChange={(value) => onChange('condicion', (value as Condicion | null) ?? null)}
+          onBlur={() => onBlur('condicion')}
+          error={errors.condicion}
+          clearable
+          clearButtonProps={{ 'aria-label': t('auctionForm.fields.condicionClear') }}
+          comboboxProps={{ withinPortal: true }}
+        />
+        <TextInput
+          label={t('auctionForm.fields.marca')}
+          value={values.marca}
+          onChange={(event) => onChange('marca', event.currentTarget.value)}
+          onBlur={() => onBlur('marca')}
+          error={errors.marca}
+          maxLength={100}
+        />
+      </SimpleGrid>
+      <TextInput
+        label={t('auctionForm.fields.envio')}
+        description={t('auctionForm.fields.envioHint')}
+        value={values.envio}
+        onChange={(event) => onChange('envio', event.currentTarget.value)}
+        onBlur={() => onBlur('envio')}
+        error={errors.envio}
+        maxLength={200}
+      />
+    </>
+  );
+}
+
+/** 'Estado': the form sets only Pendiente or Activa; a live or ended auction keeps its status unless changed here. */
+export function StatusField({ values, errors, onChange, currentStatus }: FieldsProps & { currentStatus: AuctionStatus | null }) {
+  const { t } = useTranslation();
+  const kept = values.status === null && currentStatus ? t('auctionForm.status.keep', { status: t(`auctionForm.status.${currentStatus}`) }) : undefined;
+  return (
+    <Select
+      label={t('auctionForm.fields.status')}
+      data={EDITABLE_AUCTION_STATUSES.map((status) => ({ value: status, label: t(`auctionForm.status.${status}`) }))}
+      value={values.status}
+      onChange={(value) => value && onChange('status', value as EditableStatus)}
+      error={errors.status}
+      placeholder={kept}
+      description={t('auctionForm.status.hint')}
+      allowDeselect={false}
+      comboboxProps={{ withinPortal: true }}
+    />
+  );
+}

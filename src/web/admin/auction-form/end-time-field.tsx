@@ -1,0 +1,60 @@
+import { Button, Group, Input, Stack, Text } from '@mantine/core';
+import { DateTimePicker } from '@mantine/dates';
+import { useTranslation } from 'react-i18next';
+import { END_TIME_PRESETS_MINUTES } from '../../../domain/auctions.js';
+import { formatDate } from '../../lib/dates';
+import { CHOSEN_FORMAT, fromMexicoWallTime, presetEndTime, toMexicoWallTime } from './end-time';
+
+interface EndTimeFieldProps {
+  value: number | null;
+  onChange: (value: number | null) => void;
+  error?: string;
+}
+
+/**
+ * 'Fecha de cierre' (SPEC §5): a date-time in Mexico City time whatever the browser's zone, with
+ * quick presets, and the chosen moment spelled out so nobody has to guess the zone.
+ */
+export function EndTimeField({ value, onChange, error }: EndTimeFieldProps) {
+  const { t } = useTranslation();
+  // An old end time kept on an edit is allowed; say what it means.
+  const isPast = !error && value !== null && value <= Date.now();
+
+  return (
+    <Stack gap={6}>
+      <DateTimePicker
+        label={t('auctionForm.fields.endTime')}
+        description={t('auctionForm.endTime.hint')}
+        placeholder={t('auctionForm.endTime.placeholder')}
+        value={toMexicoWallTime(value)}
+        onChange={(next) => onChange(fromMexicoWallTime(next))}
+        valueFormat="DD/MM/YYYY HH:mm"
+        locale="es"
+        clearable
+        clearButtonProps={{ 'aria-label': t('auctionForm.endTime.clear') }}
+        submitButtonProps={{ 'aria-label': t('auctionForm.endTime.confirm') }}
+        timePickerProps={{ format: '24h' }}
+        error={error}
+        popoverProps={{ withinPortal: true }}
+      />
+      <Group gap={6} role="group" aria-label={t('auctionForm.endTime.presets')}>
+        <Text size="xs" c="dimmed" aria-hidden="true">
+          {t('auctionForm.endTime.presets')}
+        </Text>
+        {END_TIME_PRESETS_MINUTES.map((minutes) => (
+          <Button key={minutes} size="compact-xs" variant="light" onClick={() => onChange(presetEndTime(minutes))}>
+            {t('auctionForm.endTime.preset', { minutes })}
+          </Button>
+        ))}
+      </Group>
+      <Input.Description aria-live="polite" data-testid="end-time-summary">
+        {value === null ? t('auctionForm.endTime.none') : t('auctionForm.endTime.chosen', { date: formatDate(value, CHOSEN_FORMAT) })}
+      </Input.Description>
+      {isPast && (
+        <Text size="xs" c="orange.8">
+          {t('auctionForm.endTime.past')}
+        </Text>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,14 @@
+import { isApiError, NETWORK_ERROR_STATUS } from '../../api/client';
+
+/**
+ * The server's own explanation of a failed call, to show after SPEC's fixed message
+ * ('No se pudo añadir la categoría.' + 'Ya existe una categoría con ese nombre.'). The API's
+ * messages are Spanish and meant for the UI; a 5xx or an unknown failure has no useful reason.
+ */
+export function failureReason(error: unknown, opts: { field?: string; networkMessage: string }): string | null {
+  if (!isApiError(error)) return null;
+  if (error.status === NETWORK_ERROR_STATUS) return opts.networkMessage;
+  if (error.status >= 500) return null;
+  const fieldMessage = (opts.field && error.fields[opts.field]) || Object.values(error.fields)[0];
+  return fieldMessage || error.message || null;
+}

@@ -1,0 +1,93 @@
+import { Alert, Button, EmptyState, Group, Loader, Stack, Text } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Me } from '../../../domain/api-types.js';
+import type { UserListItem, UserRoleFilter } from '../../../domain/users.js';
+import { useUsers } from '../../api/users';
+import { UsersIcon } from '../../components/icons';
+import { isPlatformAdmin } from './user-format';
+import { UserRolesModal } from './user-roles-modal';
+import { UsersPager } from './users-pager';
+import { UsersTable } from './users-table';
+import { UsersToolbar } from './users-toolbar';
+
+/** SPEC §9: page size default 20; search debounce 250 ms. */
+export const USERS_PAGE_SIZE = 20;
+const SEARCH_DEBOUNCE_MS = 250;
+
+/** The body of 'Usuarios'; mounted only while the window is open, so each opening starts clean. */
+export function UsersManager({ me, isCompact }: { me: Me; isCompact: boolean }) {
+  const { t } = useTranslation();
+  const [role, setRole] = useState<UserRoleFilter>('all');
+  const [search, setSearch] = useState('');
+  const [debouncedSearch, , searchHandlers] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  const query = debouncedSearch.trim();
+  // The page belongs to one filter and search: changing either goes back to page 1.
+  const filterKey = `${role}\n${query}`;
+  const [pageState, setPageState] = useState({ filterKey, page: 1 });
+  if (pageState.filterKey !== filterKey) setPageState({ filterKey, page: 1 });
+  const page = pageState.filterKey === filterKey ? pageState.page : 1;
+  const setPage = (next: number) => setPageState({ filterKey, page: next });
+
+  const users = useUsers({ role, search: query, page, pageSize: USERS_PAGE_SIZE });
+  const data = users.data;
+  const totalPages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+
+  // Users left the filter (or were edited out of it) while on a later page: step back to the last one.
+  useEffect(() => {
+    if (data && !users.isPlaceholderData && page > totalPages) setPageState({ filterKey, page: totalPages });
+  }, [data, users.isPlaceholderData, page, totalPages, filterKey]);
+
+  const [rolesUser, setRolesUser] = useState<UserListItem | null>(null);
+  const [isRolesOpen, setRolesOpen] = useState(false);
+
+  return (
+    <Stack gap="md">
+      <UsersToolbar role={role} onRoleChange={setRole} search={search} onSearchChange={setSearch} onSearchSubmit={searchHandlers.flush} isCompact={isCompact} />
+      {users.isError ? (
+        <Alert color="red" variant="light" role="alert" title={t('users.loadFailed')}>
+          <Button size="xs" variant="outline" color="red" onClick={() => void users.refetch()} loading={users.isFetching}>
+            {t('common.retry')}
+          </Button>
+        </Alert>
+      ) : !data ? (
+        <Group gap="sm" py="xl" justify="center" role="status" aria-live="polite">
+          <Loader size="sm" aria-hidden="true" />
+          <Text>{t('users.loading')}</Text>
+        </Group>
+      ) : data.items.length === 0 ? (
+        <EmptyState icon={<UsersIcon size={28} />} withIndicatorBackground title={t('users.empty')} py="xl" role="status" />
+      ) : (
+        <Stack gap="sm" aria-busy={users.isFetching} style={{ opacity: users.isPlaceholderData ? 0.6 : 1, transition: 'opacity 150ms' }}>
+          <Group justify="space-between" gap="sm">
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {t('users.total', { count: data.total })}
+            </Text>
+            {users.isFetching && <Loader size="xs" aria-label={t('users.loading')} />}
+          </Group>
+          <UsersTable
+            users={data.items}
+            meId={me.user.id}
+            canEditCompany={isPlatformAdmin(me)}
+            isCompact={isCompact}
+            onEditRoles={(user) => {
+              setRolesUser(user);
+              setRolesOpen(true);
+            }}
+          />
+          {data.total > data.pageSize && <UsersPager page={page} totalPages={totalPages} onChange={setPage} isDisabled={users.isPlaceholderData} />}
+        </Stack>
+      )}
+      <UserRolesModal
+        me={me}
+        user={rolesUser}
+        opened={isRolesOpen}
+        onClose={() => setRolesOpen(false)}
+        onExited={() => {
+          if (!isRolesOpen) setRolesUser(null);
+        }}
+      />
+    </Stack>
+  );
+}
