@@ -9,6 +9,9 @@ export type CategoryInput = z.input<typeof ZCategoryInput>;
 export interface Category {
   id: string;
   name: string;
-  /** How many auctions use it (a category in use cannot be deleted). */
-  auctionCount: number;
+  /**
+   * How many auctions use it (a category in use cannot be deleted). Counted only for admins, who
+   * manage categories; the public list leaves it null so it stays cheap at any number of auctions.
+   */
+  auctionCount: number | null;
 }

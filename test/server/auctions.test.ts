@@ -88,6 +88,16 @@ describe('creating auctions', () => {
     expect(audit.map((a) => a.action)).toEqual(['auction.create']);
   });
 
+  it("finds a company's auctions by its new name after the business name changes", async () => {
+    const solo = await signInAs(server, { email: 'taller@ejemplo.mx', roles: ['seller'], companyName: 'Taller Viejo' });
+    const auction = await create(solo, { name: 'Torno de banco' });
+    const profile = { lastName: 'Ruiz', companyName: 'Herramientas Güero', whatsappCountryCode: '+52', whatsappLocal: '3312345678', whatsappConsentGiven: true };
+    expect((await call(solo, 'PUT', '/api/profile', profile)).statusCode).toBe(200);
+    const [row] = await server.ctx.db.select().from(auctions).where(eq(auctions.id, auction.id));
+    expect(row?.searchText).toContain('herramientas guero');
+    expect(row?.searchText).not.toContain('taller viejo');
+  });
+
   it.each([
     ['a missing name', { name: '  ' }, 'name', messages.fields.nameRequired],
     ['a missing description', { description: undefined }, 'description', messages.fields.descriptionRequired],

@@ -3,7 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
-const NOT_SPA = /^\/(api|auth|socket\.io)(\/|$)|^\/(healthz|readyz|metrics)$/;
+const NOT_SPA = /^\/(api|auth|socket\.io|uploads)(\/|$)|^\/(healthz|readyz|metrics)$/;
 
 /** Serves dist/web, and index.html for every other GET so the web app can choose the screen by path. */
 export async function webRoutes(app: FastifyInstance, opts: { distDir: string }): Promise<void> {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZCategoryInput } from '../../../domain/categories.js';
+import { isAdmin } from '../../../domain/roles.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { createCategory, deleteCategory, listCategories, renameCategory } from './service.js';
@@ -14,7 +15,7 @@ export async function categoriesRoutes(fastify: FastifyInstance, ctx: AppContext
   // Role before schema: a signed-out or non-admin caller learns nothing from validation errors.
   const adminOnly = requireRole('admin');
 
-  app.get('/api/categories', async () => listCategories(ctx.db));
+  app.get('/api/categories', async (req) => listCategories(ctx.db, { withCounts: Boolean(req.user && isAdmin(req.user.roles)) }));
 
   app.post('/api/categories', { preValidation: adminOnly, schema: { body: ZCategoryInput } }, async (req, reply) =>
     reply.code(201).send(await createCategory(ctx.db, { actorId: currentUser(req).id, name: req.body.name, ip: req.ip })),

@@ -18,13 +18,15 @@ const byName = new Intl.Collator('es-MX', { sensitivity: 'base', numeric: true }
 const isUuid = (value: string) => z.uuid().safeParse(value).success;
 const notFound = () => new AppError('NOT_FOUND', messages.errors.notFound);
 
-/** GET /api/categories: every category with its auction count, in Spanish alphabetical order. */
-export async function listCategories(db: Db): Promise<Category[]> {
-  const found = await db
-    .select({ id: categories.id, name: categories.name, auctionCount: count(auctions.id) })
-    .from(categories)
-    .leftJoin(auctions, eq(auctions.categoryId, categories.id))
-    .groupBy(categories.id);
+/** GET /api/categories: every category in Spanish alphabetical order, with its auction count for admins. */
+export async function listCategories(db: Db, opts: { withCounts: boolean }): Promise<Category[]> {
+  const found = opts.withCounts
+    ? await db
+        .select({ id: categories.id, name: categories.name, auctionCount: count(auctions.id) })
+        .from(categories)
+        .leftJoin(auctions, eq(auctions.categoryId, categories.id))
+        .groupBy(categories.id)
+    : (await db.select({ id: categories.id, name: categories.name }).from(categories)).map((c) => ({ ...c, auctionCount: null }));
   return found.sort((a, b) => byName.compare(foldText(a.name), foldText(b.name)) || a.id.localeCompare(b.id));
 }
 

@@ -3,11 +3,13 @@ import type { z } from 'zod';
 import type { Me } from '../../../domain/api-types.js';
 import { checkWhatsapp } from '../../../domain/phone.js';
 import { isProfileComplete, type Profile, type ZProfileInput } from '../../../domain/profile.js';
+import { effectiveCompanyId } from '../../../domain/roles.js';
 import { recordAudit } from '../../audit.js';
 import type { Db } from '../../db/connect.js';
 import { userProfiles, users } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
+import { refreshAuctionSearchText } from '../auctions/search-text.js';
 import type { CurrentUser } from '../auth/sessions.js';
 
 type ProfileRow = typeof userProfiles.$inferSelect;
@@ -75,6 +77,8 @@ export async function updateProfile(db: Db, opts: { userId: string; input: z.out
       .where(eq(userProfiles.userId, opts.userId))
       .returning();
     if (!row) throw new AppError('NOT_FOUND', messages.errors.notFound);
+    // The business name may be the company's name in the admin search (companyNames).
+    if (before.companyName !== row.companyName) await refreshAuctionSearchText(tx, { companyId: effectiveCompanyId(row.userId, row.companyId) });
     // Consent to be contacted is a legal record: keep when it was given.
     if (!before.whatsappConsentGiven) {
       await recordAudit(tx, {

@@ -41,9 +41,11 @@ export function CategoryRow({ category, isEditing, isBusy, isSaving, isDeleting,
             <Text fw={500} truncate="end">
               {category.name}
             </Text>
-            <Text size="xs" c="dimmed">
-              {t('categories.auctionCount', { count: category.auctionCount })}
-            </Text>
+            {category.auctionCount !== null && (
+              <Text size="xs" c="dimmed">
+                {t('categories.auctionCount', { count: category.auctionCount })}
+              </Text>
+            )}
           </Box>
           <Group gap={4} wrap="nowrap">
             <Tooltip label={t('categories.edit')} withArrow>
