@@ -1,11 +1,78 @@
+import { Card, Group, Loader, Stack, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../domain/api-types.js';
+import { AuctionFilterBar } from './auction-filter-bar';
+import { AuctionResults } from './auction-results';
+import { WinnersSummaryInfo } from './auction-states';
+import { useAuctionPage } from './use-auction-page';
+import { useAuctionShortcuts } from './use-auction-shortcuts';
+import { useAuctionViewState } from './use-auction-view-state';
+import { useSearchDraft } from './use-search-draft';
 
 export interface AuctionPanelProps {
   me: Me;
   onEdit: (auctionId: string) => void;
 }
 
-/** The auction management panel (SPEC §2 main area). */
-export function AuctionPanel(_props: AuctionPanelProps) {
-  return null;
+/** SPEC §9: the layout turns into cards below 780 px. */
+const MOBILE_QUERY = '(max-width: 779.98px)';
+
+/** The auction management panel (SPEC §2 main area): filters, search, table, pagination. */
+export function AuctionPanel({ onEdit }: AuctionPanelProps) {
+  const { t } = useTranslation();
+  const { state, setView, setSearch, setPage, stepPage, setPageSize } = useAuctionViewState();
+  const search = useSearchDraft(state.search, setSearch);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const isMobile = useMediaQuery(MOBILE_QUERY, false, { getInitialValueInEffect: false });
+  const list = useAuctionPage(state, setPage);
+
+  useAuctionShortcuts({
+    onView: setView,
+    onFocusSearch: () => searchRef.current?.focus(),
+    onClearSearch: () => {
+      if (!search.draft && !state.search) return false;
+      search.clear();
+      return true;
+    },
+  });
+
+  // Back to the top of the list when the page changes under a long table.
+  const sectionRef = useRef<HTMLElement>(null);
+  const previousPage = useRef(state.page);
+  useEffect(() => {
+    if (previousPage.current !== state.page && sectionRef.current && sectionRef.current.getBoundingClientRect().top < 0) {
+      sectionRef.current.scrollIntoView({ block: 'start' });
+    }
+    previousPage.current = state.page;
+  }, [state.page]);
+
+  return (
+    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="auction-panel-title" ref={sectionRef}>
+      <Stack gap="md">
+        <Group justify="space-between" gap="xs">
+          <Title order={2} size="h3" id="auction-panel-title">
+            {t('auctions.title')}
+          </Title>
+          {list.isBackgroundFetching && <Loader size="xs" type="dots" aria-label={t('auctions.table.updating')} />}
+        </Group>
+        <AuctionFilterBar view={state.view} onView={setView} counts={list.data?.counts} search={search} searchRef={searchRef} isCompact={isMobile} />
+        {state.view === 'winners' ? (
+          <WinnersSummaryInfo onShowPending={() => setView('pending')} />
+        ) : (
+          <AuctionResults
+            list={list}
+            state={state}
+            isMobile={isMobile}
+            onEdit={onEdit}
+            onStep={stepPage}
+            onPageSize={setPageSize}
+            onClearSearch={search.clear}
+            onShowAll={() => setView('all')}
+          />
+        )}
+      </Stack>
+    </Card>
+  );
 }

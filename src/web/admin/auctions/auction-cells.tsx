@@ -1,0 +1,170 @@
+import { ActionIcon, Badge, Button, Center, Group, Image, Stack, Text, Tooltip } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AuctionListItem, AuctionStatus } from '../../../domain/auctions.js';
+import { formatMoney } from '../../../domain/money.js';
+import { formatDate, TIME_FORMAT } from '../../lib/dates';
+import { EyeIcon, PencilIcon, PhotoIcon, TrashIcon } from './auction-icons';
+
+const THUMB_SIZE = 48;
+/** Short enough for a table cell: '22 nov 2026' and '18:05', in Mexico City time. */
+const END_DATE_FORMAT = 'D MMM YYYY';
+
+export function AuctionThumbnail({ url, size = THUMB_SIZE }: { url: string | null; size?: number }) {
+  const { t } = useTranslation();
+  const [isBroken, setIsBroken] = useState(false);
+  if (!url || isBroken) {
+    return (
+      <Center
+        w={size}
+        h={size}
+        bg="gray.1"
+        c="gray.5"
+        style={{ borderRadius: 'var(--mantine-radius-sm)', flexShrink: 0 }}
+        role="img"
+        aria-label={t('auctions.table.noImage')}
+      >
+        <PhotoIcon size={20} />
+      </Center>
+    );
+  }
+  // The name sits right beside it, so the picture itself is decorative.
+  return (
+    <Image
+      src={url}
+      alt=""
+      w={size}
+      h={size}
+      width={size}
+      height={size}
+      radius="sm"
+      fit="cover"
+      loading="lazy"
+      decoding="async"
+      onError={() => setIsBroken(true)}
+      style={{ flexShrink: 0 }}
+    />
+  );
+}
+
+const STATUS_COLORS: Record<AuctionStatus, string> = { active: 'green', live: 'oro', pending: 'gray', ended: 'dark' };
+
+/** SPEC §2: the active status is green and bold; the others stay quieter. */
+export function AuctionStatusBadge({ status }: { status: AuctionStatus }) {
+  const { t } = useTranslation();
+  const isActive = status === 'active';
+  const variant = isActive ? 'light' : status === 'live' ? 'filled' : 'outline';
+  return (
+    <Badge color={STATUS_COLORS[status]} variant={variant} autoContrast tt="none" fw={isActive ? 700 : 500} miw="max-content" data-status={status}>
+      {t(`auctions.status.${status}`)}
+    </Badge>
+  );
+}
+
+export function AuctionEndDate({ endTime }: { endTime: number | null }) {
+  if (endTime === null) return <Text size="sm">—</Text>;
+  // Date and time each stay whole; a narrow column breaks between them.
+  return (
+    <Text size="sm" component="time" dateTime={new Date(endTime).toISOString()}>
+      <span style={{ whiteSpace: 'nowrap' }}>{formatDate(endTime, END_DATE_FORMAT)},</span>{' '}
+      <span style={{ whiteSpace: 'nowrap' }}>{formatDate(endTime, TIME_FORMAT)}</span>
+    </Text>
+  );
+}
+
+/** The starting price (SPEC's Price column), with the live bid underneath when there is one. */
+export function AuctionPrice({ item }: { item: AuctionListItem }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap={0}>
+      <Text size="sm" fw={500} style={{ whiteSpace: 'nowrap' }}>
+        {formatMoney(item.startingPrice)}
+      </Text>
+      {item.bidCount > 0 && item.currentPrice !== null && (
+        <Text size="xs" c="dimmed">
+          {t('auctions.table.currentPrice', { price: formatMoney(item.currentPrice) })}
+        </Text>
+      )}
+      {item.bidCount > 0 && (
+        <Text size="xs" c="dimmed">
+          {t('auctions.table.bids', { count: item.bidCount })}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+export function AuctionName({ item }: { item: AuctionListItem }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap={0}>
+      <Text size="sm" fw={600} lineClamp={2} data-testid="auction-name">
+        {item.name}
+      </Text>
+      {item.currentWinnerName && (
+        <Text size="xs" c="dimmed" lineClamp={1}>
+          {t('auctions.table.winner', { name: item.currentWinnerName })}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+export interface RowActionProps {
+  item: AuctionListItem;
+  onEdit: (auctionId: string) => void;
+  onDelete: (item: AuctionListItem) => void;
+  isDeleting: boolean;
+}
+
+export const auctionHref = (id: string) => `/auctions/${encodeURIComponent(id)}`;
+
+/** View (new tab), edit and delete, as icon buttons with a tooltip and a spoken label. */
+export function AuctionRowActions({ item, onEdit, onDelete, isDeleting }: RowActionProps) {
+  const { t } = useTranslation();
+  return (
+    <Group gap={4} wrap="nowrap" role="group" aria-label={t('auctions.actions.group', { name: item.name })}>
+      <Tooltip label={t('auctions.actions.view')} withinPortal>
+        <ActionIcon
+          component="a"
+          href={auctionHref(item.id)}
+          target="_blank"
+          rel="noopener noreferrer"
+          variant="subtle"
+          color="gray"
+          aria-label={t('auctions.actions.view')}
+        >
+          <EyeIcon />
+        </ActionIcon>
+      </Tooltip>
+      <Tooltip label={t('auctions.actions.edit')} withinPortal>
+        <ActionIcon variant="subtle" color="gray" onClick={() => onEdit(item.id)} aria-label={t('auctions.actions.edit')}>
+          <PencilIcon />
+        </ActionIcon>
+      </Tooltip>
+      <Tooltip label={t('auctions.actions.delete')} withinPortal>
+        <ActionIcon variant="subtle" color="red" onClick={() => onDelete(item)} loading={isDeleting} aria-label={t('auctions.actions.delete')}>
+          <TrashIcon />
+        </ActionIcon>
+      </Tooltip>
+    </Group>
+  );
+}
+
+/** The same three actions as full-size buttons with words, for thumbs on a phone. */
+export function AuctionCardActions({ item, onEdit, onDelete, isDeleting }: RowActionProps) {
+  const { t } = useTranslation();
+  return (
+    <Group gap="xs" grow role="group" aria-label={t('auctions.actions.group', { name: item.name })}>
+      <Button component="a" href={auctionHref(item.id)} target="_blank" rel="noopener noreferrer" variant="default" size="sm" px="xs">
+        {t('auctions.actions.view')}
+      </Button>
+      <Button variant="default" size="sm" px="xs" onClick={() => onEdit(item.id)}>
+        {t('auctions.actions.edit')}
+      </Button>
+      <Button variant="light" color="red" size="sm" px="xs" onClick={() => onDelete(item)} loading={isDeleting}>
+        {t('auctions.actions.delete')}
+      </Button>
+    </Group>
+  );
+}

@@ -1,0 +1,117 @@
+import { Alert, Button, EmptyState, Stack, Text, Title } from '@mantine/core';
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AuctionFilter } from '../../../domain/auctions.js';
+import { isApiError, NETWORK_ERROR_STATUS } from '../../api/client';
+import { AlertIcon, ReceiptIcon, SearchIcon } from './auction-icons';
+
+/** Nothing to list: no auctions at all, none for this filter, or none for this search. */
+export function AuctionEmptyState({
+  filter,
+  search,
+  onClearSearch,
+  onShowAll,
+}: {
+  filter: AuctionFilter;
+  search: string;
+  onClearSearch: () => void;
+  onShowAll: () => void;
+}) {
+  const { t } = useTranslation();
+  if (search) {
+    return (
+      <EmptyState
+        data-testid="auction-empty"
+        py="xl"
+        icon={<SearchIcon size={28} />}
+        withIndicatorBackground
+        title={t('auctions.empty.noResultsTitle', { search })}
+        description={t('auctions.empty.noResultsHint')}
+      >
+        <EmptyState.Actions>
+          <Button variant="light" onClick={onClearSearch}>
+            {t('auctions.empty.clearSearch')}
+          </Button>
+        </EmptyState.Actions>
+      </EmptyState>
+    );
+  }
+  if (filter === 'all') {
+    return (
+      <EmptyState
+        data-testid="auction-empty"
+        py="xl"
+        icon={<ReceiptIcon size={28} />}
+        withIndicatorBackground
+        title={t('auctions.empty.noneTitle')}
+        description={t('auctions.empty.noneHint')}
+      />
+    );
+  }
+  const key = filter === 'paid' ? 'noPaid' : 'noPending';
+  return (
+    <EmptyState
+      data-testid="auction-empty"
+      py="xl"
+      icon={<ReceiptIcon size={28} />}
+      withIndicatorBackground
+      title={t(`auctions.empty.${key}Title`)}
+      description={t(`auctions.empty.${key}Hint`)}
+    >
+      <EmptyState.Actions>
+        <Button variant="light" onClick={onShowAll}>
+          {t('auctions.empty.showAll')}
+        </Button>
+      </EmptyState.Actions>
+    </EmptyState>
+  );
+}
+
+/** The server's Spanish message when it sent one; otherwise our own words for what went wrong. */
+export function useErrorText() {
+  const { t } = useTranslation();
+  return useCallback(
+    (error: unknown): string => {
+      if (!isApiError(error)) return t('common.genericError');
+      if (error.status === NETWORK_ERROR_STATUS) return t('common.networkError');
+      return error.code.startsWith('HTTP_') ? t('common.genericError') : error.message;
+    },
+    [t],
+  );
+}
+
+export function AuctionLoadError({ error, onRetry, isRetrying }: { error: unknown; onRetry: () => void; isRetrying: boolean }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  return (
+    <Alert color="red" variant="light" icon={<AlertIcon />} title={t('auctions.error.title')}>
+      <Stack gap="sm" align="flex-start">
+        <Text size="sm">{errorText(error)}</Text>
+        <Button variant="light" color="red" size="xs" onClick={onRetry} loading={isRetrying}>
+          {t('common.retry')}
+        </Button>
+      </Stack>
+    </Alert>
+  );
+}
+
+/** 'Resumen de ganadores' (SPEC §2) is billing, which ships with the payments release: say so plainly. */
+export function WinnersSummaryInfo({ onShowPending }: { onShowPending: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="sm" role="region" aria-labelledby="winners-summary-title">
+      <Title order={3} size="h4" id="winners-summary-title">
+        {t('auctions.winners.title')}
+      </Title>
+      <Alert color="blue" variant="light" icon={<ReceiptIcon />} title={t('auctions.winners.comingTitle')}>
+        <Stack gap="sm" align="flex-start">
+          <Text size="sm">{t('auctions.winners.comingText')}</Text>
+          <Text size="sm">{t('auctions.winners.meanwhile')}</Text>
+          <Button variant="light" size="xs" onClick={onShowPending}>
+            {t('auctions.winners.showPending')}
+          </Button>
+        </Stack>
+      </Alert>
+    </Stack>
+  );
+}

@@ -1,0 +1,56 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { SEARCH_DEBOUNCE_MS } from '../../../domain/auctions.js';
+import { MAX_SEARCH_LENGTH } from './view-state';
+
+export interface SearchDraft {
+  /** What the box shows, applied SEARCH_DEBOUNCE_MS after the last keystroke. */
+  draft: string;
+  setDraft: (value: string) => void;
+  /** Enter: apply now. */
+  applyNow: () => void;
+  /** Clear button, Escape: empty the box and the applied search at once. */
+  clear: () => void;
+}
+
+/**
+ * The search box's text and its debounced hand-over to `apply` (SPEC §2, §9: 250 ms; Enter at
+ * once). A change of `applied` that did not come from here (back button, another tab's link)
+ * replaces the text; our own echoes do not, so typing is never overwritten mid-word.
+ */
+export function useSearchDraft(applied: string, apply: (search: string) => void): SearchDraft {
+  const [draft, setDraftState] = useState(applied);
+  const lastApplied = useRef(applied);
+  const applyRef = useRef(apply);
+  useEffect(() => {
+    applyRef.current = apply;
+  });
+
+  useEffect(() => {
+    if (applied !== lastApplied.current) {
+      lastApplied.current = applied;
+      setDraftState(applied);
+    }
+  }, [applied]);
+
+  const commit = useCallback((value: string) => {
+    const search = value.trim().slice(0, MAX_SEARCH_LENGTH);
+    if (search === lastApplied.current) return;
+    lastApplied.current = search;
+    applyRef.current(search);
+  }, []);
+
+  useEffect(() => {
+    if (draft.trim() === lastApplied.current) return;
+    const timer = window.setTimeout(() => commit(draft), SEARCH_DEBOUNCE_MS);
+    return () => window.clearTimeout(timer);
+  }, [draft, commit]);
+
+  const setDraft = useCallback((value: string) => setDraftState(value.slice(0, MAX_SEARCH_LENGTH)), []);
+  const applyNow = useCallback(() => commit(draft), [commit, draft]);
+  const clear = useCallback(() => {
+    setDraftState('');
+    commit('');
+  }, [commit]);
+
+  return { draft, setDraft, applyNow, clear };
+}
