@@ -50,6 +50,7 @@ export interface DevAccount {
   email: string;
   name: string;
   roles: string[];
+  companyName: string | null;
 }
 
 /** The development sign-in form: clearly marked, only served outside production without Google. */
@@ -73,7 +74,7 @@ ${err[name] ? `<p class="field-error" id="${name}-error">${escapeHtml(err[name])
           (a) => `<li><form method="post" action="/auth/dev">
 <input type="hidden" name="email" value="${escapeHtml(a.email)}"><input type="hidden" name="name" value="${escapeHtml(a.name)}">
 <input type="hidden" name="returnTo" value="${escapeHtml(opts.returnTo)}">
-<button type="submit">${escapeHtml(a.name)} · ${escapeHtml(a.email)} <small>(${escapeHtml(a.roles.map((r) => roleNames[r] ?? r).join(', '))})</small></button>
+<button type="submit">${escapeHtml(a.name)} · ${escapeHtml(a.email)} <small>(${escapeHtml([a.roles.map((r) => roleNames[r] ?? r).join(', '), a.companyName].filter(Boolean).join(' · '))})</small></button>
 </form></li>`,
         )
         .join('')}</ul>`

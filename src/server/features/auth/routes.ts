@@ -114,7 +114,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
   async function renderDevForm(reply: FastifyReply, form: { returnTo: string; email?: string; name?: string; errors?: Record<string, string> }) {
     const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(users);
     const accounts = await db
-      .select({ email: users.email, name: userProfiles.displayName, roles: userProfiles.roles })
+      .select({ email: users.email, name: userProfiles.displayName, roles: userProfiles.roles, companyName: userProfiles.companyName })
       .from(users)
       .innerJoin(userProfiles, eq(userProfiles.userId, users.id))
       .orderBy(desc(sql`'admin' = any(${userProfiles.roles})`), desc(sql`'seller' = any(${userProfiles.roles})`), users.email)
@@ -122,7 +122,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return reply
       .code(form.errors ? 400 : 200)
       .type('text/html; charset=utf-8')
-      .send(devSignInPage({ ...form, emptyDatabase: n === 0, accounts: accounts.map((a) => ({ email: a.email, name: a.name ?? a.email, roles: a.roles })) }));
+      .send(devSignInPage({ ...form, emptyDatabase: n === 0, accounts: accounts.map((a) => ({ email: a.email, name: a.name ?? a.email, roles: a.roles, companyName: a.companyName })) }));
   }
 
   app.get('/auth/dev', async (req, reply) => renderDevForm(reply, { returnTo: safeReturnTo((req.query as { returnTo?: unknown }).returnTo) }));

@@ -1,0 +1,1011 @@
+import type { Condicion } from '../../src/domain/auctions.js';
+import type { Palette, Shape } from './art.js';
+
+/**
+ * What the demo sells: Mexican marketplace categories, each with items at realistic 2025 prices
+ * in whole pesos. `value` is what the item usually sells for in good condition; the plan derives
+ * the starting price, the buy-now price and the bids from it.
+ */
+
+export interface DemoItem {
+  /** Variants of the listing title; the plan walks through them before repeating. */
+  names: readonly string[];
+  marca: string | null;
+  value: readonly [number, number];
+  /** The item-specific part of the description. */
+  details: string;
+  /** Conditions this kind of item is sold in; defaults to the used-goods mix. */
+  conditions?: readonly Condicion[];
+  /** Too big for a courier envelope: pickup or Paquetexpress. */
+  bulky?: boolean;
+}
+
+export interface DemoCategory {
+  key: string;
+  name: string;
+  shape: Shape;
+  palette: Palette;
+  items: readonly DemoItem[];
+}
+
+const NEW: readonly Condicion[] = ['Nuevo'];
+const HANDMADE: readonly Condicion[] = ['Nuevo', 'Nuevo', 'Como Nuevo'];
+const OLD: readonly Condicion[] = ['Usado + (Excelente)', 'Usado (Buen Estado)', 'Usado (Buen Estado)', 'Usado - (Aceptable)', 'Aceptable/Funcional'];
+
+export const CATALOG: readonly DemoCategory[] = [
+  {
+    key: 'electronica',
+    name: 'Electrónica',
+    shape: 'headphones',
+    palette: { from: '#4c6ef5', to: '#1b2a6b' },
+    items: [
+      {
+        names: ['Audífonos Sony WH-1000XM5 negros', 'Audífonos Sony WH-1000XM5 plata'],
+        marca: 'Sony',
+        value: [4500, 6200],
+        details: 'Cancelación de ruido líder, hasta 30 horas de batería y carga rápida por USB-C. Incluyen estuche rígido y cable de audio.',
+      },
+      {
+        names: ['Bocina JBL Charge 5 azul', 'Bocina JBL Charge 5 negra', 'Bocina JBL Charge 5 camuflaje'],
+        marca: 'JBL',
+        value: [1900, 2700],
+        details: 'Bocina Bluetooth resistente al agua y al polvo (IP67), 20 horas de reproducción y función de power bank.',
+      },
+      {
+        names: ['Pantalla Samsung 55" Crystal UHD 4K', 'Pantalla Samsung 50" Crystal UHD 4K'],
+        marca: 'Samsung',
+        value: [6000, 8500],
+        details: 'Smart TV con Tizen, HDR10+ y tres entradas HDMI. Incluye control remoto y base original.',
+        bulky: true,
+      },
+      {
+        names: ['Apple AirPods Pro (2ª generación)', 'Apple AirPods Pro 2 con estuche USB-C'],
+        marca: 'Apple',
+        value: [3000, 4200],
+        details: 'Cancelación activa de ruido, modo ambiente y audio espacial. Estuche de carga MagSafe.',
+      },
+      {
+        names: ['Cámara Canon EOS Rebel T7 con lente 18-55 mm', 'Cámara Canon EOS Rebel T100 con lente 18-55 mm'],
+        marca: 'Canon',
+        value: [6500, 9000],
+        details: 'Réflex de 24 MP con Wi-Fi. Se entrega con batería, cargador, correa y tarjeta SD de 64 GB.',
+      },
+      {
+        names: ['Kindle Paperwhite 16 GB', 'Kindle Paperwhite Signature Edition 32 GB'],
+        marca: 'Amazon',
+        value: [2000, 3200],
+        details: 'Pantalla de 6.8" sin reflejos con luz cálida ajustable; resistente al agua. Batería de semanas.',
+      },
+      {
+        names: ['Tocadiscos Audio-Technica AT-LP60X', 'Tocadiscos Audio-Technica AT-LP60XBT Bluetooth'],
+        marca: 'Audio-Technica',
+        value: [2600, 3600],
+        details: 'Tocadiscos automático de 33 y 45 rpm con preamplificador integrado. Listo para conectar a tus bocinas.',
+      },
+      {
+        names: ['Barra de sonido LG SP7 5.1', 'Barra de sonido Samsung HW-B550 2.1'],
+        marca: 'LG',
+        value: [2800, 4500],
+        details: 'Barra con subwoofer inalámbrico, Dolby Digital y conexión HDMI ARC y Bluetooth.',
+      },
+    ],
+  },
+  {
+    key: 'celulares',
+    name: 'Celulares',
+    shape: 'phone',
+    palette: { from: '#15aabf', to: '#0b4f6c' },
+    items: [
+      {
+        names: ['iPhone 13 128 GB medianoche', 'iPhone 13 128 GB azul', 'iPhone 13 256 GB rosa'],
+        marca: 'Apple',
+        value: [7500, 9800],
+        details: 'Liberado para cualquier compañía. Salud de batería arriba de 85 %. Face ID funcionando al 100 %.',
+      },
+      {
+        names: ['iPhone 14 Pro 256 GB morado oscuro', 'iPhone 14 Pro 128 GB negro espacial'],
+        marca: 'Apple',
+        value: [13500, 17000],
+        details: 'Liberado, Dynamic Island y cámara de 48 MP. Se entrega con caja, cable y funda de regalo.',
+      },
+      {
+        names: ['Samsung Galaxy S23 256 GB negro', 'Samsung Galaxy S23 256 GB crema'],
+        marca: 'Samsung',
+        value: [8500, 11500],
+        details: 'Liberado de fábrica, Snapdragon 8 Gen 2 y pantalla AMOLED de 120 Hz. Con mica de cristal puesta.',
+      },
+      {
+        names: ['Samsung Galaxy A54 5G 128 GB', 'Samsung Galaxy A55 5G 256 GB'],
+        marca: 'Samsung',
+        value: [3900, 5600],
+        details: 'Liberado, batería de 5000 mAh que dura todo el día y cámara de 50 MP con estabilizador.',
+      },
+      {
+        names: ['Xiaomi Redmi Note 13 Pro 256 GB', 'Xiaomi Redmi Note 13 Pro+ 512 GB'],
+        marca: 'Xiaomi',
+        value: [3600, 5500],
+        details: 'Cámara de 200 MP, carga rápida de 67 W y pantalla AMOLED. Liberado para Telcel, AT&T y Movistar.',
+      },
+      {
+        names: ['Motorola Moto G84 5G 256 GB', 'Motorola Edge 40 Neo 256 GB'],
+        marca: 'Motorola',
+        value: [2900, 5200],
+        details: 'Liberado, Android limpio y carga TurboPower. Incluye cargador original.',
+      },
+      {
+        names: ['Google Pixel 7a 128 GB', 'Google Pixel 8 128 GB'],
+        marca: 'Google',
+        value: [4800, 8500],
+        details: 'Importado, funciona con todas las compañías en México. Las mejores fotos de noche en su rango.',
+      },
+      {
+        names: ['iPhone 12 con pantalla estrellada para refacciones', 'Samsung Galaxy S21 con display dañado para piezas'],
+        marca: null,
+        value: [4000, 7000],
+        details: 'Enciende y carga, pero la pantalla está estrellada y el táctil falla. Ideal para reparar o para refacciones.',
+        conditions: ['Reparación/Piezas'],
+      },
+      {
+        names: ['iPhone SE 2022 64 GB rojo', 'iPhone 11 64 GB blanco'],
+        marca: 'Apple',
+        value: [3600, 5200],
+        details: 'Liberado, ideal como primer iPhone o teléfono de respaldo. Batería en buen estado.',
+      },
+    ],
+  },
+  {
+    key: 'computacion',
+    name: 'Computación',
+    shape: 'laptop',
+    palette: { from: '#495057', to: '#141517' },
+    items: [
+      {
+        names: ['MacBook Air M1 13" 8 GB 256 GB', 'MacBook Air M2 13" 8 GB 256 GB'],
+        marca: 'Apple',
+        value: [11500, 17500],
+        details: 'Teclado en español, batería con pocos ciclos y macOS actualizado. Incluye cargador original.',
+      },
+      {
+        names: ['Laptop Lenovo IdeaPad 3 Ryzen 5 8 GB 512 GB', 'Laptop Lenovo IdeaPad Slim 5 Ryzen 7 16 GB'],
+        marca: 'Lenovo',
+        value: [6800, 11000],
+        details: 'Windows 11 original activado, SSD rápido y pantalla Full HD de 15.6".',
+      },
+      {
+        names: ['Laptop gamer HP Victus 15 RTX 3050', 'Laptop gamer ASUS TUF F15 RTX 4050'],
+        marca: 'HP',
+        value: [11500, 17000],
+        details: 'Core i5 de 12ª generación, 16 GB de RAM y pantalla de 144 Hz. Corre Fortnite y Warzone sin problema.',
+      },
+      {
+        names: ['iPad 9ª generación 64 GB Wi-Fi', 'iPad 10ª generación 64 GB Wi-Fi azul'],
+        marca: 'Apple',
+        value: [4800, 7200],
+        details: 'Pantalla Retina de 10.2", compatible con Apple Pencil. Se entrega restablecido y sin cuenta.',
+      },
+      {
+        names: ['Monitor LG UltraGear 27" 144 Hz', 'Monitor Samsung Odyssey G5 27" curvo'],
+        marca: 'LG',
+        value: [3600, 5200],
+        details: 'Resolución QHD, 1 ms de respuesta y FreeSync. Sin pixeles muertos.',
+      },
+      {
+        names: ['Teclado mecánico Logitech G Pro X', 'Teclado mecánico Redragon Kumara K552 en español'],
+        marca: 'Logitech',
+        value: [700, 2200],
+        details: 'Switches táctiles, iluminación RGB y cable desmontable. Todas las teclas funcionan.',
+      },
+      {
+        names: ['Laptop HP con bisagra rota para piezas', 'MacBook Pro 2015 que no enciende para refacciones'],
+        marca: null,
+        value: [7000, 14000],
+        details: 'No enciende o tiene la bisagra rota; se vende tal cual para aprovechar pantalla, teclado y piezas.',
+        conditions: ['Reparación/Piezas'],
+      },
+      {
+        names: ['Laptop Dell Latitude 5420 Core i5 reacondicionada', 'Laptop ThinkPad T480 Core i7 reacondicionada'],
+        marca: 'Dell',
+        value: [5200, 7200],
+        details: 'Equipo empresarial reacondicionado con SSD de 256 GB y 16 GB de RAM. Ideal para oficina y escuela.',
+      },
+    ],
+  },
+  {
+    key: 'relojes',
+    name: 'Relojes',
+    shape: 'watch',
+    palette: { from: '#c8a24a', to: '#5c4310' },
+    items: [
+      {
+        names: ['Reloj TAG Heuer Formula 1 cuarzo 43 mm', 'Reloj TAG Heuer Aquaracer cuarzo 41 mm'],
+        marca: 'TAG Heuer',
+        value: [22000, 30000],
+        details: 'Original con tarjeta de garantía y caja. Cristal de zafiro sin rayones, brazalete de acero completo.',
+      },
+      {
+        names: ['Reloj Tissot PRX Powermatic 80 azul', 'Reloj Tissot PRX Powermatic 80 verde'],
+        marca: 'Tissot',
+        value: [12500, 16500],
+        details: 'Automático con 80 horas de reserva de marcha. Incluye eslabones extra y estuche.',
+      },
+      {
+        names: ['Reloj Seiko 5 Sports automático negro', 'Reloj Seiko 5 Sports automático "Pepsi"'],
+        marca: 'Seiko',
+        value: [3800, 5600],
+        details: 'Movimiento automático 4R36 con día y fecha, resistente al agua 100 m.',
+      },
+      {
+        names: ['Reloj Casio G-Shock GA-2100 "CasiOak" negro', 'Reloj Casio G-Shock GA-B2100 solar'],
+        marca: 'Casio',
+        value: [1600, 2600],
+        details: 'Resistente a golpes, 200 m de resistencia al agua y luz LED. El clásico que aguanta todo.',
+      },
+      {
+        names: ['Reloj Citizen Eco-Drive cronógrafo', 'Reloj Citizen Promaster Diver Eco-Drive'],
+        marca: 'Citizen',
+        value: [3200, 5800],
+        details: 'Se carga con cualquier luz, nunca necesita pila. Brazalete de acero inoxidable.',
+      },
+      {
+        names: ['Apple Watch Series 8 45 mm GPS', 'Apple Watch SE 2ª generación 44 mm'],
+        marca: 'Apple',
+        value: [3800, 6800],
+        details: 'Batería al 90 %, desvinculado de cualquier cuenta. Incluye cargador magnético y extensible deportivo.',
+      },
+      {
+        names: ['Reloj Orient Bambino automático crema', 'Reloj Orient Bambino automático azul'],
+        marca: 'Orient',
+        value: [2900, 3900],
+        details: 'Reloj de vestir automático con cristal abombado y correa de piel.',
+      },
+    ],
+  },
+  {
+    key: 'joyeria',
+    name: 'Joyería',
+    shape: 'ring',
+    palette: { from: '#e64980', to: '#6b1036' },
+    items: [
+      {
+        names: ['Anillo de compromiso de oro blanco 14k con diamante 0.25 ct', 'Anillo solitario de oro amarillo 14k con diamante 0.30 ct'],
+        marca: null,
+        value: [9500, 17000],
+        details: 'Diamante natural con certificado de la joyería. Talla 6, se puede ajustar.',
+        conditions: ['Nuevo', 'Como Nuevo', 'Usado + (Excelente)'],
+      },
+      {
+        names: ['Cadena de plata .925 de Taxco 60 cm', 'Cadena tejido cubano de plata .925 de Taxco 55 cm'],
+        marca: 'Plata de Taxco',
+        value: [700, 1600],
+        details: 'Plata ley .925 con sello, hecha por artesanos de Taxco, Guerrero.',
+        conditions: HANDMADE,
+      },
+      {
+        names: ['Aretes de plata de Taxco con turquesa', 'Aretes de filigrana de plata de Taxco'],
+        marca: 'Plata de Taxco',
+        value: [450, 950],
+        details: 'Trabajo artesanal en plata .925; ligeros y cómodos para todo el día.',
+        conditions: HANDMADE,
+      },
+      {
+        names: ['Esclava de oro 14k para caballero', 'Esclava de oro 14k tejido Cartier'],
+        marca: null,
+        value: [6500, 12500],
+        details: 'Oro 14 kilates con sello, 21 cm de largo; se entrega con nota que indica el peso.',
+        conditions: ['Nuevo', 'Usado + (Excelente)', 'Usado (Buen Estado)'],
+      },
+      {
+        names: ['Collar de perlas cultivadas de 45 cm', 'Collar de perlas de río con broche de plata'],
+        marca: null,
+        value: [1400, 3500],
+        details: 'Perlas uniformes con buen lustre y broche de seguridad.',
+        conditions: ['Nuevo', 'Como Nuevo'],
+      },
+      {
+        names: ['Arracadas de oro 10k medianas', 'Arracadas de oro 14k diamantadas'],
+        marca: null,
+        value: [2600, 4800],
+        details: 'Arracadas clásicas con cierre de presión, ligeras y con brillo diamantado.',
+        conditions: ['Nuevo', 'Como Nuevo'],
+      },
+      {
+        names: ['Pulsera Pandora Moments con 6 charms', 'Pulsera Pandora de plata con 4 charms'],
+        marca: 'Pandora',
+        value: [1600, 3200],
+        details: 'Original, con bolsa y caja de la tienda. Charms de viaje y de corazones.',
+      },
+    ],
+  },
+  {
+    key: 'ropa',
+    name: 'Ropa y calzado',
+    shape: 'shirt',
+    palette: { from: '#f76707', to: '#7a2e05' },
+    items: [
+      {
+        names: ['Jersey oficial Selección Mexicana 2024 local talla M', 'Jersey oficial Selección Mexicana 2024 visita talla L'],
+        marca: 'adidas',
+        value: [950, 1450],
+        details: 'Original con etiquetas. Tecnología AEROREADY, escudo bordado.',
+        conditions: ['Nuevo', 'Como Nuevo'],
+      },
+      {
+        names: [
+          'Jersey Chivas 2024 local talla M',
+          'Jersey Rayados 2024 local talla L',
+          'Jersey Tigres 2024 local talla M',
+          'Jersey América 2024 local talla L',
+        ],
+        marca: 'Puma',
+        value: [900, 1400],
+        details: 'Jersey oficial de la Liga MX, original, con etiquetas de la tienda del club.',
+        conditions: ['Nuevo', 'Como Nuevo'],
+      },
+      {
+        names: ['Huipil bordado a mano de Oaxaca', 'Blusa bordada de Tenango de Doria'],
+        marca: null,
+        value: [900, 2200],
+        details: 'Bordado a mano en telar de cintura; cada pieza es única. Talla unitalla.',
+        conditions: HANDMADE,
+      },
+      {
+        names: ['Sombrero charro bordado en hilo plateado', 'Sombrero de palma fina de Sahuayo'],
+        marca: null,
+        value: [1200, 4200],
+        details: 'Hecho a mano por artesanos; ideal para fiestas patrias, mariachi o colección.',
+        conditions: HANDMADE,
+      },
+      {
+        names: ['Botas vaqueras Cuadra de piel de avestruz talla 27', 'Botas vaqueras de piel de res hechas en León talla 26'],
+        marca: 'Cuadra',
+        value: [4500, 8500],
+        details: 'Piel genuina hecha en León, Guanajuato. Suela de cuero y horma cómoda.',
+      },
+      {
+        names: ['Chamarra The North Face Nuptse talla M', 'Chamarra de piel para caballero talla L'],
+        marca: 'The North Face',
+        value: [2200, 4200],
+        details: 'Abrigadora, sin rasgaduras ni manchas. Cierres funcionando perfecto.',
+      },
+      {
+        names: ['Bolsa Michael Kors Jet Set Travel', 'Bolsa Coach Tabby de piel'],
+        marca: 'Michael Kors',
+        value: [1900, 3600],
+        details: 'Original con código de autenticidad. Piel saffiano sin desgaste en las esquinas.',
+      },
+    ],
+  },
+  {
+    key: 'tenis',
+    name: 'Tenis',
+    shape: 'sneaker',
+    palette: { from: '#fa5252', to: '#6e1414' },
+    items: [
+      {
+        names: ['Nike Air Jordan 1 Retro High OG "Chicago" talla 27 MX', 'Nike Air Jordan 1 Mid talla 26.5 MX'],
+        marca: 'Nike',
+        value: [3200, 6500],
+        details: 'Originales con caja y agujetas extra. Verificados en tienda.',
+      },
+      {
+        names: ["Nike Air Force 1 '07 blancos talla 26 MX", "Nike Air Force 1 '07 negros talla 27 MX"],
+        marca: 'Nike',
+        value: [1300, 2100],
+        details: 'El clásico blanco que combina con todo. Suela sin desgaste.',
+      },
+      {
+        names: ['adidas Samba OG talla 25.5 MX', 'adidas Gazelle Indoor talla 26 MX'],
+        marca: 'adidas',
+        value: [1500, 2400],
+        details: 'Piel y gamuza, suela de goma. Originales con etiqueta.',
+      },
+      {
+        names: ['New Balance 550 blanco con verde talla 27 MX', 'New Balance 9060 gris talla 28 MX'],
+        marca: 'New Balance',
+        value: [1800, 3200],
+        details: 'Originales, usados pocas veces y limpios.',
+      },
+      {
+        names: ['Vans Old Skool negros talla 26 MX', 'Vans Sk8-Hi talla 25 MX'],
+        marca: 'Vans',
+        value: [800, 1350],
+        details: 'Lona y gamuza, suela waffle. Perfectos para diario.',
+      },
+      {
+        names: ['Nike Dunk Low "Panda" talla 28 MX', 'Nike Dunk Low "Grey Fog" talla 26.5 MX'],
+        marca: 'Nike',
+        value: [2100, 3300],
+        details: 'Originales con caja, comprados en Innovasport. Sin creases marcados.',
+      },
+      {
+        names: ['Onitsuka Tiger Mexico 66 amarillos talla 26 MX', 'Onitsuka Tiger Mexico 66 blancos talla 25 MX'],
+        marca: 'Onitsuka Tiger',
+        value: [1600, 2400],
+        details: 'El modelo creado para los Juegos Olímpicos de México 68. Originales.',
+      },
+    ],
+  },
+  {
+    key: 'coleccionables',
+    name: 'Coleccionables',
+    shape: 'medal',
+    palette: { from: '#f59f00', to: '#7a4a00' },
+    items: [
+      {
+        names: ['Moneda Libertad de plata 1 onza 2023', 'Moneda Libertad de plata 1 onza 2019', 'Moneda Libertad de plata 1/2 onza 2021'],
+        marca: 'Banco de México',
+        value: [700, 1300],
+        details: 'Plata .999 en cápsula original, sin manipular.',
+        conditions: ['Nuevo', 'Como Nuevo'],
+      },
+      {
+        names: ['Moneda Libertad de oro 1/4 onza', 'Moneda Libertad de oro 1/10 onza'],
+        marca: 'Banco de México',
+        value: [7000, 18000],
+        details: 'Oro .999 con cápsula. Se entrega con nota de compra.',
+        conditions: ['Nuevo', 'Como Nuevo'],
+      },
+      {
+        names: ['Álbum Panini Mundial 2022 completo', 'Álbum Panini Mundial 1986 México con 80 % de estampas'],
+        marca: 'Panini',
+        value: [1500, 4500],
+        details: 'Estampas bien pegadas, pastas firmes. Una pieza para coleccionistas del fútbol.',
+      },
+      {
+        names: ['Carta Pokémon Charizard VMAX Shining Fates', 'Carta Pokémon Pikachu VMAX arcoíris'],
+        marca: 'Pokémon',
+        value: [2200, 7500],
+        details: 'Carta en protector y toploader, centrado muy bueno y esquinas limpias.',
+      },
+      {
+        names: ['Máscara de lucha libre autografiada de El Santo', 'Máscara de lucha libre profesional de Blue Demon'],
+        marca: null,
+        value: [900, 2800],
+        details: 'Máscara de uso profesional hecha en la Arena México. Firma con certificado.',
+      },
+      {
+        names: ['Cartel original de lucha libre de los años 70', 'Cartel de cine mexicano de la Época de Oro'],
+        marca: null,
+        value: [1500, 4500],
+        details: 'Impresión original de época, con pliegues de origen y colores vivos.',
+        conditions: OLD,
+      },
+      {
+        names: ['Funko Pop El Chavo del 8', 'Funko Pop Selena Quintanilla', 'Funko Pop Checo Pérez Red Bull'],
+        marca: 'Funko',
+        value: [350, 900],
+        details: 'En su caja original con protector. Caja sin golpes.',
+      },
+    ],
+  },
+  {
+    key: 'juguetes',
+    name: 'Juguetes',
+    shape: 'bear',
+    palette: { from: '#ff8787', to: '#a61e4d' },
+    items: [
+      {
+        names: ['LEGO Star Wars Halcón Milenario 75257', 'LEGO Star Wars X-Wing 75301'],
+        marca: 'LEGO',
+        value: [1800, 4200],
+        details: 'Set completo con instructivo y todas las minifiguras. Armado una sola vez.',
+      },
+      {
+        names: ['LEGO Technic Ferrari Daytona SP3', 'LEGO Creator Casa del Árbol 31120'],
+        marca: 'LEGO',
+        value: [1500, 9500],
+        details: 'Caja sellada o piezas completas verificadas con el inventario oficial.',
+      },
+      {
+        names: ['Barbie Casa de los Sueños Dreamhouse', 'Barbie Dreamcamper con accesorios'],
+        marca: 'Mattel',
+        value: [2400, 4200],
+        details: 'Con muebles, elevador y más de 70 accesorios. Lista para regalar.',
+        bulky: true,
+      },
+      {
+        names: ['Lote de 50 carritos Hot Wheels', 'Lote de 30 carritos Hot Wheels con pista'],
+        marca: 'Hot Wheels',
+        value: [600, 1300],
+        details: 'Carritos variados, varios en blíster. Ideal para coleccionar o para jugar.',
+      },
+      {
+        names: ['Peluche de Stitch gigante de 80 cm', 'Peluche de Totoro de 60 cm'],
+        marca: 'Disney',
+        value: [400, 950],
+        details: 'Súper suave, lavable, sin manchas ni olores.',
+      },
+      {
+        names: ['Carro montable eléctrico 12 V tipo jeep', 'Moto eléctrica infantil 6 V'],
+        marca: null,
+        value: [2800, 5200],
+        details: 'Con control remoto para papás, luces y música. La batería carga en 8 horas.',
+        bulky: true,
+      },
+      {
+        names: ['Lotería mexicana de colección en caja de madera', 'Juego de mesa Turista Mundial edición clásica'],
+        marca: null,
+        value: [300, 750],
+        details: 'Completo, con todas sus piezas. Perfecto para las reuniones familiares.',
+      },
+    ],
+  },
+  {
+    key: 'videojuegos',
+    name: 'Videojuegos',
+    shape: 'gamepad',
+    palette: { from: '#7048e8', to: '#2b1a6b' },
+    items: [
+      {
+        names: ['Nintendo Switch OLED blanco', 'Nintendo Switch OLED neón', 'Nintendo Switch OLED edición Zelda'],
+        marca: 'Nintendo',
+        value: [4200, 5200],
+        details: 'Con base, Joy-Con, correas y cargador original. Pantalla sin rayones.',
+      },
+      {
+        names: ['PlayStation 5 edición estándar 825 GB', 'PlayStation 5 Slim con lector 1 TB'],
+        marca: 'Sony',
+        value: [7800, 9800],
+        details: 'Con control DualSense, cables originales y caja. Funcionando perfecto.',
+        bulky: true,
+      },
+      {
+        names: ['Xbox Series S 512 GB', 'Xbox Series X 1 TB'],
+        marca: 'Microsoft',
+        value: [4300, 9500],
+        details: 'Con control inalámbrico y cables. Consola limpia y sin fallas.',
+      },
+      {
+        names: ['Control DualSense PS5 blanco', 'Control DualSense PS5 Midnight Black'],
+        marca: 'Sony',
+        value: [900, 1350],
+        details: 'Sin drift en los sticks, gatillos adaptables funcionando.',
+      },
+      {
+        names: ['The Legend of Zelda: Tears of the Kingdom (Switch)', 'Super Mario Bros. Wonder (Switch)', 'Mario Kart 8 Deluxe (Switch)'],
+        marca: 'Nintendo',
+        value: [700, 1100],
+        details: 'Juego físico en su estuche original, cartucho en perfecto estado.',
+      },
+      {
+        names: ['Nintendo Switch Lite azul', 'Nintendo Switch Lite coral'],
+        marca: 'Nintendo',
+        value: [2800, 3700],
+        details: 'Portátil, ligera y con cargador. Batería en excelente estado.',
+      },
+      {
+        names: ['Super Nintendo clásico con 2 controles', 'Nintendo 64 con Mario Kart 64', 'Atari 2600 con 5 cartuchos'],
+        marca: 'Nintendo',
+        value: [2200, 4800],
+        details: 'Consola retro probada con cables y controles originales. Una joya para coleccionistas.',
+        conditions: OLD,
+      },
+      {
+        names: ['PlayStation 4 que no lee discos', 'Xbox One con falla de HDMI'],
+        marca: null,
+        value: [4000, 7000],
+        details: 'Consola con una falla conocida (la del título); todo lo demás funciona. Para reparar o para piezas.',
+        conditions: ['Reparación/Piezas', 'Aceptable/Funcional'],
+      },
+      {
+        names: ['Steam Deck OLED 512 GB', 'Steam Deck LCD 256 GB'],
+        marca: 'Valve',
+        value: [8000, 12500],
+        details: 'Importada, con estuche y cargador. Tu biblioteca de Steam en la mano.',
+      },
+    ],
+  },
+  {
+    key: 'hogar',
+    name: 'Hogar',
+    shape: 'lamp',
+    palette: { from: '#37b24d', to: '#135d22' },
+    items: [
+      {
+        names: ['Cafetera Nespresso Vertuo Next', 'Cafetera Nespresso Essenza Mini'],
+        marca: 'Nespresso',
+        value: [1700, 2800],
+        details: 'Prepara espresso y café largo con una sola cápsula. Incluye cápsulas de regalo.',
+      },
+      {
+        names: ['Freidora de aire Ninja 5.5 L', 'Freidora de aire Cosori 5.7 L'],
+        marca: 'Ninja',
+        value: [1400, 2400],
+        details: 'Cocina sin aceite; canasta antiadherente apta para lavavajillas.',
+      },
+      {
+        names: ['Batidora KitchenAid Artisan 5 qt roja', 'Batidora KitchenAid Artisan 5 qt gris'],
+        marca: 'KitchenAid',
+        value: [5800, 8200],
+        details: 'Con tazón de acero, gancho, globo y batidor plano. Motor potente y silencioso.',
+      },
+      {
+        names: ['Licuadora Oster Pro 1200 vaso de vidrio', 'Licuadora Oster clásica de 10 velocidades'],
+        marca: 'Oster',
+        value: [900, 1600],
+        details: 'La licuadora de todas las cocinas mexicanas; vaso de vidrio refractario.',
+      },
+      {
+        names: ['Juego de cazuelas de barro de Michoacán (5 piezas)', 'Olla de barro para frijoles de Tlaquepaque'],
+        marca: null,
+        value: [400, 950],
+        details: 'Barro sin plomo, curado y listo para usar en estufa.',
+        conditions: NEW,
+      },
+      {
+        names: ['Aspiradora robot Roomba i3+', 'Aspiradora robot Xiaomi S10'],
+        marca: 'iRobot',
+        value: [2800, 5200],
+        details: 'Se vacía sola y se controla desde la app. Batería en buen estado.',
+      },
+      {
+        names: ['Lámpara de pie estilo mid-century', 'Lámpara colgante de latón'],
+        marca: null,
+        value: [1200, 2400],
+        details: 'Diseño clásico de los años 60; usa foco E27.',
+        bulky: true,
+      },
+      {
+        names: ['Colchón matrimonial Luuna Original', 'Sofá cama de tres plazas gris'],
+        marca: 'Luuna',
+        value: [4500, 9000],
+        details: 'En muy buen estado, sin manchas, de casa libre de mascotas.',
+        bulky: true,
+      },
+    ],
+  },
+  {
+    key: 'herramientas',
+    name: 'Herramientas',
+    shape: 'hammer',
+    palette: { from: '#e8590c', to: '#4a2a00' },
+    items: [
+      {
+        names: ['Rotomartillo DeWalt 20 V con 2 baterías', 'Rotomartillo DeWalt 20 V XR sin escobillas'],
+        marca: 'DeWalt',
+        value: [3600, 5600],
+        details: 'Incluye cargador, maletín y brocas. Baterías con buena duración.',
+      },
+      {
+        names: ['Taladro inalámbrico Makita 18 V', 'Atornillador de impacto Makita 18 V'],
+        marca: 'Makita',
+        value: [2200, 3600],
+        details: 'Con batería de 3 Ah y cargador rápido. Mandril sin juego.',
+      },
+      {
+        names: ['Juego de dados Truper 1/2" de 42 piezas', 'Juego de llaves combinadas Truper de 12 piezas'],
+        marca: 'Truper',
+        value: [700, 1300],
+        details: 'Acero cromo-vanadio con estuche; garantía de por vida de Truper.',
+      },
+      {
+        names: ['Caja de herramientas Stanley de 150 piezas', 'Caja de herramientas Pretul de 100 piezas'],
+        marca: 'Stanley',
+        value: [1300, 2300],
+        details: 'Juego completo para casa y taller; estuche rígido.',
+      },
+      {
+        names: ['Esmeriladora angular Bosch 4 1/2"', 'Esmeriladora angular DeWalt 4 1/2"'],
+        marca: 'Bosch',
+        value: [900, 1600],
+        details: 'Motor de 850 W con guarda y mango lateral.',
+      },
+      {
+        names: ['Sierra circular Milwaukee M18 7 1/4"', 'Sierra ingleteadora DeWalt 10"'],
+        marca: 'Milwaukee',
+        value: [3800, 6500],
+        details: 'Corte preciso, disco nuevo incluido.',
+        bulky: true,
+      },
+      {
+        names: ['Compresor de aire Truper 25 L', 'Compresor de aire Pretul 24 L'],
+        marca: 'Truper',
+        value: [2200, 3300],
+        details: 'Motor de 2.5 HP, ideal para inflar llantas y pintar con pistola.',
+        bulky: true,
+      },
+      {
+        names: ['Multímetro Fluke 117', 'Multímetro Fluke 101'],
+        marca: 'Fluke',
+        value: [1200, 5200],
+        details: 'Original, con puntas y funda. Calibración reciente.',
+      },
+    ],
+  },
+  {
+    key: 'deportes',
+    name: 'Deportes',
+    shape: 'ball',
+    palette: { from: '#12b886', to: '#0a4d3a' },
+    items: [
+      {
+        names: ['Balón adidas oficial Liga MX Apertura 2024', 'Balón Voit oficial de la Liga MX'],
+        marca: 'adidas',
+        value: [700, 1250],
+        details: 'Balón de partido talla 5, certificado FIFA Quality Pro.',
+        conditions: ['Nuevo', 'Como Nuevo'],
+      },
+      {
+        names: ['Guantes de box Cleto Reyes 16 oz rojos', 'Guantes de box Cleto Reyes 14 oz negros'],
+        marca: 'Cleto Reyes',
+        value: [2500, 3600],
+        details: 'Hechos a mano en México con piel de cabra; los guantes de los campeones.',
+      },
+      {
+        names: ['Caña de pescar Shimano con carrete', 'Equipo de pesca Penn para mar'],
+        marca: 'Shimano',
+        value: [1200, 2600],
+        details: 'Caña de 2.1 m y carrete de 5 baleros con línea nueva.',
+      },
+      {
+        names: ['Pesas ajustables de 24 kg (par)', 'Kettlebell de hierro de 16 kg'],
+        marca: null,
+        value: [900, 4500],
+        details: 'Se ajustan en segundos; ideales para entrenar en casa.',
+        bulky: true,
+      },
+      {
+        names: ['Raqueta de pádel Bullpadel Vertex', 'Raqueta de pádel Head Delta Pro'],
+        marca: 'Bullpadel',
+        value: [1800, 3400],
+        details: 'Forma de diamante para jugadores de ataque. Con funda.',
+      },
+      {
+        names: ['Guante de béisbol Rawlings 12"', 'Bate de béisbol de aluminio Easton'],
+        marca: 'Rawlings',
+        value: [1200, 2600],
+        details: 'Piel curtida, ya amoldado y listo para la temporada.',
+      },
+      {
+        names: ['Tabla de surf 6\'2" shortboard', "Tabla de surf 8' softboard para principiantes"],
+        marca: null,
+        value: [3800, 7500],
+        details: 'Usada en Puerto Escondido; incluye quillas y leash.',
+        bulky: true,
+      },
+    ],
+  },
+  {
+    key: 'bicicletas',
+    name: 'Bicicletas',
+    shape: 'bicycle',
+    palette: { from: '#228be6', to: '#0b3a66' },
+    items: [
+      {
+        names: ['Bicicleta de montaña Trek Marlin 5 rodada 29', 'Bicicleta de montaña Specialized Rockhopper rodada 29'],
+        marca: 'Trek',
+        value: [8500, 12000],
+        details: 'Cuadro talla M, frenos de disco y suspensión delantera. Servicio reciente.',
+        bulky: true,
+      },
+      {
+        names: ['Bicicleta Benotto rodada 26 de montaña', 'Bicicleta Benotto rodada 24 para niño'],
+        marca: 'Benotto',
+        value: [2400, 4200],
+        details: 'La marca mexicana de siempre; 21 velocidades y frenos V-brake.',
+        bulky: true,
+      },
+      {
+        names: ['Bicicleta de ruta Specialized Allez talla 54', 'Bicicleta de ruta Giant Contend 2 talla M'],
+        marca: 'Specialized',
+        value: [12000, 18500],
+        details: 'Cuadro de aluminio, grupo Shimano Claris de 16 velocidades.',
+        bulky: true,
+      },
+      {
+        names: ['Bicicleta urbana fixie rodada 700', 'Bicicleta urbana tipo holandesa con canasta'],
+        marca: null,
+        value: [2500, 4200],
+        details: 'Perfecta para moverte por la ciudad; llantas nuevas.',
+        bulky: true,
+      },
+      {
+        names: ['Bicicleta BMX Mongoose Legion rodada 20', 'Bicicleta BMX GT Performer rodada 20'],
+        marca: 'Mongoose',
+        value: [2200, 4800],
+        details: 'Cuadro de cromoly, pegs incluidos. Lista para el skatepark.',
+        bulky: true,
+      },
+      {
+        names: ['Bicicleta eléctrica plegable 350 W', 'Scooter eléctrico Xiaomi 4 Pro'],
+        marca: null,
+        value: [8500, 16000],
+        details: 'Autonomía de 40 km, cargador incluido. Se pliega para guardarla en el depa.',
+        bulky: true,
+      },
+      {
+        names: ['Casco Giro con luces delantera y trasera', 'Rodillo de entrenamiento magnético'],
+        marca: 'Giro',
+        value: [800, 2200],
+        details: 'Accesorio en excelente estado; perfecto complemento para rodar seguro.',
+      },
+    ],
+  },
+  {
+    key: 'artesanias',
+    name: 'Arte y artesanías',
+    shape: 'vase',
+    palette: { from: '#1c7ed6', to: '#0b2e5c' },
+    items: [
+      {
+        names: ['Jarrón de Talavera poblana pintado a mano', 'Jarrón de Talavera de 40 cm con motivos florales', 'Tibor de Talavera azul y blanco'],
+        marca: 'Talavera de Puebla',
+        value: [800, 2600],
+        details: 'Talavera auténtica con sello de denominación de origen, pintada a mano en Puebla.',
+        conditions: HANDMADE,
+      },
+      {
+        names: ['Alebrije de Oaxaca tallado en copal', 'Alebrije de jaguar de San Martín Tilcajete'],
+        marca: null,
+        value: [1200, 3800],
+        details: 'Tallado y pintado a mano por artesanos oaxaqueños; pieza única firmada.',
+        conditions: HANDMADE,
+      },
+      {
+        names: ['Árbol de la vida de Metepec', 'Árbol de la vida de barro policromado'],
+        marca: null,
+        value: [1500, 4200],
+        details: 'Barro modelado a mano con decenas de figuras; un clásico del Estado de México.',
+        conditions: HANDMADE,
+      },
+      {
+        names: ['Tapete de lana de Teotitlán del Valle 1.2 × 1.8 m', 'Tapete de lana con tintes naturales 80 × 150 cm'],
+        marca: null,
+        value: [2500, 6500],
+        details: 'Tejido en telar de pedal con lana teñida con grana cochinilla y añil.',
+        conditions: HANDMADE,
+      },
+      {
+        names: ['Cuadro al óleo de un callejón de Guanajuato', 'Óleo sobre tela de paisaje de agaves en Tequila'],
+        marca: null,
+        value: [3000, 9000],
+        details: 'Obra original firmada por el artista, 60 × 80 cm, con bastidor de madera.',
+        conditions: HANDMADE,
+      },
+      {
+        names: ['Catrina de barro de Capula de 60 cm', 'Catrina elegante de papel maché'],
+        marca: null,
+        value: [900, 2400],
+        details: 'Hecha y pintada a mano en Michoacán; perfecta para tu ofrenda de Día de Muertos.',
+        conditions: HANDMADE,
+      },
+      {
+        names: ['Cántaro de barro negro de San Bartolo Coyotepec', 'Jarra de vidrio soplado de Tonalá'],
+        marca: null,
+        value: [550, 1400],
+        details: 'Pieza artesanal bruñida a mano; brillo natural sin esmalte.',
+        conditions: HANDMADE,
+      },
+      {
+        names: ['Máscara de madera de Guerrero para danza', 'Máscara de tigre de Zitlala'],
+        marca: null,
+        value: [700, 1600],
+        details: 'Tallada en madera de zompantle y pintada con colores tradicionales.',
+        conditions: HANDMADE,
+      },
+    ],
+  },
+  {
+    key: 'antiguedades',
+    name: 'Antigüedades',
+    shape: 'key',
+    palette: { from: '#a0785a', to: '#3d2817' },
+    items: [
+      {
+        names: ['Reloj de bolsillo de plata de 1920', 'Reloj de bolsillo Steeltime de los años 50'],
+        marca: null,
+        value: [2800, 7000],
+        details: 'Mecanismo de cuerda revisado por relojero; tapa grabada.',
+        conditions: OLD,
+      },
+      {
+        names: ['Máquina de escribir Olivetti Lettera 32', 'Máquina de escribir Remington de los años 40'],
+        marca: 'Olivetti',
+        value: [1200, 2600],
+        details: 'Funciona, con estuche original. Cinta nueva colocada.',
+        conditions: OLD,
+      },
+      {
+        names: ['Radio de bulbos Philco de los años 40', 'Radio de bulbos Zenith de mesa'],
+        marca: 'Philco',
+        value: [2000, 4800],
+        details: 'Mueble de madera original; enciende y sintoniza AM.',
+        conditions: OLD,
+      },
+      {
+        names: ['Cámara Kodak Brownie Hawkeye', 'Cámara Polaroid Land 1000 de los años 70'],
+        marca: 'Kodak',
+        value: [600, 1400],
+        details: 'Pieza decorativa o para coleccionista; mecanismo de disparo funcionando.',
+        conditions: OLD,
+      },
+      {
+        names: ['Teléfono de disco Ericsson de baquelita negra', 'Teléfono de disco Teléfonos de México de los años 70'],
+        marca: 'Ericsson',
+        value: [900, 1900],
+        details: 'Auricular original y disco que gira suave. Ideal para decorar.',
+        conditions: OLD,
+      },
+      {
+        names: ['Baúl de madera con herrajes de hierro', 'Cómoda antigua de cedro con espejo'],
+        marca: null,
+        value: [2600, 7500],
+        details: 'Mueble de principios del siglo XX, restaurado con cera natural.',
+        conditions: OLD,
+        bulky: true,
+      },
+      {
+        names: ['Plancha de carbón de hierro fundido', 'Molino de mano para maíz Estrella'],
+        marca: null,
+        value: [400, 950],
+        details: 'Pieza de la cocina de la abuela; hierro sólido sin fisuras.',
+        conditions: OLD,
+      },
+      {
+        names: ['Candelabro de bronce de cinco brazos', 'Espejo con marco de hoja de oro'],
+        marca: null,
+        value: [1800, 4200],
+        details: 'Pieza decorativa con pátina original de época.',
+        conditions: OLD,
+      },
+    ],
+  },
+  {
+    key: 'instrumentos',
+    name: 'Instrumentos musicales',
+    shape: 'guitar',
+    palette: { from: '#be4bdb', to: '#4a1460' },
+    items: [
+      {
+        names: ['Guitarra acústica de Paracho hecha a mano', 'Guitarra clásica de Paracho con tapa de cedro'],
+        marca: null,
+        value: [2500, 6500],
+        details: 'Hecha por laudero de Paracho, Michoacán; gran proyección y cuerdas nuevas.',
+        conditions: HANDMADE,
+      },
+      {
+        names: ['Guitarra eléctrica Fender Stratocaster Player', 'Guitarra eléctrica Fender Telecaster Player'],
+        marca: 'Fender',
+        value: [14000, 19000],
+        details: 'Hecha en Ensenada, Baja California. Ajuste de cuello reciente y estuche acolchado.',
+      },
+      {
+        names: ['Bajo eléctrico Squier Precision Bass', 'Bajo eléctrico Ibanez GSR200'],
+        marca: 'Squier',
+        value: [3500, 5800],
+        details: 'Pastillas originales, sin ruidos. Ideal para empezar o para ensayar.',
+      },
+      {
+        names: ['Teclado Yamaha PSR-E373 de 61 teclas', 'Piano digital Casio CDP-S110'],
+        marca: 'Yamaha',
+        value: [3600, 7500],
+        details: 'Teclas sensibles al tacto y cientos de sonidos. Con eliminador y atril.',
+      },
+      {
+        names: ['Acordeón Hohner Corona II de botones', 'Acordeón Hohner Panther en sol'],
+        marca: 'Hohner',
+        value: [7500, 14500],
+        details: 'El acordeón del norteño; fuelle sin fugas y voces afinadas.',
+      },
+      {
+        names: ['Jarana jarocha de cedro', 'Bajo sexto de Paracho'],
+        marca: null,
+        value: [2500, 6000],
+        details: 'Instrumento tradicional hecho a mano, con funda.',
+        conditions: HANDMADE,
+      },
+      {
+        names: ['Batería electrónica Alesis Nitro Mesh', 'Cajón flamenco con bolsa'],
+        marca: 'Alesis',
+        value: [1200, 8500],
+        details: 'Completa y funcionando; incluye baquetas y cables.',
+      },
+      {
+        names: ['Ukulele Kala soprano', 'Violín 4/4 con estuche y arco'],
+        marca: 'Kala',
+        value: [900, 2800],
+        details: 'Afinado y con cuerdas nuevas; listo para tocar.',
+      },
+    ],
+  },
+];
