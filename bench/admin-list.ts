@@ -74,7 +74,7 @@ interface Seeded {
   bids: number;
 }
 
-async function seed(database: Database): Promise<Seeded> {
+export async function seed(database: Database): Promise<Seeded> {
   const db = database.db;
   const categoryIds: string[] = [];
   for (const name of CATEGORIES) {
@@ -331,6 +331,10 @@ async function withScratchPostgres<T>(adminUrl: string, fn: (url: string) => Pro
   }
 }
 
-const runs = [await runOn('pglite')];
-if (process.env.DATABASE_URL) runs.push(await withScratchPostgres(process.env.DATABASE_URL, (url) => runOn('postgresql', url)));
-console.log(JSON.stringify({ bench: 'admin-list', at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, runs }, null, 2));
+async function main(): Promise<void> {
+  const runs = [await runOn('pglite')];
+  if (process.env.DATABASE_URL) runs.push(await withScratchPostgres(process.env.DATABASE_URL, (url) => runOn('postgresql', url)));
+  console.log(JSON.stringify({ bench: 'admin-list', at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, runs }, null, 2));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -7,10 +7,20 @@ CREATE TABLE "auction_counts" (
 	CONSTRAINT "auction_counts_owner_key" UNIQUE NULLS NOT DISTINCT("company_id","seller_id")
 );
 --> statement-breakpoint
+DROP INDEX "auctions_company_created_idx";--> statement-breakpoint
+DROP INDEX "auctions_seller_created_idx";--> statement-breakpoint
+DROP INDEX "auctions_created_idx";--> statement-breakpoint
+DROP INDEX "auctions_search_trgm_idx";--> statement-breakpoint
+ALTER TABLE "auctions" ADD COLUMN "search_vector" "tsvector" GENERATED ALWAYS AS (to_tsvector('simple', search_text)) STORED;--> statement-breakpoint
 ALTER TABLE "auctions" ADD COLUMN "is_paid" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 CREATE INDEX "auction_counts_seller_idx" ON "auction_counts" USING btree ("seller_id");--> statement-breakpoint
-CREATE INDEX "auctions_paid_created_idx" ON "auctions" USING btree ("created_at" DESC NULLS LAST) WHERE "auctions"."is_paid";--> statement-breakpoint
-CREATE INDEX "uploads_url_idx" ON "uploads" USING btree ("url");--> statement-breakpoint
+CREATE INDEX "auctions_company_newest_idx" ON "auctions" USING btree ("company_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "auctions_seller_newest_idx" ON "auctions" USING btree ("seller_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "auctions_newest_idx" ON "auctions" USING btree ("created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "auctions_paid_newest_idx" ON "auctions" USING btree ("created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "auctions"."is_paid";--> statement-breakpoint
+CREATE INDEX "auctions_search_idx" ON "auctions" USING gin ("search_vector");--> statement-breakpoint
+CREATE INDEX "uploads_url_idx" ON "uploads" USING btree ("url");
+--> statement-breakpoint
 -- Hand-written below: drizzle-kit does not generate functions or triggers.
 -- auctions.is_paid follows payment_items: true while a paid payment holds the auction. The payment
 -- status reaches payment_items through its cascading foreign key, which fires this trigger too.

@@ -8,6 +8,7 @@ import {
   bigserial,
   boolean,
   check,
+  customType,
   foreignKey,
   index,
   integer,
@@ -26,6 +27,7 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 const createdAt = () => ts('created_at').notNull().defaultNow();
 const updatedAt = () => ts('updated_at').notNull().defaultNow();
 const id = () => uuid('id').primaryKey().defaultRandom();
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 /** Quotes a list of literals for a CHECK constraint: `'a', 'b'`. */
 const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
@@ -155,8 +157,10 @@ export const auctions = pgTable(
     name: text('name').notNull(),
     /** Up to 10 folded words of the name, for the Live Hub picker (SPEC §5). */
     nameTokens: text('name_tokens').array().notNull().default(sql`ARRAY[]::text[]`),
-    /** Folded name, category, marca, envio, company and winner, searched by trigram. */
+    /** Folded name, category, marca, envio, company and winner (SPEC §2's search). */
     searchText: text('search_text').notNull().default(''),
+    /** search_text as words, so 'bici vint' finds 'Bicicleta vintage' through a GIN index by word prefix. */
+    searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('simple', search_text)`),
     description: text('description').notNull(),
     startingPrice: integer('starting_price').notNull(),
     buyNowPrice: integer('buy_now_price'),
@@ -186,18 +190,19 @@ export const auctions = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index('auctions_company_created_idx').on(t.companyId, t.createdAt.desc()),
-    index('auctions_seller_created_idx').on(t.sellerId, t.createdAt.desc()),
-    index('auctions_created_idx').on(t.createdAt.desc()),
+    // The admin table's order (`created_at desc, id desc`, nulls first as plain DESC sorts) in each scope of SPEC §6.
+    index('auctions_company_newest_idx').on(t.companyId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('auctions_seller_newest_idx').on(t.sellerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('auctions_newest_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('auctions_name_idx').on(t.name),
     index('auctions_category_idx').on(t.categoryId),
     index('auctions_winner_idx').on(t.currentWinnerId),
     /** 'Pagadas' pages, newest first, without walking every auction. */
-    index('auctions_paid_created_idx').on(t.createdAt.desc()).where(sql`${t.isPaid}`),
+    index('auctions_paid_newest_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.isPaid}`),
     /** The closing scheduler: open auctions by end time. */
     index('auctions_open_end_idx').on(t.endTime).where(sql`${t.status} in ('active', 'live')`),
     index('auctions_name_tokens_idx').using('gin', t.nameTokens),
-    index('auctions_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    index('auctions_search_idx').using('gin', t.searchVector),
     check('auctions_status_valid', sql`${t.status} in (${inList(AUCTION_STATUSES)})`),
     check('auctions_condicion_valid', sql`${t.condicion} is null or ${t.condicion} in (${inList(CONDITIONS)})`),
     check('auctions_prices_valid', sql`${t.startingPrice} >= 0 and (${t.buyNowPrice} is null or ${t.buyNowPrice} > ${t.startingPrice})`),

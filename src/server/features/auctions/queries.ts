@@ -1,6 +1,6 @@
-import { and, desc, eq, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { AuctionCounts, AuctionFilter, AuctionListQuery, AuctionListResponse } from '../../../domain/auctions.js';
-import { foldText } from '../../../domain/text.js';
+import { nameTokens } from '../../../domain/text.js';
 import type { Db } from '../../db/connect.js';
 import { auctionCounts, auctions, categories, uploads } from '../../db/schema.js';
 import { type AuctionScope, scopeWhere } from './policies.js';
@@ -20,14 +20,19 @@ const FILTERS: Record<AuctionFilter, SQL> = {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Every word must appear in the folded search text ('bicicleta' finds 'Bicicléta'); a full id finds its auction. */
+/**
+ * Every word of the search must start a word of the auction's folded search text, so 'bicicleta'
+ * finds 'Bicicléta' and 'bici vint' finds 'Bicicleta vintage'. A full id finds its auction.
+ */
 export function searchWhere(search: string): SQL | undefined {
   const trimmed = search.trim();
   if (!trimmed) return undefined;
   if (UUID.test(trimmed)) return eq(auctions.id, trimmed.toLowerCase());
-  const words = foldText(trimmed).split(' ').filter(Boolean).slice(0, 8);
+  const words = nameTokens(trimmed, 8);
   if (words.length === 0) return undefined;
-  return and(...words.map((word) => sql`${auctions.searchText} like ${`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`));
+  // Only letters and digits reach the query, so no user text can change its syntax.
+  const query = words.map((word) => `${word}:*`).join(' & ');
+  return sql`${auctions.searchVector} @@ to_tsquery('simple', ${query})`;
 }
 
 /** The same scope over auction_counts, which holds one row per company and seller. */
@@ -69,47 +74,55 @@ export async function countAuctions(db: Db, opts: { scope: AuctionScope; search:
 export async function listAuctions(db: Db, opts: { scope: AuctionScope; query: AuctionListQuery }): Promise<AuctionListResponse> {
   const { scope, query } = opts;
   const where = and(scopeWhere(scope), searchWhere(query.search), FILTERS[query.filter]);
+  // The page is picked from auctions alone (an index walk), then its few rows get their names.
   const [counts, page] = await Promise.all([
     countAuctions(db, { scope, search: query.search }),
     db
       .select({
-        auction: {
-          id: auctions.id,
-          name: auctions.name,
-          companyId: auctions.companyId,
-          categoryId: auctions.categoryId,
-          condicion: auctions.condicion,
-          status: auctions.status,
-          endTime: auctions.endTime,
-          startingPrice: auctions.startingPrice,
-          buyNowPrice: auctions.buyNowPrice,
-          currentPrice: auctions.currentPrice,
-          bidCount: auctions.bidCount,
-          currentWinnerName: auctions.currentWinnerName,
-          sellerId: auctions.sellerId,
-          version: auctions.version,
-        },
-        categoryName: categories.name,
-        thumbnailUrl: uploads.thumbnailUrl,
+        id: auctions.id,
+        name: auctions.name,
+        companyId: auctions.companyId,
+        categoryId: auctions.categoryId,
+        condicion: auctions.condicion,
+        status: auctions.status,
+        endTime: auctions.endTime,
+        startingPrice: auctions.startingPrice,
+        buyNowPrice: auctions.buyNowPrice,
+        currentPrice: auctions.currentPrice,
+        bidCount: auctions.bidCount,
+        currentWinnerName: auctions.currentWinnerName,
+        sellerId: auctions.sellerId,
+        version: auctions.version,
         coverUrl: sql<string | null>`${auctions.images}[1]`,
       })
       .from(auctions)
-      .leftJoin(categories, eq(categories.id, auctions.categoryId))
-      .leftJoin(uploads, sql`${uploads.url} = ${auctions.images}[1]`)
       .where(where)
       .orderBy(desc(auctions.createdAt), desc(auctions.id))
       .limit(query.pageSize)
       .offset((query.page - 1) * query.pageSize),
   ]);
-  const names = await companyNames(
-    db,
-    page.map((r) => r.auction.companyId),
-  );
+  const categoryIds = [...new Set(page.map((r) => r.categoryId).filter((id): id is string => id !== null))];
+  const covers = [...new Set(page.map((r) => r.coverUrl).filter((url): url is string => url !== null))];
+  const [names, categoryRows, thumbRows] = await Promise.all([
+    companyNames(
+      db,
+      page.map((r) => r.companyId),
+    ),
+    categoryIds.length ? db.select({ id: categories.id, name: categories.name }).from(categories).where(inArray(categories.id, categoryIds)) : [],
+    covers.length ? db.select({ url: uploads.url, thumbnailUrl: uploads.thumbnailUrl }).from(uploads).where(inArray(uploads.url, covers)) : [],
+  ]);
+  const categoryName = new Map(categoryRows.map((c) => [c.id, c.name]));
+  const thumbnail = new Map(thumbRows.map((u) => [u.url, u.thumbnailUrl]));
   const now = Date.now();
   return {
     items: page.map((r) =>
       presentListItem(
-        { ...r.auction, categoryName: r.categoryName, thumbnailUrl: r.thumbnailUrl ?? r.coverUrl, companyName: names.get(r.auction.companyId) ?? null },
+        {
+          ...r,
+          categoryName: r.categoryId ? (categoryName.get(r.categoryId) ?? null) : null,
+          thumbnailUrl: r.coverUrl ? (thumbnail.get(r.coverUrl) ?? r.coverUrl) : null,
+          companyName: names.get(r.companyId) ?? null,
+        },
         now,
       ),
     ),

@@ -5,7 +5,7 @@ import { auctions, categories, userProfiles } from '../../db/schema.js';
 
 /**
  * The admin search (SPEC §2) matches name, category, marca, envio, company and current winner
- * name. They are folded into one `search_text` column with a trigram index, so a search is one
+ * name. They are folded into one `search_text` column, indexed by word (`search_vector`), so a search is one
  * indexed scan at any size. Whoever changes one of those inputs calls refreshAuctionSearchText.
  */
 export interface SearchParts {
