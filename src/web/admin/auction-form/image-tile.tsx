@@ -1,7 +1,7 @@
 import { ActionIcon, Badge, Box, Button, Group, Image, Paper, Progress, Stack, Text, Tooltip } from '@mantine/core';
 import { type DragEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ChevronLeftIcon, ChevronRightIcon, CloseIcon, RetryIcon } from './tile-icons';
+import { ChevronLeftIcon, ChevronRightIcon, CloseIcon, RetryIcon } from '../../components/icons';
 import type { ImageItem } from './use-image-uploads';
 
 /** The MIME type that marks a drag as one of our tiles (a file dragged in from the desktop has none). */
@@ -110,7 +110,7 @@ export function ImageTile(props: ImageTileProps) {
               aria-label={t('auctionForm.images.remove', { position })}
               onClick={() => onRemove(item.key)}
             >
-              <CloseIcon />
+              <CloseIcon size={16} />
             </ActionIcon>
           </Tooltip>
         </Box>
@@ -131,7 +131,7 @@ export function ImageTile(props: ImageTileProps) {
               <Button
                 size="compact-xs"
                 variant="light"
-                leftSection={<RetryIcon />}
+                leftSection={<RetryIcon size={16} />}
                 onClick={() => onRetry(item.key)}
                 aria-label={t('auctionForm.images.retryAria', { position })}
               >
@@ -148,7 +148,7 @@ export function ImageTile(props: ImageTileProps) {
             disabled={index === 0}
             onClick={() => onMove(item.key, index - 1)}
           >
-            <ChevronLeftIcon />
+            <ChevronLeftIcon size={16} />
           </ActionIcon>
           <Text size="xs" c="dimmed" aria-hidden="true">
             {position}
@@ -160,7 +160,7 @@ export function ImageTile(props: ImageTileProps) {
             disabled={index === count - 1}
             onClick={() => onMove(item.key, index + 1)}
           >
-            <ChevronRightIcon />
+            <ChevronRightIcon size={16} />
           </ActionIcon>
         </Group>
       </Stack>

@@ -2,8 +2,8 @@ import { Alert, Box, Button, Group, Input, SimpleGrid, Stack, Text, VisuallyHidd
 import { type DragEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MAX_AUCTION_IMAGES } from '../../../domain/auctions.js';
+import { UploadIcon } from '../../components/icons';
 import { ImageTile } from './image-tile';
-import { UploadIcon } from './tile-icons';
 import type { ImageUploads, Refusal } from './use-image-uploads';
 
 interface ImageUploaderProps {
@@ -75,7 +75,7 @@ export function ImageUploader({ uploads, error }: ImageUploaderProps) {
       >
         <Stack gap="sm">
           <Group gap="sm" justify="center" wrap="wrap">
-            <UploadIcon />
+            <UploadIcon size={28} />
             {/* Phones have no files to drag in. */}
             <Text size="sm" visibleFrom="sm">
               {t('auctionForm.images.dropHere')}

@@ -3,8 +3,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AuctionListItem, AuctionStatus } from '../../../domain/auctions.js';
 import { formatMoney } from '../../../domain/money.js';
+import { EyeIcon, PencilIcon, PhotoIcon, TrashIcon } from '../../components/icons';
 import { formatDate, TIME_FORMAT } from '../../lib/dates';
-import { EyeIcon, PencilIcon, PhotoIcon, TrashIcon } from './auction-icons';
 
 const THUMB_SIZE = 48;
 /** Short enough for a table cell: '22 nov 2026' and '18:05', in Mexico City time. */

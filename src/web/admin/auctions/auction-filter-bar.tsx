@@ -2,7 +2,7 @@ import { Badge, Button, CloseButton, Group, Kbd, Skeleton, Stack, Text, TextInpu
 import { Fragment, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AuctionCounts } from '../../../domain/auctions.js';
-import { SearchIcon } from './auction-icons';
+import { SearchIcon } from '../../components/icons';
 import { SHORTCUT_KEY_OF } from './use-auction-shortcuts';
 import type { SearchDraft } from './use-search-draft';
 import { AUCTION_VIEWS, type AuctionView, MAX_SEARCH_LENGTH } from './view-state';

@@ -3,7 +3,7 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AuctionFilter } from '../../../domain/auctions.js';
 import { isApiError, NETWORK_ERROR_STATUS } from '../../api/client';
-import { AlertIcon, ReceiptIcon, SearchIcon } from './auction-icons';
+import { AlertIcon, ReceiptIcon, SearchIcon } from '../../components/icons';
 
 /** Nothing to list: no auctions at all, none for this filter, or none for this search. */
 export function AuctionEmptyState({

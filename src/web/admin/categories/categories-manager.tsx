@@ -5,12 +5,11 @@ import { useTranslation } from 'react-i18next';
 import type { Category } from '../../../domain/categories.js';
 import { foldText } from '../../../domain/text.js';
 import { useCategories, useDeleteCategory, useRenameCategory } from '../../api/categories';
-import { TagIcon } from '../../components/icons';
+import { SearchIcon, TagIcon } from '../../components/icons';
 import { CategoryAddForm } from './category-add-form';
 import { CategoryDeleteConfirm } from './category-delete-confirm';
 import { CategoryRow } from './category-row';
 import { failureReason } from './failure-reason';
-import { SearchIcon } from './row-icons';
 
 /** From this many categories on, a filter box helps find one. */
 const FILTER_FROM = 8;

@@ -2,8 +2,8 @@ import { ActionIcon, Box, CheckIcon, CloseIcon, Group, Text, TextInput, Tooltip 
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Category } from '../../../domain/categories.js';
+import { PencilIcon, TrashIcon } from '../../components/icons';
 import { CATEGORY_NAME_MAX, checkCategoryName } from './category-name';
-import { PencilIcon, TrashIcon } from './row-icons';
 
 interface CategoryRowProps {
   category: Category;
