@@ -25,7 +25,7 @@ import { buildSearchText } from '../src/server/features/auctions/search-text.js'
 
 const AUCTIONS = Number(process.env.AUCTIONS ?? 100_000);
 const COMPANIES = 20;
-const SELLERS_PER_COMPANY = 4;
+const SELLERS_PER_COMPANY = 2;
 const BUYERS = 200;
 const ITERATIONS = Number(process.env.ITERATIONS ?? 200);
 const WARMUP = 20;
@@ -75,6 +75,7 @@ interface Seeded {
 }
 
 export async function seed(database: Database): Promise<Seeded> {
+  state = 0x9e3779b9;
   const db = database.db;
   const categoryIds: string[] = [];
   for (const name of CATEGORIES) {

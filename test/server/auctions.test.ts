@@ -347,6 +347,8 @@ describe('the admin list', () => {
       ['tienda lucia', 30],
       ['juana', 0],
       ['100%', 0],
+      ['bici v', 1],
+      ['b', 30],
     ];
     for (const [search, expected] of cases) expect((await get(seller, `search=${encodeURIComponent(search)}`)).counts.all, search).toBe(expected);
     expect((await get(seller, `filter=pending&search=${encodeURIComponent('juana pérez')}`)).total).toBe(10);

@@ -1,7 +1,7 @@
-import { and, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
-import type { AuctionCounts, AuctionFilter, AuctionListQuery, AuctionListResponse } from '../../../domain/auctions.js';
+import { and, desc, eq, inArray, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import type { AuctionCounts, AuctionFilter, AuctionListQuery, AuctionListResponse, AuctionStatus } from '../../../domain/auctions.js';
 import { nameTokens } from '../../../domain/text.js';
-import type { Db } from '../../db/connect.js';
+import { type Db, rows } from '../../db/connect.js';
 import { auctionCounts, auctions, categories, uploads } from '../../db/schema.js';
 import { type AuctionScope, scopeWhere } from './policies.js';
 import { presentListItem } from './presenters.js';
@@ -12,11 +12,16 @@ import { companyNames } from './search-text.js';
  * 'paid' is in a paid payment, 'pending' has a winner but is not paid, 'all' is everything not
  * yet won. The same three conditions drive the auction_counts triggers (drizzle/0002).
  */
-const FILTERS: Record<AuctionFilter, SQL> = {
-  all: sql`(${auctions.currentWinnerId} is null and not ${auctions.isPaid})`,
-  pending: sql`(${auctions.currentWinnerId} is not null and not ${auctions.isPaid})`,
-  paid: sql`${auctions.isPaid}`,
-};
+function billingFilters(winner: SQLWrapper, paid: SQLWrapper): Record<AuctionFilter, SQL> {
+  return {
+    all: sql`(${winner} is null and not ${paid})`,
+    pending: sql`(${winner} is not null and not ${paid})`,
+    paid: sql`${paid}`,
+  };
+}
+const FILTERS = billingFilters(auctions.currentWinnerId, auctions.isPaid);
+/** The same over the `m` rows of a search (listWithSearch). */
+const MATCH_FILTERS = billingFilters(sql.raw('m.current_winner_id'), sql.raw('m.is_paid'));
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -28,7 +33,8 @@ export function searchWhere(search: string): SQL | undefined {
   const trimmed = search.trim();
   if (!trimmed) return undefined;
   if (UUID.test(trimmed)) return eq(auctions.id, trimmed.toLowerCase());
-  const words = nameTokens(trimmed, 8);
+  // A lone letter would match nearly every auction by prefix; it narrows nothing, so it is skipped.
+  const words = nameTokens(trimmed, 8).filter((word) => word.length >= 2 || /\d/.test(word));
   if (words.length === 0) return undefined;
   // Only letters and digits reach the query, so no user text can change its syntax.
   const query = words.map((word) => `${word}:*`).join(' & ');
@@ -70,13 +76,29 @@ export async function countAuctions(db: Db, opts: { scope: AuctionScope; search:
   return { all: Number(row?.all ?? 0), pending: Number(row?.pending ?? 0), paid: Number(row?.paid ?? 0) };
 }
 
-/** GET /api/auctions: one page of the admin table, newest first, with the three counts. */
-export async function listAuctions(db: Db, opts: { scope: AuctionScope; query: AuctionListQuery }): Promise<AuctionListResponse> {
+interface PageRow {
+  id: string;
+  name: string;
+  companyId: string;
+  categoryId: string | null;
+  condicion: string | null;
+  status: AuctionStatus;
+  endTime: Date | null;
+  startingPrice: number;
+  buyNowPrice: number | null;
+  currentPrice: number | null;
+  bidCount: number;
+  currentWinnerName: string | null;
+  sellerId: string | null;
+  version: number;
+  coverUrl: string | null;
+}
+
+/** No search: the counts come from auction_counts and the page from a walk of the newest-first index. */
+async function listWithoutSearch(db: Db, opts: { scope: AuctionScope; query: AuctionListQuery }): Promise<{ counts: AuctionCounts; page: PageRow[] }> {
   const { scope, query } = opts;
-  const where = and(scopeWhere(scope), searchWhere(query.search), FILTERS[query.filter]);
-  // The page is picked from auctions alone (an index walk), then its few rows get their names.
   const [counts, page] = await Promise.all([
-    countAuctions(db, { scope, search: query.search }),
+    countAuctions(db, { scope, search: '' }),
     db
       .select({
         id: auctions.id,
@@ -96,11 +118,76 @@ export async function listAuctions(db: Db, opts: { scope: AuctionScope; query: A
         coverUrl: sql<string | null>`${auctions.images}[1]`,
       })
       .from(auctions)
-      .where(where)
+      .where(and(scopeWhere(scope), FILTERS[query.filter]))
       .orderBy(desc(auctions.createdAt), desc(auctions.id))
       .limit(query.pageSize)
       .offset((query.page - 1) * query.pageSize),
   ]);
+  return { counts, page };
+}
+
+interface SearchRow extends Record<string, unknown> {
+  n_all: number;
+  n_pending: number;
+  n_paid: number;
+  id: string | null;
+}
+
+/**
+ * A search: the matches are found once (one index scan), then counted per filter and paged in
+ * the same statement, so the counts and the page always agree.
+ */
+async function listWithSearch(
+  db: Db,
+  opts: { scope: AuctionScope; query: AuctionListQuery; search: SQL },
+): Promise<{ counts: AuctionCounts; page: PageRow[] }> {
+  const { scope, query } = opts;
+  const found = rows<SearchRow>(
+    await db.execute(sql`
+      with m as materialized (
+        select id, name, company_id, category_id, condicion, status, end_time, starting_price, buy_now_price, current_price,
+               bid_count, current_winner_name, seller_id, version, images[1] as cover_url, created_at, current_winner_id, is_paid
+        from auctions where ${and(scopeWhere(scope), opts.search)}
+      ), c as (
+        select (count(*) filter (where ${MATCH_FILTERS.all}))::int as n_all,
+               (count(*) filter (where ${MATCH_FILTERS.pending}))::int as n_pending,
+               (count(*) filter (where ${MATCH_FILTERS.paid}))::int as n_paid
+        from m
+      )
+      select c.n_all, c.n_pending, c.n_paid, p.* from c left join lateral (
+        select * from m where ${MATCH_FILTERS[query.filter]}
+        order by m.created_at desc, m.id desc limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}
+      ) p on true`),
+  );
+  const first = found[0];
+  const counts = { all: Number(first?.n_all ?? 0), pending: Number(first?.n_pending ?? 0), paid: Number(first?.n_paid ?? 0) };
+  const page = found
+    .filter((r) => r.id !== null)
+    .map((r) => ({
+      id: r.id as string,
+      name: r.name as string,
+      companyId: r.company_id as string,
+      categoryId: (r.category_id as string | null) ?? null,
+      condicion: (r.condicion as string | null) ?? null,
+      status: r.status as AuctionStatus,
+      endTime: r.end_time ? new Date(r.end_time as string | Date) : null,
+      startingPrice: Number(r.starting_price),
+      buyNowPrice: r.buy_now_price === null ? null : Number(r.buy_now_price),
+      currentPrice: r.current_price === null ? null : Number(r.current_price),
+      bidCount: Number(r.bid_count),
+      currentWinnerName: (r.current_winner_name as string | null) ?? null,
+      sellerId: (r.seller_id as string | null) ?? null,
+      version: Number(r.version),
+      coverUrl: (r.cover_url as string | null) ?? null,
+    }));
+  return { counts, page };
+}
+
+/** GET /api/auctions: one page of the admin table, newest first, with the three counts. */
+export async function listAuctions(db: Db, opts: { scope: AuctionScope; query: AuctionListQuery }): Promise<AuctionListResponse> {
+  const { scope, query } = opts;
+  const search = searchWhere(query.search);
+  const { counts, page } = search ? await listWithSearch(db, { scope, query, search }) : await listWithoutSearch(db, { scope, query });
   const categoryIds = [...new Set(page.map((r) => r.categoryId).filter((id): id is string => id !== null))];
   const covers = [...new Set(page.map((r) => r.coverUrl).filter((url): url is string => url !== null))];
   const [names, categoryRows, thumbRows] = await Promise.all([

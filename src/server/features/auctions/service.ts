@@ -47,6 +47,12 @@ async function checkReferences(
   return { categoryName: category?.name ?? '' };
 }
 
+/** The columns the form sets (SPEC §5), as the validated input gives them. */
+function formColumns(input: AuctionValues) {
+  const { name, description, categoryId, startingPrice, buyNowPrice, condicion, marca, envio, endTime, images } = input;
+  return { name, description, categoryId, startingPrice, buyNowPrice, condicion, marca, envio, endTime, images };
+}
+
 async function searchColumns(tx: Tx, input: AuctionValues, opts: { categoryName: string; companyId: string; winnerName: string | null }) {
   const company = (await companyNames(tx, [opts.companyId])).get(opts.companyId) ?? null;
   return {
@@ -73,16 +79,7 @@ export async function createAuction(db: Db, opts: { actor: Actor; input: Auction
     const [row] = await tx
       .insert(auctions)
       .values({
-        name: input.name,
-        description: input.description,
-        categoryId: input.categoryId,
-        startingPrice: input.startingPrice,
-        buyNowPrice: input.buyNowPrice,
-        condicion: input.condicion,
-        marca: input.marca,
-        envio: input.envio,
-        endTime: input.endTime,
-        images: input.images,
+        ...formColumns(input),
         status,
         sellerId,
         companyId,
@@ -140,16 +137,7 @@ export async function updateAuction(db: Db, opts: { actor: Actor; id: string; in
     const [row] = await tx
       .update(auctions)
       .set({
-        name: input.name,
-        description: input.description,
-        categoryId: input.categoryId,
-        startingPrice: input.startingPrice,
-        buyNowPrice: input.buyNowPrice,
-        condicion: input.condicion,
-        marca: input.marca,
-        envio: input.envio,
-        endTime: input.endTime,
-        images: input.images,
+        ...formColumns(input),
         status,
         version: sql`${auctions.version} + 1`,
         updatedAt: new Date(),
