@@ -96,7 +96,7 @@ describe('Google sign-in in the browser', () => {
         .getByText(fill(t.admin.companyId, { id: me.companyId }))
         .isVisible(),
     ).toBe(true);
-    expect(await page.getByText(t.admin.actionsTitle, { exact: true }).isVisible()).toBe(true);
+    expect(await page.getByRole('heading', { name: t.admin.actionsTitle }).isVisible()).toBe(true);
     for (const item of [t.admin.nav.addAuction, t.admin.nav.categories, t.admin.nav.users, t.admin.nav.payments, t.admin.nav.profile]) {
       expect(await page.getByRole('button', { name: item }).isVisible(), item).toBe(true);
     }
@@ -104,7 +104,7 @@ describe('Google sign-in in the browser', () => {
 
     // A complete profile does not reopen the modal; 'Mi perfil' does, with the saved values.
     await page.reload();
-    await page.getByText(t.admin.actionsTitle, { exact: true }).waitFor();
+    await page.getByRole('heading', { name: t.admin.actionsTitle }).waitFor();
     await page.waitForTimeout(300);
     expect(await modal(page).isVisible()).toBe(false);
     await page.getByRole('button', { name: t.admin.nav.profile }).click();
@@ -128,7 +128,7 @@ describe('Google sign-in in the browser', () => {
     await page.getByText(t.auth.unauthorizedTitle).waitFor();
     expect(await page.getByText(t.auth.unauthorizedMessage).isVisible()).toBe(true);
     expect(await page.getByText(fill(t.auth.signedInAs, { name: 'Pedro Comprador', email: 'comprador@gmail.com' })).isVisible()).toBe(true);
-    expect(await page.getByText(t.admin.actionsTitle, { exact: true }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: t.admin.actionsTitle }).count()).toBe(0);
     expect(await modal(page).count()).toBe(0);
     await page.getByRole('button', { name: t.auth.signOut }).click();
     await page.getByRole('button', { name: t.auth.signInWithGoogle }).waitFor();
@@ -149,7 +149,7 @@ describe('Google sign-in in the browser', () => {
     await page.getByRole('heading', { name: t.livehub.title }).waitFor();
     await page.getByRole('button', { name: t.livehub.backToAdmin }).click();
     await page.waitForURL(`${app.url}/admin`);
-    await page.getByText(t.admin.actionsTitle, { exact: true }).waitFor();
+    await page.getByRole('heading', { name: t.admin.actionsTitle }).waitFor();
     expect(await page.getByRole('button', { name: t.admin.nav.profile }).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: t.admin.nav.categories }).count()).toBe(0);
     expect(await page.getByRole('button', { name: t.admin.nav.users }).count()).toBe(0);

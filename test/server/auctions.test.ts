@@ -91,7 +91,13 @@ describe('creating auctions', () => {
   it("finds a company's auctions by its new name after the business name changes", async () => {
     const solo = await signInAs(server, { email: 'taller@ejemplo.mx', roles: ['seller'], companyName: 'Taller Viejo' });
     const auction = await create(solo, { name: 'Torno de banco' });
-    const profile = { lastName: 'Ruiz', companyName: 'Herramientas Güero', whatsappCountryCode: '+52', whatsappLocal: '3312345678', whatsappConsentGiven: true };
+    const profile = {
+      lastName: 'Ruiz',
+      companyName: 'Herramientas Güero',
+      whatsappCountryCode: '+52',
+      whatsappLocal: '3312345678',
+      whatsappConsentGiven: true,
+    };
     expect((await call(solo, 'PUT', '/api/profile', profile)).statusCode).toBe(200);
     const [row] = await server.ctx.db.select().from(auctions).where(eq(auctions.id, auction.id));
     expect(row?.searchText).toContain('herramientas guero');

@@ -117,9 +117,14 @@ describe('data model', () => {
 
   it('keeps a word index of the folded search text, searched by word prefix', async () => {
     await buildAuction(database.db, { name: 'Bicicléta Benotto', searchText: 'bicicleta benotto deportes' });
-    const hits = await database.db.select({ name: auctions.name }).from(auctions).where(sql`${auctions.searchVector} @@ to_tsquery('simple', 'bici:* & deport:*')`);
+    const hits = await database.db
+      .select({ name: auctions.name })
+      .from(auctions)
+      .where(sql`${auctions.searchVector} @@ to_tsquery('simple', 'bici:* & deport:*')`);
     expect(hits.map((h) => h.name)).toContain('Bicicléta Benotto');
-    const found = rows<{ indexname: string }>(await database.db.execute(sql`select indexname from pg_indexes where tablename = 'auctions' and indexdef like '%gin (search_vector)%'`));
+    const found = rows<{ indexname: string }>(
+      await database.db.execute(sql`select indexname from pg_indexes where tablename = 'auctions' and indexdef like '%gin (search_vector)%'`),
+    );
     expect(found.map((i) => i.indexname)).toEqual(['auctions_search_idx']);
   });
 

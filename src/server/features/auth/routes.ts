@@ -122,7 +122,13 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return reply
       .code(form.errors ? 400 : 200)
       .type('text/html; charset=utf-8')
-      .send(devSignInPage({ ...form, emptyDatabase: n === 0, accounts: accounts.map((a) => ({ email: a.email, name: a.name ?? a.email, roles: a.roles, companyName: a.companyName })) }));
+      .send(
+        devSignInPage({
+          ...form,
+          emptyDatabase: n === 0,
+          accounts: accounts.map((a) => ({ email: a.email, name: a.name ?? a.email, roles: a.roles, companyName: a.companyName })),
+        }),
+      );
   }
 
   app.get('/auth/dev', async (req, reply) => renderDevForm(reply, { returnTo: safeReturnTo((req.query as { returnTo?: unknown }).returnTo) }));
