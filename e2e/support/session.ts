@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
-import { userProfiles, users } from '../../src/server/db/schema.js';
+import { userProfiles } from '../../src/server/db/schema.js';
+import { signInAs } from '../../test/support/actors.js';
 import type { E2eApp } from './app.js';
 
 export interface E2eUser {
@@ -17,22 +18,10 @@ export async function prepareUser(
   app: E2eApp,
   opts: { email: string; name: string; roles: ('admin' | 'seller' | 'buyer')[]; companyId?: string | null; companyName?: string | null },
 ): Promise<E2eUser> {
-  const res = await app.app.inject({ method: 'POST', url: '/auth/dev', payload: { email: opts.email, name: opts.name } });
-  if (res.statusCode >= 400) throw new Error(`dev sign-in failed: ${res.statusCode} ${res.body}`);
-  const [user] = await app.ctx.db.select().from(users).where(eq(users.email, opts.email.toLowerCase()));
-  if (!user) throw new Error('no user after sign-in');
+  const user = await signInAs(app, opts);
   await app.ctx.db
     .update(userProfiles)
-    .set({
-      roles: opts.roles,
-      companyId: opts.companyId ?? null,
-      companyName: opts.companyName ?? null,
-      lastName: 'Prueba',
-      whatsapp: '+523312345678',
-      whatsappCountryCode: '+52',
-      whatsappLocal: '3312345678',
-      whatsappConsentGiven: true,
-    })
+    .set({ lastName: 'Prueba', whatsapp: '+523312345678', whatsappCountryCode: '+52', whatsappLocal: '3312345678', whatsappConsentGiven: true })
     .where(eq(userProfiles.userId, user.id));
   return { id: user.id, email: user.email, name: opts.name };
 }

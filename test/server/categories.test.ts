@@ -1,24 +1,19 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Category } from '../../src/domain/categories.js';
-import { auctions, auditLog, userProfiles, users } from '../../src/server/db/schema.js';
+import type { Role } from '../../src/domain/roles.js';
+import { auctions, auditLog, users } from '../../src/server/db/schema.js';
 import { messages } from '../../src/server/messages.js';
+import { signInAs } from '../support/actors.js';
 import { buildAuction } from '../support/factories.js';
-import { cookieFrom, startTestServer, type TestServer } from '../support/server.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 /** Cookies of each actor; `signedOut` sends none. */
 const as: Record<string, string | undefined> = { signedOut: undefined };
 
-async function signIn(email: string, profile: { roles: string[]; companyId: string | null }): Promise<string> {
-  const res = await server.app.inject({ method: 'POST', url: '/auth/dev', payload: { email, name: 'Prueba Categorías' } });
-  const [user] = await server.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  await server.ctx.db
-    .update(userProfiles)
-    .set(profile)
-    .where(eq(userProfiles.userId, user?.id as string));
-  return cookieFrom(res.headers['set-cookie'], 'martillo_session') as string;
-}
+const signIn = async (email: string, profile: { roles: Role[]; companyId: string | null }) =>
+  (await signInAs(server, { email, name: 'Prueba Categorías', ...profile })).cookie;
 
 beforeAll(async () => {
   server = await startTestServer();

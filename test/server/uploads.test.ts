@@ -3,14 +3,15 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { count, eq, sql } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES, type UploadResult } from '../../src/domain/uploads.js';
 import { uploads } from '../../src/server/db/schema.js';
 import { saveUploadedImage } from '../../src/server/features/media/service.js';
 import { messages } from '../../src/server/messages.js';
-import { cookieFrom, startTestServer, type TestServer } from '../support/server.js';
+import { signInAs } from '../support/actors.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 let dataDir: string;
@@ -18,23 +19,14 @@ let admin: string;
 let seller: string;
 let buyer: string;
 
-async function signIn(email: string, name: string): Promise<{ cookie: string; userId: string }> {
-  const res = await server.app.inject({ method: 'POST', url: '/auth/dev', payload: { email, name } });
-  const cookie = cookieFrom(res.headers['set-cookie'], 'martillo_session') as string;
-  const me = await server.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
-  return { cookie, userId: me.json().user.id };
-}
-
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'martillo-uploads-'));
   // What a traversal would be after: the development session secret beside the uploads folder.
   await writeFile(path.join(dataDir, 'session-secret'), 'top-secret-value');
   server = await startTestServer({ env: { DATA_DIR: dataDir } });
-  admin = (await signIn('admin@ejemplo.mx', 'Ana')).cookie;
-  const sellerAccount = await signIn('vendedor@ejemplo.mx', 'Beto');
-  seller = sellerAccount.cookie;
-  await server.ctx.db.execute(sql`update user_profiles set roles = array['seller'], company_id = 'subastas-beto' where user_id = ${sellerAccount.userId}`);
-  buyer = (await signIn('comprador@ejemplo.mx', 'Caro')).cookie;
+  admin = (await signInAs(server, { email: 'admin@ejemplo.mx', name: 'Ana', roles: ['admin', 'buyer'] })).cookie;
+  seller = (await signInAs(server, { email: 'vendedor@ejemplo.mx', name: 'Beto', roles: ['seller'], companyId: 'subastas-beto' })).cookie;
+  buyer = (await signInAs(server, { email: 'comprador@ejemplo.mx', name: 'Caro', roles: ['buyer'] })).cookie;
 });
 afterAll(async () => {
   await server?.close();
@@ -404,7 +396,7 @@ describe('GET /uploads/* beside the web app', () => {
 
 describe('rate limit', () => {
   it('counts uploads per user, not per address', async () => {
-    const hasty = (await signIn('prisa@ejemplo.mx', 'Dani')).cookie;
+    const hasty = (await signInAs(server, { email: 'prisa@ejemplo.mx', name: 'Dani', roles: ['buyer'] })).cookie;
     const notMultipart = (cookie: string) =>
       server.app.inject({ method: 'POST', url: '/api/uploads', headers: { cookie }, payload: { file: 'x' } }).then((r) => r.statusCode);
     for (let i = 0; i < 60; i++) expect(await notMultipart(hasty)).not.toBe(429);

@@ -1,10 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Role } from '../../src/domain/roles.js';
 import type { UserListItem, UserListResponse } from '../../src/domain/users.js';
 import { auctions, auditLog, userProfiles } from '../../src/server/db/schema.js';
 import { messages } from '../../src/server/messages.js';
+import { signInAs } from '../support/actors.js';
 import { buildAuction, buildUser } from '../support/factories.js';
-import { cookieFrom, startTestServer, type TestServer } from '../support/server.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 
 const UNKNOWN_ID = '3f1c2b4a-8d6e-4f7a-9b0c-1d2e3f4a5b6c';
 
@@ -25,13 +27,15 @@ function useServer() {
     },
     ids: ctx.ids,
     /** Signs in through the development form (the first account becomes admin), then sets roles and company. */
-    async actor(key: string, profile: { roles: string[]; companyId: string | null }) {
-      const email = `${key.toLowerCase()}@ejemplo.mx`;
-      const res = await ctx.server.app.inject({ method: 'POST', url: '/auth/dev', payload: { email, name: `Prueba ${key}` } });
-      expect(res.statusCode).toBe(200);
-      const userId = res.json().userId as string;
-      await ctx.server.ctx.db.update(userProfiles).set(profile).where(eq(userProfiles.userId, userId));
-      ctx.cookies[key] = cookieFrom(res.headers['set-cookie'], 'martillo_session');
+    async actor(key: string, profile: { roles: Role[]; companyId: string | null }) {
+      const signed = await signInAs(ctx.server, {
+        email: `${key.toLowerCase()}@ejemplo.mx`,
+        name: `Prueba ${key}`,
+        roles: profile.roles,
+        companyId: profile.companyId,
+      });
+      const userId = signed.id;
+      ctx.cookies[key] = signed.cookie;
       ctx.ids[key] = userId;
       return userId;
     },

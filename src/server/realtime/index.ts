@@ -3,6 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
+import { isUuid } from '../../domain/ids.js';
 import { canUsePanel, isAdmin } from '../../domain/roles.js';
 import type { Db } from '../db/connect.js';
 import { type CurrentUser, resolveSession, SESSION_COOKIE } from '../features/auth/sessions.js';
@@ -27,7 +28,6 @@ interface SocketData {
   user: CurrentUser | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A viewer may watch a handful of public rooms at once; more is a scraper. */
 const MAX_PUBLIC_ROOMS = 20;
 
@@ -88,7 +88,7 @@ export async function createRealtime(
     socket.on(joinEvent, (payload: unknown, ack?: Ack) => {
       const id = (payload as Record<string, unknown> | null)?.[key];
       const reply = typeof ack === 'function' ? ack : () => {};
-      if (typeof id !== 'string' || !UUID.test(id)) return reply({ ok: false, error: 'invalid_id' });
+      if (!isUuid(id)) return reply({ ok: false, error: 'invalid_id' });
       const joined = [...socket.rooms].filter((r) => r.startsWith('auction:') || r.startsWith('session:')).length;
       if (joined >= MAX_PUBLIC_ROOMS) return reply({ ok: false, error: 'too_many_rooms' });
       socket.join(room(id.toLowerCase()));
@@ -96,7 +96,7 @@ export async function createRealtime(
     });
     socket.on(leaveEvent, (payload: unknown, ack?: Ack) => {
       const id = (payload as Record<string, unknown> | null)?.[key];
-      if (typeof id === 'string' && UUID.test(id)) socket.leave(room(id.toLowerCase()));
+      if (isUuid(id)) socket.leave(room(id.toLowerCase()));
       if (typeof ack === 'function') ack({ ok: true });
     });
   }

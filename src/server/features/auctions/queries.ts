@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { AuctionCounts, AuctionFilter, AuctionListQuery, AuctionListResponse, AuctionStatus } from '../../../domain/auctions.js';
+import { isUuid } from '../../../domain/ids.js';
 import { nameTokens } from '../../../domain/text.js';
 import { type Db, rows } from '../../db/connect.js';
 import { auctionCounts, auctions, categories, uploads } from '../../db/schema.js';
@@ -23,8 +24,6 @@ const FILTERS = billingFilters(auctions.currentWinnerId, auctions.isPaid);
 /** The same over the `m` rows of a search (listWithSearch). */
 const MATCH_FILTERS = billingFilters(sql.raw('m.current_winner_id'), sql.raw('m.is_paid'));
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Every word of the search must start a word of the auction's folded search text, so 'bicicleta'
  * finds 'Bicicléta' and 'bici vint' finds 'Bicicleta vintage'. A full id finds its auction.
@@ -32,7 +31,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function searchWhere(search: string): SQL | undefined {
   const trimmed = search.trim();
   if (!trimmed) return undefined;
-  if (UUID.test(trimmed)) return eq(auctions.id, trimmed.toLowerCase());
+  if (isUuid(trimmed)) return eq(auctions.id, trimmed.toLowerCase());
   // A lone letter would match nearly every auction by prefix; it narrows nothing, so it is skipped.
   const words = nameTokens(trimmed, 8).filter((word) => word.length >= 2 || /\d/.test(word));
   if (words.length === 0) return undefined;

@@ -8,7 +8,7 @@ import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { emitAuctionCreated, emitAuctionUpdated } from './events.js';
 import { auctionScope } from './policies.js';
 import { countAuctions, listAuctions } from './queries.js';
-import { createAuction, deleteAuction, getAuction, updateAuction } from './service.js';
+import { createAuction, deleteAuction, describeAuction, getAuction, updateAuction } from './service.js';
 
 const ZParams = z.object({ id: z.string().max(64) });
 const ZCountsQuery = ZAuctionListQuery.pick({ search: true });
@@ -33,7 +33,7 @@ export async function auctionsRoutes(fastify: FastifyInstance, ctx: AppContext):
     const actor = currentUser(req);
     const row = await createAuction(db, { actor, input: req.body, ip: req.ip });
     emitAuctionCreated(realtime, row);
-    return reply.code(201).send(await getAuction(db, { id: row.id, viewer: actor }));
+    return reply.code(201).send(await describeAuction(db, { row, viewer: actor }));
   });
 
   app.get('/api/auctions/:id', { schema: { params: ZParams } }, async (req) => getAuction(db, { id: req.params.id, viewer: req.user }));
@@ -42,7 +42,7 @@ export async function auctionsRoutes(fastify: FastifyInstance, ctx: AppContext):
     const actor = currentUser(req);
     const row = await updateAuction(db, { actor, id: req.params.id, input: req.body, ip: req.ip });
     emitAuctionUpdated(realtime, row);
-    return getAuction(db, { id: row.id, viewer: actor });
+    return describeAuction(db, { row, viewer: actor });
   });
 
   app.delete('/api/auctions/:id', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => {

@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
+import { isUuid } from '../../../domain/ids.js';
 import { foldText, nameTokens } from '../../../domain/text.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { auctions, categories, userProfiles } from '../../db/schema.js';
@@ -32,7 +33,7 @@ export async function companyNames(db: Db | Tx, companyIds: readonly string[]): 
   const ids = [...new Set(companyIds)].filter(Boolean);
   const names = new Map<string, string>();
   if (ids.length === 0) return names;
-  const uuidIds = ids.filter((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id));
+  const uuidIds = ids.filter(isUuid);
   const found = await db
     .select({
       userId: userProfiles.userId,

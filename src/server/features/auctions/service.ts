@@ -1,5 +1,6 @@
 import { and, count, eq, inArray, or, sql } from 'drizzle-orm';
 import type { AuctionDetail, AuctionValues, PublicAuction } from '../../../domain/auctions.js';
+import { isUuid } from '../../../domain/ids.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../db/errors.js';
@@ -14,7 +15,6 @@ import { buildSearchText, companyNames, nameTokens } from './search-text.js';
 type AuctionRow = typeof auctions.$inferSelect;
 type Actor = Pick<CurrentUser, 'id' | 'roles' | 'profileCompanyId' | 'companyId'>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = () => new AppError('NOT_FOUND', messages.errors.notFound);
 
 /** Field problems found against the database, all at once, as one 400. */
@@ -101,7 +101,7 @@ export async function createAuction(db: Db, opts: { actor: Actor; input: Auction
 
 /** Loads an auction the actor may change, locked for the transaction; anything else is a 404. */
 async function lockInScope(tx: Tx, id: string, scope: AuctionScope): Promise<AuctionRow> {
-  if (!UUID.test(id)) throw notFound();
+  if (!isUuid(id)) throw notFound();
   const [row] = await tx.select().from(auctions).where(eq(auctions.id, id)).for('update');
   if (!row || !isInScope(scope, row)) throw notFound();
   return row;
@@ -159,19 +159,31 @@ export async function updateAuction(db: Db, opts: { actor: Actor; id: string; in
   });
 }
 
+/** What references an auction: its bids, payment items (of any status) and live lots. */
+async function holdsOn(db: Db | Tx, auctionId: string): Promise<{ bids: number; paymentItems: number; lots: number }> {
+  const [[bidRows], [itemRows], [lotRows]] = await Promise.all([
+    db.select({ n: count() }).from(bids).where(eq(bids.auctionId, auctionId)),
+    db.select({ n: count() }).from(paymentItems).where(eq(paymentItems.auctionId, auctionId)),
+    db.select({ n: count() }).from(liveLots).where(eq(liveLots.auctionId, auctionId)),
+  ]);
+  return { bids: Number(bidRows?.n ?? 0), paymentItems: Number(itemRows?.n ?? 0), lots: Number(lotRows?.n ?? 0) };
+}
+
+/** Why an auction cannot be deleted, or null when it can. */
+function deleteRefusal(row: Pick<AuctionRow, 'bidCount'>, holds: Awaited<ReturnType<typeof holdsOn>>): string | null {
+  if (row.bidCount > 0 || holds.bids > 0) return messages.auctions.deleteHasBids;
+  if (holds.paymentItems > 0) return messages.auctions.deleteInPayment;
+  if (holds.lots > 0) return messages.auctions.deleteInLiveSession;
+  return null;
+}
+
 /** Refused while bids, a payment or a live session hold the auction (their rows reference it). */
 export async function deleteAuction(db: Db, opts: { actor: Actor; id: string; ip?: string }): Promise<AuctionRow> {
   try {
     return await db.transaction(async (tx) => {
       const row = await lockInScope(tx, opts.id, auctionScope(opts.actor));
-      const [[bidCount], [itemCount], [lotCount]] = await Promise.all([
-        tx.select({ n: count() }).from(bids).where(eq(bids.auctionId, row.id)),
-        tx.select({ n: count() }).from(paymentItems).where(eq(paymentItems.auctionId, row.id)),
-        tx.select({ n: count() }).from(liveLots).where(eq(liveLots.auctionId, row.id)),
-      ]);
-      if (row.bidCount > 0 || Number(bidCount?.n) > 0) throw new AppError('CONFLICT', messages.auctions.deleteHasBids);
-      if (Number(itemCount?.n) > 0) throw new AppError('CONFLICT', messages.auctions.deleteInPayment);
-      if (Number(lotCount?.n) > 0) throw new AppError('CONFLICT', messages.auctions.deleteInLiveSession);
+      const reason = deleteRefusal(row, await holdsOn(tx, row.id));
+      if (reason) throw new AppError('CONFLICT', reason);
       await tx.delete(auctions).where(eq(auctions.id, row.id));
       await recordAudit(tx, {
         actorId: opts.actor.id,
@@ -211,20 +223,21 @@ async function relations(db: Db, row: AuctionRow): Promise<AuctionRelations> {
  * private fields (winner contact, seller, payment); everyone else the public view.
  */
 export async function getAuction(db: Db, opts: { id: string; viewer: Actor | null }): Promise<PublicAuction | AuctionDetail> {
-  if (!UUID.test(opts.id)) throw notFound();
+  if (!isUuid(opts.id)) throw notFound();
   const [row] = await db.select().from(auctions).where(eq(auctions.id, opts.id));
   if (!row) throw notFound();
+  return describeAuction(db, { row, viewer: opts.viewer });
+}
+
+/** The answer for a row already in hand (after a create or an edit): public, or detailed for its own panel. */
+export async function describeAuction(db: Db, opts: { row: AuctionRow; viewer: Actor | null }): Promise<PublicAuction | AuctionDetail> {
+  const { row } = opts;
   const rel = await relations(db, row);
   const now = Date.now();
   const viewer = opts.viewer;
   const isPanelViewer = viewer && (viewer.roles.includes('admin') || viewer.roles.includes('seller')) && isInScope(auctionScope(viewer), row);
   if (!isPanelViewer) return presentPublic(row, rel, now);
-  const [paymentId, [bidCount], [itemCount], [lotCount]] = await Promise.all([
-    holdingPaymentId(db, row.id),
-    db.select({ n: count() }).from(bids).where(eq(bids.auctionId, row.id)),
-    db.select({ n: count() }).from(paymentItems).where(eq(paymentItems.auctionId, row.id)),
-    db.select({ n: count() }).from(liveLots).where(eq(liveLots.auctionId, row.id)),
-  ]);
-  const canDelete = row.bidCount === 0 && Number(bidCount?.n) === 0 && Number(itemCount?.n) === 0 && Number(lotCount?.n) === 0;
+  const [paymentId, holds] = await Promise.all([holdingPaymentId(db, row.id), holdsOn(db, row.id)]);
+  const canDelete = deleteRefusal(row, holds) === null;
   return presentDetail(row, { ...rel, paymentId, canDelete }, now);
 }

@@ -1,9 +1,10 @@
 import { count, eq } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Category } from '../../../domain/categories.js';
+import { isUuid } from '../../../domain/ids.js';
 import { foldText } from '../../../domain/text.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
+import { pgError, UNIQUE_VIOLATION } from '../../db/errors.js';
 import { auctions, categories } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
@@ -15,7 +16,6 @@ interface Actor {
 }
 
 const byName = new Intl.Collator('es-MX', { sensitivity: 'base', numeric: true });
-const isUuid = (value: string) => z.uuid().safeParse(value).success;
 const notFound = () => new AppError('NOT_FOUND', messages.errors.notFound);
 
 /** GET /api/categories: every category in Spanish alphabetical order, with its auction count for admins. */
@@ -135,10 +135,6 @@ async function duplicateAsConflict<T>(run: () => Promise<T>): Promise<T> {
 }
 
 function isDuplicateName(err: unknown): boolean {
-  // Drizzle wraps the driver's error in `cause`; PGlite and pg both carry the SQLSTATE and constraint.
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
-    const { code, constraint } = e as { code?: unknown; constraint?: unknown };
-    if (code === '23505') return constraint === undefined || constraint === 'categories_name_key';
-  }
-  return false;
+  const found = pgError(err);
+  return found?.code === UNIQUE_VIOLATION && (found.constraint === undefined || found.constraint === 'categories_name_key');
 }

@@ -62,7 +62,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: AppContext): Promis
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 4, parts: 6, fieldSize: 200, fieldNameSize: 100, headerPairs: 20 },
   });
 
-  app.post('/api/uploads', { config: { rateLimit: uploadLimit }, preHandler: requireRole('admin', 'seller') }, async (req, reply) => {
+  app.post('/api/uploads', { config: { rateLimit: uploadLimit }, preValidation: requireRole('admin', 'seller') }, async (req, reply) => {
     if (!req.isMultipart()) return sendError(reply, 415, 'UNSUPPORTED_MEDIA', messages.uploads.notMultipart);
 
     let form: Awaited<ReturnType<typeof readUploadForm>>;

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, or, type SQL, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import { isUuid } from '../../../domain/ids.js';
 import { ROLES, type Role } from '../../../domain/roles.js';
 import { foldText } from '../../../domain/text.js';
 import type { UserListItem, UserListResponse, UserRoleFilter } from '../../../domain/users.js';
@@ -50,7 +50,6 @@ export function presentUser(row: ItemRow): UserListItem {
 
 /** An admin without a companyId runs the platform; one with a companyId runs only its company. */
 const isPlatformAdmin = (actor: CurrentUser) => actor.profileCompanyId === null;
-const isUuid = (value: string) => z.uuid().safeParse(value).success;
 // Same answer for an unknown user and another company's user, so a company admin cannot probe ids.
 const userNotFound = (actor: CurrentUser) => new AppError('NOT_FOUND', isPlatformAdmin(actor) ? messages.errors.notFound : messages.users.companyScope);
 

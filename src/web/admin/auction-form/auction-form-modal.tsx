@@ -4,7 +4,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AuctionDetail } from '../../../domain/auctions.js';
 import { useAuctionDetail } from '../../api/auctions';
-import { isApiError, NETWORK_ERROR_STATUS } from '../../api/client';
+import { isApiError } from '../../api/client';
+import { apiErrorText } from '../../lib/api-errors';
 import { AuctionForm } from './auction-form';
 
 export interface AuctionFormModalProps {
@@ -100,13 +101,10 @@ function EditBody({ auctionId, ...props }: BodyProps & { auctionId: string }) {
   if (seed) return <AuctionForm detail={seed} {...props} />;
   if (detail.isError && !detail.isFetching) {
     const error = detail.error;
-    const message = isApiError(error)
-      ? error.status === 404
+    const message =
+      isApiError(error) && error.status === 404
         ? t('auctionForm.notFound')
-        : error.status === NETWORK_ERROR_STATUS
-          ? t('common.networkError')
-          : error.message
-      : t('auctionForm.loadFailed');
+        : apiErrorText(error, { networkMessage: t('common.networkError'), fallback: t('auctionForm.loadFailed') });
     return (
       <Stack>
         <Alert color="red" variant="light" role="alert" title={t('auctionForm.loadFailed')}>

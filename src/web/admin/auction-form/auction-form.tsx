@@ -4,7 +4,8 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AuctionDetail, AuctionImage, AuctionInput } from '../../../domain/auctions.js';
 import { useCreateAuction, useUpdateAuction } from '../../api/auctions';
-import { isApiError, NETWORK_ERROR_STATUS } from '../../api/client';
+import { isApiError } from '../../api/client';
+import { apiErrorText } from '../../lib/api-errors';
 import { CategoryField, DetailFields, PriceFields, StatusField, TextFields } from './auction-fields';
 import { EndTimeField } from './end-time-field';
 import {
@@ -123,8 +124,7 @@ export function AuctionForm({ detail, onDirtyChange, onCancel, onSaved }: Auctio
       setFocusRequest((n) => n + 1);
       return;
     }
-    if (isApiError(error)) setFormError(error.status === NETWORK_ERROR_STATUS ? t('common.networkError') : error.message);
-    else setFormError(t('auctionForm.saveFailed'));
+    setFormError(apiErrorText(error, { networkMessage: t('common.networkError'), fallback: t('auctionForm.saveFailed') }));
   }
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {

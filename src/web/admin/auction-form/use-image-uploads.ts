@@ -2,8 +2,9 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type AuctionImage, MAX_AUCTION_IMAGES } from '../../../domain/auctions.js';
 import { MAX_UPLOAD_BYTES } from '../../../domain/uploads.js';
-import { isApiError, NETWORK_ERROR_STATUS } from '../../api/client';
+import { isApiError } from '../../api/client';
 import { uploadImage } from '../../api/uploads';
+import { apiErrorText } from '../../lib/api-errors';
 
 export type ImageStatus = 'done' | 'uploading' | 'error';
 
@@ -81,11 +82,8 @@ export function useImageUploads(initial: AuctionImage[]) {
 
   const describeError = useCallback(
     (error: unknown): string => {
-      if (isApiError(error)) {
-        if (error.status === NETWORK_ERROR_STATUS) return t('common.networkError');
-        return error.fields.file ?? error.message;
-      }
-      return t('auctionForm.images.failed');
+      if (isApiError(error) && error.fields.file) return error.fields.file;
+      return apiErrorText(error, { networkMessage: t('common.networkError'), fallback: t('auctionForm.images.failed') });
     },
     [t],
   );

@@ -2,8 +2,8 @@ import { Alert, Button, EmptyState, Stack, Text, Title } from '@mantine/core';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AuctionFilter } from '../../../domain/auctions.js';
-import { isApiError, NETWORK_ERROR_STATUS } from '../../api/client';
 import { AlertIcon, ReceiptIcon, SearchIcon } from '../../components/icons';
+import { apiErrorText } from '../../lib/api-errors';
 
 /** Nothing to list: no auctions at all, none for this filter, or none for this search. */
 export function AuctionEmptyState({
@@ -70,14 +70,7 @@ export function AuctionEmptyState({
 /** The server's Spanish message when it sent one; otherwise our own words for what went wrong. */
 export function useErrorText() {
   const { t } = useTranslation();
-  return useCallback(
-    (error: unknown): string => {
-      if (!isApiError(error)) return t('common.genericError');
-      if (error.status === NETWORK_ERROR_STATUS) return t('common.networkError');
-      return error.code.startsWith('HTTP_') ? t('common.genericError') : error.message;
-    },
-    [t],
-  );
+  return useCallback((error: unknown): string => apiErrorText(error, { networkMessage: t('common.networkError'), fallback: t('common.genericError') }), [t]);
 }
 
 export function AuctionLoadError({ error, onRetry, isRetrying }: { error: unknown; onRetry: () => void; isRetrying: boolean }) {

@@ -6,10 +6,10 @@ import type { Category } from '../../../domain/categories.js';
 import { foldText } from '../../../domain/text.js';
 import { useCategories, useDeleteCategory, useRenameCategory } from '../../api/categories';
 import { SearchIcon, TagIcon } from '../../components/icons';
+import { failureReason } from '../../lib/api-errors';
 import { CategoryAddForm } from './category-add-form';
 import { CategoryDeleteConfirm } from './category-delete-confirm';
 import { CategoryRow } from './category-row';
-import { failureReason } from './failure-reason';
 
 /** From this many categories on, a filter box helps find one. */
 const FILTER_FROM = 8;

@@ -3,8 +3,8 @@ import { notifications } from '@mantine/notifications';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAddCategory } from '../../api/categories';
+import { failureReason } from '../../lib/api-errors';
 import { CATEGORY_NAME_MAX, checkCategoryName } from './category-name';
-import { failureReason } from './failure-reason';
 
 /** Input + 'Agregar'; Enter submits. The name is checked with ZCategoryInput before it is sent. */
 export function CategoryAddForm() {

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { UserListItem } from '../../../domain/users.js';
 import { ZUserCompanyInput } from '../../../domain/users.js';
 import { useSetUserCompany } from '../../api/users';
-import { failureReason } from '../categories/failure-reason';
+import { failureReason } from '../../lib/api-errors';
 import { userLabel } from './user-format';
 
 const COMPANY_ID_MAX = 64;

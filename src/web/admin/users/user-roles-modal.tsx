@@ -6,7 +6,7 @@ import type { Me } from '../../../domain/api-types.js';
 import { ROLES, type Role } from '../../../domain/roles.js';
 import type { UserListItem } from '../../../domain/users.js';
 import { useSetUserRoles } from '../../api/users';
-import { failureReason } from '../categories/failure-reason';
+import { failureReason } from '../../lib/api-errors';
 import { orderedRoles, sameRoles, selfAccessLoss, userLabel } from './user-format';
 
 interface UserRolesModalProps {

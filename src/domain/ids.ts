@@ -1,0 +1,6 @@
+/** Ids are UUIDs (ARCHITECTURE): anything else cannot name a record, so callers answer 404 without a query. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}
