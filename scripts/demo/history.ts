@@ -46,6 +46,9 @@ export async function writeHistory(
           status: isEnded ? 'ended' : plan.kind === 'active' ? 'active' : 'pending',
           currentPrice: top?.amount ?? null,
           bidCount: plan.bids.length,
+          // The engine's leader: the top bidder, whose maximum is their last bid.
+          leaderId: top ? person(opts.people, top.bidderKey).id : null,
+          leaderMax: top?.amount ?? null,
           closedAt,
           currentWinnerId: winner?.id ?? null,
           currentWinnerName: winner?.displayName ?? null,
@@ -55,9 +58,9 @@ export async function writeHistory(
         })
         .where(eq(auctions.id, id));
       if (winner) winnerIds.push(id);
-      for (const bid of plan.bids) {
+      for (const [i, bid] of plan.bids.entries()) {
         const bidder = person(opts.people, bid.bidderKey);
-        bidRows.push({ auctionId: id, bidderId: bidder.id, bidderName: bidder.displayName, amount: bid.amount, createdAt: at(bid.at) });
+        bidRows.push({ auctionId: id, bidderId: bidder.id, bidderName: bidder.displayName, seq: i + 1, amount: bid.amount, createdAt: at(bid.at) });
       }
     }
     for (let i = 0; i < bidRows.length; i += 500) await tx.insert(bids).values(bidRows.slice(i, i + 500));

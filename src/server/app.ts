@@ -11,6 +11,10 @@ import { migrateDatabase } from './db/migrate.js';
 import { auctionsRoutes } from './features/auctions/routes.js';
 import { authRoutes } from './features/auth/routes.js';
 import { deleteExpiredSessions } from './features/auth/sessions.js';
+import { createBidBroadcaster } from './features/bids/events.js';
+import { createBidPresenter } from './features/bids/present.js';
+import { bidsRoutes } from './features/bids/routes.js';
+import { startClosingScheduler } from './features/bids/scheduler.js';
 import { categoriesRoutes } from './features/categories/routes.js';
 import { mediaRoutes } from './features/media/routes.js';
 import { opsRoutes } from './features/ops/routes.js';
@@ -53,6 +57,8 @@ export interface BuildOptions {
   webDir?: string;
   /** false: silent (tests); 'pretty': readable lines for a terminal; default: JSON lines. */
   logger?: false | 'pretty' | 'json';
+  /** false: no closing scheduler in this instance (a test driving closes by hand). */
+  scheduler?: boolean;
 }
 
 /** Builds the whole server: plugins, then each feature's routes. The caller listens. */
@@ -100,7 +106,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
         ? createOidcProvider({ issuer: config.signIn.issuer, clientId: config.signIn.clientId, clientSecret: config.signIn.clientSecret })
         : null;
   const storage = createStorage(config);
-  const ctx: AppContext = { config, database, db: database.db, realtime, metrics, identity, storage };
+  const present = createBidPresenter(config.sessionSecret);
+  const broadcaster = createBidBroadcaster(realtime, present);
+  const ctx: AppContext = { config, database, db: database.db, realtime, metrics, identity, storage, bidding: { present, broadcaster } };
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
@@ -127,11 +135,13 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => categoriesRoutes(scope, ctx));
   await app.register(async (scope) => usersRoutes(scope, ctx));
   await app.register(async (scope) => auctionsRoutes(scope, ctx));
+  await app.register(async (scope) => bidsRoutes(scope, ctx));
   await app.register(async (scope) => mediaRoutes(scope, ctx));
   if (opts.webDir) await app.register(async (scope) => webRoutes(scope, { distDir: opts.webDir as string }));
 
   const sweep = setInterval(() => void deleteExpiredSessions(database.db).catch(() => {}), 3_600_000);
   sweep.unref();
+  const scheduler = opts.scheduler === false ? null : startClosingScheduler({ db: database.db, log: app.log, onClosed: (state) => broadcaster.closed(state) });
 
   // Shutdown: new requests get 503, requests in flight finish, then the sockets close (an open
   // websocket would keep the HTTP server from closing), then the HTTP server, then the database.
@@ -139,6 +149,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   app.addHook('preClose', async () => {
     clearInterval(sweep);
     await inFlight.drained(10_000);
+    await scheduler?.stop();
+    broadcaster.stop();
     await realtime.close();
   });
   app.addHook('onClose', async () => {

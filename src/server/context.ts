@@ -1,5 +1,7 @@
 import type { Config } from './config.js';
 import type { Database, Db } from './db/connect.js';
+import type { BidBroadcaster } from './features/bids/events.js';
+import type { BidPresenter } from './features/bids/present.js';
 import type { Metrics } from './http/metrics.js';
 import type { OidcIdentityProvider } from './providers/identity/oidc.js';
 import type { Storage } from './providers/storage/index.js';
@@ -16,4 +18,6 @@ export interface AppContext {
   identity: OidcIdentityProvider | null;
   /** Uploaded files: local disk or S3-compatible storage. */
   storage: Storage;
+  /** What leaves the server about bids (masked, pseudonymous) and how it is broadcast. */
+  bidding: { present: BidPresenter; broadcaster: BidBroadcaster };
 }

@@ -51,6 +51,12 @@ export const messages = {
     categoryNameRequired: 'Escribe el nombre de la categoría.',
     rolesInvalid: 'Elige roles válidos: administrador, vendedor o comprador.',
     companyIdInvalid: 'El companyId sólo admite letras, números, guiones, puntos y guiones bajos.',
+    // Bids; keys are the codes of ZBidInput.
+    bidRequired: 'Escribe el monto de tu puja en pesos.',
+    bidInteger: 'La puja debe ser en pesos enteros, sin centavos.',
+    bidPositive: 'La puja debe ser mayor que cero.',
+    bidTooHigh: 'El monto es demasiado alto.',
+    maxBelowAmount: 'Tu máximo debe ser igual o mayor que tu puja.',
   },
   categories: {
     duplicate: 'Ya existe una categoría con ese nombre.',
@@ -71,6 +77,17 @@ export const messages = {
     priceLockedByBids: 'No se puede cambiar el precio inicial: la subasta ya tiene pujas.',
     wonLocked: 'La subasta ya tiene ganador: no se pueden cambiar su estado ni su fecha de cierre.',
     endedWithBids: 'La subasta terminó con pujas: no se puede reabrir.',
+  },
+  bidding: {
+    tooLow: 'Tu puja debe ser de al menos {{amount}}. Alguien pudo haber pujado antes que tú.',
+    notStarted: 'Esta subasta aún no ha comenzado.',
+    ended: 'Esta subasta ya terminó.',
+    ownAuction: 'No puedes pujar en subastas de tu propia empresa.',
+    profileIncomplete: 'Completa tu perfil (apellido y WhatsApp) para poder pujar.',
+    buyNowUnavailable: 'La compra inmediata ya no está disponible en esta subasta.',
+    idempotencyReused: 'Esa clave de Idempotency-Key ya se usó en otra subasta.',
+    idempotencyInvalid: 'El encabezado Idempotency-Key debe tener entre 1 y 100 caracteres visibles.',
+    rateLimited: 'Estás pujando muy rápido. Espera unos segundos y vuelve a intentarlo.',
   },
   uploads: {
     missingFile: 'Adjunta una imagen en el campo "file".',

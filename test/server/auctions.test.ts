@@ -222,7 +222,7 @@ describe('changing and deleting', () => {
   it('refuses to delete an auction with bids, in a payment or in a live session', async () => {
     const winner = await buildUser(server.ctx.db);
     const withBid = await create(sellerA);
-    await server.ctx.db.insert(bids).values({ auctionId: withBid.id, bidderId: winner.id, bidderName: 'Ju', amount: 1500 });
+    await server.ctx.db.insert(bids).values({ auctionId: withBid.id, bidderId: winner.id, bidderName: 'Ju', seq: 1, amount: 1500 });
     const inPayment = await create(sellerA);
     const payment = await buildPayment(server.ctx.db, { winnerId: winner.id, companyId: 'empresa-a', paymentStatus: 'canceled' });
     await server.ctx.db.insert(paymentItems).values({ paymentId: payment.id, paymentStatus: 'canceled', auctionId: inPayment.id, auctionName: 'x', amount: 1 });

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Role } from '../../src/domain/roles.js';
 import { foldText } from '../../src/domain/text.js';
 import { categories, uploads, userProfiles, users } from '../../src/server/db/schema.js';
+import { createSession, SESSION_COOKIE } from '../../src/server/features/auth/sessions.js';
 import { cookieFrom, type TestServer } from './server.js';
 
 export interface Actor {
@@ -16,7 +17,7 @@ export interface Actor {
  */
 export async function signInAs(
   server: Pick<TestServer, 'app' | 'ctx'>,
-  opts: { email: string; name?: string; roles: Role[]; companyId?: string | null; companyName?: string | null },
+  opts: { email: string; name?: string; roles: Role[]; companyId?: string | null; companyName?: string | null; completeProfile?: boolean },
 ): Promise<Actor> {
   const res = await server.app.inject({ method: 'POST', url: '/auth/dev', payload: { email: opts.email, name: opts.name ?? opts.email.split('@')[0] } });
   const cookie = cookieFrom(res.headers['set-cookie'], 'martillo_session');
@@ -25,9 +26,42 @@ export async function signInAs(
   if (!user) throw new Error('no user');
   await server.ctx.db
     .update(userProfiles)
-    .set({ roles: opts.roles, companyId: opts.companyId ?? null, companyName: opts.companyName ?? null })
+    .set({
+      roles: opts.roles,
+      companyId: opts.companyId ?? null,
+      companyName: opts.companyName ?? null,
+      // What bidding needs (SPEC §2's profile): a last name and a WhatsApp number with consent.
+      ...(opts.completeProfile ? COMPLETE_PROFILE : {}),
+    })
     .where(eq(userProfiles.userId, user.id));
   return { id: user.id, email: opts.email.toLowerCase(), cookie };
+}
+
+/** The profile fields bidding needs (a last name, WhatsApp with consent), as a completed profile form leaves them. */
+const COMPLETE_PROFILE = { lastName: 'Prueba', whatsapp: '+523312345678', whatsappCountryCode: '+52', whatsappLocal: '3312345678', whatsappConsentGiven: true };
+
+/**
+ * A signed-in account made straight in the database, for tests that need many (the development
+ * sign-in is rate-limited per address like any sign-in). Same session as a real sign-in.
+ */
+export async function buildActor(
+  server: Pick<TestServer, 'ctx'>,
+  opts: { email: string; name: string; roles: Role[]; companyId?: string | null; completeProfile?: boolean },
+): Promise<Actor> {
+  const email = opts.email.toLowerCase();
+  const [user] = await server.ctx.db.insert(users).values({ email }).returning({ id: users.id });
+  if (!user) throw new Error('no user');
+  await server.ctx.db.insert(userProfiles).values({
+    userId: user.id,
+    email,
+    firstName: opts.name.split(' ')[0] ?? opts.name,
+    displayName: opts.name,
+    roles: opts.roles,
+    companyId: opts.companyId ?? null,
+    ...(opts.completeProfile ? COMPLETE_PROFILE : {}),
+  });
+  const session = await createSession(server.ctx.db, { userId: user.id, days: 1, secret: server.ctx.config.sessionSecret });
+  return { id: user.id, email, cookie: `${SESSION_COOKIE}=${session.token}` };
 }
 
 /** A category row, for auctions to point at. */

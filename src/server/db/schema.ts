@@ -166,6 +166,12 @@ export const auctions = pgTable(
     buyNowPrice: integer('buy_now_price'),
     /** The leading bid; null until the first bid. */
     currentPrice: integer('current_price'),
+    /**
+     * The bidder leading now and their private maximum (proxy bidding), kept by the bid engine
+     * (drizzle/0003, place_bid). Never shown to anyone else. currentWinnerId is set only at the close.
+     */
+    leaderId: uuid('leader_id').references(() => users.id, { onDelete: 'set null' }),
+    leaderMax: integer('leader_max'),
     bidCount: integer('bid_count').notNull().default(0),
     images: text('images').array().notNull().default(sql`ARRAY[]::text[]`),
     categoryId: uuid('category_id').references(() => categories.id, { onDelete: 'restrict' }),
@@ -201,6 +207,8 @@ export const auctions = pgTable(
     index('auctions_paid_newest_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.isPaid}`),
     /** The closing scheduler: open auctions by end time. */
     index('auctions_open_end_idx').on(t.endTime).where(sql`${t.status} in ('active', 'live')`),
+    /** Auctions marked ended by other means (imports, older data) that the scheduler has not closed yet. */
+    index('auctions_unclosed_idx').on(t.id).where(sql`${t.status} = 'ended' and ${t.closedAt} is null`),
     index('auctions_name_tokens_idx').using('gin', t.nameTokens),
     index('auctions_search_idx').using('gin', t.searchVector),
     check('auctions_status_valid', sql`${t.status} in (${inList(AUCTION_STATUSES)})`),
@@ -239,6 +247,8 @@ export const bids = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
     bidderName: text('bidder_name').notNull(),
+    /** Position in the auction's history, from 1; the last line is always the leader at the current price. */
+    seq: integer('seq').notNull(),
     amount: integer('amount').notNull(),
     /** The bidder's private maximum for automatic bidding; never shown to others. */
     maxAmount: integer('max_amount'),
@@ -248,6 +258,7 @@ export const bids = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    unique('bids_auction_seq_key').on(t.auctionId, t.seq),
     index('bids_auction_amount_idx').on(t.auctionId, t.amount.desc()),
     index('bids_auction_created_idx').on(t.auctionId, t.createdAt.desc()),
     index('bids_bidder_idx').on(t.bidderId, t.createdAt.desc()),

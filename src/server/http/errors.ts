@@ -2,7 +2,20 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { messages } from '../messages.js';
 
-export type AppErrorCode = 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'VALIDATION' | 'CONFLICT' | 'RATE_LIMITED' | 'BAD_ORIGIN';
+export type AppErrorCode =
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'VALIDATION'
+  | 'CONFLICT'
+  | 'RATE_LIMITED'
+  | 'BAD_ORIGIN'
+  // Bidding (src/domain/bidding.ts BID_ERROR_CODES).
+  | 'BID_TOO_LOW'
+  | 'AUCTION_CLOSED'
+  | 'BUY_NOW_UNAVAILABLE'
+  | 'OWN_AUCTION'
+  | 'PROFILE_INCOMPLETE';
 
 const STATUS: Record<AppErrorCode, number> = {
   UNAUTHENTICATED: 401,
@@ -12,6 +25,11 @@ const STATUS: Record<AppErrorCode, number> = {
   CONFLICT: 409,
   RATE_LIMITED: 429,
   BAD_ORIGIN: 403,
+  BID_TOO_LOW: 409,
+  AUCTION_CLOSED: 409,
+  BUY_NOW_UNAVAILABLE: 409,
+  OWN_AUCTION: 403,
+  PROFILE_INCOMPLETE: 403,
 };
 
 /** A failure the client should see: the status comes from the code, the message is Spanish. */

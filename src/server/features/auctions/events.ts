@@ -10,8 +10,13 @@ export function emitAuctionCreated(realtime: Realtime, auction: { id: string; co
   realtime.toCompany(auction.companyId, 'auctionCreatedSuccessfully', event);
 }
 
-export function emitAuctionUpdated(realtime: Realtime, auction: { id: string; companyId: string; version: number }, opts: { deleted?: boolean } = {}): void {
+/** `publicRoom: false` when the public room hears of the change another way (bids send `auctionState`). */
+export function emitAuctionUpdated(
+  realtime: Realtime,
+  auction: { id: string; companyId: string; version: number },
+  opts: { deleted?: boolean; publicRoom?: boolean } = {},
+): void {
   const event: AuctionEvent = { id: auction.id, companyId: auction.companyId, version: auction.version, ...(opts.deleted ? { deleted: true } : {}) };
   realtime.toCompany(auction.companyId, 'auctionUpdate', event);
-  realtime.toAuction(auction.id, 'auctionUpdate', event);
+  if (opts.publicRoom !== false) realtime.toAuction(auction.id, 'auctionUpdate', event);
 }

@@ -7,6 +7,7 @@ import {
   deriveAuctionStatus,
   type PublicAuction,
 } from '../../../domain/auctions.js';
+import { maskName } from '../../../domain/bidding.js';
 import type { auctions } from '../../db/schema.js';
 
 type AuctionRow = typeof auctions.$inferSelect;
@@ -83,7 +84,8 @@ export function presentPublic(row: AuctionRow, rel: AuctionRelations, now: numbe
     status: deriveAuctionStatus(row.status as AuctionStatus, endTime, now),
     companyId: row.companyId,
     companyName: rel.companyName,
-    currentWinnerName: row.currentWinnerName,
+    // Bidders are never named in full in public: 'Ju***'.
+    currentWinnerName: row.currentWinnerName === null ? null : maskName(row.currentWinnerName),
     createdAt: row.createdAt.getTime(),
     version: row.version,
     serverNow: now,
@@ -95,6 +97,7 @@ export function presentDetail(row: AuctionRow, rel: AuctionRelations & { payment
   const hasWinnerDetails = row.winnerEmail !== null || row.winnerWhatsapp !== null;
   return {
     ...presentPublic(row, rel, now),
+    currentWinnerName: row.currentWinnerName,
     sellerId: row.sellerId,
     currentWinnerId: row.currentWinnerId,
     winnerDetails: hasWinnerDetails ? { email: row.winnerEmail, whatsapp: row.winnerWhatsapp } : null,

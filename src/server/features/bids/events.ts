@@ -1,0 +1,114 @@
+import {
+  AUCTION_STATE_EVENT,
+  type AuctionStateEvent,
+  BID_EVENT_MAX,
+  type BidView,
+  nextMinimumBid,
+  OUTBID_EVENT,
+  type OutbidEvent,
+} from '../../../domain/bidding.js';
+import type { Realtime } from '../../realtime/index.js';
+import { emitAuctionUpdated } from '../auctions/events.js';
+import type { BidPresenter, EngineLine, EngineState } from './present.js';
+
+/**
+ * Sends bid activity after commit. A hot auction can take hundreds of bids a second, so each
+ * auction's public room gets at most one `auctionState` per `publicMs` (the first at once, the
+ * rest merged into the next), and the company's panels one `auctionUpdate` per `panelMs`. Every
+ * event carries the whole state and its version, plus the lines added since the last event, so a
+ * viewer that missed one applies the newest and refetches the history when a line is missing.
+ * Closes and outbid notices go out at once.
+ */
+export function createBidBroadcaster(realtime: Realtime, present: BidPresenter, opts: { publicMs?: number; panelMs?: number } = {}) {
+  const publicMs = opts.publicMs ?? 40;
+  const panelMs = opts.panelMs ?? 1000;
+
+  interface Channel {
+    lastSent: number;
+    timer: NodeJS.Timeout | null;
+    state: EngineState | null;
+    lines: BidView[];
+  }
+  const publicChannels = new Map<string, Channel>();
+  const panelChannels = new Map<string, Channel>();
+
+  function sendPublic(channel: Channel) {
+    if (!channel.state) return;
+    const event: AuctionStateEvent = { state: present.state(channel.state), bids: channel.lines.slice(-BID_EVENT_MAX) };
+    realtime.toAuction(channel.state.id, AUCTION_STATE_EVENT, event);
+    channel.state = null;
+    channel.lines = [];
+  }
+
+  function sendPanel(channel: Channel) {
+    if (!channel.state) return;
+    emitAuctionUpdated(realtime, channel.state, { publicRoom: false });
+    channel.state = null;
+  }
+
+  function push(channels: Map<string, Channel>, every: number, send: (c: Channel) => void, state: EngineState, lines: BidView[], immediate: boolean) {
+    let channel = channels.get(state.id);
+    if (!channel) {
+      channel = { lastSent: 0, timer: null, state: null, lines: [] };
+      channels.set(state.id, channel);
+    }
+    if (!channel.state || channel.state.version < state.version) channel.state = state;
+    channel.lines.push(...lines);
+    const now = Date.now();
+    const flush = (c: Channel) => {
+      if (c.timer) clearTimeout(c.timer);
+      c.timer = null;
+      c.lastSent = Date.now();
+      send(c);
+    };
+    if (immediate || now - channel.lastSent >= every) return flush(channel);
+    if (channel.timer) return;
+    const c = channel;
+    c.timer = setTimeout(() => flush(c), every - (now - channel.lastSent));
+  }
+
+  // Quiet auctions are forgotten after a minute.
+  const sweep = setInterval(() => {
+    const before = Date.now() - 60_000;
+    for (const channels of [publicChannels, panelChannels]) {
+      for (const [id, c] of channels) if (!c.timer && c.lastSent < before) channels.delete(id);
+    }
+  }, 60_000);
+  sweep.unref();
+
+  function publish(change: { state: EngineState; lines: EngineLine[] }, immediate: boolean) {
+    const lines = change.lines.map((l) => present.line(change.state.id, l));
+    push(publicChannels, publicMs, sendPublic, change.state, lines, immediate);
+    push(panelChannels, panelMs, sendPanel, change.state, [], immediate);
+  }
+
+  return {
+    /** After a bid or a buy-now committed. */
+    bid(change: { state: EngineState; lines: EngineLine[]; outbidUserId: string | null }) {
+      const closed = change.state.status === 'ended';
+      publish(change, closed);
+      if (change.outbidUserId && change.state.currentPrice !== null) {
+        const notice: OutbidEvent = {
+          auctionId: change.state.id,
+          auctionName: change.state.name,
+          currentPrice: change.state.currentPrice,
+          nextMinimum: nextMinimumBid(change.state),
+          version: change.state.version,
+        };
+        realtime.toUser(change.outbidUserId, OUTBID_EVENT, notice);
+      }
+    },
+    /** After the scheduler closed an auction. */
+    closed(state: EngineState) {
+      publish({ state, lines: [] }, true);
+    },
+    stop() {
+      clearInterval(sweep);
+      for (const channels of [publicChannels, panelChannels]) {
+        for (const c of channels.values()) if (c.timer) clearTimeout(c.timer);
+        channels.clear();
+      }
+    },
+  };
+}
+export type BidBroadcaster = ReturnType<typeof createBidBroadcaster>;

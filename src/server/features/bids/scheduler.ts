@@ -1,0 +1,86 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { recordAudit } from '../../audit.js';
+import { type Db, rows } from '../../db/connect.js';
+import { refreshAuctionSearchText } from '../auctions/search-text.js';
+import type { EngineState } from './present.js';
+
+/** Auctions closed per transaction; a backlog (after a restart) is worked through batch by batch. */
+const BATCH = 100;
+
+/** Closes every auction whose end time has passed, in one transaction per batch (drizzle/0003, close_due_auctions). */
+export async function closeDueAuctions(db: Db, limit = BATCH): Promise<EngineState[]> {
+  return db.transaction(async (tx) => {
+    const closed = rows<{ r: { state: EngineState } }>(await tx.execute(sql`select close_due_auctions(${limit}::integer) as r`)).map((row) => row.r.state);
+    if (closed.length === 0) return closed;
+    // The winner's name is searchable in the admin table.
+    await refreshAuctionSearchText(tx, { auctionIds: closed.map((s) => s.id) });
+    for (const s of closed) {
+      await recordAudit(tx, {
+        actorId: null,
+        action: 'auction.closed',
+        entityType: 'auction',
+        entityId: s.id,
+        after: { winnerId: s.winnerId, price: s.currentPrice, bidCount: s.bidCount },
+      });
+    }
+    return closed;
+  });
+}
+
+/**
+ * The closing scheduler (issue 4). The database is the only timetable: each pass closes what is
+ * due, then sleeps until the next end time, never longer than `maxSleepMs`, so auctions created or
+ * extended by other instances are seen too. Nothing is kept in memory, so a restart simply finds
+ * the overdue auctions on its first pass. Several instances may run it: the closing statement
+ * locks and re-checks each row, so each auction is closed exactly once.
+ */
+export function startClosingScheduler(opts: { db: Db; log: FastifyBaseLogger; onClosed: (state: EngineState) => void; maxSleepMs?: number }): {
+  stop(): Promise<void>;
+} {
+  const maxSleepMs = opts.maxSleepMs ?? 1000;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let stopped = false;
+
+  async function pass(): Promise<number> {
+    let next = maxSleepMs;
+    try {
+      for (;;) {
+        const closed = await closeDueAuctions(opts.db);
+        for (const state of closed) opts.onClosed(state);
+        if (closed.length < BATCH || stopped) break;
+      }
+      const [row] = rows<{ ms: number | string | null }>(
+        await opts.db.execute(
+          sql`select (extract(epoch from min(end_time) - clock_timestamp()) * 1000)::bigint as ms from auctions where status in ('active', 'live')`,
+        ),
+      );
+      if (row?.ms !== null && row?.ms !== undefined) next = Math.min(maxSleepMs, Math.max(0, Number(row.ms)));
+    } catch (err) {
+      if (!stopped) opts.log.error({ err }, 'closing scheduler pass failed');
+    }
+    return next;
+  }
+
+  function schedule(delay: number) {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      timer = null;
+      running = pass().then((next) => {
+        running = null;
+        // A few ms past the end, so the database's clock has passed it too.
+        schedule(next + 5);
+      });
+    }, delay);
+  }
+
+  schedule(0);
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,179 @@
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import type { BidAnswer, BidHistory, BidOutcome, BuyNowAnswer } from '../../../domain/bidding.js';
+import { isUuid } from '../../../domain/ids.js';
+import { formatMoney } from '../../../domain/money.js';
+import { recordAudit } from '../../audit.js';
+import { type Db, rows } from '../../db/connect.js';
+import { bids } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { messages } from '../../messages.js';
+import { refreshAuctionSearchText } from '../auctions/search-text.js';
+import type { BidPresenter, EngineLine, EngineState } from './present.js';
+
+/** What the engine's functions answer (drizzle/0003): a refusal, or the lines written and the new state. */
+interface EngineAnswer {
+  error?: 'PROFILE_INCOMPLETE' | 'NOT_FOUND' | 'AUCTION_CLOSED' | 'OWN_AUCTION' | 'BID_TOO_LOW' | 'BUY_NOW_UNAVAILABLE' | 'IDEMPOTENCY_REUSED';
+  replayed?: boolean;
+  outcome?: BidOutcome;
+  lines?: EngineLine[];
+  allLines?: EngineLine[];
+  previousLeaderId?: string | null;
+  state?: EngineState;
+}
+
+/** A decided bid, for the caller to answer and broadcast after the commit. */
+export interface PlacedBid {
+  answer: BidAnswer;
+  /** Null on a replay or a raised maximum: nothing public changed. */
+  change: { state: EngineState; lines: EngineLine[]; outbidUserId: string | null } | null;
+}
+
+const notFound = () => new AppError('NOT_FOUND', messages.errors.notFound);
+
+/** Turns a refusal into the HTTP error the bid and buy-now endpoints answer; 409s carry the state. */
+function refusal(answer: EngineAnswer, present: BidPresenter): AppError {
+  const state = answer.state ? present.state(answer.state) : undefined;
+  const extra = state ? { state } : undefined;
+  switch (answer.error) {
+    case 'PROFILE_INCOMPLETE':
+      return new AppError('PROFILE_INCOMPLETE', messages.bidding.profileIncomplete);
+    case 'NOT_FOUND':
+      return notFound();
+    case 'OWN_AUCTION':
+      return new AppError('OWN_AUCTION', messages.bidding.ownAuction, undefined, extra);
+    case 'AUCTION_CLOSED':
+      return new AppError('AUCTION_CLOSED', state?.status === 'pending' ? messages.bidding.notStarted : messages.bidding.ended, undefined, extra);
+    case 'BID_TOO_LOW':
+      return new AppError('BID_TOO_LOW', messages.bidding.tooLow.replace('{{amount}}', formatMoney(state?.nextMinimum ?? 0)), undefined, extra);
+    case 'BUY_NOW_UNAVAILABLE':
+      return new AppError('BUY_NOW_UNAVAILABLE', messages.bidding.buyNowUnavailable, undefined, extra);
+    case 'IDEMPOTENCY_REUSED':
+      return new AppError('CONFLICT', messages.bidding.idempotencyReused);
+    default:
+      throw new Error(`unknown bid engine answer: ${JSON.stringify(answer)}`);
+  }
+}
+
+function engineAnswer(result: unknown): EngineAnswer {
+  const [row] = rows<{ r: EngineAnswer }>(result);
+  if (!row) throw new Error('bid engine returned no row');
+  return row.r;
+}
+
+/**
+ * Places one bid. The whole decision is one statement, `place_bid` (drizzle/0003): one transaction
+ * that locks the auction row, so bids on one auction are decided one at a time, in any number of
+ * server instances. The caller broadcasts `change` after this returns, that is, after the commit.
+ */
+export async function placeBid(
+  db: Db,
+  present: BidPresenter,
+  opts: { auctionId: string; bidderId: string; amount: number; maxAmount: number | null; idempotencyKey: string | null },
+): Promise<PlacedBid> {
+  if (!isUuid(opts.auctionId)) throw notFound();
+  const answer = engineAnswer(
+    await db.execute(
+      sql`select place_bid(${opts.auctionId}::uuid, ${opts.bidderId}::uuid, ${opts.amount}::integer, ${opts.maxAmount}::integer, ${opts.idempotencyKey}::text) as r`,
+    ),
+  );
+  if (answer.error || !answer.state || !answer.outcome) throw refusal(answer, present);
+  const state = answer.state;
+  const outcome = answer.outcome;
+  return {
+    answer: {
+      outcome,
+      bids: (answer.lines ?? []).map((l) => present.line(state.id, l)),
+      state: present.state(state),
+      me: present.me(state, opts.bidderId),
+      replayed: answer.replayed === true,
+    },
+    change:
+      answer.replayed || outcome === 'maxRaised'
+        ? null
+        : {
+            state,
+            lines: answer.allLines ?? [],
+            outbidUserId: answer.previousLeaderId && answer.previousLeaderId !== opts.bidderId ? answer.previousLeaderId : null,
+          },
+  };
+}
+
+/** Buys at the buy-now price: the auction ends with the buyer as its winner (drizzle/0003, buy_now). */
+export async function buyNow(
+  db: Db,
+  present: BidPresenter,
+  opts: { auctionId: string; buyerId: string; idempotencyKey: string | null; ip?: string },
+): Promise<{ answer: BuyNowAnswer; change: PlacedBid['change'] }> {
+  if (!isUuid(opts.auctionId)) throw notFound();
+  const answer = await db.transaction(async (tx) => {
+    const found = engineAnswer(await tx.execute(sql`select buy_now(${opts.auctionId}::uuid, ${opts.buyerId}::uuid, ${opts.idempotencyKey}::text) as r`));
+    if (!found.error && !found.replayed) {
+      // The winner's name is searchable in the admin table.
+      await refreshAuctionSearchText(tx, { auctionIds: [opts.auctionId] });
+      await recordAudit(tx, {
+        actorId: opts.buyerId,
+        action: 'auction.buy_now',
+        entityType: 'auction',
+        entityId: opts.auctionId,
+        after: { price: found.state?.currentPrice },
+        ip: opts.ip ?? null,
+      });
+    }
+    return found;
+  });
+  if (answer.error || !answer.state) throw refusal(answer, present);
+  const state = answer.state;
+  const [line] = answer.lines ?? [];
+  if (!line) throw new Error('buy_now returned no line');
+  return {
+    answer: { bid: present.line(state.id, line), state: present.state(state), me: present.me(state, opts.buyerId) },
+    change: answer.replayed
+      ? null
+      : {
+          state,
+          lines: answer.allLines ?? [],
+          outbidUserId: answer.previousLeaderId && answer.previousLeaderId !== opts.buyerId ? answer.previousLeaderId : null,
+        },
+  };
+}
+
+/** The engine's view of one auction, without locking it. */
+export async function readEngineState(db: Db, auctionId: string): Promise<EngineState | null> {
+  if (!isUuid(auctionId)) return null;
+  const [row] = rows<{ s: EngineState }>(
+    await db.execute(sql`select auction_bid_state(a, auction_bidding_config(a.id)) as s from auctions a where a.id = ${auctionId}::uuid`),
+  );
+  return row?.s ?? null;
+}
+
+/** GET /api/auctions/{id}/bids: the public history, newest first, a page at a time, with the state. */
+export async function bidHistory(
+  db: Db,
+  present: BidPresenter,
+  opts: { auctionId: string; viewerId: string | null; limit: number; before: number | null },
+): Promise<BidHistory> {
+  const state = await readEngineState(db, opts.auctionId);
+  if (!state) throw notFound();
+  const found = await db
+    .select({
+      seq: bids.seq,
+      bidderId: bids.bidderId,
+      bidderName: bids.bidderName,
+      amount: bids.amount,
+      isAutomatic: bids.isAutomatic,
+      createdAt: bids.createdAt,
+    })
+    .from(bids)
+    .where(and(eq(bids.auctionId, state.id), opts.before === null ? undefined : lt(bids.seq, opts.before)))
+    .orderBy(desc(bids.seq))
+    .limit(opts.limit);
+  const items = found.map((b) => present.line(state.id, { ...b, createdAt: b.createdAt.getTime() }));
+  const last = items[items.length - 1];
+  return {
+    items,
+    total: state.bidCount,
+    nextBefore: last && last.seq > 1 && items.length === opts.limit ? last.seq : null,
+    state: present.state(state),
+    me: opts.viewerId ? present.me(state, opts.viewerId) : null,
+  };
+}
