@@ -1,4 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import type { AuctionDetail, AuctionEvent, AuctionFilter, AuctionInput, AuctionListResponse, PublicAuction } from '../../domain/auctions.js';
 import { api, isApiError } from './client';
 import { useSocketEvent } from './socket';
@@ -82,12 +83,35 @@ export function useDeleteAuction() {
   });
 }
 
-/** SPEC §4 refresh triggers: the list refetches on auctionUpdate and auctionCreatedSuccessfully. */
+/** While auctions are being bid on, the list refetches at most this often. */
+const LIST_REFRESH_MS = 500;
+
+/**
+ * SPEC §4 refresh triggers: the list refetches on auctionUpdate and auctionCreatedSuccessfully.
+ * A busy company sends many updates a second, so refetches are merged: the first at once, the
+ * rest at most one per LIST_REFRESH_MS.
+ */
 export function useAuctionListRefresh(): void {
   const queryClient = useQueryClient();
+  const throttle = useRef<{ last: number; timer: ReturnType<typeof setTimeout> | null }>({ last: 0, timer: null });
+  useEffect(() => {
+    const state = throttle.current;
+    return () => {
+      if (state.timer) clearTimeout(state.timer);
+    };
+  }, []);
   const refresh = (event: AuctionEvent) => {
-    void queryClient.invalidateQueries({ queryKey: auctionKeys.lists() });
     if (event?.id) void queryClient.invalidateQueries({ queryKey: auctionKeys.detail(event.id) });
+    const state = throttle.current;
+    if (state.timer) return;
+    const run = () => {
+      state.timer = null;
+      state.last = Date.now();
+      void queryClient.invalidateQueries({ queryKey: auctionKeys.lists() });
+    };
+    const wait = state.last + LIST_REFRESH_MS - Date.now();
+    if (wait <= 0) run();
+    else state.timer = setTimeout(run, wait);
   };
   useSocketEvent<AuctionEvent>('auctionUpdate', refresh);
   useSocketEvent<AuctionEvent>('auctionCreatedSuccessfully', refresh);

@@ -5,13 +5,16 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly fields: Record<string, string>;
+  /** Anything else the error body carried (a 409 on a bid sends the auction's new `state`). */
+  readonly details: Record<string, unknown>;
 
-  constructor(status: number, code: string, message: string, fields: Record<string, string> = {}) {
+  constructor(status: number, code: string, message: string, fields: Record<string, string> = {}, details: Record<string, unknown> = {}) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.fields = fields;
+    this.details = details;
   }
 }
 
@@ -31,8 +34,8 @@ function isErrorBody(value: unknown): value is ApiErrorBody {
 /** Builds the ApiError for a non-OK answer from its status and parsed body (if any). */
 export function toApiError(status: number, body: unknown): ApiError {
   if (isErrorBody(body)) {
-    const { code, message, fields } = body.error;
-    return new ApiError(status, String(code), String(message), fields ?? {});
+    const { code, message, fields, ...details } = body.error as ApiErrorBody['error'] & Record<string, unknown>;
+    return new ApiError(status, String(code), String(message), fields ?? {}, details);
   }
   return new ApiError(status, `HTTP_${status}`, `HTTP ${status}`);
 }
@@ -42,6 +45,8 @@ export interface RequestOptions {
   /** Sent as JSON. */
   body?: unknown;
   signal?: AbortSignal;
+  /** Extra request headers (an `Idempotency-Key`, say). */
+  headers?: Record<string, string>;
 }
 
 async function readBody(response: Response): Promise<unknown> {
@@ -60,7 +65,7 @@ async function readBody(response: Response): Promise<unknown> {
  */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const method = options.method ?? 'GET';
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   let body: string | undefined;
   if (method !== 'GET') {
     headers['Content-Type'] = 'application/json';
@@ -80,7 +85,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
 
 export const api = {
   get: <T>(path: string, signal?: AbortSignal) => apiRequest<T>(path, { signal }),
-  post: <T>(path: string, body?: unknown) => apiRequest<T>(path, { method: 'POST', body }),
+  post: <T>(path: string, body?: unknown, headers?: Record<string, string>) => apiRequest<T>(path, { method: 'POST', body, headers }),
   put: <T>(path: string, body?: unknown) => apiRequest<T>(path, { method: 'PUT', body }),
   del: <T>(path: string) => apiRequest<T>(path, { method: 'DELETE' }),
 };

@@ -1,7 +1,8 @@
 import { Card, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { AuctionListItem } from '../../../domain/auctions.js';
-import { AuctionCardActions, AuctionEndDate, AuctionName, AuctionPrice, AuctionStatusBadge, AuctionThumbnail } from './auction-cells';
+import { AuctionStatusBadge } from '../../components/auction-status-badge';
+import { AuctionCardActions, AuctionEndDate, AuctionName, AuctionPrice, AuctionThumbnail } from './auction-cells';
 import type { AuctionListViewProps } from './auction-table';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {

@@ -1,7 +1,7 @@
-import { ActionIcon, Badge, Button, Center, Group, Image, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Center, Group, Image, Stack, Text, Tooltip } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AuctionListItem, AuctionStatus } from '../../../domain/auctions.js';
+import type { AuctionListItem } from '../../../domain/auctions.js';
 import { formatMoney } from '../../../domain/money.js';
 import { EyeIcon, PencilIcon, PhotoIcon, TrashIcon } from '../../components/icons';
 import { formatDate, TIME_FORMAT } from '../../lib/dates';
@@ -44,20 +44,6 @@ export function AuctionThumbnail({ url, size = THUMB_SIZE }: { url: string | nul
       onError={() => setIsBroken(true)}
       style={{ flexShrink: 0 }}
     />
-  );
-}
-
-const STATUS_COLORS: Record<AuctionStatus, string> = { active: 'green', live: 'oro', pending: 'gray', ended: 'dark' };
-
-/** SPEC §2: the active status is green and bold; the others stay quieter. */
-export function AuctionStatusBadge({ status }: { status: AuctionStatus }) {
-  const { t } = useTranslation();
-  const isActive = status === 'active';
-  const variant = isActive ? 'light' : status === 'live' ? 'filled' : 'outline';
-  return (
-    <Badge color={STATUS_COLORS[status]} variant={variant} autoContrast tt="none" fw={isActive ? 700 : 500} miw="max-content" data-status={status}>
-      {t(`auctions.status.${status}`)}
-    </Badge>
   );
 }
 

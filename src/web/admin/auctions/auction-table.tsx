@@ -1,7 +1,8 @@
 import { Skeleton, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { AuctionListItem } from '../../../domain/auctions.js';
-import { AuctionEndDate, AuctionName, AuctionPrice, AuctionRowActions, AuctionStatusBadge, AuctionThumbnail } from './auction-cells';
+import { AuctionStatusBadge } from '../../components/auction-status-badge';
+import { AuctionEndDate, AuctionName, AuctionPrice, AuctionRowActions, AuctionThumbnail } from './auction-cells';
 
 export interface AuctionListViewProps {
   items: AuctionListItem[];

@@ -1,0 +1,26 @@
+import type { Page } from 'playwright-core';
+import type { AuctionDetail, AuctionInput } from '../../src/domain/auctions.js';
+import type { E2eApp } from './app.js';
+
+/**
+ * Creates an auction through POST /api/auctions from a seller's signed-in page, as the panel's form
+ * would (same validation, same events). Active by default, ending in an hour.
+ */
+export async function createAuctionAs(
+  page: Page,
+  app: E2eApp,
+  input: Partial<AuctionInput> & { name: string; categoryId: string; endTime?: number },
+): Promise<AuctionDetail> {
+  const res = await page.request.post(`${app.url}/api/auctions`, {
+    data: {
+      description: 'Artículo de prueba, en buen estado.',
+      startingPrice: 500,
+      status: 'active',
+      endTime: Date.now() + 3_600_000,
+      ...input,
+    },
+    headers: { origin: app.url },
+  });
+  if (res.status() >= 300) throw new Error(`auction create failed: ${res.status()} ${await res.text()}`);
+  return (await res.json()) as AuctionDetail;
+}

@@ -1,0 +1,194 @@
+import { type QueryClient, replaceEqualDeep, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import type { AuctionEvent } from '../../domain/auctions.js';
+import {
+  AUCTION_STATE_EVENT,
+  type AuctionLiveState,
+  type AuctionStateEvent,
+  BID_PAGE_DEFAULT,
+  type BidAnswer,
+  type BidHistory,
+  type BuyNowAnswer,
+  OUTBID_EVENT,
+  type OutbidEvent,
+} from '../../domain/bidding.js';
+import { auctionKeys } from './auctions';
+import { applyLiveUpdate, type HistoryData, type HistoryPage, type LiveUpdate, reconcileHistory } from './bid-cache';
+import { api, isApiError, NETWORK_ERROR_STATUS } from './client';
+import { connectSocket, getSocket } from './socket';
+
+export const bidKeys = {
+  all: ['bids'] as const,
+  history: (auctionId: string) => [...bidKeys.all, 'history', auctionId] as const,
+};
+
+const auctionPath = (auctionId: string) => `/api/auctions/${encodeURIComponent(auctionId)}`;
+
+function historyUrl(auctionId: string, before: number | null): string {
+  const query = new URLSearchParams({ limit: String(BID_PAGE_DEFAULT) });
+  if (before !== null) query.set('before', String(before));
+  return `${auctionPath(auctionId)}/bids?${query}`;
+}
+
+/**
+ * GET /api/auctions/{id}/bids: the public history, newest first, with the live state and what the
+ * viewer may know about themself. Page 0 is kept current by the room's events; 'Ver más' pages back.
+ */
+export function useBidHistory(auctionId: string) {
+  return useInfiniteQuery<HistoryPage, Error, HistoryData, ReturnType<typeof bidKeys.history>, number | null>({
+    queryKey: bidKeys.history(auctionId),
+    queryFn: async ({ pageParam, signal }): Promise<HistoryPage> => {
+      const page = await api.get<BidHistory>(historyUrl(auctionId, pageParam), signal);
+      return { ...page, receivedAt: Date.now() };
+    },
+    initialPageParam: null,
+    getNextPageParam: (last) => last.nextBefore,
+    // A refetch that an event overtook must not set the price back.
+    structuralSharing: (old, fetched) => replaceEqualDeep(old, reconcileHistory(old as HistoryData | undefined, fetched as HistoryData)),
+  });
+}
+
+/** Applies an event or answer to the cache; a gap in the lines refetches the history. */
+export function applyLive(queryClient: QueryClient, auctionId: string, update: LiveUpdate): void {
+  let isGap = false;
+  queryClient.setQueryData<HistoryData>(bidKeys.history(auctionId), (data) => {
+    const result = applyLiveUpdate(data, update);
+    isGap = result.isGap;
+    return result.data;
+  });
+  if (isGap) void queryClient.invalidateQueries({ queryKey: bidKeys.history(auctionId) });
+}
+
+/** The state a 409 (BID_TOO_LOW, AUCTION_CLOSED, BUY_NOW_UNAVAILABLE) carries, if any. */
+export function stateFromError(error: unknown): AuctionLiveState | null {
+  if (!isApiError(error)) return null;
+  const state = error.details.state as AuctionLiveState | undefined;
+  return state && typeof state === 'object' && typeof state.version === 'number' ? state : null;
+}
+
+/**
+ * Whether a failed call may have reached the server: no answer, or a gateway error. Retrying it with
+ * the same Idempotency-Key is safe; any other error is a definite refusal, and the next try is new.
+ */
+export function isUncertainFailure(error: unknown): boolean {
+  return isApiError(error) && (error.status === NETWORK_ERROR_STATUS || error.status === 502 || error.status === 503 || error.status === 504);
+}
+
+/** One press of 'Confirmar puja' (or 'Comprar ahora'): its key is reused by every retry of it. */
+export interface BidAttempt {
+  amount: number;
+  maxAmount: number | null;
+  key: string;
+}
+
+/** A fresh Idempotency-Key. crypto.randomUUID needs a secure context; plain http on a LAN falls back. */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
+  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
+  const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const retryUncertain = (failureCount: number, error: unknown) => failureCount < 2 && isUncertainFailure(error);
+
+function applyErrorState(queryClient: QueryClient, auctionId: string, error: unknown): void {
+  const state = stateFromError(error);
+  if (state) applyLive(queryClient, auctionId, { state, bids: [], receivedAt: Date.now() });
+}
+
+/** POST /api/auctions/{id}/bids. The answer updates the cache at once (the room's event may come later). */
+export function usePlaceBid(auctionId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ amount, maxAmount, key }: BidAttempt) =>
+      api.post<BidAnswer>(`${auctionPath(auctionId)}/bids`, maxAmount === null ? { amount } : { amount, maxAmount }, { 'Idempotency-Key': key }),
+    retry: retryUncertain,
+    retryDelay: 800,
+    onSuccess: (answer) => applyLive(queryClient, auctionId, { state: answer.state, bids: answer.bids, me: answer.me, receivedAt: Date.now() }),
+    onError: (error) => applyErrorState(queryClient, auctionId, error),
+  });
+}
+
+/** POST /api/auctions/{id}/buy-now. */
+export function useBuyNow(auctionId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ key }: { key: string }) => api.post<BuyNowAnswer>(`${auctionPath(auctionId)}/buy-now`, {}, { 'Idempotency-Key': key }),
+    retry: retryUncertain,
+    retryDelay: 800,
+    onSuccess: (answer) => applyLive(queryClient, auctionId, { state: answer.state, bids: [answer.bid], me: answer.me, receivedAt: Date.now() }),
+    onError: (error) => applyErrorState(queryClient, auctionId, error),
+  });
+}
+
+export interface AuctionLiveHandlers {
+  /** The signed-in viewer was outbid on this auction (their private room). */
+  onOutbid?: (event: OutbidEvent) => void;
+}
+
+/**
+ * Keeps this page in the auction's public room: connects the socket (signed out too), joins on every
+ * (re)connection, applies `auctionState`, refetches on `auctionUpdate`, and after a reconnection
+ * refetches both queries so a missed event cannot leave the page behind. Returns whether it is live.
+ */
+export function useAuctionLive(auctionId: string, handlers: AuctionLiveHandlers = {}): { isConnected: boolean } {
+  const queryClient = useQueryClient();
+  const handlersRef = useRef(handlers);
+  useEffect(() => {
+    handlersRef.current = handlers;
+  });
+  const [isConnected, setConnected] = useState(() => getSocket().connected);
+
+  useEffect(() => {
+    const socket = getSocket();
+    const converge = () => {
+      void queryClient.invalidateQueries({ queryKey: bidKeys.history(auctionId) });
+      void queryClient.invalidateQueries({ queryKey: auctionKeys.detail(auctionId) });
+    };
+    const join = () => {
+      setConnected(true);
+      socket.emit('joinAuction', { auctionId }, () => {
+        // What was fetched before we were in the room (or while disconnected) may have missed an event.
+        if ((queryClient.getQueryState(bidKeys.history(auctionId))?.dataUpdatedAt ?? 0) > 0) converge();
+      });
+    };
+    const onDisconnect = (reason: string) => {
+      setConnected(false);
+      // The server closed it (a sign-out elsewhere, say): Socket.IO does not retry that by itself,
+      // but a public room needs no sign-in, so come back (anonymously if need be).
+      if (reason === 'io server disconnect') setTimeout(() => connectSocket(), 1000);
+    };
+    const onState = (event: AuctionStateEvent) => {
+      if (event?.state?.id !== auctionId) return;
+      applyLive(queryClient, auctionId, { state: event.state, bids: event.bids ?? [], receivedAt: Date.now() });
+    };
+    const onUpdate = (event: AuctionEvent) => {
+      if (event?.id !== auctionId) return;
+      if (event.deleted) queryClient.setQueryData(auctionKeys.detail(auctionId), null);
+      else converge();
+    };
+    const onOutbid = (event: OutbidEvent) => {
+      if (event?.auctionId === auctionId) handlersRef.current.onOutbid?.(event);
+    };
+
+    socket.on('connect', join);
+    socket.on('disconnect', onDisconnect);
+    socket.on(AUCTION_STATE_EVENT, onState);
+    socket.on('auctionUpdate', onUpdate);
+    socket.on(OUTBID_EVENT, onOutbid);
+    if (socket.connected) join();
+    else connectSocket();
+    return () => {
+      socket.off('connect', join);
+      socket.off('disconnect', onDisconnect);
+      socket.off(AUCTION_STATE_EVENT, onState);
+      socket.off('auctionUpdate', onUpdate);
+      socket.off(OUTBID_EVENT, onOutbid);
+      if (socket.connected) socket.emit('leaveAuction', { auctionId });
+    };
+  }, [auctionId, queryClient]);
+
+  return { isConnected };
+}

@@ -1,0 +1,142 @@
+import { Button, Collapse, Group, NumberInput, Stack, Switch, Text } from '@mantine/core';
+import { type FormEvent, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MAX_PRICE } from '../../../domain/auctions.js';
+import { formatMoney } from '../../../domain/money.js';
+import { GavelIcon } from '../../components/icons';
+import { type Amount, type BidErrors, type BidFormValues, checkBid } from './bid-input';
+
+/** Quick-add steps, in minimum increments: +1, +5, +10. */
+const QUICK_STEPS = [1, 5, 10] as const;
+
+interface BidFormProps {
+  nextMinimum: number;
+  minIncrement: number;
+  isSending: boolean;
+  disabled: boolean;
+  /** The server's messages for a refused bid (400 VALIDATION). */
+  serverFields: Record<string, string>;
+  onSubmit: (values: BidFormValues) => void;
+}
+
+/**
+ * 'Pujar': the amount pre-filled with the next minimum (and following it while untouched or when
+ * overtaken), quick-add buttons, and the optional private maximum for automatic bidding.
+ */
+export function BidForm({ nextMinimum, minIncrement, isSending, disabled, serverFields, onSubmit }: BidFormProps) {
+  const { t } = useTranslation();
+  const explainId = useId();
+  const [amount, setAmount] = useState<Amount>(nextMinimum);
+  const [isEdited, setEdited] = useState(false);
+  const [isAuto, setAuto] = useState(false);
+  const [maxAmount, setMaxAmount] = useState<Amount>('');
+  const [errors, setErrors] = useState<BidErrors | null>(null);
+  const [seenMinimum, setSeenMinimum] = useState(nextMinimum);
+
+  // A new minimum (someone bid): follow it unless the user typed more than it.
+  if (seenMinimum !== nextMinimum) {
+    setSeenMinimum(nextMinimum);
+    if (!isEdited || amount === '' || amount < nextMinimum) {
+      setAmount(nextMinimum);
+      setEdited(false);
+      if (errors?.amount === 'belowMinimum') setErrors(errors.maxAmount ? { maxAmount: errors.maxAmount } : null);
+    }
+  }
+
+  const errorText = (key: BidErrors['amount'], serverMessage: string | undefined) =>
+    key ? t(`bidding.errors.${key}`, { amount: formatMoney(nextMinimum) }) : serverMessage || undefined;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = checkBid(amount, maxAmount, isAuto, nextMinimum);
+    setErrors(found);
+    if (found || amount === '') return;
+    onSubmit({ amount, maxAmount: isAuto && maxAmount !== '' ? maxAmount : null });
+  };
+
+  const base = typeof amount === 'number' ? Math.max(amount, nextMinimum) : nextMinimum;
+
+  return (
+    <form onSubmit={submit} noValidate data-testid="bid-form">
+      <Stack gap="sm">
+        <NumberInput
+          label={t('bidding.form.amount')}
+          description={t('bidding.form.amountHint', { min: formatMoney(nextMinimum) })}
+          value={amount}
+          onChange={(value) => {
+            setAmount(typeof value === 'number' ? value : '');
+            setEdited(true);
+          }}
+          min={nextMinimum}
+          max={MAX_PRICE}
+          step={minIncrement}
+          allowDecimal={false}
+          allowNegative={false}
+          thousandSeparator=","
+          prefix="$"
+          inputMode="numeric"
+          size="md"
+          disabled={disabled}
+          error={errorText(errors?.amount, serverFields.amount)}
+          data-testid="bid-amount"
+        />
+        <Group gap="xs" role="group" aria-label={t('bidding.form.quickAdd')}>
+          {QUICK_STEPS.map((steps) => {
+            const add = steps * minIncrement;
+            return (
+              <Button
+                key={steps}
+                variant="light"
+                size="compact-sm"
+                disabled={disabled}
+                aria-label={t('bidding.form.quickAddLabel', { amount: formatMoney(add) })}
+                onClick={() => {
+                  setAmount(Math.min(base + add, MAX_PRICE));
+                  setEdited(true);
+                }}
+              >
+                {t('bidding.form.quickAddButton', { amount: formatMoney(add) })}
+              </Button>
+            );
+          })}
+        </Group>
+        <Switch
+          label={t('bidding.form.autoToggle')}
+          checked={isAuto}
+          onChange={(event) => setAuto(event.currentTarget.checked)}
+          disabled={disabled}
+          aria-describedby={explainId}
+        />
+        <Collapse expanded={isAuto}>
+          <Stack gap="xs">
+            <Text size="sm" c="dimmed" id={explainId}>
+              {t('bidding.form.autoExplain', { increment: formatMoney(minIncrement) })}
+            </Text>
+            {isAuto && (
+              <NumberInput
+                label={t('bidding.form.maxAmount')}
+                value={maxAmount}
+                onChange={(value) => setMaxAmount(typeof value === 'number' ? value : '')}
+                min={typeof amount === 'number' ? amount : nextMinimum}
+                max={MAX_PRICE}
+                step={minIncrement}
+                allowDecimal={false}
+                allowNegative={false}
+                thousandSeparator=","
+                prefix="$"
+                inputMode="numeric"
+                size="md"
+                disabled={disabled}
+                error={errorText(errors?.maxAmount, serverFields.maxAmount)}
+                data-testid="bid-max"
+              />
+            )}
+          </Stack>
+        </Collapse>
+        <Button type="submit" size="lg" fullWidth leftSection={<GavelIcon />} loading={isSending} disabled={disabled}>
+          {t('bidding.form.submit')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}

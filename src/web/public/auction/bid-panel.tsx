@@ -1,0 +1,223 @@
+import { Alert, Badge, Button, Card, CloseButton, Divider, Group, Loader, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { Me } from '../../../domain/api-types.js';
+import { type AuctionLiveState, BID_ERROR_CODES, type BidderView, canBuyNow } from '../../../domain/bidding.js';
+import { formatMoney } from '../../../domain/money.js';
+import { AlertIcon, CashIcon, CheckIcon, ClockIcon, GavelIcon, TrophyIcon } from '../../components/icons';
+import { formatDate } from '../../lib/dates';
+import { AuctionCountdown } from './auction-countdown';
+import { BidForm } from './bid-form';
+import type { BidFormValues } from './bid-input';
+import type { Refusal } from './use-bid-flow';
+
+export interface BidPanelProps {
+  auctionName: string;
+  state: AuctionLiveState;
+  offset: number;
+  /** undefined while /api/me loads, null signed out. */
+  me: Me | null | undefined;
+  myView: BidderView | null;
+  /** The end time has passed on the server's clock (the close itself may not have arrived yet). */
+  isOver: boolean;
+  isOwnAuction: boolean;
+  isOffline: boolean;
+  isOutbid: boolean;
+  /** My own bid of this amount was answered at once by another maximum. */
+  outbidAmount: number | null;
+  onDismissOutbid: () => void;
+  extendedTo: number | null;
+  refusal: Refusal | null;
+  onDismissRefusal: () => void;
+  isSending: boolean;
+  formKey: number;
+  onBid: (values: BidFormValues) => void;
+  onBuyNow: () => void;
+  onSignIn: () => void;
+}
+
+/** The price, the clock and the action: everything a bidder looks at, in one card. */
+export function BidPanel(props: BidPanelProps) {
+  const { t } = useTranslation();
+  const { state, me, myView, isOver } = props;
+  const myTag = myView?.tag ?? null;
+  const hasBids = state.currentPrice !== null && state.bidCount > 0;
+  const isEnded = state.status === 'ended';
+  const isPending = state.status === 'pending';
+  const isRunning = !isEnded && !isPending && !isOver;
+  const isLeading = myTag !== null && state.leaderTag === myTag;
+  const hasWon = isEnded && myTag !== null && state.winnerTag === myTag;
+
+  return (
+    <Card withBorder radius="lg" padding="lg" shadow="sm" component="section" aria-label={t('bidding.form.title')} data-testid="bid-panel">
+      <Stack gap="md">
+        <Stack gap={2}>
+          <Text size="sm" c="dimmed" data-testid="price-label">
+            {isEnded && hasBids ? t('bidding.price.final') : hasBids ? t('bidding.price.current') : t('publicAuction.startingPrice')}
+          </Text>
+          <Group gap="sm" align="baseline" wrap="wrap">
+            <Text fz={32} fw={800} lh={1.1} data-testid="current-price" aria-live="polite">
+              {formatMoney(hasBids ? (state.currentPrice ?? 0) : state.startingPrice)}
+            </Text>
+            <Text size="sm" c="dimmed" data-testid="bid-count">
+              {state.bidCount > 0 ? t('bidding.price.bids', { count: state.bidCount }) : t('bidding.price.noBids')}
+            </Text>
+          </Group>
+          {isRunning && (
+            <Text size="sm" fw={500} data-testid="next-minimum">
+              {t('bidding.price.nextMinimum', { amount: formatMoney(state.nextMinimum) })}
+            </Text>
+          )}
+        </Stack>
+
+        {!isPending && <AuctionCountdown endTime={state.endTime} offset={props.offset} isEnded={isEnded} />}
+
+        {props.extendedTo !== null && isRunning && (
+          <Alert color="oro" variant="light" icon={<ClockIcon />} title={t('bidding.extended.title')} role="status" data-testid="extended-notice">
+            {t('bidding.extended.message', { time: formatDate(props.extendedTo, 'HH:mm:ss') })}
+          </Alert>
+        )}
+
+        {isLeading && !isEnded && (
+          <Alert color="green" variant="light" icon={<CheckIcon />} title={t('bidding.leader.leading')} data-testid="leading-notice">
+            {myView?.myMaxAmount != null && (
+              <Stack gap={0}>
+                <Text size="sm" fw={600}>
+                  {t('bidding.leader.myMax', { amount: formatMoney(myView.myMaxAmount) })}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {t('bidding.leader.myMaxHint')}
+                </Text>
+              </Stack>
+            )}
+          </Alert>
+        )}
+
+        {props.isOutbid && isRunning && !isLeading && (
+          <Alert
+            color="orange"
+            variant="light"
+            icon={<AlertIcon />}
+            role="alert"
+            title={props.outbidAmount !== null ? t('bidding.result.outbidTitle') : t('bidding.outbid.title')}
+            data-testid="outbid-notice"
+            withCloseButton={false}
+          >
+            <Group justify="space-between" wrap="nowrap" align="flex-start">
+              <Text size="sm">
+                {props.outbidAmount !== null
+                  ? t('bidding.result.outbidMessage', { amount: formatMoney(props.outbidAmount), price: formatMoney(state.currentPrice ?? 0) })
+                  : t('bidding.outbid.message', { price: formatMoney(state.currentPrice ?? 0), next: formatMoney(state.nextMinimum) })}
+              </Text>
+              <CloseButton size="sm" aria-label={t('bidding.outbid.dismiss')} onClick={props.onDismissOutbid} />
+            </Group>
+          </Alert>
+        )}
+
+        {isEnded && <EndedNotice state={state} hasWon={hasWon} auctionName={props.auctionName} />}
+        {isOver && !isEnded && !isPending && (
+          <Group gap="xs" role="status" data-testid="closing">
+            <Loader size="xs" aria-hidden="true" />
+            <Text size="sm" c="dimmed">
+              {t('bidding.countdown.closing')}
+            </Text>
+          </Group>
+        )}
+
+        {isPending && (
+          <Alert color="gray" variant="light" icon={<ClockIcon />} title={t('bidding.pending.title')} data-testid="pending-notice">
+            {t('bidding.pending.hint')}
+          </Alert>
+        )}
+
+        {props.refusal && (
+          <Alert
+            color={props.refusal.code === BID_ERROR_CODES.tooLow ? 'orange' : 'red'}
+            variant="light"
+            role="alert"
+            title={props.refusal.kind === 'buyNow' ? t('bidding.buyNow.failedTitle') : t('bidding.result.failedTitle')}
+            withCloseButton
+            closeButtonLabel={t('common.close')}
+            onClose={props.onDismissRefusal}
+            data-testid="bid-refusal"
+          >
+            {props.refusal.message || t('common.genericError')}
+          </Alert>
+        )}
+
+        {isRunning && <Divider />}
+        {isRunning && props.isOwnAuction && (
+          <Text size="sm" c="dimmed" data-testid="own-auction">
+            {t('bidding.ownAuction')}
+          </Text>
+        )}
+        {isRunning && !props.isOwnAuction && me === null && (
+          <Stack gap="xs">
+            <Button size="lg" fullWidth leftSection={<GavelIcon />} onClick={props.onSignIn} data-testid="sign-in-to-bid">
+              {t('bidding.form.signIn')}
+            </Button>
+            <Text size="xs" c="dimmed" ta="center">
+              {t('bidding.form.signInHint')}
+            </Text>
+          </Stack>
+        )}
+        {isRunning && !props.isOwnAuction && me !== null && (
+          <Stack gap="xs">
+            {me && !me.profileComplete && (
+              <Text size="sm" c="dimmed">
+                {t('bidding.form.profileHint')}
+              </Text>
+            )}
+            <BidForm
+              key={props.formKey}
+              nextMinimum={state.nextMinimum}
+              minIncrement={state.minIncrement}
+              isSending={props.isSending}
+              disabled={me === undefined}
+              serverFields={props.refusal?.kind === 'bid' ? props.refusal.fields : {}}
+              onSubmit={props.onBid}
+            />
+          </Stack>
+        )}
+        {isRunning && !props.isOwnAuction && canBuyNow(state) && state.buyNowPrice !== null && (
+          <Button
+            variant="outline"
+            size="md"
+            fullWidth
+            leftSection={<CashIcon />}
+            onClick={me === null ? props.onSignIn : props.onBuyNow}
+            disabled={me === undefined}
+            h="auto"
+            mih={42}
+            py={8}
+            styles={{ label: { whiteSpace: 'normal', textAlign: 'center' } }}
+            data-testid="buy-now"
+          >
+            {t('bidding.buyNow.button', { price: formatMoney(state.buyNowPrice) })}
+          </Button>
+        )}
+        {props.isOffline && (
+          <Badge variant="light" color="gray" tt="none" fw={500} role="status" data-testid="offline">
+            {t('bidding.live.offline')}
+          </Badge>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+function EndedNotice({ state, hasWon, auctionName }: { state: AuctionLiveState; hasWon: boolean; auctionName: string }) {
+  const { t } = useTranslation();
+  const price = formatMoney(state.currentPrice ?? 0);
+  if (hasWon) {
+    return (
+      <Alert color="green" variant="filled" icon={<TrophyIcon />} title={t('bidding.ended.youWon')} data-testid="ended-notice" data-won="true">
+        {t('bidding.ended.youWonMessage', { name: auctionName, price })}
+      </Alert>
+    );
+  }
+  return (
+    <Alert color="dark" variant="light" icon={<GavelIcon />} title={t('bidding.ended.title')} data-testid="ended-notice">
+      {state.winnerName ? t('bidding.ended.winner', { name: state.winnerName, price }) : t('bidding.ended.noWinner')}
+    </Alert>
+  );
+}

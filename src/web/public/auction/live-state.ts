@@ -1,0 +1,52 @@
+import type { PublicAuction } from '../../../domain/auctions.js';
+import { type AuctionLiveState, DEFAULT_ANTI_SNIPE_SECONDS, DEFAULT_MIN_INCREMENT, nextMinimumBid } from '../../../domain/bidding.js';
+
+/**
+ * The live state as the auction record already tells it, for the moment before the bid history
+ * (which carries the real state) arrives, or when it cannot load.
+ */
+export function stateFromAuction(auction: PublicAuction): AuctionLiveState {
+  const minIncrement = DEFAULT_MIN_INCREMENT;
+  return {
+    id: auction.id,
+    version: auction.version,
+    status: auction.status,
+    currentPrice: auction.bidCount > 0 ? auction.currentPrice : null,
+    bidCount: auction.bidCount,
+    startingPrice: auction.startingPrice,
+    buyNowPrice: auction.buyNowPrice,
+    nextMinimum: nextMinimumBid({ currentPrice: auction.bidCount > 0 ? auction.currentPrice : null, startingPrice: auction.startingPrice, minIncrement }),
+    minIncrement,
+    antiSnipeSeconds: DEFAULT_ANTI_SNIPE_SECONDS,
+    endTime: auction.endTime,
+    leaderTag: null,
+    winnerName: auction.status === 'ended' ? auction.currentWinnerName : null,
+    winnerTag: null,
+    serverNow: auction.serverNow,
+  };
+}
+
+export interface Transitions {
+  /** The viewer led and no longer does. */
+  outbid: boolean;
+  /** The end time moved later while the auction runs (anti-sniping). */
+  extended: boolean;
+  ended: boolean;
+  /** Ended with the viewer as the winner. */
+  won: boolean;
+}
+
+const NONE: Transitions = { outbid: false, extended: false, ended: false, won: false };
+
+/** What changed between two states the page held, as the viewer should hear about it. */
+export function liveTransitions(prev: AuctionLiveState | null, next: AuctionLiveState, myTag: string | null): Transitions {
+  if (!prev || prev.id !== next.id || next.version <= prev.version) return NONE;
+  const ended = prev.status !== 'ended' && next.status === 'ended';
+  const isRunning = next.status === 'active' || next.status === 'live';
+  return {
+    outbid: Boolean(myTag) && isRunning && prev.leaderTag === myTag && next.leaderTag !== myTag,
+    extended: isRunning && prev.endTime !== null && next.endTime !== null && next.endTime > prev.endTime,
+    ended,
+    won: ended && Boolean(myTag) && next.winnerTag === myTag,
+  };
+}

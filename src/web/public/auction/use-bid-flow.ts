@@ -1,0 +1,153 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Me } from '../../../domain/api-types.js';
+import { BID_ERROR_CODES, type BidAnswer } from '../../../domain/bidding.js';
+import { startSignIn } from '../../api/auth';
+import { isUncertainFailure, newIdempotencyKey, useBuyNow, usePlaceBid } from '../../api/bids';
+import { isApiError } from '../../api/client';
+
+export type BidAction = { kind: 'bid'; amount: number; maxAmount: number | null } | { kind: 'buyNow' };
+
+/** The confirmation step on screen: what will be sent, under which Idempotency-Key. */
+export interface Review {
+  action: BidAction;
+  key: string;
+  /** The last try's outcome is unknown (no answer): 'Reintentar' resends with the same key. */
+  isUncertain: boolean;
+}
+
+/** A refusal to show beside the form: the server's Spanish message and, for a 400, its field messages. */
+export interface Refusal {
+  kind: BidAction['kind'];
+  code: string;
+  message: string;
+  fields: Record<string, string>;
+}
+
+interface BidFlowOptions {
+  auctionId: string;
+  me: Me | null | undefined;
+  onBidAnswer: (answer: BidAnswer, action: Extract<BidAction, { kind: 'bid' }>) => void;
+  onBought: () => void;
+}
+
+/**
+ * One bid from 'Pujar' to the answer: sign-in first (back to this page), the profile when it is
+ * incomplete (then on to the same bid), the review step, then the POST. A double press sends one
+ * request, and a retry after no answer reuses the attempt's key, so the server records one bid.
+ */
+export function useBidFlow({ auctionId, me, onBidAnswer, onBought }: BidFlowOptions) {
+  const placeBid = usePlaceBid(auctionId);
+  const buyNow = useBuyNow(auctionId);
+  const [review, setReview] = useState<Review | null>(null);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  /** The action waiting for the profile form; `confirmed` when the user had already confirmed it. */
+  const [profileFor, setProfileFor] = useState<{ action: BidAction; confirmed: boolean } | null>(null);
+  const [isProfileOpen, setProfileOpen] = useState(false);
+  const inFlight = useRef(false);
+  const isSending = placeBid.isPending || buyNow.isPending;
+
+  const send = useCallback(
+    (current: Review) => {
+      if (inFlight.current) return;
+      inFlight.current = true;
+      setRefusal(null);
+      const settle = () => {
+        inFlight.current = false;
+      };
+      const onError = (error: unknown) => {
+        settle();
+        if (isUncertainFailure(error)) {
+          setReview({ ...current, isUncertain: true });
+          return;
+        }
+        setReview(null);
+        if (isApiError(error) && error.status === 401) {
+          startSignIn();
+          return;
+        }
+        if (isApiError(error) && error.code === BID_ERROR_CODES.profileIncomplete) {
+          setProfileFor({ action: current.action, confirmed: true });
+          setProfileOpen(true);
+          return;
+        }
+        setRefusal({
+          kind: current.action.kind,
+          code: isApiError(error) ? error.code : 'UNKNOWN',
+          message: isApiError(error) ? error.message : '',
+          fields: isApiError(error) ? error.fields : {},
+        });
+      };
+      const { action } = current;
+      if (action.kind === 'bid') {
+        placeBid.mutate(
+          { amount: action.amount, maxAmount: action.maxAmount, key: current.key },
+          {
+            onSuccess: (answer) => {
+              settle();
+              setReview(null);
+              onBidAnswer(answer, action);
+            },
+            onError,
+          },
+        );
+      } else {
+        buyNow.mutate(
+          { key: current.key },
+          {
+            onSuccess: () => {
+              settle();
+              setReview(null);
+              onBought();
+            },
+            onError,
+          },
+        );
+      }
+    },
+    [placeBid, buyNow, onBidAnswer, onBought],
+  );
+
+  /** 'Pujar' or 'Comprar ahora': sign in, complete the profile, or open the review. */
+  const start = useCallback(
+    (action: BidAction) => {
+      setRefusal(null);
+      if (!me) {
+        startSignIn();
+        return;
+      }
+      if (!me.profileComplete) {
+        setProfileFor({ action, confirmed: false });
+        setProfileOpen(true);
+        return;
+      }
+      setReview({ action, key: newIdempotencyKey(), isUncertain: false });
+    },
+    [me],
+  );
+
+  // The profile form closed: saved (me says complete, it refetched before closing) → carry on; else drop it.
+  useEffect(() => {
+    if (isProfileOpen || !profileFor) return;
+    setProfileFor(null);
+    if (!me?.profileComplete) return;
+    const next: Review = { action: profileFor.action, key: newIdempotencyKey(), isUncertain: false };
+    if (profileFor.confirmed) send(next);
+    else setReview(next);
+  }, [isProfileOpen, profileFor, me, send]);
+
+  return {
+    review,
+    refusal,
+    isSending,
+    start,
+    /** 'Confirmar puja' / 'Reintentar': sends the reviewed attempt (same key on a retry). */
+    confirm: () => {
+      if (review && !isSending) send(review);
+    },
+    cancelReview: () => {
+      if (!isSending) setReview(null);
+    },
+    dismissRefusal: () => setRefusal(null),
+    profile: { opened: isProfileOpen, close: () => setProfileOpen(false) },
+  };
+}

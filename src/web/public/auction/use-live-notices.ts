@@ -1,0 +1,75 @@
+import { notifications } from '@mantine/notifications';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AuctionLiveState } from '../../../domain/bidding.js';
+import { formatMoney } from '../../../domain/money.js';
+import { liveTransitions } from './live-state';
+
+/** How long '¡Se extendió el tiempo!' stays on screen. */
+const EXTENDED_NOTICE_MS = 8000;
+
+/**
+ * What the viewer hears about as the state moves: being outbid (from the private `outbid` event, a
+ * bid answer, or the leader changing, whichever comes first, once per version), the end time being
+ * extended, and the close (with '¡Ganaste!' for the winner).
+ */
+export function useLiveNotices(opts: { auctionId: string; auctionName: string; state: AuctionLiveState; myTag: string | null }) {
+  const { auctionId, auctionName, state, myTag } = opts;
+  const { t } = useTranslation();
+  const [isOutbid, setOutbid] = useState(false);
+  const [extendedTo, setExtendedTo] = useState<number | null>(null);
+  const previous = useRef<AuctionLiveState | null>(null);
+  const outbidVersion = useRef(0);
+  const latest = useRef(state);
+  latest.current = state;
+
+  const notifyOutbid = useCallback(
+    (version: number, price: number | null) => {
+      // Once it has ended, the close says who won; an outbid notice would only contradict it.
+      if (version <= outbidVersion.current || latest.current.status === 'ended') return;
+      outbidVersion.current = version;
+      setOutbid(true);
+      notifications.show({
+        id: `outbid-${auctionId}`,
+        color: 'orange',
+        title: t('bidding.outbid.title'),
+        message: t('bidding.outbid.notification', { name: auctionName, price: formatMoney(price ?? 0) }),
+      });
+    },
+    [auctionId, auctionName, t],
+  );
+
+  useEffect(() => {
+    const prev = previous.current;
+    previous.current = state;
+    const change = liveTransitions(prev, state, myTag);
+    if (myTag && state.leaderTag === myTag) setOutbid(false);
+    if (change.outbid) notifyOutbid(state.version, state.currentPrice);
+    if (change.extended) setExtendedTo(state.endTime);
+    if (change.ended) {
+      setExtendedTo(null);
+      setOutbid(false);
+      notifications.hide(`outbid-${auctionId}`);
+      const price = formatMoney(state.currentPrice ?? 0);
+      notifications.show({
+        id: `ended-${auctionId}`,
+        color: change.won ? 'green' : 'gray',
+        title: change.won ? t('bidding.ended.youWon') : t('bidding.ended.title'),
+        message: change.won
+          ? t('bidding.ended.youWonMessage', { name: auctionName, price })
+          : state.winnerName
+            ? t('bidding.ended.winner', { name: state.winnerName, price })
+            : t('bidding.ended.noWinner'),
+        autoClose: change.won ? false : 8000,
+      });
+    }
+  }, [state, myTag, notifyOutbid, auctionId, auctionName, t]);
+
+  useEffect(() => {
+    if (extendedTo === null) return;
+    const timer = setTimeout(() => setExtendedTo(null), EXTENDED_NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [extendedTo]);
+
+  return { isOutbid, dismissOutbid: () => setOutbid(false), notifyOutbid, extendedTo };
+}
