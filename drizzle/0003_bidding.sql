@@ -1,17 +1,20 @@
 ALTER TABLE "auctions" ADD COLUMN "leader_id" uuid;--> statement-breakpoint
 ALTER TABLE "auctions" ADD COLUMN "leader_max" integer;--> statement-breakpoint
 ALTER TABLE "bids" ADD COLUMN "seq" integer;--> statement-breakpoint
--- Existing bids are numbered in the order they raised the price; the last line is the leader.
+-- Existing bids are numbered in the order they raised the price, and equal amounts so that the
+-- earliest comes last: the last line is the leader, and on a tie the earlier bid leads.
 UPDATE "bids" SET "seq" = numbered.n FROM (
-  SELECT "id", row_number() OVER (PARTITION BY "auction_id" ORDER BY "amount", "created_at", "id")::integer AS n FROM "bids"
+  SELECT "id", row_number() OVER (PARTITION BY "auction_id" ORDER BY "amount", "created_at" DESC, "id" DESC)::integer AS n FROM "bids"
 ) AS numbered WHERE numbered."id" = "bids"."id";--> statement-breakpoint
 ALTER TABLE "bids" ALTER COLUMN "seq" SET NOT NULL;--> statement-breakpoint
 ALTER TABLE "auctions" ADD CONSTRAINT "auctions_leader_id_users_id_fk" FOREIGN KEY ("leader_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "auctions_unclosed_idx" ON "auctions" USING btree ("id") WHERE "auctions"."status" = 'ended' and "auctions"."closed_at" is null;--> statement-breakpoint
 ALTER TABLE "bids" ADD CONSTRAINT "bids_auction_seq_key" UNIQUE("auction_id","seq");--> statement-breakpoint
--- Auctions already bid on lead with their top bid; its amount is the leader's maximum.
-UPDATE "auctions" SET "leader_id" = top."bidder_id", "leader_max" = top."amount", "bid_count" = top."seq", "current_price" = top."amount"
-FROM (SELECT DISTINCT ON ("auction_id") "auction_id", "bidder_id", "amount", "seq" FROM "bids" ORDER BY "auction_id", "seq" DESC) AS top
+-- Auctions already bid on lead with their highest bid (the earliest on a tie); its amount is the
+-- leader's maximum.
+UPDATE "auctions" SET "leader_id" = top."bidder_id", "leader_max" = top."amount", "current_price" = top."amount",
+  "bid_count" = (SELECT count(*) FROM "bids" b WHERE b."auction_id" = "auctions"."id")
+FROM (SELECT DISTINCT ON ("auction_id") "auction_id", "bidder_id", "amount" FROM "bids" ORDER BY "auction_id", "amount" DESC, "created_at", "id") AS top
 WHERE top."auction_id" = "auctions"."id";--> statement-breakpoint
 -- ── The bid engine ──────────────────────────────────────────────────────────
 -- Each function runs as one statement, so a bid is decided in one transaction and one round trip:
@@ -39,11 +42,11 @@ CREATE FUNCTION "auction_bid_state"(a "auctions", p_config jsonb) RETURNS jsonb 
     'id', a."id", 'name', a."name", 'companyId', a."company_id", 'version', a."version", 'status', a."status",
     'currentPrice', a."current_price", 'bidCount', a."bid_count", 'startingPrice', a."starting_price",
     'buyNowPrice', a."buy_now_price",
-    'endTime', (extract(epoch FROM a."end_time") * 1000)::bigint,
+    'endTime', floor(extract(epoch FROM a."end_time") * 1000)::bigint,
     'leaderId', a."leader_id", 'leaderMax', a."leader_max",
     'winnerId', a."current_winner_id", 'winnerName', a."current_winner_name",
     'minIncrement', (p_config ->> 'minIncrement')::integer, 'antiSnipeSeconds', (p_config ->> 'antiSnipeSeconds')::integer,
-    'serverNow', (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+    'serverNow', floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint)
 $$;--> statement-breakpoint
 
 -- The name a bidder or winner goes by: the profile's display name, else first and last name, else
@@ -56,7 +59,7 @@ $$;--> statement-breakpoint
 -- One line of the history, as the answer lists it.
 CREATE FUNCTION "bid_line"(b "bids") RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
   SELECT jsonb_build_object('seq', b."seq", 'bidderId', b."bidder_id", 'bidderName', b."bidder_name", 'amount', b."amount",
-    'isAutomatic', b."is_automatic", 'createdAt', (extract(epoch FROM b."created_at") * 1000)::bigint)
+    'isAutomatic', b."is_automatic", 'createdAt', floor(extract(epoch FROM b."created_at") * 1000)::bigint)
 $$;--> statement-breakpoint
 
 -- Places one bid (issue 4). p_max is the bidder's optional maximum for automatic bidding.
@@ -133,7 +136,7 @@ BEGIN
   v_seq := a."bid_count";
   v_prev_leader := a."leader_id";
   IF a."leader_id" IS NOT NULL THEN
-    SELECT "bidder_name" INTO v_leader_name FROM "bids" WHERE "auction_id" = a."id" AND "seq" = a."bid_count";
+    SELECT "bidder_name" INTO v_leader_name FROM "bids" WHERE "auction_id" = a."id" AND "bidder_id" = a."leader_id" ORDER BY "seq" DESC LIMIT 1;
   END IF;
 
   IF a."leader_id" IS NULL OR v_max > a."leader_max" THEN
@@ -152,7 +155,8 @@ BEGIN
     v_all := v_all || bid_line(v_line);
     v_outcome := 'leading';
     v_took_lead := true;
-    v_end := CASE WHEN a."end_time" - clock_timestamp() <= make_interval(secs => snipe) THEN clock_timestamp() + make_interval(secs => snipe) ELSE a."end_time" END;
+    v_end := CASE WHEN a."end_time" - clock_timestamp() <= make_interval(secs => snipe)
+      THEN date_trunc('milliseconds', clock_timestamp() + make_interval(secs => snipe)) ELSE a."end_time" END;
     UPDATE "auctions" SET "current_price" = v_price, "bid_count" = v_seq, "leader_id" = p_bidder, "leader_max" = v_max,
       "end_time" = v_end, "version" = "version" + 1, "updated_at" = now()
       WHERE "id" = a."id" RETURNING * INTO a;
@@ -247,7 +251,7 @@ $$;--> statement-breakpoint
 -- Closes up to p_limit auctions whose end time has passed (issue 4), and auctions marked ended by
 -- other means that were never closed. Each row is locked and re-checked, and rows another
 -- instance holds are skipped, so every auction is closed exactly once however many schedulers
--- run. The winner is the leader; an auction without one falls back to its highest bid (SPEC §3);
+-- run. The winner is the leader; an auction without one falls back to its highest bid, the earliest on a tie (SPEC §3);
 -- an auction without bids ends without a winner. The winner's name, e-mail and WhatsApp come from
 -- their profile. Answers one state per closed auction.
 CREATE FUNCTION "close_due_auctions"(p_limit integer) RETURNS SETOF jsonb LANGUAGE plpgsql AS $$
@@ -256,17 +260,15 @@ DECLARE
   w uuid;
 BEGIN
   FOR a IN
-    SELECT * FROM "auctions" WHERE "id" IN (
-      (SELECT "id" FROM "auctions" WHERE "status" IN ('active', 'live') AND "end_time" <= clock_timestamp() ORDER BY "end_time" LIMIT p_limit)
-      UNION ALL
-      (SELECT "id" FROM "auctions" WHERE "status" = 'ended' AND "closed_at" IS NULL LIMIT p_limit))
+    SELECT * FROM "auctions"
+    WHERE ("status" IN ('active', 'live') AND "end_time" <= clock_timestamp()) OR ("status" = 'ended' AND "closed_at" IS NULL)
     ORDER BY "end_time" NULLS FIRST LIMIT p_limit
     FOR UPDATE SKIP LOCKED
   LOOP
     -- The row as locked: a bid may have extended it, or another instance closed it, meanwhile.
     CONTINUE WHEN NOT ((a."status" IN ('active', 'live') AND a."end_time" <= clock_timestamp()) OR (a."status" = 'ended' AND a."closed_at" IS NULL));
     w := coalesce(a."current_winner_id", a."leader_id",
-      (SELECT "bidder_id" FROM "bids" WHERE "auction_id" = a."id" ORDER BY "amount" DESC, "seq" DESC LIMIT 1));
+      (SELECT "bidder_id" FROM "bids" WHERE "auction_id" = a."id" ORDER BY "amount" DESC, "created_at", "seq" LIMIT 1));
     UPDATE "auctions" x SET "status" = 'ended', "closed_at" = clock_timestamp(), "current_winner_id" = w,
       "current_winner_name" = CASE WHEN w IS NULL THEN NULL WHEN x."current_winner_id" = w AND x."current_winner_name" IS NOT NULL THEN x."current_winner_name" ELSE bidder_display_name(w) END,
       "winner_email" = CASE WHEN w IS NULL THEN NULL ELSE coalesce(x."winner_email", (SELECT coalesce(p."email", u."email") FROM "users" u LEFT JOIN "user_profiles" p ON p."user_id" = u."id" WHERE u."id" = w)) END,
