@@ -101,6 +101,23 @@ BEGIN
     FROM "users" u LEFT JOIN "user_profiles" p ON p."user_id" = u."id" WHERE u."id" = p_bidder;
   IF NOT coalesce(v_complete, false) THEN RETURN jsonb_build_object('error', 'PROFILE_INCOMPLETE'); END IF;
 
+  -- First without the lock: most refusals in a bidding war are bids already below the minimum, and
+  -- the price only rises while the auction is open, so they are answered without queueing for the
+  -- row (on PostgreSQL a row lock is also a WAL write). A repeated Idempotency-Key is recognised
+  -- before that, since its amount is below the price it set.
+  IF p_key IS NOT NULL AND EXISTS (SELECT 1 FROM "bids" WHERE "bidder_id" = p_bidder AND "idempotency_key" = p_key) THEN
+    NULL; -- answered below, under the lock
+  ELSE
+    SELECT * INTO a FROM "auctions" WHERE "id" = p_auction;
+    IF NOT FOUND THEN RETURN jsonb_build_object('error', 'NOT_FOUND'); END IF;
+    cfg := auction_bidding_config(a."id");
+    IF a."current_price" IS NOT NULL AND p_amount < a."current_price" + (cfg ->> 'minIncrement')::integer
+       AND a."status" IN ('active', 'live') AND a."end_time" > clock_timestamp()
+       AND a."seller_id" IS DISTINCT FROM p_bidder AND a."company_id" <> v_company THEN
+      RETURN jsonb_build_object('error', 'BID_TOO_LOW', 'state', auction_bid_state(a, cfg));
+    END IF;
+  END IF;
+
   SELECT * INTO a FROM "auctions" WHERE "id" = p_auction FOR UPDATE;
   IF NOT FOUND THEN RETURN jsonb_build_object('error', 'NOT_FOUND'); END IF;
   cfg := auction_bidding_config(a."id");

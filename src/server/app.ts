@@ -10,7 +10,7 @@ import { connectDatabase, type Database } from './db/connect.js';
 import { migrateDatabase } from './db/migrate.js';
 import { auctionsRoutes } from './features/auctions/routes.js';
 import { authRoutes } from './features/auth/routes.js';
-import { deleteExpiredSessions } from './features/auth/sessions.js';
+import { createSessionCache, deleteExpiredSessions } from './features/auth/sessions.js';
 import { createBidBroadcaster } from './features/bids/events.js';
 import { createBidPresenter } from './features/bids/present.js';
 import { bidsRoutes } from './features/bids/routes.js';
@@ -108,7 +108,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   const storage = createStorage(config);
   const present = createBidPresenter(config.sessionSecret);
   const broadcaster = createBidBroadcaster(realtime, present);
-  const ctx: AppContext = { config, database, db: database.db, realtime, metrics, identity, storage, bidding: { present, broadcaster } };
+  const sessions = createSessionCache();
+  const ctx: AppContext = { config, database, db: database.db, realtime, metrics, identity, storage, sessions, bidding: { present, broadcaster } };
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
@@ -120,7 +121,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   });
   installErrorHandler(app);
   installOriginCheck(app, config.publicUrl);
-  installSessionLoader(app, database.db, config.sessionSecret);
+  installSessionLoader(app, database.db, config.sessionSecret, sessions);
   installRequestMetrics(app, metrics);
   app.addHook('onSend', async (_req, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff');

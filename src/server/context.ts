@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
 import type { Database, Db } from './db/connect.js';
+import type { SessionCache } from './features/auth/sessions.js';
 import type { BidBroadcaster } from './features/bids/events.js';
 import type { BidPresenter } from './features/bids/present.js';
 import type { Metrics } from './http/metrics.js';
@@ -18,6 +19,8 @@ export interface AppContext {
   identity: OidcIdentityProvider | null;
   /** Uploaded files: local disk or S3-compatible storage. */
   storage: Storage;
+  /** Signed-in users by token for a few seconds; drop a user's entries when their roles or profile change. */
+  sessions: SessionCache;
   /** What leaves the server about bids (masked, pseudonymous) and how it is broadcast. */
   bidding: { present: BidPresenter; broadcaster: BidBroadcaster };
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Role } from '../../domain/roles.js';
 import type { Db } from '../db/connect.js';
-import { type CurrentUser, resolveSession, SESSION_COOKIE } from '../features/auth/sessions.js';
+import { type CurrentUser, SESSION_COOKIE, type SessionCache } from '../features/auth/sessions.js';
 import { messages } from '../messages.js';
 import { AppError } from './errors.js';
 
@@ -14,11 +14,11 @@ declare module 'fastify' {
 
 const SESSION_PATHS = /^\/(api|auth)(\/|$)/;
 
-export function installSessionLoader(app: FastifyInstance, db: Db, secret: string): void {
+export function installSessionLoader(app: FastifyInstance, db: Db, secret: string, sessions: SessionCache): void {
   app.decorateRequest('user', null);
   app.addHook('onRequest', async (req) => {
     if (!SESSION_PATHS.test(req.url)) return;
-    req.user = await resolveSession(db, req.cookies[SESSION_COOKIE], secret);
+    req.user = await sessions.resolve(db, req.cookies[SESSION_COOKIE], secret);
   });
 }
 

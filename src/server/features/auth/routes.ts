@@ -103,6 +103,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
   app.post('/auth/logout', async (req, reply) => {
     if (req.user) {
       await deleteSession(db, req.user.sessionId);
+      ctx.sessions.forgetSession(req.user.sessionId);
       await ctx.realtime.disconnectAuthSession(req.user.sessionId);
     }
     reply.clearCookie(SESSION_COOKIE, { path: '/' });

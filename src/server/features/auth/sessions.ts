@@ -86,3 +86,39 @@ export async function deleteSession(db: Db, sessionId: string): Promise<void> {
 export async function deleteExpiredSessions(db: Db): Promise<void> {
   await db.delete(authSessions).where(lt(authSessions.expiresAt, sql`now()`));
 }
+
+/**
+ * Signed-in users by token, for a few seconds. Every API request resolves its session, and under
+ * load (a hot auction) that lookup cost as much as the bid itself. Changes this process makes
+ * (sign-out, roles, company, profile) drop the entries at once; another instance's change shows
+ * here within `ttlMs`.
+ */
+export function createSessionCache(opts: { ttlMs?: number; max?: number } = {}) {
+  const ttlMs = opts.ttlMs ?? 5000;
+  const max = opts.max ?? 50_000;
+  const entries = new Map<string, { user: CurrentUser; until: number }>();
+
+  return {
+    async resolve(db: Db, token: string | undefined, secret: string): Promise<CurrentUser | null> {
+      if (!token || token.length > 200) return null;
+      const now = Date.now();
+      const hit = entries.get(token);
+      if (hit && hit.until > now) return hit.user;
+      const user = await resolveSession(db, token, secret);
+      entries.delete(token);
+      if (user) {
+        // Map keeps insertion order: past the cap, the oldest entry goes.
+        if (entries.size >= max) entries.delete(entries.keys().next().value as string);
+        entries.set(token, { user, until: now + ttlMs });
+      }
+      return user;
+    },
+    forgetSession(sessionId: string): void {
+      for (const [token, entry] of entries) if (entry.user.sessionId === sessionId) entries.delete(token);
+    },
+    forgetUser(userId: string): void {
+      for (const [token, entry] of entries) if (entry.user.id === userId) entries.delete(token);
+    },
+  };
+}
+export type SessionCache = ReturnType<typeof createSessionCache>;

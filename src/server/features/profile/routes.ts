@@ -12,7 +12,9 @@ export async function profileRoutes(fastify: FastifyInstance, ctx: AppContext): 
 
   app.get('/api/profile', { preHandler: requireAuth }, async (req) => presentProfile(await getProfileRow(ctx.db, currentUser(req).id)));
 
-  app.put('/api/profile', { preHandler: requireAuth, schema: { body: ZProfileInput } }, async (req) =>
-    updateProfile(ctx.db, { userId: currentUser(req).id, input: req.body, ip: req.ip }),
-  );
+  app.put('/api/profile', { preHandler: requireAuth, schema: { body: ZProfileInput } }, async (req) => {
+    const answer = await updateProfile(ctx.db, { userId: currentUser(req).id, input: req.body, ip: req.ip });
+    ctx.sessions.forgetUser(currentUser(req).id);
+    return answer;
+  });
 }

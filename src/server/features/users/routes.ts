@@ -18,11 +18,15 @@ export async function usersRoutes(fastify: FastifyInstance, ctx: AppContext): Pr
     listUsers(ctx.db, { actor: currentUser(req), ...req.query }),
   );
 
-  app.put('/api/users/:id/roles', { preValidation: adminOnly, schema: { params: ZUserParams, body: ZUserRolesInput } }, async (req) =>
-    setUserRoles(ctx.db, { actor: currentUser(req), userId: req.params.id, roles: req.body.roles, ip: req.ip }),
-  );
+  app.put('/api/users/:id/roles', { preValidation: adminOnly, schema: { params: ZUserParams, body: ZUserRolesInput } }, async (req) => {
+    const answer = await setUserRoles(ctx.db, { actor: currentUser(req), userId: req.params.id, roles: req.body.roles, ip: req.ip });
+    ctx.sessions.forgetUser(req.params.id);
+    return answer;
+  });
 
-  app.put('/api/users/:id', { preValidation: adminOnly, schema: { params: ZUserParams, body: ZUserCompanyInput } }, async (req) =>
-    setUserCompany(ctx.db, { actor: currentUser(req), userId: req.params.id, companyId: req.body.companyId, ip: req.ip }),
-  );
+  app.put('/api/users/:id', { preValidation: adminOnly, schema: { params: ZUserParams, body: ZUserCompanyInput } }, async (req) => {
+    const answer = await setUserCompany(ctx.db, { actor: currentUser(req), userId: req.params.id, companyId: req.body.companyId, ip: req.ip });
+    ctx.sessions.forgetUser(req.params.id);
+    return answer;
+  });
 }
