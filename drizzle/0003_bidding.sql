@@ -17,6 +17,7 @@ UPDATE "auctions" SET "leader_id" = top."bidder_id", "leader_max" = top."amount"
 FROM (SELECT DISTINCT ON ("auction_id") "auction_id", "bidder_id", "amount" FROM "bids" ORDER BY "auction_id", "amount" DESC, "created_at", "id") AS top
 WHERE top."auction_id" = "auctions"."id";--> statement-breakpoint
 -- ── The bid engine ──────────────────────────────────────────────────────────
+-- Helpers are plpgsql rather than SQL functions so their plans are cached per connection.
 -- Each function runs as one statement, so a bid is decided in one transaction and one round trip:
 -- the auction row is locked first, which serialises every bid on that auction, and the lock is
 -- held only while PostgreSQL itself works (never across a client round trip). Refusals write
@@ -24,42 +25,52 @@ WHERE top."auction_id" = "auctions"."id";--> statement-breakpoint
 
 -- The increment and anti-snipe window of an auction: its live session's biddingConfig when it is
 -- a lot of a session that has not ended (the session showing it now first), else SPEC §9's defaults.
-CREATE FUNCTION "auction_bidding_config"(p_auction uuid) RETURNS jsonb LANGUAGE sql STABLE AS $$
+CREATE FUNCTION "auction_bidding_config"(p_auction uuid) RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN (
   SELECT jsonb_build_object(
-    'minIncrement', greatest(1, coalesce((cfg ->> 'minIncrement')::integer, 20)),
-    'antiSnipeSeconds', greatest(0, coalesce((cfg ->> 'antiSnipeSeconds')::integer, 10)))
-  FROM (SELECT (
-    SELECT s."bidding_config" FROM "live_lots" l JOIN "live_sessions" s ON s."id" = l."session_id"
-    WHERE l."auction_id" = p_auction AND s."status" <> 'ended'
-    ORDER BY (s."current_lot_id" IS NOT DISTINCT FROM l."id") DESC, s."scheduled_at" DESC
-    LIMIT 1) AS cfg) AS found
+      'minIncrement', greatest(1, coalesce((cfg ->> 'minIncrement')::integer, 20)),
+      'antiSnipeSeconds', greatest(0, coalesce((cfg ->> 'antiSnipeSeconds')::integer, 10)))
+    FROM (SELECT (
+      SELECT s."bidding_config" FROM "live_lots" l JOIN "live_sessions" s ON s."id" = l."session_id"
+      WHERE l."auction_id" = p_auction AND s."status" <> 'ended'
+      ORDER BY (s."current_lot_id" IS NOT DISTINCT FROM l."id") DESC, s."scheduled_at" DESC
+      LIMIT 1) AS cfg) AS found);
+END
 $$;--> statement-breakpoint
 
 -- What a bid answer carries about the auction: the row's public state plus the private leader
 -- fields, which the server strips before anything leaves it.
-CREATE FUNCTION "auction_bid_state"(a "auctions", p_config jsonb) RETURNS jsonb LANGUAGE sql STABLE AS $$
-  SELECT jsonb_build_object(
-    'id', a."id", 'name', a."name", 'companyId', a."company_id", 'version', a."version", 'status', a."status",
-    'currentPrice', a."current_price", 'bidCount', a."bid_count", 'startingPrice', a."starting_price",
-    'buyNowPrice', a."buy_now_price",
-    'endTime', floor(extract(epoch FROM a."end_time") * 1000)::bigint,
-    'leaderId', a."leader_id", 'leaderMax', a."leader_max",
-    'winnerId', a."current_winner_id", 'winnerName', a."current_winner_name",
-    'minIncrement', (p_config ->> 'minIncrement')::integer, 'antiSnipeSeconds', (p_config ->> 'antiSnipeSeconds')::integer,
-    'serverNow', floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+CREATE FUNCTION "auction_bid_state"(a "auctions", p_config jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN jsonb_build_object(
+      'id', a."id", 'name', a."name", 'companyId', a."company_id", 'version', a."version", 'status', a."status",
+      'currentPrice', a."current_price", 'bidCount', a."bid_count", 'startingPrice', a."starting_price",
+      'buyNowPrice', a."buy_now_price",
+      'endTime', floor(extract(epoch FROM a."end_time") * 1000)::bigint,
+      'leaderId', a."leader_id", 'leaderMax', a."leader_max",
+      'winnerId', a."current_winner_id", 'winnerName', a."current_winner_name",
+      'minIncrement', (p_config ->> 'minIncrement')::integer, 'antiSnipeSeconds', (p_config ->> 'antiSnipeSeconds')::integer,
+      'serverNow', floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint);
+END
 $$;--> statement-breakpoint
 
 -- The name a bidder or winner goes by: the profile's display name, else first and last name, else
 -- the e-mail's local part.
-CREATE FUNCTION "bidder_display_name"(p_user uuid) RETURNS text LANGUAGE sql STABLE AS $$
+CREATE FUNCTION "bidder_display_name"(p_user uuid) RETURNS text LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN (
   SELECT coalesce(nullif(trim(p."display_name"), ''), nullif(trim(concat_ws(' ', p."first_name", p."last_name")), ''), split_part(u."email", '@', 1))
-  FROM "users" u LEFT JOIN "user_profiles" p ON p."user_id" = u."id" WHERE u."id" = p_user
+    FROM "users" u LEFT JOIN "user_profiles" p ON p."user_id" = u."id" WHERE u."id" = p_user);
+END
 $$;--> statement-breakpoint
 
 -- One line of the history, as the answer lists it.
-CREATE FUNCTION "bid_line"(b "bids") RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
-  SELECT jsonb_build_object('seq', b."seq", 'bidderId', b."bidder_id", 'bidderName', b."bidder_name", 'amount', b."amount",
-    'isAutomatic', b."is_automatic", 'createdAt', floor(extract(epoch FROM b."created_at") * 1000)::bigint)
+CREATE FUNCTION "bid_line"(b "bids") RETURNS jsonb LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+  RETURN jsonb_build_object('seq', b."seq", 'bidderId', b."bidder_id", 'bidderName', b."bidder_name", 'amount', b."amount",
+      'isAutomatic', b."is_automatic", 'createdAt', floor(extract(epoch FROM b."created_at") * 1000)::bigint);
+END
 $$;--> statement-breakpoint
 
 -- Places one bid (issue 4). p_max is the bidder's optional maximum for automatic bidding.
@@ -294,5 +305,23 @@ BEGIN
       WHERE x."id" = a."id" RETURNING * INTO a;
     RETURN NEXT jsonb_build_object('state', auction_bid_state(a, auction_bidding_config(a."id")));
   END LOOP;
+END
+$$;
+--> statement-breakpoint
+
+-- Several bids on one auction, decided one after the other, in order, in one transaction: the
+-- server groups the bids that arrive while the previous group is being decided (group commit),
+-- so a bidding war pays for one commit per group instead of one per bid. Each bid is decided
+-- exactly as place_bid alone decides it. Answers one place_bid answer per bid, in order.
+CREATE FUNCTION "place_bids"(p_bids jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  b jsonb;
+  answers jsonb := '[]'::jsonb;
+BEGIN
+  FOR b IN SELECT value FROM jsonb_array_elements(p_bids) WITH ORDINALITY ORDER BY ordinality LOOP
+    answers := answers || jsonb_build_array(place_bid((b ->> 'auctionId')::uuid, (b ->> 'bidderId')::uuid, (b ->> 'amount')::integer,
+      (b ->> 'maxAmount')::integer, b ->> 'key'));
+  END LOOP;
+  RETURN answers;
 END
 $$;

@@ -11,6 +11,7 @@ import { migrateDatabase } from './db/migrate.js';
 import { auctionsRoutes } from './features/auctions/routes.js';
 import { authRoutes } from './features/auth/routes.js';
 import { createSessionCache, deleteExpiredSessions } from './features/auth/sessions.js';
+import { createBidBatcher } from './features/bids/batcher.js';
 import { createBidBroadcaster } from './features/bids/events.js';
 import { createBidPresenter } from './features/bids/present.js';
 import { bidsRoutes } from './features/bids/routes.js';
@@ -109,7 +110,17 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   const present = createBidPresenter(config.sessionSecret);
   const broadcaster = createBidBroadcaster(realtime, present);
   const sessions = createSessionCache();
-  const ctx: AppContext = { config, database, db: database.db, realtime, metrics, identity, storage, sessions, bidding: { present, broadcaster } };
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    realtime,
+    metrics,
+    identity,
+    storage,
+    sessions,
+    bidding: { present, broadcaster, batcher: createBidBatcher(database.db) },
+  };
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });

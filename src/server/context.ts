@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import type { Database, Db } from './db/connect.js';
 import type { SessionCache } from './features/auth/sessions.js';
+import type { BidBatcher } from './features/bids/batcher.js';
 import type { BidBroadcaster } from './features/bids/events.js';
 import type { BidPresenter } from './features/bids/present.js';
 import type { Metrics } from './http/metrics.js';
@@ -22,5 +23,5 @@ export interface AppContext {
   /** Signed-in users by token for a few seconds; drop a user's entries when their roles or profile change. */
   sessions: SessionCache;
   /** What leaves the server about bids (masked, pseudonymous) and how it is broadcast. */
-  bidding: { present: BidPresenter; broadcaster: BidBroadcaster };
+  bidding: { present: BidPresenter; broadcaster: BidBroadcaster; batcher: BidBatcher };
 }

@@ -390,3 +390,26 @@ describe('rate limit', () => {
     expect(limited?.json().error).toEqual({ code: 'RATE_LIMITED', message: messages.bidding.rateLimited });
   });
 });
+
+describe('group commit', () => {
+  it('decides bids that arrive together in order, and a bid that breaks its group fails alone', async () => {
+    const auction = await openAuction();
+    const { batcher } = server.ctx.bidding;
+    const request = (bidder: Actor, amount: number) => ({ auctionId: auction.id, bidderId: bidder.id, amount, maxAmount: null, key: null });
+    // The first goes alone; the next three wait for it and go together as one group.
+    const answers = await Promise.allSettled([
+      batcher.place(request(ana, 500)),
+      batcher.place(request(beto, 520)),
+      batcher.place({ ...request(carla, 540), bidderId: 'not-a-uuid' }),
+      batcher.place(request(carla, 540)),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(answers.map((a) => (a.status === 'fulfilled' ? (a.value as { outcome: string }).outcome : null))).toEqual(['leading', 'leading', null, 'leading']);
+    const stored = await server.ctx.db.select({ seq: bids.seq, amount: bids.amount }).from(bids).where(eq(bids.auctionId, auction.id)).orderBy(bids.seq);
+    expect(stored).toEqual([
+      { seq: 1, amount: 500 },
+      { seq: 2, amount: 520 },
+      { seq: 3, amount: 540 },
+    ]);
+  });
+});

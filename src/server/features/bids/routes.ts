@@ -39,7 +39,7 @@ function idempotencyKey(req: FastifyRequest): string | null {
 export async function bidsRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx;
-  const { present, broadcaster } = ctx.bidding;
+  const { present, broadcaster, batcher } = ctx.bidding;
 
   app.get('/api/auctions/:id/bids', { schema: { params: ZParams, querystring: ZHistoryQuery } }, async (req) =>
     bidHistory(db, present, { auctionId: req.params.id, viewerId: req.user?.id ?? null, limit: req.query.limit, before: req.query.before ?? null }),
@@ -49,7 +49,7 @@ export async function bidsRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
     '/api/auctions/:id/bids',
     { config: { rateLimit: bidLimit }, preValidation: requireAuth, schema: { params: ZParams, body: ZBidInput } },
     async (req, reply) => {
-      const placed = await placeBid(db, present, {
+      const placed = await placeBid(batcher, present, {
         auctionId: req.params.id,
         bidderId: currentUser(req).id,
         amount: req.body.amount,

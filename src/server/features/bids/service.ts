@@ -8,6 +8,7 @@ import { bids } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import { refreshAuctionSearchText } from '../auctions/search-text.js';
+import type { BidBatcher } from './batcher.js';
 import type { BidPresenter, EngineLine, EngineState } from './present.js';
 
 /** What the engine's functions answer (drizzle/0003): a refusal, or the lines written and the new state. */
@@ -61,21 +62,25 @@ function engineAnswer(result: unknown): EngineAnswer {
 }
 
 /**
- * Places one bid. The whole decision is one statement, `place_bid` (drizzle/0003): one transaction
- * that locks the auction row, so bids on one auction are decided one at a time, in any number of
- * server instances. The caller broadcasts `change` after this returns, that is, after the commit.
+ * Places one bid. The decision is `place_bid` (drizzle/0003), inside one statement and one
+ * transaction that locks the auction row, so bids on one auction are decided one at a time, in any
+ * number of server instances; bids arriving together share the transaction (batcher.ts). The
+ * caller broadcasts `change` after this returns, that is, after the commit.
  */
 export async function placeBid(
-  db: Db,
+  batcher: BidBatcher,
   present: BidPresenter,
   opts: { auctionId: string; bidderId: string; amount: number; maxAmount: number | null; idempotencyKey: string | null },
 ): Promise<PlacedBid> {
   if (!isUuid(opts.auctionId)) throw notFound();
-  const answer = engineAnswer(
-    await db.execute(
-      sql`select place_bid(${opts.auctionId}::uuid, ${opts.bidderId}::uuid, ${opts.amount}::integer, ${opts.maxAmount}::integer, ${opts.idempotencyKey}::text) as r`,
-    ),
-  );
+  const answer = (await batcher.place({
+    auctionId: opts.auctionId,
+    bidderId: opts.bidderId,
+    amount: opts.amount,
+    maxAmount: opts.maxAmount,
+    key: opts.idempotencyKey,
+  })) as EngineAnswer | undefined;
+  if (!answer) throw new Error('bid engine returned no answer');
   if (answer.error || !answer.state || !answer.outcome) throw refusal(answer, present);
   const state = answer.state;
   const outcome = answer.outcome;
