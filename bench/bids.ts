@@ -1,0 +1,854 @@
+/**
+ * One hot auction (issue 4, item 8): B bidders over HTTP keep-alive race for it while V viewers
+ * watch its public room on Socket.IO. Reports accepted bids per second, p50/p99 latency from
+ * request to answer, p99 from commit to the event reaching every viewer, and checks consistency
+ * at the end (every accepted bid stored, final price = highest accepted amount, amounts strictly
+ * increasing, no duplicate seq). In the same run it measures the durable-write limit of the same
+ * database through the app's own handle: single-row autocommit UPDATEs at the same concurrency B.
+ * Runs on PGlite (on disk, in a temp dir), and again on PostgreSQL when DATABASE_URL is set (in a
+ * throwaway database on that server). Prints one JSON document.
+ *
+ * The server runs in this process. The load runs in two child processes (this same file, forked):
+ * one holds the viewers, the other the bidders, so neither the load nor its clocks share the
+ * server's event loop. Everything shares the machine's CPUs, though: see diagnostics.
+ *
+ *   npm run bench:bids                             # PGlite only
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:bids
+ *   BIDDERS=50 VIEWERS=1000 DURATION=10 npm run bench:bids
+ *
+ * Knobs: BIDDERS (50), VIEWERS (1000), DURATION seconds measured (10), WARMUP seconds before it
+ * (1), USERS bidder accounts (2000), BID_MODE ladder|minimum (ladder), VIEWER_CLIENT
+ * socket.io|raw (socket.io), ENGINES (pglite,postgresql), DATABASE_URL.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { io } from 'socket.io-client';
+import WebSocket from 'ws';
+import { AUCTION_STATE_EVENT, type AuctionStateEvent, type BidAnswer, type BidHistory } from '../src/domain/bidding.js';
+import { buildApp } from '../src/server/app.js';
+import { loadConfig } from '../src/server/config.js';
+import { connectDatabase, type Database, rows } from '../src/server/db/connect.js';
+import { migrateDatabase } from '../src/server/db/migrate.js';
+import { auctions, authSessions, userProfiles, users } from '../src/server/db/schema.js';
+import { hashToken, SESSION_COOKIE } from '../src/server/features/auth/sessions.js';
+import type { Realtime } from '../src/server/realtime/index.js';
+
+const BIDDERS = Number(process.env.BIDDERS ?? 50);
+const VIEWERS = Number(process.env.VIEWERS ?? 1000);
+const DURATION_S = Number(process.env.DURATION ?? 10);
+const WARMUP_S = Number(process.env.WARMUP ?? 1);
+/** Bidder accounts; each HTTP connection cycles through them, so none reaches the 30 bids / 10 s limit. */
+const USERS = Number(process.env.USERS ?? 2000);
+/**
+ * minimum: each bidder bids the next minimum of the latest state it knows (its last answer or 409).
+ * Bidders who saw the same state race for the same amount and one wins, so about 1 attempt in B is
+ * accepted whatever the engine does. ladder: the bidders share one ladder of amounts, one increment
+ * apart, handed out in send order (as if every bidder saw the latest price at once), so nearly every
+ * bid is valid when it arrives: this measures how many bids the engine can accept.
+ */
+type BidMode = 'minimum' | 'ladder';
+const BID_MODE: BidMode = process.env.BID_MODE === 'minimum' ? 'minimum' : 'ladder';
+/** socket.io-client (what the web app runs), or raw: the same protocol over a bare WebSocket, lighter on the CPU. */
+const VIEWER_CLIENT: ViewerClient = process.env.VIEWER_CLIENT === 'raw' ? 'raw' : 'socket.io';
+const STARTING_PRICE = 1000;
+const TARGET_RATIO_MIN = 0.5;
+const TARGET_DELIVERY_P99_MS = 100;
+const SESSION_SECRET = 'bench-bids-session-secret-0123456789abcdef';
+const ROLE_ENV = 'MARTILLO_BENCH_BIDS_ROLE';
+
+// ── Shared helpers ───────────────────────────────────────────────────────────
+
+function percentile(sorted: ArrayLike<number>, p: number): number | null {
+  if (sorted.length === 0) return null;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return round(sorted[index] as number);
+}
+const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What a bidder process learns from a 201: enough to check the database and to time delivery. */
+interface Accepted {
+  userIndex: number;
+  seq: number;
+  amount: number;
+  version: number;
+  serverNow: number;
+  /** Started inside the measured window (after the warm-up). */
+  measured: boolean;
+}
+
+interface BiddersStart {
+  type: 'start';
+  base: string;
+  auctionId: string;
+  cookies: string[];
+  bidders: number;
+  mode: BidMode;
+  warmupMs: number;
+  durationMs: number;
+}
+interface BiddersResult {
+  type: 'result';
+  attempted: number;
+  accepted: Accepted[];
+  /** Request-to-answer latency of the measured requests, ms, sorted. */
+  latencies: Float64Array;
+  acceptedLatencies: Float64Array;
+  byStatus: Record<string, number>;
+  byCode: Record<string, number>;
+  byOutcome: Record<string, number>;
+  refusedTooLow: number;
+  otherErrors: number;
+  networkErrors: number;
+  lastError: string | null;
+  cpuMs: number;
+  eventLoopDelayP99Ms: number;
+}
+type ViewerClient = 'socket.io' | 'raw';
+interface ViewersStart {
+  type: 'start';
+  client: ViewerClient;
+  base: string;
+  auctionId: string;
+  viewers: number;
+}
+interface ViewersFinish {
+  type: 'finish';
+  /** Version and serverNow of each measured accepted bid. */
+  versions: Float64Array;
+  serverNows: Float64Array;
+  finalVersion: number;
+}
+interface ViewersResult {
+  type: 'result';
+  connectMs: number;
+  joined: number;
+  connectErrors: number;
+  /** Over bids: the latest arrival across viewers (the "every viewer" figure). */
+  deliveryMs: { p50: number | null; p99: number | null; max: number | null };
+  /** Over bids: the earliest arrival across viewers (what the first viewer sees). */
+  firstViewerMs: { p50: number | null; p99: number | null };
+  undelivered: number;
+  eventsPerViewer: number;
+  viewersAtFinalVersion: number;
+  finalWaitMs: number;
+  cpuMs: number;
+  eventLoopDelayP99Ms: number;
+}
+
+/** To the parent, resolved once the message is handed over (so the child may exit after it). */
+function send(message: unknown): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (!process.send) return reject(new Error('not a child process'));
+    process.send(message, undefined, {}, (err) => (err ? reject(err) : resolve()));
+  });
+}
+
+/** The next message of this type; rejects if the child exits first. */
+function onceMessage<T>(peer: NodeJS.Process | ChildProcess, type: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const handler = (m: unknown) => {
+      if ((m as { type?: string })?.type !== type) return;
+      cleanup();
+      resolve(m as T);
+    };
+    const onExit = (code: number | null) => {
+      cleanup();
+      reject(new Error(`load process exited (${code}) before sending ${type}`));
+    };
+    const cleanup = () => {
+      peer.off('message', handler);
+      peer.off('exit', onExit);
+    };
+    peer.on('message', handler);
+    peer.on('exit', onExit);
+  });
+}
+
+// ── Bidders (child process) ──────────────────────────────────────────────────
+
+async function runBidders(): Promise<void> {
+  const start = await onceMessage<BiddersStart>(process, 'start');
+  const agent = new http.Agent({ keepAlive: true, maxSockets: start.bidders });
+  const url = new URL(start.base);
+  const bidPath = `/api/auctions/${start.auctionId}/bids`;
+  const post = (cookie: string, body: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(
+        {
+          agent,
+          host: url.hostname,
+          port: url.port,
+          method: 'POST',
+          path: bidPath,
+          headers: { cookie: `${SESSION_COOKIE}=${cookie}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+
+  const latencies: number[] = [];
+  const acceptedLatencies: number[] = [];
+  const accepted: Accepted[] = [];
+  const byStatus: Record<string, number> = {};
+  const byCode: Record<string, number> = {};
+  const byOutcome: Record<string, number> = {};
+  let attempted = 0;
+  let refusedTooLow = 0;
+  let otherErrors = 0;
+  let networkErrors = 0;
+  let lastError: string | null = null;
+
+  // The auction as the public page loads it, before the first bid.
+  const initial = ((await (await fetch(`${start.base}${bidPath}?limit=1`)).json()) as BidHistory).state;
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  const t0 = performance.now();
+  const measureFrom = t0 + start.warmupMs;
+  const stopAt = measureFrom + start.durationMs;
+  void send({ type: 'started', measureInMs: start.warmupMs });
+  let cpuBefore = process.cpuUsage();
+  setTimeout(() => {
+    delay.enable();
+    cpuBefore = process.cpuUsage();
+  }, start.warmupMs).unref();
+
+  // ladder: one rung per bid, handed out in send order; a refusal that shows a higher minimum moves it up.
+  let rung = initial.nextMinimum;
+  async function loop(index: number): Promise<void> {
+    let known = { version: initial.version, nextMinimum: initial.nextMinimum, minIncrement: initial.minIncrement };
+    let user = index;
+    const learn = (s: { version: number; nextMinimum: number; minIncrement: number } | undefined) => {
+      if (s && s.version > known.version) known = { version: s.version, nextMinimum: s.nextMinimum, minIncrement: s.minIncrement };
+    };
+    while (performance.now() < stopAt) {
+      const userIndex = user % start.cookies.length;
+      user += start.bidders;
+      let amount = known.nextMinimum;
+      if (start.mode === 'ladder') {
+        amount = Math.max(rung, known.nextMinimum);
+        rung = amount + known.minIncrement;
+      }
+      const began = performance.now();
+      const measured = began >= measureFrom;
+      let res: { status: number; body: string };
+      try {
+        res = await post(start.cookies[userIndex] as string, JSON.stringify({ amount }));
+      } catch (err) {
+        networkErrors++;
+        otherErrors++;
+        lastError = String(err);
+        continue;
+      }
+      const took = performance.now() - began;
+      if (measured) {
+        attempted++;
+        latencies.push(took);
+        byStatus[res.status] = (byStatus[res.status] ?? 0) + 1;
+      }
+      if (res.status === 201) {
+        const answer = JSON.parse(res.body) as BidAnswer;
+        learn(answer.state);
+        if (measured) {
+          acceptedLatencies.push(took);
+          byOutcome[answer.outcome] = (byOutcome[answer.outcome] ?? 0) + 1;
+        }
+        for (const line of answer.bids) {
+          accepted.push({ userIndex, seq: line.seq, amount: line.amount, version: answer.state.version, serverNow: answer.state.serverNow, measured });
+        }
+        continue;
+      }
+      let code = `HTTP_${res.status}`;
+      try {
+        const body = JSON.parse(res.body) as { error?: { code?: string; state?: { version: number; nextMinimum: number; minIncrement: number } } };
+        code = body.error?.code ?? code;
+        learn(body.error?.state);
+      } catch {
+        // not JSON: keep the status as the code
+      }
+      if (!measured) continue;
+      byCode[code] = (byCode[code] ?? 0) + 1;
+      if (code === 'BID_TOO_LOW') refusedTooLow++;
+      else {
+        otherErrors++;
+        lastError = `${res.status} ${res.body.slice(0, 200)}`;
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: start.bidders }, (_, i) => loop(i)));
+  const cpu = process.cpuUsage(cpuBefore);
+  delay.disable();
+  agent.destroy();
+  const result: BiddersResult = {
+    type: 'result',
+    attempted,
+    accepted,
+    latencies: Float64Array.from(latencies).sort(),
+    acceptedLatencies: Float64Array.from(acceptedLatencies).sort(),
+    byStatus,
+    byCode,
+    byOutcome,
+    refusedTooLow,
+    otherErrors,
+    networkErrors,
+    lastError,
+    cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+    eventLoopDelayP99Ms: round(delay.percentile(99) / 1e6),
+  };
+  await send(result);
+}
+
+// ── Viewers (child process) ──────────────────────────────────────────────────
+
+async function runViewers(): Promise<void> {
+  const start = await onceMessage<ViewersStart>(process, 'start');
+  const closers: (() => void)[] = [];
+  const versions: number[][] = [];
+  const arrivals: number[][] = [];
+  const lastVersion: number[] = [];
+  let connectErrors = 0;
+  const connectStarted = performance.now();
+  const arrived = (i: number, version: number) => {
+    const at = Date.now();
+    (versions[i] as number[]).push(version);
+    (arrivals[i] as number[]).push(at);
+    if (version > (lastVersion[i] as number)) lastVersion[i] = version;
+  };
+
+  /** socket.io-client, as the web app connects. */
+  const joinWithClient = (i: number) =>
+    new Promise<void>((resolve) => {
+      const socket = io(start.base, { path: '/socket.io', transports: ['websocket'], reconnection: false, forceNew: true });
+      closers[i] = () => socket.disconnect();
+      socket.on(AUCTION_STATE_EVENT, (event: AuctionStateEvent) => arrived(i, event.state.version));
+      socket.once('connect_error', () => {
+        connectErrors++;
+        resolve();
+      });
+      socket.once('connect', () => {
+        socket.timeout(10_000).emit('joinAuction', { auctionId: start.auctionId }, (err: Error | null, answer: { ok: boolean }) => {
+          if (err || !answer?.ok) connectErrors++;
+          resolve();
+        });
+      });
+    });
+
+  /**
+   * The same protocol spoken by hand over a bare WebSocket (Engine.IO 4, Socket.IO 5), reading only
+   * the state's version: about a third of socket.io-client's CPU per event, so on a small machine
+   * the viewers' own event loop delays the arrival times less.
+   */
+  const joinRaw = (i: number) =>
+    new Promise<void>((resolve) => {
+      const url = new URL(start.base);
+      const ws = new WebSocket(`ws://${url.host}/socket.io/?EIO=4&transport=websocket`);
+      closers[i] = () => ws.close();
+      const prefix = `42["${AUCTION_STATE_EVENT}",`;
+      ws.on('message', (data: Buffer) => {
+        const text = data.toString();
+        if (text.startsWith(prefix)) {
+          const at = text.indexOf('"version":');
+          return arrived(i, Number.parseInt(text.slice(at + 10, at + 26), 10));
+        }
+        if (text === '2') return ws.send('3'); // ping → pong
+        if (text.startsWith('0')) return ws.send('40'); // open → connect to the main namespace
+        if (text.startsWith('40')) return ws.send(`420${JSON.stringify(['joinAuction', { auctionId: start.auctionId }])}`);
+        if (text.startsWith('430')) {
+          if (!text.includes('"ok":true')) connectErrors++;
+          resolve();
+        }
+      });
+      ws.once('error', () => {
+        connectErrors++;
+        resolve();
+      });
+    });
+
+  const join = (i: number) => {
+    versions[i] = [];
+    arrivals[i] = [];
+    lastVersion[i] = 0;
+    return start.client === 'raw' ? joinRaw(i) : joinWithClient(i);
+  };
+  // A hundred handshakes at a time, as a crowd arriving does not all land in one millisecond.
+  for (let i = 0; i < start.viewers; i += 100) {
+    await Promise.all(Array.from({ length: Math.min(100, start.viewers - i) }, (_, k) => join(i + k)));
+  }
+  const connectMs = Math.round(performance.now() - connectStarted);
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  const cpuBefore = process.cpuUsage();
+  await send({ type: 'ready', joined: start.viewers - connectErrors });
+
+  const finish = await onceMessage<ViewersFinish>(process, 'finish');
+  // The last event can trail the last answer by the coalescing interval; wait for every viewer.
+  const waitStarted = performance.now();
+  while (performance.now() - waitStarted < 5000 && lastVersion.some((v) => v < finish.finalVersion)) await sleep(20);
+  const finalWaitMs = Math.round(performance.now() - waitStarted);
+  delay.disable();
+
+  // Delivery of a bid at one viewer: the earliest arrival of an event whose version is at least the
+  // bid's. Computed per viewer as a suffix minimum over versions, then the max (and min) across viewers.
+  let vMin = Number.POSITIVE_INFINITY;
+  let vMax = 0;
+  for (const v of finish.versions) {
+    vMin = Math.min(vMin, v);
+    vMax = Math.max(vMax, v);
+  }
+  const deliveries: number[] = [];
+  const firsts: number[] = [];
+  let undelivered = 0;
+  if (finish.versions.length > 0) {
+    const span = vMax - vMin + 1;
+    const latest = new Float64Array(span).fill(Number.NEGATIVE_INFINITY);
+    const earliestAny = new Float64Array(span).fill(Number.POSITIVE_INFINITY);
+    const earliest = new Float64Array(span);
+    for (let i = 0; i < versions.length; i++) {
+      earliest.fill(Number.POSITIVE_INFINITY);
+      const vs = versions[i] as number[];
+      const ts = arrivals[i] as number[];
+      for (let k = 0; k < vs.length; k++) {
+        const v = vs[k] as number;
+        if (v < vMin) continue;
+        const at = Math.min(v, vMax) - vMin;
+        if ((ts[k] as number) < (earliest[at] as number)) earliest[at] = ts[k] as number;
+      }
+      for (let k = span - 2; k >= 0; k--) if ((earliest[k + 1] as number) < (earliest[k] as number)) earliest[k] = earliest[k + 1] as number;
+      for (let k = 0; k < span; k++) {
+        if ((earliest[k] as number) > (latest[k] as number)) latest[k] = earliest[k] as number;
+        if ((earliest[k] as number) < (earliestAny[k] as number)) earliestAny[k] = earliest[k] as number;
+      }
+    }
+    for (let b = 0; b < finish.versions.length; b++) {
+      const k = (finish.versions[b] as number) - vMin;
+      const worst = latest[k] as number;
+      if (!Number.isFinite(worst)) {
+        undelivered++;
+        continue;
+      }
+      deliveries.push(worst - (finish.serverNows[b] as number));
+      firsts.push((earliestAny[k] as number) - (finish.serverNows[b] as number));
+    }
+  }
+  deliveries.sort((a, b) => a - b);
+  firsts.sort((a, b) => a - b);
+  const events = versions.reduce((n, v) => n + v.length, 0);
+  for (const close of closers) close();
+  const cpu = process.cpuUsage(cpuBefore);
+  const result: ViewersResult = {
+    type: 'result',
+    connectMs,
+    joined: start.viewers - connectErrors,
+    connectErrors,
+    deliveryMs: {
+      p50: percentile(deliveries, 50),
+      p99: percentile(deliveries, 99),
+      max: deliveries.length ? round(deliveries[deliveries.length - 1] as number) : null,
+    },
+    firstViewerMs: { p50: percentile(firsts, 50), p99: percentile(firsts, 99) },
+    undelivered,
+    eventsPerViewer: round(events / Math.max(1, versions.length), 1),
+    viewersAtFinalVersion: lastVersion.filter((v) => v === finish.finalVersion).length,
+    finalWaitMs,
+    cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+    eventLoopDelayP99Ms: round(delay.percentile(99) / 1e6),
+  };
+  await send(result);
+}
+
+// ── The server side (this process) ───────────────────────────────────────────
+
+interface Seeded {
+  auctionId: string;
+  userIds: string[];
+  cookies: string[];
+}
+
+/** A seller of another company, one hot auction, and USERS bidders with complete profiles and a session each. */
+export async function seed(database: Database, secret: string): Promise<Seeded> {
+  const db = database.db;
+  const [seller] = await db.insert(users).values({ email: 'vendedor@bench.mx' }).returning({ id: users.id });
+  const sellerId = (seller as { id: string }).id;
+  await db.insert(userProfiles).values({
+    userId: sellerId,
+    email: 'vendedor@bench.mx',
+    firstName: 'Vendedor',
+    lastName: 'Bench',
+    displayName: 'Remates Bench',
+    roles: ['seller'],
+    companyId: 'remates-bench',
+    companyName: 'Remates Bench',
+  });
+  const [auction] = await db
+    .insert(auctions)
+    .values({
+      name: 'Reloj Casio vintage de colección',
+      description: 'Subasta caliente del bench: todos pujan aquí.',
+      startingPrice: STARTING_PRICE,
+      status: 'active',
+      // Far enough ahead that anti-sniping never moves it during the run.
+      endTime: new Date(Date.now() + 6 * 3_600_000),
+      sellerId,
+      companyId: 'remates-bench',
+    })
+    .returning({ id: auctions.id });
+  const auctionId = (auction as { id: string }).id;
+
+  const userIds: string[] = [];
+  const cookies: string[] = [];
+  const expiresAt = new Date(Date.now() + 86_400_000);
+  const NAMES = ['Juana', 'Pedro', 'Lucía', 'Marco', 'Rosa', 'Luis', 'Carmen', 'Diego'];
+  const SURNAMES = ['Pérez', 'López', 'García', 'Hernández', 'Martínez', 'Ramírez'];
+  for (let startAt = 0; startAt < USERS; startAt += 500) {
+    const batch = Array.from({ length: Math.min(500, USERS - startAt) }, (_, k) => startAt + k);
+    const inserted = await db
+      .insert(users)
+      .values(batch.map((i) => ({ email: `postor-${i}@bench.mx` })))
+      .returning({ id: users.id, email: users.email });
+    await db.insert(userProfiles).values(
+      inserted.map((u, k) => {
+        const i = batch[k] as number;
+        const local = String(3_300_000_000 + i);
+        return {
+          userId: u.id,
+          email: u.email,
+          firstName: NAMES[i % NAMES.length],
+          lastName: SURNAMES[i % SURNAMES.length],
+          roles: ['buyer'],
+          whatsapp: `+52${local}`,
+          whatsappCountryCode: '+52',
+          whatsappLocal: local,
+          whatsappConsentGiven: true,
+          whatsappConsentAt: new Date(),
+        };
+      }),
+    );
+    const tokens = inserted.map(() => randomBytes(32).toString('base64url'));
+    await db.insert(authSessions).values(inserted.map((u, k) => ({ tokenHash: hashToken(tokens[k] as string, secret), userId: u.id, expiresAt })));
+    for (const [k, u] of inserted.entries()) {
+      userIds.push(u.id);
+      cookies.push(tokens[k] as string);
+    }
+  }
+  await db.execute(sql`analyze`);
+  return { auctionId, userIds, cookies };
+}
+
+/** The durable-write limit: B workers doing `update … set n = n + 1 where id = 1` in autocommit through the app's pool. */
+async function baseline(database: Database): Promise<{ updatesPerS: number; updates: number; p50Ms: number | null; p99Ms: number | null }> {
+  const db = database.db;
+  await db.execute(sql`create table bench_counter (id integer primary key, n bigint not null)`);
+  await db.execute(sql`insert into bench_counter values (1, 0)`);
+  const t0 = performance.now();
+  const measureFrom = t0 + WARMUP_S * 1000;
+  const stopAt = measureFrom + DURATION_S * 1000;
+  let updates = 0;
+  const times: number[] = [];
+  await Promise.all(
+    Array.from({ length: BIDDERS }, async () => {
+      while (performance.now() < stopAt) {
+        const began = performance.now();
+        await db.execute(sql`update bench_counter set n = n + 1 where id = 1`);
+        if (began >= measureFrom) {
+          updates++;
+          times.push(performance.now() - began);
+        }
+      }
+    }),
+  );
+  const [row] = rows<{ n: string | number }>(await db.execute(sql`select n from bench_counter where id = 1`));
+  if (!row || Number(row.n) < updates) throw new Error('baseline lost updates');
+  await db.execute(sql`drop table bench_counter`);
+  times.sort((a, b) => a - b);
+  return { updatesPerS: round(updates / DURATION_S, 1), updates, p50Ms: percentile(times, 50), p99Ms: percentile(times, 99) };
+}
+
+/**
+ * Times each `auctionState` broadcast inside the server, by wrapping the realtime handle the bid
+ * broadcaster calls (measurement only: the broadcast itself is unchanged). fanoutMs: how long the
+ * synchronous emit to the whole room takes; commitToEmitMs: from the newest state's serverNow to
+ * the start of that emit (the coalescing wait plus any event-loop delay).
+ */
+function watchBroadcasts(realtime: Realtime) {
+  const fanout: number[] = [];
+  const commitToEmit: number[] = [];
+  const original = realtime.toAuction;
+  const watch = {
+    recording: false,
+    summary() {
+      const f = [...fanout].sort((a, b) => a - b);
+      const c = [...commitToEmit].sort((a, b) => a - b);
+      return {
+        count: f.length,
+        fanoutMs: { p50: percentile(f, 50), p99: percentile(f, 99), max: percentile(f, 100) },
+        commitToEmitMs: { p50: percentile(c, 50), p99: percentile(c, 99), max: percentile(c, 100) },
+      };
+    },
+  };
+  realtime.toAuction = (auctionId, event, payload) => {
+    if (!watch.recording || event !== AUCTION_STATE_EVENT) return original(auctionId, event, payload);
+    const startedAt = Date.now();
+    const began = performance.now();
+    original(auctionId, event, payload);
+    fanout.push(performance.now() - began);
+    commitToEmit.push(startedAt - (payload as AuctionStateEvent).state.serverNow);
+  };
+  return watch;
+}
+
+function forkRole(role: 'bidders' | 'viewers'): ChildProcess {
+  // Under tsx, execArgv carries its loader; otherwise load it explicitly.
+  const execArgv = process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : ['--import', 'tsx'];
+  return fork(fileURLToPath(import.meta.url), [], { execArgv, env: { ...process.env, [ROLE_ENV]: role }, serialization: 'advanced', stdio: 'inherit' });
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+  });
+}
+
+/** Busy share of all CPUs between two os.cpus() samples. */
+function cpuBusy(before: os.CpuInfo[], after: os.CpuInfo[]): number {
+  let busy = 0;
+  let total = 0;
+  for (const [i, a] of after.entries()) {
+    const b = before[i] as os.CpuInfo;
+    const t = (x: os.CpuInfo['times']) => x.user + x.nice + x.sys + x.irq + x.idle;
+    total += t(a.times) - t(b.times);
+    busy += t(a.times) - t(b.times) - (a.times.idle - b.times.idle);
+  }
+  return total ? round(busy / total, 2) : 0;
+}
+
+async function checkConsistency(database: Database, seeded: Seeded, accepted: Accepted[]) {
+  const db = database.db;
+  const stored = await db.execute(sql`select seq, amount, bidder_id from bids where auction_id = ${seeded.auctionId}::uuid order by seq`);
+  const lines = rows<{ seq: number; amount: number; bidder_id: string }>(stored).map((l) => ({
+    seq: Number(l.seq),
+    amount: Number(l.amount),
+    bidderId: l.bidder_id,
+  }));
+  const [auction] = await db
+    .select({ currentPrice: auctions.currentPrice, bidCount: auctions.bidCount, version: auctions.version, leaderId: auctions.leaderId })
+    .from(auctions)
+    .where(eq(auctions.id, seeded.auctionId));
+  if (!auction) throw new Error('hot auction vanished');
+  const bySeq = new Map(lines.map((l) => [l.seq, l]));
+  const acceptedSeqs = new Set(accepted.map((a) => a.seq));
+  const highestAccepted = accepted.reduce((m, a) => Math.max(m, a.amount), 0);
+  const bySeqAccepted = [...accepted].sort((a, b) => a.seq - b.seq);
+  const lastAccepted = bySeqAccepted[bySeqAccepted.length - 1];
+  const checks = {
+    acceptedBids: accepted.length,
+    storedLines: lines.length,
+    everyAcceptedStored: accepted.every((a) => {
+      const line = bySeq.get(a.seq);
+      return line !== undefined && line.amount === a.amount && line.bidderId === seeded.userIds[a.userIndex];
+    }),
+    nothingStoredUnanswered: lines.length === accepted.length && lines.every((l) => acceptedSeqs.has(l.seq)),
+    noDuplicateSeqs: new Set(lines.map((l) => l.seq)).size === lines.length && acceptedSeqs.size === accepted.length,
+    seqsContiguous: lines.every((l, i) => l.seq === i + 1),
+    amountsStrictlyIncrease: lines.every((l, i) => i === 0 || l.amount > (lines[i - 1] as { amount: number }).amount),
+    acceptedStrictlyIncreaseBySeq: bySeqAccepted.every((a, i) => i === 0 || a.amount > (bySeqAccepted[i - 1] as Accepted).amount),
+    finalPriceIsHighestAccepted: auction.currentPrice === highestAccepted && lines.every((l) => l.amount <= highestAccepted),
+    bidCountMatchesLines: auction.bidCount === lines.length,
+    leaderIsLastAccepted: lastAccepted !== undefined && auction.leaderId === seeded.userIds[lastAccepted.userIndex],
+    finalPrice: auction.currentPrice,
+    finalVersion: auction.version,
+  };
+  const ok = Object.values(checks).every((v) => v !== false);
+  return { ok, ...checks };
+}
+
+async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'martillo-bench-bids-'));
+  const database = await connectDatabase(databaseUrl ? { kind: 'postgresql', url: databaseUrl } : { kind: 'embedded', dir: path.join(dataDir, 'db') });
+  const children: ChildProcess[] = [];
+  try {
+    await migrateDatabase(database);
+    const seedStarted = performance.now();
+    const seeded = await seed(database, SESSION_SECRET);
+    const seedSeconds = round((performance.now() - seedStarted) / 1000, 1);
+
+    const config = loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent', DATA_DIR: dataDir, PORT: '0', SESSION_SECRET }, { persistSecret: false });
+    const { app, ctx } = await buildApp({ config, database, logger: false, scheduler: true });
+    const broadcasts = watchBroadcasts(ctx.realtime);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    try {
+      const limit = await baseline(database);
+
+      const viewers = forkRole('viewers');
+      children.push(viewers);
+      const ready = onceMessage<{ joined: number }>(viewers, 'ready');
+      viewers.send({ type: 'start', client: VIEWER_CLIENT, base, auctionId: seeded.auctionId, viewers: VIEWERS } satisfies ViewersStart);
+      await ready;
+
+      const bidders = forkRole('bidders');
+      children.push(bidders);
+      const started = onceMessage<{ measureInMs: number }>(bidders, 'started');
+      const done = onceMessage<BiddersResult>(bidders, 'result');
+      bidders.send({
+        type: 'start',
+        base,
+        auctionId: seeded.auctionId,
+        cookies: seeded.cookies,
+        bidders: BIDDERS,
+        mode: BID_MODE,
+        warmupMs: WARMUP_S * 1000,
+        durationMs: DURATION_S * 1000,
+      } satisfies BiddersStart);
+      // The server's own event loop and the machine's CPUs, over the measured window.
+      const { measureInMs } = await started;
+      await sleep(measureInMs);
+      const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+      loopDelay.enable();
+      broadcasts.recording = true;
+      const cpuBefore = process.cpuUsage();
+      const machineBefore = os.cpus();
+      const bid = await done;
+      broadcasts.recording = false;
+      const serverCpu = process.cpuUsage(cpuBefore);
+      const machineBusy = cpuBusy(machineBefore, os.cpus());
+      loopDelay.disable();
+
+      const measured = bid.accepted.filter((a) => a.measured);
+      const finalVersion = bid.accepted.reduce((m, a) => Math.max(m, a.version), 0);
+      const viewed = onceMessage<ViewersResult>(viewers, 'result');
+      viewers.send({
+        type: 'finish',
+        versions: Float64Array.from(measured.map((a) => a.version)),
+        serverNows: Float64Array.from(measured.map((a) => a.serverNow)),
+        finalVersion,
+      } satisfies ViewersFinish);
+      const view = await viewed;
+      await Promise.all([exited(bidders), exited(viewers)]);
+
+      const consistency = await checkConsistency(database, seeded, bid.accepted);
+      const acceptedBidsPerS = round(measured.length / DURATION_S, 1);
+      const ratio = limit.updatesPerS ? round(acceptedBidsPerS / limit.updatesPerS, 3) : 0;
+      const everyViewerFinal = view.viewersAtFinalVersion === VIEWERS && consistency.finalVersion === finalVersion;
+      const deliveryP99 = view.deliveryMs.p99;
+      return {
+        engine,
+        bidders: BIDDERS,
+        viewers: VIEWERS,
+        users: USERS,
+        bidMode: BID_MODE,
+        viewerClient: VIEWER_CLIENT,
+        durationS: DURATION_S,
+        warmupS: WARMUP_S,
+        seedSeconds,
+        baselineUpdatesPerS: limit.updatesPerS,
+        acceptedBidsPerS,
+        attemptedPerS: round(bid.attempted / DURATION_S, 1),
+        refusedTooLow: bid.refusedTooLow,
+        otherErrors: bid.otherErrors,
+        ratio,
+        latencyMs: { p50: percentile(bid.latencies, 50), p99: percentile(bid.latencies, 99) },
+        deliveryMs: view.deliveryMs,
+        everyViewerReceivedFinalState: everyViewerFinal,
+        consistency,
+        targets: {
+          ratioMin: TARGET_RATIO_MIN,
+          deliveryP99Max: TARGET_DELIVERY_P99_MS,
+          met:
+            ratio >= TARGET_RATIO_MIN &&
+            deliveryP99 !== null &&
+            deliveryP99 < TARGET_DELIVERY_P99_MS &&
+            view.undelivered === 0 &&
+            everyViewerFinal &&
+            consistency.ok,
+        },
+        diagnostics: {
+          baseline: limit,
+          acceptedShare: bid.attempted ? round(measured.length / bid.attempted, 3) : null,
+          attemptedToBaseline: limit.updatesPerS ? round(bid.attempted / DURATION_S / limit.updatesPerS, 3) : null,
+          acceptedLatencyMs: { p50: percentile(bid.acceptedLatencies, 50), p99: percentile(bid.acceptedLatencies, 99) },
+          byStatus: bid.byStatus,
+          byCode: bid.byCode,
+          byOutcome: bid.byOutcome,
+          networkErrors: bid.networkErrors,
+          lastError: bid.lastError,
+          firstViewerDeliveryMs: view.firstViewerMs,
+          undeliveredBids: view.undelivered,
+          eventsPerViewer: view.eventsPerViewer,
+          viewersJoined: view.joined,
+          viewersAtFinalVersion: view.viewersAtFinalVersion,
+          viewerConnectMs: view.connectMs,
+          finalEventWaitMs: view.finalWaitMs,
+          serverBroadcasts: broadcasts.summary(),
+          serverCpuMs: Math.round((serverCpu.user + serverCpu.system) / 1000),
+          serverEventLoopDelayMs: { p50: round(loopDelay.percentile(50) / 1e6), p99: round(loopDelay.percentile(99) / 1e6), max: round(loopDelay.max / 1e6) },
+          biddersProcess: { cpuMs: bid.cpuMs, eventLoopDelayP99Ms: bid.eventLoopDelayP99Ms },
+          viewersProcess: { cpuMs: view.cpuMs, eventLoopDelayP99Ms: view.eventLoopDelayP99Ms },
+          machineCpuBusy: machineBusy,
+        },
+      };
+    } finally {
+      for (const child of children) if (child.exitCode === null) child.kill();
+      await app.close();
+    }
+  } finally {
+    await database.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** A throwaway database on the DATABASE_URL server, dropped afterwards. */
+async function withScratchPostgres<T>(adminUrl: string, fn: (url: string) => Promise<T>): Promise<T> {
+  const name = `martillo_bench_${randomBytes(4).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database "${name}"`);
+  try {
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    return await fn(url.href);
+  } finally {
+    await admin(`drop database if exists "${name}" with (force)`);
+  }
+}
+
+async function main(): Promise<void> {
+  // ENGINES=postgresql skips PGlite (e.g. to profile one engine); PostgreSQL runs only with DATABASE_URL.
+  const engines = (process.env.ENGINES ?? 'pglite,postgresql').split(',').map((e) => e.trim());
+  const runs = [];
+  if (engines.includes('pglite')) runs.push(await runOn('pglite'));
+  if (process.env.DATABASE_URL && engines.includes('postgresql')) {
+    runs.push(await withScratchPostgres(process.env.DATABASE_URL, (url) => runOn('postgresql', url)));
+  }
+  console.log(JSON.stringify({ bench: 'bids', at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, runs }, null, 2));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const role = process.env[ROLE_ENV];
+  if (role === 'bidders') await runBidders();
+  else if (role === 'viewers') await runViewers();
+  else await main();
+  if (role) process.disconnect?.();
+}
