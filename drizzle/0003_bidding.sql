@@ -131,7 +131,7 @@ BEGIN
 
   SELECT * INTO a FROM "auctions" WHERE "id" = p_auction FOR UPDATE;
   IF NOT FOUND THEN RETURN jsonb_build_object('error', 'NOT_FOUND'); END IF;
-  cfg := auction_bidding_config(a."id");
+  cfg := coalesce(cfg, auction_bidding_config(a."id"));
   inc := (cfg ->> 'minIncrement')::integer;
   snipe := (cfg ->> 'antiSnipeSeconds')::integer;
 
@@ -163,7 +163,8 @@ BEGIN
 
   v_seq := a."bid_count";
   v_prev_leader := a."leader_id";
-  IF a."leader_id" IS NOT NULL THEN
+  -- The leader's name, for the lines their maximum bids (not needed when the leader had no maximum left).
+  IF a."leader_id" IS NOT NULL AND a."leader_max" > a."current_price" THEN
     SELECT "bidder_name" INTO v_leader_name FROM "bids" WHERE "auction_id" = a."id" AND "bidder_id" = a."leader_id" ORDER BY "seq" DESC LIMIT 1;
   END IF;
 

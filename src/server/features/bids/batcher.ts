@@ -11,8 +11,11 @@ export interface BidRequest {
   key: string | null;
 }
 
-/** Bids decided per group at most; a longer queue waits for the next group. */
-const MAX_GROUP = 200;
+/**
+ * Bids decided per group at most; a longer queue waits for the next group. Within one transaction
+ * every bid adds a version of the auction row that the next bid walks past, so groups stay small.
+ */
+const MAX_GROUP = 50;
 
 /**
  * Group commit for bids. Bids on one auction are decided one at a time anyway (the row lock), so
