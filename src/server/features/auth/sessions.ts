@@ -45,11 +45,16 @@ export async function createSession(
 
 /** Looks up a cookie token; an unknown or expired one is simply nobody. */
 export async function resolveSession(db: Db, token: string | undefined, secret: string): Promise<CurrentUser | null> {
+  return (await lookupSession(db, token, secret))?.user ?? null;
+}
+
+async function lookupSession(db: Db, token: string | undefined, secret: string): Promise<{ user: CurrentUser; expiresAt: number } | null> {
   if (!token || token.length > 200) return null;
   const [row] = await db
     .select({
       sessionId: authSessions.id,
       lastSeenAt: authSessions.lastSeenAt,
+      expiresAt: authSessions.expiresAt,
       id: users.id,
       email: users.email,
       displayName: userProfiles.displayName,
@@ -66,7 +71,7 @@ export async function resolveSession(db: Db, token: string | undefined, secret: 
   if (Date.now() - row.lastSeenAt.getTime() > 3_600_000) {
     await db.update(authSessions).set({ lastSeenAt: new Date() }).where(eq(authSessions.id, row.sessionId));
   }
-  return {
+  const user: CurrentUser = {
     id: row.id,
     email: row.email,
     displayName: row.displayName ?? null,
@@ -77,6 +82,7 @@ export async function resolveSession(db: Db, token: string | undefined, secret: 
     companyName: row.companyName ?? null,
     sessionId: row.sessionId,
   };
+  return { user, expiresAt: row.expiresAt.getTime() };
 }
 
 export async function deleteSession(db: Db, sessionId: string): Promise<void> {
@@ -104,14 +110,15 @@ export function createSessionCache(opts: { ttlMs?: number; max?: number } = {}) 
       const now = Date.now();
       const hit = entries.get(token);
       if (hit && hit.until > now) return hit.user;
-      const user = await resolveSession(db, token, secret);
+      const found = await lookupSession(db, token, secret);
       entries.delete(token);
-      if (user) {
+      if (found) {
         // Map keeps insertion order: past the cap, the oldest entry goes.
         if (entries.size >= max) entries.delete(entries.keys().next().value as string);
-        entries.set(token, { user, until: now + ttlMs });
+        // Never past the session's own expiry.
+        entries.set(token, { user: found.user, until: Math.min(now + ttlMs, found.expiresAt) });
       }
-      return user;
+      return found?.user ?? null;
     },
     forgetSession(sessionId: string): void {
       for (const [token, entry] of entries) if (entry.user.sessionId === sessionId) entries.delete(token);

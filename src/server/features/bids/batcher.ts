@@ -50,7 +50,7 @@ export function createBidBatcher(db: Db) {
           continue;
         }
         const [row] = rows<{ r: unknown[] }>(await db.execute(sql`select place_bids(${JSON.stringify(group.map((g) => g.request))}::jsonb) as r`));
-        group.forEach((g, i) => g.resolve(row?.r[i]));
+        for (const [i, g] of group.entries()) g.resolve(row?.r[i]);
       } catch (err) {
         if (group.length > 1 && pgErrorCode(err)) {
           for (const g of group) await placeOne(g.request).then(g.resolve, g.reject);
