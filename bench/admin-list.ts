@@ -8,13 +8,12 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:admin-list
  *   AUCTIONS=20000 ITERATIONS=50 npm run bench:admin-list
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { eq, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { foldText, nameTokens } from '../src/domain/text.js';
 import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
@@ -22,6 +21,7 @@ import { connectDatabase, type Database } from '../src/server/db/connect.js';
 import { migrateDatabase } from '../src/server/db/migrate.js';
 import { auctions, userProfiles, users } from '../src/server/db/schema.js';
 import { buildSearchText } from '../src/server/features/auctions/search-text.js';
+import { withScratchPostgres } from './support.js';
 
 const AUCTIONS = Number(process.env.AUCTIONS ?? 100_000);
 const COMPANIES = 20;
@@ -307,28 +307,6 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
   } finally {
     await database.close();
     rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-/** A throwaway database on the DATABASE_URL server, dropped afterwards. */
-async function withScratchPostgres<T>(adminUrl: string, fn: (url: string) => Promise<T>): Promise<T> {
-  const name = `martillo_bench_${randomBytes(4).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database "${name}"`);
-  try {
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    return await fn(url.href);
-  } finally {
-    await admin(`drop database if exists "${name}" with (force)`);
   }
 }
 

@@ -29,7 +29,6 @@ import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { eq, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { io } from 'socket.io-client';
 import WebSocket from 'ws';
 import { AUCTION_STATE_EVENT, type AuctionStateEvent, type BidAnswer, type BidHistory } from '../src/domain/bidding.js';
@@ -40,6 +39,7 @@ import { migrateDatabase } from '../src/server/db/migrate.js';
 import { auctions, authSessions, userProfiles, users } from '../src/server/db/schema.js';
 import { hashToken, SESSION_COOKIE } from '../src/server/features/auth/sessions.js';
 import type { Realtime } from '../src/server/realtime/index.js';
+import { withScratchPostgres } from './support.js';
 
 const BIDDERS = Number(process.env.BIDDERS ?? 50);
 const VIEWERS = Number(process.env.VIEWERS ?? 1000);
@@ -809,28 +809,6 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
   } finally {
     await database.close();
     rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-/** A throwaway database on the DATABASE_URL server, dropped afterwards. */
-async function withScratchPostgres<T>(adminUrl: string, fn: (url: string) => Promise<T>): Promise<T> {
-  const name = `martillo_bench_${randomBytes(4).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database "${name}"`);
-  try {
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    return await fn(url.href);
-  } finally {
-    await admin(`drop database if exists "${name}" with (force)`);
   }
 }
 

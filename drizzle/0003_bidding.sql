@@ -73,6 +73,16 @@ BEGIN
 END
 $$;--> statement-breakpoint
 
+-- Why an auction takes no bid or purchase from this user now, or null: it is not open (pending,
+-- ended, or its time ran out), or the user is its seller or of its company.
+CREATE FUNCTION "bid_refusal"(a "auctions", p_user uuid, p_company text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  IF a."status" NOT IN ('active', 'live') OR a."end_time" IS NULL OR a."end_time" <= clock_timestamp() THEN RETURN 'AUCTION_CLOSED'; END IF;
+  IF a."seller_id" = p_user OR a."company_id" = p_company THEN RETURN 'OWN_AUCTION'; END IF;
+  RETURN NULL;
+END
+$$;--> statement-breakpoint
+
 -- Places one bid (issue 4). p_max is the bidder's optional maximum for automatic bidding.
 -- Rules, in order: the profile is complete; the auction exists; a repeated Idempotency-Key
 -- answers the first attempt again; the auction takes bids (active or live, end time ahead); the
@@ -93,6 +103,7 @@ DECLARE
   v_min integer;
   v_name text;
   v_company text;
+  v_refusal text;
   v_complete boolean;
   v_leader_name text;
   v_line "bids";
@@ -123,8 +134,7 @@ BEGIN
     IF NOT FOUND THEN RETURN jsonb_build_object('error', 'NOT_FOUND'); END IF;
     cfg := auction_bidding_config(a."id");
     IF a."current_price" IS NOT NULL AND p_amount < a."current_price" + (cfg ->> 'minIncrement')::integer
-       AND a."status" IN ('active', 'live') AND a."end_time" > clock_timestamp()
-       AND a."seller_id" IS DISTINCT FROM p_bidder AND a."company_id" <> v_company THEN
+       AND bid_refusal(a, p_bidder, v_company) IS NULL THEN
       RETURN jsonb_build_object('error', 'BID_TOO_LOW', 'state', auction_bid_state(a, cfg));
     END IF;
   END IF;
@@ -145,12 +155,8 @@ BEGIN
     END IF;
   END IF;
 
-  IF a."status" NOT IN ('active', 'live') OR a."end_time" IS NULL OR a."end_time" <= clock_timestamp() THEN
-    RETURN jsonb_build_object('error', 'AUCTION_CLOSED', 'state', auction_bid_state(a, cfg));
-  END IF;
-  IF a."seller_id" = p_bidder OR a."company_id" = v_company THEN
-    RETURN jsonb_build_object('error', 'OWN_AUCTION', 'state', auction_bid_state(a, cfg));
-  END IF;
+  v_refusal := bid_refusal(a, p_bidder, v_company);
+  IF v_refusal IS NOT NULL THEN RETURN jsonb_build_object('error', v_refusal, 'state', auction_bid_state(a, cfg)); END IF;
   v_min := CASE WHEN a."current_price" IS NULL THEN a."starting_price" ELSE a."current_price" + inc END;
   IF p_amount < v_min THEN
     RETURN jsonb_build_object('error', 'BID_TOO_LOW', 'state', auction_bid_state(a, cfg));
@@ -228,6 +234,7 @@ DECLARE
   cfg jsonb;
   v_name text;
   v_company text;
+  v_refusal text;
   v_complete boolean;
   v_email text;
   v_whatsapp text;
@@ -254,12 +261,8 @@ BEGIN
     END IF;
   END IF;
 
-  IF a."status" NOT IN ('active', 'live') OR a."end_time" IS NULL OR a."end_time" <= clock_timestamp() THEN
-    RETURN jsonb_build_object('error', 'AUCTION_CLOSED', 'state', auction_bid_state(a, cfg));
-  END IF;
-  IF a."seller_id" = p_buyer OR a."company_id" = v_company THEN
-    RETURN jsonb_build_object('error', 'OWN_AUCTION', 'state', auction_bid_state(a, cfg));
-  END IF;
+  v_refusal := bid_refusal(a, p_buyer, v_company);
+  IF v_refusal IS NOT NULL THEN RETURN jsonb_build_object('error', v_refusal, 'state', auction_bid_state(a, cfg)); END IF;
   IF a."buy_now_price" IS NULL OR coalesce(a."current_price", -1) >= a."buy_now_price" THEN
     RETURN jsonb_build_object('error', 'BUY_NOW_UNAVAILABLE', 'state', auction_bid_state(a, cfg));
   END IF;

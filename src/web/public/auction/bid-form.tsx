@@ -9,6 +9,17 @@ import { type Amount, type BidErrors, type BidFormValues, checkBid } from './bid
 /** Quick-add steps, in minimum increments: +1, +5, +10. */
 const QUICK_STEPS = [1, 5, 10] as const;
 
+/** Both amount fields: whole pesos, shown as $1,234, with the phone's number pad. */
+const PESO_INPUT = {
+  max: MAX_PRICE,
+  allowDecimal: false,
+  allowNegative: false,
+  thousandSeparator: ',',
+  prefix: '$',
+  inputMode: 'numeric',
+  size: 'md',
+} as const;
+
 interface BidFormProps {
   nextMinimum: number;
   minIncrement: number;
@@ -68,14 +79,8 @@ export function BidForm({ nextMinimum, minIncrement, isSending, disabled, server
             setEdited(true);
           }}
           min={nextMinimum}
-          max={MAX_PRICE}
           step={minIncrement}
-          allowDecimal={false}
-          allowNegative={false}
-          thousandSeparator=","
-          prefix="$"
-          inputMode="numeric"
-          size="md"
+          {...PESO_INPUT}
           disabled={disabled}
           error={errorText(errors?.amount, serverFields.amount)}
           data-testid="bid-amount"
@@ -118,14 +123,8 @@ export function BidForm({ nextMinimum, minIncrement, isSending, disabled, server
                 value={maxAmount}
                 onChange={(value) => setMaxAmount(typeof value === 'number' ? value : '')}
                 min={typeof amount === 'number' ? amount : nextMinimum}
-                max={MAX_PRICE}
                 step={minIncrement}
-                allowDecimal={false}
-                allowNegative={false}
-                thousandSeparator=","
-                prefix="$"
-                inputMode="numeric"
-                size="md"
+                {...PESO_INPUT}
                 disabled={disabled}
                 error={errorText(errors?.maxAmount, serverFields.maxAmount)}
                 data-testid="bid-max"
