@@ -34,7 +34,8 @@ export function createBidBroadcaster(realtime: Realtime, present: BidPresenter, 
 
   function sendPublic(channel: Channel) {
     if (!channel.state) return;
-    const event: AuctionStateEvent = { state: present.state(channel.state), bids: channel.lines.slice(-BID_EVENT_MAX) };
+    // serverNow is the moment of sending, so viewers correct their countdowns by it.
+    const event: AuctionStateEvent = { state: present.state({ ...channel.state, serverNow: Date.now() }), bids: channel.lines.slice(-BID_EVENT_MAX) };
     realtime.toAuction(channel.state.id, AUCTION_STATE_EVENT, event);
     channel.state = null;
     channel.lines = [];

@@ -82,7 +82,8 @@ export async function placeBid(
   })) as EngineAnswer | undefined;
   if (!answer) throw new Error('bid engine returned no answer');
   if (answer.error || !answer.state || !answer.outcome) throw refusal(answer, present);
-  const state = answer.state;
+  // Stamped now, after the commit (a grouped bid's own stamp is taken before its group commits).
+  const state = { ...answer.state, serverNow: Date.now() };
   const outcome = answer.outcome;
   return {
     answer: {
@@ -127,7 +128,8 @@ export async function buyNow(
     return found;
   });
   if (answer.error || !answer.state) throw refusal(answer, present);
-  const state = answer.state;
+  // Stamped now, after the commit (a grouped bid's own stamp is taken before its group commits).
+  const state = { ...answer.state, serverNow: Date.now() };
   const [line] = answer.lines ?? [];
   if (!line) throw new Error('buy_now returned no line');
   return {
