@@ -207,7 +207,7 @@ BEGIN
       INSERT INTO "bids" ("auction_id", "bidder_id", "bidder_name", "seq", "amount", "max_amount", "is_automatic")
         VALUES (a."id", p_bidder, v_name, v_seq, v_max, v_max, true) RETURNING * INTO v_line;
       v_lines := v_lines || bid_line(v_line);
-    v_all := v_all || bid_line(v_line);
+      v_all := v_all || bid_line(v_line);
     END IF;
     v_price := least(v_max + inc, a."leader_max");
     v_seq := v_seq + 1;

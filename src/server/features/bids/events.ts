@@ -35,7 +35,7 @@ export function createBidBroadcaster(realtime: Realtime, present: BidPresenter, 
   function sendPublic(channel: Channel) {
     if (!channel.state) return;
     // serverNow is the moment of sending, so viewers correct their countdowns by it.
-    const event: AuctionStateEvent = { state: present.state({ ...channel.state, serverNow: Date.now() }), bids: channel.lines.slice(-BID_EVENT_MAX) };
+    const event: AuctionStateEvent = { state: present.state({ ...channel.state, serverNow: Date.now() }), bids: channel.lines };
     realtime.toAuction(channel.state.id, AUCTION_STATE_EVENT, event);
     channel.state = null;
     channel.lines = [];
@@ -55,6 +55,8 @@ export function createBidBroadcaster(realtime: Realtime, present: BidPresenter, 
     }
     if (!channel.state || channel.state.version < state.version) channel.state = state;
     channel.lines.push(...lines);
+    // Only the newest lines travel; a viewer missing older ones refetches the history.
+    if (channel.lines.length > BID_EVENT_MAX) channel.lines.splice(0, channel.lines.length - BID_EVENT_MAX);
     const now = Date.now();
     const flush = (c: Channel) => {
       if (c.timer) clearTimeout(c.timer);
