@@ -55,13 +55,19 @@ BEGIN
 END
 $$;--> statement-breakpoint
 
--- The name a bidder or winner goes by: the profile's display name, else first and last name, else
--- the e-mail's local part.
-CREATE FUNCTION "bidder_display_name"(p_user uuid) RETURNS text LANGUAGE plpgsql STABLE AS $$
+-- What the engine needs to know of a bidder or winner, from their profile: the name they go by
+-- (display name, else first and last name, else the e-mail's local part), their company (SPEC §3:
+-- companyId, falling back to their id), whether the profile lets them bid (a last name and a
+-- WhatsApp number with consent), and their contact for winnerDetails. All null for no user.
+CREATE FUNCTION "bidder_facts"(p_user uuid, OUT o_name text, OUT o_company text, OUT o_complete boolean, OUT o_email text, OUT o_whatsapp text)
+LANGUAGE plpgsql STABLE AS $$
 BEGIN
-  RETURN (
-  SELECT coalesce(nullif(trim(p."display_name"), ''), nullif(trim(concat_ws(' ', p."first_name", p."last_name")), ''), split_part(u."email", '@', 1))
-    FROM "users" u LEFT JOIN "user_profiles" p ON p."user_id" = u."id" WHERE u."id" = p_user);
+  SELECT coalesce(nullif(trim(p."display_name"), ''), nullif(trim(concat_ws(' ', p."first_name", p."last_name")), ''), split_part(u."email", '@', 1)),
+         coalesce(nullif(trim(p."company_id"), ''), u."id"::text),
+         coalesce(nullif(trim(p."last_name"), '') IS NOT NULL AND p."whatsapp" IS NOT NULL AND p."whatsapp_consent_given", false),
+         coalesce(p."email", u."email"), p."whatsapp"
+    INTO o_name, o_company, o_complete, o_email, o_whatsapp
+    FROM "users" u LEFT JOIN "user_profiles" p ON p."user_id" = u."id" WHERE u."id" = p_user;
 END
 $$;--> statement-breakpoint
 
@@ -116,11 +122,7 @@ DECLARE
   v_took_lead boolean := false;
   v_end timestamptz;
 BEGIN
-  SELECT bidder_display_name(u."id"),
-         coalesce(nullif(trim(p."company_id"), ''), u."id"::text),
-         coalesce(nullif(trim(p."last_name"), '') IS NOT NULL AND p."whatsapp" IS NOT NULL AND p."whatsapp_consent_given", false)
-    INTO v_name, v_company, v_complete
-    FROM "users" u LEFT JOIN "user_profiles" p ON p."user_id" = u."id" WHERE u."id" = p_bidder;
+  SELECT f.o_name, f.o_company, f.o_complete INTO v_name, v_company, v_complete FROM bidder_facts(p_bidder) f;
   IF NOT coalesce(v_complete, false) THEN RETURN jsonb_build_object('error', 'PROFILE_INCOMPLETE'); END IF;
 
   -- First without the lock: most refusals in a bidding war are bids already below the minimum, and
@@ -241,12 +243,8 @@ DECLARE
   v_line "bids";
   v_prev_leader uuid;
 BEGIN
-  SELECT bidder_display_name(u."id"),
-         coalesce(nullif(trim(p."company_id"), ''), u."id"::text),
-         coalesce(nullif(trim(p."last_name"), '') IS NOT NULL AND p."whatsapp" IS NOT NULL AND p."whatsapp_consent_given", false),
-         coalesce(p."email", u."email"), p."whatsapp"
-    INTO v_name, v_company, v_complete, v_email, v_whatsapp
-    FROM "users" u LEFT JOIN "user_profiles" p ON p."user_id" = u."id" WHERE u."id" = p_buyer;
+  SELECT f.o_name, f.o_company, f.o_complete, f.o_email, f.o_whatsapp INTO v_name, v_company, v_complete, v_email, v_whatsapp
+    FROM bidder_facts(p_buyer) f;
   IF NOT coalesce(v_complete, false) THEN RETURN jsonb_build_object('error', 'PROFILE_INCOMPLETE'); END IF;
 
   SELECT * INTO a FROM "auctions" WHERE "id" = p_auction FOR UPDATE;
@@ -290,6 +288,9 @@ CREATE FUNCTION "close_due_auctions"(p_limit integer) RETURNS SETOF jsonb LANGUA
 DECLARE
   a "auctions";
   w uuid;
+  v_name text;
+  v_email text;
+  v_whatsapp text;
 BEGIN
   FOR a IN
     SELECT * FROM "auctions"
@@ -301,10 +302,11 @@ BEGIN
     CONTINUE WHEN NOT ((a."status" IN ('active', 'live') AND a."end_time" <= clock_timestamp()) OR (a."status" = 'ended' AND a."closed_at" IS NULL));
     w := coalesce(a."current_winner_id", a."leader_id",
       (SELECT "bidder_id" FROM "bids" WHERE "auction_id" = a."id" ORDER BY "amount" DESC, "created_at", "seq" LIMIT 1));
+    SELECT f.o_name, f.o_email, f.o_whatsapp INTO v_name, v_email, v_whatsapp FROM bidder_facts(w) f;
     UPDATE "auctions" x SET "status" = 'ended', "closed_at" = clock_timestamp(), "current_winner_id" = w,
-      "current_winner_name" = CASE WHEN w IS NULL THEN NULL WHEN x."current_winner_id" = w AND x."current_winner_name" IS NOT NULL THEN x."current_winner_name" ELSE bidder_display_name(w) END,
-      "winner_email" = CASE WHEN w IS NULL THEN NULL ELSE coalesce(x."winner_email", (SELECT coalesce(p."email", u."email") FROM "users" u LEFT JOIN "user_profiles" p ON p."user_id" = u."id" WHERE u."id" = w)) END,
-      "winner_whatsapp" = CASE WHEN w IS NULL THEN NULL ELSE coalesce(x."winner_whatsapp", (SELECT p."whatsapp" FROM "user_profiles" p WHERE p."user_id" = w)) END,
+      "current_winner_name" = CASE WHEN w IS NULL THEN NULL WHEN x."current_winner_id" = w AND x."current_winner_name" IS NOT NULL THEN x."current_winner_name" ELSE v_name END,
+      "winner_email" = CASE WHEN w IS NULL THEN NULL ELSE coalesce(x."winner_email", v_email) END,
+      "winner_whatsapp" = CASE WHEN w IS NULL THEN NULL ELSE coalesce(x."winner_whatsapp", v_whatsapp) END,
       "version" = x."version" + 1, "updated_at" = now()
       WHERE x."id" = a."id" RETURNING * INTO a;
     RETURN NEXT jsonb_build_object('state', auction_bid_state(a, auction_bidding_config(a."id")));

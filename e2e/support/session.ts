@@ -1,6 +1,4 @@
-import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
-import { userProfiles } from '../../src/server/db/schema.js';
 import { signInAs } from '../../test/support/actors.js';
 import type { E2eApp } from './app.js';
 
@@ -18,11 +16,7 @@ export async function prepareUser(
   app: E2eApp,
   opts: { email: string; name: string; roles: ('admin' | 'seller' | 'buyer')[]; companyId?: string | null; companyName?: string | null },
 ): Promise<E2eUser> {
-  const user = await signInAs(app, opts);
-  await app.ctx.db
-    .update(userProfiles)
-    .set({ lastName: 'Prueba', whatsapp: '+523312345678', whatsappCountryCode: '+52', whatsappLocal: '3312345678', whatsappConsentGiven: true })
-    .where(eq(userProfiles.userId, user.id));
+  const user = await signInAs(app, { ...opts, completeProfile: true });
   return { id: user.id, email: user.email, name: opts.name };
 }
 

@@ -7,10 +7,9 @@ import { type AuctionStateEvent, type BidAnswer, maskName } from '../../src/doma
 import { buildApp } from '../../src/server/app.js';
 import type { AppContext } from '../../src/server/context.js';
 import { connectDatabase, type Database, type Db } from '../../src/server/db/connect.js';
-import { auctions, auditLog, bids, liveLots, userProfiles } from '../../src/server/db/schema.js';
-import { createSession } from '../../src/server/features/auth/sessions.js';
+import { auctions, auditLog, bids, liveLots } from '../../src/server/db/schema.js';
 import type { EngineState } from '../../src/server/features/bids/present.js';
-import { type Actor, signInAs } from '../support/actors.js';
+import { type Actor, buildActor, signInAs } from '../support/actors.js';
 import { createEmptyPostgresDatabase, createTestDatabase, engine } from '../support/db.js';
 import { buildAuction, buildSession, buildUser } from '../support/factories.js';
 import { startTestServer, type TestServer, testConfig } from '../support/server.js';
@@ -37,13 +36,9 @@ async function newBidder(ctx: Pick<AppContext, 'db' | 'config'>): Promise<Bidder
   serial++;
   const email = `postor-${serial}-${randomUUID().slice(0, 6)}@ejemplo.mx`;
   const whatsapp = `+5233${String(10_000_000 + serial).slice(-8)}`;
-  const user = await buildUser(ctx.db, { email });
-  await ctx.db
-    .update(userProfiles)
-    .set({ firstName: `Postor${serial}`, lastName: 'Prueba', whatsapp, whatsappConsentGiven: true })
-    .where(eq(userProfiles.userId, user.id));
-  const { token } = await createSession(ctx.db, { userId: user.id, days: 1, secret: ctx.config.sessionSecret });
-  return { id: user.id, email, whatsapp, name: `Postor${serial} Prueba`, cookie: `martillo_session=${token}` };
+  const name = `Postor${serial} Prueba`;
+  const actor = await buildActor({ ctx }, { email, name, roles: ['buyer'], completeProfile: true, whatsapp });
+  return { id: actor.id, email, whatsapp, name, cookie: actor.cookie };
 }
 
 async function bid(app: FastifyInstance, bidder: Bidder, auctionId: string, payload: { amount: number; maxAmount?: number }) {

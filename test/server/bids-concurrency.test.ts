@@ -3,9 +3,9 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BidAnswer } from '../../src/domain/bidding.js';
-import { auctions, auditLog, bids, userProfiles } from '../../src/server/db/schema.js';
-import { createSession } from '../../src/server/features/auth/sessions.js';
+import { auctions, auditLog, bids } from '../../src/server/db/schema.js';
 import { closeDueAuctions } from '../../src/server/features/bids/scheduler.js';
+import { buildActor } from '../support/actors.js';
 import { buildAuction, buildUser } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -32,13 +32,8 @@ async function newBidder(): Promise<Bidder> {
   serial++;
   const email = `postor-${serial}-${randomUUID().slice(0, 6)}@ejemplo.mx`;
   const whatsapp = `+5233${String(10_000_000 + serial).slice(-8)}`;
-  const user = await buildUser(server.ctx.db, { email });
-  await server.ctx.db
-    .update(userProfiles)
-    .set({ firstName: `Postor${serial}`, lastName: 'Prueba', whatsapp, whatsappConsentGiven: true })
-    .where(eq(userProfiles.userId, user.id));
-  const { token } = await createSession(server.ctx.db, { userId: user.id, days: 1, secret: server.ctx.config.sessionSecret });
-  return { id: user.id, email, whatsapp, cookie: `martillo_session=${token}` };
+  const actor = await buildActor(server, { email, name: `Postor${serial} Prueba`, roles: ['buyer'], completeProfile: true, whatsapp });
+  return { id: actor.id, email, whatsapp, cookie: actor.cookie };
 }
 
 function bid(bidder: Bidder, auctionId: string, payload: { amount: number; maxAmount?: number }, key?: string): Promise<LightMyRequestResponse> {

@@ -4,9 +4,9 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BidAnswer, type BidHistory, DEFAULT_MIN_INCREMENT, maskName, nextMinimumBid } from '../../src/domain/bidding.js';
-import { auctions, liveLots, userProfiles } from '../../src/server/db/schema.js';
-import { createSession } from '../../src/server/features/auth/sessions.js';
+import { auctions, liveLots } from '../../src/server/db/schema.js';
 import { BiddingModel, type ModelOp, replay } from '../domain/bidding-model.js';
+import { buildActor } from '../support/actors.js';
 import { buildAuction, buildSession, buildUser } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -32,13 +32,9 @@ let accountSerial = 0;
 /** A buyer with a complete profile and a session, made in the database (the sign-in form is rate-limited per IP). */
 async function newBidder(): Promise<Bidder> {
   accountSerial++;
-  const user = await buildUser(server.ctx.db, { email: `postor-${accountSerial}-${randomUUID().slice(0, 6)}@ejemplo.mx` });
-  await server.ctx.db
-    .update(userProfiles)
-    .set({ firstName: `Postor${accountSerial}`, lastName: 'Prueba', whatsapp: '+523312345678', whatsappConsentGiven: true })
-    .where(eq(userProfiles.userId, user.id));
-  const { token } = await createSession(server.ctx.db, { userId: user.id, days: 1, secret: server.ctx.config.sessionSecret });
-  return { id: user.id, cookie: `martillo_session=${token}`, sent: [] };
+  const email = `postor-${accountSerial}-${randomUUID().slice(0, 6)}@ejemplo.mx`;
+  const actor = await buildActor(server, { email, name: `Postor${accountSerial} Prueba`, roles: ['buyer'], completeProfile: true });
+  return { id: actor.id, cookie: actor.cookie, sent: [] };
 }
 
 /** Accounts that can send `needed[i]` more bids now without reaching the rate limit; new ones when none can. */

@@ -45,8 +45,8 @@ const COMPLETE_PROFILE = { lastName: 'Prueba', whatsapp: '+523312345678', whatsa
  * sign-in is rate-limited per address like any sign-in). Same session as a real sign-in.
  */
 export async function buildActor(
-  server: Pick<TestServer, 'ctx'>,
-  opts: { email: string; name: string; roles: Role[]; companyId?: string | null; completeProfile?: boolean },
+  server: { ctx: Pick<TestServer['ctx'], 'db' | 'config'> },
+  opts: { email: string; name: string; roles: Role[]; companyId?: string | null; completeProfile?: boolean; whatsapp?: string },
 ): Promise<Actor> {
   const email = opts.email.toLowerCase();
   const [user] = await server.ctx.db.insert(users).values({ email }).returning({ id: users.id });
@@ -58,7 +58,7 @@ export async function buildActor(
     displayName: opts.name,
     roles: opts.roles,
     companyId: opts.companyId ?? null,
-    ...(opts.completeProfile ? COMPLETE_PROFILE : {}),
+    ...(opts.completeProfile ? { ...COMPLETE_PROFILE, ...(opts.whatsapp ? { whatsapp: opts.whatsapp } : {}) } : {}),
   });
   const session = await createSession(server.ctx.db, { userId: user.id, days: 1, secret: server.ctx.config.sessionSecret });
   return { id: user.id, email, cookie: `${SESSION_COOKIE}=${session.token}` };

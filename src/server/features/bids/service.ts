@@ -93,15 +93,15 @@ export async function placeBid(
       me: present.me(state, opts.bidderId),
       replayed: answer.replayed === true,
     },
-    change:
-      answer.replayed || outcome === 'maxRaised'
-        ? null
-        : {
-            state,
-            lines: answer.allLines ?? [],
-            outbidUserId: answer.previousLeaderId && answer.previousLeaderId !== opts.bidderId ? answer.previousLeaderId : null,
-          },
+    change: outcome === 'maxRaised' ? null : publicChange(answer, state, opts.bidderId),
   };
+}
+
+/** What the room and the overtaken leader hear of an answer; nothing for a replay. */
+function publicChange(answer: EngineAnswer, state: EngineState, actorId: string): PlacedBid['change'] {
+  if (answer.replayed) return null;
+  const outbid = answer.previousLeaderId ?? null;
+  return { state, lines: answer.allLines ?? [], outbidUserId: outbid !== actorId ? outbid : null };
 }
 
 /** Buys at the buy-now price: the auction ends with the buyer as its winner (drizzle/0003, buy_now). */
@@ -134,13 +134,7 @@ export async function buyNow(
   if (!line) throw new Error('buy_now returned no line');
   return {
     answer: { bid: present.line(state.id, line), state: present.state(state), me: present.me(state, opts.buyerId) },
-    change: answer.replayed
-      ? null
-      : {
-          state,
-          lines: answer.allLines ?? [],
-          outbidUserId: answer.previousLeaderId && answer.previousLeaderId !== opts.buyerId ? answer.previousLeaderId : null,
-        },
+    change: publicChange(answer, state, opts.buyerId),
   };
 }
 
