@@ -10,7 +10,7 @@ import { connectDatabase, type Database } from './db/connect.js';
 import { migrateDatabase } from './db/migrate.js';
 import { auctionsRoutes } from './features/auctions/routes.js';
 import { authRoutes } from './features/auth/routes.js';
-import { createSessionCache, deleteExpiredSessions } from './features/auth/sessions.js';
+import { createSessionCache, deleteExpiredSessions, SESSION_CACHE_EVENT } from './features/auth/sessions.js';
 import { createBidBatcher } from './features/bids/batcher.js';
 import { createBidBroadcaster } from './features/bids/events.js';
 import { createBidPresenter } from './features/bids/present.js';
@@ -109,7 +109,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   const storage = createStorage(config);
   const present = createBidPresenter(config.sessionSecret);
   const broadcaster = createBidBroadcaster(realtime, present);
-  const sessions = createSessionCache();
+  const sessions = createSessionCache({
+    peers: { send: (message) => realtime.toPeers(SESSION_CACHE_EVENT, message), onMessage: (handler) => realtime.onPeer(SESSION_CACHE_EVENT, handler) },
+  });
   const ctx: AppContext = {
     config,
     database,

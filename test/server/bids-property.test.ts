@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BidAnswer, type BidHistory, DEFAULT_MIN_INCREMENT, maskName, nextMinimumBid } from '../../src/domain/bidding.js';
+import { rows } from '../../src/server/db/connect.js';
 import { auctions, liveLots } from '../../src/server/db/schema.js';
 import { BiddingModel, type ModelOp, replay } from '../domain/bidding-model.js';
 import { buildActor } from '../support/actors.js';
@@ -22,6 +23,7 @@ const COMPANY = 'remates-propiedades';
 
 interface Bidder {
   id: string;
+  name: string;
   cookie: string;
   /** When this account's bid requests were sent (30 per 10 s per user is the route's limit). */
   sent: number[];
@@ -33,8 +35,9 @@ let accountSerial = 0;
 async function newBidder(): Promise<Bidder> {
   accountSerial++;
   const email = `postor-${accountSerial}-${randomUUID().slice(0, 6)}@ejemplo.mx`;
-  const actor = await buildActor(server, { email, name: `Postor${accountSerial} Prueba`, roles: ['buyer'], completeProfile: true });
-  return { id: actor.id, cookie: actor.cookie, sent: [] };
+  const name = `Postor${accountSerial} Prueba`;
+  const actor = await buildActor(server, { email, name, roles: ['buyer'], completeProfile: true });
+  return { id: actor.id, name, cookie: actor.cookie, sent: [] };
 }
 
 /** Accounts that can send `needed[i]` more bids now without reaching the rate limit; new ones when none can. */
@@ -174,6 +177,23 @@ function request(spec: OpSpec, model: BiddingModel): { amount: number; maxAmount
   }
 }
 
+/** The auction row ends as the model does: the leader, their maximum, the price, and one count per line. */
+async function expectRowAsModel(auctionId: string, model: BiddingModel, lineCount: number) {
+  const [row] = await server.ctx.db
+    .select({ leaderId: auctions.leaderId, leaderMax: auctions.leaderMax, currentPrice: auctions.currentPrice, bidCount: auctions.bidCount })
+    .from(auctions)
+    .where(eq(auctions.id, auctionId));
+  expect(row).toEqual({ leaderId: model.leader, leaderMax: model.leaderMax, currentPrice: model.price, bidCount: lineCount });
+}
+
+/** The generator reached every branch of the rules. */
+function expectEveryBranch(runs: Record<'leading' | 'outbid' | 'maxRaised' | 'tooLow', number>) {
+  expect(runs.leading).toBeGreaterThan(0);
+  expect(runs.outbid).toBeGreaterThan(0);
+  expect(runs.maxRaised).toBeGreaterThan(0);
+  expect(runs.tooLow).toBeGreaterThan(0);
+}
+
 describe('the bid engine against the reference model', () => {
   it('agrees on every outcome, the leader and the price, and keeps the history consistent', async () => {
     const runs = { count: 0, bids: 0, leading: 0, outbid: 0, maxRaised: 0, tooLow: 0, invalid: 0 };
@@ -284,20 +304,90 @@ describe('the bid engine against the reference model', () => {
         expectNothingPrivate(page.body, userIds);
 
         // And the row itself.
-        const [row] = await server.ctx.db
-          .select({ leaderId: auctions.leaderId, leaderMax: auctions.leaderMax, currentPrice: auctions.currentPrice, bidCount: auctions.bidCount })
-          .from(auctions)
-          .where(eq(auctions.id, auctionId));
-        expect(row).toEqual({ leaderId: model.leader, leaderMax: model.leaderMax, currentPrice: model.price, bidCount: lines.length });
+        await expectRowAsModel(auctionId, model, lines.length);
       }),
       { numRuns: 80 },
     );
-    // The generator reaches every branch of the rules.
-    expect(runs.leading).toBeGreaterThan(0);
-    expect(runs.outbid).toBeGreaterThan(0);
-    expect(runs.maxRaised).toBeGreaterThan(0);
-    expect(runs.tooLow).toBeGreaterThan(0);
+    expectEveryBranch(runs);
     expect(runs.invalid).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe('a group of bids decided together (group commit)', () => {
+  /** What place_bids answers per bid (drizzle/0004), private leader fields included. */
+  interface GroupAnswer {
+    error?: string;
+    outcome?: 'leading' | 'outbid' | 'maxRaised';
+    lines?: { seq: number; amount: number; bidderId: string; isAutomatic: boolean }[];
+    state?: { currentPrice: number | null; leaderId: string | null; leaderMax: number | null; bidCount: number; version: number };
+  }
+
+  it('decides every bid of one place_bids call exactly as the model decides them one by one', async () => {
+    const runs = { groups: 0, leading: 0, outbid: 0, maxRaised: 0, tooLow: 0 };
+    await fc.assert(
+      fc.asyncProperty(scenario, async ({ startingPrice, minIncrement, ops }) => {
+        runs.groups++;
+        const bidders = await takeBidders(Array.from({ length: BIDDERS }, () => 0));
+        const auctionId = await freshAuction({ startingPrice, minIncrement });
+        const model = new BiddingModel({ startingPrice, minIncrement });
+        // The requests, each chosen against the model as it stands at its turn (the engine sees them all at once).
+        const group: { auctionId: string; bidderId: string; amount: number; maxAmount: number | null; key: null }[] = [];
+        const steps = [];
+        for (const spec of ops) {
+          const payload = request(spec, model);
+          if (payload.maxAmount !== undefined && payload.maxAmount < payload.amount) continue; // the route refuses it
+          const bidderId = (bidders[spec.bidder] as Bidder).id;
+          group.push({ auctionId, bidderId, amount: payload.amount, maxAmount: payload.maxAmount ?? null, key: null });
+          steps.push(model.bid({ bidder: bidderId, amount: payload.amount, max: payload.maxAmount ?? null }));
+        }
+        if (group.length === 0) return;
+        const [row] = rows<{ r: GroupAnswer[] }>(await server.ctx.db.execute(sql`select place_bids(${JSON.stringify(group)}::jsonb) as r`));
+        const answers = row?.r ?? [];
+        expect(answers).toHaveLength(group.length);
+
+        let lastVersion = 0;
+        let lastSeq = 0;
+        for (const [i, step] of steps.entries()) {
+          const answer = answers[i] as GroupAnswer;
+          const context = `bid ${i} ${JSON.stringify(group[i])}: ${JSON.stringify(answer)}`;
+          if (!step.accepted) {
+            runs.tooLow++;
+            expect(answer.error, context).toBe('BID_TOO_LOW');
+            continue;
+          }
+          runs[step.outcome]++;
+          expect(answer.error, context).toBeUndefined();
+          expect(answer.outcome, context).toBe(step.outcome);
+          // The state as it stood right after this bid.
+          expect(answer.state?.currentPrice, context).toBe(step.price);
+          expect(answer.state?.leaderId, context).toBe(step.leader);
+          expect(answer.state?.leaderMax, context).toBe(step.leaderMax);
+          expect(answer.state?.version, context).toBeGreaterThanOrEqual(lastVersion);
+          lastVersion = answer.state?.version ?? lastVersion;
+          for (const line of answer.lines ?? []) {
+            expect(line.seq, context).toBeGreaterThan(lastSeq);
+            lastSeq = line.seq;
+          }
+        }
+        // Every refusal carries the state at its turn: the model's price then.
+        let price: number | null = null;
+        for (const [i, step] of steps.entries()) {
+          if (step.accepted) price = step.price;
+          else expect((answers[i] as GroupAnswer).state?.currentPrice, `refusal ${i}`).toBe(price);
+        }
+
+        const lines = rows<{ seq: number; bidder_id: string; bidder_name: string }>(
+          await server.ctx.db.execute(sql`select seq, bidder_id, bidder_name from bids where auction_id = ${auctionId}::uuid order by seq`),
+        );
+        expect(lines.map((l) => Number(l.seq))).toEqual(lines.map((_, i) => i + 1));
+        // Lines a maximum placed for the leader carry the leader's name, as their own bids do.
+        for (const line of lines) expect(line.bidder_name, `line ${line.seq}`).toBe(bidders.find((b) => b.id === line.bidder_id)?.name);
+        // The row, written once at the end of the group, holds the final state.
+        await expectRowAsModel(auctionId, model, lines.length);
+      }),
+      { numRuns: 60 },
+    );
+    expectEveryBranch(runs);
   }, 120_000);
 });
 

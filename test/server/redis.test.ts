@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userProfiles } from '../../src/server/db/schema.js';
 import { cookieFrom, startTestServer, type TestServer } from '../support/server.js';
 import { connected, connectSocket, nextEvent } from '../support/sockets.js';
 
@@ -42,5 +44,22 @@ describe('several instances share rooms through Redis', () => {
     const gone = nextEvent(socket, 'disconnect');
     await a.ctx.realtime.disconnectAuthSession(sessions[0]?.id as string);
     expect(await gone).toBe('io server disconnect');
+  });
+
+  it('drops a changed user from the session cache of every instance at once', async () => {
+    // Each test server has its own database: the seller signs in on B, B's database changes behind
+    // B's back (as another instance's write would), and A announces the change.
+    const res = await b.app.inject({ method: 'POST', url: '/auth/dev', payload: { email: 'cache@ejemplo.mx', name: 'Cache' } });
+    const cookie = cookieFrom(res.headers['set-cookie'], 'martillo_session') as string;
+    const me = async () => (await b.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).json();
+    const before = await me();
+    expect(before.roles).toEqual(['buyer']);
+    await b.ctx.db
+      .update(userProfiles)
+      .set({ roles: ['seller'] })
+      .where(eq(userProfiles.userId, before.user.id));
+    expect((await me()).roles).toEqual(['buyer']); // B still serves its cached session
+    a.ctx.sessions.forgetUser(before.user.id);
+    await expect.poll(async () => (await me()).roles, { timeout: 5_000 }).toEqual(['seller']);
   });
 });

@@ -19,6 +19,12 @@ export interface Realtime {
   /** To the public viewers of one live session. */
   toSession(sessionId: string, event: string, payload: unknown): void;
   toUser(userId: string, event: string, payload: unknown): void;
+  /**
+   * Between server instances (over Redis): `toPeers` reaches every other instance's `onPeer`
+   * handlers. A single instance has no peers, and both do nothing.
+   */
+  toPeers(event: string, payload: unknown): void;
+  onPeer(event: string, handler: (payload: unknown) => void): void;
   /** Ends every socket opened with this sign-in session (on logout). */
   disconnectAuthSession(sessionId: string): Promise<void>;
   close(): Promise<void>;
@@ -107,6 +113,12 @@ export async function createRealtime(
     toAuction: (auctionId, event, payload) => io.to(rooms.auction(auctionId)).emit(event as never, payload as never),
     toSession: (sessionId, event, payload) => io.to(rooms.session(sessionId)).emit(event as never, payload as never),
     toUser: (userId, event, payload) => io.to(rooms.user(userId)).emit(event as never, payload as never),
+    toPeers(event, payload) {
+      if (pub) io.serverSideEmit(event as never, payload as never);
+    },
+    onPeer(event, handler) {
+      if (pub) io.on(event as never, handler as never);
+    },
     async disconnectAuthSession(sessionId) {
       io.in(rooms.authSession(sessionId)).disconnectSockets(true);
     },

@@ -37,27 +37,33 @@ export function lastSeqOf(data: HistoryData | undefined): number {
 
 /**
  * Applies an event or answer to the cached history. The state replaces the held one only when its
- * version is higher (events may be coalesced or overtaken by an answer). `isGap` says lines went
- * missing (the first new seq is not the last held plus one): the caller refetches to converge.
+ * version is higher (events may be coalesced or overtaken by an answer). When lines went missing
+ * in between (a hot auction's events carry only the newest lines), the history restarts from the
+ * lines that arrived and 'Ver más' pages back from them: no refetch, so a thousand viewers of a
+ * bidding war do not all ask the server for the history at every event.
  */
-export function applyLiveUpdate(data: HistoryData | undefined, update: LiveUpdate): { data: HistoryData | undefined; isGap: boolean } {
+export function applyLiveUpdate(data: HistoryData | undefined, update: LiveUpdate): HistoryData | undefined {
   const first = data?.pages[0];
-  if (!data || !first) return { data, isGap: false };
+  if (!data || !first) return data;
   const lastSeq = lastSeqOf(data);
   const fresh = update.bids.filter((b) => b.seq > lastSeq).sort((a, b) => a.seq - b.seq);
-  const isGap = fresh.length > 0 && fresh[0]?.seq !== lastSeq + 1;
+  const oldest = fresh[0];
+  const isGap = oldest !== undefined && oldest.seq !== lastSeq + 1;
   const isNewer = update.state.version > first.state.version;
   const hasMe = update.me !== undefined;
-  if (!fresh.length && !isNewer && !hasMe) return { data, isGap };
+  if (!fresh.length && !isNewer && !hasMe) return data;
+  const total = Math.max(first.total + fresh.length, fresh.at(-1)?.seq ?? 0);
   const page: HistoryPage = {
     ...first,
-    items: fresh.length ? mergeBids(fresh, first.items) : first.items,
-    total: Math.max(first.total + fresh.length, fresh.at(-1)?.seq ?? 0),
+    items: isGap ? mergeBids(fresh) : fresh.length ? mergeBids(fresh, first.items) : first.items,
+    total,
+    nextBefore: isGap ? (oldest.seq > 1 ? oldest.seq : null) : first.nextBefore,
     state: isNewer ? update.state : first.state,
     receivedAt: isNewer ? update.receivedAt : first.receivedAt,
     me: hasMe ? (update.me ?? null) : first.me,
   };
-  return { data: { ...data, pages: [page, ...data.pages.slice(1)] }, isGap };
+  if (isGap) return { pages: [page], pageParams: [data.pageParams[0] ?? null] };
+  return { ...data, pages: [page, ...data.pages.slice(1)] };
 }
 
 /**

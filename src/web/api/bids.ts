@@ -48,15 +48,9 @@ export function useBidHistory(auctionId: string) {
   });
 }
 
-/** Applies an event or answer to the cache; a gap in the lines refetches the history. */
+/** Applies an event or answer to the cache. */
 export function applyLive(queryClient: QueryClient, auctionId: string, update: LiveUpdate): void {
-  let isGap = false;
-  queryClient.setQueryData<HistoryData>(bidKeys.history(auctionId), (data) => {
-    const result = applyLiveUpdate(data, update);
-    isGap = result.isGap;
-    return result.data;
-  });
-  if (isGap) void queryClient.invalidateQueries({ queryKey: bidKeys.history(auctionId) });
+  queryClient.setQueryData<HistoryData>(bidKeys.history(auctionId), (data) => applyLiveUpdate(data, update));
 }
 
 /** The state a 409 (BID_TOO_LOW, AUCTION_CLOSED, BUY_NOW_UNAVAILABLE) carries, if any. */

@@ -12,8 +12,8 @@ export interface BidRequest {
 }
 
 /**
- * Bids decided per group at most; a longer queue waits for the next group. Within one transaction
- * every bid adds a version of the auction row that the next bid walks past, so groups stay small.
+ * Bids decided per group at most; a longer queue waits for the next group. It bounds how long one
+ * transaction holds the auction row, and so how long the first bid of a group waits for its answer.
  */
 const MAX_GROUP = 50;
 
@@ -21,7 +21,8 @@ const MAX_GROUP = 50;
  * Group commit for bids. Bids on one auction are decided one at a time anyway (the row lock), so
  * while a group is being decided the next bids on that auction wait here, in arrival order, and
  * go to the database together as one `place_bids` call: one round trip and one commit for the
- * group, each bid still decided exactly as alone. A quiet auction's bid goes at once, alone.
+ * group, each bid still decided exactly as alone (drizzle/0004). A quiet auction's bid goes alone,
+ * one turn of the event loop after it arrives.
  *
  * If the group's statement fails inside PostgreSQL (it was rolled back, nothing was written), each
  * bid is retried alone so one bad bid cannot fail its neighbours. A lost connection fails the
@@ -72,7 +73,10 @@ export function createBidBatcher(db: Db) {
           return;
         }
         queues.set(request.auctionId, [{ request, resolve, reject }]);
-        void drain(request.auctionId);
+        // After the requests already read from the network reach this point too: with PGlite the
+        // database runs on this thread, so without this turn of the event loop no bid would ever
+        // find another waiting, and every bid would pay for its own commit.
+        setImmediate(() => void drain(request.auctionId));
       });
     },
   };
