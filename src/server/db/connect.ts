@@ -1,12 +1,12 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { PgliteThread } from './pglite-thread.js';
 import * as schema from './schema.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -32,14 +32,15 @@ export async function connectDatabase(target: DatabaseTarget, opts: { poolSize?:
 
 async function connectPglite(dir: string | null): Promise<Database> {
   const unlock = dir ? lockDirectory(dir) : () => {};
-  let client: PGlite;
+  let client: PgliteThread;
   try {
-    client = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), extensions: { pg_trgm } });
+    // On its own thread, so statements and the server's HTTP and Socket.IO work run at once.
+    client = await PgliteThread.create({ dataDir: dir });
   } catch (err) {
     unlock();
     throw err;
   }
-  const db = drizzlePglite({ client, schema, casing: 'snake_case' }) as unknown as Db;
+  const db = drizzlePglite({ client: client as unknown as PGlite, schema, casing: 'snake_case' }) as unknown as Db;
   // One PGlite session holds advisory locks re-entrantly, so callers in this process queue here.
   let queue: Promise<unknown> = Promise.resolve();
   return {

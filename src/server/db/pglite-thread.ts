@@ -1,0 +1,224 @@
+/**
+ * PGlite on its own thread. PGlite is PostgreSQL compiled to WebAssembly, and a query runs
+ * synchronously on the thread that owns it: in the server's thread, every statement stopped the
+ * HTTP and Socket.IO work. Here a worker thread owns the database and the server's thread talks to
+ * it by messages, so both run at once (and requests arriving during a statement are read at once,
+ * in order).
+ *
+ * `PgliteThread` offers the part of PGlite's API that drizzle-orm/pglite and connect.ts use:
+ * `query(sql, params, {rowMode, parsers})`, `exec`, `transaction(fn)` (with `query`/`exec` on the
+ * transaction) and `close()`. Parsers cannot cross threads: the worker returns the raw text of
+ * every type a caller gives a parser for, which is what drizzle's parsers do (they keep dates and
+ * intervals as text).
+ */
+import { parentPort, Worker, workerData } from 'node:worker_threads';
+import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+
+type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: Record<number, unknown> };
+
+type Request =
+  | { id: number; op: 'open'; dataDir: string | null }
+  | { id: number; op: 'query'; tx: number | null; sql: string; params: unknown[]; rowMode?: 'array' | 'object'; rawTypes: number[] }
+  | { id: number; op: 'exec'; tx: number | null; sql: string }
+  | { id: number; op: 'begin' }
+  | { id: number; op: 'end'; tx: number; commit: boolean }
+  | { id: number; op: 'close' };
+type Reply = { id: number; ok: true; value?: unknown } | { id: number; ok: false; error: SerializedError };
+
+/** A database error as it crosses the thread: its message and its fields (code, constraint, detail…). */
+type SerializedError = { message: string; fields: Record<string, unknown> };
+
+function serializeError(err: unknown): SerializedError {
+  if (!(err instanceof Error)) return { message: String(err), fields: {} };
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(err)) {
+    if (value === undefined || typeof value === 'function' || (value !== null && typeof value === 'object')) continue;
+    fields[key] = value;
+  }
+  return { message: err.message, fields };
+}
+
+function deserializeError(e: SerializedError): Error {
+  return Object.assign(new Error(e.message), e.fields);
+}
+
+// ── The worker: owns the database ────────────────────────────────────────────
+
+const identity = (value: unknown) => value;
+
+async function serve(port: NonNullable<typeof parentPort>): Promise<void> {
+  let db: PGlite | null = null;
+  /** Open transactions by id: each holds PGlite's transaction until the server's thread ends it. */
+  const txs = new Map<number, { tx: Transaction; end: (commit: boolean) => void; done: Promise<void> }>();
+  const ROLLBACK = Symbol('rollback');
+
+  const reply = (message: Reply) => port.postMessage(message);
+  const target = (tx: number | null): PGlite | Transaction => {
+    if (tx === null) {
+      if (!db) throw new Error('database not open');
+      return db;
+    }
+    const open = txs.get(tx);
+    if (!open) throw new Error(`transaction ${tx} is not open`);
+    return open.tx;
+  };
+
+  async function handle(m: Request): Promise<unknown> {
+    switch (m.op) {
+      case 'open':
+        db = await PGlite.create({ ...(m.dataDir ? { dataDir: m.dataDir } : {}), extensions: { pg_trgm } });
+        return undefined;
+      case 'query': {
+        const parsers = Object.fromEntries(m.rawTypes.map((oid) => [oid, identity]));
+        const result: Results = await target(m.tx).query(m.sql, m.params, { ...(m.rowMode ? { rowMode: m.rowMode } : {}), parsers });
+        return { rows: result.rows, fields: result.fields, affectedRows: result.affectedRows };
+      }
+      case 'exec':
+        return (await target(m.tx).exec(m.sql)).map((r) => ({ rows: r.rows, fields: r.fields, affectedRows: r.affectedRows }));
+      case 'begin': {
+        if (!db) throw new Error('database not open');
+        const database = db;
+        return new Promise<number>((began, failed) => {
+          const done = database
+            .transaction(async (tx) => {
+              const ended = new Promise<boolean>((end) => {
+                txs.set(m.id, { tx, end, done });
+              });
+              began(m.id);
+              if (!(await ended)) throw ROLLBACK;
+            })
+            .then(
+              () => {},
+              (err) => {
+                if (err !== ROLLBACK) throw err;
+              },
+            )
+            .finally(() => txs.delete(m.id));
+          // A failure before the transaction began (BEGIN itself) answers the begin request.
+          done.catch(failed);
+        });
+      }
+      case 'end': {
+        const open = txs.get(m.tx);
+        if (!open) throw new Error(`transaction ${m.tx} is not open`);
+        open.end(m.commit);
+        await open.done;
+        return undefined;
+      }
+      case 'close':
+        if (db && !db.closed) await db.close();
+        return undefined;
+    }
+  }
+
+  port.on('message', (m: Request) => {
+    handle(m).then(
+      (value) => reply({ id: m.id, ok: true, value }),
+      (err) => reply({ id: m.id, ok: false, error: serializeError(err) }),
+    );
+  });
+}
+
+/** Marks the worker this module starts, so importing it in any other thread (Vitest's) serves nothing. */
+const WORKER_MARK = 'martillo:pglite-thread';
+if (parentPort && (workerData as { mark?: string } | null)?.mark === WORKER_MARK) await serve(parentPort);
+
+// ── The server's thread: a PGlite-like handle ────────────────────────────────
+
+interface Remote {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<Results<T>>;
+  exec(sql: string): Promise<Results[]>;
+}
+
+export class PgliteThread implements Remote {
+  #worker: Worker;
+  #next = 1;
+  #pending = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
+  #closed = false;
+
+  private constructor() {
+    // The worker runs this same file: it registers tsx's loader first (npm start runs TypeScript
+    // through tsx; loader hooks are per thread), then imports it.
+    const entry = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url)}); })`;
+    this.#worker = new Worker(entry, { eval: true, workerData: { mark: WORKER_MARK } });
+    this.#worker.on('message', (m: Reply) => {
+      const pending = this.#pending.get(m.id);
+      if (!pending) return;
+      this.#pending.delete(m.id);
+      if (m.ok) pending.resolve(m.value);
+      else pending.reject(deserializeError(m.error));
+    });
+    this.#worker.on('error', (err) => this.#failAll(err));
+    this.#worker.on('exit', (code) => this.#failAll(new Error(`PGlite thread exited (${code})`)));
+  }
+
+  /** Starts the thread and opens the database (on disk in `dataDir`, or in memory). */
+  static async create(opts: { dataDir: string | null }): Promise<PgliteThread> {
+    const thread = new PgliteThread();
+    try {
+      await thread.#call({ op: 'open', dataDir: opts.dataDir });
+    } catch (err) {
+      await thread.#worker.terminate();
+      throw err;
+    }
+    return thread;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  #failAll(err: Error) {
+    this.#closed = true;
+    for (const pending of this.#pending.values()) pending.reject(err);
+    this.#pending.clear();
+  }
+
+  #call<T>(request: { op: Request['op'] } & Record<string, unknown>): Promise<T> {
+    if (this.#closed) return Promise.reject(new Error('PGlite is closed'));
+    const id = this.#next++;
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.#worker.postMessage({ ...request, id });
+    });
+  }
+
+  #query(tx: number | null, sql: string, params: unknown[] = [], opts: QueryOptions = {}): Promise<Results> {
+    const rawTypes = opts.parsers ? Object.keys(opts.parsers).map(Number) : [];
+    return this.#call<Results>({ op: 'query', tx, sql, params, rowMode: opts.rowMode, rawTypes });
+  }
+
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<Results<T>> {
+    return this.#query(null, sql, params, opts) as Promise<Results<T>>;
+  }
+
+  exec(sql: string): Promise<Results[]> {
+    return this.#call<Results[]>({ op: 'exec', tx: null, sql });
+  }
+
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  async transaction<T>(fn: (tx: Remote) => Promise<T>): Promise<T> {
+    const tx = await this.#call<number>({ op: 'begin' });
+    const handle: Remote = {
+      query: <R>(sql: string, params?: unknown[], opts?: QueryOptions) => this.#query(tx, sql, params, opts) as Promise<Results<R>>,
+      exec: (sql) => this.#call<Results[]>({ op: 'exec', tx, sql }),
+    };
+    let result: T;
+    try {
+      result = await fn(handle);
+    } catch (err) {
+      await this.#call({ op: 'end', tx, commit: false }).catch(() => {});
+      throw err;
+    }
+    await this.#call({ op: 'end', tx, commit: true });
+    return result;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    await this.#call({ op: 'close' });
+    this.#closed = true;
+    await this.#worker.terminate();
+  }
+}
