@@ -4,8 +4,9 @@ import { MAX_PRICE } from './auctions.js';
 /**
  * The buyer's side of an auction: what a bid may be, what the public sees of it, and the shapes the
  * bid API and the auction's public room exchange. The engine that decides bids runs inside the
- * database (drizzle/0003_bidding.sql, `place_bid`), in one transaction per bid; these rules are the
- * ones it applies, and `test/domain/bidding-model.ts` replays them as a reference model.
+ * database (drizzle/0004_bid_groups.sql, `place_bids`), in one transaction per group of bids that
+ * arrive together, each decided in order as if alone; these rules are the ones it applies, and
+ * `test/domain/bidding-model.ts` replays them as a reference model.
  */
 
 /** SPEC §9: minimum increment 20 and anti-snipe 10 s, unless a live session's biddingConfig says otherwise. */

@@ -168,7 +168,7 @@ export const auctions = pgTable(
     currentPrice: integer('current_price'),
     /**
      * The bidder leading now and their private maximum (proxy bidding), kept by the bid engine
-     * (drizzle/0003, place_bid). Never shown to anyone else. currentWinnerId is set only at the close.
+     * (drizzle/0004, place_bids). Never shown to anyone else. currentWinnerId is set only at the close.
      */
     leaderId: uuid('leader_id').references(() => users.id, { onDelete: 'set null' }),
     leaderMax: integer('leader_max'),

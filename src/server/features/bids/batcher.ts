@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { type Db, rows } from '../../db/connect.js';
 import { pgErrorCode } from '../../db/errors.js';
 
-/** One bid as the engine takes it (drizzle/0003, place_bid). */
+/** One bid as the engine takes it (drizzle/0004, place_bids). */
 export interface BidRequest {
   auctionId: string;
   bidderId: string;
@@ -73,9 +73,8 @@ export function createBidBatcher(db: Db) {
           return;
         }
         queues.set(request.auctionId, [{ request, resolve, reject }]);
-        // After the requests already read from the network reach this point too: with PGlite the
-        // database runs on this thread, so without this turn of the event loop no bid would ever
-        // find another waiting, and every bid would pay for its own commit.
+        // After the requests read from the network in the same turn of the event loop: they join
+        // this first group rather than wait for it.
         setImmediate(() => void drain(request.auctionId));
       });
     },
