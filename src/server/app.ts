@@ -19,6 +19,9 @@ import { startClosingScheduler } from './features/bids/scheduler.js';
 import { categoriesRoutes } from './features/categories/routes.js';
 import { mediaRoutes } from './features/media/routes.js';
 import { opsRoutes } from './features/ops/routes.js';
+import { connectRoutes } from './features/payments/connect-routes.js';
+import { paymentsRoutes } from './features/payments/routes.js';
+import { createPayments } from './features/payments/setup.js';
 import { profileRoutes } from './features/profile/routes.js';
 import { usersRoutes } from './features/users/routes.js';
 import { installSessionLoader } from './http/auth-hooks.js';
@@ -109,6 +112,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   const storage = createStorage(config);
   const present = createBidPresenter(config.sessionSecret);
   const broadcaster = createBidBroadcaster(realtime, present);
+  const payments = createPayments(config, database.db);
   const sessions = createSessionCache({
     peers: { send: (message) => realtime.toPeers(SESSION_CACHE_EVENT, message), onMessage: (handler) => realtime.onPeer(SESSION_CACHE_EVENT, handler) },
   });
@@ -122,6 +126,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     storage,
     sessions,
     bidding: { present, broadcaster, batcher: createBidBatcher(database.db) },
+    payments,
   };
 
   await app.register(fastifyCookie);
@@ -151,6 +156,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => auctionsRoutes(scope, ctx));
   await app.register(async (scope) => bidsRoutes(scope, ctx));
   await app.register(async (scope) => mediaRoutes(scope, ctx));
+  await app.register(async (scope) => paymentsRoutes(scope, ctx));
+  await app.register(async (scope) => connectRoutes(scope, ctx));
   if (opts.webDir) await app.register(async (scope) => webRoutes(scope, { distDir: opts.webDir as string }));
 
   const sweep = setInterval(() => void deleteExpiredSessions(database.db).catch(() => {}), 3_600_000);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { MercadoPagoOptions } from './providers/payments/mercadopago.js';
 
 const emailList = z
   .string()
@@ -36,7 +37,24 @@ const ZEnv = z.object({
   OIDC_ISSUER: httpUrl('the OpenID Connect issuer').default('https://accounts.google.com'),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
-  PAYMENTS_PROVIDER: z.enum(['sandbox'], { error: 'sandbox (Mercado Pago arrives with the payments issue)' }).default('sandbox'),
+  PAYMENTS_PROVIDER: z.enum(['sandbox', 'mercadopago'], { error: 'sandbox or mercadopago' }).default('sandbox'),
+  MP_ACCESS_TOKEN: z.string().min(1).optional(),
+  MP_CLIENT_ID: z.string().min(1).optional(),
+  MP_CLIENT_SECRET: z.string().min(1).optional(),
+  MP_WEBHOOK_SECRET: z.string().min(8, { error: 'the webhook secret from Mercado Pago (Your integrations → Webhooks)' }).optional(),
+  MP_API_URL: httpUrl("Mercado Pago's API base").default('https://api.mercadopago.com'),
+  MP_AUTH_URL: httpUrl("Mercado Pago's authorisation base").default('https://auth.mercadopago.com'),
+  MP_MARKETPLACE_FEE_PERCENT: z.coerce.number({ error: 'a percentage between 0 and 50' }).min(0).max(50, { error: 'a percentage between 0 and 50' }).default(0),
+  PAYMENT_LINK_HOURS: z.coerce
+    .number({ error: 'a number of hours' })
+    .int()
+    .min(1)
+    .max(24 * 30, { error: 'a number of hours between 1 and 720' })
+    .default(72),
+  TOKEN_ENCRYPTION_KEY: z
+    .string()
+    .regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/, { error: '32 random bytes as 64 hex characters or base64 (e.g. `openssl rand -hex 32`)' })
+    .optional(),
   VIDEO_PROVIDER: z.enum(['p2p'], { error: 'p2p (Janus and Agora arrive with the live issue)' }).default('p2p'),
   STORAGE: z.enum(['local'], { error: 'local (S3 arrives with the media issue)' }).default('local'),
   TRUST_PROXY: z
@@ -60,11 +78,22 @@ export interface Config {
   sessionDays: number;
   adminEmails: string[];
   signIn: { kind: 'google'; issuer: string; clientId: string; clientSecret: string } | { kind: 'development' };
-  payments: 'sandbox';
+  payments: PaymentsConfig;
   video: 'p2p';
   storage: 'local';
   trustProxy: boolean;
   logLevel: string;
+}
+
+export interface PaymentsConfig {
+  provider: 'sandbox' | 'mercadopago';
+  /** How long a payment link works (Mercado Pago's date_of_expiration; the sandbox's too). */
+  linkHours: number;
+  /** The platform's share of a connected seller's checkout, in percent. */
+  marketplaceFeePercent: number;
+  /** Encrypts provider tokens at rest (AES-256-GCM): TOKEN_ENCRYPTION_KEY, else derived from the session secret. */
+  tokenKey: string | null;
+  mercadopago: Pick<MercadoPagoOptions, 'accessToken' | 'clientId' | 'clientSecret' | 'webhookSecret' | 'apiUrl' | 'authUrl'> | null;
 }
 
 export class ConfigError extends Error {
@@ -103,6 +132,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     if (!e.PUBLIC_URL) missing.push('  PUBLIC_URL must be the public address of this site (required in production)');
     if (missing.length) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
   }
+  if (e.PAYMENTS_PROVIDER === 'mercadopago') {
+    const missing: string[] = [];
+    if (!e.MP_ACCESS_TOKEN) missing.push("  MP_ACCESS_TOKEN must be set (PAYMENTS_PROVIDER=mercadopago needs the platform's access token)");
+    if (!e.MP_WEBHOOK_SECRET) missing.push('  MP_WEBHOOK_SECRET must be set (PAYMENTS_PROVIDER=mercadopago verifies every webhook with it)');
+    if (Boolean(e.MP_CLIENT_ID) !== Boolean(e.MP_CLIENT_SECRET)) missing.push('  MP_CLIENT_ID and MP_CLIENT_SECRET must be set together (seller connection)');
+    if (missing.length) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -117,7 +153,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     signIn: hasGoogle
       ? { kind: 'google', issuer: e.OIDC_ISSUER, clientId: e.GOOGLE_CLIENT_ID as string, clientSecret: e.GOOGLE_CLIENT_SECRET as string }
       : { kind: 'development' },
-    payments: e.PAYMENTS_PROVIDER,
+    payments: {
+      provider: e.PAYMENTS_PROVIDER,
+      linkHours: e.PAYMENT_LINK_HOURS,
+      marketplaceFeePercent: e.MP_MARKETPLACE_FEE_PERCENT,
+      tokenKey: e.TOKEN_ENCRYPTION_KEY ?? null,
+      mercadopago:
+        e.PAYMENTS_PROVIDER === 'mercadopago'
+          ? {
+              accessToken: e.MP_ACCESS_TOKEN as string,
+              clientId: e.MP_CLIENT_ID ?? null,
+              clientSecret: e.MP_CLIENT_SECRET ?? null,
+              webhookSecret: e.MP_WEBHOOK_SECRET as string,
+              apiUrl: e.MP_API_URL.replace(/\/+$/, ''),
+              authUrl: e.MP_AUTH_URL.replace(/\/+$/, ''),
+            }
+          : null,
+    },
     video: e.VIDEO_PROVIDER,
     storage: e.STORAGE,
     trustProxy: e.TRUST_PROXY,

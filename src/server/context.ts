@@ -1,11 +1,15 @@
 import type { Config } from './config.js';
+import type { SecretBox } from './crypto/secret-box.js';
 import type { Database, Db } from './db/connect.js';
 import type { SessionCache } from './features/auth/sessions.js';
 import type { BidBatcher } from './features/bids/batcher.js';
 import type { BidBroadcaster } from './features/bids/events.js';
 import type { BidPresenter } from './features/bids/present.js';
+import type { SellerAccounts } from './features/payments/accounts.js';
 import type { Metrics } from './http/metrics.js';
 import type { OidcIdentityProvider } from './providers/identity/oidc.js';
+import type { PaymentProvider } from './providers/payments/index.js';
+import type { SandboxProvider } from './providers/payments/sandbox.js';
 import type { Storage } from './providers/storage/index.js';
 import type { Realtime } from './realtime/index.js';
 
@@ -20,8 +24,10 @@ export interface AppContext {
   identity: OidcIdentityProvider | null;
   /** Uploaded files: local disk or S3-compatible storage. */
   storage: Storage;
-  /** Signed-in users by token for a few seconds; drop a user's entries when their roles or profile change. */
+  /** Signed-in users by token for up to a minute; drop a user's entries when their roles or profile change. */
   sessions: SessionCache;
   /** What leaves the server about bids (masked, pseudonymous) and how it is broadcast. */
   bidding: { present: BidPresenter; broadcaster: BidBroadcaster; batcher: BidBatcher };
+  /** Where buyers pay (sandbox or Mercado Pago), sellers' connected accounts, and the key sealing their tokens. */
+  payments: { provider: PaymentProvider; sandbox: SandboxProvider | null; accounts: SellerAccounts; box: SecretBox };
 }

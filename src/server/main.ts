@@ -20,7 +20,7 @@ function banner(config: Config, address: string): string {
     `  Martillo is running at ${address}`,
     `    database  ${db}`,
     `    sign-in   ${config.signIn.kind}${config.signIn.kind === 'google' ? ` (${config.signIn.issuer})` : ' (form at /auth/dev)'}`,
-    `    payments  ${config.payments}`,
+    `    payments  ${config.payments.provider}`,
     `    video     ${config.video}`,
     `    realtime  socket.io${config.redisUrl ? ' + redis' : ''}`,
     '',

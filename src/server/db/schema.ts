@@ -22,6 +22,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { AUCTION_STATUSES, CONDITIONS } from '../../domain/auctions.js';
+import { PAYMENT_STATUSES, PAYOUT_STATUSES, PROVIDER_STATUSES } from '../../domain/payments.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => ts('created_at').notNull().defaultNow();
@@ -32,11 +33,9 @@ const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 /** Quotes a list of literals for a CHECK constraint: `'a', 'b'`. */
 const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
 
-export { AUCTION_STATUSES, CONDITIONS };
-export const PAYMENT_STATUSES = ['draft', 'pending', 'paid', 'canceled'] as const;
+export { AUCTION_STATUSES, CONDITIONS, PAYMENT_STATUSES, PAYOUT_STATUSES, PROVIDER_STATUSES };
 /** A payment in one of these holds its auctions; a canceled one has released them. */
 export const HOLDING_PAYMENT_STATUSES = ['draft', 'pending', 'paid'] as const;
-export const PAYOUT_STATUSES = ['none', 'requested', 'paid_out'] as const;
 export const SESSION_STATUSES = ['scheduled', 'live', 'paused', 'ended'] as const;
 export const STREAM_TYPES = ['none', 'p2p', 'janus', 'agora'] as const;
 export const LOT_STATUSES = ['queued', 'finished', 'passed'] as const;
@@ -295,6 +294,14 @@ export const payments = pgTable(
     linkExpiresAt: ts('link_expires_at'),
     paidAt: ts('paid_at'),
     canceledAt: ts('canceled_at'),
+    /** What the provider last said (its webhooks), when, and as of which provider-side change. */
+    providerStatus: text('provider_status', { enum: PROVIDER_STATUSES }),
+    webhookAt: ts('webhook_at'),
+    providerUpdatedAt: ts('provider_updated_at'),
+    /** A refund, chargeback, short payment or payment of a canceled link: someone must look. */
+    flagged: boolean('flagged').notNull().default(false),
+    /** Collected with the seller's own connected account: no payout from the platform is due. */
+    collectedBySeller: boolean('collected_by_seller').notNull().default(false),
     payoutStatus: text('payout_status', { enum: PAYOUT_STATUSES }).notNull().default('none'),
     payoutRequestedAt: ts('payout_requested_at'),
     paidOutAt: ts('paid_out_at'),
@@ -313,6 +320,7 @@ export const payments = pgTable(
     index('payments_mp_preference_idx').on(t.mpPreferenceId),
     check('payments_status_valid', sql`${t.paymentStatus} in (${inList(PAYMENT_STATUSES)})`),
     check('payments_payout_valid', sql`${t.payoutStatus} in (${inList(PAYOUT_STATUSES)})`),
+    check('payments_provider_status_valid', sql`${t.providerStatus} is null or ${t.providerStatus} in (${inList(PROVIDER_STATUSES)})`),
     check('payments_amounts_valid', sql`${t.totalAmount} >= 0 and ${t.shippingCost} >= 0`),
   ],
 );
@@ -440,7 +448,26 @@ export const uploads = pgTable(
   ],
 );
 
-/** Every webhook received, verified or not, deduplicated by the provider's event id. */
+/**
+ * The sandbox provider's own side (providers/payments/sandbox.ts): the payments its checkout page
+ * took, which its webhooks announce and which it answers when asked, as Mercado Pago would.
+ */
+export const sandboxPayments = pgTable(
+  'sandbox_payments',
+  {
+    id: text('id').primaryKey(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: PROVIDER_STATUSES }).notNull(),
+    amount: integer('amount').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('sandbox_payments_payment_idx').on(t.paymentId), check('sandbox_payments_status_valid', sql`${t.status} in (${inList(PROVIDER_STATUSES)})`)],
+);
+
+/** Every verified webhook received, deduplicated by the provider's event id. */
 export const webhookEvents = pgTable(
   'webhook_events',
   {

@@ -15,7 +15,9 @@ export type AppErrorCode =
   | 'AUCTION_CLOSED'
   | 'BUY_NOW_UNAVAILABLE'
   | 'OWN_AUCTION'
-  | 'PROFILE_INCOMPLETE';
+  | 'PROFILE_INCOMPLETE'
+  // Payments: the provider could not be reached (the caller may retry).
+  | 'PROVIDER_UNAVAILABLE';
 
 const STATUS: Record<AppErrorCode, number> = {
   UNAUTHENTICATED: 401,
@@ -30,6 +32,7 @@ const STATUS: Record<AppErrorCode, number> = {
   BUY_NOW_UNAVAILABLE: 409,
   OWN_AUCTION: 403,
   PROFILE_INCOMPLETE: 403,
+  PROVIDER_UNAVAILABLE: 502,
 };
 
 /** A failure the client should see: the status comes from the code, the message is Spanish. */

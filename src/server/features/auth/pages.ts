@@ -6,7 +6,8 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
 
-function page(title: string, body: string): string {
+/** A small server-rendered page in the site's look (sign-in, provider connection). `body` is trusted HTML. */
+export function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="es-MX">
 <head>

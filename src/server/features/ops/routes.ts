@@ -26,7 +26,7 @@ export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     '/api/config',
     async (): Promise<PublicConfig> => ({
       signIn: ctx.config.signIn.kind,
-      payments: ctx.config.payments,
+      payments: ctx.config.payments.provider,
       video: ctx.config.video,
     }),
   );

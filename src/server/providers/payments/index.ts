@@ -1,0 +1,100 @@
+import type { ProviderStatus, WonItem } from '../../../domain/payments.js';
+
+/**
+ * Where buyers pay (ARCHITECTURE: payments). `sandbox` (the default) is a checkout page of our own
+ * that sends signed webhooks to our own endpoint; `mercadopago` is Checkout Pro. Both are chosen
+ * once from config, and the payments feature sees only this interface: it creates a checkout when
+ * a draft is finalised, and on every webhook it verifies the signature, then asks the provider what
+ * the payment's status is before anything changes.
+ */
+export interface PaymentProvider {
+  readonly kind: 'sandbox' | 'mercadopago';
+
+  /** A checkout for one payment: where the buyer pays, and until when. */
+  createCheckout(input: CheckoutInput): Promise<Checkout>;
+
+  /**
+   * Checks a webhook's signature (and its age). Answers what it is about, or why it is refused
+   * (the endpoint answers 401 and changes nothing).
+   */
+  verifyWebhook(request: WebhookRequest): WebhookVerdict;
+
+  /**
+   * The provider's own record of a payment, fetched before anything changes (a webhook's body is
+   * never trusted). Null when the provider does not know it. Throws when the provider cannot be
+   * reached: the webhook answers 5xx so the provider retries later.
+   */
+  fetchPayment(resourceId: string, seller: SellerCredentials | null): Promise<ProviderPayment | null>;
+
+  /** The seller's own account (SPEC §2's payment-provider section), or null if the provider has none. */
+  readonly connect: ProviderConnect | null;
+}
+
+export interface CheckoutInput {
+  paymentId: string;
+  items: WonItem[];
+  shippingCarrier: string | null;
+  shippingCost: number;
+  grandTotal: number;
+  payer: { name: string; email: string | null };
+  /** The seller's connected account: the checkout is created with it (and the platform's fee). */
+  seller: SellerCredentials | null;
+}
+
+export interface Checkout {
+  url: string;
+  /** The provider's id for this checkout (Mercado Pago's preference id). */
+  preferenceId: string | null;
+  expiresAt: Date | null;
+}
+
+export interface WebhookRequest {
+  headers: Record<string, string | string[] | undefined>;
+  query: Record<string, string | undefined>;
+  body: unknown;
+}
+
+export type WebhookVerdict = { ok: true; eventId: string; topic: string; resourceId: string } | { ok: false; reason: 'signature' | 'stale' | 'malformed' };
+
+/** What the provider says about a payment. */
+export interface ProviderPayment {
+  /** The provider's payment id. */
+  id: string;
+  status: ProviderStatus;
+  /** Our payment id (Mercado Pago's external_reference). */
+  externalReference: string | null;
+  /** In pesos, as the provider charged it. */
+  amount: number | null;
+  /** When the provider last changed it (orders deliveries that arrive out of order). */
+  updatedAt: Date | null;
+}
+
+/** A connected seller's credentials, decrypted, as the provider needs them. */
+export interface SellerCredentials {
+  userId: string;
+  accessToken: string;
+  liveMode: boolean;
+}
+
+/** The seller connection: OAuth with state and PKCE, tokens refreshed before they expire. */
+export interface ProviderConnect {
+  authorizationUrl(opts: { state: string; codeChallenge: string; redirectUri: string }): string;
+  exchangeCode(opts: { code: string; codeVerifier: string; redirectUri: string }): Promise<ProviderTokens>;
+  refresh(refreshToken: string): Promise<ProviderTokens>;
+}
+
+export interface ProviderTokens {
+  accessToken: string;
+  refreshToken: string | null;
+  expiresAt: Date | null;
+  userId: string;
+  liveMode: boolean;
+}
+
+/** Thrown when the provider cannot be reached or answers 5xx: the caller retries later. */
+export class ProviderUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ProviderUnavailableError';
+  }
+}

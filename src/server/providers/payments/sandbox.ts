@@ -1,0 +1,143 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { ProviderStatus } from '../../../domain/payments.js';
+import type { Db } from '../../db/connect.js';
+import { sandboxPayments } from '../../db/schema.js';
+import type { Checkout, CheckoutInput, PaymentProvider, ProviderConnect, ProviderPayment, ProviderTokens, WebhookRequest, WebhookVerdict } from './index.js';
+
+/**
+ * The built-in payment provider (the default): no account, no network. Its checkout is our own page
+ * `/pay/{paymentId}`, whose three buttons take the payment as approved, rejected or pending (an
+ * OXXO voucher). Like Mercado Pago it keeps its own record of each payment (`sandbox_payments`),
+ * announces changes with a signed webhook to `/api/webhooks/sandbox`, and answers the server's
+ * lookup before anything changes, so the sandbox runs the same code path as the real provider.
+ * Its webhooks are signed the way Mercado Pago signs them (see `signManifest`).
+ */
+export interface SandboxProvider extends PaymentProvider {
+  readonly kind: 'sandbox';
+  /** The checkout page's button: records the outcome on the provider's side and says what to announce. */
+  takePayment(opts: { paymentId: string; status: ProviderStatus; amount: number }): Promise<{ providerPaymentId: string }>;
+  /** The headers and body of the webhook announcing a change to one of its payments. */
+  webhookFor(providerPaymentId: string): { headers: Record<string, string>; query: Record<string, string>; body: unknown };
+}
+
+/** How long a webhook's signature stays valid. */
+const TOLERANCE_MS = 5 * 60_000;
+
+/** Mercado Pago's manifest: `id:{data.id};request-id:{x-request-id};ts:{ts};`, HMAC-SHA256, hex. */
+export function signManifest(secret: string, m: { dataId: string; requestId: string; ts: string }): string {
+  return createHmac('sha256', secret).update(`id:${m.dataId};request-id:${m.requestId};ts:${m.ts};`).digest('hex');
+}
+
+function header(headers: WebhookRequest['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function createSandboxProvider(opts: { db: Db; publicUrl: URL; secret: string; linkHours: number; now?: () => number }): SandboxProvider {
+  const now = opts.now ?? Date.now;
+  const webhookSecret = createHmac('sha256', opts.secret).update('sandbox-webhooks').digest('hex');
+  const codeKey = createHmac('sha256', opts.secret).update('sandbox-connect').digest();
+
+  const connect: ProviderConnect = {
+    authorizationUrl({ state, codeChallenge, redirectUri }) {
+      const url = new URL('/api/mp/sandbox/authorize', opts.publicUrl);
+      url.search = new URLSearchParams({ state, code_challenge: codeChallenge, code_challenge_method: 'S256', redirect_uri: redirectUri }).toString();
+      return url.href;
+    },
+    async exchangeCode({ code, codeVerifier }) {
+      // The code carries its PKCE challenge, sealed with the server's key (sandboxAuthorizationCode).
+      const [payload, mac] = code.split('.');
+      const expected = createHmac('sha256', codeKey)
+        .update(payload ?? '')
+        .digest('base64url');
+      if (!payload || !mac || mac.length !== expected.length || !timingSafeEqual(Buffer.from(mac), Buffer.from(expected))) {
+        throw new Error('invalid authorization code');
+      }
+      const { challenge, exp } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { challenge: string; exp: number };
+      if (exp < now()) throw new Error('authorization code expired');
+      if (createHash('sha256').update(codeVerifier).digest('base64url') !== challenge) throw new Error('PKCE verifier does not match');
+      return tokens();
+    },
+    async refresh() {
+      return tokens();
+    },
+  };
+
+  function tokens(): ProviderTokens {
+    return {
+      accessToken: `SANDBOX-${randomBytes(24).toString('base64url')}`,
+      refreshToken: `SANDBOX-R-${randomBytes(24).toString('base64url')}`,
+      expiresAt: new Date(now() + 180 * 86_400_000),
+      userId: `SBX${randomBytes(4).readUInt32BE(0) % 100_000_000}`,
+      liveMode: false,
+    };
+  }
+
+  return {
+    kind: 'sandbox',
+    connect,
+
+    async createCheckout(input: CheckoutInput): Promise<Checkout> {
+      return {
+        url: new URL(`/pay/${input.paymentId}`, opts.publicUrl).href,
+        preferenceId: `sandbox-${input.paymentId}`,
+        expiresAt: new Date(now() + opts.linkHours * 3_600_000),
+      };
+    },
+
+    verifyWebhook(request: WebhookRequest): WebhookVerdict {
+      const signature = header(request.headers, 'x-signature');
+      const requestId = header(request.headers, 'x-request-id');
+      const dataId = request.query['data.id'] ?? (request.body as { data?: { id?: unknown } } | null)?.data?.id;
+      if (!signature || !requestId || typeof dataId !== 'string' || !dataId) return { ok: false, reason: 'malformed' };
+      const parts = Object.fromEntries(signature.split(',').map((p) => p.trim().split('=', 2) as [string, string]));
+      const ts = parts.ts;
+      const v1 = parts.v1;
+      if (!ts || !v1 || !/^\d+$/.test(ts)) return { ok: false, reason: 'malformed' };
+      const expected = signManifest(webhookSecret, { dataId, requestId, ts });
+      if (v1.length !== expected.length || !timingSafeEqual(Buffer.from(v1), Buffer.from(expected))) return { ok: false, reason: 'signature' };
+      if (Math.abs(now() - Number(ts)) > TOLERANCE_MS) return { ok: false, reason: 'stale' };
+      const body = request.body as { type?: unknown } | null;
+      return { ok: true, eventId: requestId, topic: typeof body?.type === 'string' ? body.type : 'payment', resourceId: dataId };
+    },
+
+    async fetchPayment(resourceId: string): Promise<ProviderPayment | null> {
+      const [row] = await opts.db.select().from(sandboxPayments).where(eq(sandboxPayments.id, resourceId));
+      if (!row) return null;
+      return { id: row.id, status: row.status, externalReference: row.paymentId, amount: row.amount, updatedAt: row.updatedAt };
+    },
+
+    async takePayment({ paymentId, status, amount }) {
+      // One provider payment per checkout, as an OXXO voucher later paid keeps its id.
+      const [existing] = await opts.db.select().from(sandboxPayments).where(eq(sandboxPayments.paymentId, paymentId));
+      const at = new Date(now());
+      if (existing && existing.status !== 'rejected') {
+        await opts.db.update(sandboxPayments).set({ status, amount, updatedAt: at }).where(eq(sandboxPayments.id, existing.id));
+        return { providerPaymentId: existing.id };
+      }
+      // A rejected card leaves its attempt behind; the next try is a new payment, as in Mercado Pago.
+      const id = `${Math.floor(now() / 1000)}${randomBytes(3).readUIntBE(0, 3) % 1_000_000}`.padEnd(14, '0');
+      await opts.db.insert(sandboxPayments).values({ id, paymentId, status, amount, createdAt: at, updatedAt: at });
+      return { providerPaymentId: id };
+    },
+
+    webhookFor(providerPaymentId: string) {
+      const requestId = randomBytes(16).toString('hex');
+      const ts = String(now());
+      const v1 = signManifest(webhookSecret, { dataId: providerPaymentId, requestId, ts });
+      return {
+        headers: { 'x-signature': `ts=${ts},v1=${v1}`, 'x-request-id': requestId, 'content-type': 'application/json' },
+        query: { 'data.id': providerPaymentId, type: 'payment' },
+        body: { action: 'payment.updated', type: 'payment', data: { id: providerPaymentId } },
+      };
+    },
+  };
+}
+
+/** The code the sandbox's authorisation page hands back: its PKCE challenge, sealed, valid 10 minutes. */
+export function sandboxAuthorizationCode(secret: string, codeChallenge: string, now = Date.now()): string {
+  const codeKey = createHmac('sha256', secret).update('sandbox-connect').digest();
+  const payload = Buffer.from(JSON.stringify({ challenge: codeChallenge, exp: now + 10 * 60_000 })).toString('base64url');
+  return `${payload}.${createHmac('sha256', codeKey).update(payload).digest('base64url')}`;
+}
