@@ -6,7 +6,7 @@ import type { DraftAnswer, FinalizeAnswer, PaymentAnswer, PaymentStatusEvent, Pa
 import { auctions, auditLog, payments, webhookEvents } from '../../src/server/db/schema.js';
 import { type Actor, buildActor } from '../support/actors.js';
 import { buildAuction } from '../support/factories.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { cookieFrom, startTestServer, type TestServer } from '../support/server.js';
 import { connected, connectSocket, nextEvent } from '../support/sockets.js';
 
 /**
@@ -54,11 +54,17 @@ async function wonAuction(opts: { winner: Actor; price: number; companyId?: stri
   return row.id;
 }
 
-function call(actor: Actor | null, method: 'GET' | 'POST', url: string, payload?: unknown): Promise<LightMyRequestResponse> {
+function call(
+  actor: Actor | null,
+  method: 'GET' | 'POST',
+  url: string,
+  payload?: unknown,
+  extra: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
   return server.app.inject({
     method,
     url,
-    headers: { ...(actor ? { cookie: actor.cookie } : {}), ...(method === 'POST' ? { origin: server.url } : {}) },
+    headers: { ...(actor ? { cookie: actor.cookie } : {}), ...(method === 'POST' ? { origin: server.url } : {}), ...extra },
     ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
   });
 }
@@ -332,5 +338,42 @@ describe('webhooks', () => {
     const { providerPaymentId } = await sandbox().takePayment({ paymentId: id, status: 'approved', amount: 10 });
     await deliver(sandbox().webhookFor(providerPaymentId));
     expect(await paymentRow(id)).toMatchObject({ paymentStatus: 'pending', flagged: true, providerStatus: 'approved' });
+  });
+});
+
+describe('the payment-provider section in sandbox mode', () => {
+  it('connects a seller offline through the sandbox’s own authorisation page', async () => {
+    const owner = await buildActor(server, { email: 'conecta@norte.mx', name: 'Cora Norte', roles: ['seller'], companyId: NORTE });
+    expect((await call(owner, 'GET', '/api/mp/status')).json()).toEqual({ connected: false, liveMode: null, userId: null, provider: 'sandbox' });
+    const start = await call(owner, 'GET', '/api/mp/connect');
+    const oauth = cookieFrom(start.headers['set-cookie'], 'martillo_mp_oauth') as string;
+    const authorize = new URL(start.json().url);
+    expect(authorize.pathname).toBe('/api/mp/sandbox/authorize');
+    const pageRes = await call(owner, 'GET', `${authorize.pathname}${authorize.search}`);
+    expect(pageRes.body).toContain('Conectar cuenta de prueba');
+    const approve = /href="([^"]+code=[^"]+)"/.exec(pageRes.body)?.[1]?.replaceAll('&amp;', '&') as string;
+    const back = new URL(approve);
+    // A redirect_uri other than our own callback is refused (no open redirect).
+    const evil = new URL(authorize);
+    evil.searchParams.set('redirect_uri', 'https://evil.example/cb');
+    expect((await call(owner, 'GET', `${evil.pathname}${evil.search}`)).statusCode).toBe(400);
+
+    const done = await call(null, 'GET', `${back.pathname}${back.search}`, undefined, { cookie: `${owner.cookie}; ${oauth}` });
+    expect(done.statusCode, done.body).toBe(200);
+    const status = (await call(owner, 'GET', '/api/mp/status')).json();
+    expect(status).toMatchObject({ connected: true, liveMode: false, provider: 'sandbox' });
+    expect(status.userId).toMatch(/^SBX\d+$/);
+    // Another user cannot finish someone else's connection with the same link.
+    const again = await call(owner, 'GET', '/api/mp/connect');
+    const otherBack = await call(null, 'GET', `${back.pathname}${back.search}`, undefined, {
+      cookie: `${seller.cookie}; ${cookieFrom(again.headers['set-cookie'], 'martillo_mp_oauth')}`,
+    });
+    expect(otherBack.statusCode).toBe(400);
+
+    // Its checkouts are now collected by the seller: no payout is due from the platform.
+    const a = await wonAuction({ winner: buyer, price: 250, sellerId: owner.id });
+    const p = await draft(owner, buyer, [a]);
+    await shipAndFinalize(owner, p.id);
+    expect((await paymentRow(p.id))?.collectedBySeller).toBe(true);
   });
 });
