@@ -105,8 +105,7 @@ describe('auction management panel', () => {
     await main.getByText(a.empty.noneTitle).waitFor();
 
     await filterButton(main, 'winners').click();
-    await main.getByRole('heading', { name: a.winners.title }).waitFor();
-    await main.getByText(a.winners.comingTitle).waitFor();
+    await main.getByText(t.payments.empty.ready).waitFor();
     expect(await main.getByTestId('auction-empty').count()).toBe(0);
     await page.context().close();
   });
@@ -222,7 +221,7 @@ describe('auction management panel', () => {
     await page.keyboard.press('3');
     await eventually(() => names(main)).toEqual(['Tocadiscos sin pagar']);
     await page.keyboard.press('4');
-    await main.getByText(a.winners.comingTitle).waitFor();
+    await main.getByText(t.payments.sections.ready).first().waitFor();
     expect(await activeView(main)).toBe('winners');
     await page.keyboard.press('1');
     await eventually(() => names(main)).toHaveLength(2);

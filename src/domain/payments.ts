@@ -192,6 +192,8 @@ export interface PaymentView {
   webhookAt: string | null;
   /** A refund or chargeback after payment. */
   flagged: boolean;
+  /** Collected in the seller's own connected account: no payout from the platform is due. */
+  collectedBySeller: boolean;
   /** ISO time the link stops working, or null. */
   linkExpiresAt: string | null;
   createdAt: string;
@@ -261,7 +263,17 @@ export interface MpConnectAnswer {
 /** The public checkout page of the sandbox (GET /api/pay/{id}): what the buyer is asked to pay. */
 export type CheckoutView = Pick<
   PaymentView,
-  'companyName' | 'winnerName' | 'wonItems' | 'totalAmount' | 'shippingCarrier' | 'shippingCost' | 'grandTotal' | 'paymentStatus' | 'providerStatus'
+  | 'companyName'
+  | 'winnerName'
+  | 'wonItems'
+  | 'totalAmount'
+  | 'shippingCarrier'
+  | 'shippingCost'
+  | 'grandTotal'
+  | 'paymentStatus'
+  | 'providerStatus'
+  | 'linkExpiresAt'
+  | 'provider'
 > & { paymentId: string };
 /** POST /api/pay/{id} {outcome}: the sandbox's three buttons. */
 export const SANDBOX_OUTCOMES = ['approve', 'reject', 'pending'] as const;

@@ -13,6 +13,7 @@ import { theme } from './theme';
 const LiveHub = lazy(() => import('./livehub/live-hub').then((m) => ({ default: m.LiveHub })));
 const AuctionPage = lazy(() => import('./public/auction-page').then((m) => ({ default: m.AuctionPage })));
 const LivePage = lazy(() => import('./public/live-page').then((m) => ({ default: m.LivePage })));
+const PayPage = lazy(() => import('./public/pay-page').then((m) => ({ default: m.PayPage })));
 
 /** SPEC §2: the screen is chosen by path. */
 function ScreenByPath() {
@@ -26,6 +27,8 @@ function ScreenByPath() {
       return <AuctionPage key={screen.auctionId} auctionId={screen.auctionId} />;
     case 'live':
       return <LivePage slug={screen.slug} sessionId={screen.sessionId} />;
+    case 'pay':
+      return <PayPage key={screen.paymentId} paymentId={screen.paymentId} />;
     case 'admin':
       return <AdminPanel />;
   }

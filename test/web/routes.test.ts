@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screenForPath } from '../../src/web/routes';
+import { payPath, screenForPath } from '../../src/web/routes';
 
 describe('screenForPath (SPEC §2: the screen is chosen by path)', () => {
   it.each(['/admin/livehub', '/admin/livehub/', '/livehub', '/tienda/livehub/'])('%s opens the Live Hub', (path) => {
@@ -24,7 +24,17 @@ describe('screenForPath (SPEC §2: the screen is chosen by path)', () => {
     expect(screenForPath('/live/tienda-ana/s-1')).toEqual({ kind: 'live', slug: 'tienda-ana', sessionId: 's-1' });
   });
 
-  it.each(['/', '/admin', '/admin/', '/auctions', '/auctions/1/edit', '/live/a/b/c', '/whatever'])('%s falls back to the admin panel', (path) => {
-    expect(screenForPath(path)).toEqual({ kind: 'admin' });
+  it('opens the public checkout of a payment link, with or without a trailing slash', () => {
+    expect(screenForPath('/pay/8f14e45f-ceea-4e7a-9b0c-3f6a1e2d4c5b')).toEqual({ kind: 'pay', paymentId: '8f14e45f-ceea-4e7a-9b0c-3f6a1e2d4c5b' });
+    expect(screenForPath('/pay/abc/')).toEqual({ kind: 'pay', paymentId: 'abc' });
+    expect(payPath('a b')).toBe('/pay/a%20b');
+    expect(screenForPath(payPath('a b'))).toEqual({ kind: 'pay', paymentId: 'a b' });
   });
+
+  it.each(['/', '/admin', '/admin/', '/auctions', '/auctions/1/edit', '/live/a/b/c', '/pay', '/pay/1/extra', '/whatever'])(
+    '%s falls back to the admin panel',
+    (path) => {
+      expect(screenForPath(path)).toEqual({ kind: 'admin' });
+    },
+  );
 });

@@ -1,11 +1,13 @@
 import { Button, Divider, Group, Stack, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Me } from '../../domain/api-types.js';
 import { isAdmin } from '../../domain/roles.js';
 import { DevModeBadge } from '../components/dev-mode-badge';
 import { CashIcon, LogoutIcon, PlusIcon, TagIcon, UserIcon, UsersIcon } from '../components/icons';
 import { CompanyInfo } from './company-info';
+import { MpConnection } from './payments/mp-connection';
+import { PaymentsModal } from './payments/payments-modal';
 
 interface AdminNavbarProps {
   me: Me;
@@ -35,10 +37,12 @@ function NavButton({ icon, label, onClick }: { icon: ReactNode; label: string; o
   );
 }
 
-/** Sidebar 'Acciones' (SPEC §2). 'Pagos' stays disabled until the payments release. */
+/** Sidebar 'Acciones' (SPEC §2), then the payment-provider section. */
 export function AdminNavbar({ me, onAddAuction, onOpenCategories, onOpenUsers, onOpenProfile, onSignOut, isSigningOut }: AdminNavbarProps) {
   const { t } = useTranslation();
   const admin = isAdmin(me.roles);
+  // The 'Pagos' window belongs to its button here (admin-panel.tsx holds the other windows).
+  const [isPaymentsOpen, setPaymentsOpen] = useState(false);
 
   return (
     <Stack gap="xs" h="100%" component="nav" aria-labelledby="admin-actions-title">
@@ -48,8 +52,11 @@ export function AdminNavbar({ me, onAddAuction, onOpenCategories, onOpenUsers, o
       <NavButton icon={<PlusIcon />} label={t('admin.nav.addAuction')} onClick={onAddAuction} />
       {admin && <NavButton icon={<TagIcon />} label={t('admin.nav.categories')} onClick={onOpenCategories} />}
       {admin && <NavButton icon={<UsersIcon />} label={t('admin.nav.users')} onClick={onOpenUsers} />}
-      <NavButton icon={<CashIcon />} label={t('admin.nav.payments')} />
+      <NavButton icon={<CashIcon />} label={t('admin.nav.payments')} onClick={() => setPaymentsOpen(true)} />
       <NavButton icon={<UserIcon />} label={t('admin.nav.profile')} onClick={onOpenProfile} />
+      <Divider my="xs" />
+      <MpConnection />
+      <PaymentsModal opened={isPaymentsOpen} onClose={() => setPaymentsOpen(false)} />
       <Stack hiddenFrom="sm" gap="sm" mt="auto">
         <Divider />
         <Group>

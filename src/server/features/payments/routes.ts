@@ -61,6 +61,8 @@ function checkoutView(p: PaymentView): CheckoutView {
     grandTotal: p.grandTotal,
     paymentStatus: p.paymentStatus,
     providerStatus: p.providerStatus,
+    linkExpiresAt: p.linkExpiresAt,
+    provider: p.provider,
   };
 }
 

@@ -91,6 +91,7 @@ function present(row: PaymentRow, items: { auctionId: string; auctionName: strin
     providerStatus: row.providerStatus,
     webhookAt: iso(row.webhookAt),
     flagged: row.flagged,
+    collectedBySeller: row.collectedBySeller,
     linkExpiresAt: iso(row.linkExpiresAt),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -3,9 +3,10 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../domain/api-types.js';
+import { usePaymentsRefresh } from '../../api/payments';
+import { BillingWorkspace } from '../payments/billing-workspace';
 import { AuctionFilterBar } from './auction-filter-bar';
 import { AuctionResults } from './auction-results';
-import { WinnersSummaryInfo } from './auction-states';
 import { useAuctionPage } from './use-auction-page';
 import { useAuctionShortcuts } from './use-auction-shortcuts';
 import { useAuctionViewState } from './use-auction-view-state';
@@ -20,13 +21,15 @@ export interface AuctionPanelProps {
 const MOBILE_QUERY = '(max-width: 779.98px)';
 
 /** The auction management panel (SPEC §2 main area): filters, search, table, pagination. */
-export function AuctionPanel({ onEdit }: AuctionPanelProps) {
+export function AuctionPanel({ me, onEdit }: AuctionPanelProps) {
   const { t } = useTranslation();
   const { state, setView, setSearch, setPage, stepPage, setPageSize } = useAuctionViewState();
   const search = useSearchDraft(state.search, setSearch);
   const searchRef = useRef<HTMLInputElement>(null);
   const isMobile = useMediaQuery(MOBILE_QUERY, false, { getInitialValueInEffect: false });
   const list = useAuctionPage(state, setPage);
+  // SPEC §4: payments, the winners summary and the counts follow paymentStatusUpdate.
+  usePaymentsRefresh();
 
   useAuctionShortcuts({
     onView: setView,
@@ -59,7 +62,7 @@ export function AuctionPanel({ onEdit }: AuctionPanelProps) {
         </Group>
         <AuctionFilterBar view={state.view} onView={setView} counts={list.data?.counts} search={search} searchRef={searchRef} isCompact={isMobile} />
         {state.view === 'winners' ? (
-          <WinnersSummaryInfo onShowPending={() => setView('pending')} />
+          <BillingWorkspace me={me} isMobile={isMobile} search={state.search} />
         ) : (
           <AuctionResults
             list={list}

@@ -1,4 +1,4 @@
-import { Alert, Button, EmptyState, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, EmptyState, Stack, Text } from '@mantine/core';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AuctionFilter } from '../../../domain/auctions.js';
@@ -85,26 +85,5 @@ export function AuctionLoadError({ error, onRetry, isRetrying }: { error: unknow
         </Button>
       </Stack>
     </Alert>
-  );
-}
-
-/** 'Resumen de ganadores' (SPEC §2) is billing, which ships with the payments release: say so plainly. */
-export function WinnersSummaryInfo({ onShowPending }: { onShowPending: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <Stack gap="sm" role="region" aria-labelledby="winners-summary-title">
-      <Title order={3} size="h4" id="winners-summary-title">
-        {t('auctions.winners.title')}
-      </Title>
-      <Alert color="blue" variant="light" icon={<ReceiptIcon />} title={t('auctions.winners.comingTitle')}>
-        <Stack gap="sm" align="flex-start">
-          <Text size="sm">{t('auctions.winners.comingText')}</Text>
-          <Text size="sm">{t('auctions.winners.meanwhile')}</Text>
-          <Button variant="light" size="xs" onClick={onShowPending}>
-            {t('auctions.winners.showPending')}
-          </Button>
-        </Stack>
-      </Alert>
-    </Stack>
   );
 }

@@ -1,0 +1,181 @@
+import { Divider, Stack } from '@mantine/core';
+import { useSessionStorage } from '@mantine/hooks';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Me } from '../../../domain/api-types.js';
+import type { PaymentView } from '../../../domain/payments.js';
+import { usePayments, useWinnersSummary } from '../../api/payments';
+import { isPlatformAdmin } from '../users/user-format';
+import { AddItemsModal } from './add-items-modal';
+import type { SectionQuery } from './billing-section';
+import { DraftSection } from './draft-section';
+import { PaidSection } from './paid-section';
+import {
+  availableItemsFor,
+  type BillingRole,
+  matchesSearch,
+  paymentSearchTexts,
+  type ReadyRow,
+  readyRows,
+  type Shipping,
+  sanitizeClientShipping,
+  shippingFormValues,
+  validateShipping,
+} from './payment-rules';
+import { PendingSection } from './pending-section';
+import { ReadySection } from './ready-section';
+import { type ConfirmTarget, EditShippingModal, type EditShippingTarget, ShippingConfirmModal } from './shipping-modals';
+import { useBillingActions } from './use-billing-actions';
+import { busyKey } from './use-in-flight';
+
+/** Shipping typed before a draft exists survives a switch of view or a reload of the tab. */
+const CLIENT_SHIPPING_KEY = 'martillo.billing.shipping';
+
+function sectionQuery(query: UseQueryResult<unknown>): SectionQuery {
+  return { isPending: query.isPending, isFetching: query.isFetching, error: query.error, refetch: query.refetch };
+}
+
+/** Rows after the search, and the message when the search alone hides them all. */
+function useSearched<T>(rows: T[] | undefined, search: string, texts: (row: T) => string[]) {
+  const { t } = useTranslation();
+  return useMemo(() => {
+    if (!rows) return { rows: null, searchMiss: null };
+    const found = rows.filter((row) => matchesSearch(texts(row), search));
+    return { rows: found, searchMiss: found.length === 0 && rows.length > 0 ? t('payments.empty.noMatches', { search }) : null };
+  }, [rows, search, texts, t]);
+}
+
+const readyTexts = (row: ReadyRow) => [
+  row.winnerName,
+  row.winnerWhatsapp ?? '',
+  row.companyName ?? '',
+  row.shippingCarrier ?? '',
+  ...row.wonItems.map((i) => i.auctionName),
+];
+
+/**
+ * 'Resumen de ganadores' (SPEC §2): the billing workspace. Winners ready to bill, drafts, links in
+ * progress and paid payments; the panel's search box narrows all four.
+ */
+export function BillingWorkspace({ me, isMobile, search }: { me: Me; isMobile: boolean; search: string }) {
+  const { t } = useTranslation();
+  // Marking a payout done is the platform's job (an admin without a company); a company's admin asks like a seller.
+  const showCompany = isPlatformAdmin(me);
+  const role: BillingRole = showCompany ? 'admin' : 'seller';
+  const actions = useBillingActions();
+
+  const summary = useWinnersSummary();
+  const drafts = usePayments({ status: 'draft', q: '' });
+  const pending = usePayments({ status: 'pending', q: '' });
+  const paid = usePayments({ status: 'paid', q: '' });
+
+  const [storedShipping, setStoredShipping] = useSessionStorage<Record<string, Shipping>>({
+    key: CLIENT_SHIPPING_KEY,
+    defaultValue: {},
+    getInitialValueInEffect: false,
+  });
+  const clientShipping = useMemo(() => sanitizeClientShipping(storedShipping), [storedShipping]);
+  const setClientShipping = useCallback(
+    (key: string, shipping: Shipping | null) =>
+      setStoredShipping((current) => {
+        const next = { ...sanitizeClientShipping(current) };
+        if (shipping) next[key] = shipping;
+        else delete next[key];
+        return next;
+      }),
+    [setStoredShipping],
+  );
+
+  const allReady = useMemo(() => (summary.data ? readyRows(summary.data, clientShipping) : undefined), [summary.data, clientShipping]);
+  const ready = useSearched(allReady, search, readyTexts);
+  const draftRows = useSearched(drafts.data, search, paymentSearchTexts);
+  const pendingRows = useSearched(pending.data, search, paymentSearchTexts);
+  const paidRows = useSearched(paid.data, search, paymentSearchTexts);
+
+  const [editTarget, setEditTarget] = useState<EditShippingTarget | null>(null);
+  const [confirmTarget, setConfirmTarget] = useState<ConfirmTarget | null>(null);
+  const [addItemsId, setAddItemsId] = useState<string | null>(null);
+  // The draft as the list has it now; a draft cancelled meanwhile closes the window.
+  const addItemsPayment = drafts.data?.find((p) => p.id === addItemsId) ?? null;
+
+  const createDraft = async (row: ReadyRow) => {
+    const payment = await actions.createDraft(row);
+    if (!payment) return;
+    setClientShipping(row.key, null);
+    actions.notices.success(t('payments.notices.draftCreated'));
+  };
+
+  /** No link yet: create the draft, confirm its shipping, then finalise and open WhatsApp. */
+  const sendLink = async (row: ReadyRow) => {
+    const payment = await actions.createDraft(row);
+    if (!payment) return;
+    setClientShipping(row.key, null);
+    setConfirmTarget({ payment, mode: 'send', initial: shippingFormValues(payment) });
+  };
+
+  const finalizeDraft = (payment: PaymentView, typed: ReturnType<typeof shippingFormValues> | null) => {
+    // What the inline fields show, when it is valid; else what the server has.
+    const initial = typed && validateShipping(typed).ok ? typed : shippingFormValues(payment);
+    setConfirmTarget({ payment, mode: 'finalize', initial });
+  };
+
+  return (
+    <Stack gap="lg" role="region" aria-label={t('auctions.filters.winners')}>
+      <ReadySection
+        rows={ready.rows}
+        query={sectionQuery(summary)}
+        searchMiss={ready.searchMiss}
+        isMobile={isMobile}
+        showCompany={showCompany}
+        isBusy={actions.isBusy}
+        onCreateDraft={(row) => void createDraft(row)}
+        onEditShipping={(row) => setEditTarget({ key: row.key, winnerName: row.winnerName, shipping: row })}
+        onSendLink={(row) => void sendLink(row)}
+      />
+      <Divider />
+      <DraftSection
+        payments={draftRows.rows}
+        query={sectionQuery(drafts)}
+        searchMiss={draftRows.searchMiss}
+        isMobile={isMobile}
+        showCompany={showCompany}
+        actions={actions}
+        availableCount={(payment) => availableItemsFor(payment, summary.data).length}
+        onAddItems={(payment) => setAddItemsId(payment.id)}
+        onFinalize={finalizeDraft}
+      />
+      <Divider />
+      <PendingSection
+        payments={pendingRows.rows}
+        query={sectionQuery(pending)}
+        searchMiss={pendingRows.searchMiss}
+        isMobile={isMobile}
+        showCompany={showCompany}
+        actions={actions}
+      />
+      <Divider />
+      <PaidSection payments={paidRows.rows} query={sectionQuery(paid)} searchMiss={paidRows.searchMiss} isMobile={isMobile} role={role} actions={actions} />
+
+      <EditShippingModal target={editTarget} onClose={() => setEditTarget(null)} onSave={setClientShipping} />
+      <ShippingConfirmModal
+        target={confirmTarget}
+        isBusy={confirmTarget ? actions.isBusy(busyKey.payment(confirmTarget.payment.id)) : false}
+        onDismiss={(target) => {
+          setConfirmTarget(null);
+          // The draft stays: say where to find it.
+          if (target.mode === 'send') actions.notices.success(t('payments.notices.draftCreated'));
+        }}
+        onConfirm={actions.finalize}
+        onDone={() => setConfirmTarget(null)}
+      />
+      <AddItemsModal
+        payment={addItemsPayment}
+        available={addItemsPayment ? availableItemsFor(addItemsPayment, summary.data) : []}
+        isBusy={addItemsPayment ? actions.isBusy(busyKey.payment(addItemsPayment.id)) : false}
+        onClose={() => setAddItemsId(null)}
+        onSubmit={actions.addItems}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,105 @@
+import { Group, Loader, NumberInput, Stack, TextInput } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MAX_CARRIER_LENGTH, MAX_SHIPPING_COST, type PaymentView } from '../../../domain/payments.js';
+import { type Shipping, type ShippingErrorKey, type ShippingFormValues, sameShipping, shippingFormValues, validateShipping } from './payment-rules';
+
+/**
+ * What the fields show: the server's shipping, or what the seller is typing. A refetch replaces
+ * the text only when the seller has not changed it since the last value the server sent.
+ */
+function useSyncedShipping(server: Shipping) {
+  const serverValues = shippingFormValues(server);
+  const [state, setState] = useState({ server: serverValues, local: serverValues });
+  if (state.server.carrier !== serverValues.carrier || state.server.cost !== serverValues.cost) {
+    const isCarrierClean = state.local.carrier === state.server.carrier;
+    const isCostClean = state.local.cost === state.server.cost;
+    setState({
+      server: serverValues,
+      local: { carrier: isCarrierClean ? serverValues.carrier : state.local.carrier, cost: isCostClean ? serverValues.cost : state.local.cost },
+    });
+  }
+  const setLocal = (patch: Partial<ShippingFormValues>) => setState((current) => ({ ...current, local: { ...current.local, ...patch } }));
+  return [state.local, setLocal] as const;
+}
+
+interface DraftShippingFieldsProps {
+  payment: PaymentView;
+  isSaving: boolean;
+  isDisabled: boolean;
+  onSave: (payment: PaymentView, shipping: Shipping) => Promise<boolean>;
+  /** Reports the current text, so 'Finalizar' confirms what is on screen even before the blur's save lands. */
+  onValuesChange?: (values: ShippingFormValues) => void;
+  isCompact: boolean;
+}
+
+/** SPEC §2 'Pagos en borrador': carrier and cost typed inline, saved on blur (cost min 0, step 1). */
+export function DraftShippingFields({ payment, isSaving, isDisabled, onSave, onValuesChange, isCompact }: DraftShippingFieldsProps) {
+  const { t } = useTranslation();
+  const [values, setValues] = useSyncedShipping(payment);
+  const [errors, setErrors] = useState<{ carrier?: ShippingErrorKey; cost?: ShippingErrorKey }>({});
+  const reportRef = useRef(onValuesChange);
+  useEffect(() => {
+    reportRef.current = onValuesChange;
+  });
+  useEffect(() => {
+    reportRef.current?.(values);
+  }, [values]);
+
+  const update = (patch: Partial<ShippingFormValues>) => {
+    setValues(patch);
+    setErrors({});
+  };
+
+  const save = async () => {
+    const checked = validateShipping(values);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      return;
+    }
+    if (sameShipping(checked.value, payment)) return;
+    await onSave(payment, checked.value);
+  };
+
+  const size = isCompact ? 'xs' : 'sm';
+  return (
+    <Stack gap={6} miw={isCompact ? 160 : undefined}>
+      <TextInput
+        size={size}
+        aria-label={t('payments.shipping.carrierLabelFor', { name: payment.winnerName })}
+        placeholder={t('payments.shipping.carrierPlaceholder')}
+        value={values.carrier}
+        onChange={(event) => update({ carrier: event.currentTarget.value })}
+        onBlur={() => void save()}
+        maxLength={MAX_CARRIER_LENGTH}
+        disabled={isDisabled}
+        error={errors.carrier ? t(`payments.shipping.errors.${errors.carrier}`) : undefined}
+        autoComplete="off"
+      />
+      <Group gap={6} wrap="nowrap">
+        <NumberInput
+          size={size}
+          flex={1}
+          aria-label={t('payments.shipping.costLabelFor', { name: payment.winnerName })}
+          placeholder="0"
+          prefix="$"
+          thousandSeparator=","
+          value={values.cost}
+          onChange={(cost) => update({ cost })}
+          onBlur={() => void save()}
+          min={0}
+          max={MAX_SHIPPING_COST}
+          step={1}
+          allowDecimal={false}
+          allowNegative={false}
+          clampBehavior="strict"
+          hideControls
+          inputMode="numeric"
+          disabled={isDisabled}
+          error={errors.cost ? t(`payments.shipping.errors.${errors.cost}`) : undefined}
+        />
+        {isSaving && <Loader size="xs" aria-label={t('payments.shipping.saving')} />}
+      </Group>
+    </Stack>
+  );
+}

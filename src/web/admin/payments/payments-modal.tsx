@@ -1,0 +1,190 @@
+import { Alert, Button, EmptyState, Group, Loader, Modal, NativeSelect, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PAYMENT_STATUSES, type PaymentView } from '../../../domain/payments.js';
+import { usePayments } from '../../api/payments';
+import { AlertIcon, ReceiptIcon, RetryIcon, SearchIcon } from '../../components/icons';
+import { useErrorText } from '../auctions/auction-states';
+import { type BillingColumn, BillingList, BillingListSkeleton } from './billing-list';
+import { Money, PaymentIdCell, ShippingCell, StatusCell, WebhookCell, WinnerCell } from './payment-cells';
+import { linkActions } from './payment-rules';
+import { useBillingActions } from './use-billing-actions';
+import { busyKey } from './use-in-flight';
+
+/** SPEC §9: search debounce 250 ms. */
+const SEARCH_DEBOUNCE_MS = 250;
+const STATUS_FILTERS = ['all', ...PAYMENT_STATUSES] as const;
+type StatusFilter = (typeof STATUS_FILTERS)[number];
+
+function isStatusFilter(value: string): value is StatusFilter {
+  return (STATUS_FILTERS as readonly string[]).includes(value);
+}
+
+/** 'Pagos' (SPEC §2 modals): every payment this user may see, with the provider's webhook state. */
+export function PaymentsModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const isMobile = useMediaQuery('(max-width: 48em)') ?? false;
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={t('payments.modal.title')}
+      size="80rem"
+      fullScreen={isMobile}
+      centered
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
+      {opened && <PaymentsManager isCompact={isMobile} />}
+    </Modal>
+  );
+}
+
+function PaymentsManager({ isCompact }: { isCompact: boolean }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const actions = useBillingActions();
+  const [status, setStatus] = useState<StatusFilter>('all');
+  const [search, setSearch] = useState('');
+  const [debouncedSearch, , searchHandlers] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  const payments = usePayments({ status: status === 'all' ? null : status, q: debouncedSearch.trim() });
+  const options = STATUS_FILTERS.map((value) => ({ value, label: t(value === 'all' ? 'payments.modal.allStatuses' : `payments.status.${value}`) }));
+
+  const columns: BillingColumn<PaymentView>[] = [
+    { id: 'id', label: t('payments.columns.id'), render: (p) => <PaymentIdCell id={p.id} /> },
+    { id: 'winner', label: t('payments.columns.winner'), render: (p) => <WinnerCell name={p.winnerName} companyName={p.companyName} />, miw: 140 },
+    { id: 'total', label: t('payments.columns.total'), render: (p) => <Money amount={p.grandTotal} strong /> },
+    { id: 'shipping', label: t('payments.columns.shipping'), render: (p) => <ShippingCell carrier={p.shippingCarrier} cost={p.shippingCost} /> },
+    { id: 'status', label: t('payments.columns.status'), render: (p) => <StatusCell payment={p} /> },
+    { id: 'webhook', label: t('payments.columns.webhook'), render: (p) => <WebhookCell payment={p} /> },
+  ];
+
+  const rowActions = (p: PaymentView, isTable: boolean) => {
+    const allowed = linkActions(p);
+    const link = p.paymentLink;
+    const size = isTable ? 'xs' : 'sm';
+    if (!allowed.openLink && !allowed.copyLink && !allowed.cancel) {
+      return (
+        <Text size="sm" c="dimmed">
+          —
+        </Text>
+      );
+    }
+    return (
+      <>
+        {allowed.openLink && link && (
+          <Button size={size} variant="default" component="a" href={link} target="_blank" rel="noopener noreferrer">
+            {t('payments.actions.openLink')}
+          </Button>
+        )}
+        {allowed.copyLink && link && (
+          <Button size={size} variant="light" onClick={() => actions.copyLink(link, 'linkCopiedModal')}>
+            {t('payments.actions.copyLink')}
+          </Button>
+        )}
+        {allowed.cancel && (
+          <Button size={size} variant="subtle" color="red" onClick={() => actions.requestCancel(p)} loading={actions.isBusy(busyKey.payment(p.id))}>
+            {t('payments.actions.cancel')}
+          </Button>
+        )}
+      </>
+    );
+  };
+
+  const data = payments.data;
+  return (
+    <Stack gap="md">
+      <Group gap="sm" align="center" wrap="wrap">
+        {isCompact ? (
+          <NativeSelect
+            aria-label={t('payments.modal.statusLabel')}
+            data={options}
+            value={status}
+            onChange={(event) => {
+              if (isStatusFilter(event.currentTarget.value)) setStatus(event.currentTarget.value);
+            }}
+            w="100%"
+          />
+        ) : (
+          <SegmentedControl
+            aria-label={t('payments.modal.statusLabel')}
+            data={options}
+            value={status}
+            onChange={(value) => {
+              if (isStatusFilter(value)) setStatus(value);
+            }}
+          />
+        )}
+        <TextInput
+          type="search"
+          aria-label={t('payments.modal.searchLabel')}
+          placeholder={t('payments.modal.searchPlaceholder')}
+          leftSection={<SearchIcon />}
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') {
+              event.preventDefault();
+              searchHandlers.flush();
+            }
+          }}
+          flex={1}
+          miw={isCompact ? '100%' : 220}
+          maxLength={100}
+          autoComplete="off"
+        />
+        <Button
+          variant="default"
+          leftSection={<RetryIcon size={16} />}
+          onClick={() => void payments.refetch()}
+          loading={payments.isFetching}
+          fullWidth={isCompact}
+        >
+          {t('payments.modal.refresh')}
+        </Button>
+      </Group>
+      {payments.error ? (
+        <Alert color="red" variant="light" icon={<AlertIcon />} role="alert">
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">{t('payments.errors.load', { reason: errorText(payments.error) })}</Text>
+            <Button size="xs" variant="light" color="red" onClick={() => void payments.refetch()} loading={payments.isFetching}>
+              {t('common.retry')}
+            </Button>
+          </Stack>
+        </Alert>
+      ) : null}
+      {payments.isPending ? (
+        <BillingListSkeleton columns={7} isMobile={isCompact} />
+      ) : !data ? null : data.length === 0 ? (
+        <EmptyState
+          icon={<ReceiptIcon size={28} />}
+          withIndicatorBackground
+          title={t('payments.empty.modal')}
+          py="xl"
+          role="status"
+          data-testid="payments-modal-empty"
+        />
+      ) : (
+        <Stack gap="xs" style={{ opacity: payments.isFetching ? 0.7 : 1, transition: 'opacity 150ms' }} aria-busy={payments.isFetching}>
+          <Group justify="space-between">
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {t('payments.modal.total', { count: data.length })}
+            </Text>
+            {payments.isFetching && <Loader size="xs" aria-label={t('auctions.table.updating')} />}
+          </Group>
+          <BillingList
+            rows={data}
+            rowKey={(p) => p.id}
+            columns={columns}
+            cardHead="winner"
+            actions={rowActions}
+            actionsLabel={t('payments.columns.actions')}
+            label={t('payments.modal.listLabel')}
+            isMobile={isCompact}
+            minWidth={960}
+          />
+        </Stack>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,238 @@
+import { Alert, Button, Divider, Group, Modal, NumberInput, Stack, Text, TextInput } from '@mantine/core';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatMoney } from '../../../domain/money.js';
+import { MAX_CARRIER_LENGTH, MAX_SHIPPING_COST, type PaymentView, type WonItem } from '../../../domain/payments.js';
+import { AlertIcon } from '../../components/icons';
+import { linkBlocker, type Shipping, type ShippingErrorKey, type ShippingFormValues, shippingFormValues, validateShipping } from './payment-rules';
+import type { LinkMode } from './use-billing-actions';
+
+type ShippingErrors = { carrier?: ShippingErrorKey; cost?: ShippingErrorKey };
+
+function ShippingFields({
+  values,
+  errors,
+  onChange,
+}: {
+  values: ShippingFormValues;
+  errors: ShippingErrors;
+  onChange: (patch: Partial<ShippingFormValues>) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <TextInput
+        label={t('payments.shipping.carrier')}
+        placeholder={t('payments.shipping.carrierPlaceholder')}
+        value={values.carrier}
+        onChange={(event) => onChange({ carrier: event.currentTarget.value })}
+        maxLength={MAX_CARRIER_LENGTH}
+        error={errors.carrier ? t(`payments.shipping.errors.${errors.carrier}`) : undefined}
+        autoComplete="off"
+        data-autofocus
+      />
+      <NumberInput
+        label={t('payments.shipping.cost')}
+        description={t('payments.shipping.costHint')}
+        placeholder="0"
+        prefix="$"
+        thousandSeparator=","
+        value={values.cost}
+        onChange={(cost) => onChange({ cost })}
+        min={0}
+        max={MAX_SHIPPING_COST}
+        step={1}
+        allowDecimal={false}
+        allowNegative={false}
+        clampBehavior="strict"
+        inputMode="numeric"
+        error={errors.cost ? t(`payments.shipping.errors.${errors.cost}`) : undefined}
+      />
+    </>
+  );
+}
+
+export interface EditShippingTarget {
+  key: string;
+  winnerName: string;
+  shipping: Shipping;
+}
+
+/** 'Editar envío' for a winner without a draft yet: kept in the browser and applied when the draft is created. */
+export function EditShippingModal({
+  target,
+  onClose,
+  onSave,
+}: {
+  target: EditShippingTarget | null;
+  onClose: () => void;
+  onSave: (key: string, shipping: Shipping) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Modal opened={target !== null} onClose={onClose} title={t('payments.shipping.title')} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+      {target && <EditShippingForm key={target.key} target={target} onClose={onClose} onSave={onSave} />}
+    </Modal>
+  );
+}
+
+function EditShippingForm({ target, onClose, onSave }: { target: EditShippingTarget; onClose: () => void; onSave: (key: string, shipping: Shipping) => void }) {
+  const { t } = useTranslation();
+  const [values, setValues] = useState(() => shippingFormValues(target.shipping));
+  const [errors, setErrors] = useState<ShippingErrors>({});
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const checked = validateShipping(values);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      return;
+    }
+    onSave(target.key, checked.value);
+    onClose();
+  };
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <Text size="sm">{t('payments.shipping.forWinner', { name: target.winnerName })}</Text>
+        <ShippingFields
+          values={values}
+          errors={errors}
+          onChange={(patch) => {
+            setValues((current) => ({ ...current, ...patch }));
+            setErrors({});
+          }}
+        />
+        <Text size="xs" c="dimmed">
+          {t('payments.shipping.keptLocally')}
+        </Text>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onClose}>
+            {t('payments.shipping.cancel')}
+          </Button>
+          <Button type="submit">{t('payments.shipping.save')}</Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+export interface ConfirmTarget {
+  payment: PaymentView;
+  mode: LinkMode;
+  /** What the draft's fields showed when 'Finalizar' was pressed. */
+  initial: ShippingFormValues;
+}
+
+interface ShippingConfirmModalProps {
+  target: ConfirmTarget | null;
+  isBusy: boolean;
+  /** Closed without creating the link. */
+  onDismiss: (target: ConfirmTarget) => void;
+  onConfirm: (payment: PaymentView, shipping: Shipping, mode: LinkMode) => Promise<boolean>;
+  onDone: () => void;
+}
+
+/** SPEC §2: confirm shipping before creating the link / before finalising. SPEC §5: a link needs a carrier or a cost above 0. */
+export function ShippingConfirmModal({ target, isBusy, onDismiss, onConfirm, onDone }: ShippingConfirmModalProps) {
+  const { t } = useTranslation();
+  const close = () => {
+    if (!target || isBusy) return;
+    onDismiss(target);
+  };
+  return (
+    <Modal
+      opened={target !== null}
+      onClose={close}
+      title={t(target?.mode === 'send' ? 'payments.confirm.createTitle' : 'payments.confirm.finalizeTitle')}
+      centered
+      closeOnClickOutside={false}
+      closeButtonProps={{ 'aria-label': t('common.close'), disabled: isBusy }}
+    >
+      {target && <ConfirmForm key={target.payment.id} target={target} isBusy={isBusy} onCancel={close} onConfirm={onConfirm} onDone={onDone} />}
+    </Modal>
+  );
+}
+
+function ConfirmForm({
+  target,
+  isBusy,
+  onCancel,
+  onConfirm,
+  onDone,
+}: { target: ConfirmTarget; isBusy: boolean; onCancel: () => void } & Pick<ShippingConfirmModalProps, 'onConfirm' | 'onDone'>) {
+  const { t } = useTranslation();
+  const { payment, mode } = target;
+  const [values, setValues] = useState(target.initial);
+  const [errors, setErrors] = useState<ShippingErrors>({});
+  const [blocker, setBlocker] = useState<'noItems' | 'needShipping' | null>(null);
+  const checked = validateShipping(values);
+  const shippingCost = checked.ok ? checked.value.shippingCost : 0;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (isBusy) return;
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      return;
+    }
+    const problem = linkBlocker({ ...checked.value, wonItems: payment.wonItems });
+    if (problem) {
+      setBlocker(problem);
+      return;
+    }
+    if (await onConfirm(payment, checked.value, mode)) onDone();
+  };
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate>
+      <Stack gap="md">
+        <Text size="sm">{t('payments.confirm.intro', { name: payment.winnerName })}</Text>
+        <ShippingFields
+          values={values}
+          errors={errors}
+          onChange={(patch) => {
+            setValues((current) => ({ ...current, ...patch }));
+            setErrors({});
+            setBlocker(null);
+          }}
+        />
+        {blocker && (
+          <Alert color="red" variant="light" icon={<AlertIcon />} role="alert">
+            {t(`payments.confirm.${blocker}`)}
+          </Alert>
+        )}
+        <Totals items={payment.wonItems} itemsTotal={payment.totalAmount} shippingCost={shippingCost} />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onCancel} disabled={isBusy}>
+            {t('payments.confirm.cancel')}
+          </Button>
+          <Button type="submit" loading={isBusy}>
+            {t(mode === 'send' ? 'payments.confirm.submitSend' : 'payments.confirm.submitFinalize')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function Totals({ items, itemsTotal, shippingCost }: { items: WonItem[]; itemsTotal: number; shippingCost: number }) {
+  const { t } = useTranslation();
+  const row = (label: string, value: string, strong = false) => (
+    <Group justify="space-between" gap="sm" wrap="nowrap">
+      <Text size="sm" fw={strong ? 700 : 400}>
+        {label}
+      </Text>
+      <Text size="sm" fw={strong ? 700 : 400} style={{ whiteSpace: 'nowrap' }}>
+        {value}
+      </Text>
+    </Group>
+  );
+  return (
+    <Stack gap={4}>
+      {row(t('payments.confirm.itemsTotal', { count: items.length }), formatMoney(itemsTotal))}
+      {row(t('payments.confirm.shipping'), formatMoney(shippingCost))}
+      <Divider />
+      {row(t('payments.confirm.grandTotal'), formatMoney(itemsTotal + shippingCost), true)}
+    </Stack>
+  );
+}

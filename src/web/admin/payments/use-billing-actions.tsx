@@ -1,0 +1,236 @@
+import { Stack, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { useCallback, useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { hasShipping, type PaymentView } from '../../../domain/payments.js';
+import { useAddAuctions, useCancelPayment, useCreateDraft, useFinalizePayment, useMarkPaidOut, useRequestPayout, useUpdateShipping } from '../../api/payments';
+import { openBlankTab } from './browser';
+import { isCancelable, paymentWhatsappHref, type ReadyRow, type Shipping, sameShipping } from './payment-rules';
+import { type CopyMessage, isServerFailure, useBillingNotices } from './use-billing-notices';
+import { busyKey, useInFlight } from './use-in-flight';
+
+/** 'send' creates the link and opens WhatsApp with it; 'finalize' creates it and copies it (SPEC §7). */
+export type LinkMode = 'send' | 'finalize';
+
+/**
+ * Every billing action of the workspace and the payments modal: one request per click, SPEC §8's
+ * messages on success and failure, and the lists refreshed by the mutations themselves.
+ */
+export function useBillingActions() {
+  const { t } = useTranslation();
+  const notices = useBillingNotices();
+  const { run, isBusy } = useInFlight();
+  const isConfirming = useRef(false);
+
+  const createDraftMutation = useCreateDraft();
+  const updateShippingMutation = useUpdateShipping();
+  const addAuctionsMutation = useAddAuctions();
+  const finalizeMutation = useFinalizePayment();
+  const cancelMutation = useCancelPayment();
+  const requestPayoutMutation = useRequestPayout();
+  const markPaidOutMutation = useMarkPaidOut();
+
+  /** A draft of every item of the row, then the shipping typed for it before (if any). */
+  const createDraft = useCallback(
+    async (row: ReadyRow): Promise<PaymentView | null> =>
+      (await run(busyKey.ready(row.key), async () => {
+        if (row.wonItems.length === 0) {
+          notices.failure(t('payments.confirm.noItems'));
+          return null;
+        }
+        let payment: PaymentView;
+        try {
+          payment = (await createDraftMutation.mutateAsync({ winnerId: row.winnerId, auctionIds: row.wonItems.map((item) => item.auctionId) })).payment;
+        } catch (error) {
+          notices.failure(t('payments.errors.createDraft'), error);
+          return null;
+        }
+        if (hasShipping(row)) {
+          try {
+            payment = (await updateShippingMutation.mutateAsync({ id: payment.id, shippingCarrier: row.shippingCarrier, shippingCost: row.shippingCost }))
+              .payment;
+          } catch (error) {
+            // The draft exists; its shipping can still be typed in 'Pagos en borrador'.
+            notices.failure(t('payments.errors.updateShipping'), error);
+          }
+        }
+        return payment;
+      })) ?? null,
+    [run, notices, t, createDraftMutation.mutateAsync, updateShippingMutation.mutateAsync],
+  );
+
+  /** Inline carrier and cost of a draft, saved on blur. */
+  const saveShipping = useCallback(
+    async (payment: PaymentView, shipping: Shipping): Promise<boolean> =>
+      (await run(busyKey.shipping(payment.id), async () => {
+        try {
+          await updateShippingMutation.mutateAsync({ id: payment.id, ...shipping });
+          return true;
+        } catch (error) {
+          notices.failure(t('payments.errors.updateShipping'), error);
+          return false;
+        }
+      })) ?? false,
+    [run, notices, t, updateShippingMutation.mutateAsync],
+  );
+
+  const addItems = useCallback(
+    async (payment: PaymentView, auctionIds: string[]): Promise<boolean> =>
+      (await run(busyKey.payment(payment.id), async () => {
+        try {
+          await addAuctionsMutation.mutateAsync({ id: payment.id, auctionIds });
+          notices.success(t('payments.notices.itemsAdded', { count: auctionIds.length }));
+          return true;
+        } catch (error) {
+          notices.failure(t('payments.errors.addItems'), error);
+          return false;
+        }
+      })) ?? false,
+    [run, notices, t, addAuctionsMutation.mutateAsync],
+  );
+
+  /** Saves the confirmed shipping if it changed, finalises, then sends or copies the link. */
+  const finalize = useCallback(
+    async (payment: PaymentView, shipping: Shipping, mode: LinkMode): Promise<boolean> =>
+      (await run(busyKey.payment(payment.id), async () => {
+        // Opened now, inside the click: a tab opened after the requests would meet the pop-up blocker.
+        const tab = mode === 'send' && payment.winnerWhatsapp ? openBlankTab() : null;
+        const fail = (message: string, error: unknown) => {
+          tab?.close();
+          notices.failure(message, error);
+          return false;
+        };
+        if (!sameShipping(shipping, payment)) {
+          try {
+            await updateShippingMutation.mutateAsync({ id: payment.id, ...shipping });
+          } catch (error) {
+            return fail(t('payments.errors.updateShipping'), error);
+          }
+        }
+        let link: string;
+        let finalized: PaymentView;
+        try {
+          const answer = await finalizeMutation.mutateAsync(payment.id);
+          link = answer.paymentLinkUrl;
+          finalized = answer.payment;
+        } catch (error) {
+          return fail(t(isServerFailure(error) ? 'payments.errors.createLink' : 'payments.errors.finalize'), error);
+        }
+        if (mode === 'send') {
+          const href = paymentWhatsappHref(finalized, link);
+          if (href && tab && !tab.closed) tab.location.href = href;
+          else if (href) notices.openWhatsapp(href);
+          else {
+            tab?.close();
+            notices.noWhatsapp(link);
+          }
+        } else {
+          await notices.copyLink(link, 'linkCopiedFinalize');
+        }
+        return true;
+      })) ?? false,
+    [run, notices, t, updateShippingMutation.mutateAsync, finalizeMutation.mutateAsync],
+  );
+
+  const cancel = useCallback(
+    (payment: PaymentView) =>
+      run(busyKey.payment(payment.id), async () => {
+        const isDraft = payment.paymentStatus === 'draft';
+        try {
+          await cancelMutation.mutateAsync(payment.id);
+          notices.success(t(isDraft ? 'payments.notices.draftCanceled' : 'payments.notices.paymentCanceled'));
+        } catch (error) {
+          notices.failure(t(isDraft ? 'payments.errors.cancelDraft' : 'payments.errors.cancelPending'), error);
+        }
+      }),
+    [run, notices, t, cancelMutation.mutateAsync],
+  );
+
+  /** SPEC §5: cancelling asks first and says where the items go. One question at a time. */
+  const requestCancel = useCallback(
+    (payment: PaymentView) => {
+      if (!isCancelable(payment.paymentStatus) || isConfirming.current || isBusy(busyKey.payment(payment.id))) return;
+      isConfirming.current = true;
+      const kind = payment.paymentStatus === 'draft' ? 'draft' : 'pending';
+      modals.openConfirmModal({
+        title: t(`payments.cancel.${kind}Title`),
+        centered: true,
+        // The second click of a double click must not dismiss the question it just opened.
+        closeOnClickOutside: false,
+        children: (
+          <Stack gap="xs">
+            <Text size="sm">{t(`payments.cancel.${kind}Question`)}</Text>
+            <Text size="sm" c="dimmed">
+              {t(`payments.cancel.${kind}Detail`, { name: payment.winnerName })}
+            </Text>
+          </Stack>
+        ),
+        labels: { confirm: t('payments.cancel.confirm'), cancel: t('payments.cancel.keep') },
+        confirmProps: { color: 'red' },
+        onConfirm: () => void cancel(payment),
+        onClose: () => {
+          isConfirming.current = false;
+        },
+      });
+    },
+    [cancel, isBusy, t],
+  );
+
+  const requestPayout = useCallback(
+    (payment: PaymentView) =>
+      run(busyKey.payment(payment.id), async () => {
+        try {
+          await requestPayoutMutation.mutateAsync(payment.id);
+          notices.success(t('payments.notices.payoutRequested'));
+        } catch (error) {
+          notices.failure(t('payments.errors.requestPayout'), error);
+        }
+      }),
+    [run, notices, t, requestPayoutMutation.mutateAsync],
+  );
+
+  const markPaidOut = useCallback(
+    (payment: PaymentView) =>
+      run(busyKey.payment(payment.id), async () => {
+        try {
+          await markPaidOutMutation.mutateAsync(payment.id);
+          notices.success(t('payments.notices.markedPaidOut'));
+        } catch (error) {
+          notices.failure(t('payments.errors.markPaidOut'), error);
+        }
+      }),
+    [run, notices, t, markPaidOutMutation.mutateAsync],
+  );
+
+  /** A link that already exists goes straight to WhatsApp, inside the click (no pop-up blocker). */
+  const sendExistingLink = useCallback(
+    (payment: PaymentView) => {
+      if (!payment.paymentLink) return;
+      const href = paymentWhatsappHref(payment, payment.paymentLink);
+      if (href) notices.openWhatsapp(href);
+      else notices.noWhatsapp(payment.paymentLink);
+    },
+    [notices],
+  );
+
+  const copyLink = useCallback((link: string, message: CopyMessage) => void notices.copyLink(link, message), [notices]);
+
+  return useMemo(
+    () => ({
+      isBusy,
+      createDraft,
+      saveShipping,
+      addItems,
+      finalize,
+      requestCancel,
+      requestPayout,
+      markPaidOut,
+      sendExistingLink,
+      copyLink,
+      notices,
+    }),
+    [isBusy, createDraft, saveShipping, addItems, finalize, requestCancel, requestPayout, markPaidOut, sendExistingLink, copyLink, notices],
+  );
+}
+
+export type BillingActions = ReturnType<typeof useBillingActions>;
