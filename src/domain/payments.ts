@@ -202,12 +202,14 @@ export interface PaymentView {
 
 /**
  * GET /api/winners-summary: ended auctions with a winner that are in no draft, pending or paid
- * payment, grouped by winner. SPEC keys the map by winner id; a payment belongs to one company, so
- * a winner with items of two companies (only a platform admin sees both) has one entry per company:
- * the key is `winnerId` for the first company and `winnerId:companyId` for any other.
+ * payment, grouped by winner. SPEC keys the map by winner id; a payment belongs to one company and
+ * one seller (whose account collects it), so a winner with items of two sellers has one entry per
+ * seller: the key is `winnerId` for the first group and `winnerId:companyId:sellerId` for others.
  */
 export interface WinnerSummary {
   winnerId: string;
+  /** The auctions' seller (null for auctions an admin listed without one). */
+  sellerId: string | null;
   winnerName: string;
   winnerWhatsapp: string | null;
   companyId: string;

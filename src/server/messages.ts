@@ -104,6 +104,7 @@ export const messages = {
     notBillable: 'Una de las subastas no se puede facturar: debe haber terminado con este ganador y pertenecer a tu empresa.',
     alreadyBilled: 'Una de las subastas ya está en otro pago (borrador, en progreso o pagado).',
     mixedCompanies: 'Un pago sólo puede incluir subastas de una misma empresa.',
+    mixedSellers: 'Un pago sólo puede incluir subastas de un mismo vendedor: cobra por separado las de cada vendedor.',
     notDraft: 'Este pago ya no es un borrador: no se puede modificar.',
     notCancelable: 'Sólo se pueden cancelar pagos en borrador o en progreso. Un pago realizado no se cancela.',
     notPaid: 'Este pago aún no se ha recibido.',

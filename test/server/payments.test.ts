@@ -214,6 +214,25 @@ describe('server rules', () => {
     expect(twice.json().error.message).toBe('Una de las subastas ya está en otro pago (borrador, en progreso o pagado).');
   });
 
+  it('bills each seller’s auctions apart: one company and one seller per payment', async () => {
+    const colleague = await buildActor(server, { email: 'colega@norte.mx', name: 'Coco Norte', roles: ['seller'], companyId: NORTE });
+    const mine = await wonAuction({ winner: buyer2, price: 100 });
+    const theirs = await wonAuction({ winner: buyer2, price: 200, sellerId: colleague.id });
+    // The summary shows the winner once per seller.
+    const groups = Object.values(await summaryOf(companyAdmin)).filter(
+      (g) => g.winnerId === buyer2.id && g.wonItems.some((i) => [mine, theirs].includes(i.auctionId)),
+    );
+    expect(groups.map((g) => g.sellerId).sort()).toEqual([seller.id, colleague.id].sort());
+    const mixed = await call(companyAdmin, 'POST', '/api/payments/draft', { winnerId: buyer2.id, auctionIds: [mine, theirs] });
+    expect(mixed.statusCode).toBe(409);
+    expect(mixed.json().error.message).toBe('Un pago sólo puede incluir subastas de un mismo vendedor: cobra por separado las de cada vendedor.');
+    const p = await draft(companyAdmin, buyer2, [mine]);
+    expect(p.sellerId).toBe(seller.id);
+    expect((await call(companyAdmin, 'POST', `/api/payments/${p.id}/add-auctions`, { auctionIds: [theirs] })).statusCode).toBe(409);
+    // The seller still sees, and works on, the payment of its own auction that an admin made.
+    expect((await call(seller, 'POST', `/api/payments/${p.id}/cancel`)).statusCode).toBe(200);
+  });
+
   it('validates every field in Spanish and computes the totals itself', async () => {
     const bad = await call(seller, 'POST', '/api/payments/draft', { winnerId: 'nope', auctionIds: [] });
     expect(bad.statusCode).toBe(400);

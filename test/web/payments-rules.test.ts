@@ -103,6 +103,7 @@ describe('readyRows and client-side shipping', () => {
   const summary: WinnersSummary = {
     [W2]: {
       winnerId: W2,
+      sellerId: 's1',
       winnerName: 'Zoe',
       winnerWhatsapp: null,
       companyId: 'c1',
@@ -112,6 +113,7 @@ describe('readyRows and client-side shipping', () => {
     },
     [W1]: {
       winnerId: W1,
+      sellerId: 's1',
       winnerName: 'Ana',
       winnerWhatsapp: '+525511111111',
       companyId: 'c1',
@@ -124,6 +126,7 @@ describe('readyRows and client-side shipping', () => {
     },
     [`${W1}:c2`]: {
       winnerId: W1,
+      sellerId: 's2',
       winnerName: 'Ana',
       winnerWhatsapp: '+525511111111',
       companyId: 'c2',
@@ -140,10 +143,11 @@ describe('readyRows and client-side shipping', () => {
     expect(rows[1]).toMatchObject({ shippingCarrier: null, shippingCost: 0, grandTotal: 90 });
   });
 
-  it('offers a draft only this winner’s unbilled items of the same company, not those already in it', () => {
-    const draft = { winnerId: W1, companyId: 'c1', auctionIds: [A(1)] };
+  it('offers a draft only this winner’s unbilled items of the same company and seller, not those already in it', () => {
+    const draft = { winnerId: W1, companyId: 'c1', sellerId: 's1', auctionIds: [A(1)] };
     expect(availableItemsFor(draft, summary).map((i) => i.auctionId)).toEqual([A(2)]);
-    expect(availableItemsFor({ ...draft, companyId: 'c2' }, summary).map((i) => i.auctionId)).toEqual([A(4)]);
+    expect(availableItemsFor({ ...draft, companyId: 'c2', sellerId: 's2' }, summary).map((i) => i.auctionId)).toEqual([A(4)]);
+    expect(availableItemsFor({ ...draft, sellerId: 's2' }, summary)).toEqual([]);
     expect(availableItemsFor({ ...draft, winnerId: 'someone-else' }, summary)).toEqual([]);
     expect(availableItemsFor(draft, undefined)).toEqual([]);
   });

@@ -184,6 +184,7 @@ export async function winnersSummary(db: Db, opts: { scope: AuctionScope }): Pro
       winnerName: auctions.currentWinnerName,
       winnerWhatsapp: auctions.winnerWhatsapp,
       companyId: auctions.companyId,
+      sellerId: auctions.sellerId,
       endTime: auctions.endTime,
     })
     .from(auctions)
@@ -207,16 +208,18 @@ export async function winnersSummary(db: Db, opts: { scope: AuctionScope }): Pro
     rows.map((r) => r.companyId),
   );
   const summary: WinnersSummary = {};
-  /** The company whose items a winner's plain key holds; another company's go under `winnerId:companyId`. */
-  const firstCompany = new Map<string, string>();
+  /** The (company, seller) whose items a winner's plain key holds; another's go under `winnerId:companyId:sellerId`. */
+  const firstGroup = new Map<string, string>();
   for (const r of rows) {
     const winnerId = r.winnerId as string;
-    if (!firstCompany.has(winnerId)) firstCompany.set(winnerId, r.companyId);
-    const key = firstCompany.get(winnerId) === r.companyId ? winnerId : `${winnerId}:${r.companyId}`;
+    const group = `${r.companyId}:${r.sellerId ?? ''}`;
+    if (!firstGroup.has(winnerId)) firstGroup.set(winnerId, group);
+    const key = firstGroup.get(winnerId) === group ? winnerId : `${winnerId}:${group}`;
     let entry = summary[key];
     if (!entry) {
       entry = {
         winnerId,
+        sellerId: r.sellerId,
         winnerName: r.winnerName ?? '',
         winnerWhatsapp: r.winnerWhatsapp,
         companyId: r.companyId,
@@ -260,7 +263,10 @@ async function lockPayment(tx: Tx, id: string, scope: AuctionScope): Promise<Pay
  * winner, of one company, and in no other draft, pending or paid payment. Locked in id order, so
  * two drafts taking overlapping auctions wait for each other instead of deadlocking.
  */
-async function lockBillable(tx: Tx, opts: { auctionIds: string[]; winnerId: string; companyId: string | null; scope: AuctionScope }) {
+async function lockBillable(
+  tx: Tx,
+  opts: { auctionIds: string[]; winnerId: string; scope: AuctionScope; payment: { companyId: string; sellerId: string | null } | null },
+) {
   const ids = [...opts.auctionIds].sort();
   const rows = await tx
     .select({
@@ -280,8 +286,10 @@ async function lockBillable(tx: Tx, opts: { auctionIds: string[]; winnerId: stri
   for (const r of rows) {
     if (!isInScope(opts.scope, r) || r.status !== 'ended' || r.winnerId !== opts.winnerId) throw conflict(messages.payments.notBillable);
   }
-  const companies = new Set(rows.map((r) => r.companyId));
-  if (companies.size > 1 || (opts.companyId !== null && !companies.has(opts.companyId))) throw conflict(messages.payments.mixedCompanies);
+  // One company and one seller per payment: the seller's account collects it, and its people see it.
+  const first = opts.payment ?? (rows[0] as (typeof rows)[number]);
+  if (rows.some((r) => r.companyId !== first.companyId)) throw conflict(messages.payments.mixedCompanies);
+  if (rows.some((r) => r.sellerId !== first.sellerId)) throw conflict(messages.payments.mixedSellers);
   const held = await tx
     .select({ auctionId: paymentItems.auctionId })
     .from(paymentItems)
@@ -307,10 +315,9 @@ export async function createDraft(db: Db, opts: { actor: Actor; winnerId: string
   const scope = paymentScope(opts.actor);
   return billing(() =>
     db.transaction(async (tx) => {
-      const taken = await lockBillable(tx, { auctionIds: opts.auctionIds, winnerId: opts.winnerId, companyId: null, scope });
+      const taken = await lockBillable(tx, { auctionIds: opts.auctionIds, winnerId: opts.winnerId, scope, payment: null });
       const first = taken[0] as (typeof taken)[number];
       const [winner] = await tx.select({ name: auctions.currentWinnerName, whatsapp: auctions.winnerWhatsapp }).from(auctions).where(eq(auctions.id, first.id));
-      const sellers = new Set(taken.map((t) => t.sellerId));
       const companyName = (await companyNamesOf(tx, [first.companyId])).get(first.companyId) ?? null;
       const [row] = await tx
         .insert(payments)
@@ -318,7 +325,7 @@ export async function createDraft(db: Db, opts: { actor: Actor; winnerId: string
           winnerId: opts.winnerId,
           winnerName: winner?.name ?? '',
           winnerWhatsapp: winner?.whatsapp ?? null,
-          sellerId: sellers.size === 1 ? ([...sellers][0] ?? null) : null,
+          sellerId: first.sellerId,
           companyId: first.companyId,
           companyName,
           totalAmount: taken.reduce((sum, t) => sum + (t.amount ?? 0), 0),
@@ -354,15 +361,14 @@ export async function addAuctions(db: Db, opts: { actor: Actor; id: string; auct
       const before = await view(tx, row);
       const fresh = opts.auctionIds.filter((id) => !before.auctionIds.includes(id));
       if (fresh.length === 0) return { payment: before, auctionIds: [] };
-      const taken = await lockBillable(tx, { auctionIds: fresh, winnerId: row.winnerId, companyId: row.companyId, scope });
+      const taken = await lockBillable(tx, { auctionIds: fresh, winnerId: row.winnerId, scope, payment: row });
       await tx
         .insert(paymentItems)
         .values(taken.map((t) => ({ paymentId: row.id, paymentStatus: 'draft' as const, auctionId: t.id, auctionName: t.name, amount: t.amount ?? 0 })));
-      const sellers = new Set([row.sellerId, ...taken.map((t) => t.sellerId)]);
       const answer = await save(
         tx,
         row,
-        { totalAmount: row.totalAmount + taken.reduce((sum, t) => sum + (t.amount ?? 0), 0), sellerId: sellers.size === 1 ? row.sellerId : null },
+        { totalAmount: row.totalAmount + taken.reduce((sum, t) => sum + (t.amount ?? 0), 0) },
         { actorId: opts.actor.id, action: 'payment.addAuctions', before, ip: opts.ip },
       );
       return { payment: answer, auctionIds: taken.map((t) => t.id) };
@@ -426,8 +432,6 @@ export async function finalize<Extra>(
     if (row.paymentStatus === 'pending' && row.paymentLink) return { payment: await view(tx, row), auctionIds: [], link: row.paymentLink };
     const moved = applyPaymentEvent(machineState(row), { type: 'finalize' });
     if (!moved.ok) throw conflict(REFUSALS[moved.reason]);
-    // Items added meanwhile by another seller's auction would change whose account collects: ask again.
-    if (row.sellerId !== peek.sellerId) throw conflict(messages.payments.notDraft);
     const before = await view(tx, row);
     if (before.wonItems.length === 0) throw conflict(messages.payments.noItems);
     if (!hasShipping(row)) throw new AppError('VALIDATION', messages.payments.shippingRequired, { shippingCarrier: messages.payments.shippingRequired });

@@ -118,13 +118,17 @@ export function readyRows(summary: WinnersSummary | undefined, shipping: Readonl
 }
 
 /** 'Agregar artículos disponibles': this winner's unbilled items of the draft's company, not already in it. */
-export function availableItemsFor(draft: Pick<PaymentView, 'winnerId' | 'companyId' | 'auctionIds'>, summary: WinnersSummary | undefined): WonItem[] {
+export function availableItemsFor(
+  draft: Pick<PaymentView, 'winnerId' | 'companyId' | 'sellerId' | 'auctionIds'>,
+  summary: WinnersSummary | undefined,
+): WonItem[] {
   if (!summary) return [];
   const inDraft = new Set(draft.auctionIds);
   const seen = new Set<string>();
   const items: WonItem[] = [];
   for (const entry of Object.values(summary)) {
-    if (entry.winnerId !== draft.winnerId || entry.companyId !== draft.companyId) continue;
+    // One company and one seller per payment (the server refuses a mix).
+    if (entry.winnerId !== draft.winnerId || entry.companyId !== draft.companyId || entry.sellerId !== draft.sellerId) continue;
     for (const item of entry.wonItems) {
       if (inDraft.has(item.auctionId) || seen.has(item.auctionId)) continue;
       seen.add(item.auctionId);
