@@ -20,7 +20,7 @@ describe('configuration', () => {
     expect(c.dataDir).toMatch(/\/data$/);
     expect(c.database).toEqual({ kind: 'embedded', dir: `${c.dataDir}/db` });
     expect(c.signIn).toEqual({ kind: 'development' });
-    expect(c.payments).toBe('sandbox');
+    expect(c.payments).toMatchObject({ provider: 'sandbox', linkHours: 72, marketplaceFeePercent: 0, tokenKey: null, mercadopago: null });
     expect(c.video).toBe('p2p');
     expect(c.sessionSecret).toHaveLength(64);
   });
@@ -38,7 +38,15 @@ describe('configuration', () => {
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must be a PostgreSQL URL'],
     [{ PUBLIC_URL: 'martillo.mx' }, 'PUBLIC_URL must be the public address of this site'],
     [{ ADMIN_EMAILS: 'a@b.mx, nadie' }, 'ADMIN_EMAILS must be a comma-separated list of email addresses'],
-    [{ PAYMENTS_PROVIDER: 'paypal' }, 'PAYMENTS_PROVIDER must be sandbox'],
+    [{ PAYMENTS_PROVIDER: 'paypal' }, 'PAYMENTS_PROVIDER must be sandbox or mercadopago'],
+    [{ PAYMENTS_PROVIDER: 'mercadopago' }, 'MP_ACCESS_TOKEN must be set'],
+    [{ PAYMENTS_PROVIDER: 'mercadopago', MP_ACCESS_TOKEN: 'APP_USR-1' }, 'MP_WEBHOOK_SECRET must be set'],
+    [
+      { PAYMENTS_PROVIDER: 'mercadopago', MP_ACCESS_TOKEN: 'APP_USR-1', MP_WEBHOOK_SECRET: 'secreto-123', MP_CLIENT_ID: '1' },
+      'MP_CLIENT_ID and MP_CLIENT_SECRET must be set together',
+    ],
+    [{ MP_MARKETPLACE_FEE_PERCENT: '80' }, 'MP_MARKETPLACE_FEE_PERCENT must be a percentage between 0 and 50'],
+    [{ TOKEN_ENCRYPTION_KEY: 'corta' }, 'TOKEN_ENCRYPTION_KEY must be 32 random bytes'],
     [{ SESSION_SECRET: 'corto' }, 'SESSION_SECRET must be a random string of at least 32 characters'],
     [{ GOOGLE_CLIENT_ID: 'solo-id' }, 'GOOGLE_CLIENT_SECRET must be set too'],
     [{ NODE_ENV: 'produccion' }, 'NODE_ENV must be one of development, production, test'],
@@ -46,6 +54,29 @@ describe('configuration', () => {
     const text = message(env);
     expect(text).toContain(expected);
     expect(text.split('\n')[0]).toBe('Invalid configuration:');
+  });
+
+  it('switches to Mercado Pago when its variables are set', () => {
+    const c = load({
+      PAYMENTS_PROVIDER: 'mercadopago',
+      MP_ACCESS_TOKEN: 'APP_USR-1',
+      MP_WEBHOOK_SECRET: 'secreto-123',
+      MP_API_URL: 'http://127.0.0.1:9/',
+      PAYMENT_LINK_HOURS: '48',
+      TOKEN_ENCRYPTION_KEY: 'ab'.repeat(32),
+    });
+    expect(c.payments).toMatchObject({
+      provider: 'mercadopago',
+      linkHours: 48,
+      tokenKey: 'ab'.repeat(32),
+      mercadopago: {
+        accessToken: 'APP_USR-1',
+        webhookSecret: 'secreto-123',
+        apiUrl: 'http://127.0.0.1:9',
+        authUrl: 'https://auth.mercadopago.com',
+        clientId: null,
+      },
+    });
   });
 
   it('requires Google sign-in, a session secret and PUBLIC_URL in production', () => {

@@ -7,7 +7,7 @@ import { auctions, auditLog, payments, webhookEvents } from '../../src/server/db
 import { type Actor, buildActor } from '../support/actors.js';
 import { buildAuction } from '../support/factories.js';
 import { cookieFrom, startTestServer, type TestServer } from '../support/server.js';
-import { connected, connectSocket, nextEvent } from '../support/sockets.js';
+import { connected, connectSocket } from '../support/sockets.js';
 
 /**
  * Billing winners over HTTP with the sandbox provider: the draft → pending → paid flow, its rules
@@ -130,7 +130,17 @@ describe('the billing flow', () => {
           .sort(),
       ).toEqual(['Lámpara', 'Reloj Casio']);
       expect(checkout.body).not.toContain(buyer.email);
-      const paidEvent = nextEvent<PaymentStatusEvent>(socket, 'paymentStatusUpdate');
+      // Earlier changes' events may still be on their way: wait for the one that says paid.
+      const paidEvent = new Promise<PaymentStatusEvent>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no paid paymentStatusUpdate')), 10_000);
+        const onEvent = (event: PaymentStatusEvent) => {
+          if (event.paymentId !== p.id || event.paymentStatus !== 'paid') return;
+          clearTimeout(timer);
+          socket.off('paymentStatusUpdate', onEvent);
+          resolve(event);
+        };
+        socket.on('paymentStatusUpdate', onEvent);
+      });
       const pay = await call(null, 'POST', `/api/pay/${p.id}`, { outcome: 'approve' });
       expect(pay.statusCode, pay.body).toBe(200);
       expect(pay.json().checkout).toMatchObject({ paymentStatus: 'paid', providerStatus: 'approved' });
