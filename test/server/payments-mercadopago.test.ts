@@ -188,6 +188,22 @@ describe('checkout and webhooks', () => {
     expect(await row(id)).toMatchObject({ paymentStatus: 'paid', providerStatus: 'refunded', flagged: true });
   });
 
+  it('expires the preference at Mercado Pago when a pending payment is cancelled, with the account that made it', async () => {
+    const { id } = await billedPayment(seller, 450);
+    const preference = fake.preferences.at(-1);
+    const cancel = await call(seller, 'POST', `/api/payments/${id}/cancel`);
+    expect(cancel.statusCode).toBe(200);
+    const expiry = fake.requests.filter((r) => r.method === 'PUT' && r.path === `/checkout/preferences/${preference?.id}`);
+    expect(expiry).toHaveLength(1);
+    expect(expiry[0]?.authorization).toBe(`Bearer ${preference?.token}`);
+    expect(preference?.body).toMatchObject({ expires: true });
+    expect(Date.parse(preference?.body.expiration_date_to as string)).toBeLessThanOrEqual(Date.now() + 1000);
+    // If the buyer still pays, the canceled payment is recorded and flagged for someone to look.
+    fake.setPayment({ id: 94001, status: 'approved', external_reference: id, transaction_amount: 550, date_last_updated: new Date().toISOString() });
+    await webhook('94001', { userId: 777001 });
+    expect(await row(id)).toMatchObject({ paymentStatus: 'canceled', providerStatus: 'approved', flagged: true });
+  });
+
   it('answers 200 for a payment Mercado Pago does not know, and 401 for a forged or stale signature', async () => {
     expect((await webhook('404404')).json()).toEqual({ status: 'unknown' });
     const forged = fake.signWebhook({ dataId: '1', secret: 'otra-clave' });

@@ -227,6 +227,18 @@ export async function startFakeMercadoPago(opts: { platformToken: string; client
       return send(res, 201, answer);
     }
 
+    const preferenceMatch = /^\/checkout\/preferences\/([^/]+)$/.exec(u.pathname);
+    if (req.method === 'PUT' && preferenceMatch?.[1]) {
+      if (!owner) return fail(res, 401, 'unauthorized', 'invalid access token');
+      const token = (req.headers.authorization ?? '').slice('Bearer '.length);
+      const id = decodeURIComponent(preferenceMatch[1]);
+      const found = preferences.find((p) => p.id === id);
+      // A preference belongs to the account that created it.
+      if (!found || found.token !== token) return send(res, 404, { message: 'preference not found', error: 'not_found', status: 404 });
+      found.body = { ...found.body, ...asRecord(body) };
+      return send(res, 200, { ...found.body, id });
+    }
+
     // ── Payments ──
     const paymentMatch = /^\/v1\/payments\/([^/]+)$/.exec(u.pathname);
     if (req.method === 'GET' && paymentMatch?.[1]) {

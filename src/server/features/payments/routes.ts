@@ -125,9 +125,21 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext):
     return { paymentLinkUrl: change.link, payment: change.payment } satisfies FinalizeAnswer;
   });
 
-  app.post('/api/payments/:id/cancel', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) =>
-    changed(await cancelPayment(db, { actor: currentUser(req), id: req.params.id, ip: req.ip })),
-  );
+  app.post('/api/payments/:id/cancel', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => {
+    const change = await cancelPayment(db, { actor: currentUser(req), id: req.params.id, ip: req.ip });
+    // The link stops taking payments at the provider too (best effort: a payment that still
+    // arrives for a canceled payment is recorded and flagged).
+    const { payment } = change;
+    if (payment.mpPreferenceId && payment.provider === provider.kind) {
+      try {
+        const seller = payment.collectedBySeller ? await accounts.credentialsFor(payment.sellerId) : null;
+        await provider.expireCheckout(payment.mpPreferenceId, seller);
+      } catch (err) {
+        req.log.warn({ err, paymentId: payment.id }, 'could not expire the checkout of a canceled payment');
+      }
+    }
+    return changed(change);
+  });
 
   app.post('/api/payments/:id/request-payout', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) =>
     changed(await requestPayout(db, { actor: currentUser(req), id: req.params.id, ip: req.ip })),

@@ -26,6 +26,12 @@ export interface PaymentProvider {
    */
   fetchPayment(resourceId: string, seller: SellerCredentials | null): Promise<ProviderPayment | null>;
 
+  /**
+   * Stops a checkout from taking payments (its payment was cancelled), with the account that made
+   * it. Best effort: a payment that still arrives is recorded and flagged.
+   */
+  expireCheckout(preferenceId: string, seller: SellerCredentials | null): Promise<void>;
+
   /** The seller's own account (SPEC §2's payment-provider section), or null if the provider has none. */
   readonly connect: ProviderConnect | null;
 }

@@ -79,7 +79,7 @@ export function createMercadoPagoProvider(opts: MercadoPagoOptions): PaymentProv
   const feePercent = Math.min(50, Math.max(0, Number.isFinite(opts.marketplaceFeePercent) ? opts.marketplaceFeePercent : 0));
 
   /** One JSON call. Network failures, timeouts, 5xx and 429 are "unavailable"; the caller reads other statuses. */
-  async function call(method: 'GET' | 'POST', path: string, init: { token?: string; body?: unknown; headers?: Record<string, string> }) {
+  async function call(method: 'GET' | 'POST' | 'PUT', path: string, init: { token?: string; body?: unknown; headers?: Record<string, string> }) {
     const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
     if (init.token) headers.authorization = `Bearer ${init.token}`;
     if (init.body !== undefined) headers['content-type'] = 'application/json';
@@ -140,6 +140,16 @@ export function createMercadoPagoProvider(opts: MercadoPagoOptions): PaymentProv
     const url = testMode && sandboxPoint ? sandboxPoint : initPoint;
     if (!url) throw new Error('Mercado Pago no devolvió un enlace de pago (init_point)');
     return { url, preferenceId: str(pref.id) ?? null, expiresAt };
+  }
+
+  /** Ends the preference's validity now (PUT /checkout/preferences/{id}). */
+  async function expireCheckout(preferenceId: string, seller: SellerCredentials | null): Promise<void> {
+    const at = mexicoTime(new Date(now()));
+    const res = await call('PUT', `/checkout/preferences/${encodeURIComponent(preferenceId)}`, {
+      token: seller ? seller.accessToken : opts.accessToken,
+      body: { expires: true, expiration_date_to: at, date_of_expiration: at },
+    });
+    if (!res.ok) throw new Error(`Mercado Pago no venció la preferencia (${res.status}): ${errorMessage(res.data)}`);
   }
 
   function verifyWebhook(request: WebhookRequest): WebhookVerdict {
@@ -228,7 +238,7 @@ export function createMercadoPagoProvider(opts: MercadoPagoOptions): PaymentProv
     };
   }
 
-  return { kind: 'mercadopago', createCheckout, verifyWebhook, fetchPayment, connect };
+  return { kind: 'mercadopago', createCheckout, verifyWebhook, fetchPayment, expireCheckout, connect };
 }
 
 /** The S256 PKCE challenge of a verifier (RFC 7636), for callers that build the authorization URL. */

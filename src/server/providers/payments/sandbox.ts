@@ -108,6 +108,10 @@ export function createSandboxProvider(opts: { db: Db; publicUrl: URL; secret: st
       return { id: row.id, status: row.status, externalReference: row.paymentId, amount: row.amount, updatedAt: row.updatedAt };
     },
 
+    async expireCheckout() {
+      // The sandbox's checkout page asks our own payment first: a canceled payment takes nothing.
+    },
+
     async takePayment({ paymentId, status, amount }) {
       // One provider payment per checkout, as an OXXO voucher later paid keeps its id.
       const [existing] = await opts.db.select().from(sandboxPayments).where(eq(sandboxPayments.paymentId, paymentId));
