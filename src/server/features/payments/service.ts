@@ -261,8 +261,8 @@ async function lockPayment(tx: Tx, id: string, scope: AuctionScope): Promise<Pay
 /**
  * Locks the auctions a payment takes and checks each: in the actor's scope, ended, won by this
  * winner, of the payment's company and seller, and in no other draft, pending or paid payment.
- * Locked in id order, so
- * two drafts taking overlapping auctions wait for each other instead of deadlocking.
+ * Locked in id order, so two drafts taking overlapping auctions wait for each other instead of
+ * deadlocking.
  */
 async function lockBillable(
   tx: Tx,
