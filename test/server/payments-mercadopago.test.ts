@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DraftAnswer, FinalizeAnswer, MpConnectionStatus } from '../../src/domain/payments.js';
 import { payments, userProfiles } from '../../src/server/db/schema.js';
 import { type Actor, buildActor } from '../support/actors.js';
 import { buildAuction } from '../support/factories.js';
 import { type FakeMercadoPago, startFakeMercadoPago } from '../support/fake-mercadopago.js';
-import { cookieFrom, startTestServer, type TestServer } from '../support/server.js';
+import { cookieFrom, injectAs, startTestServer, type TestServer } from '../support/server.js';
 
 /**
  * The whole billing flow with PAYMENTS_PROVIDER=mercadopago against a local fake Mercado Pago that
@@ -46,20 +45,8 @@ afterAll(async () => {
   await fake?.close();
 });
 
-function call(
-  actor: Actor | null,
-  method: 'GET' | 'POST',
-  url: string,
-  payload?: unknown,
-  extra: Record<string, string> = {},
-): Promise<LightMyRequestResponse> {
-  return server.app.inject({
-    method,
-    url,
-    headers: { ...(actor ? { cookie: actor.cookie } : {}), ...(method === 'POST' ? { origin: server.url } : {}), ...extra },
-    ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
-  });
-}
+const call = (actor: Actor | null, method: 'GET' | 'POST', url: string, payload?: unknown, extra: Record<string, string> = {}) =>
+  injectAs(server, actor, method, url, payload, extra);
 
 async function billedPayment(owner: Actor, price: number): Promise<{ id: string; link: string }> {
   const auction = await buildAuction(server.ctx.db, {

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DraftAnswer, FinalizeAnswer, PaymentAnswer, PaymentStatusEvent, PaymentView, WinnersSummary } from '../../src/domain/payments.js';
 import { auctions, auditLog, payments, webhookEvents } from '../../src/server/db/schema.js';
 import { type Actor, buildActor } from '../support/actors.js';
 import { buildAuction } from '../support/factories.js';
-import { cookieFrom, startTestServer, type TestServer } from '../support/server.js';
+import { cookieFrom, injectAs, startTestServer, type TestServer } from '../support/server.js';
 import { connected, connectSocket } from '../support/sockets.js';
 
 /**
@@ -54,20 +53,8 @@ async function wonAuction(opts: { winner: Actor; price: number; companyId?: stri
   return row.id;
 }
 
-function call(
-  actor: Actor | null,
-  method: 'GET' | 'POST',
-  url: string,
-  payload?: unknown,
-  extra: Record<string, string> = {},
-): Promise<LightMyRequestResponse> {
-  return server.app.inject({
-    method,
-    url,
-    headers: { ...(actor ? { cookie: actor.cookie } : {}), ...(method === 'POST' ? { origin: server.url } : {}), ...extra },
-    ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
-  });
-}
+const call = (actor: Actor | null, method: 'GET' | 'POST', url: string, payload?: unknown, extra: Record<string, string> = {}) =>
+  injectAs(server, actor, method, url, payload, extra);
 
 async function draft(actor: Actor, winner: Actor, auctionIds: string[]): Promise<PaymentView> {
   const res = await call(actor, 'POST', '/api/payments/draft', { winnerId: winner.id, auctionIds });

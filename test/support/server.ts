@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
 import { type Config, loadConfig } from '../../src/server/config.js';
 import type { AppContext } from '../../src/server/context.js';
@@ -53,4 +53,21 @@ export function cookieFrom(setCookie: string | string[] | undefined, name: strin
   const all = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
   const hit = all.find((c) => c.startsWith(`${name}=`));
   return hit?.split(';')[0];
+}
+
+/** One request as `actor` (signed out when null); a POST carries this site's Origin, as a browser's does. */
+export function injectAs(
+  server: Pick<TestServer, 'app' | 'url'>,
+  actor: { cookie: string } | null,
+  method: 'GET' | 'POST',
+  url: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return server.app.inject({
+    method,
+    url,
+    headers: { ...(actor ? { cookie: actor.cookie } : {}), ...(method === 'POST' ? { origin: server.url } : {}), ...headers },
+    ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
+  });
 }

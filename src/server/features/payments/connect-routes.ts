@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,6 +9,7 @@ import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import { sandboxAuthorizationCode } from '../../providers/payments/sandbox.js';
+import { pkceChallenge } from '../../providers/payments/signing.js';
 import { escapeHtml, page } from '../auth/pages.js';
 
 const t = messages.connection;
@@ -55,7 +56,7 @@ export async function connectRoutes(fastify: FastifyInstance, ctx: AppContext): 
         userId: currentUser(req).id,
         exp: Date.now() + OAUTH_TTL_MS,
       };
-      const codeChallenge = createHash('sha256').update(pending.verifier).digest('base64url');
+      const codeChallenge = pkceChallenge(pending.verifier);
       reply.setCookie(OAUTH_COOKIE, box.seal(JSON.stringify(pending)), {
         path: '/api/mp',
         httpOnly: true,

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, ilike, inArray, isNotNull, notExists, or, type SQL, sql } from 'drizzle-orm';
+import { isUuid } from '../../../domain/ids.js';
 import {
   applyPaymentEvent,
   hasShipping,
@@ -14,6 +15,7 @@ import { isAdmin } from '../../../domain/roles.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { pgError, UNIQUE_VIOLATION } from '../../db/errors.js';
+import { escapeLike } from '../../db/like.js';
 import { auctions, HOLDING_PAYMENT_STATUSES, paymentItems, payments } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
@@ -164,10 +166,6 @@ export async function listPayments(db: Db, opts: { scope: AuctionScope; status?:
     rows.map((r) => r.id),
   );
   return rows.map((r) => present(r, items.get(r.id) ?? []));
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /**
@@ -541,7 +539,7 @@ export async function applyProviderPayment(
 ): Promise<{ change: PaymentChange | null; outcome: 'applied' | 'unchanged' | 'stale' | 'unknown' }> {
   const { record } = opts;
   const paymentId = record.externalReference;
-  if (!paymentId || !/^[0-9a-f-]{36}$/i.test(paymentId)) return { change: null, outcome: 'unknown' };
+  if (!isUuid(paymentId)) return { change: null, outcome: 'unknown' };
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
     if (!row) return { change: null, outcome: 'unknown' as const };
@@ -592,7 +590,7 @@ export async function applyProviderPayment(
 
 /** The public checkout of the sandbox (GET /api/pay/{id}): what the buyer is asked to pay. */
 export async function getCheckout(db: Db, id: string): Promise<PaymentView | null> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+  if (!isUuid(id)) return null;
   const [row] = await db.select().from(payments).where(eq(payments.id, id));
   return row ? view(db, row) : null;
 }

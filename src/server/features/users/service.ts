@@ -5,6 +5,7 @@ import { foldText } from '../../../domain/text.js';
 import type { UserListItem, UserListResponse, UserRoleFilter } from '../../../domain/users.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
+import { escapeLike } from '../../db/like.js';
 import { userProfiles } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
@@ -184,8 +185,4 @@ function searchFilter(search: string): SQL | undefined {
   // '33 1234 5678' finds '+523312345678'.
   const byPhone = /^[\d\s()+.-]+$/.test(needle) && digits.length >= 3 ? sql`${p.whatsapp} like ${`%${digits}%`}` : undefined;
   return or(sql`${folded(haystack)} like ${`%${escapeLike(needle)}%`}`, byPhone);
-}
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

@@ -1,4 +1,3 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { ProviderStatus } from '../../../domain/payments.js';
 import {
   type Checkout,
@@ -12,6 +11,7 @@ import {
   type WebhookRequest,
   type WebhookVerdict,
 } from './index.js';
+import { asRecord, idText, str, verifySignedWebhook } from './signing.js';
 
 /**
  * Mercado Pago Checkout Pro (ARCHITECTURE: payments): preferences for payment links, payments read
@@ -153,32 +153,7 @@ export function createMercadoPagoProvider(opts: MercadoPagoOptions): PaymentProv
   }
 
   function verifyWebhook(request: WebhookRequest): WebhookVerdict {
-    const signature = header(request.headers, 'x-signature');
-    const requestId = header(request.headers, 'x-request-id');
-    if (!signature || !requestId) return { ok: false, reason: 'malformed' };
-    const parts = parseSignature(signature);
-    const ts = parts.get('ts');
-    const v1 = parts.get('v1');
-    if (!ts || !v1 || !/^\d{1,16}$/.test(ts)) return { ok: false, reason: 'malformed' };
-
-    const body = asRecord(request.body);
-    const rawId = request.query['data.id'] || idText(asRecord(body.data).id);
-    if (!rawId) return { ok: false, reason: 'malformed' };
-    // Mercado Pago signs an alphanumeric data.id in lower case.
-    const dataId = /^[a-z0-9]+$/i.test(rawId) ? rawId.toLowerCase() : rawId;
-
-    if (!opts.webhookSecret || !/^[0-9a-f]{64}$/i.test(v1)) return { ok: false, reason: 'signature' };
-    const expected = createHmac('sha256', opts.webhookSecret).update(`id:${dataId};request-id:${requestId};ts:${ts};`).digest();
-    if (!timingSafeEqual(expected, Buffer.from(v1, 'hex'))) return { ok: false, reason: 'signature' };
-
-    // The documented ts is Unix seconds (ts=1704908010); a 13-digit value is read as milliseconds.
-    const tsNumber = Number(ts);
-    const tsMs = ts.length >= 12 ? tsNumber : tsNumber * 1000;
-    if (Math.abs(now() - tsMs) > toleranceMs) return { ok: false, reason: 'stale' };
-
-    const topic = str(body.type) ?? request.query.type ?? request.query.topic;
-    if (!topic) return { ok: false, reason: 'malformed' };
-    return { ok: true, eventId: requestId, topic, resourceId: dataId };
+    return verifySignedWebhook(request, { secret: opts.webhookSecret, toleranceMs, now: now() });
   }
 
   async function fetchPayment(resourceId: string, seller: SellerCredentials | null): Promise<ProviderPayment | null> {
@@ -241,48 +216,8 @@ export function createMercadoPagoProvider(opts: MercadoPagoOptions): PaymentProv
   return { kind: 'mercadopago', createCheckout, verifyWebhook, fetchPayment, expireCheckout, connect };
 }
 
-/** The S256 PKCE challenge of a verifier (RFC 7636), for callers that build the authorization URL. */
-export function pkceChallenge(verifier: string): string {
-  return createHash('sha256').update(verifier).digest('base64url');
-}
-
 // ── Helpers ──────────────────────────────────────────────────────────────────
 
-function asRecord(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-/** Mercado Pago ids arrive as numbers or strings. */
-function idText(value: unknown): string | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return str(value);
-}
-
-function header(headers: WebhookRequest['headers'], name: string): string | undefined {
-  let value = headers[name];
-  if (value === undefined) {
-    const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
-    value = key === undefined ? undefined : headers[key];
-  }
-  const first = Array.isArray(value) ? value[0] : value;
-  return first?.trim() || undefined;
-}
-
-/** `ts=1704908010,v1=abc…` → Map { ts, v1 }. */
-function parseSignature(text: string): Map<string, string> {
-  const parts = new Map<string, string>();
-  for (const piece of text.split(',')) {
-    const at = piece.indexOf('=');
-    if (at > 0) parts.set(piece.slice(0, at).trim(), piece.slice(at + 1).trim());
-  }
-  return parts;
-}
-
-/** Mercado Pago's error bodies: { message, error, status, cause: [{ code, description }] }. */
 function errorMessage(data: unknown): string {
   const d = asRecord(data);
   const cause = Array.isArray(d.cause) ? asRecord(d.cause[0]).description : undefined;

@@ -1,9 +1,10 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { ProviderStatus } from '../../../domain/payments.js';
 import type { Db } from '../../db/connect.js';
 import { sandboxPayments } from '../../db/schema.js';
 import type { Checkout, CheckoutInput, PaymentProvider, ProviderConnect, ProviderPayment, ProviderTokens, WebhookRequest, WebhookVerdict } from './index.js';
+import { pkceChallenge, signManifest, verifySignedWebhook } from './signing.js';
 
 /**
  * The built-in payment provider (the default): no account, no network. Its checkout is our own page
@@ -11,7 +12,7 @@ import type { Checkout, CheckoutInput, PaymentProvider, ProviderConnect, Provide
  * OXXO voucher). Like Mercado Pago it keeps its own record of each payment (`sandbox_payments`),
  * announces changes with a signed webhook to `/api/webhooks/sandbox`, and answers the server's
  * lookup before anything changes, so the sandbox runs the same code path as the real provider.
- * Its webhooks are signed the way Mercado Pago signs them (see `signManifest`).
+ * Its webhooks are signed the way Mercado Pago signs them (signing.ts), and checked by the same code.
  */
 export interface SandboxProvider extends PaymentProvider {
   readonly kind: 'sandbox';
@@ -23,16 +24,6 @@ export interface SandboxProvider extends PaymentProvider {
 
 /** How long a webhook's signature stays valid. */
 const TOLERANCE_MS = 5 * 60_000;
-
-/** Mercado Pago's manifest: `id:{data.id};request-id:{x-request-id};ts:{ts};`, HMAC-SHA256, hex. */
-export function signManifest(secret: string, m: { dataId: string; requestId: string; ts: string }): string {
-  return createHmac('sha256', secret).update(`id:${m.dataId};request-id:${m.requestId};ts:${m.ts};`).digest('hex');
-}
-
-function header(headers: WebhookRequest['headers'], name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 export function createSandboxProvider(opts: { db: Db; publicUrl: URL; secret: string; linkHours: number; now?: () => number }): SandboxProvider {
   const now = opts.now ?? Date.now;
@@ -56,7 +47,7 @@ export function createSandboxProvider(opts: { db: Db; publicUrl: URL; secret: st
       }
       const { challenge, exp } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { challenge: string; exp: number };
       if (exp < now()) throw new Error('authorization code expired');
-      if (createHash('sha256').update(codeVerifier).digest('base64url') !== challenge) throw new Error('PKCE verifier does not match');
+      if (pkceChallenge(codeVerifier) !== challenge) throw new Error('PKCE verifier does not match');
       return tokens();
     },
     async refresh() {
@@ -87,19 +78,7 @@ export function createSandboxProvider(opts: { db: Db; publicUrl: URL; secret: st
     },
 
     verifyWebhook(request: WebhookRequest): WebhookVerdict {
-      const signature = header(request.headers, 'x-signature');
-      const requestId = header(request.headers, 'x-request-id');
-      const dataId = request.query['data.id'] ?? (request.body as { data?: { id?: unknown } } | null)?.data?.id;
-      if (!signature || !requestId || typeof dataId !== 'string' || !dataId) return { ok: false, reason: 'malformed' };
-      const parts = Object.fromEntries(signature.split(',').map((p) => p.trim().split('=', 2) as [string, string]));
-      const ts = parts.ts;
-      const v1 = parts.v1;
-      if (!ts || !v1 || !/^\d+$/.test(ts)) return { ok: false, reason: 'malformed' };
-      const expected = signManifest(webhookSecret, { dataId, requestId, ts });
-      if (v1.length !== expected.length || !timingSafeEqual(Buffer.from(v1), Buffer.from(expected))) return { ok: false, reason: 'signature' };
-      if (Math.abs(now() - Number(ts)) > TOLERANCE_MS) return { ok: false, reason: 'stale' };
-      const body = request.body as { type?: unknown } | null;
-      return { ok: true, eventId: requestId, topic: typeof body?.type === 'string' ? body.type : 'payment', resourceId: dataId };
+      return verifySignedWebhook(request, { secret: webhookSecret, toleranceMs: TOLERANCE_MS, now: now() });
     },
 
     async fetchPayment(resourceId: string): Promise<ProviderPayment | null> {
@@ -128,7 +107,7 @@ export function createSandboxProvider(opts: { db: Db; publicUrl: URL; secret: st
 
     webhookFor(providerPaymentId: string) {
       const requestId = randomBytes(16).toString('hex');
-      const ts = String(now());
+      const ts = String(Math.floor(now() / 1000));
       const v1 = signManifest(webhookSecret, { dataId: providerPaymentId, requestId, ts });
       return {
         headers: { 'x-signature': `ts=${ts},v1=${v1}`, 'x-request-id': requestId, 'content-type': 'application/json' },
