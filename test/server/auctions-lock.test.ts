@@ -198,3 +198,32 @@ describe('a bid racing an edit', () => {
     }
   });
 });
+
+describe('a bid racing a delete', () => {
+  it('never deletes an auction that has a bid, whichever lands first', async () => {
+    const racer = await signInAs(server, { email: 'borra-carrera@ejemplo.mx', roles: ['seller'], companyId: 'empresa-candado' });
+    const lots = await Promise.all(Array.from({ length: 12 }, () => create(racer)));
+    const bidders = await Promise.all(lots.map(() => newBidder()));
+    const outcomes = [];
+    for (const [i, lot] of lots.entries()) {
+      const bid = bidOn(lot.id, bidders[i]);
+      await new Promise((resolve) => setTimeout(resolve, i));
+      outcomes.push({
+        lot,
+        deleted: await server.app.inject({ method: 'DELETE', url: `/api/auctions/${lot.id}`, headers: { cookie: racer.cookie } }),
+        bid: await bid,
+      });
+    }
+    for (const { lot, deleted, bid } of outcomes) {
+      const [row] = await server.ctx.db.select().from(auctions).where(eq(auctions.id, lot.id));
+      if (deleted.statusCode === 200) {
+        expect(row).toBeUndefined();
+        expect(bid.statusCode).not.toBe(201);
+      } else {
+        expect(deleted.json().error).toEqual({ code: 'CONFLICT', message: messages.auctions.deleteHasBids });
+        expect(bid.statusCode).toBe(201);
+        expect(row?.bidCount).toBe(1);
+      }
+    }
+  });
+});
