@@ -53,7 +53,7 @@ export function lockedChanges(before: LockableAuction, edit: LockableEdit, opts:
   for (const field of ['name', 'description', 'marca', 'envio'] as const) {
     if (text(before[field]) !== text(edit[field])) errors[field] = 'lockedByBids';
   }
-  if ((before.condicion ?? null) !== (edit.condicion ?? null)) errors.condicion = 'lockedByBids';
+  if ((before.condicion || null) !== (edit.condicion || null)) errors.condicion = 'lockedByBids';
   if (before.startingPrice !== edit.startingPrice) errors.startingPrice = 'lockedByBids';
   if (edit.status !== undefined && edit.status !== before.status) errors.status = 'lockedByBids';
   if (!isEndTimeAllowed(before.endTime, edit.endTime)) errors.endTime = 'endTimeOnlyLater';
