@@ -141,6 +141,11 @@ export const AUCTION_FIELD_ERRORS = [
   'categoryUnknown',
   'tooLong',
   'invalid',
+  // Once there are bids (auction-lock.ts LOCK_CODES).
+  'lockedByBids',
+  'endTimeOnlyLater',
+  'buyNowOnlyRemove',
+  'imagesKeepExisting',
 ] as const;
 
 export const ZAuctionListQuery = z.object({

@@ -47,6 +47,11 @@ export const messages = {
     imageDuplicate: 'La misma imagen aparece dos veces.',
     tooManyImages: 'Puedes subir un máximo de 6 imágenes en total.',
     statusInvalid: 'Elige un estado válido.',
+    // Once an auction has bids (src/domain/auction-lock.ts).
+    lockedByBids: 'Esta subasta ya tiene pujas: no se puede cambiar.',
+    endTimeOnlyLater: 'Esta subasta ya tiene pujas: la fecha de cierre sólo puede moverse a más tarde.',
+    buyNowOnlyRemove: 'Esta subasta ya tiene pujas: la compra inmediata sólo se puede quitar.',
+    imagesKeepExisting: 'Esta subasta ya tiene pujas: puedes agregar imágenes, pero no quitar las que ya tiene.',
     // Categories and users.
     categoryNameRequired: 'Escribe el nombre de la categoría.',
     rolesInvalid: 'Elige roles válidos: administrador, vendedor o comprador.',
@@ -81,7 +86,7 @@ export const messages = {
     deleteHasBids: 'No se puede eliminar: la subasta ya tiene pujas.',
     deleteInPayment: 'No se puede eliminar: la subasta forma parte de un pago.',
     deleteInLiveSession: 'No se puede eliminar: la subasta está en una sesión en vivo. Quítala del lote primero.',
-    priceLockedByBids: 'No se puede cambiar el precio inicial: la subasta ya tiene pujas.',
+    lockedByBids: 'Esta subasta ya tiene pujas: lo que los postores vieron ya no se puede cambiar.',
     wonLocked: 'La subasta ya tiene ganador: no se pueden cambiar su estado ni su fecha de cierre.',
     endedWithBids: 'La subasta terminó con pujas: no se puede reabrir.',
   },

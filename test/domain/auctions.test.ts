@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deriveAuctionStatus, parseEndTime, ZAuctionInput, ZAuctionListQuery } from '../../src/domain/auctions.js';
+import { LOCK_CODES, type LockableAuction, type LockableEdit, lockedChanges } from '../../src/domain/auction-lock.js';
+import { AUCTION_FIELD_ERRORS, deriveAuctionStatus, parseEndTime, ZAuctionInput, ZAuctionListQuery } from '../../src/domain/auctions.js';
 
 describe('parseEndTime (SPEC §3: a timestamp, number or string)', () => {
   const at = Date.UTC(2026, 10, 22, 18, 30);
@@ -81,5 +82,88 @@ describe('ZAuctionListQuery', () => {
   it('takes only the page sizes the panel offers', () => {
     expect(ZAuctionListQuery.safeParse({ pageSize: '50' }).success).toBe(true);
     expect(ZAuctionListQuery.safeParse({ pageSize: '25' }).success).toBe(false);
+  });
+});
+
+describe('lockedChanges (issue 11 A6: an auction with bids)', () => {
+  const end = 1_800_000_000_000;
+  const before: LockableAuction = {
+    name: 'Reloj Casio',
+    description: 'Funciona, con caja.',
+    condicion: 'Como Nuevo',
+    marca: 'Casio',
+    envio: 'Envío gratis',
+    startingPrice: 300,
+    buyNowPrice: 900,
+    endTime: end,
+    images: ['/a.jpg', '/b.jpg'],
+    status: 'active',
+  };
+  const same = (): LockableEdit => ({ ...before, images: [...before.images] });
+
+  it('finds nothing in the whole auction sent back unchanged, with the status omitted or blank text as null', () => {
+    expect(lockedChanges(before, same(), { hasBids: true })).toEqual({});
+    expect(lockedChanges(before, { ...same(), status: undefined }, { hasBids: true })).toEqual({});
+    const blank = { ...before, marca: null, envio: '' };
+    expect(lockedChanges(blank, { ...same(), marca: '', envio: null }, { hasBids: true })).toEqual({});
+  });
+
+  it.each([
+    ['name', { name: 'Reloj Rolex' }],
+    ['description', { description: 'Funciona, sin caja.' }],
+    ['condicion', { condicion: 'Nuevo' }],
+    ['condicion', { condicion: null }],
+    ['marca', { marca: 'Rolex' }],
+    ['envio', { envio: null }],
+    ['startingPrice', { startingPrice: 100 }],
+    ['status', { status: 'pending' }],
+  ] as const)('locks %s once there are bids', (field, change) => {
+    expect(lockedChanges(before, { ...same(), ...change }, { hasBids: true })).toEqual({ [field]: 'lockedByBids' });
+  });
+
+  it('lets the end time move later or stay, never earlier or away', () => {
+    expect(lockedChanges(before, { ...same(), endTime: end + 60_000 }, { hasBids: true })).toEqual({});
+    expect(lockedChanges(before, { ...same(), endTime: end - 1 }, { hasBids: true })).toEqual({ endTime: 'endTimeOnlyLater' });
+    expect(lockedChanges(before, { ...same(), endTime: null }, { hasBids: true })).toEqual({ endTime: 'endTimeOnlyLater' });
+    // No end time stored (a live lot): the Live Hub times it, not this form.
+    const open = { ...before, endTime: null };
+    expect(lockedChanges(open, { ...same(), endTime: null }, { hasBids: true })).toEqual({});
+    expect(lockedChanges(open, { ...same(), endTime: end }, { hasBids: true })).toEqual({ endTime: 'endTimeOnlyLater' });
+  });
+
+  it('lets buy-now be removed, not changed or added', () => {
+    expect(lockedChanges(before, { ...same(), buyNowPrice: null }, { hasBids: true })).toEqual({});
+    expect(lockedChanges(before, { ...same(), buyNowPrice: 301 }, { hasBids: true })).toEqual({ buyNowPrice: 'buyNowOnlyRemove' });
+    expect(lockedChanges(before, { ...same(), buyNowPrice: 5000 }, { hasBids: true })).toEqual({ buyNowPrice: 'buyNowOnlyRemove' });
+    const none = { ...before, buyNowPrice: null };
+    expect(lockedChanges(none, { ...same(), buyNowPrice: 500 }, { hasBids: true })).toEqual({ buyNowPrice: 'buyNowOnlyRemove' });
+  });
+
+  it('lets images be added and reordered, never removed', () => {
+    expect(lockedChanges(before, { ...same(), images: ['/b.jpg', '/a.jpg', '/c.jpg'] }, { hasBids: true })).toEqual({});
+    expect(lockedChanges(before, { ...same(), images: ['/a.jpg', '/c.jpg'] }, { hasBids: true })).toEqual({ images: 'imagesKeepExisting' });
+  });
+
+  it('names every locked field at once, and locks nothing without bids', () => {
+    const everything: LockableEdit = {
+      name: 'Otro',
+      description: 'Otra',
+      condicion: null,
+      marca: null,
+      envio: null,
+      startingPrice: 1,
+      buyNowPrice: 2,
+      endTime: end - 1,
+      images: [],
+      status: 'pending',
+    };
+    expect(lockedChanges(before, everything, { hasBids: false })).toEqual({});
+    expect(Object.keys(lockedChanges(before, everything, { hasBids: true })).sort()).toEqual(
+      ['buyNowPrice', 'condicion', 'description', 'endTime', 'envio', 'images', 'marca', 'name', 'startingPrice', 'status'].sort(),
+    );
+  });
+
+  it('has a catalogue code for every lock, among the form codes', () => {
+    for (const code of LOCK_CODES) expect(AUCTION_FIELD_ERRORS).toContain(code);
   });
 });

@@ -216,7 +216,7 @@ describe('changing and deleting', () => {
     await server.ctx.db.update(auctions).set({ bidCount: 1, currentPrice: 1600 }).where(eq(auctions.id, auction.id));
     const res = await call(sellerA, 'PUT', `/api/auctions/${auction.id}`, { ...withoutStatus, endTime: auction.endTime, startingPrice: 10 });
     expect(res.statusCode).toBe(409);
-    expect(res.json().error.message).toBe(messages.auctions.priceLockedByBids);
+    expect(res.json().error).toMatchObject({ message: messages.auctions.lockedByBids, fields: { startingPrice: messages.fields.lockedByBids } });
   });
 
   it('refuses to delete an auction with bids, in a payment or in a live session', async () => {

@@ -1,5 +1,6 @@
 import { and, count, eq, inArray, or, sql } from 'drizzle-orm';
-import type { AuctionDetail, AuctionValues, PublicAuction } from '../../../domain/auctions.js';
+import { lockedChanges } from '../../../domain/auction-lock.js';
+import type { AuctionDetail, AuctionStatus, AuctionValues, Condicion, PublicAuction } from '../../../domain/auctions.js';
 import { isUuid } from '../../../domain/ids.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
@@ -115,6 +116,20 @@ async function holdingPaymentId(tx: Db | Tx, auctionId: string): Promise<string 
   return held?.paymentId ?? null;
 }
 
+/** Issue 11 A6: what bidders relied on stays as they saw it (a 409 naming each field). */
+function refuseLockedChanges(before: AuctionRow, input: AuctionValues, hasBids: boolean): void {
+  const stored = {
+    ...before,
+    condicion: before.condicion as Condicion | null,
+    status: before.status as AuctionStatus,
+    endTime: before.endTime?.getTime() ?? null,
+  };
+  const found = lockedChanges(stored, { ...input, endTime: input.endTime?.getTime() ?? null }, { hasBids });
+  const entries = Object.entries(found);
+  if (entries.length === 0) return;
+  throw new AppError('CONFLICT', messages.auctions.lockedByBids, Object.fromEntries(entries.map(([field, code]) => [field, messages.fields[code]])));
+}
+
 export async function updateAuction(db: Db, opts: { actor: Actor; id: string; input: AuctionValues; ip?: string }): Promise<AuctionRow> {
   const { actor, input } = opts;
   return db.transaction(async (tx) => {
@@ -123,10 +138,9 @@ export async function updateAuction(db: Db, opts: { actor: Actor; id: string; in
     const status = input.status ?? before.status;
     const statusChanged = status !== before.status;
     const endTimeChanged = (input.endTime?.getTime() ?? null) !== (before.endTime?.getTime() ?? null);
+    // bidCount is read under the row lock every bid engine call also takes, so no bid slips in between.
     const hasBids = before.bidCount > 0;
-    if (hasBids && input.startingPrice !== before.startingPrice) {
-      throw new AppError('CONFLICT', messages.auctions.priceLockedByBids, { startingPrice: messages.auctions.priceLockedByBids });
-    }
+    refuseLockedChanges(before, input, hasBids);
     if (statusChanged || endTimeChanged) {
       if (before.currentWinnerId || (await holdingPaymentId(tx, before.id))) throw new AppError('CONFLICT', messages.auctions.wonLocked);
       const endedBefore = before.status === 'ended' || (before.endTime !== null && before.endTime.getTime() <= now);

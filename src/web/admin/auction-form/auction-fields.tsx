@@ -1,22 +1,34 @@
-import { Anchor, Group, Loader, NumberInput, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Loader, NumberInput, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { LockableAuction } from '../../../domain/auction-lock.js';
 import { type AuctionStatus, CONDITIONS, type Condicion, EDITABLE_AUCTION_STATUSES, MAX_PRICE } from '../../../domain/auctions.js';
 import { useCategories } from '../../api/categories';
 import type { AuctionField, AuctionFormValues, EditableStatus, FieldErrors } from './form-values';
+import { LockedNote, LockIcon } from './lock-notes';
 
 export interface FieldsProps {
   values: AuctionFormValues;
   errors: FieldErrors;
   onChange: <K extends keyof AuctionFormValues>(field: K, value: AuctionFormValues[K]) => void;
   onBlur: (field: AuctionField) => void;
+  /** The auction as bidders saw it, when it has bids: its locked fields are shown disabled, with the reason. */
+  lock?: LockableAuction | null;
+}
+
+/** What a field frozen by bids shows: disabled, a padlock, and why. */
+function useLockedProps(lock: LockableAuction | null | undefined) {
+  const { t } = useTranslation();
+  if (!lock) return {};
+  return { disabled: true, rightSection: <LockIcon />, description: <LockedNote>{t('auctionForm.locked.field')}</LockedNote> };
 }
 
 const toPrice = (value: number | string): number | '' => (typeof value === 'number' ? value : value.trim() === '' ? '' : Number(value));
 
 /** Name and description. */
-export function TextFields({ values, errors, onChange, onBlur }: FieldsProps) {
+export function TextFields({ values, errors, onChange, onBlur, lock }: FieldsProps) {
   const { t } = useTranslation();
+  const locked = useLockedProps(lock);
   return (
     <>
       <TextInput
@@ -28,6 +40,7 @@ export function TextFields({ values, errors, onChange, onBlur }: FieldsProps) {
         required
         maxLength={150}
         data-autofocus
+        {...locked}
       />
       <Textarea
         label={t('auctionForm.fields.description')}
@@ -40,6 +53,7 @@ export function TextFields({ values, errors, onChange, onBlur }: FieldsProps) {
         minRows={3}
         maxRows={10}
         maxLength={5000}
+        {...locked}
       />
     </>
   );
@@ -103,8 +117,9 @@ export function CategoryField({ values, errors, onChange, onBlur }: FieldsProps)
 }
 
 /** 'Precio inicial' and 'Precio de compra inmediata': whole pesos, never negative. */
-export function PriceFields({ values, errors, onChange, onBlur }: FieldsProps) {
+export function PriceFields({ values, errors, onChange, onBlur, lock }: FieldsProps) {
   const { t } = useTranslation();
+  const locked = useLockedProps(lock);
   const common = {
     prefix: '$',
     thousandSeparator: ',',
@@ -127,23 +142,75 @@ export function PriceFields({ values, errors, onChange, onBlur }: FieldsProps) {
         onBlur={() => onBlur('startingPrice')}
         error={errors.startingPrice}
         required
+        {...locked}
       />
-      <NumberInput
-        {...common}
-        label={t('auctionForm.fields.buyNowPrice')}
-        description={t('auctionForm.fields.buyNowPriceHint')}
-        value={values.buyNowPrice}
-        onChange={(value) => onChange('buyNowPrice', toPrice(value))}
-        onBlur={() => onBlur('buyNowPrice')}
-        error={errors.buyNowPrice}
-      />
+      {lock ? (
+        <LockedBuyNow value={values.buyNowPrice} stored={lock.buyNowPrice} error={errors.buyNowPrice} onChange={(value) => onChange('buyNowPrice', value)} />
+      ) : (
+        <NumberInput
+          {...common}
+          label={t('auctionForm.fields.buyNowPrice')}
+          description={t('auctionForm.fields.buyNowPriceHint')}
+          value={values.buyNowPrice}
+          onChange={(value) => onChange('buyNowPrice', toPrice(value))}
+          onBlur={() => onBlur('buyNowPrice')}
+          error={errors.buyNowPrice}
+        />
+      )}
     </SimpleGrid>
   );
 }
 
-/** Condición (SPEC §3's seven values), Marca and Envío: all optional. */
-export function DetailFields({ values, errors, onChange, onBlur }: FieldsProps) {
+/** Buy-now once there are bids: it may only be removed ('Quitar'), and put back before Save ('Deshacer'). */
+function LockedBuyNow({
+  value,
+  stored,
+  error,
+  onChange,
+}: {
+  value: number | '';
+  stored: number | null;
+  error?: string;
+  onChange: (value: number | '') => void;
+}) {
   const { t } = useTranslation();
+  return (
+    <Stack gap={4}>
+      <NumberInput
+        prefix="$"
+        thousandSeparator=","
+        label={t('auctionForm.fields.buyNowPrice')}
+        description={<LockedNote>{t('auctionForm.locked.buyNow')}</LockedNote>}
+        value={value}
+        error={error}
+        disabled
+        rightSection={<LockIcon />}
+      />
+      {stored !== null && value !== '' && (
+        <Group gap={6}>
+          <Button size="compact-xs" variant="light" color="red" aria-label={t('auctionForm.locked.buyNowRemoveAria')} onClick={() => onChange('')}>
+            {t('auctionForm.locked.buyNowRemove')}
+          </Button>
+        </Group>
+      )}
+      {stored !== null && value === '' && (
+        <Group gap={6}>
+          <Text size="xs" c="orange.8">
+            {t('auctionForm.locked.buyNowRemoved')}
+          </Text>
+          <Button size="compact-xs" variant="subtle" onClick={() => onChange(stored)}>
+            {t('auctionForm.locked.buyNowRestore')}
+          </Button>
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
+/** Condición (SPEC §3's seven values), Marca and Envío: all optional. */
+export function DetailFields({ values, errors, onChange, onBlur, lock }: FieldsProps) {
+  const { t } = useTranslation();
+  const locked = useLockedProps(lock);
   return (
     <>
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
@@ -158,6 +225,7 @@ export function DetailFields({ values, errors, onChange, onBlur }: FieldsProps) 
           clearable
           clearButtonProps={{ 'aria-label': t('auctionForm.fields.condicionClear') }}
           comboboxProps={{ withinPortal: true }}
+          {...locked}
         />
         <TextInput
           label={t('auctionForm.fields.marca')}
@@ -166,6 +234,7 @@ export function DetailFields({ values, errors, onChange, onBlur }: FieldsProps) 
           onBlur={() => onBlur('marca')}
           error={errors.marca}
           maxLength={100}
+          {...locked}
         />
       </SimpleGrid>
       <TextInput
@@ -176,14 +245,16 @@ export function DetailFields({ values, errors, onChange, onBlur }: FieldsProps) 
         onBlur={() => onBlur('envio')}
         error={errors.envio}
         maxLength={200}
+        {...locked}
       />
     </>
   );
 }
 
 /** 'Estado': the form sets only Pendiente or Activa; a live or ended auction keeps its status unless changed here. */
-export function StatusField({ values, errors, onChange, currentStatus }: FieldsProps & { currentStatus: AuctionStatus | null }) {
+export function StatusField({ values, errors, onChange, currentStatus, lock }: FieldsProps & { currentStatus: AuctionStatus | null }) {
   const { t } = useTranslation();
+  const locked = useLockedProps(lock);
   const kept = values.status === null && currentStatus ? t('auctionForm.status.keep', { status: t(`auctionForm.status.${currentStatus}`) }) : undefined;
   return (
     <Select
@@ -196,6 +267,7 @@ export function StatusField({ values, errors, onChange, currentStatus }: FieldsP
       description={t('auctionForm.status.hint')}
       allowDeselect={false}
       comboboxProps={{ withinPortal: true }}
+      {...locked}
     />
   );
 }

@@ -1,6 +1,6 @@
 import { Alert, Box, Button, Divider, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AuctionDetail, AuctionImage, AuctionInput } from '../../../domain/auctions.js';
 import { useCreateAuction, useUpdateAuction } from '../../api/auctions';
@@ -22,6 +22,7 @@ import {
   valuesFromDetail,
 } from './form-values';
 import { ImageUploader } from './image-uploader';
+import { LockBanner } from './lock-notes';
 import { useImageUploads } from './use-image-uploads';
 
 interface AuctionFormProps {
@@ -69,7 +70,14 @@ export function AuctionForm({ detail, onDirtyChange, onCancel, onSaved }: Auctio
   const formRef = useRef<HTMLFormElement>(null);
   const isSubmittingRef = useRef(false);
   const isSaving = create.isPending || update.isPending;
-  const context = (): ValidationContext => ({ initial: detail ? { endTime: detail.endTime, status: detail.status } : null, now: Date.now() });
+  // Bids hold what bidders relied on (issue 11 A6); a bid landing after this opened is caught by Save.
+  const lock = detail && detail.bidCount > 0 ? detail : null;
+  const keptImages = useMemo(() => (lock ? new Set(lock.images) : undefined), [lock]);
+  const context = (): ValidationContext => ({
+    initial: detail ? { endTime: detail.endTime, status: detail.status } : null,
+    now: Date.now(),
+    locked: lock,
+  });
 
   const imageKeys = uploads.items.map((item) => item.url ?? item.key);
   const isDirty = snapshot(values, imageKeys) !== initialSnapshot;
@@ -179,19 +187,25 @@ export function AuctionForm({ detail, onDirtyChange, onCancel, onSaved }: Auctio
     if (message) errors[field] = message;
   }
   if (!errors.images && hasSubmitted && uploads.hasFailed) errors.images = t('auctionForm.images.failedPending');
-  const fieldProps = { values, errors, onChange: handleChange, onBlur: handleBlur };
+  const fieldProps = { values, errors, onChange: handleChange, onBlur: handleBlur, lock };
 
   return (
     <form ref={formRef} onSubmit={handleSubmit} noValidate aria-label={detail ? t('auctionForm.titleEdit') : t('auctionForm.titleCreate')}>
       <Stack gap="md">
+        {lock && <LockBanner />}
         <TextFields {...fieldProps} />
         <CategoryField {...fieldProps} />
         <PriceFields {...fieldProps} />
         <DetailFields {...fieldProps} />
-        <EndTimeField value={values.endTime} onChange={(value) => handleChange('endTime', value)} error={errors.endTime} />
+        <EndTimeField
+          value={values.endTime}
+          onChange={(value) => handleChange('endTime', value)}
+          error={errors.endTime}
+          lockedFrom={lock ? lock.endTime : undefined}
+        />
         <StatusField {...fieldProps} currentStatus={detail?.status ?? null} />
         <Divider />
-        <ImageUploader uploads={uploads} error={errors.images} />
+        <ImageUploader uploads={uploads} error={errors.images} kept={keptImages} />
         {formError && (
           <Alert color="red" variant="light" role="alert" title={t('auctionForm.saveFailedTitle')}>
             {formError}

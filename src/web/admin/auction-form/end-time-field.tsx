@@ -4,19 +4,26 @@ import { useTranslation } from 'react-i18next';
 import { END_TIME_PRESETS_MINUTES } from '../../../domain/auctions.js';
 import { formatDate } from '../../lib/dates';
 import { CHOSEN_FORMAT, fromMexicoWallTime, presetEndTime, toMexicoWallTime } from './end-time';
+import { LockedNote, LockIcon } from './lock-notes';
 
 interface EndTimeFieldProps {
   value: number | null;
   onChange: (value: number | null) => void;
   error?: string;
+  /** Bids hold the auction (issue 11 A6): the end may only move later than this; undefined when free. */
+  lockedFrom?: number | null;
 }
 
 /**
  * 'Fecha de cierre' (SPEC §5): a date-time in Mexico City time whatever the browser's zone, with
  * quick presets, and the chosen moment spelled out so nobody has to guess the zone.
  */
-export function EndTimeField({ value, onChange, error }: EndTimeFieldProps) {
+export function EndTimeField({ value, onChange, error, lockedFrom }: EndTimeFieldProps) {
   const { t } = useTranslation();
+  const isLocked = lockedFrom !== undefined;
+  // With no end stored, the Live Hub times the lot: nothing to move here.
+  const isFrozen = lockedFrom === null;
+  const isTooEarly = (ms: number) => isLocked && (lockedFrom === null || ms < lockedFrom);
   // An old end time kept on an edit is allowed; say what it means.
   const isPast = !error && value !== null && value <= Date.now();
 
@@ -24,13 +31,16 @@ export function EndTimeField({ value, onChange, error }: EndTimeFieldProps) {
     <Stack gap={6}>
       <DateTimePicker
         label={t('auctionForm.fields.endTime')}
-        description={t('auctionForm.endTime.hint')}
+        description={isLocked ? <LockedNote>{t('auctionForm.locked.endTime')}</LockedNote> : t('auctionForm.endTime.hint')}
         placeholder={t('auctionForm.endTime.placeholder')}
         value={toMexicoWallTime(value)}
         onChange={(next) => onChange(fromMexicoWallTime(next))}
         valueFormat="DD/MM/YYYY HH:mm"
         locale="es"
-        clearable
+        clearable={!isLocked}
+        disabled={isFrozen}
+        rightSection={isFrozen ? <LockIcon /> : undefined}
+        minDate={isLocked && lockedFrom !== null ? (toMexicoWallTime(lockedFrom) ?? undefined) : undefined}
         clearButtonProps={{ 'aria-label': t('auctionForm.endTime.clear') }}
         submitButtonProps={{ 'aria-label': t('auctionForm.endTime.confirm') }}
         timePickerProps={{ format: '24h' }}
@@ -42,7 +52,13 @@ export function EndTimeField({ value, onChange, error }: EndTimeFieldProps) {
           {t('auctionForm.endTime.presets')}
         </Text>
         {END_TIME_PRESETS_MINUTES.map((minutes) => (
-          <Button key={minutes} size="compact-xs" variant="light" onClick={() => onChange(presetEndTime(minutes))}>
+          <Button
+            key={minutes}
+            size="compact-xs"
+            variant="light"
+            disabled={isTooEarly(presetEndTime(minutes))}
+            onClick={() => onChange(presetEndTime(minutes))}
+          >
             {t('auctionForm.endTime.preset', { minutes })}
           </Button>
         ))}

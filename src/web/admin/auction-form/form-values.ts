@@ -1,3 +1,4 @@
+import { type LockableAuction, lockedChanges } from '../../../domain/auction-lock.js';
 import {
   AUCTION_FIELD_ERRORS,
   type AuctionDetail,
@@ -111,6 +112,23 @@ export type AuctionValidation = { ok: true; input: AuctionInput } | { ok: false;
 export interface ValidationContext {
   initial: { endTime: number | null; status: AuctionStatus } | null;
   now: number;
+  /** The auction as bidders saw it, when it has bids (issue 11 A6); null otherwise. */
+  locked?: LockableAuction | null;
+}
+
+/** The server's lock rule on what the form holds, so a change it would refuse shows before Save. */
+function lockErrors(values: AuctionFormValues, images: string[], locked: LockableAuction): Partial<Record<AuctionField, AuctionFieldErrorKey>> {
+  return lockedChanges(
+    locked,
+    {
+      ...values,
+      startingPrice: values.startingPrice === '' ? Number.NaN : values.startingPrice,
+      buyNowPrice: values.buyNowPrice === '' ? null : values.buyNowPrice,
+      images,
+      status: values.status ?? undefined,
+    },
+    { hasBids: true },
+  );
 }
 
 /**
@@ -142,7 +160,9 @@ export function validateAuction(values: AuctionFormValues, images: string[], con
   }
   const schedule = errors.endTime ? null : scheduleError(values, context);
   if (schedule) errors.endTime = schedule;
-  if (!result.success || schedule) return { ok: false, errors };
+  const locks = context.locked ? lockErrors(values, images, context.locked) : {};
+  for (const [field, code] of Object.entries(locks) as [AuctionField, AuctionFieldErrorKey][]) errors[field] ??= code;
+  if (!result.success || schedule || Object.keys(locks).length > 0) return { ok: false, errors };
   const data = result.data;
   // endTime travels as epoch ms (ARCHITECTURE: epoch milliseconds in JSON).
   return { ok: true, input: { ...data, endTime: data.endTime ? data.endTime.getTime() : null } };

@@ -2,6 +2,7 @@ import { ActionIcon, Badge, Box, Button, Group, Image, Paper, Progress, Stack, T
 import { type DragEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChevronLeftIcon, ChevronRightIcon, CloseIcon, RetryIcon } from '../../components/icons';
+import { LockIcon } from './lock-notes';
 import type { ImageItem } from './use-image-uploads';
 
 /** The MIME type that marks a drag as one of our tiles (a file dragged in from the desktop has none). */
@@ -14,7 +15,8 @@ interface ImageTileProps {
   isDragging: boolean;
   isDropTarget: boolean;
   onMove: (key: string, toIndex: number) => void;
-  onRemove: (key: string) => void;
+  /** null: bidders saw this photo, so it stays. */
+  onRemove: ((key: string) => void) | null;
   onRetry: (key: string) => void;
   onDragStart: (key: string) => void;
   onDragOverTile: (index: number) => void;
@@ -98,21 +100,41 @@ export function ImageTile(props: ImageTileProps) {
               {t('auctionForm.images.cover')}
             </Badge>
           )}
-          <Tooltip label={t('auctionForm.images.remove', { position })} withinPortal>
-            <ActionIcon
-              pos="absolute"
-              top={6}
-              right={6}
-              size="sm"
-              radius="xl"
-              variant="white"
-              color="red"
-              aria-label={t('auctionForm.images.remove', { position })}
-              onClick={() => onRemove(item.key)}
-            >
-              <CloseIcon size={16} />
-            </ActionIcon>
-          </Tooltip>
+          {onRemove ? (
+            <Tooltip label={t('auctionForm.images.remove', { position })} withinPortal>
+              <ActionIcon
+                pos="absolute"
+                top={6}
+                right={6}
+                size="sm"
+                radius="xl"
+                variant="white"
+                color="red"
+                aria-label={t('auctionForm.images.remove', { position })}
+                onClick={() => onRemove(item.key)}
+              >
+                <CloseIcon size={16} />
+              </ActionIcon>
+            </Tooltip>
+          ) : (
+            <Tooltip label={t('auctionForm.locked.imageKept', { position })} withinPortal>
+              <Box
+                pos="absolute"
+                top={6}
+                right={6}
+                bg="white"
+                c="orange.8"
+                px={4}
+                pt={2}
+                style={{ borderRadius: 'var(--mantine-radius-xl)', lineHeight: 0 }}
+                role="img"
+                aria-label={t('auctionForm.locked.imageKept', { position })}
+                tabIndex={0}
+              >
+                <LockIcon size={16} />
+              </Box>
+            </Tooltip>
+          )}
         </Box>
         {item.status === 'uploading' && (
           <Stack gap={2}>

@@ -4,11 +4,14 @@ import { useTranslation } from 'react-i18next';
 import { MAX_AUCTION_IMAGES } from '../../../domain/auctions.js';
 import { UploadIcon } from '../../components/icons';
 import { ImageTile } from './image-tile';
+import { LockedNote } from './lock-notes';
 import type { ImageUploads, Refusal } from './use-image-uploads';
 
 interface ImageUploaderProps {
   uploads: ImageUploads;
   error?: string;
+  /** Bids hold the auction: these photos were seen by bidders and stay (new ones may be added). */
+  kept?: ReadonlySet<string>;
 }
 
 const hasFiles = (event: DragEvent) => event.dataTransfer.types.includes('Files');
@@ -17,7 +20,7 @@ const hasFiles = (event: DragEvent) => event.dataTransfer.types.includes('Files'
  * 'Imágenes' (SPEC §5): choose or drop up to six photos; each uploads at once. Tiles reorder by
  * dragging or with their arrow buttons; the first is the cover.
  */
-export function ImageUploader({ uploads, error }: ImageUploaderProps) {
+export function ImageUploader({ uploads, error, kept }: ImageUploaderProps) {
   const { t } = useTranslation();
   const inputRef = useRef<HTMLInputElement>(null);
   const labelId = useId();
@@ -50,6 +53,11 @@ export function ImageUploader({ uploads, error }: ImageUploaderProps) {
       <div>
         <Input.Label id={labelId}>{t('auctionForm.images.title')}</Input.Label>
         <Input.Description>{t('auctionForm.images.hint', { max: MAX_AUCTION_IMAGES })}</Input.Description>
+        {kept && (
+          <Input.Description>
+            <LockedNote>{t('auctionForm.locked.images')}</LockedNote>
+          </Input.Description>
+        )}
       </div>
       <Box
         p="md"
@@ -112,7 +120,7 @@ export function ImageUploader({ uploads, error }: ImageUploaderProps) {
                   isDragging={dragKey === item.key}
                   isDropTarget={dragKey !== null && dropIndex === index && dragKey !== item.key}
                   onMove={move}
-                  onRemove={uploads.remove}
+                  onRemove={item.url && kept?.has(item.url) ? null : uploads.remove}
                   onRetry={uploads.retry}
                   onDragStart={setDragKey}
                   onDragOverTile={setDropIndex}
