@@ -264,6 +264,18 @@ describe('server rules', () => {
     expect(links.size).toBe(1);
     const audits = await server.ctx.db.select().from(auditLog).where(eq(auditLog.entityId, p.id));
     expect(audits.filter((x) => x.action === 'payment.finalize')).toHaveLength(1);
+    // The sandbox, like Mercado Pago, answers the same checkout again for the same payment (finalize's retries rely on it).
+    const again = await server.ctx.payments.provider.createCheckout({
+      paymentId: p.id,
+      items: [],
+      shippingCarrier: null,
+      shippingCost: 0,
+      grandTotal: 0,
+      payer: { name: 'x', email: null },
+      seller: null,
+    });
+    const stored = await paymentRow(p.id);
+    expect(again).toEqual({ url: stored?.paymentLink, preferenceId: stored?.mpPreferenceId, expiresAt: stored?.linkExpiresAt });
   });
 
   it('lets only one of two drafts racing for the same auction take it', async () => {
