@@ -109,7 +109,8 @@ describe('the billing flow', () => {
 
       // The buyer opens the link (no sign-in) and pays.
       const checkout = await call(null, 'GET', `/api/pay/${p.id}`);
-      expect(checkout.json()).toMatchObject({ grandTotal: 2150, paymentStatus: 'pending', shippingCarrier: 'Estafeta', shippingCost: 150 });
+      // The sandbox's checkout says it is a test payment (no real money).
+      expect(checkout.json()).toMatchObject({ grandTotal: 2150, paymentStatus: 'pending', shippingCarrier: 'Estafeta', shippingCost: 150, isTest: true });
       expect(
         checkout
           .json()
@@ -130,7 +131,7 @@ describe('the billing flow', () => {
       });
       const pay = await call(null, 'POST', `/api/pay/${p.id}`, { outcome: 'approve' });
       expect(pay.statusCode, pay.body).toBe(200);
-      expect(pay.json().checkout).toMatchObject({ paymentStatus: 'paid', providerStatus: 'approved' });
+      expect(pay.json().checkout).toMatchObject({ paymentStatus: 'paid', providerStatus: 'approved', isTest: true });
       expect(await paidEvent).toMatchObject({ paymentId: p.id, paymentStatus: 'paid', companyId: NORTE });
 
       const paid = ((await call(seller, 'GET', '/api/payments?status=paid')).json() as PaymentView[]).find((x) => x.id === p.id);

@@ -41,9 +41,10 @@ export function presentPayment(row: PaymentRow, items: PaymentItem[]): PaymentVi
 }
 
 /** What the buyer's checkout page shows (public: nothing about the seller's account or the payout). */
-export function presentCheckout(p: PaymentView): CheckoutView {
+export function presentCheckout(p: PaymentView, opts: { isSandboxActive: boolean }): CheckoutView {
   return {
     paymentId: p.id,
+    isTest: opts.isSandboxActive || p.provider === 'sandbox',
     companyName: p.companyName,
     winnerName: p.winnerName,
     wonItems: p.wonItems,

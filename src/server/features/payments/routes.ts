@@ -6,6 +6,7 @@ import {
   type FinalizeAnswer,
   PAYMENT_STATUSES,
   type PaymentAnswer,
+  type PaymentView,
   type ProviderStatus,
   type SandboxOutcome,
   ZAddAuctionsInput,
@@ -40,6 +41,8 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext):
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, realtime } = ctx;
   const { provider, accounts, sandbox } = ctx.payments;
+  /** While the sandbox runs (development, or a declared public demo), every checkout says it is a test. */
+  const checkoutOf = (payment: PaymentView) => presentCheckout(payment, { isSandboxActive: sandbox !== null });
   const changed = (change: PaymentChange): PaymentAnswer => {
     emitPaymentChange(realtime, change);
     return { payment: change.payment };
@@ -105,14 +108,14 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext):
     const payment = await getCheckout(db, req.params.id);
     // A draft has no link yet: nothing to pay.
     if (!payment || payment.paymentStatus === 'draft') throw new AppError('NOT_FOUND', messages.errors.notFound);
-    return presentCheckout(payment);
+    return checkoutOf(payment);
   });
 
   app.post('/api/pay/:id', { config: { rateLimit: publicLimit }, schema: { params: ZParams, body: ZSandboxPayInput } }, async (req) => {
     if (!sandbox) throw new AppError('NOT_FOUND', messages.payments.sandboxOnly);
     const payment = await getCheckout(db, req.params.id);
     if (!payment || payment.paymentStatus === 'draft') throw new AppError('NOT_FOUND', messages.errors.notFound);
-    if (payment.paymentStatus !== 'pending') return { checkout: presentCheckout(payment) };
+    if (payment.paymentStatus !== 'pending') return { checkout: checkoutOf(payment) };
     if (payment.linkExpiresAt && Date.parse(payment.linkExpiresAt) < Date.now()) throw new AppError('CONFLICT', messages.payments.linkExpired);
     const { providerPaymentId } = await sandbox.takePayment({ paymentId: payment.id, status: SANDBOX_STATUS[req.body.outcome], amount: payment.grandTotal });
     // The provider announces it the way Mercado Pago does: a signed webhook, through the same route.
@@ -126,7 +129,7 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext):
     });
     if (delivered.statusCode >= 500) req.log.warn({ status: delivered.statusCode, body: delivered.body }, 'sandbox webhook not processed');
     const after = await getCheckout(db, payment.id);
-    return { checkout: presentCheckout(after ?? payment) };
+    return { checkout: checkoutOf(after ?? payment) };
   });
 
   // ── Webhooks ──
