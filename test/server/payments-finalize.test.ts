@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DraftAnswer, FinalizeAnswer, PaymentView } from '../../src/domain/payments.js';
 import { auditLog, payments } from '../../src/server/db/schema.js';
-import { reserveCheckout } from '../../src/server/features/payments/finalize.js';
+import { reserveCheckout } from '../../src/server/features/payments/checkout.js';
 import { messages } from '../../src/server/messages.js';
 import { type Actor, buildActor } from '../support/actors.js';
 import { buildAuction } from '../support/factories.js';

@@ -18,12 +18,12 @@ import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
+import { cancel, finalize } from './checkout.js';
 import { emitPaymentChange } from './events.js';
-import { finalize } from './finalize.js';
 import { paymentScope } from './policies.js';
 import { presentCheckout } from './presenters.js';
 import { getCheckout, listPayments, winnersSummary } from './queries.js';
-import { addAuctions, cancelPayment, createDraft, markPaidOut, type PaymentChange, requestPayout, updateShipping } from './service.js';
+import { addAuctions, createDraft, markPaidOut, type PaymentChange, requestPayout, updateShipping } from './service.js';
 import { handleWebhook } from './webhooks.js';
 
 const ZParams = z.object({ id: z.uuid({ error: 'invalid' }) });
@@ -41,6 +41,10 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext):
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, realtime } = ctx;
   const { provider, accounts, sandbox } = ctx.payments;
+  if (ctx.config.payments.isPublicDemo)
+    fastify.log.warn(
+      'PAYMENTS_SANDBOX_PUBLIC_DEMO=true: production runs the payments sandbox; every checkout is a test, and anyone with a link can mark it paid',
+    );
   /** While the sandbox runs (development, or a declared public demo), every checkout says it is a test. */
   const checkoutOf = (payment: PaymentView) => presentCheckout(payment, { isSandboxActive: sandbox !== null });
   const changed = (change: PaymentChange): PaymentAnswer => {
@@ -79,18 +83,7 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext):
   });
 
   app.post('/api/payments/:id/cancel', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => {
-    const change = await cancelPayment(db, { actor: currentUser(req), id: req.params.id, ip: req.ip });
-    // The link stops taking payments at the provider too (best effort: a payment that still
-    // arrives for a canceled payment is recorded and flagged).
-    const { payment } = change;
-    if (payment.mpPreferenceId && payment.provider === provider.kind) {
-      try {
-        const seller = payment.collectedBySeller ? await accounts.credentialsFor(payment.sellerId) : null;
-        await provider.expireCheckout(payment.mpPreferenceId, seller);
-      } catch (err) {
-        req.log.warn({ err, paymentId: payment.id }, 'could not expire the checkout of a canceled payment');
-      }
-    }
+    const change = await cancel(db, { actor: currentUser(req), id: req.params.id, provider, accounts, ip: req.ip, log: req.log });
     return changed(change);
   });
 

@@ -27,7 +27,7 @@ import { companyNamesOf, view } from './queries.js';
  * log; the caller broadcasts `paymentStatusUpdate` after the commit. An auction is in at most one
  * draft, pending or paid payment: payment_items' partial unique index holds that even against two
  * requests racing. Totals are computed here, never taken from the client. Finalising, which calls
- * the provider, is in finalize.ts.
+ * the provider (finalize, and cancel expiring the link), is in checkout.ts.
  */
 
 /** A payment change, for the caller to answer and broadcast after the commit. */

@@ -9,9 +9,11 @@ import { type Checkout, type PaymentProvider, ProviderUnavailableError } from '.
 import type { SellerAccounts } from './accounts.js';
 import { type Actor, conflict, isReserved, machineState, paymentScope, refused } from './policies.js';
 import { view } from './queries.js';
-import { lockPayment, type PaymentChange, save } from './service.js';
+import { cancelPayment, lockPayment, type PaymentChange, save } from './service.js';
 
 /**
+ * What billing asks of the payment provider: finalize creates a checkout, cancel expires it.
+ *
  * POST /api/payments/{id}/finalize: the draft becomes pending with a payment link, in three steps
  * so that no transaction waits on the provider (on PGlite one open transaction stops the whole
  * database, bids included):
@@ -26,6 +28,13 @@ export interface FinalizeAnswer extends PaymentChange {
   link: string;
 }
 
+/** The provider and the sellers' accounts, and where to log what the provider refused. */
+interface ProviderDeps {
+  provider: PaymentProvider;
+  accounts: SellerAccounts;
+  log?: FastifyBaseLogger;
+}
+
 /** What the checkout is made of, read in step 1. */
 interface Reservation {
   id: string;
@@ -38,18 +47,28 @@ interface Reservation {
   grandTotal: number;
 }
 
-export async function finalize(
-  db: Db,
-  opts: { actor: Actor; id: string; provider: PaymentProvider; accounts: SellerAccounts; ip?: string; log?: FastifyBaseLogger },
-): Promise<FinalizeAnswer> {
+export async function finalize(db: Db, opts: ProviderDeps & { actor: Actor; id: string; ip?: string }): Promise<FinalizeAnswer> {
   const step = await reserveCheckout(db, { actor: opts.actor, id: opts.id, provider: opts.provider.kind });
   if ('done' in step) return step.done;
   const { checkout, collectedBySeller } = await createCheckout(db, opts, step.reservation);
   const recorded = await recordCheckout(db, { actor: opts.actor, id: opts.id, checkout, provider: opts.provider.kind, collectedBySeller, ip: opts.ip });
   if (recorded) return recorded;
   // Cancelled while the provider was working: the new checkout must not take payments.
-  await expire(opts, checkout, collectedBySeller ? step.reservation.sellerId : null);
+  await expire(opts, { preferenceId: checkout.preferenceId, sellerId: collectedBySeller ? step.reservation.sellerId : null });
   throw conflict(messages.payments.notDraft);
+}
+
+/**
+ * POST /api/payments/{id}/cancel: the payment ends (service.ts), then its link stops taking
+ * payments at the provider, with the account that made it.
+ */
+export async function cancel(db: Db, opts: ProviderDeps & { actor: Actor; id: string; ip?: string }): Promise<PaymentChange> {
+  const change = await cancelPayment(db, { actor: opts.actor, id: opts.id, ip: opts.ip });
+  const { payment } = change;
+  if (payment.provider === opts.provider.kind) {
+    await expire(opts, { preferenceId: payment.mpPreferenceId, sellerId: payment.collectedBySeller ? payment.sellerId : null });
+  }
+  return change;
 }
 
 /** Step 1. Answers the link at once when an earlier click already finished. */
@@ -82,11 +101,7 @@ export async function reserveCheckout(
 }
 
 /** Step 2, outside any transaction: a connected seller's checkout is made with their account; otherwise the platform's. */
-async function createCheckout(
-  db: Db,
-  opts: { provider: PaymentProvider; accounts: SellerAccounts; log?: FastifyBaseLogger },
-  r: Reservation,
-): Promise<{ checkout: Checkout; collectedBySeller: boolean }> {
+async function createCheckout(db: Db, opts: ProviderDeps, r: Reservation): Promise<{ checkout: Checkout; collectedBySeller: boolean }> {
   try {
     const [payer] = await db.select({ email: users.email }).from(users).where(eq(users.id, r.winnerId));
     const seller = await opts.accounts.credentialsFor(r.sellerId);
@@ -135,11 +150,12 @@ export async function recordCheckout(
   });
 }
 
-async function expire(opts: { provider: PaymentProvider; accounts: SellerAccounts; log?: FastifyBaseLogger }, checkout: Checkout, sellerId: string | null) {
+/** Best effort: a payment that still arrives for a cancelled payment is recorded and flagged. */
+async function expire(opts: ProviderDeps, checkout: { preferenceId: string | null; sellerId: string | null }) {
   if (!checkout.preferenceId) return;
   try {
-    await opts.provider.expireCheckout(checkout.preferenceId, sellerId ? await opts.accounts.credentialsFor(sellerId) : null);
+    await opts.provider.expireCheckout(checkout.preferenceId, checkout.sellerId ? await opts.accounts.credentialsFor(checkout.sellerId) : null);
   } catch (err) {
-    opts.log?.warn({ err, preferenceId: checkout.preferenceId }, 'could not expire the checkout of a payment cancelled while finalising');
+    opts.log?.warn({ err, preferenceId: checkout.preferenceId }, 'could not expire the checkout of a cancelled payment');
   }
 }
