@@ -166,6 +166,9 @@ describe('billing the winners: draft, link, checkout, payout', () => {
     // The buyer opens the link on the phone: items, shipping and total in MXN, and the sandbox's three buttons.
     await buyer.goto(answer.paymentLinkUrl);
     await buyer.getByRole('heading', { name: c.title }).waitFor();
+    // The sandbox runs: the page says plainly that this is a test payment.
+    const testBanner = buyer.getByTestId('test-payment-banner');
+    expect(text(await testBanner.innerText())).toBe(text(`${c.testBannerTitle} ${c.testBanner}`));
     const summary = buyer.getByRole('region', { name: c.summaryTitle });
     expect(await items(summary.getByRole('list', { name: c.items }))).toEqual([`Trompo de madera antiguo ${formatMoney(500)}`]);
     expect(text(await summary.innerText())).toContain(`${fill(c.shippingWith, { carrier: 'Estafeta' })} ${formatMoney(150)}`);
@@ -179,6 +182,7 @@ describe('billing the winners: draft, link, checkout, payout', () => {
     await buyer.getByRole('button', { name: c.approve, exact: true }).click();
     await buyer.getByRole('status').filter({ hasText: c.approvedTitle }).waitFor();
     expect(await buyer.getByRole('button', { name: c.approve, exact: true }).count()).toBe(0);
+    expect(await testBanner.isVisible()).toBe(true);
 
     // The seller's open panel moves it to 'Pagos realizados' on its own.
     const paid = section(main, 'paid');

@@ -276,7 +276,11 @@ export type CheckoutView = Pick<
   | 'providerStatus'
   | 'linkExpiresAt'
   | 'provider'
-> & { paymentId: string };
+> & {
+  paymentId: string;
+  /** A sandbox payment: no real money moves, and the page says so. */
+  isTest: boolean;
+};
 /** POST /api/pay/{id} {outcome}: the sandbox's three buttons. */
 export const SANDBOX_OUTCOMES = ['approve', 'reject', 'pending'] as const;
 export type SandboxOutcome = (typeof SANDBOX_OUTCOMES)[number];

@@ -38,6 +38,11 @@ const ZEnv = z.object({
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   PAYMENTS_PROVIDER: z.enum(['sandbox', 'mercadopago'], { error: 'sandbox or mercadopago' }).default('sandbox'),
+  /** A public demo in production may run the sandbox; its checkout pages then say they are a test. */
+  PAYMENTS_SANDBOX_PUBLIC_DEMO: z
+    .enum(['true', 'false', '1', '0'], { error: 'true or false' })
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   MP_ACCESS_TOKEN: z.string().min(1).optional(),
   MP_CLIENT_ID: z.string().min(1).optional(),
   MP_CLIENT_SECRET: z.string().min(1).optional(),
@@ -87,6 +92,8 @@ export interface Config {
 
 export interface PaymentsConfig {
   provider: 'sandbox' | 'mercadopago';
+  /** Production running the sandbox on purpose (PAYMENTS_SANDBOX_PUBLIC_DEMO=true). */
+  isPublicDemo: boolean;
   /** How long a payment link works (Mercado Pago's date_of_expiration; the sandbox's too). */
   linkHours: number;
   /** The platform's share of a connected seller's checkout, in percent. */
@@ -130,6 +137,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     if (!hasGoogle) missing.push('  GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set (production requires Google sign-in)');
     if (!e.SESSION_SECRET) missing.push('  SESSION_SECRET must be a random string of at least 32 characters (required in production)');
     if (!e.PUBLIC_URL) missing.push('  PUBLIC_URL must be the public address of this site (required in production)');
+    // The sandbox lets anyone holding a payment link mark it paid: production needs the real provider or an explicit demo.
+    if (e.PAYMENTS_PROVIDER !== 'mercadopago' && !e.PAYMENTS_SANDBOX_PUBLIC_DEMO)
+      missing.push(
+        '  PAYMENTS_PROVIDER must be mercadopago in production (the sandbox lets anyone with a payment link mark it paid); a public demo may set PAYMENTS_SANDBOX_PUBLIC_DEMO=true to run the sandbox anyway',
+      );
     if (missing.length) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
   }
   if (e.PAYMENTS_PROVIDER === 'mercadopago') {
@@ -155,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
       : { kind: 'development' },
     payments: {
       provider: e.PAYMENTS_PROVIDER,
+      isPublicDemo: e.NODE_ENV === 'production' && e.PAYMENTS_PROVIDER === 'sandbox' && e.PAYMENTS_SANDBOX_PUBLIC_DEMO,
       linkHours: e.PAYMENT_LINK_HOURS,
       marketplaceFeePercent: e.MP_MARKETPLACE_FEE_PERCENT,
       tokenKey: e.TOKEN_ENCRYPTION_KEY ?? null,

@@ -119,6 +119,8 @@ export const messages = {
     platformAdminOnly: 'Sólo un administrador de la plataforma puede marcar cobros como pagados al vendedor.',
     linkExpired: 'El enlace de pago venció. Cancela este pago y crea uno nuevo.',
     sandboxOnly: 'Esta página de pago de prueba sólo existe en modo sandbox.',
+    // Finalize in two steps (issue 11): the link is being created at the provider.
+    finalizing: 'Se está creando el enlace de pago de este cobro: vuelve a finalizarlo para terminar, o cancélalo. Ya no se puede modificar.',
   },
   connection: {
     notConfigured: 'La conexión con Mercado Pago no está configurada en este servidor (faltan MP_CLIENT_ID y MP_CLIENT_SECRET).',

@@ -12,6 +12,16 @@ const message = (env: Record<string, string>) => {
   throw new Error('expected a ConfigError');
 };
 
+/** Production's required variables, and Mercado Pago's. */
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  GOOGLE_CLIENT_ID: 'i',
+  GOOGLE_CLIENT_SECRET: 's',
+  SESSION_SECRET: 'x'.repeat(40),
+  PUBLIC_URL: 'https://martillo.mx',
+};
+const MERCADO_PAGO = { PAYMENTS_PROVIDER: 'mercadopago', MP_ACCESS_TOKEN: 'APP_USR-1', MP_WEBHOOK_SECRET: 'secreto-123' };
+
 describe('configuration', () => {
   it('runs with nothing set: port 3000, ./data, PGlite, development sign-in, sandbox, p2p', () => {
     const c = load({});
@@ -84,14 +94,25 @@ describe('configuration', () => {
     expect(text).toContain('GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set (production requires Google sign-in)');
     expect(text).toContain('SESSION_SECRET');
     expect(text).toContain('PUBLIC_URL');
-    const ok = load({
-      NODE_ENV: 'production',
-      GOOGLE_CLIENT_ID: 'i',
-      GOOGLE_CLIENT_SECRET: 's',
-      SESSION_SECRET: 'x'.repeat(40),
-      PUBLIC_URL: 'https://martillo.mx',
-    });
+    const ok = load({ ...PRODUCTION, ...MERCADO_PAGO });
     expect(ok.signIn.kind).toBe('google');
+  });
+
+  it('refuses to start production on the sandbox, with one message naming PAYMENTS_PROVIDER and the demo opt-in', () => {
+    for (const env of [PRODUCTION, { ...PRODUCTION, PAYMENTS_PROVIDER: 'sandbox' }, { ...PRODUCTION, PAYMENTS_SANDBOX_PUBLIC_DEMO: 'false' }]) {
+      const text = message(env);
+      expect(text.split('\n')).toEqual([
+        'Invalid configuration:',
+        '  PAYMENTS_PROVIDER must be mercadopago in production (the sandbox lets anyone with a payment link mark it paid); a public demo may set PAYMENTS_SANDBOX_PUBLIC_DEMO=true to run the sandbox anyway',
+      ]);
+    }
+    expect(load({ ...PRODUCTION, ...MERCADO_PAGO }).payments).toMatchObject({ provider: 'mercadopago', isPublicDemo: false });
+  });
+
+  it('runs a public demo on the sandbox in production only when PAYMENTS_SANDBOX_PUBLIC_DEMO says so', () => {
+    expect(load({ ...PRODUCTION, PAYMENTS_SANDBOX_PUBLIC_DEMO: 'true' }).payments).toMatchObject({ provider: 'sandbox', isPublicDemo: true });
+    expect(load({ PAYMENTS_SANDBOX_PUBLIC_DEMO: 'true' }).payments).toMatchObject({ provider: 'sandbox', isPublicDemo: false });
+    expect(message({ ...PRODUCTION, PAYMENTS_SANDBOX_PUBLIC_DEMO: 'si' })).toContain('PAYMENTS_SANDBOX_PUBLIC_DEMO must be true or false');
   });
 
   it('treats an empty variable as unset', () => {

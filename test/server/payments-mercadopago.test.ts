@@ -128,6 +128,8 @@ describe('checkout and webhooks', () => {
       items: [expect.objectContaining({ currency_id: 'MXN', unit_price: 1000, quantity: 1 })],
     });
     expect(await row(id)).toMatchObject({ paymentStatus: 'pending', collectedBySeller: true, provider: 'mercadopago' });
+    // A real Mercado Pago checkout is no test: the back_url page says nothing of the kind.
+    expect((await call(null, 'GET', `/api/pay/${id}`)).json()).toMatchObject({ provider: 'mercadopago', isTest: false });
     // Collected by the seller: no payout from the platform is due.
     fake.setPayment({ id: 91001, status: 'approved', external_reference: id, transaction_amount: 1100, date_last_updated: new Date().toISOString() });
     expect((await webhook('91001', { userId: 777001 })).json()).toEqual({ status: 'applied' });

@@ -109,7 +109,8 @@ describe('the billing flow', () => {
 
       // The buyer opens the link (no sign-in) and pays.
       const checkout = await call(null, 'GET', `/api/pay/${p.id}`);
-      expect(checkout.json()).toMatchObject({ grandTotal: 2150, paymentStatus: 'pending', shippingCarrier: 'Estafeta', shippingCost: 150 });
+      // The sandbox's checkout says it is a test payment (no real money).
+      expect(checkout.json()).toMatchObject({ grandTotal: 2150, paymentStatus: 'pending', shippingCarrier: 'Estafeta', shippingCost: 150, isTest: true });
       expect(
         checkout
           .json()
@@ -130,7 +131,7 @@ describe('the billing flow', () => {
       });
       const pay = await call(null, 'POST', `/api/pay/${p.id}`, { outcome: 'approve' });
       expect(pay.statusCode, pay.body).toBe(200);
-      expect(pay.json().checkout).toMatchObject({ paymentStatus: 'paid', providerStatus: 'approved' });
+      expect(pay.json().checkout).toMatchObject({ paymentStatus: 'paid', providerStatus: 'approved', isTest: true });
       expect(await paidEvent).toMatchObject({ paymentId: p.id, paymentStatus: 'paid', companyId: NORTE });
 
       const paid = ((await call(seller, 'GET', '/api/payments?status=paid')).json() as PaymentView[]).find((x) => x.id === p.id);
@@ -264,6 +265,18 @@ describe('server rules', () => {
     expect(links.size).toBe(1);
     const audits = await server.ctx.db.select().from(auditLog).where(eq(auditLog.entityId, p.id));
     expect(audits.filter((x) => x.action === 'payment.finalize')).toHaveLength(1);
+    // The sandbox, like Mercado Pago, answers the same checkout again for the same payment (finalize's retries rely on it).
+    const again = await server.ctx.payments.provider.createCheckout({
+      paymentId: p.id,
+      items: [],
+      shippingCarrier: null,
+      shippingCost: 0,
+      grandTotal: 0,
+      payer: { name: 'x', email: null },
+      seller: null,
+    });
+    const stored = await paymentRow(p.id);
+    expect(again).toEqual({ url: stored?.paymentLink, preferenceId: stored?.mpPreferenceId, expiresAt: stored?.linkExpiresAt });
   });
 
   it('lets only one of two drafts racing for the same auction take it', async () => {

@@ -5,8 +5,9 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local Mercado Pago for tests: a real HTTP server on 127.0.0.1 that speaks the shapes of the
  * API (`/checkout/preferences`, `/v1/payments/:id`, `/oauth/token`) and of the auth site
- * (`/authorization`, which approves at once and redirects back with a code). Point both MP_API_URL
- * and MP_AUTH_URL at `url`.
+ * (`/authorization`, which approves at once and redirects back with a code). Like Mercado Pago it
+ * answers the same preference again for the same X-Idempotency-Key (and account). Point both
+ * MP_API_URL and MP_AUTH_URL at `url`.
  */
 export interface FakeMercadoPago {
   /** Base URL serving both the API and the auth paths (no trailing slash). */
@@ -22,6 +23,10 @@ export interface FakeMercadoPago {
   setPayment(payment: FakePayment): void;
   /** While down, every request answers 503. */
   setDown(down: boolean): void;
+  /** Holds every preference request unanswered until the returned release is called (a slow Mercado Pago). */
+  holdPreferences(): () => void;
+  /** The next preference is created, then its answer is lost (the connection drops), as after a crash or a timeout. */
+  dropNextPreferenceAnswer(): void;
   /** Who the next /authorization approves (default: a new test user, live_mode false). */
   setNextSeller(seller: { userId?: number; liveMode?: boolean }): void;
   /** Tokens issued to connected sellers, by access token. */
@@ -76,6 +81,8 @@ export async function startFakeMercadoPago(opts: { platformToken: string; client
   const codes = new Map<string, Grant>();
   const byIdempotency = new Map<string, Record<string, unknown>>();
   let down = false;
+  let hold: Promise<void> | null = null;
+  let dropAnswers = 0;
   let nextSeller: { userId?: number; liveMode?: boolean } = {};
   let userCounter = 100_000_000;
   let url = '';
@@ -193,6 +200,7 @@ export async function startFakeMercadoPago(opts: { platformToken: string; client
     // ── Checkout Pro preferences ──
     if (req.method === 'POST' && u.pathname === '/checkout/preferences') {
       if (!owner) return fail(res, 401, 'unauthorized', 'invalid access token');
+      if (hold) await hold;
       const token = (req.headers.authorization ?? '').slice('Bearer '.length);
       const cacheKey = idempotencyKey ? `${token}\n${idempotencyKey}` : null;
       const cached = cacheKey ? byIdempotency.get(cacheKey) : undefined;
@@ -224,6 +232,11 @@ export async function startFakeMercadoPago(opts: { platformToken: string; client
       };
       if (cacheKey) byIdempotency.set(cacheKey, answer);
       preferences.push({ id, token, idempotencyKey, body: b });
+      if (dropAnswers > 0) {
+        dropAnswers -= 1;
+        req.socket.destroy();
+        return;
+      }
       return send(res, 201, answer);
     }
 
@@ -301,6 +314,19 @@ export async function startFakeMercadoPago(opts: { platformToken: string; client
     },
     setDown(value) {
       down = value;
+    },
+    holdPreferences() {
+      let release = () => {};
+      hold = new Promise<void>((resolve) => {
+        release = () => {
+          hold = null;
+          resolve();
+        };
+      });
+      return release;
+    },
+    dropNextPreferenceAnswer() {
+      dropAnswers += 1;
     },
     setNextSeller(seller) {
       nextSeller = { ...seller };

@@ -6,6 +6,7 @@ import { type CheckoutContext, checkoutResultFrom, checkoutScreen, voucherRefere
 const view = (overrides: Partial<CheckoutView> = {}): CheckoutView => ({
   paymentId: '8f14e45f-ceea-4e7a-9b0c-3f6a1e2d4c5b',
   provider: 'sandbox',
+  isTest: true,
   linkExpiresAt: null,
   companyName: 'Tienda Ana',
   winnerName: 'Lucía',

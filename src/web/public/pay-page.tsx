@@ -7,7 +7,7 @@ import { usePublicConfig } from '../api/config';
 import { useCheckout, useSandboxPay } from '../api/payments';
 import { AlertIcon } from '../components/icons';
 import { apiErrorText } from '../lib/api-errors';
-import { CheckoutLoadError, CheckoutOutcome, CheckoutUnavailable, PayNotice, ProviderHint, SandboxButtons } from './pay/checkout-panels';
+import { CheckoutLoadError, CheckoutOutcome, CheckoutUnavailable, PayNotice, ProviderHint, SandboxButtons, TestPaymentBanner } from './pay/checkout-panels';
 import { type CheckoutResult, checkoutResultFrom, checkoutScreen, PROCESSING_POLL_MS } from './pay/checkout-state';
 import { CheckoutSkeleton, CheckoutSummary } from './pay/checkout-summary';
 import { PublicLayout } from './public-layout';
@@ -41,8 +41,16 @@ function PayContent({ paymentId }: { paymentId: string }) {
   // Poll only while an approval is on its way; a render-time state update is React's way to sync it.
   if ((screen.kind === 'processing') !== isPolling) setPolling(screen.kind === 'processing');
 
-  if (screen.kind === 'notFound' || screen.kind === 'canceled' || screen.kind === 'notReady') return <CheckoutUnavailable kind={screen.kind} />;
-  if (!view) return <CheckoutUnavailable kind="notFound" />;
+  const banner = (view ? view.isTest : isSandbox) ? <TestPaymentBanner /> : null;
+  const unavailable = screen.kind === 'notFound' || screen.kind === 'canceled' || screen.kind === 'notReady' ? screen.kind : view ? null : 'notFound';
+  if (unavailable || !view) {
+    return (
+      <Stack gap="md">
+        {banner}
+        <CheckoutUnavailable kind={unavailable ?? 'notFound'} />
+      </Stack>
+    );
+  }
 
   const tryAgain = () => {
     setOutcome(null);
@@ -52,6 +60,7 @@ function PayContent({ paymentId }: { paymentId: string }) {
 
   return (
     <Stack gap="md">
+      {banner}
       <Stack gap={2}>
         <Title order={1} size="h2">
           {t('checkout.title')}

@@ -1,42 +1,19 @@
-import { eq, or, type SQL } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { isAdmin } from '../../../domain/roles.js';
 import { auctions } from '../../db/schema.js';
+import { isInScope, recordScope, type Scope, scopeWhere as scopeOver } from '../../policies/scope.js';
 import type { CurrentUser } from '../auth/sessions.js';
 
-/**
- * Which auctions a panel user sees (SPEC §6):
- * - a platform admin (admin with no companyId on its profile): all of them;
- * - a company admin: its company's, matched on the auction's companyId or sellerId;
- * - a seller: only those whose sellerId is its uid.
- */
-export type AuctionScope = { kind: 'all' } | { kind: 'company'; companyId: string; userId: string } | { kind: 'seller'; userId: string };
+/** Which auctions a panel user sees: SPEC §6's scope (src/server/policies/scope.ts). */
+export type AuctionScope = Scope;
 
-export function auctionScope(user: Pick<CurrentUser, 'id' | 'roles' | 'profileCompanyId' | 'companyId'>): AuctionScope {
-  if (isAdmin(user.roles)) return user.profileCompanyId ? { kind: 'company', companyId: user.companyId, userId: user.id } : { kind: 'all' };
-  return { kind: 'seller', userId: user.id };
-}
+export const auctionScope = recordScope;
 
-/** The WHERE clause of a scope; undefined means no restriction. */
+export { isInScope };
+
+/** The WHERE clause of a scope over auctions; undefined means no restriction. */
 export function scopeWhere(scope: AuctionScope): SQL | undefined {
-  switch (scope.kind) {
-    case 'all':
-      return undefined;
-    case 'company':
-      return or(eq(auctions.companyId, scope.companyId), eq(auctions.sellerId, scope.userId));
-    case 'seller':
-      return eq(auctions.sellerId, scope.userId);
-  }
-}
-
-export function isInScope(scope: AuctionScope, auction: { companyId: string; sellerId: string | null }): boolean {
-  switch (scope.kind) {
-    case 'all':
-      return true;
-    case 'company':
-      return auction.companyId === scope.companyId || auction.sellerId === scope.userId;
-    case 'seller':
-      return auction.sellerId === scope.userId;
-  }
+  return scopeOver(scope, auctions);
 }
 
 /** SPEC §6: a non-admin creator is the auction's seller; the company is the creator's (falling back to the uid). */

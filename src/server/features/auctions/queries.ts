@@ -1,9 +1,10 @@
-import { and, desc, eq, inArray, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { AuctionCounts, AuctionFilter, AuctionListQuery, AuctionListResponse, AuctionStatus } from '../../../domain/auctions.js';
 import { isUuid } from '../../../domain/ids.js';
 import { nameTokens } from '../../../domain/text.js';
 import { type Db, rows } from '../../db/connect.js';
 import { auctionCounts, auctions, categories, uploads } from '../../db/schema.js';
+import { scopeWhere as scopeOver } from '../../policies/scope.js';
 import { type AuctionScope, scopeWhere } from './policies.js';
 import { presentListItem } from './presenters.js';
 import { companyNames } from './search-text.js';
@@ -41,16 +42,7 @@ export function searchWhere(search: string): SQL | undefined {
 }
 
 /** The same scope over auction_counts, which holds one row per company and seller. */
-function countsScopeWhere(scope: AuctionScope): SQL | undefined {
-  switch (scope.kind) {
-    case 'all':
-      return undefined;
-    case 'company':
-      return or(eq(auctionCounts.companyId, scope.companyId), eq(auctionCounts.sellerId, scope.userId));
-    case 'seller':
-      return eq(auctionCounts.sellerId, scope.userId);
-  }
-}
+const countsScopeWhere = (scope: AuctionScope): SQL | undefined => scopeOver(scope, auctionCounts);
 
 /** The filter buttons' counts: read from auction_counts, or counted over the search's matches. */
 export async function countAuctions(db: Db, opts: { scope: AuctionScope; search: string }): Promise<AuctionCounts> {

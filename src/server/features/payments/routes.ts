@@ -1,9 +1,7 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  type CheckoutView,
   type DraftAnswer,
   type FinalizeAnswer,
   PAYMENT_STATUSES,
@@ -17,26 +15,15 @@ import {
   ZShippingInput,
 } from '../../../domain/payments.js';
 import type { AppContext } from '../../context.js';
-import { users } from '../../db/schema.js';
 import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
-import { ProviderUnavailableError } from '../../providers/payments/index.js';
+import { cancel, finalize } from './checkout.js';
 import { emitPaymentChange } from './events.js';
-import {
-  addAuctions,
-  cancelPayment,
-  createDraft,
-  finalize,
-  getCheckout,
-  listPayments,
-  markPaidOut,
-  type PaymentChange,
-  paymentScope,
-  requestPayout,
-  updateShipping,
-  winnersSummary,
-} from './service.js';
+import { paymentScope } from './policies.js';
+import { presentCheckout } from './presenters.js';
+import { getCheckout, listPayments, winnersSummary } from './queries.js';
+import { addAuctions, createDraft, markPaidOut, type PaymentChange, requestPayout, updateShipping } from './service.js';
 import { handleWebhook } from './webhooks.js';
 
 const ZParams = z.object({ id: z.uuid({ error: 'invalid' }) });
@@ -49,28 +36,17 @@ const publicLimit = { max: 60, timeWindow: '1 minute' };
 
 const SANDBOX_STATUS: Record<SandboxOutcome, ProviderStatus> = { approve: 'approved', reject: 'rejected', pending: 'pending' };
 
-function checkoutView(p: PaymentView): CheckoutView {
-  return {
-    paymentId: p.id,
-    companyName: p.companyName,
-    winnerName: p.winnerName,
-    wonItems: p.wonItems,
-    totalAmount: p.totalAmount,
-    shippingCarrier: p.shippingCarrier,
-    shippingCost: p.shippingCost,
-    grandTotal: p.grandTotal,
-    paymentStatus: p.paymentStatus,
-    providerStatus: p.providerStatus,
-    linkExpiresAt: p.linkExpiresAt,
-    provider: p.provider,
-  };
-}
-
 /** SPEC §7's payments endpoints, the sandbox's public checkout and the providers' webhooks. */
 export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, realtime } = ctx;
   const { provider, accounts, sandbox } = ctx.payments;
+  if (ctx.config.payments.isPublicDemo)
+    fastify.log.warn(
+      'PAYMENTS_SANDBOX_PUBLIC_DEMO=true: production runs the payments sandbox; every checkout is a test, and anyone with a link can mark it paid',
+    );
+  /** While the sandbox runs (development, or a declared public demo), every checkout says it is a test. */
+  const checkoutOf = (payment: PaymentView) => presentCheckout(payment, { isSandboxActive: sandbox !== null });
   const changed = (change: PaymentChange): PaymentAnswer => {
     emitPaymentChange(realtime, change);
     return { payment: change.payment };
@@ -101,43 +77,13 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext):
   );
 
   app.post('/api/payments/:id/finalize', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => {
-    const actor = currentUser(req);
-    const change = await finalize(db, {
-      actor,
-      id: req.params.id,
-      ip: req.ip,
-      prepare: async ({ winnerId, sellerId }) => ({
-        email: (await db.select({ email: users.email }).from(users).where(eq(users.id, winnerId)))[0]?.email ?? null,
-        // A connected seller's checkout is created with their account; otherwise the platform's, and the payout flow applies.
-        seller: await accounts.credentialsFor(sellerId),
-      }),
-      checkout: async ({ payerName, ...input }, { email, seller }) => {
-        try {
-          const checkout = await provider.createCheckout({ ...input, payer: { name: payerName, email }, seller });
-          return { ...checkout, provider: provider.kind, collectedBySeller: seller !== null };
-        } catch (err) {
-          req.log.error({ err, paymentId: input.paymentId }, 'checkout failed');
-          throw new AppError(err instanceof ProviderUnavailableError ? 'PROVIDER_UNAVAILABLE' : 'CONFLICT', messages.payments.checkoutFailed);
-        }
-      },
-    });
+    const change = await finalize(db, { actor: currentUser(req), id: req.params.id, provider, accounts, ip: req.ip, log: req.log });
     emitPaymentChange(realtime, change);
     return { paymentLinkUrl: change.link, payment: change.payment } satisfies FinalizeAnswer;
   });
 
   app.post('/api/payments/:id/cancel', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => {
-    const change = await cancelPayment(db, { actor: currentUser(req), id: req.params.id, ip: req.ip });
-    // The link stops taking payments at the provider too (best effort: a payment that still
-    // arrives for a canceled payment is recorded and flagged).
-    const { payment } = change;
-    if (payment.mpPreferenceId && payment.provider === provider.kind) {
-      try {
-        const seller = payment.collectedBySeller ? await accounts.credentialsFor(payment.sellerId) : null;
-        await provider.expireCheckout(payment.mpPreferenceId, seller);
-      } catch (err) {
-        req.log.warn({ err, paymentId: payment.id }, 'could not expire the checkout of a canceled payment');
-      }
-    }
+    const change = await cancel(db, { actor: currentUser(req), id: req.params.id, provider, accounts, ip: req.ip, log: req.log });
     return changed(change);
   });
 
@@ -155,14 +101,14 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext):
     const payment = await getCheckout(db, req.params.id);
     // A draft has no link yet: nothing to pay.
     if (!payment || payment.paymentStatus === 'draft') throw new AppError('NOT_FOUND', messages.errors.notFound);
-    return checkoutView(payment);
+    return checkoutOf(payment);
   });
 
   app.post('/api/pay/:id', { config: { rateLimit: publicLimit }, schema: { params: ZParams, body: ZSandboxPayInput } }, async (req) => {
     if (!sandbox) throw new AppError('NOT_FOUND', messages.payments.sandboxOnly);
     const payment = await getCheckout(db, req.params.id);
     if (!payment || payment.paymentStatus === 'draft') throw new AppError('NOT_FOUND', messages.errors.notFound);
-    if (payment.paymentStatus !== 'pending') return { checkout: checkoutView(payment) };
+    if (payment.paymentStatus !== 'pending') return { checkout: checkoutOf(payment) };
     if (payment.linkExpiresAt && Date.parse(payment.linkExpiresAt) < Date.now()) throw new AppError('CONFLICT', messages.payments.linkExpired);
     const { providerPaymentId } = await sandbox.takePayment({ paymentId: payment.id, status: SANDBOX_STATUS[req.body.outcome], amount: payment.grandTotal });
     // The provider announces it the way Mercado Pago does: a signed webhook, through the same route.
@@ -176,7 +122,7 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext):
     });
     if (delivered.statusCode >= 500) req.log.warn({ status: delivered.statusCode, body: delivered.body }, 'sandbox webhook not processed');
     const after = await getCheckout(db, payment.id);
-    return { checkout: checkoutView(after ?? payment) };
+    return { checkout: checkoutOf(after ?? payment) };
   });
 
   // ── Webhooks ──

@@ -1,38 +1,34 @@
-import { and, asc, desc, eq, ilike, inArray, isNotNull, notExists, or, type SQL, sql } from 'drizzle-orm';
-import { isUuid } from '../../../domain/ids.js';
-import {
-  applyPaymentEvent,
-  hasShipping,
-  type PaymentEvent,
-  type PaymentMachineState,
-  type PaymentRefusal,
-  type PaymentStatus,
-  type PaymentView,
-  type ShippingInput,
-  type WinnersSummary,
-} from '../../../domain/payments.js';
-import { isAdmin } from '../../../domain/roles.js';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { applyPaymentEvent, type PaymentEvent, type PaymentView, type ShippingInput } from '../../../domain/payments.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { pgError, UNIQUE_VIOLATION } from '../../db/errors.js';
-import { escapeLike } from '../../db/like.js';
 import { auctions, HOLDING_PAYMENT_STATUSES, paymentItems, payments } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
-import type { Checkout, CheckoutInput, ProviderPayment } from '../../providers/payments/index.js';
-import { type AuctionScope, auctionScope, isInScope, scopeWhere } from '../auctions/policies.js';
-import type { CurrentUser } from '../auth/sessions.js';
+import {
+  type Actor,
+  assertEditable,
+  assertPayoutDue,
+  assertPlatformAdmin,
+  conflict,
+  isInScope,
+  machineState,
+  notFound,
+  type PaymentScope,
+  paymentScope,
+  refused,
+} from './policies.js';
+import type { PaymentRow } from './presenters.js';
+import { companyNamesOf, view } from './queries.js';
 
 /**
  * Billing winners (SPEC §2–§7). Every change runs in one transaction that locks the payment row
  * (and the auctions it takes), checks the rules of src/domain/payments.ts, and writes the audit
  * log; the caller broadcasts `paymentStatusUpdate` after the commit. An auction is in at most one
  * draft, pending or paid payment: payment_items' partial unique index holds that even against two
- * requests racing. Totals are computed here, never taken from the client.
+ * requests racing. Totals are computed here, never taken from the client. Finalising, which calls
+ * the provider (finalize, and cancel expiring the link), is in checkout.ts.
  */
-
-type PaymentRow = typeof payments.$inferSelect;
-type Actor = Pick<CurrentUser, 'id' | 'roles' | 'profileCompanyId' | 'companyId'>;
 
 /** A payment change, for the caller to answer and broadcast after the commit. */
 export interface PaymentChange {
@@ -41,83 +37,8 @@ export interface PaymentChange {
   auctionIds: string[];
 }
 
-const notFound = () => new AppError('NOT_FOUND', messages.errors.notFound);
-const conflict = (message: string) => new AppError('CONFLICT', message);
-
-const REFUSALS: Record<PaymentRefusal, string> = {
-  notDraft: messages.payments.notDraft,
-  notCancelable: messages.payments.notCancelable,
-  notPaid: messages.payments.notPaid,
-  payoutAlreadyRequested: messages.payments.payoutAlreadyRequested,
-  alreadyPaidOut: messages.payments.alreadyPaidOut,
-};
-
-/** Which payments a panel user sees: those of the auctions they see (SPEC §6). */
-export const paymentScope = (user: Actor): AuctionScope => auctionScope(user);
-
-function paymentScopeWhere(scope: AuctionScope): SQL | undefined {
-  switch (scope.kind) {
-    case 'all':
-      return undefined;
-    case 'company':
-      return or(eq(payments.companyId, scope.companyId), eq(payments.sellerId, scope.userId));
-    case 'seller':
-      return eq(payments.sellerId, scope.userId);
-  }
-}
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-function present(row: PaymentRow, items: { auctionId: string; auctionName: string; amount: number }[]): PaymentView {
-  return {
-    id: row.id,
-    winnerId: row.winnerId,
-    winnerName: row.winnerName,
-    winnerWhatsapp: row.winnerWhatsapp,
-    sellerId: row.sellerId,
-    companyId: row.companyId,
-    companyName: row.companyName,
-    auctionIds: items.map((i) => i.auctionId),
-    wonItems: items.map((i) => ({ auctionId: i.auctionId, auctionName: i.auctionName, amount: i.amount })),
-    totalAmount: row.totalAmount,
-    shippingCarrier: row.shippingCarrier,
-    shippingCost: row.shippingCost,
-    grandTotal: row.totalAmount + row.shippingCost,
-    paymentStatus: row.paymentStatus,
-    paymentLink: row.paymentLink,
-    paidAt: iso(row.paidAt),
-    payoutStatus: row.payoutStatus,
-    mpPaymentId: row.mpPaymentId,
-    mpPreferenceId: row.mpPreferenceId,
-    provider: row.provider === 'sandbox' || row.provider === 'mercadopago' ? row.provider : null,
-    providerStatus: row.providerStatus,
-    webhookAt: iso(row.webhookAt),
-    flagged: row.flagged,
-    collectedBySeller: row.collectedBySeller,
-    linkExpiresAt: iso(row.linkExpiresAt),
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
-
-async function itemsOf(db: Db | Tx, paymentIds: string[]) {
-  if (paymentIds.length === 0) return new Map<string, { auctionId: string; auctionName: string; amount: number }[]>();
-  const rows = await db
-    .select({ paymentId: paymentItems.paymentId, auctionId: paymentItems.auctionId, auctionName: paymentItems.auctionName, amount: paymentItems.amount })
-    .from(paymentItems)
-    .where(inArray(paymentItems.paymentId, paymentIds))
-    .orderBy(asc(paymentItems.createdAt), asc(paymentItems.auctionName));
-  const byPayment = new Map<string, { auctionId: string; auctionName: string; amount: number }[]>();
-  for (const r of rows) byPayment.set(r.paymentId, [...(byPayment.get(r.paymentId) ?? []), r]);
-  return byPayment;
-}
-
-async function view(db: Db | Tx, row: PaymentRow): Promise<PaymentView> {
-  return present(row, (await itemsOf(db, [row.id])).get(row.id) ?? []);
-}
-
 /** Writes a change to a locked payment, records it in the audit log and answers the payment as it now stands. */
-async function save(
+export async function save(
   tx: Tx,
   row: PaymentRow,
   set: Partial<typeof payments.$inferInsert>,
@@ -141,116 +62,9 @@ async function save(
   return answer;
 }
 
-// ── Reads ────────────────────────────────────────────────────────────────────
-
-/** GET /api/payments: newest first, at most 500, optionally by status and a search over winner, company and id. */
-export async function listPayments(db: Db, opts: { scope: AuctionScope; status?: PaymentStatus; q?: string }): Promise<PaymentView[]> {
-  const q = opts.q?.trim();
-  const search = q
-    ? or(
-        ilike(payments.winnerName, `%${escapeLike(q)}%`),
-        ilike(payments.companyName, `%${escapeLike(q)}%`),
-        ilike(payments.companyId, `%${escapeLike(q)}%`),
-        sql`${payments.id}::text like ${`${escapeLike(q.toLowerCase())}%`}`,
-        eq(payments.mpPaymentId, q),
-      )
-    : undefined;
-  const rows = await db
-    .select()
-    .from(payments)
-    .where(and(paymentScopeWhere(opts.scope), opts.status ? eq(payments.paymentStatus, opts.status) : undefined, search))
-    .orderBy(desc(payments.createdAt), desc(payments.id))
-    .limit(500);
-  const items = await itemsOf(
-    db,
-    rows.map((r) => r.id),
-  );
-  return rows.map((r) => present(r, items.get(r.id) ?? []));
-}
-
-/**
- * GET /api/winners-summary: ended auctions with a winner that are in no draft, pending or paid
- * payment, grouped by winner (and company: a payment belongs to one).
- */
-export async function winnersSummary(db: Db, opts: { scope: AuctionScope }): Promise<WinnersSummary> {
-  const rows = await db
-    .select({
-      id: auctions.id,
-      name: auctions.name,
-      amount: auctions.currentPrice,
-      winnerId: auctions.currentWinnerId,
-      winnerName: auctions.currentWinnerName,
-      winnerWhatsapp: auctions.winnerWhatsapp,
-      companyId: auctions.companyId,
-      sellerId: auctions.sellerId,
-      endTime: auctions.endTime,
-    })
-    .from(auctions)
-    .where(
-      and(
-        scopeWhere(opts.scope),
-        eq(auctions.status, 'ended'),
-        isNotNull(auctions.currentWinnerId),
-        notExists(
-          db
-            .select({ one: sql`1` })
-            .from(paymentItems)
-            .where(and(eq(paymentItems.auctionId, auctions.id), inArray(paymentItems.paymentStatus, [...HOLDING_PAYMENT_STATUSES]))),
-        ),
-      ),
-    )
-    .orderBy(asc(auctions.endTime), asc(auctions.id))
-    .limit(5000);
-  const companyNames = await companyNamesOf(
-    db,
-    rows.map((r) => r.companyId),
-  );
-  const summary: WinnersSummary = {};
-  /** The (company, seller) whose items a winner's plain key holds; another's go under `winnerId:companyId:sellerId`. */
-  const firstGroup = new Map<string, string>();
-  for (const r of rows) {
-    const winnerId = r.winnerId as string;
-    const group = `${r.companyId}:${r.sellerId ?? ''}`;
-    if (!firstGroup.has(winnerId)) firstGroup.set(winnerId, group);
-    const key = firstGroup.get(winnerId) === group ? winnerId : `${winnerId}:${group}`;
-    let entry = summary[key];
-    if (!entry) {
-      entry = {
-        winnerId,
-        sellerId: r.sellerId,
-        winnerName: r.winnerName ?? '',
-        winnerWhatsapp: r.winnerWhatsapp,
-        companyId: r.companyId,
-        companyName: companyNames.get(r.companyId) ?? null,
-        wonItems: [],
-        totalAmount: 0,
-      };
-      summary[key] = entry;
-    }
-    const amount = r.amount ?? 0;
-    entry.wonItems.push({ auctionId: r.id, auctionName: r.name, amount });
-    entry.totalAmount += amount;
-    entry.winnerWhatsapp ??= r.winnerWhatsapp;
-  }
-  return summary;
-}
-
-/** A company's display name, from the profile of one of its people (SPEC has no company entity). */
-async function companyNamesOf(db: Db | Tx, companyIds: string[]): Promise<Map<string, string>> {
-  const ids = [...new Set(companyIds)];
-  if (ids.length === 0) return new Map();
-  const found = await db.execute(
-    sql`select distinct on (company_id) company_id, company_name from user_profiles where company_id in (${sql.join(
-      ids.map((id) => sql`${id}`),
-      sql`, `,
-    )}) and nullif(trim(company_name), '') is not null order by company_id, updated_at desc`,
-  );
-  return new Map((found as unknown as { rows: { company_id: string; company_name: string }[] }).rows.map((r) => [r.company_id, r.company_name]));
-}
-
 // ── Changes ──────────────────────────────────────────────────────────────────
 
-async function lockPayment(tx: Tx, id: string, scope: AuctionScope): Promise<PaymentRow> {
+export async function lockPayment(tx: Tx, id: string, scope: PaymentScope): Promise<PaymentRow> {
   const [row] = await tx.select().from(payments).where(eq(payments.id, id)).for('update');
   if (!row || !isInScope(scope, { companyId: row.companyId, sellerId: row.sellerId })) throw notFound();
   return row;
@@ -264,7 +78,7 @@ async function lockPayment(tx: Tx, id: string, scope: AuctionScope): Promise<Pay
  */
 async function lockBillable(
   tx: Tx,
-  opts: { auctionIds: string[]; winnerId: string; scope: AuctionScope; payment: { companyId: string; sellerId: string | null } | null },
+  opts: { auctionIds: string[]; winnerId: string; scope: PaymentScope; payment: { companyId: string; sellerId: string | null } | null },
 ) {
   const ids = [...opts.auctionIds].sort();
   const rows = await tx
@@ -356,7 +170,7 @@ export async function addAuctions(db: Db, opts: { actor: Actor; id: string; auct
   return billing(() =>
     db.transaction(async (tx) => {
       const row = await lockPayment(tx, opts.id, scope);
-      if (row.paymentStatus !== 'draft') throw conflict(messages.payments.notDraft);
+      assertEditable(row);
       const before = await view(tx, row);
       const fresh = opts.auctionIds.filter((id) => !before.auctionIds.includes(id));
       if (fresh.length === 0) return { payment: before, auctionIds: [] };
@@ -379,7 +193,7 @@ export async function addAuctions(db: Db, opts: { actor: Actor; id: string; auct
 export async function updateShipping(db: Db, opts: { actor: Actor; id: string; input: ShippingInput; ip?: string }): Promise<PaymentChange> {
   return db.transaction(async (tx) => {
     const row = await lockPayment(tx, opts.id, paymentScope(opts.actor));
-    if (row.paymentStatus !== 'draft') throw conflict(messages.payments.notDraft);
+    assertEditable(row);
     if (row.shippingCarrier === opts.input.shippingCarrier && row.shippingCost === opts.input.shippingCost)
       return { payment: await view(tx, row), auctionIds: [] };
     const answer = await save(
@@ -398,74 +212,6 @@ export async function updateShipping(db: Db, opts: { actor: Actor; id: string; i
   });
 }
 
-/**
- * POST /api/payments/{id}/finalize: the draft becomes pending with a payment link. The payment row
- * stays locked while the provider makes the checkout, so a second click waits and then answers the
- * same link; the provider call carries the payment id as its idempotency key besides. What the
- * checkout needs from elsewhere (the payer's e-mail, the seller's account) is read before the
- * transaction: PGlite runs one transaction at a time, and a read outside it would wait for it.
- */
-export async function finalize<Extra>(
-  db: Db,
-  opts: {
-    actor: Actor;
-    id: string;
-    /** Reads what the checkout needs about the winner and the auctions' seller (whose own account is used when connected). */
-    prepare: (p: { winnerId: string; sellerId: string | null }) => Promise<Extra>;
-    checkout: (
-      input: Omit<CheckoutInput, 'seller' | 'payer'> & { payerName: string },
-      extra: Extra,
-    ) => Promise<Checkout & { provider: 'sandbox' | 'mercadopago'; collectedBySeller: boolean }>;
-    ip?: string;
-  },
-): Promise<PaymentChange & { link: string }> {
-  const scope = paymentScope(opts.actor);
-  const [peek] = await db
-    .select({ winnerId: payments.winnerId, sellerId: payments.sellerId, companyId: payments.companyId })
-    .from(payments)
-    .where(eq(payments.id, opts.id));
-  if (!peek || !isInScope(scope, peek)) throw notFound();
-  const extra = await opts.prepare(peek);
-  return db.transaction(async (tx) => {
-    const row = await lockPayment(tx, opts.id, scope);
-    if (row.paymentStatus === 'pending' && row.paymentLink) return { payment: await view(tx, row), auctionIds: [], link: row.paymentLink };
-    const moved = applyPaymentEvent(machineState(row), { type: 'finalize' });
-    if (!moved.ok) throw conflict(REFUSALS[moved.reason]);
-    const before = await view(tx, row);
-    if (before.wonItems.length === 0) throw conflict(messages.payments.noItems);
-    if (!hasShipping(row)) throw new AppError('VALIDATION', messages.payments.shippingRequired, { shippingCarrier: messages.payments.shippingRequired });
-    const checkout = await opts.checkout(
-      {
-        paymentId: row.id,
-        items: before.wonItems,
-        shippingCarrier: row.shippingCarrier,
-        shippingCost: row.shippingCost,
-        grandTotal: before.grandTotal,
-        payerName: row.winnerName,
-      },
-      extra,
-    );
-    const answer = await save(
-      tx,
-      row,
-      {
-        paymentStatus: 'pending',
-        paymentLink: checkout.url,
-        mpPreferenceId: checkout.preferenceId,
-        linkExpiresAt: checkout.expiresAt,
-        provider: checkout.provider,
-        collectedBySeller: checkout.collectedBySeller,
-      },
-      { actorId: opts.actor.id, action: 'payment.finalize', before, ip: opts.ip },
-    );
-    return { payment: answer, auctionIds: answer.auctionIds, link: checkout.url };
-  });
-}
-
-function machineState(row: PaymentRow): PaymentMachineState {
-  return { paymentStatus: row.paymentStatus, payoutStatus: row.payoutStatus, flagged: row.flagged, providerStatus: row.providerStatus };
-}
-
 /** Cancel, request payout, mark paid out: one event of the state machine on a locked payment. */
 async function transition(
   db: Db,
@@ -475,7 +221,7 @@ async function transition(
     const row = await lockPayment(tx, opts.id, paymentScope(opts.actor));
     opts.check?.(row);
     const moved = applyPaymentEvent(machineState(row), opts.event);
-    if (!moved.ok) throw conflict(REFUSALS[moved.reason]);
+    if (!moved.ok) throw refused(moved.reason);
     const before = await view(tx, row);
     const now = new Date();
     const next = moved.state;
@@ -506,91 +252,17 @@ export function requestPayout(db: Db, opts: { actor: Actor; id: string; ip?: str
     ...opts,
     event: { type: 'requestPayout' },
     action: 'payment.requestPayout',
-    check: (row) => {
-      if (row.collectedBySeller) throw conflict(messages.payments.payoutNotDue);
-    },
+    check: assertPayoutDue,
   });
 }
 
 /** POST /api/payments/{id}/mark-paid-out: a platform admin records that the seller was paid. */
 export function markPaidOut(db: Db, opts: { actor: Actor; id: string; ip?: string }): Promise<PaymentChange> {
-  if (!isAdmin(opts.actor.roles) || opts.actor.profileCompanyId) throw new AppError('FORBIDDEN', messages.payments.platformAdminOnly);
+  assertPlatformAdmin(opts.actor);
   return transition(db, {
     ...opts,
     event: { type: 'markPaidOut' },
     action: 'payment.markPaidOut',
-    check: (row) => {
-      if (row.collectedBySeller) throw conflict(messages.payments.payoutNotDue);
-    },
+    check: assertPayoutDue,
   });
-}
-
-// ── What the provider says ──────────────────────────────────────────────────
-
-/**
- * Applies the provider's record of a payment (fetched after a verified webhook). Idempotent: the
- * same provider payment and status change nothing twice. Safe out of order: an older provider
- * change than the one applied is ignored, and the state machine never moves a paid payment back.
- * An approval for less than the grand total does not pay it: it is flagged for someone to look.
- */
-export async function applyProviderPayment(
-  db: Db,
-  opts: { provider: 'sandbox' | 'mercadopago'; record: ProviderPayment },
-): Promise<{ change: PaymentChange | null; outcome: 'applied' | 'unchanged' | 'stale' | 'unknown' }> {
-  const { record } = opts;
-  const paymentId = record.externalReference;
-  if (!isUuid(paymentId)) return { change: null, outcome: 'unknown' };
-  return db.transaction(async (tx) => {
-    const [row] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
-    if (!row) return { change: null, outcome: 'unknown' as const };
-    const sameRecord = row.mpPaymentId === record.id;
-    if (sameRecord && row.providerUpdatedAt && record.updatedAt && record.updatedAt < row.providerUpdatedAt) return { change: null, outcome: 'stale' as const };
-    if (sameRecord && row.providerStatus === record.status && (!record.updatedAt || +record.updatedAt === +(row.providerUpdatedAt ?? 0))) {
-      return { change: null, outcome: 'unchanged' as const };
-    }
-    // A paid payment keeps the provider payment that paid it; another attempt's news is only recorded.
-    if (row.paymentStatus === 'paid' && row.mpPaymentId && !sameRecord) {
-      if (record.status !== 'approved') return { change: null, outcome: 'stale' as const };
-    }
-    const grand = row.totalAmount + row.shippingCost;
-    const short = record.status === 'approved' && record.amount !== null && record.amount < grand;
-    const moved = applyPaymentEvent(machineState(row), { type: 'provider', status: short ? 'pending' : record.status });
-    if (!moved.ok) return { change: null, outcome: 'unchanged' as const };
-    const next = moved.state;
-    const becamePaid = row.paymentStatus !== 'paid' && next.paymentStatus === 'paid';
-    const before = await view(tx, row);
-    const answer = await save(
-      tx,
-      row,
-      {
-        paymentStatus: next.paymentStatus,
-        providerStatus: short ? 'approved' : next.providerStatus,
-        flagged: next.flagged || short,
-        webhookAt: new Date(),
-        providerUpdatedAt: record.updatedAt ?? new Date(),
-        ...(row.paymentStatus !== 'paid' || sameRecord ? { mpPaymentId: record.id } : {}),
-        ...(becamePaid ? { paidAt: new Date() } : {}),
-      },
-      {
-        actorId: null,
-        action: `payment.provider.${record.status}`,
-        before: { paymentStatus: before.paymentStatus, providerStatus: before.providerStatus, flagged: before.flagged },
-        after: (a) => ({
-          paymentStatus: a.paymentStatus,
-          providerStatus: a.providerStatus,
-          flagged: a.flagged,
-          providerPaymentId: record.id,
-          amount: record.amount,
-        }),
-      },
-    );
-    return { change: { payment: answer, auctionIds: becamePaid ? answer.auctionIds : [] }, outcome: 'applied' as const };
-  });
-}
-
-/** The public checkout of the sandbox (GET /api/pay/{id}): what the buyer is asked to pay. */
-export async function getCheckout(db: Db, id: string): Promise<PaymentView | null> {
-  if (!isUuid(id)) return null;
-  const [row] = await db.select().from(payments).where(eq(payments.id, id));
-  return row ? view(db, row) : null;
 }

@@ -1,10 +1,15 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { isUuid } from '../../../domain/ids.js';
+import { applyPaymentEvent } from '../../../domain/payments.js';
 import type { AppContext } from '../../context.js';
-import { webhookEvents } from '../../db/schema.js';
-import { ProviderUnavailableError, type WebhookRequest } from '../../providers/payments/index.js';
+import type { Db } from '../../db/connect.js';
+import { payments, webhookEvents } from '../../db/schema.js';
+import { type ProviderPayment, ProviderUnavailableError, type WebhookRequest } from '../../providers/payments/index.js';
 import { emitPaymentChange } from './events.js';
-import { applyProviderPayment } from './service.js';
+import { machineState } from './policies.js';
+import { view } from './queries.js';
+import { type PaymentChange, save } from './service.js';
 
 export interface WebhookAnswer {
   status: number;
@@ -81,4 +86,67 @@ export async function handleWebhook(ctx: AppContext, req: WebhookRequest & { pro
     }
     throw err;
   }
+}
+
+// ── What the provider says ──────────────────────────────────────────────────
+
+/**
+ * Applies the provider's record of a payment (fetched after a verified webhook). Idempotent: the
+ * same provider payment and status change nothing twice. Safe out of order: an older provider
+ * change than the one applied is ignored, and the state machine never moves a paid payment back.
+ * An approval for less than the grand total does not pay it: it is flagged for someone to look.
+ */
+export async function applyProviderPayment(
+  db: Db,
+  opts: { provider: 'sandbox' | 'mercadopago'; record: ProviderPayment },
+): Promise<{ change: PaymentChange | null; outcome: 'applied' | 'unchanged' | 'stale' | 'unknown' }> {
+  const { record } = opts;
+  const paymentId = record.externalReference;
+  if (!isUuid(paymentId)) return { change: null, outcome: 'unknown' };
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
+    if (!row) return { change: null, outcome: 'unknown' as const };
+    const sameRecord = row.mpPaymentId === record.id;
+    if (sameRecord && row.providerUpdatedAt && record.updatedAt && record.updatedAt < row.providerUpdatedAt) return { change: null, outcome: 'stale' as const };
+    if (sameRecord && row.providerStatus === record.status && (!record.updatedAt || +record.updatedAt === +(row.providerUpdatedAt ?? 0))) {
+      return { change: null, outcome: 'unchanged' as const };
+    }
+    // A paid payment keeps the provider payment that paid it; another attempt's news is only recorded.
+    if (row.paymentStatus === 'paid' && row.mpPaymentId && !sameRecord) {
+      if (record.status !== 'approved') return { change: null, outcome: 'stale' as const };
+    }
+    const grand = row.totalAmount + row.shippingCost;
+    const short = record.status === 'approved' && record.amount !== null && record.amount < grand;
+    const moved = applyPaymentEvent(machineState(row), { type: 'provider', status: short ? 'pending' : record.status });
+    if (!moved.ok) return { change: null, outcome: 'unchanged' as const };
+    const next = moved.state;
+    const becamePaid = row.paymentStatus !== 'paid' && next.paymentStatus === 'paid';
+    const before = await view(tx, row);
+    const answer = await save(
+      tx,
+      row,
+      {
+        paymentStatus: next.paymentStatus,
+        providerStatus: short ? 'approved' : next.providerStatus,
+        flagged: next.flagged || short,
+        webhookAt: new Date(),
+        providerUpdatedAt: record.updatedAt ?? new Date(),
+        ...(row.paymentStatus !== 'paid' || sameRecord ? { mpPaymentId: record.id } : {}),
+        ...(becamePaid ? { paidAt: new Date() } : {}),
+      },
+      {
+        actorId: null,
+        action: `payment.provider.${record.status}`,
+        before: { paymentStatus: before.paymentStatus, providerStatus: before.providerStatus, flagged: before.flagged },
+        after: (a) => ({
+          paymentStatus: a.paymentStatus,
+          providerStatus: a.providerStatus,
+          flagged: a.flagged,
+          providerPaymentId: record.id,
+          amount: record.amount,
+        }),
+      },
+    );
+    return { change: { payment: answer, auctionIds: becamePaid ? answer.auctionIds : [] }, outcome: 'applied' as const };
+  });
 }

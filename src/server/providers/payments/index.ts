@@ -10,7 +10,7 @@ import type { ProviderStatus, WonItem } from '../../../domain/payments.js';
 export interface PaymentProvider {
   readonly kind: 'sandbox' | 'mercadopago';
 
-  /** A checkout for one payment: where the buyer pays, and until when. */
+  /** A checkout for one payment: where the buyer pays, and until when. Idempotent by payment id. */
   createCheckout(input: CheckoutInput): Promise<Checkout>;
 
   /**
@@ -37,6 +37,7 @@ export interface PaymentProvider {
 }
 
 export interface CheckoutInput {
+  /** Also the idempotency key: the same payment always gets the same checkout back (finalize's retries rely on it). */
   paymentId: string;
   items: WonItem[];
   shippingCarrier: string | null;

@@ -29,6 +29,8 @@ export function createSandboxProvider(opts: { db: Db; publicUrl: URL; secret: st
   const now = opts.now ?? Date.now;
   const webhookSecret = createHmac('sha256', opts.secret).update('sandbox-webhooks').digest('hex');
   const codeKey = createHmac('sha256', opts.secret).update('sandbox-connect').digest();
+  /** The checkouts made, by payment id (the idempotency key). */
+  const checkouts = new Map<string, Checkout>();
 
   const connect: ProviderConnect = {
     authorizationUrl({ state, codeChallenge, redirectUri }) {
@@ -70,11 +72,14 @@ export function createSandboxProvider(opts: { db: Db; publicUrl: URL; secret: st
     connect,
 
     async createCheckout(input: CheckoutInput): Promise<Checkout> {
-      return {
+      // Idempotent by payment id, as Mercado Pago is by X-Idempotency-Key; the link and id derive from it, so a restart changes only the expiry.
+      const made = checkouts.get(input.paymentId) ?? {
         url: new URL(`/pay/${input.paymentId}`, opts.publicUrl).href,
         preferenceId: `sandbox-${input.paymentId}`,
         expiresAt: new Date(now() + opts.linkHours * 3_600_000),
       };
+      checkouts.set(input.paymentId, made);
+      return { ...made };
     },
 
     verifyWebhook(request: WebhookRequest): WebhookVerdict {

@@ -9,6 +9,13 @@ import { isCancelable, paymentWhatsappHref, type ReadyRow, type Shipping, sameSh
 import { type CopyMessage, isServerFailure, useBillingNotices } from './use-billing-notices';
 import { busyKey, useInFlight } from './use-in-flight';
 
+/** What one action says: on success (optional) and on failure (which may read the error); onFailure runs first. */
+interface ActionMessages {
+  success?: string;
+  failure: string | ((error: unknown) => string);
+  onFailure?: () => void;
+}
+
 /** 'send' creates the link and opens WhatsApp with it; 'finalize' creates it and copies it (SPEC §7). */
 export type LinkMode = 'send' | 'finalize';
 
@@ -30,6 +37,22 @@ export function useBillingActions() {
   const requestPayoutMutation = useRequestPayout();
   const markPaidOutMutation = useMarkPaidOut();
 
+  /** One request with SPEC §8's notices: the success message (if any), or the failure with the server's reason. Null when it failed. */
+  const runAction = useCallback(
+    async <T,>(fn: () => Promise<T>, messages: ActionMessages): Promise<{ value: T } | null> => {
+      try {
+        const value = await fn();
+        if (messages.success) notices.success(messages.success);
+        return { value };
+      } catch (error) {
+        messages.onFailure?.();
+        notices.failure(typeof messages.failure === 'function' ? messages.failure(error) : messages.failure, error);
+        return null;
+      }
+    },
+    [notices],
+  );
+
   /** A draft of every item of the row, then the shipping typed for it before (if any). */
   const createDraft = useCallback(
     async (row: ReadyRow): Promise<PaymentView | null> =>
@@ -38,55 +61,45 @@ export function useBillingActions() {
           notices.failure(t('payments.confirm.noItems'));
           return null;
         }
-        let payment: PaymentView;
-        try {
-          payment = (await createDraftMutation.mutateAsync({ winnerId: row.winnerId, auctionIds: row.wonItems.map((item) => item.auctionId) })).payment;
-        } catch (error) {
-          notices.failure(t('payments.errors.createDraft'), error);
-          return null;
-        }
-        if (hasShipping(row)) {
-          try {
-            payment = (await updateShippingMutation.mutateAsync({ id: payment.id, shippingCarrier: row.shippingCarrier, shippingCost: row.shippingCost }))
-              .payment;
-          } catch (error) {
-            // The draft exists; its shipping can still be typed in 'Pagos en borrador'.
-            notices.failure(t('payments.errors.updateShipping'), error);
-          }
-        }
-        return payment;
+        const created = await runAction(
+          () => createDraftMutation.mutateAsync({ winnerId: row.winnerId, auctionIds: row.wonItems.map((item) => item.auctionId) }),
+          { failure: t('payments.errors.createDraft') },
+        );
+        if (!created) return null;
+        if (!hasShipping(row)) return created.value.payment;
+        // On failure the draft exists; its shipping can still be typed in 'Pagos en borrador'.
+        const shipped = await runAction(
+          () => updateShippingMutation.mutateAsync({ id: created.value.payment.id, shippingCarrier: row.shippingCarrier, shippingCost: row.shippingCost }),
+          { failure: t('payments.errors.updateShipping') },
+        );
+        return (shipped ?? created).value.payment;
       })) ?? null,
-    [run, notices, t, createDraftMutation.mutateAsync, updateShippingMutation.mutateAsync],
+    [run, runAction, notices, t, createDraftMutation.mutateAsync, updateShippingMutation.mutateAsync],
   );
 
   /** Inline carrier and cost of a draft, saved on blur. */
   const saveShipping = useCallback(
     async (payment: PaymentView, shipping: Shipping): Promise<boolean> =>
-      (await run(busyKey.shipping(payment.id), async () => {
-        try {
-          await updateShippingMutation.mutateAsync({ id: payment.id, ...shipping });
-          return true;
-        } catch (error) {
-          notices.failure(t('payments.errors.updateShipping'), error);
-          return false;
-        }
-      })) ?? false,
-    [run, notices, t, updateShippingMutation.mutateAsync],
+      (await run(
+        busyKey.shipping(payment.id),
+        async () =>
+          (await runAction(() => updateShippingMutation.mutateAsync({ id: payment.id, ...shipping }), { failure: t('payments.errors.updateShipping') })) !==
+          null,
+      )) ?? false,
+    [run, runAction, t, updateShippingMutation.mutateAsync],
   );
 
   const addItems = useCallback(
     async (payment: PaymentView, auctionIds: string[]): Promise<boolean> =>
-      (await run(busyKey.payment(payment.id), async () => {
-        try {
-          await addAuctionsMutation.mutateAsync({ id: payment.id, auctionIds });
-          notices.success(t('payments.notices.itemsAdded', { count: auctionIds.length }));
-          return true;
-        } catch (error) {
-          notices.failure(t('payments.errors.addItems'), error);
-          return false;
-        }
-      })) ?? false,
-    [run, notices, t, addAuctionsMutation.mutateAsync],
+      (await run(
+        busyKey.payment(payment.id),
+        async () =>
+          (await runAction(() => addAuctionsMutation.mutateAsync({ id: payment.id, auctionIds }), {
+            success: t('payments.notices.itemsAdded', { count: auctionIds.length }),
+            failure: t('payments.errors.addItems'),
+          })) !== null,
+      )) ?? false,
+    [run, runAction, t, addAuctionsMutation.mutateAsync],
   );
 
   /** Saves the confirmed shipping if it changed, finalises, then sends or copies the link. */
@@ -95,27 +108,20 @@ export function useBillingActions() {
       (await run(busyKey.payment(payment.id), async () => {
         // Opened now, inside the click: a tab opened after the requests would meet the pop-up blocker.
         const tab = mode === 'send' && payment.winnerWhatsapp ? openBlankTab() : null;
-        const fail = (message: string, error: unknown) => {
-          tab?.close();
-          notices.failure(message, error);
-          return false;
-        };
+        const onFailure = () => tab?.close();
         if (!sameShipping(shipping, payment)) {
-          try {
-            await updateShippingMutation.mutateAsync({ id: payment.id, ...shipping });
-          } catch (error) {
-            return fail(t('payments.errors.updateShipping'), error);
-          }
+          const saved = await runAction(() => updateShippingMutation.mutateAsync({ id: payment.id, ...shipping }), {
+            failure: t('payments.errors.updateShipping'),
+            onFailure,
+          });
+          if (!saved) return false;
         }
-        let link: string;
-        let finalized: PaymentView;
-        try {
-          const answer = await finalizeMutation.mutateAsync(payment.id);
-          link = answer.paymentLinkUrl;
-          finalized = answer.payment;
-        } catch (error) {
-          return fail(t(isServerFailure(error) ? 'payments.errors.createLink' : 'payments.errors.finalize'), error);
-        }
+        const answer = await runAction(() => finalizeMutation.mutateAsync(payment.id), {
+          failure: (error) => t(isServerFailure(error) ? 'payments.errors.createLink' : 'payments.errors.finalize'),
+          onFailure,
+        });
+        if (!answer) return false;
+        const { paymentLinkUrl: link, payment: finalized } = answer.value;
         if (mode === 'send') {
           const href = paymentWhatsappHref(finalized, link);
           if (href && tab && !tab.closed) tab.location.href = href;
@@ -129,21 +135,19 @@ export function useBillingActions() {
         }
         return true;
       })) ?? false,
-    [run, notices, t, updateShippingMutation.mutateAsync, finalizeMutation.mutateAsync],
+    [run, runAction, notices, t, updateShippingMutation.mutateAsync, finalizeMutation.mutateAsync],
   );
 
   const cancel = useCallback(
     (payment: PaymentView) =>
-      run(busyKey.payment(payment.id), async () => {
+      run(busyKey.payment(payment.id), () => {
         const isDraft = payment.paymentStatus === 'draft';
-        try {
-          await cancelMutation.mutateAsync(payment.id);
-          notices.success(t(isDraft ? 'payments.notices.draftCanceled' : 'payments.notices.paymentCanceled'));
-        } catch (error) {
-          notices.failure(t(isDraft ? 'payments.errors.cancelDraft' : 'payments.errors.cancelPending'), error);
-        }
+        return runAction(() => cancelMutation.mutateAsync(payment.id), {
+          success: t(isDraft ? 'payments.notices.draftCanceled' : 'payments.notices.paymentCanceled'),
+          failure: t(isDraft ? 'payments.errors.cancelDraft' : 'payments.errors.cancelPending'),
+        });
       }),
-    [run, notices, t, cancelMutation.mutateAsync],
+    [run, runAction, t, cancelMutation.mutateAsync],
   );
 
   /** SPEC §5: cancelling asks first and says where the items go. One question at a time. */
@@ -178,28 +182,24 @@ export function useBillingActions() {
 
   const requestPayout = useCallback(
     (payment: PaymentView) =>
-      run(busyKey.payment(payment.id), async () => {
-        try {
-          await requestPayoutMutation.mutateAsync(payment.id);
-          notices.success(t('payments.notices.payoutRequested'));
-        } catch (error) {
-          notices.failure(t('payments.errors.requestPayout'), error);
-        }
-      }),
-    [run, notices, t, requestPayoutMutation.mutateAsync],
+      run(busyKey.payment(payment.id), () =>
+        runAction(() => requestPayoutMutation.mutateAsync(payment.id), {
+          success: t('payments.notices.payoutRequested'),
+          failure: t('payments.errors.requestPayout'),
+        }),
+      ),
+    [run, runAction, t, requestPayoutMutation.mutateAsync],
   );
 
   const markPaidOut = useCallback(
     (payment: PaymentView) =>
-      run(busyKey.payment(payment.id), async () => {
-        try {
-          await markPaidOutMutation.mutateAsync(payment.id);
-          notices.success(t('payments.notices.markedPaidOut'));
-        } catch (error) {
-          notices.failure(t('payments.errors.markPaidOut'), error);
-        }
-      }),
-    [run, notices, t, markPaidOutMutation.mutateAsync],
+      run(busyKey.payment(payment.id), () =>
+        runAction(() => markPaidOutMutation.mutateAsync(payment.id), {
+          success: t('payments.notices.markedPaidOut'),
+          failure: t('payments.errors.markPaidOut'),
+        }),
+      ),
+    [run, runAction, t, markPaidOutMutation.mutateAsync],
   );
 
   /** A link that already exists goes straight to WhatsApp, inside the click (no pop-up blocker). */

@@ -39,6 +39,16 @@ export function SandboxButtons({ onPay, pending, isBusy }: { onPay: (outcome: Sa
   );
 }
 
+/** The sandbox (development, or a declared public demo): every checkout page says it is a test. */
+export function TestPaymentBanner() {
+  const { t } = useTranslation();
+  return (
+    <Alert color="yellow" variant="filled" icon={<AlertIcon />} title={t('checkout.testBannerTitle')} data-testid="test-payment-banner">
+      {t('checkout.testBanner')}
+    </Alert>
+  );
+}
+
 /** The pay screen's notice about an earlier attempt, if any. */
 export function PayNotice({ notice }: { notice: 'pendingVoucher' | 'lastRejected' | null }) {
   const { t } = useTranslation();

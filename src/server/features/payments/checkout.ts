@@ -1,0 +1,161 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { applyPaymentEvent, hasShipping, type WonItem } from '../../../domain/payments.js';
+import type { Db } from '../../db/connect.js';
+import { payments, users } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { messages } from '../../messages.js';
+import { type Checkout, type PaymentProvider, ProviderUnavailableError } from '../../providers/payments/index.js';
+import type { SellerAccounts } from './accounts.js';
+import { type Actor, conflict, isReserved, machineState, paymentScope, refused } from './policies.js';
+import { view } from './queries.js';
+import { cancelPayment, lockPayment, type PaymentChange, save } from './service.js';
+
+/**
+ * What billing asks of the payment provider: finalize creates a checkout, cancel expires it.
+ *
+ * POST /api/payments/{id}/finalize: the draft becomes pending with a payment link, in three steps
+ * so that no transaction waits on the provider (on PGlite one open transaction stops the whole
+ * database, bids included):
+ * 1. reserve: lock, check, and name the provider on the draft; from then on its amount is fixed;
+ * 2. outside any transaction, ask the provider for the checkout, keyed by the payment's id, so a
+ *    repeat (a second click, a retry after a crash or a lost answer) gets the same checkout back;
+ * 3. record: lock again, store the link and move to pending, audited once.
+ * A crash between the steps leaves a reserved draft; the next click runs 2 and 3 again.
+ */
+
+export interface FinalizeAnswer extends PaymentChange {
+  link: string;
+}
+
+/** The provider and the sellers' accounts, and where to log what the provider refused. */
+interface ProviderDeps {
+  provider: PaymentProvider;
+  accounts: SellerAccounts;
+  log?: FastifyBaseLogger;
+}
+
+/** What the checkout is made of, read in step 1. */
+interface Reservation {
+  id: string;
+  winnerId: string;
+  winnerName: string;
+  sellerId: string | null;
+  items: WonItem[];
+  shippingCarrier: string | null;
+  shippingCost: number;
+  grandTotal: number;
+}
+
+export async function finalize(db: Db, opts: ProviderDeps & { actor: Actor; id: string; ip?: string }): Promise<FinalizeAnswer> {
+  const step = await reserveCheckout(db, { actor: opts.actor, id: opts.id, provider: opts.provider.kind });
+  if ('done' in step) return step.done;
+  const { checkout, collectedBySeller } = await createCheckout(db, opts, step.reservation);
+  const recorded = await recordCheckout(db, { actor: opts.actor, id: opts.id, checkout, provider: opts.provider.kind, collectedBySeller, ip: opts.ip });
+  if (recorded) return recorded;
+  // Cancelled while the provider was working: the new checkout must not take payments.
+  await expire(opts, { preferenceId: checkout.preferenceId, sellerId: collectedBySeller ? step.reservation.sellerId : null });
+  throw conflict(messages.payments.notDraft);
+}
+
+/**
+ * POST /api/payments/{id}/cancel: the payment ends (service.ts), then its link stops taking
+ * payments at the provider, with the account that made it.
+ */
+export async function cancel(db: Db, opts: ProviderDeps & { actor: Actor; id: string; ip?: string }): Promise<PaymentChange> {
+  const change = await cancelPayment(db, { actor: opts.actor, id: opts.id, ip: opts.ip });
+  const { payment } = change;
+  if (payment.provider === opts.provider.kind) {
+    await expire(opts, { preferenceId: payment.mpPreferenceId, sellerId: payment.collectedBySeller ? payment.sellerId : null });
+  }
+  return change;
+}
+
+/** Step 1. Answers the link at once when an earlier click already finished. */
+export async function reserveCheckout(
+  db: Db,
+  opts: { actor: Actor; id: string; provider: PaymentProvider['kind'] },
+): Promise<{ done: FinalizeAnswer } | { reservation: Reservation }> {
+  return db.transaction(async (tx) => {
+    const row = await lockPayment(tx, opts.id, paymentScope(opts.actor));
+    if (row.paymentStatus === 'pending' && row.paymentLink) return { done: { payment: await view(tx, row), auctionIds: [], link: row.paymentLink } };
+    const moved = applyPaymentEvent(machineState(row), { type: 'finalize' });
+    if (!moved.ok) throw refused(moved.reason);
+    const before = await view(tx, row);
+    if (before.wonItems.length === 0) throw conflict(messages.payments.noItems);
+    if (!hasShipping(row)) throw new AppError('VALIDATION', messages.payments.shippingRequired, { shippingCarrier: messages.payments.shippingRequired });
+    if (!isReserved(row)) await tx.update(payments).set({ provider: opts.provider, updatedAt: new Date() }).where(eq(payments.id, row.id));
+    return {
+      reservation: {
+        id: row.id,
+        winnerId: row.winnerId,
+        winnerName: row.winnerName,
+        sellerId: row.sellerId,
+        items: before.wonItems,
+        shippingCarrier: row.shippingCarrier,
+        shippingCost: row.shippingCost,
+        grandTotal: before.grandTotal,
+      },
+    };
+  });
+}
+
+/** Step 2, outside any transaction: a connected seller's checkout is made with their account; otherwise the platform's. */
+async function createCheckout(db: Db, opts: ProviderDeps, r: Reservation): Promise<{ checkout: Checkout; collectedBySeller: boolean }> {
+  try {
+    const [payer] = await db.select({ email: users.email }).from(users).where(eq(users.id, r.winnerId));
+    const seller = await opts.accounts.credentialsFor(r.sellerId);
+    const checkout = await opts.provider.createCheckout({
+      paymentId: r.id,
+      items: r.items,
+      shippingCarrier: r.shippingCarrier,
+      shippingCost: r.shippingCost,
+      grandTotal: r.grandTotal,
+      payer: { name: r.winnerName, email: payer?.email ?? null },
+      seller,
+    });
+    return { checkout, collectedBySeller: seller !== null };
+  } catch (err) {
+    opts.log?.error({ err, paymentId: r.id }, 'checkout failed');
+    throw new AppError(err instanceof ProviderUnavailableError ? 'PROVIDER_UNAVAILABLE' : 'CONFLICT', messages.payments.checkoutFailed);
+  }
+}
+
+/** Step 3. Null when the payment is no longer a draft to finish (it was cancelled meanwhile). */
+export async function recordCheckout(
+  db: Db,
+  opts: { actor: Actor; id: string; checkout: Checkout; provider: PaymentProvider['kind']; collectedBySeller: boolean; ip?: string | undefined },
+): Promise<FinalizeAnswer | null> {
+  return db.transaction(async (tx) => {
+    const row = await lockPayment(tx, opts.id, paymentScope(opts.actor));
+    // Another click recorded the same checkout first.
+    if (row.paymentStatus === 'pending' && row.paymentLink) return { payment: await view(tx, row), auctionIds: [], link: row.paymentLink };
+    if (row.paymentStatus !== 'draft') return null;
+    const before = await view(tx, row);
+    const { checkout } = opts;
+    const answer = await save(
+      tx,
+      row,
+      {
+        paymentStatus: 'pending',
+        paymentLink: checkout.url,
+        mpPreferenceId: checkout.preferenceId,
+        linkExpiresAt: checkout.expiresAt,
+        provider: opts.provider,
+        collectedBySeller: opts.collectedBySeller,
+      },
+      { actorId: opts.actor.id, action: 'payment.finalize', before, ip: opts.ip },
+    );
+    return { payment: answer, auctionIds: answer.auctionIds, link: checkout.url };
+  });
+}
+
+/** Best effort: a payment that still arrives for a cancelled payment is recorded and flagged. */
+async function expire(opts: ProviderDeps, checkout: { preferenceId: string | null; sellerId: string | null }) {
+  if (!checkout.preferenceId) return;
+  try {
+    await opts.provider.expireCheckout(checkout.preferenceId, checkout.sellerId ? await opts.accounts.credentialsFor(checkout.sellerId) : null);
+  } catch (err) {
+    opts.log?.warn({ err, preferenceId: checkout.preferenceId }, 'could not expire the checkout of a cancelled payment');
+  }
+}

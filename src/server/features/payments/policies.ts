@@ -1,0 +1,56 @@
+import type { PaymentMachineState, PaymentRefusal } from '../../../domain/payments.js';
+import { isAdmin } from '../../../domain/roles.js';
+import { payments } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { messages } from '../../messages.js';
+import { isInScope, recordScope, type Scope, type ScopedActor, scopeWhere } from '../../policies/scope.js';
+import type { PaymentRow } from './presenters.js';
+
+/** Who may see and change which payments, and what the state machine refuses, in Spanish. */
+
+export type Actor = ScopedActor;
+export type PaymentScope = Scope;
+
+/** Which payments a panel user sees: those of the auctions they see (SPEC §6). */
+export const paymentScope = (user: Actor): PaymentScope => recordScope(user);
+
+/** The WHERE clause of a scope over payments; undefined means no restriction. */
+export const paymentScopeWhere = (scope: PaymentScope) => scopeWhere(scope, payments);
+
+export { isInScope };
+
+export const notFound = () => new AppError('NOT_FOUND', messages.errors.notFound);
+export const conflict = (message: string) => new AppError('CONFLICT', message);
+
+const REFUSALS: Record<PaymentRefusal, string> = {
+  notDraft: messages.payments.notDraft,
+  notCancelable: messages.payments.notCancelable,
+  notPaid: messages.payments.notPaid,
+  payoutAlreadyRequested: messages.payments.payoutAlreadyRequested,
+  alreadyPaidOut: messages.payments.alreadyPaidOut,
+};
+
+export const refused = (reason: PaymentRefusal) => conflict(REFUSALS[reason]);
+
+export function machineState(row: PaymentRow): PaymentMachineState {
+  return { paymentStatus: row.paymentStatus, payoutStatus: row.payoutStatus, flagged: row.flagged, providerStatus: row.providerStatus };
+}
+
+/** A draft whose checkout is being created (finalize's first step named its provider): its amount is fixed. */
+export const isReserved = (row: Pick<PaymentRow, 'paymentStatus' | 'provider'>) => row.paymentStatus === 'draft' && row.provider !== null;
+
+/** Shipping and items change only on a draft nobody is finalising. */
+export function assertEditable(row: PaymentRow): void {
+  if (row.paymentStatus !== 'draft') throw conflict(messages.payments.notDraft);
+  if (isReserved(row)) throw conflict(messages.payments.finalizing);
+}
+
+/** A payout concerns only what the platform collected. */
+export function assertPayoutDue(row: PaymentRow): void {
+  if (row.collectedBySeller) throw conflict(messages.payments.payoutNotDue);
+}
+
+/** Marking paid out is the platform's: an admin with no company. */
+export function assertPlatformAdmin(actor: Actor): void {
+  if (!isAdmin(actor.roles) || actor.profileCompanyId) throw new AppError('FORBIDDEN', messages.payments.platformAdminOnly);
+}
