@@ -10,6 +10,7 @@ import { messages } from '../../messages.js';
 import type { CurrentUser } from '../auth/sessions.js';
 import { type AuctionScope, auctionScope, isInScope, ownershipOfNewAuction } from './policies.js';
 import { type AuctionRelations, presentDetail, presentPublic } from './presenters.js';
+import { ensureCompany } from '../companies/queries.js';
 import { buildSearchText, companyNames, nameTokens } from './search-text.js';
 
 type AuctionRow = typeof auctions.$inferSelect;
@@ -54,6 +55,8 @@ function formColumns(input: AuctionValues) {
 }
 
 async function searchColumns(tx: Tx, input: AuctionValues, opts: { categoryName: string; companyId: string; winnerName: string | null }) {
+  // A solo seller's first auction creates its company record, so the search finds its name at once.
+  await ensureCompany(tx, opts.companyId);
   const company = (await companyNames(tx, [opts.companyId])).get(opts.companyId) ?? null;
   return {
     nameTokens: nameTokens(input.name),

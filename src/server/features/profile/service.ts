@@ -3,14 +3,13 @@ import type { z } from 'zod';
 import type { Me } from '../../../domain/api-types.js';
 import { checkWhatsapp } from '../../../domain/phone.js';
 import { isProfileComplete, type Profile, type ZProfileInput } from '../../../domain/profile.js';
-import { effectiveCompanyId } from '../../../domain/roles.js';
 import { recordAudit } from '../../audit.js';
 import type { Db } from '../../db/connect.js';
 import { userProfiles, users } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
-import { refreshAuctionSearchText } from '../auctions/search-text.js';
 import type { CurrentUser } from '../auth/sessions.js';
+import { companyNames } from '../companies/queries.js';
 
 type ProfileRow = typeof userProfiles.$inferSelect;
 
@@ -44,12 +43,14 @@ export async function getMe(db: Db, user: CurrentUser): Promise<Me> {
     .where(eq(userProfiles.userId, user.id));
   if (!row) throw new AppError('NOT_FOUND', messages.errors.notFound);
   const profile = presentProfile(row.profile);
+  const companyName = (await companyNames(db, [user.companyId])).get(user.companyId) ?? null;
   return {
     user: { id: user.id, email: user.email, displayName: profile.displayName, avatarUrl: row.avatarUrl },
     profile,
     roles: user.roles,
     companyId: user.companyId,
-    companyName: profile.companyName,
+    // The company's record names it, not whichever member last edited a profile.
+    companyName,
     profileComplete: isProfileComplete(profile),
   };
 }
@@ -77,8 +78,6 @@ export async function updateProfile(db: Db, opts: { userId: string; input: z.out
       .where(eq(userProfiles.userId, opts.userId))
       .returning();
     if (!row) throw new AppError('NOT_FOUND', messages.errors.notFound);
-    // The business name may be the company's name in the admin search (companyNames).
-    if (before.companyName !== row.companyName) await refreshAuctionSearchText(tx, { companyId: effectiveCompanyId(row.userId, row.companyId) });
     // Consent to be contacted is a legal record: keep when it was given.
     if (!before.whatsappConsentGiven) {
       await recordAudit(tx, {
