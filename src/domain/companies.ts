@@ -77,10 +77,7 @@ export type CompanyInput = z.input<typeof ZCompanyInput>;
  * Who may edit a company's record: a platform admin (no companyId) any company; a company admin
  * its company; a seller who is its own company (no companyId) that one-person company.
  */
-export function canManageCompany(
-  user: { id: string; roles: readonly Role[]; profileCompanyId: string | null },
-  companyId: string,
-): boolean {
+export function canManageCompany(user: { id: string; roles: readonly Role[]; profileCompanyId: string | null }, companyId: string): boolean {
   if (isAdmin(user.roles)) return user.profileCompanyId === null || user.profileCompanyId === companyId;
   return user.roles.includes('seller') && user.profileCompanyId === null && companyId === user.id;
 }

@@ -75,8 +75,7 @@ describe('profile API', () => {
       firstName: 'Rosa',
     });
     const meRes = await server.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
-    // The profile's business name is kept, but only a company record names the company (issue 11, A10).
-    expect(meRes.json()).toMatchObject({ profileComplete: true, profile: { companyName: 'Subastas Rosa' }, companyName: null });
+    expect(meRes.json()).toMatchObject({ profileComplete: true, companyName: 'Subastas Rosa' });
     await put({ ...valid, whatsappCountryCode: '1', whatsappLocal: '(202) 555-0123', companyName: '' });
     const consents = await server.ctx.db.select().from(auditLog).where(eq(auditLog.action, 'profile.whatsapp_consent'));
     expect(consents).toHaveLength(1);

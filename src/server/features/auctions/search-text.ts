@@ -22,10 +22,8 @@ export function buildSearchText(parts: SearchParts): string {
   return foldText([parts.name, parts.categoryName, parts.marca, parts.envio, parts.companyName, parts.winnerName].filter(Boolean).join(' \u2022 '));
 }
 
-export { nameTokens };
-
 /** A company's name for each id, from its record (companies); re-exported for the auction readers. */
-export { companyNames };
+export { companyNames, nameTokens };
 
 /** Recomputes search_text for the auctions matching `where` (by ids, a category or a company). */
 export async function refreshAuctionSearchText(db: Db | Tx, where: { auctionIds?: string[]; categoryId?: string; companyId?: string }): Promise<number> {

@@ -8,9 +8,9 @@ import { auctions, bids, categories, HOLDING_PAYMENT_STATUSES, liveLots, payment
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import type { CurrentUser } from '../auth/sessions.js';
+import { ensureCompany } from '../companies/queries.js';
 import { type AuctionScope, auctionScope, isInScope, ownershipOfNewAuction } from './policies.js';
 import { type AuctionRelations, presentDetail, presentPublic } from './presenters.js';
-import { ensureCompany } from '../companies/queries.js';
 import { buildSearchText, companyNames, nameTokens } from './search-text.js';
 
 type AuctionRow = typeof auctions.$inferSelect;

@@ -1,11 +1,12 @@
-import { and, asc, count, eq, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Company, CompanyListResponse, ZCompanyInput } from '../../../domain/companies.js';
+import { isUuid } from '../../../domain/ids.js';
 import { foldText } from '../../../domain/text.js';
 import { recordAudit } from '../../audit.js';
-import type { Db } from '../../db/connect.js';
+import type { Db, Tx } from '../../db/connect.js';
 import { escapeLike } from '../../db/like.js';
-import { companies } from '../../db/schema.js';
+import { companies, userProfiles } from '../../db/schema.js';
 import { refreshAuctionSearchText } from '../auctions/search-text.js';
 import { assertManages, type CompanyActor, companyNotFound, companyScope, companyScopeWhere } from './policies.js';
 import { presentCompany } from './presenters.js';
@@ -37,32 +38,52 @@ export async function getCompany(db: Db, opts: { actor: CompanyActor; id: string
   return presentCompany(row);
 }
 
-/** PUT /api/companies/{id}: name, RFC and razón social; a new name reaches its auctions' search text. */
+/** PUT /api/companies/{id}: name, RFC and razón social. */
 export async function updateCompany(
   db: Db,
   opts: { actor: CompanyActor; id: string; input: z.output<typeof ZCompanyInput>; ip?: string | undefined },
 ): Promise<Company> {
   assertManages(opts.actor, opts.id);
-  const { name, rfc, legalName } = opts.input;
   return db.transaction(async (tx) => {
     if (opts.id === opts.actor.companyId) await ensureCompany(tx, opts.id);
-    const [before] = await tx.select().from(companies).where(eq(companies.id, opts.id)).for('update');
-    if (!before) throw companyNotFound();
-    if (before.name === name && before.rfc === rfc && before.legalName === legalName) return presentCompany(before);
-    const [row] = await tx.update(companies).set({ name, rfc, legalName, updatedAt: new Date() }).where(eq(companies.id, opts.id)).returning();
-    if (!row) throw companyNotFound();
-    if (before.name !== name) await refreshAuctionSearchText(tx, { companyId: opts.id });
-    await recordAudit(tx, {
-      actorId: opts.actor.id,
-      action: 'company.update',
-      entityType: 'company',
-      entityId: opts.id,
-      before: { name: before.name, rfc: before.rfc, legalName: before.legalName },
-      after: { name, rfc, legalName },
-      ip: opts.ip ?? null,
-    });
-    return presentCompany(row);
+    return renameCompany(tx, { actorId: opts.actor.id, id: opts.id, set: opts.input, ip: opts.ip });
   });
+}
+
+/**
+ * Saves a company's record inside the caller's transaction (the caller has checked who may):
+ * a new name reaches its auctions' search text and, for a one-person company, its owner's profile.
+ */
+export async function renameCompany(
+  tx: Tx,
+  opts: { actorId: string; id: string; set: { name: string; rfc?: string | null; legalName?: string | null }; ip?: string | undefined },
+): Promise<Company> {
+  const [before] = await tx.select().from(companies).where(eq(companies.id, opts.id)).for('update');
+  if (!before) throw companyNotFound();
+  const { name, rfc = before.rfc, legalName = before.legalName } = opts.set;
+  if (before.name === name && before.rfc === rfc && before.legalName === legalName) return presentCompany(before);
+  const [row] = await tx.update(companies).set({ name, rfc, legalName, updatedAt: new Date() }).where(eq(companies.id, opts.id)).returning();
+  if (!row) throw companyNotFound();
+  if (before.name !== name) {
+    await refreshAuctionSearchText(tx, { companyId: opts.id });
+    // 'Mi perfil' shows a one-person company's name as the owner's business name: keep them equal.
+    if (isUuid(opts.id)) {
+      await tx
+        .update(userProfiles)
+        .set({ companyName: name })
+        .where(and(eq(userProfiles.userId, opts.id), isNull(userProfiles.companyId)));
+    }
+  }
+  await recordAudit(tx, {
+    actorId: opts.actorId,
+    action: 'company.update',
+    entityType: 'company',
+    entityId: opts.id,
+    before: { name: before.name, rfc: before.rfc, legalName: before.legalName },
+    after: { name, rfc, legalName },
+    ip: opts.ip ?? null,
+  });
+  return presentCompany(row);
 }
 
 // Accents folded in SQL the way foldText folds them in JavaScript (as the users search does).
