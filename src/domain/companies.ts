@@ -61,7 +61,7 @@ export const ZCompanyInput = z.object({
   name: z.string({ error: 'companyNameRequired' }).trim().min(1, { error: 'companyNameRequired' }).max(120, { error: 'tooLong' }),
   rfc: z
     .string({ error: 'rfcFormat' })
-    // Written as people write it: 'abc-680524 p76' is 'ABC680524P76'.
+    // Written as people write it: 'eku-900317 3c9' is 'EKU9003173C9'.
     .transform((v) => v.toUpperCase().replace(/[\s-]/g, ''))
     .nullish()
     .transform((v) => (v ? v : null))

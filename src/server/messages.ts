@@ -53,7 +53,7 @@ export const messages = {
     companyIdInvalid: 'El companyId sólo admite letras, números, guiones, puntos y guiones bajos.',
     // Companies; keys are the codes of ZCompanyInput.
     companyNameRequired: 'Escribe el nombre de la empresa.',
-    rfcFormat: 'El RFC debe tener 12 caracteres (persona moral) o 13 (persona física), como ABC680524P76.',
+    rfcFormat: 'El RFC debe tener 12 caracteres (persona moral) o 13 (persona física), como EKU9003173C9.',
     rfcCheckDigit: 'El RFC no es válido: revisa la homoclave (los últimos 3 caracteres).',
     // Bids; keys are the codes of ZBidInput.
     bidRequired: 'Escribe el monto de tu puja en pesos.',
