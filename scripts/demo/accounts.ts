@@ -2,9 +2,9 @@ import { inArray } from 'drizzle-orm';
 import { checkWhatsapp } from '../../src/domain/phone.js';
 import { foldText } from '../../src/domain/text.js';
 import type { Db } from '../../src/server/db/connect.js';
-import { categories, userProfiles, users } from '../../src/server/db/schema.js';
+import { categories, companies, userProfiles, users } from '../../src/server/db/schema.js';
 import { CATALOG } from './catalog.js';
-import { type DemoPerson, displayName, PEOPLE } from './people.js';
+import { COMPANIES, type DemoPerson, displayName, PEOPLE } from './people.js';
 
 const DAY = 86_400_000;
 
@@ -38,6 +38,8 @@ export async function insertCategories(db: Db): Promise<Map<string, string>> {
 export async function insertPeople(db: Db, now: number): Promise<Map<string, SeededPerson>> {
   const seeded = new Map<string, SeededPerson>();
   await db.transaction(async (tx) => {
+    // The company records name the companies (a member's profile does not).
+    await tx.insert(companies).values(COMPANIES.map((c) => ({ id: c.companyId, name: c.companyName, rfc: c.rfc, legalName: c.legalName })));
     for (const [i, person] of PEOPLE.entries()) {
       const phone = checkWhatsapp('+52', person.whatsappLocal);
       if (!phone.ok) throw new Error(`demo WhatsApp number of ${person.email} is not valid`);

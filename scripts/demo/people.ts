@@ -11,6 +11,9 @@ export interface DemoCompany {
   companyId: string;
   companyName: string;
   city: string;
+  /** Invoicing data of the company record (fictional RFCs with a valid check digit). */
+  rfc: string;
+  legalName: string;
 }
 
 export interface DemoPerson {
@@ -28,8 +31,20 @@ export interface DemoPerson {
 }
 
 export const COMPANIES: readonly DemoCompany[] = [
-  { companyId: 'tianguis-tapatio', companyName: 'El Tianguis Tapatío', city: 'Guadalajara' },
-  { companyId: 'remates-del-norte', companyName: 'Remates del Norte', city: 'Monterrey' },
+  {
+    companyId: 'tianguis-tapatio',
+    companyName: 'El Tianguis Tapatío',
+    city: 'Guadalajara',
+    rfc: 'ETT150312K51',
+    legalName: 'El Tianguis Tapatío, S.A. de C.V.',
+  },
+  {
+    companyId: 'remates-del-norte',
+    companyName: 'Remates del Norte',
+    city: 'Monterrey',
+    rfc: 'RDN090721H30',
+    legalName: 'Remates del Norte, S. de R.L. de C.V.',
+  },
 ];
 
 const tianguis = { companyId: 'tianguis-tapatio', companyName: 'El Tianguis Tapatío', city: 'Guadalajara' };

@@ -17,6 +17,7 @@ import { createBidPresenter } from './features/bids/present.js';
 import { bidsRoutes } from './features/bids/routes.js';
 import { startClosingScheduler } from './features/bids/scheduler.js';
 import { categoriesRoutes } from './features/categories/routes.js';
+import { companiesRoutes } from './features/companies/routes.js';
 import { mediaRoutes } from './features/media/routes.js';
 import { opsRoutes } from './features/ops/routes.js';
 import { connectRoutes } from './features/payments/connect-routes.js';
@@ -153,6 +154,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => profileRoutes(scope, ctx));
   await app.register(async (scope) => categoriesRoutes(scope, ctx));
   await app.register(async (scope) => usersRoutes(scope, ctx));
+  await app.register(async (scope) => companiesRoutes(scope, ctx));
   await app.register(async (scope) => auctionsRoutes(scope, ctx));
   await app.register(async (scope) => bidsRoutes(scope, ctx));
   await app.register(async (scope) => mediaRoutes(scope, ctx));

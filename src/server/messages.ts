@@ -56,6 +56,10 @@ export const messages = {
     categoryNameRequired: 'Escribe el nombre de la categoría.',
     rolesInvalid: 'Elige roles válidos: administrador, vendedor o comprador.',
     companyIdInvalid: 'El companyId sólo admite letras, números, guiones, puntos y guiones bajos.',
+    // Companies; keys are the codes of ZCompanyInput.
+    companyNameRequired: 'Escribe el nombre de la empresa.',
+    rfcFormat: 'El RFC debe tener 12 caracteres (persona moral) o 13 (persona física), como EKU9003173C9.',
+    rfcCheckDigit: 'El RFC no es válido: revisa la homoclave (los últimos 3 caracteres).',
     // Bids; keys are the codes of ZBidInput.
     bidRequired: 'Escribe el monto de tu puja en pesos.',
     bidInteger: 'La puja debe ser en pesos enteros, sin centavos.',
@@ -81,6 +85,9 @@ export const messages = {
     platformOnly: 'Sólo un administrador de la plataforma puede cambiar el companyId.',
     lastPlatformAdminCompany: 'No puedes asignar una empresa al último administrador de la plataforma.',
     lastPlatformAdminRole: 'No puedes quitar el rol de administrador: es el último administrador de la plataforma (sin companyId).',
+  },
+  companies: {
+    notFound: 'No encontramos esa empresa, o no la administras.',
   },
   auctions: {
     deleteHasBids: 'No se puede eliminar: la subasta ya tiene pujas.',

@@ -8,9 +8,10 @@ import { CATALOG } from '../../scripts/demo/catalog.js';
 import { DEFAULT_SIZE, planDemo } from '../../scripts/demo/plan.js';
 import { DemoSeedRefused, type SeedDemoResult, seedDemo } from '../../scripts/demo/seed.js';
 import { CONDITIONS } from '../../src/domain/auctions.js';
+import { rfcProblem } from '../../src/domain/companies.js';
 import { checkWhatsapp } from '../../src/domain/phone.js';
 import { foldText } from '../../src/domain/text.js';
-import { auctions, bids, categories, paymentItems, payments, uploads, userProfiles, users } from '../../src/server/db/schema.js';
+import { auctions, bids, categories, companies as companyRecords, paymentItems, payments, uploads, userProfiles, users } from '../../src/server/db/schema.js';
 import { countAuctions } from '../../src/server/features/auctions/queries.js';
 import { createLocalStorage } from '../../src/server/providers/storage/local.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
@@ -71,6 +72,12 @@ describe('seedDemo', () => {
       expect(staff.filter((p) => p.roles.includes('seller')).length).toBeGreaterThanOrEqual(2);
       expect(new Set(staff.map((p) => p.companyName)).size).toBe(1);
     }
+    // Each company has its record, with valid invoicing data (issue 11, A10).
+    const records = await database.db.select().from(companyRecords).orderBy(companyRecords.id);
+    expect(records.filter((c) => companies.has(c.id)).map((c) => [c.id, c.name, rfcProblem(c.rfc ?? ''), Boolean(c.legalName)])).toEqual([
+      ['remates-del-norte', 'Remates del Norte', null, true],
+      ['tianguis-tapatio', 'El Tianguis Tapatío', null, true],
+    ]);
     const buyers = profiles.filter((p) => p.roles.length === 1 && p.roles[0] === 'buyer');
     expect(buyers.length).toBeGreaterThanOrEqual(5);
     for (const p of profiles) {

@@ -229,7 +229,8 @@ describe('users API', () => {
         whatsappConsentGiven: false,
         roles: ['admin', 'seller'],
         companyId: 'empresa-a',
-        companyName: null,
+        // Its company's record, created with the id as name when the id was first seen.
+        companyName: 'empresa-a',
         createdAt: expect.any(Number),
       });
     });
@@ -310,13 +311,14 @@ describe('users API', () => {
       expect(res.json().error.fields).toEqual({ companyId: message });
     });
 
-    it('refreshes the search text of auctions whose company takes the user’s business name', async () => {
+    it('does not let a joining user’s business name rename an existing company (issue 11, A10)', async () => {
       const user = await buildUser(t.server.ctx.db);
       await t.server.ctx.db.update(userProfiles).set({ companyName: 'Subastas Rosa' }).where(eq(userProfiles.userId, user.id));
       const auction = await buildAuction(t.server.ctx.db, { name: 'Lámpara', companyId: 'empresa-rosa' });
-      await t.send('PUT', `/api/users/${user.id}`, 'platform', { companyId: 'empresa-rosa' });
+      const res = await t.send('PUT', `/api/users/${user.id}`, 'platform', { companyId: 'empresa-rosa' });
+      expect(res.json().companyName).toBe('empresa-rosa');
       const [row] = await t.server.ctx.db.select({ searchText: auctions.searchText }).from(auctions).where(eq(auctions.id, auction.id));
-      expect(row?.searchText).toContain('subastas rosa');
+      expect(row?.searchText).not.toContain('subastas rosa');
     });
 
     it('takes effect on the user’s next request', async () => {

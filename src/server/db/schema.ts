@@ -99,6 +99,28 @@ export const userProfiles = pgTable(
   ],
 );
 
+/**
+ * The one source of a company's name (and its invoicing data). Its id is the companyId that
+ * profiles, auctions, sessions and payments carry: a free string, or the uid of a solo seller.
+ */
+export const companies = pgTable(
+  'companies',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    /** Registro Federal de Contribuyentes: 12 characters for a persona moral, 13 for a persona física. */
+    rfc: text('rfc'),
+    /** Razón social, as it must appear on invoices. */
+    legalName: text('legal_name'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('companies_name_present', sql`length(trim(${t.name})) > 0`),
+    check('companies_rfc_format', sql`${t.rfc} ~ '^[A-ZÑ&]{3,4}[0-9]{6}[A-Z0-9]{3}$'`),
+  ],
+);
+
 /** Server-side sign-in sessions. Only the SHA-256 of the cookie's token is stored. */
 export const authSessions = pgTable(
   'auth_sessions',

@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import type { Me } from '../../domain/api-types.js';
 import { isAdmin } from '../../domain/roles.js';
 import { DevModeBadge } from '../components/dev-mode-badge';
-import { CashIcon, LogoutIcon, PlusIcon, TagIcon, UserIcon, UsersIcon } from '../components/icons';
+import { CashIcon, LogoutIcon, PlusIcon, ReceiptIcon, TagIcon, UserIcon, UsersIcon } from '../components/icons';
+import { companyEntry } from './companies/companies-modal';
 import { CompanyInfo } from './company-info';
 import { MpConnection } from './payments/mp-connection';
 import { PaymentsModal } from './payments/payments-modal';
@@ -14,6 +15,7 @@ interface AdminNavbarProps {
   onAddAuction: () => void;
   onOpenCategories: () => void;
   onOpenUsers: () => void;
+  onOpenCompanies: () => void;
   onOpenProfile: () => void;
   onSignOut: () => void;
   isSigningOut: boolean;
@@ -38,9 +40,10 @@ function NavButton({ icon, label, onClick }: { icon: ReactNode; label: string; o
 }
 
 /** Sidebar 'Acciones' (SPEC §2), then the payment-provider section. */
-export function AdminNavbar({ me, onAddAuction, onOpenCategories, onOpenUsers, onOpenProfile, onSignOut, isSigningOut }: AdminNavbarProps) {
+export function AdminNavbar({ me, onAddAuction, onOpenCategories, onOpenUsers, onOpenCompanies, onOpenProfile, onSignOut, isSigningOut }: AdminNavbarProps) {
   const { t } = useTranslation();
   const admin = isAdmin(me.roles);
+  const companies = companyEntry(me);
   // The 'Pagos' window belongs to its button here (admin-panel.tsx holds the other windows).
   const [isPaymentsOpen, setPaymentsOpen] = useState(false);
 
@@ -52,6 +55,7 @@ export function AdminNavbar({ me, onAddAuction, onOpenCategories, onOpenUsers, o
       <NavButton icon={<PlusIcon />} label={t('admin.nav.addAuction')} onClick={onAddAuction} />
       {admin && <NavButton icon={<TagIcon />} label={t('admin.nav.categories')} onClick={onOpenCategories} />}
       {admin && <NavButton icon={<UsersIcon />} label={t('admin.nav.users')} onClick={onOpenUsers} />}
+      {companies && <NavButton icon={<ReceiptIcon />} label={t(companies === 'all' ? 'admin.nav.companies' : 'admin.nav.company')} onClick={onOpenCompanies} />}
       <NavButton icon={<CashIcon />} label={t('admin.nav.payments')} onClick={() => setPaymentsOpen(true)} />
       <NavButton icon={<UserIcon />} label={t('admin.nav.profile')} onClick={onOpenProfile} />
       <Divider my="xs" />

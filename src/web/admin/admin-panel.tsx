@@ -15,6 +15,7 @@ import { AdminHome } from './admin-home';
 import { AdminNavbar } from './admin-navbar';
 import { AuctionFormModal } from './auction-form/auction-form-modal';
 import { CategoriesModal } from './categories/categories-modal';
+import { CompaniesModal } from './companies/companies-modal';
 import { UsersModal } from './users/users-modal';
 
 /** Every path that is not the Live Hub or a public page (SPEC §2). */
@@ -22,7 +23,7 @@ export function AdminPanel() {
   return <PanelGate>{(me) => <AdminShell me={me} />}</PanelGate>;
 }
 
-type AdminModal = { kind: 'auction'; auctionId: string | null } | { kind: 'categories' } | { kind: 'users' } | null;
+type AdminModal = { kind: 'auction'; auctionId: string | null } | { kind: 'categories' } | { kind: 'users' } | { kind: 'companies' } | null;
 
 function AdminShell({ me }: { me: Me }) {
   const { t } = useTranslation();
@@ -57,6 +58,7 @@ function AdminShell({ me }: { me: Me }) {
           onAddAuction={() => openModal({ kind: 'auction', auctionId: null })}
           onOpenCategories={() => openModal({ kind: 'categories' })}
           onOpenUsers={() => openModal({ kind: 'users' })}
+          onOpenCompanies={() => openModal({ kind: 'companies' })}
           onOpenProfile={openProfile}
           onSignOut={signOut}
           isSigningOut={isSigningOut}
@@ -74,6 +76,7 @@ function AdminShell({ me }: { me: Me }) {
       <AuctionFormModal opened={modal?.kind === 'auction'} auctionId={modal?.kind === 'auction' ? modal.auctionId : null} onClose={closeModal} />
       <CategoriesModal opened={modal?.kind === 'categories'} onClose={closeModal} />
       <UsersModal opened={modal?.kind === 'users'} onClose={closeModal} me={me} />
+      <CompaniesModal opened={modal?.kind === 'companies'} onClose={closeModal} me={me} />
     </AppShell>
   );
 }

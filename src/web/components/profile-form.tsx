@@ -100,15 +100,18 @@ export function ProfileForm({ me, profile, onClose }: ProfileFormProps) {
           required
           maxLength={80}
         />
-        <TextInput
-          label={t('profile.fields.companyName')}
-          description={t('profile.fields.companyNameHint')}
-          value={values.companyName}
-          onChange={(event) => update('companyName', event.currentTarget.value)}
-          error={errors.companyName}
-          autoComplete="organization"
-          maxLength={120}
-        />
+        {/* A company member's business name would not name its company: its admins do that in 'Empresa'. */}
+        {!profile.companyId && (
+          <TextInput
+            label={t('profile.fields.companyName')}
+            description={t('profile.fields.companyNameHint')}
+            value={values.companyName}
+            onChange={(event) => update('companyName', event.currentTarget.value)}
+            error={errors.companyName}
+            autoComplete="organization"
+            maxLength={120}
+          />
+        )}
         <Group align="flex-start" gap="sm" wrap="wrap">
           <Select
             label={t('profile.fields.countryCode')}

@@ -1,8 +1,8 @@
-import { and, eq, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
-import { isUuid } from '../../../domain/ids.js';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { foldText, nameTokens } from '../../../domain/text.js';
 import type { Db, Tx } from '../../db/connect.js';
-import { auctions, categories, userProfiles } from '../../db/schema.js';
+import { auctions, categories } from '../../db/schema.js';
+import { companyNames } from '../companies/queries.js';
 
 /**
  * The admin search (SPEC §2) matches name, category, marca, envio, company and current winner
@@ -22,49 +22,8 @@ export function buildSearchText(parts: SearchParts): string {
   return foldText([parts.name, parts.categoryName, parts.marca, parts.envio, parts.companyName, parts.winnerName].filter(Boolean).join(' \u2022 '));
 }
 
-export { nameTokens };
-
-/**
- * A company's display name, for each id. A company is a companyId (SPEC §3: the profile's
- * companyId, falling back to the uid): its name is the business name of the user whose uid it is,
- * else of one of its admins, else of any member who set one.
- */
-export async function companyNames(db: Db | Tx, companyIds: readonly string[]): Promise<Map<string, string>> {
-  const ids = [...new Set(companyIds)].filter(Boolean);
-  const names = new Map<string, string>();
-  if (ids.length === 0) return names;
-  const uuidIds = ids.filter(isUuid);
-  const found = await db
-    .select({
-      userId: userProfiles.userId,
-      companyId: userProfiles.companyId,
-      companyName: userProfiles.companyName,
-      isAdmin: sql<boolean>`'admin' = any(${userProfiles.roles})`,
-      createdAt: userProfiles.createdAt,
-    })
-    .from(userProfiles)
-    .where(
-      and(
-        isNotNull(userProfiles.companyName),
-        or(
-          inArray(userProfiles.companyId, ids),
-          uuidIds.length ? and(inArray(userProfiles.userId, uuidIds), sql`${userProfiles.companyId} is null`) : undefined,
-        ),
-      ),
-    );
-  const rank = (row: (typeof found)[number], companyId: string) => (row.userId === companyId ? 0 : row.isAdmin ? 1 : 2);
-  const best = new Map<string, { rank: number; at: number; name: string }>();
-  for (const row of found) {
-    const companyId = row.companyId ?? row.userId;
-    const name = row.companyName?.trim();
-    if (!name) continue;
-    const candidate = { rank: rank(row, companyId), at: row.createdAt.getTime(), name };
-    const current = best.get(companyId);
-    if (!current || candidate.rank < current.rank || (candidate.rank === current.rank && candidate.at < current.at)) best.set(companyId, candidate);
-  }
-  for (const [id, value] of best) names.set(id, value.name);
-  return names;
-}
+/** A company's name for each id, from its record (companies); re-exported for the auction readers. */
+export { companyNames, nameTokens };
 
 /** Recomputes search_text for the auctions matching `where` (by ids, a category or a company). */
 export async function refreshAuctionSearchText(db: Db | Tx, where: { auctionIds?: string[]; categoryId?: string; companyId?: string }): Promise<number> {

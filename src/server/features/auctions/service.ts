@@ -9,6 +9,7 @@ import { auctions, bids, categories, HOLDING_PAYMENT_STATUSES, liveLots, payment
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import type { CurrentUser } from '../auth/sessions.js';
+import { ensureCompany } from '../companies/queries.js';
 import { type AuctionScope, auctionScope, isInScope, ownershipOfNewAuction } from './policies.js';
 import { type AuctionRelations, presentDetail, presentPublic } from './presenters.js';
 import { buildSearchText, companyNames, nameTokens } from './search-text.js';
@@ -55,6 +56,8 @@ function formColumns(input: AuctionValues) {
 }
 
 async function searchColumns(tx: Tx, input: AuctionValues, opts: { categoryName: string; companyId: string; winnerName: string | null }) {
+  // A solo seller's first auction creates its company record, so the search finds its name at once.
+  await ensureCompany(tx, opts.companyId);
   const company = (await companyNames(tx, [opts.companyId])).get(opts.companyId) ?? null;
   return {
     nameTokens: nameTokens(input.name),

@@ -1,16 +1,18 @@
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Me } from '../../../domain/api-types.js';
+import { canManageCompany } from '../../../domain/companies.js';
 import { checkWhatsapp } from '../../../domain/phone.js';
 import { isProfileComplete, type Profile, type ZProfileInput } from '../../../domain/profile.js';
-import { effectiveCompanyId } from '../../../domain/roles.js';
+import type { Role } from '../../../domain/roles.js';
 import { recordAudit } from '../../audit.js';
-import type { Db } from '../../db/connect.js';
+import type { Db, Tx } from '../../db/connect.js';
 import { userProfiles, users } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
-import { refreshAuctionSearchText } from '../auctions/search-text.js';
 import type { CurrentUser } from '../auth/sessions.js';
+import { companyNames, ensureCompany } from '../companies/queries.js';
+import { renameCompany } from '../companies/service.js';
 
 type ProfileRow = typeof userProfiles.$inferSelect;
 
@@ -44,12 +46,14 @@ export async function getMe(db: Db, user: CurrentUser): Promise<Me> {
     .where(eq(userProfiles.userId, user.id));
   if (!row) throw new AppError('NOT_FOUND', messages.errors.notFound);
   const profile = presentProfile(row.profile);
+  const companyName = (await companyNames(db, [user.companyId])).get(user.companyId) ?? null;
   return {
     user: { id: user.id, email: user.email, displayName: profile.displayName, avatarUrl: row.avatarUrl },
     profile,
     roles: user.roles,
     companyId: user.companyId,
-    companyName: profile.companyName,
+    // The company's record names it, not whichever member last edited a profile.
+    companyName,
     profileComplete: isProfileComplete(profile),
   };
 }
@@ -77,8 +81,7 @@ export async function updateProfile(db: Db, opts: { userId: string; input: z.out
       .where(eq(userProfiles.userId, opts.userId))
       .returning();
     if (!row) throw new AppError('NOT_FOUND', messages.errors.notFound);
-    // The business name may be the company's name in the admin search (companyNames).
-    if (before.companyName !== row.companyName) await refreshAuctionSearchText(tx, { companyId: effectiveCompanyId(row.userId, row.companyId) });
+    if (row.companyName && row.companyName !== before.companyName) await nameOwnCompany(tx, row, opts.ip);
     // Consent to be contacted is a legal record: keep when it was given.
     if (!before.whatsappConsentGiven) {
       await recordAudit(tx, {
@@ -92,4 +95,15 @@ export async function updateProfile(db: Db, opts: { userId: string; input: z.out
     }
     return presentProfile(row);
   });
+}
+
+/**
+ * A seller or admin who is its own company (no companyId) names that one-person company from
+ * 'Mi perfil'; a member's business name never renames the company it belongs to.
+ */
+async function nameOwnCompany(tx: Tx, row: ProfileRow, ip: string | undefined): Promise<void> {
+  const owner = { id: row.userId, roles: row.roles as Role[], profileCompanyId: row.companyId };
+  if (row.companyId !== null || !row.companyName || !canManageCompany(owner, row.userId)) return;
+  await ensureCompany(tx, row.userId);
+  await renameCompany(tx, { actorId: row.userId, id: row.userId, set: { name: row.companyName }, ip });
 }

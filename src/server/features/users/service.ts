@@ -9,8 +9,8 @@ import { escapeLike } from '../../db/like.js';
 import { userProfiles } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
-import { refreshAuctionSearchText } from '../auctions/search-text.js';
 import type { CurrentUser } from '../auth/sessions.js';
+import { companyNameSql } from '../companies/queries.js';
 
 interface Change {
   actor: CurrentUser;
@@ -28,10 +28,11 @@ const itemColumns = {
   whatsappConsentGiven: userProfiles.whatsappConsentGiven,
   roles: userProfiles.roles,
   companyId: userProfiles.companyId,
-  companyName: userProfiles.companyName,
+  // The name of the user's company (its record), not the profile's own business name.
+  companyName: companyNameSql(sql`coalesce(${userProfiles.companyId}, ${userProfiles.userId}::text)`),
   createdAt: userProfiles.createdAt,
 };
-type ItemRow = Pick<typeof userProfiles.$inferSelect, keyof typeof itemColumns>;
+type ItemRow = Pick<typeof userProfiles.$inferSelect, Exclude<keyof typeof itemColumns, 'companyName'>> & { companyName: string | null };
 
 export function presentUser(row: ItemRow): UserListItem {
   return {
@@ -90,8 +91,6 @@ export async function setUserRoles(db: Db, opts: Change & { roles: Role[] }): Pr
       if (before.companyId === null && !others.some((a) => a.companyId === null)) throw new AppError('CONFLICT', messages.users.lastPlatformAdminRole);
     }
     const after = await saveProfile(tx, before.userId, { roles });
-    // A company's display name prefers its admins' business names (companyNames), so this may rename it.
-    if (wasAdmin !== roles.includes('admin') && before.companyName && before.companyId) await refreshAuctionSearchText(tx, { companyId: before.companyId });
     await recordAudit(tx, {
       actorId: opts.actor.id,
       action: 'user.roles',
@@ -117,12 +116,8 @@ export async function setUserCompany(db: Db, opts: Change & { companyId: string 
     if (admins && before.roles.includes('admin') && before.companyId === null) {
       if (!admins.some((a) => a.userId !== before.userId && a.companyId === null)) throw new AppError('CONFLICT', messages.users.lastPlatformAdminCompany);
     }
+    // A company id not seen before gets its record in this transaction (trigger companies_ensure, drizzle/0007).
     const after = await saveProfile(tx, before.userId, { companyId });
-    // The user's business name may name the company it leaves and the one it joins (companyNames).
-    if (before.companyName) {
-      await refreshAuctionSearchText(tx, { companyId: before.companyId ?? before.userId });
-      await refreshAuctionSearchText(tx, { companyId: companyId ?? before.userId });
-    }
     await recordAudit(tx, {
       actorId: opts.actor.id,
       action: 'user.company',
@@ -157,11 +152,12 @@ async function lockUser(tx: Tx, opts: Change): Promise<ItemRow> {
 }
 
 async function saveProfile(tx: Tx, userId: string, set: { roles?: Role[]; companyId?: string | null }): Promise<ItemRow> {
-  const [row] = await tx
+  await tx
     .update(userProfiles)
     .set({ ...set, updatedAt: new Date() })
-    .where(eq(userProfiles.userId, userId))
-    .returning(itemColumns);
+    .where(eq(userProfiles.userId, userId));
+  // Read after the statement: its trigger may have just created the company record.
+  const [row] = await tx.select(itemColumns).from(userProfiles).where(eq(userProfiles.userId, userId));
   if (!row) throw new Error('profile update returned nothing');
   return row;
 }
@@ -180,7 +176,7 @@ function searchFilter(search: string): SQL | undefined {
   const needle = foldText(search);
   if (!needle) return undefined;
   const p = userProfiles;
-  const haystack = sql`concat_ws(' | ', ${p.email}, concat_ws(' ', ${p.firstName}, ${p.lastName}), ${p.displayName}, ${p.companyName}, coalesce(${p.companyId}, ${p.userId}::text), ${p.whatsapp})`;
+  const haystack = sql`concat_ws(' | ', ${p.email}, concat_ws(' ', ${p.firstName}, ${p.lastName}), ${p.displayName}, ${p.companyName}, ${itemColumns.companyName}, coalesce(${p.companyId}, ${p.userId}::text), ${p.whatsapp})`;
   const digits = needle.replace(/\D/g, '');
   // '33 1234 5678' finds '+523312345678'.
   const byPhone = /^[\d\s()+.-]+$/.test(needle) && digits.length >= 3 ? sql`${p.whatsapp} like ${`%${digits}%`}` : undefined;

@@ -93,7 +93,8 @@ function UserName({ user, isSelf }: { user: UserListItem; isSelf: boolean }) {
           </Badge>
         )}
       </Group>
-      {user.companyName && (
+      {/* A company named after its id (never renamed) would say the same thing twice. */}
+      {user.companyName && user.companyName !== user.companyId && (
         <Text size="xs" c="dimmed">
           {user.companyName}
         </Text>

@@ -1,0 +1,13 @@
+import type { Company } from '../../../domain/companies.js';
+import type { companies } from '../../db/schema.js';
+
+export function presentCompany(row: typeof companies.$inferSelect): Company {
+  return {
+    id: row.id,
+    name: row.name,
+    rfc: row.rfc,
+    legalName: row.legalName,
+    createdAt: row.createdAt.getTime(),
+    updatedAt: row.updatedAt.getTime(),
+  };
+}

@@ -1,0 +1,110 @@
+import { Alert, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type Company, ZCompanyInput } from '../../../domain/companies.js';
+import { isApiError } from '../../api/client';
+import { useCompany, useSaveCompany } from '../../api/companies';
+import { apiErrorText } from '../../lib/api-errors';
+
+type Field = 'name' | 'rfc' | 'legalName';
+const FIELDS: readonly Field[] = ['name', 'rfc', 'legalName'];
+const ERROR_KEYS = ['companyNameRequired', 'rfcFormat', 'rfcCheckDigit', 'tooLong'] as const;
+type ErrorKey = (typeof ERROR_KEYS)[number];
+const isErrorKey = (key: string): key is ErrorKey => (ERROR_KEYS as readonly string[]).includes(key);
+
+/** One company's record: name (shown everywhere), RFC and razón social (for invoices). */
+export function CompanyEditor({ companyId, onSaved }: { companyId: string; onSaved?: () => void }) {
+  const { t } = useTranslation();
+  const company = useCompany(companyId);
+  if (company.isPending) return <Loader size="sm" aria-label={t('common.loading')} />;
+  if (company.isError)
+    return <Alert color="red">{apiErrorText(company.error, { networkMessage: t('common.networkError'), fallback: t('companies.loadFailed') })}</Alert>;
+  return <CompanyForm key={company.data.id} company={company.data} {...(onSaved ? { onSaved } : {})} />;
+}
+
+function CompanyForm({ company, onSaved }: { company: Company; onSaved?: () => void }) {
+  const { t } = useTranslation();
+  const save = useSaveCompany();
+  const [values, setValues] = useState<Record<Field, string>>({ name: company.name, rfc: company.rfc ?? '', legalName: company.legalName ?? '' });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+
+  const update = (field: Field, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+    setFormError(null);
+  };
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (save.isPending) return;
+    const parsed = ZCompanyInput.safeParse(values);
+    if (!parsed.success) {
+      const found: Partial<Record<Field, string>> = {};
+      for (const issue of parsed.error.issues) {
+        const field = String(issue.path[0]) as Field;
+        if (FIELDS.includes(field)) found[field] ??= t(`companies.errors.${isErrorKey(issue.message) ? issue.message : 'tooLong'}`);
+      }
+      setErrors(found);
+      return;
+    }
+    try {
+      const saved = await save.mutateAsync({ id: company.id, input: parsed.data });
+      setValues({ name: saved.name, rfc: saved.rfc ?? '', legalName: saved.legalName ?? '' });
+      notifications.show({ color: 'green', title: t('companies.saved'), message: t('companies.savedMessage', { name: saved.name }) });
+      onSaved?.();
+    } catch (error) {
+      if (isApiError(error) && error.status === 400 && Object.keys(error.fields).length > 0) setErrors(error.fields);
+      else setFormError(apiErrorText(error, { networkMessage: t('common.networkError'), fallback: t('companies.saveFailed') }));
+    }
+  }
+
+  return (
+    <form onSubmit={handleSubmit} noValidate>
+      <Stack gap="sm">
+        <Text size="sm" c="dimmed">
+          {t('companies.idLine', { id: company.id })}
+        </Text>
+        <TextInput
+          label={t('companies.fields.name')}
+          description={t('companies.fields.nameHint')}
+          value={values.name}
+          onChange={(e) => update('name', e.currentTarget.value)}
+          error={errors.name}
+          required
+          maxLength={120}
+          autoComplete="organization"
+        />
+        <TextInput
+          label={t('companies.fields.rfc')}
+          description={t('companies.fields.rfcHint')}
+          value={values.rfc}
+          onChange={(e) => update('rfc', e.currentTarget.value)}
+          error={errors.rfc}
+          maxLength={20}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <TextInput
+          label={t('companies.fields.legalName')}
+          description={t('companies.fields.legalNameHint')}
+          value={values.legalName}
+          onChange={(e) => update('legalName', e.currentTarget.value)}
+          error={errors.legalName}
+          maxLength={250}
+        />
+        {formError && (
+          <Alert color="red" role="alert">
+            {formError}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button type="submit" loading={save.isPending}>
+            {t('companies.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
