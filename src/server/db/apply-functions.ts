@@ -49,7 +49,7 @@ export async function applyFunctions(db: Db, dir: string = FUNCTIONS_DIR): Promi
     }
     await db.transaction(async (tx) => {
       await tx.execute(sql.raw(fn.text));
-      // Overloads of this name the file did not just write (their pg_proc row is older than this transaction).
+      // Every overload of this name; `fresh` marks the one this transaction just wrote (its pg_proc row's xmin).
       const overloads = rows<{ signature: string; fresh: boolean }>(
         await tx.execute(
           sql`select p.oid::regprocedure::text as signature, p.xmin::text = (pg_current_xact_id()::text::bigint % 4294967296)::text as fresh
