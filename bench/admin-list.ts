@@ -7,6 +7,10 @@
  *   npm run bench:admin-list                      # PGlite only
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:admin-list
  *   AUCTIONS=20000 ITERATIONS=50 npm run bench:admin-list
+ *
+ * Knobs: AUCTIONS (100000), ITERATIONS (200), WARMUP (20), ENGINES (pglite,postgresql), DATABASE_URL.
+ * Each run ends with consistency checks (`consistency.ok`): every query answered 200 and the
+ * counts and pages agree with what was seeded. test/bench runs it at a tiny size.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +21,7 @@ import { eq, sql } from 'drizzle-orm';
 import { foldText, nameTokens } from '../src/domain/text.js';
 import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
-import { connectDatabase, type Database } from '../src/server/db/connect.js';
+import { connectDatabase, type Database, rows } from '../src/server/db/connect.js';
 import { migrateDatabase } from '../src/server/db/migrate.js';
 import { auctions, userProfiles, users } from '../src/server/db/schema.js';
 import { buildSearchText } from '../src/server/features/auctions/search-text.js';
@@ -28,7 +32,7 @@ const COMPANIES = 20;
 const SELLERS_PER_COMPANY = 2;
 const BUYERS = 200;
 const ITERATIONS = Number(process.env.ITERATIONS ?? 200);
-const WARMUP = 20;
+const WARMUP = Number(process.env.WARMUP ?? 20);
 const TARGET_P95_MS = 50;
 const TARGET_PAGE_BYTES = 30 * 1024;
 
@@ -122,7 +126,7 @@ export async function seed(database: Database): Promise<Seeded> {
   let bidTotal = 0;
   for (let start = 0; start < AUCTIONS; start += BATCH) {
     const rows: (typeof auctions.$inferInsert)[] = [];
-    const bidRows: { auctionIndex: number; bidder: string; name: string; amount: number }[] = [];
+    const bidRows: { auctionIndex: number; bidder: string; name: string; seq: number; amount: number }[] = [];
     for (let i = start; i < Math.min(start + BATCH, AUCTIONS); i++) {
       const seller = sellers[i % sellers.length] as (typeof sellers)[number];
       const categoryId = pick(categoryIds);
@@ -137,9 +141,10 @@ export async function seed(database: Database): Promise<Seeded> {
       const bidCount = won ? 1 + Math.floor(random() * 5) : status === 'active' && random() < 0.4 ? 1 + Math.floor(random() * 4) : 0;
       const winner = won ? pick(buyers) : null;
       const currentPrice = bidCount ? startingPrice + (bidCount - 1) * 20 : null;
+      let leader: (typeof buyers)[number] | null = null;
       for (let b = 0; b < bidCount; b++) {
-        const bidder = b === bidCount - 1 && winner ? winner : pick(buyers);
-        bidRows.push({ auctionIndex: rows.length, bidder: bidder.id, name: bidder.name, amount: startingPrice + b * 20 });
+        leader = b === bidCount - 1 && winner ? winner : pick(buyers);
+        bidRows.push({ auctionIndex: rows.length, bidder: leader.id, name: leader.name, seq: b + 1, amount: startingPrice + b * 20 });
       }
       rows.push({
         name,
@@ -157,6 +162,9 @@ export async function seed(database: Database): Promise<Seeded> {
         buyNowPrice: random() < 0.3 ? startingPrice * 3 : null,
         currentPrice,
         bidCount,
+        // As the bid engine keeps them: the last line leads, at its amount.
+        leaderId: leader?.id ?? null,
+        leaderMax: currentPrice,
         images: [`/uploads/images/bench/${i}.jpg`],
         categoryId,
         condicion: pick(CONDITIONS),
@@ -166,6 +174,8 @@ export async function seed(database: Database): Promise<Seeded> {
         status,
         currentWinnerId: winner?.id ?? null,
         currentWinnerName: winner?.name ?? null,
+        // Ended auctions are closed, so the closing scheduler leaves them alone during the measure.
+        closedAt: status === 'ended' ? new Date(now) : null,
         sellerId: seller.id,
         companyId: seller.companyId,
         createdAt: new Date(now - (AUCTIONS - i) * 60_000),
@@ -176,8 +186,8 @@ export async function seed(database: Database): Promise<Seeded> {
       .values(rows)
       .returning({ id: auctions.id, companyId: auctions.companyId, sellerId: auctions.sellerId, name: auctions.name, winner: auctions.currentWinnerId });
     if (bidRows.length) {
-      const values = bidRows.map((b) => sql`(${ids[b.auctionIndex]?.id}::uuid, ${b.bidder}::uuid, ${b.name}, ${b.amount})`);
-      await db.execute(sql`insert into bids (auction_id, bidder_id, bidder_name, amount) values ${sql.join(values, sql`, `)}`);
+      const values = bidRows.map((b) => sql`(${ids[b.auctionIndex]?.id}::uuid, ${b.bidder}::uuid, ${b.name}, ${b.seq}, ${b.amount})`);
+      await db.execute(sql`insert into bids (auction_id, bidder_id, bidder_name, seq, amount) values ${sql.join(values, sql`, `)}`);
       bidTotal += bidRows.length;
     }
     // A quarter of the won auctions are paid (one payment each), so Pagadas and Pendientes both have rows.
@@ -287,6 +297,7 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       }
       allTimes.sort((a, b) => a - b);
 
+      const consistency = await checkConsistency(database, base, actors, seeded);
       const listed = results.filter((r) => r.query !== 'counts');
       return {
         engine,
@@ -299,7 +310,8 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
         results,
         wholeCompanyInOneResponse: { auctions: seeded.companyAuctions, bytes: allBytes, p50Ms: percentile(allTimes, 50) },
         targets: { p95Ms: TARGET_P95_MS, pageBytes: TARGET_PAGE_BYTES },
-        meetsTargets: results.every((r) => r.status === 200 && r.p95Ms < TARGET_P95_MS) && listed.every((r) => r.bytes < TARGET_PAGE_BYTES),
+        consistency,
+        meetsTargets: consistency.ok && results.every((r) => r.status === 200 && r.p95Ms < TARGET_P95_MS) && listed.every((r) => r.bytes < TARGET_PAGE_BYTES),
       };
     } finally {
       await app.close();
@@ -310,9 +322,55 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
   }
 }
 
+/**
+ * What the measured answers must agree with: each actor's counts add up to the auctions they see,
+ * the first page of every filter is full (or holds the whole filter), and the seeded bids are
+ * numbered 1..n per auction with bid_count and the leader's price matching them.
+ */
+async function checkConsistency(database: Database, base: string, actors: Record<'platformAdmin' | 'seller', string>, seeded: Seeded) {
+  const get = async (url: string, cookie: string) => {
+    const res = await fetch(`${base}${url}`, { headers: { cookie } });
+    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+    return (await res.json()) as { all: number; pending: number; paid: number } & { items: unknown[]; total: number };
+  };
+  const visible = { platformAdmin: AUCTIONS, seller: seeded.sellerAuctions };
+  const countsMatch: Record<string, boolean> = {};
+  const pagesFull: Record<string, boolean> = {};
+  for (const [actor, cookie] of Object.entries(actors) as ['platformAdmin' | 'seller', string][]) {
+    const counts = await get('/api/auctions/counts', cookie);
+    countsMatch[actor] = counts.all + counts.pending + counts.paid === visible[actor];
+    for (const filter of ['all', 'pending', 'paid'] as const) {
+      const page = await get(`/api/auctions?filter=${filter}&page=1&pageSize=20`, cookie);
+      pagesFull[`${actor}.${filter}`] = page.total === counts[filter] && page.items.length === Math.min(20, counts[filter]);
+    }
+  }
+  const [bidRows] = rows<{ bad_seq: number; bad_count: number; bad_price: number; lines: number }>(
+    await database.db.execute(sql`
+      with per as (
+        select a.id, a.bid_count, a.current_price, a.leader_id,
+               count(b.id)::int as n, coalesce(max(b.seq), 0) as max_seq, count(distinct b.seq)::int as seqs,
+               (select b2.amount from bids b2 where b2.auction_id = a.id order by b2.seq desc limit 1) as last_amount,
+               (select b2.bidder_id from bids b2 where b2.auction_id = a.id order by b2.seq desc limit 1) as last_bidder
+        from auctions a left join bids b on b.auction_id = a.id group by a.id)
+      select count(*) filter (where max_seq <> n or seqs <> n)::int as bad_seq,
+             count(*) filter (where bid_count <> n)::int as bad_count,
+             count(*) filter (where n > 0 and (current_price is distinct from last_amount or leader_id is distinct from last_bidder))::int as bad_price,
+             coalesce(sum(n), 0)::int as lines
+      from per`),
+  );
+  const bidsNumbered = bidRows?.bad_seq === 0 && bidRows.bad_count === 0 && bidRows.bad_price === 0 && bidRows.lines === seeded.bids;
+  const ok = Object.values(countsMatch).every(Boolean) && Object.values(pagesFull).every(Boolean) && bidsNumbered;
+  return { ok, countsMatch, pagesFull, bidsNumbered };
+}
+
 async function main(): Promise<void> {
-  const runs = [await runOn('pglite')];
-  if (process.env.DATABASE_URL) runs.push(await withScratchPostgres(process.env.DATABASE_URL, (url) => runOn('postgresql', url)));
+  // ENGINES=postgresql skips PGlite; PostgreSQL runs only with DATABASE_URL.
+  const engines = (process.env.ENGINES ?? 'pglite,postgresql').split(',').map((e) => e.trim());
+  const runs = [];
+  if (engines.includes('pglite')) runs.push(await runOn('pglite'));
+  if (process.env.DATABASE_URL && engines.includes('postgresql')) {
+    runs.push(await withScratchPostgres(process.env.DATABASE_URL, (url) => runOn('postgresql', url)));
+  }
   console.log(JSON.stringify({ bench: 'admin-list', at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, runs }, null, 2));
 }
 

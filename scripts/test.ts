@@ -1,7 +1,8 @@
 /**
  * `npm test`: typecheck, lint, the Vitest suites (domain, web, server on PGlite and, with
- * TEST_DATABASE_URL, on PostgreSQL), then the browser suite. Every step runs even if one
- * fails; the last line is the total, `N passed, N failed`, also kept in test-results/summary.txt.
+ * TEST_DATABASE_URL, on PostgreSQL, and bench-smoke: every bench at a tiny size), then the
+ * browser suite. Every step runs even if one fails; the last line is the total,
+ * `N passed, N failed`, also kept in test-results/summary.txt.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -254,6 +254,33 @@ describe('Idempotency-Key', () => {
     // Another bidder may use the same key: keys belong to one bidder.
     expect((await bid(beto, other.id, { amount: 500 }, { 'idempotency-key': key })).statusCode).toBe(201);
   });
+
+  it('replays the first answer for every outcome, a raised maximum included, even after the lead changed', async () => {
+    const auction = await openAuction();
+    const sent: { actor: Actor; payload: { amount: number; maxAmount?: number }; key: string; outcome: string }[] = [
+      { actor: ana, payload: { amount: 500, maxAmount: 1_000 }, key: randomUUID(), outcome: 'leading' },
+      { actor: beto, payload: { amount: 600 }, key: randomUUID(), outcome: 'outbid' },
+      { actor: ana, payload: { amount: 700, maxAmount: 2_000 }, key: randomUUID(), outcome: 'maxRaised' },
+    ];
+    const firsts: BidAnswer[] = [];
+    for (const s of sent) {
+      const res = await bid(s.actor, auction.id, s.payload, { 'idempotency-key': s.key });
+      expect(res.statusCode).toBe(201);
+      firsts.push(res.json());
+      expect(firsts.at(-1)?.outcome).toBe(s.outcome);
+    }
+    // Carla takes the lead: Ana's first bid is no longer leading, but its key still answers as it did.
+    expect((await bid(carla, auction.id, { amount: 2_100 })).json().outcome).toBe('leading');
+    const before = await row(auction.id);
+
+    for (const [i, s] of sent.entries()) {
+      const again = await bid(s.actor, auction.id, s.payload, { 'idempotency-key': s.key });
+      expect(again.statusCode, s.outcome).toBe(200);
+      expect(again.json(), s.outcome).toMatchObject({ replayed: true, outcome: s.outcome, bids: firsts[i]?.bids });
+    }
+    // Nothing was decided again.
+    expect(await row(auction.id)).toMatchObject({ version: before.version, bidCount: before.bidCount, leaderMax: before.leaderMax });
+  });
 });
 
 describe('anti-sniping', () => {

@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { authSessions } from '../../src/server/db/schema.js';
 import { createSession, createSessionCache } from '../../src/server/features/auth/sessions.js';
 import { buildActor } from '../support/actors.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -13,11 +15,19 @@ const secret = () => server.ctx.config.sessionSecret;
 
 it('keeps a session no longer than its own expiry', async () => {
   const actor = await buildActor(server, { email: 'breve@ejemplo.mx', name: 'Breve', roles: ['buyer'] });
-  const cache = createSessionCache({ ttlMs: 60_000 });
-  const { token } = await createSession(server.ctx.db, { userId: actor.id, days: 1 / 86_400, secret: secret() });
+  // The cache would keep an entry a day; the session lasts an hour.
+  const cache = createSessionCache({ ttlMs: 86_400_000 });
+  const { token, sessionId, expiresAt } = await createSession(server.ctx.db, { userId: actor.id, days: 1 / 24, secret: secret() });
   expect((await cache.resolve(server.ctx.db, token, secret()))?.id).toBe(actor.id);
-  await new Promise((r) => setTimeout(r, 1100));
-  expect(await cache.resolve(server.ctx.db, token, secret())).toBeNull();
+  // An hour and a second later, on the process clock and in the database, instead of waiting for it.
+  vi.useFakeTimers({ toFake: ['Date'] });
+  try {
+    vi.setSystemTime(expiresAt.getTime() + 1_000);
+    await server.ctx.db.update(authSessions).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(authSessions.id, sessionId));
+    expect(await cache.resolve(server.ctx.db, token, secret())).toBeNull();
+  } finally {
+    vi.useRealTimers();
+  }
 });
 
 it('serves a repeat from memory until the entry is dropped, then reads the database again', async () => {

@@ -3,20 +3,25 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { applyFunctions, FUNCTIONS_DIR } from './apply-functions.js';
 import { type Database, type Db, rows } from './connect.js';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../drizzle', import.meta.url));
 /** Any fixed 64-bit number works; every Martillo instance uses this one for migrations. */
 const MIGRATION_LOCK_KEY = 7_301_924_001;
 
-/** Applies pending migrations. Two instances starting together queue on the advisory lock. */
-export async function migrateDatabase(database: Database): Promise<void> {
+/**
+ * Applies pending migrations, then the function files that changed (apply-functions.ts). Two
+ * instances starting together queue on the advisory lock. The folders are options for tests.
+ */
+export async function migrateDatabase(database: Database, opts: { migrationsFolder?: string; functionsDir?: string } = {}): Promise<void> {
   await database.withAdvisoryLock(MIGRATION_LOCK_KEY, async (db) => {
-    const config = { migrationsFolder: MIGRATIONS_DIR };
+    const config = { migrationsFolder: opts.migrationsFolder ?? MIGRATIONS_DIR };
     // biome-ignore lint/suspicious/noExplicitAny: each migrator wants its own driver's database type.
     if (database.kind === 'embedded') await migratePglite(db as any, config);
     // biome-ignore lint/suspicious/noExplicitAny: as above.
     else await migratePg(db as any, config);
+    await applyFunctions(db, opts.functionsDir ?? FUNCTIONS_DIR);
   });
 }
 

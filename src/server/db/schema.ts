@@ -189,7 +189,7 @@ export const auctions = pgTable(
     currentPrice: integer('current_price'),
     /**
      * The bidder leading now and their private maximum (proxy bidding), kept by the bid engine
-     * (drizzle/0004, place_bids). Never shown to anyone else. currentWinnerId is set only at the close.
+     * (src/server/db/functions/place-bids.sql). Never shown to anyone else. currentWinnerId is set only at the close.
      */
     leaderId: uuid('leader_id').references(() => users.id, { onDelete: 'set null' }),
     leaderMax: integer('leader_max'),
@@ -286,6 +286,32 @@ export const bids = pgTable(
     uniqueIndex('bids_idempotency_key').on(t.bidderId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
     check('bids_amount_positive', sql`${t.amount} > 0`),
     check('bids_max_valid', sql`${t.maxAmount} is null or ${t.maxAmount} >= ${t.amount}`),
+  ],
+);
+
+/**
+ * Every Idempotency-Key a bid was decided with, and the outcome and lines it was answered, so a
+ * retry replays that answer whatever it was, a raised maximum included (src/server/db/functions/place-bids.sql).
+ */
+export const bidKeys = pgTable(
+  'bid_keys',
+  {
+    bidderId: uuid('bidder_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    idempotencyKey: text('idempotency_key').notNull(),
+    auctionId: uuid('auction_id')
+      .notNull()
+      .references(() => auctions.id, { onDelete: 'cascade' }),
+    outcome: text('outcome', { enum: ['leading', 'outbid', 'maxRaised'] }).notNull(),
+    /** The bidder's own lines, as the answer listed them. */
+    lines: jsonb('lines').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.bidderId, t.idempotencyKey] }),
+    index('bid_keys_auction_idx').on(t.auctionId),
+    check('bid_keys_outcome_valid', sql`${t.outcome} in ('leading', 'outbid', 'maxRaised')`),
   ],
 );
 

@@ -11,7 +11,7 @@ import { refreshAuctionSearchText } from '../auctions/search-text.js';
 import type { BidBatcher } from './batcher.js';
 import type { BidPresenter, EngineLine, EngineState } from './present.js';
 
-/** What the engine's functions answer (drizzle/0003, 0004): a refusal, or the lines written and the new state. */
+/** What the engine's functions answer (src/server/db/functions/): a refusal, or the lines written and the new state. */
 interface EngineAnswer {
   error?: 'PROFILE_INCOMPLETE' | 'NOT_FOUND' | 'AUCTION_CLOSED' | 'OWN_AUCTION' | 'BID_TOO_LOW' | 'BUY_NOW_UNAVAILABLE' | 'IDEMPOTENCY_REUSED';
   replayed?: boolean;
@@ -62,7 +62,7 @@ function engineAnswer(result: unknown): EngineAnswer {
 }
 
 /**
- * Places one bid. The decision is `place_bids` (drizzle/0004), inside one statement and one
+ * Places one bid. The decision is `place_bids` (db/functions/place-bids.sql), inside one statement and one
  * transaction that locks the auction row, so bids on one auction are decided one at a time, in any
  * number of server instances; bids arriving together share the transaction (batcher.ts). The
  * caller broadcasts `change` after this returns, that is, after the commit.
@@ -104,7 +104,7 @@ function publicChange(answer: EngineAnswer, state: EngineState, actorId: string)
   return { state, lines: answer.allLines ?? [], outbidUserId: outbid !== actorId ? outbid : null };
 }
 
-/** Buys at the buy-now price: the auction ends with the buyer as its winner (drizzle/0003, buy_now). */
+/** Buys at the buy-now price: the auction ends with the buyer as its winner (db/functions/buy-now.sql). */
 export async function buyNow(
   db: Db,
   present: BidPresenter,
