@@ -25,8 +25,8 @@ describe('several instances share rooms through Redis', () => {
       await connected(viewer);
       expect(await viewer.emitWithAck('joinAuction', { auctionId })).toEqual({ ok: true });
       const arrived = nextEvent(viewer, 'auctionUpdate');
-      a.ctx.realtime.toAuction(auctionId, 'auctionUpdate', { id: auctionId, version: 7 });
-      expect(await arrived).toEqual({ id: auctionId, version: 7 });
+      a.ctx.realtime.toAuction(auctionId, 'auctionUpdate', { id: auctionId, companyId: 'acme', version: 7 });
+      expect(await arrived).toEqual({ id: auctionId, companyId: 'acme', version: 7 });
     } finally {
       viewer.disconnect();
     }
