@@ -8,7 +8,7 @@ import type { DomainEvent } from '../../src/server/realtime/publisher.js';
 import { type Actor, buildActor } from '../support/actors.js';
 import { buildAuction } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { connected, connectSocket, hears } from '../support/sockets.js';
+import { connected, connectSocket, hears, nextEvent } from '../support/sockets.js';
 
 let server: TestServer;
 let platformAdmin: Actor;
@@ -118,6 +118,40 @@ describe('in-process subscribers', () => {
     });
     try {
       await expect.poll(() => closed, { timeout: 10_000 }).toEqual([{ id: auction.id, statusAtDelivery: 'ended' }]);
+    } finally {
+      stop();
+    }
+  });
+
+  it('hear that a buy-now closed an auction, and its viewers get the closing state once', async () => {
+    const seller = await actor(['seller'], 'acme');
+    const buyer = await buildActor(server, { email: `comprador-${randomUUID()}@ejemplo.mx`, name: 'Comprador', roles: ['buyer'], completeProfile: true });
+    const auction = await buildAuction(server.ctx.db, {
+      sellerId: seller.id,
+      companyId: 'acme',
+      status: 'active',
+      endTime: new Date(Date.now() + 3_600_000),
+      buyNowPrice: 900,
+    });
+    const heard: string[] = [];
+    const stop = server.ctx.publisher.subscribe('auctionClosed', (event) => {
+      if (event.state.id === auction.id) heard.push(event.state.status);
+    });
+    const viewer = connectSocket(server.url);
+    open.push(viewer);
+    await connected(viewer);
+    expect(await viewer.emitWithAck('joinAuction', { auctionId: auction.id })).toEqual({ ok: true });
+    const states: string[] = [];
+    viewer.on('auctionState', (event: { state: { status: string } }) => states.push(event.state.status));
+    try {
+      const res = await server.app.inject({ method: 'POST', url: `/api/auctions/${auction.id}/buy-now`, headers: { cookie: buyer.cookie } });
+      expect(res.statusCode, res.body).toBe(200);
+      await expect.poll(() => heard).toEqual(['ended']);
+      // The buy-now's own state and then the close: one event reaches the room, not two.
+      const marker = nextEvent(viewer, 'auctionUpdate');
+      server.ctx.realtime.toAuction(auction.id, 'auctionUpdate', { id: auction.id, companyId: 'acme', version: 999 });
+      await marker;
+      expect(states).toEqual(['ended']);
     } finally {
       stop();
     }
