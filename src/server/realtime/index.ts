@@ -23,6 +23,8 @@ import { accessRooms, isAccessRoom, rooms } from './rooms.js';
 
 export interface SocketData {
   user: CurrentUser | null;
+  /** `accessChanges` when the session was read: a change since then is re-read at connection. */
+  accessSeen: number;
 }
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -80,8 +82,12 @@ export async function createRealtime(
     io.adapter(createAdapter(pub, sub));
   }
 
+  /** Access refreshes seen by this instance, so a socket whose handshake raced one re-reads its access. */
+  let accessChanges = 0;
+
   io.use(async (socket, next) => {
     try {
+      socket.data.accessSeen = accessChanges;
       const cookies = fastifyCookie.parse(socket.request.headers.cookie ?? '');
       socket.data.user = await resolveSession(opts.db, cookies[SESSION_COOKIE], opts.sessionSecret);
       next();
@@ -98,6 +104,7 @@ export async function createRealtime(
     if (user) {
       socket.join([rooms.user(user.id), rooms.authSession(user.sessionId)]);
       assignAccessRooms(socket);
+      if (socket.data.accessSeen !== accessChanges) void refreshLocal(user.id).catch(() => {});
     }
     publicRoom(socket, 'auction');
     publicRoom(socket, 'session');
@@ -135,6 +142,7 @@ export async function createRealtime(
   /** One re-read at a time, so the last change read is the last one applied. */
   let accessQueue: Promise<void> = Promise.resolve();
   function refreshLocal(userId: string): Promise<void> {
+    accessChanges++;
     const run = async () => {
       const ids = io.of('/').adapter.rooms.get(rooms.user(userId));
       if (!ids || ids.size === 0) return;
