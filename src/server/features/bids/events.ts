@@ -4,12 +4,13 @@ import type { Realtime } from '../../realtime/index.js';
 import type { BidPresenter, EngineLine, EngineState } from './present.js';
 
 /**
- * Sends bid activity after commit, for the publisher (realtime/publisher.ts). A hot auction can take hundreds of bids a second, so each
- * auction's public room gets at most one `auctionState` per `publicMs` (the first at once, the
- * rest merged into the next), and the company's panels one `auctionUpdate` per `panelMs`. Every
- * event carries the whole state and its version, plus the lines added since the last event, so a
- * viewer that missed one applies the newest and refetches the history when a line is missing.
- * Closes and outbid notices go out at once; a state already sent (a buy-now's close) is not sent twice.
+ * Sends bid activity after commit, for the publisher (realtime/publisher.ts). A hot auction can
+ * take hundreds of bids a second, so each auction's public room gets at most one `auctionState`
+ * per `publicMs` (the first at once, the rest merged into the next), and the company's panels one
+ * `auctionUpdate` per `panelMs`. Every event carries the whole state and its version, plus the
+ * lines added since the last event, so a viewer that missed one applies the newest and refetches
+ * the history when a line is missing. Closes and outbid notices go out at once; a state already
+ * sent (a buy-now's close) is not sent twice.
  */
 export function createBidBroadcaster(realtime: Realtime, present: BidPresenter, opts: { publicMs?: number; panelMs?: number } = {}) {
   const publicMs = opts.publicMs ?? 40;
