@@ -13,8 +13,6 @@ import {
 export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 let socket: AppSocket | null = null;
-/** Whom the open socket was connected for: the panel's user id, or null (a public page, whoever the cookie is). */
-let connectedAs: string | null = null;
 
 /**
  * The one Socket.IO client of the page (SPEC §7, §9): websocket only, connected by hand, and
@@ -38,29 +36,19 @@ export function getSocket(): AppSocket {
 
 export function connectSocket(): void {
   const s = getSocket();
-  if (s.connected || s.active) return;
-  connectedAs = null;
-  s.connect();
+  if (!s.connected && !s.active) s.connect();
 }
 
 export function disconnectSocket(): void {
-  connectedAs = null;
   if (socket?.active || socket?.connected) socket.disconnect();
 }
 
-/**
- * Keeps the socket connected for this panel user (an admin or seller signed in), closed for null.
- * The server gives a socket its private rooms from the cookie it opened with, so a socket opened
- * for someone else (a public page before sign-in, another account) is reopened for this user.
- */
-export function useSocketConnection(userId: string | null): void {
+/** Keeps the socket connected while `enabled` (an admin or seller is signed in), closed otherwise. */
+export function useSocketConnection(enabled: boolean): void {
   useEffect(() => {
-    if (!userId) return disconnectSocket();
-    const s = getSocket();
-    if (connectedAs !== userId && (s.connected || s.active)) s.disconnect();
-    connectedAs = userId;
-    if (!s.connected && !s.active) s.connect();
-  }, [userId]);
+    if (enabled) connectSocket();
+    else disconnectSocket();
+  }, [enabled]);
 }
 
 /** Keeps the latest value of a callback without re-running the effects that use it. */

@@ -8,12 +8,12 @@ import { UnauthorizedScreen } from './unauthorized-screen';
 
 /**
  * The admin panel and the Live Hub are for admins and sellers only (SPEC §6). The socket is
- * connected exactly while such a user is signed in (SPEC §4 Auth), and for that user.
+ * connected exactly while such a user is signed in (SPEC §4 Auth).
  */
 export function PanelGate({ children, inverted = false }: { children: (me: Me) => ReactNode; inverted?: boolean }) {
   const me = useMe();
   const isAuthorised = hasPanelAccess(me.data);
-  useSocketConnection(isAuthorised ? (me.data?.user.id ?? null) : null);
+  useSocketConnection(isAuthorised);
 
   if (me.isPending) return <LoadingScreen inverted={inverted} />;
   if (me.isError && me.data === undefined) return <ErrorScreen error={me.error} onRetry={() => void me.refetch()} />;
