@@ -599,13 +599,13 @@ function watchBroadcasts(realtime: Realtime) {
       };
     },
   };
-  realtime.toAuction = (auctionId, event, payload) => {
-    if (!watch.recording || event !== AUCTION_STATE_EVENT) return original(auctionId, event, payload);
+  realtime.toAuction = (auctionId, event, ...args) => {
+    if (!watch.recording || event !== AUCTION_STATE_EVENT) return original(auctionId, event, ...args);
     const startedAt = Date.now();
     const began = performance.now();
-    original(auctionId, event, payload);
+    original(auctionId, event, ...args);
     fanout.push(performance.now() - began);
-    commitToEmit.push(startedAt - (payload as AuctionStateEvent).state.serverNow);
+    commitToEmit.push(startedAt - (args[0] as AuctionStateEvent).state.serverNow);
   };
   return watch;
 }

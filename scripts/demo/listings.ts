@@ -66,7 +66,8 @@ export async function createListings(
       status: isOpen ? 'active' : 'pending',
     });
     const actor = { id: seller.id, roles: seller.roles, profileCompanyId: seller.companyId, companyId: seller.companyId };
-    const row = await createAuction(db, { actor, input });
+    // Seeding runs before any server: there is no one to publish the events to.
+    const { row } = await createAuction(db, { actor, input });
     ids[plan.index] = row.id;
     done++;
     opts.onProgress?.(done);

@@ -250,10 +250,5 @@ export interface AuctionDetail extends PublicAuction {
   canDelete: boolean;
 }
 
-/** Realtime payloads to `company:<id>` (and the auction's public room). */
-export interface AuctionEvent {
-  id: string;
-  companyId: string;
-  version: number;
-  deleted?: boolean;
-}
+/** Realtime payloads live in realtime.ts; re-exported for the existing importers. */
+export type { AuctionEvent } from './realtime.js';

@@ -151,21 +151,5 @@ export const BID_ERROR_CODES = {
   profileIncomplete: 'PROFILE_INCOMPLETE',
 } as const;
 
-/** Realtime, in the auction's public room `auction:<id>`. */
-export const AUCTION_STATE_EVENT = 'auctionState';
-export interface AuctionStateEvent {
-  state: AuctionLiveState;
-  /** Lines added since the previous event of this auction, oldest first (at most BID_EVENT_MAX). */
-  bids: BidView[];
-}
-export const BID_EVENT_MAX = 20;
-
-/** Realtime, to the outbid bidder's own room. */
-export const OUTBID_EVENT = 'outbid';
-export interface OutbidEvent {
-  auctionId: string;
-  auctionName: string;
-  currentPrice: number;
-  nextMinimum: number;
-  version: number;
-}
+/** Realtime payloads live in realtime.ts; re-exported for the existing importers. */
+export { AUCTION_STATE_EVENT, type AuctionStateEvent, BID_EVENT_MAX, OUTBID_EVENT, type OutbidEvent } from './realtime.js';

@@ -234,16 +234,8 @@ export interface PaymentAnswer {
   payment: PaymentView;
 }
 
-/** Realtime, to the company's room (and the platform admins): `paymentStatusUpdate`. */
-export const PAYMENT_STATUS_EVENT = 'paymentStatusUpdate';
-export interface PaymentStatusEvent {
-  paymentId: string;
-  companyId: string;
-  paymentStatus: PaymentStatus;
-  payoutStatus: PayoutStatus;
-  /** Auctions whose billing changed (added, released, paid), so panels refresh them too. */
-  auctionIds: string[];
-}
+/** Realtime payloads live in realtime.ts; re-exported for the existing importers. */
+export { PAYMENT_STATUS_EVENT, type PaymentStatusEvent } from './realtime.js';
 
 // ── The seller's Mercado Pago connection (SPEC §2 payment-provider section) ──
 

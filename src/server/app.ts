@@ -32,6 +32,7 @@ import { createMetrics, installRequestMetrics } from './http/metrics.js';
 import { createOidcProvider, type OidcIdentityProvider } from './providers/identity/oidc.js';
 import { createStorage } from './providers/storage/index.js';
 import { createRealtime } from './realtime/index.js';
+import { createPublisher } from './realtime/publisher.js';
 import { webRoutes } from './web/static.js';
 
 /**
@@ -117,11 +118,13 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   const sessions = createSessionCache({
     peers: { send: (message) => realtime.toPeers(SESSION_CACHE_EVENT, message), onMessage: (handler) => realtime.onPeer(SESSION_CACHE_EVENT, handler) },
   });
+  const publisher = createPublisher({ realtime, sessions, broadcaster, log: app.log });
   const ctx: AppContext = {
     config,
     database,
     db: database.db,
     realtime,
+    publisher,
     metrics,
     identity,
     storage,
@@ -164,7 +167,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
 
   const sweep = setInterval(() => void deleteExpiredSessions(database.db).catch(() => {}), 3_600_000);
   sweep.unref();
-  const scheduler = opts.scheduler === false ? null : startClosingScheduler({ db: database.db, log: app.log, onClosed: (state) => broadcaster.closed(state) });
+  const scheduler = opts.scheduler === false ? null : startClosingScheduler({ db: database.db, log: app.log, publish: publisher.publish });
 
   // Shutdown: new requests get 503, requests in flight finish, then the sockets close (an open
   // websocket would keep the HTTP server from closing), then the HTTP server, then the database.

@@ -12,6 +12,7 @@ import type { PaymentProvider } from './providers/payments/index.js';
 import type { SandboxProvider } from './providers/payments/sandbox.js';
 import type { Storage } from './providers/storage/index.js';
 import type { Realtime } from './realtime/index.js';
+import type { Publisher } from './realtime/publisher.js';
 
 /** What every feature's routes need, built once at start-up. */
 export interface AppContext {
@@ -19,6 +20,8 @@ export interface AppContext {
   database: Database;
   db: Db;
   realtime: Realtime;
+  /** The one path after commit: services return events, routes and the scheduler publish them (realtime/publisher.ts). */
+  publisher: Publisher;
   metrics: Metrics;
   /** The OpenID Connect issuer, or null when development sign-in is in use. */
   identity: OidcIdentityProvider | null;

@@ -57,8 +57,8 @@ describe('Socket.IO', () => {
     expect(await other.emitWithAck('joinAuction', { auctionId })).toEqual({ ok: true });
 
     const arrived = nextEvent(viewer, 'auctionUpdate');
-    server.ctx.realtime.toAuction(auctionId, 'auctionUpdate', { id: auctionId, version: 2 });
-    expect(await arrived).toEqual({ id: auctionId, version: 2 });
+    server.ctx.realtime.toAuction(auctionId, 'auctionUpdate', { id: auctionId, companyId: 'acme', version: 2 });
+    expect(await arrived).toEqual({ id: auctionId, companyId: 'acme', version: 2 });
 
     // What a viewer sends is never relayed to the room.
     const relayed = collect(other, 'auctionUpdate', 300);
@@ -102,15 +102,16 @@ describe('Socket.IO', () => {
     const adminGot = nextEvent(admin, 'auctionCreatedSuccessfully');
     const buyerGot = collect(buyer, 'auctionCreatedSuccessfully', 400);
     const anonymousGot = collect(anonymous, 'auctionCreatedSuccessfully', 400);
-    server.ctx.realtime.toCompany('acme', 'auctionCreatedSuccessfully', { id: 'a1' });
-    expect(await sellerGot).toEqual({ id: 'a1' });
-    expect(await adminGot).toEqual({ id: 'a1' });
+    const created = { id: 'a1', companyId: 'acme', version: 1 };
+    server.ctx.realtime.toCompany('acme', 'auctionCreatedSuccessfully', created);
+    expect(await sellerGot).toEqual(created);
+    expect(await adminGot).toEqual(created);
     expect(await buyerGot).toEqual([]);
     expect(await anonymousGot).toEqual([]);
 
     // Another company's events do not reach this seller.
     const otherCompany = collect(seller, 'auctionUpdate', 300);
-    server.ctx.realtime.toCompany('otra-empresa', 'auctionUpdate', { id: 'b1' });
+    server.ctx.realtime.toCompany('otra-empresa', 'auctionUpdate', { id: 'b1', companyId: 'otra-empresa', version: 1 });
     expect(await otherCompany).toEqual([]);
   });
 
@@ -120,8 +121,9 @@ describe('Socket.IO', () => {
     await Promise.all([connected(seller), connected(buyer)]);
     const sellerGot = nextEvent(seller, 'outbid');
     const buyerGot = collect(buyer, 'outbid', 300);
-    server.ctx.realtime.toUser(sellerId, 'outbid', { auctionId: 'x' });
-    expect(await sellerGot).toEqual({ auctionId: 'x' });
+    const notice = { auctionId: 'x', auctionName: 'Reloj', currentPrice: 200, nextMinimum: 210, version: 3 };
+    server.ctx.realtime.toUser(sellerId, 'outbid', notice);
+    expect(await sellerGot).toEqual(notice);
     expect(await buyerGot).toEqual([]);
   });
 
@@ -139,7 +141,7 @@ describe('Socket.IO', () => {
     const again = socket({ cookie });
     await connected(again);
     const nothing = collect(again, 'auctionUpdate', 300);
-    server.ctx.realtime.toCompany('acme', 'auctionUpdate', { id: 'z' });
+    server.ctx.realtime.toCompany('acme', 'auctionUpdate', { id: 'z', companyId: 'acme', version: 1 });
     expect(await nothing).toEqual([]);
   });
 });

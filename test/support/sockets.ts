@@ -38,3 +38,37 @@ export function collect(socket: Socket, event: string, ms: number): Promise<unkn
     }, ms),
   );
 }
+
+let markers = 0;
+
+/**
+ * Whether `socket` hears `event` from what `send` emits, settled without a timer: `mark` then sends
+ * a marker to a room the socket surely is in (its user room), and events from one instance arrive in
+ * the order they were sent, so once the marker is in, anything `send` reached this socket with is too.
+ */
+export async function hears(socket: Socket, event: string, send: () => void, mark: (marker: { sessionId: string; status: string }) => void): Promise<boolean> {
+  const marker = { sessionId: `marker-${++markers}`, status: 'marker' };
+  let heard = false;
+  const onEvent = () => {
+    heard = true;
+  };
+  socket.on(event, onEvent);
+  const arrived = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`marker ${marker.sessionId} never arrived`)), 3000);
+    const onMarker = (payload: { sessionId?: string }) => {
+      if (payload?.sessionId !== marker.sessionId) return;
+      clearTimeout(timer);
+      socket.off('sessionStatusUpdate', onMarker);
+      resolve();
+    };
+    socket.on('sessionStatusUpdate', onMarker);
+  });
+  try {
+    send();
+    mark(marker);
+    await arrived;
+    return heard;
+  } finally {
+    socket.off(event, onEvent);
+  }
+}

@@ -2,7 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useEffect, useRef } from 'react';
 import type { AuctionDetail, AuctionEvent, AuctionFilter, AuctionInput, AuctionListResponse, PublicAuction } from '../../domain/auctions.js';
 import { api, isApiError } from './client';
-import { useSocketEvent } from './socket';
+import { useResync, useSocketEvent } from './socket';
 
 export interface AuctionListParams {
   filter: AuctionFilter;
@@ -113,6 +113,8 @@ export function useAuctionListRefresh(): void {
     if (wait <= 0) run();
     else state.timer = setTimeout(run, wait);
   };
-  useSocketEvent<AuctionEvent>('auctionUpdate', refresh);
-  useSocketEvent<AuctionEvent>('auctionCreatedSuccessfully', refresh);
+  useSocketEvent('auctionUpdate', refresh);
+  useSocketEvent('auctionCreatedSuccessfully', refresh);
+  // Changes made while the socket was down reach the list on the next connection.
+  useResync(() => void queryClient.invalidateQueries({ queryKey: auctionKeys.all }));
 }

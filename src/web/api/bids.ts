@@ -1,10 +1,7 @@
 import { type QueryClient, replaceEqualDeep, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import type { AuctionEvent } from '../../domain/auctions.js';
 import {
   AUCTION_STATE_EVENT,
   type AuctionLiveState,
-  type AuctionStateEvent,
   BID_PAGE_DEFAULT,
   type BidAnswer,
   type BidHistory,
@@ -15,7 +12,7 @@ import {
 import { auctionKeys } from './auctions';
 import { applyLiveUpdate, type HistoryData, type HistoryPage, type LiveUpdate, reconcileHistory } from './bid-cache';
 import { api, isApiError, NETWORK_ERROR_STATUS } from './client';
-import { connectSocket, getSocket } from './socket';
+import { useRoom, useSocketEvent } from './socket';
 
 export const bidKeys = {
   all: ['bids'] as const,
@@ -123,66 +120,36 @@ export interface AuctionLiveHandlers {
 }
 
 /**
- * Keeps this page in the auction's public room: connects the socket (signed out too), joins on every
- * (re)connection, applies `auctionState`, refetches on `auctionUpdate`, and after a reconnection
- * refetches both queries so a missed event cannot leave the page behind. Returns whether it is live.
+ * Keeps this page in the auction's public room (useRoom): applies `auctionState`, refetches on
+ * `auctionUpdate`, and after each (re)join refetches both queries so a missed event cannot leave
+ * the page behind. Returns whether it is live.
  */
 export function useAuctionLive(auctionId: string, handlers: AuctionLiveHandlers = {}): { isConnected: boolean } {
   const queryClient = useQueryClient();
-  const handlersRef = useRef(handlers);
-  useEffect(() => {
-    handlersRef.current = handlers;
-  });
-  const [isConnected, setConnected] = useState(() => getSocket().connected);
-
-  useEffect(() => {
-    const socket = getSocket();
-    const converge = () => {
-      void queryClient.invalidateQueries({ queryKey: bidKeys.history(auctionId) });
-      void queryClient.invalidateQueries({ queryKey: auctionKeys.detail(auctionId) });
-    };
-    const join = () => {
-      setConnected(true);
-      socket.emit('joinAuction', { auctionId }, () => {
-        // What was fetched before we were in the room (or while disconnected) may have missed an event.
+  const converge = () => {
+    void queryClient.invalidateQueries({ queryKey: bidKeys.history(auctionId) });
+    void queryClient.invalidateQueries({ queryKey: auctionKeys.detail(auctionId) });
+  };
+  const live = useRoom(
+    { kind: 'auction', id: auctionId },
+    {
+      // What was fetched before we were in the room (or while disconnected) may have missed an event.
+      onResync: () => {
         if ((queryClient.getQueryState(bidKeys.history(auctionId))?.dataUpdatedAt ?? 0) > 0) converge();
-      });
-    };
-    const onDisconnect = (reason: string) => {
-      setConnected(false);
-      // The server closed it (a sign-out elsewhere, say): Socket.IO does not retry that by itself,
-      // but a public room needs no sign-in, so come back (anonymously if need be).
-      if (reason === 'io server disconnect') setTimeout(() => connectSocket(), 1000);
-    };
-    const onState = (event: AuctionStateEvent) => {
-      if (event?.state?.id !== auctionId) return;
-      applyLive(queryClient, auctionId, { state: event.state, bids: event.bids ?? [], receivedAt: Date.now() });
-    };
-    const onUpdate = (event: AuctionEvent) => {
-      if (event?.id !== auctionId) return;
-      if (event.deleted) queryClient.setQueryData(auctionKeys.detail(auctionId), null);
-      else converge();
-    };
-    const onOutbid = (event: OutbidEvent) => {
-      if (event?.auctionId === auctionId) handlersRef.current.onOutbid?.(event);
-    };
-
-    socket.on('connect', join);
-    socket.on('disconnect', onDisconnect);
-    socket.on(AUCTION_STATE_EVENT, onState);
-    socket.on('auctionUpdate', onUpdate);
-    socket.on(OUTBID_EVENT, onOutbid);
-    if (socket.connected) join();
-    else connectSocket();
-    return () => {
-      socket.off('connect', join);
-      socket.off('disconnect', onDisconnect);
-      socket.off(AUCTION_STATE_EVENT, onState);
-      socket.off('auctionUpdate', onUpdate);
-      socket.off(OUTBID_EVENT, onOutbid);
-      if (socket.connected) socket.emit('leaveAuction', { auctionId });
-    };
-  }, [auctionId, queryClient]);
-
-  return { isConnected };
+      },
+    },
+  );
+  useSocketEvent(AUCTION_STATE_EVENT, (event) => {
+    if (event?.state?.id !== auctionId) return;
+    applyLive(queryClient, auctionId, { state: event.state, bids: event.bids ?? [], receivedAt: Date.now() });
+  });
+  useSocketEvent('auctionUpdate', (event) => {
+    if (event?.id !== auctionId) return;
+    if (event.deleted) queryClient.setQueryData(auctionKeys.detail(auctionId), null);
+    else converge();
+  });
+  useSocketEvent(OUTBID_EVENT, (event) => {
+    if (event?.auctionId === auctionId) handlers.onOutbid?.(event);
+  });
+  return live;
 }

@@ -1,5 +1,4 @@
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
 import {
   type CheckoutView,
   type DraftAnswer,
@@ -9,14 +8,13 @@ import {
   PAYMENT_STATUS_EVENT,
   type PaymentAnswer,
   type PaymentStatus,
-  type PaymentStatusEvent,
   type PaymentView,
   type SandboxOutcome,
   type WinnersSummary,
 } from '../../domain/payments.js';
 import { auctionKeys } from './auctions';
 import { api, isApiError } from './client';
-import { getSocket, useSocketEvent } from './socket';
+import { useResync, useSocketEvent } from './socket';
 
 export interface PaymentListParams {
   /** null lists every status. */
@@ -114,27 +112,10 @@ export const useMarkPaidOut = () => useBillingMutation((id: string) => api.post<
  */
 export function usePaymentsRefresh(): void {
   const queryClient = useQueryClient();
-  useSocketEvent<PaymentStatusEvent>(PAYMENT_STATUS_EVENT, (event) => {
+  useSocketEvent(PAYMENT_STATUS_EVENT, (event) => {
     void invalidateBilling(queryClient, Array.isArray(event?.auctionIds) ? event.auctionIds : []);
   });
-  const wasDisconnected = useRef(false);
-  useEffect(() => {
-    const socket = getSocket();
-    const onDisconnect = () => {
-      wasDisconnected.current = true;
-    };
-    const onConnect = () => {
-      if (!wasDisconnected.current) return;
-      wasDisconnected.current = false;
-      void invalidateBilling(queryClient);
-    };
-    socket.on('disconnect', onDisconnect);
-    socket.on('connect', onConnect);
-    return () => {
-      socket.off('disconnect', onDisconnect);
-      socket.off('connect', onConnect);
-    };
-  }, [queryClient]);
+  useResync(() => void invalidateBilling(queryClient));
 }
 
 // ── The seller's Mercado Pago connection ─────────────────────────────────────

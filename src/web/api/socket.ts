@@ -1,13 +1,24 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { io, type Socket } from 'socket.io-client';
+import {
+  type ClientToServerEvents,
+  PUBLIC_ROOMS,
+  type PublicRoomKind,
+  type RoomAck,
+  type ServerEventName,
+  type ServerEventPayload,
+  type ServerToClientEvents,
+} from '../../domain/realtime.js';
 
-let socket: Socket | null = null;
+export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+let socket: AppSocket | null = null;
 
 /**
  * The one Socket.IO client of the page (SPEC §7, §9): websocket only, connected by hand, and
  * retrying forever between 1 and 5 seconds. The httpOnly session cookie authenticates it.
  */
-export function getSocket(): Socket {
+export function getSocket(): AppSocket {
   if (!socket) {
     socket = io({
       path: '/socket.io',
@@ -40,18 +51,97 @@ export function useSocketConnection(enabled: boolean): void {
   }, [enabled]);
 }
 
-/** Subscribes to one server event for the life of the component; the handler may change freely. */
-export function useSocketEvent<T = unknown>(event: string, handler: (payload: T) => void): void {
-  const handlerRef = useRef(handler);
+/** Keeps the latest value of a callback without re-running the effects that use it. */
+function useLatest<T>(value: T): { readonly current: T } {
+  const ref = useRef(value);
   useEffect(() => {
-    handlerRef.current = handler;
+    ref.current = value;
   });
+  return ref;
+}
+
+/** Subscribes to one server event for the life of the component; the handler may change freely. */
+export function useSocketEvent<E extends ServerEventName>(event: E, handler: (payload: ServerEventPayload<E>) => void): void {
+  const handlerRef = useLatest(handler);
+  useEffect(() => {
+    // Socket.IO's typed `on` cannot follow a generic event name: its untyped view takes the listener.
+    const s: Socket = getSocket();
+    const name: string = event;
+    const listener = (payload: ServerEventPayload<E>) => handlerRef.current(payload);
+    s.on(name, listener);
+    return () => {
+      s.off(name, listener);
+    };
+  }, [event, handlerRef]);
+}
+
+/**
+ * The one resync after a reconnection: events sent while the socket was down are lost, so
+ * `onResync` refetches what they would have changed. Not called on the first connection.
+ */
+export function useResync(onResync: () => void): void {
+  const resyncRef = useLatest(onResync);
   useEffect(() => {
     const s = getSocket();
-    const listener = (payload: T) => handlerRef.current(payload);
-    s.on(event, listener);
-    return () => {
-      s.off(event, listener);
+    let wasDisconnected = false;
+    const onDisconnect = () => {
+      wasDisconnected = true;
     };
-  }, [event]);
+    const onConnect = () => {
+      if (!wasDisconnected) return;
+      wasDisconnected = false;
+      resyncRef.current();
+    };
+    s.on('disconnect', onDisconnect);
+    s.on('connect', onConnect);
+    return () => {
+      s.off('disconnect', onDisconnect);
+      s.off('connect', onConnect);
+    };
+  }, [resyncRef]);
+}
+
+/**
+ * Keeps this page in one public room (signed out too): connects the socket, joins on every
+ * (re)connection, leaves on unmount. After each join, `onResync` refetches what was fetched before
+ * the page was in the room (or while it was disconnected), since an event may have been missed.
+ * Returns whether the page is live.
+ */
+export function useRoom(room: { kind: PublicRoomKind; id: string }, opts: { onResync?: () => void } = {}): { isConnected: boolean } {
+  const { kind, id } = room;
+  const resyncRef = useLatest(opts.onResync);
+  const [isConnected, setConnected] = useState(() => getSocket().connected);
+
+  useEffect(() => {
+    const s = getSocket();
+    const onConnect = () => {
+      setConnected(true);
+      roomCall(s, kind, id, 'join', (answer) => {
+        if (answer.ok) resyncRef.current?.();
+      });
+    };
+    const onDisconnect = (reason: Socket.DisconnectReason) => {
+      setConnected(false);
+      // The server closed it (a sign-out elsewhere, say): Socket.IO does not retry that by itself,
+      // but a public room needs no sign-in, so come back (anonymously if need be).
+      if (reason === 'io server disconnect') setTimeout(() => connectSocket(), 1000);
+    };
+    s.on('connect', onConnect);
+    s.on('disconnect', onDisconnect);
+    if (s.connected) onConnect();
+    else connectSocket();
+    return () => {
+      s.off('connect', onConnect);
+      s.off('disconnect', onDisconnect);
+      if (s.connected) roomCall(s, kind, id, 'leave', () => {});
+    };
+  }, [kind, id, resyncRef]);
+
+  return { isConnected };
+}
+
+/** joinAuction / leaveAuction / joinSession / leaveSession, each with its own typed payload. */
+function roomCall(s: AppSocket, kind: PublicRoomKind, id: string, action: 'join' | 'leave', ack: (answer: RoomAck) => void): void {
+  if (kind === 'auction') s.emit(PUBLIC_ROOMS.auction[action], { auctionId: id }, ack);
+  else s.emit(PUBLIC_ROOMS.session[action], { sessionId: id }, ack);
 }

@@ -1,22 +1,15 @@
-import type { AuctionEvent } from '../../../domain/auctions.js';
-import type { Realtime } from '../../realtime/index.js';
+import type { DomainEvent } from '../../realtime/publisher.js';
+
+type AuctionRow = { id: string; companyId: string; version: number };
 
 /**
- * Sent after commit (STYLE.md) to the company's panels and to the auction's public viewers. The
- * payload is the id and version only: a panel refetches what its scope allows.
+ * What an auction change tells the company's panels and the auction's public viewers, once
+ * published after commit (realtime/publisher.ts): the id and version only, so a panel refetches
+ * what its scope allows.
  */
-export function emitAuctionCreated(realtime: Realtime, auction: { id: string; companyId: string; version: number }): void {
-  const event: AuctionEvent = { id: auction.id, companyId: auction.companyId, version: auction.version };
-  realtime.toCompany(auction.companyId, 'auctionCreatedSuccessfully', event);
-}
+export const auctionCreated = (row: AuctionRow): DomainEvent => ({ type: 'auctionCreated', auction: ref(row) });
+export const auctionUpdated = (row: AuctionRow): DomainEvent => ({ type: 'auctionUpdated', auction: ref(row) });
+/** The deleted row's version plus one, so a client holding the last version sees a newer one. */
+export const auctionDeleted = (row: AuctionRow): DomainEvent => ({ type: 'auctionDeleted', auction: { ...ref(row), version: row.version + 1 } });
 
-/** `publicRoom: false` when the public room hears of the change another way (bids send `auctionState`). */
-export function emitAuctionUpdated(
-  realtime: Realtime,
-  auction: { id: string; companyId: string; version: number },
-  opts: { deleted?: boolean; publicRoom?: boolean } = {},
-): void {
-  const event: AuctionEvent = { id: auction.id, companyId: auction.companyId, version: auction.version, ...(opts.deleted ? { deleted: true } : {}) };
-  realtime.toCompany(auction.companyId, 'auctionUpdate', event);
-  if (opts.publicRoom !== false) realtime.toAuction(auction.id, 'auctionUpdate', event);
-}
+const ref = (row: AuctionRow) => ({ id: row.id, companyId: row.companyId, version: row.version });

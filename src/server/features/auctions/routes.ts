@@ -5,7 +5,6 @@ import { ZAuctionInput, ZAuctionListQuery } from '../../../domain/auctions.js';
 
 import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../http/auth-hooks.js';
-import { emitAuctionCreated, emitAuctionUpdated } from './events.js';
 import { auctionScope } from './policies.js';
 import { countAuctions, listAuctions } from './queries.js';
 import { createAuction, deleteAuction, describeAuction, getAuction, updateAuction } from './service.js';
@@ -18,7 +17,7 @@ const writeLimit = { max: 120, timeWindow: '1 minute', keyGenerator: (req: Fasti
 
 export async function auctionsRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, realtime } = ctx;
+  const { db, publisher } = ctx;
 
   app.get('/api/auctions', { preValidation: panel, schema: { querystring: ZAuctionListQuery } }, async (req) =>
     listAuctions(db, { scope: auctionScope(currentUser(req)), query: req.query }),
@@ -31,8 +30,8 @@ export async function auctionsRoutes(fastify: FastifyInstance, ctx: AppContext):
 
   app.post('/api/auctions', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { body: ZAuctionInput } }, async (req, reply) => {
     const actor = currentUser(req);
-    const row = await createAuction(db, { actor, input: req.body, ip: req.ip });
-    emitAuctionCreated(realtime, row);
+    const { row, events } = await createAuction(db, { actor, input: req.body, ip: req.ip });
+    await publisher.publish(events);
     return reply.code(201).send(await describeAuction(db, { row, viewer: actor }));
   });
 
@@ -40,14 +39,14 @@ export async function auctionsRoutes(fastify: FastifyInstance, ctx: AppContext):
 
   app.put('/api/auctions/:id', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZAuctionInput } }, async (req) => {
     const actor = currentUser(req);
-    const row = await updateAuction(db, { actor, id: req.params.id, input: req.body, ip: req.ip });
-    emitAuctionUpdated(realtime, row);
+    const { row, events } = await updateAuction(db, { actor, id: req.params.id, input: req.body, ip: req.ip });
+    await publisher.publish(events);
     return describeAuction(db, { row, viewer: actor });
   });
 
   app.delete('/api/auctions/:id', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => {
-    const row = await deleteAuction(db, { actor: currentUser(req), id: req.params.id, ip: req.ip });
-    emitAuctionUpdated(realtime, { ...row, version: row.version + 1 }, { deleted: true });
+    const { row, events } = await deleteAuction(db, { actor: currentUser(req), id: req.params.id, ip: req.ip });
+    await publisher.publish(events);
     return { id: row.id };
   });
 }

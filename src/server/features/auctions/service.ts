@@ -8,14 +8,18 @@ import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../db/errors.js';
 import { auctions, bids, categories, HOLDING_PAYMENT_STATUSES, liveLots, paymentItems, uploads } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
+import type { DomainEvent } from '../../realtime/publisher.js';
 import type { CurrentUser } from '../auth/sessions.js';
 import { ensureCompany } from '../companies/queries.js';
+import { auctionCreated, auctionDeleted, auctionUpdated } from './events.js';
 import { type AuctionScope, auctionScope, isInScope, ownershipOfNewAuction } from './policies.js';
 import { type AuctionRelations, presentDetail, presentPublic } from './presenters.js';
 import { buildSearchText, companyNames, nameTokens } from './search-text.js';
 
 type AuctionRow = typeof auctions.$inferSelect;
 type Actor = Pick<CurrentUser, 'id' | 'roles' | 'profileCompanyId' | 'companyId'>;
+/** A committed change and the events it produced, for the caller to publish. */
+type Changed = { row: AuctionRow; events: DomainEvent[] };
 
 const notFound = () => new AppError('NOT_FOUND', messages.errors.notFound);
 
@@ -73,12 +77,12 @@ function checkSchedule(opts: { status: string; endTime: Date | null; endTimeChan
   if (status === 'active' && opts.statusChanged && endTime && endTime.getTime() <= now) throw fieldErrors({ endTime: 'endTimePast' }) as AppError;
 }
 
-export async function createAuction(db: Db, opts: { actor: Actor; input: AuctionValues; ip?: string }): Promise<AuctionRow> {
+export async function createAuction(db: Db, opts: { actor: Actor; input: AuctionValues; ip?: string }): Promise<Changed> {
   const { actor, input } = opts;
   const { sellerId, companyId } = ownershipOfNewAuction(actor);
   const status = input.status ?? 'pending';
   checkSchedule({ status, endTime: input.endTime, endTimeChanged: true, statusChanged: true, now: Date.now() });
-  return db.transaction(async (tx) => {
+  const row = await db.transaction(async (tx) => {
     const { categoryName } = await checkReferences(tx, { input, actor, companyId });
     const [row] = await tx
       .insert(auctions)
@@ -101,6 +105,7 @@ export async function createAuction(db: Db, opts: { actor: Actor; input: Auction
     });
     return row;
   });
+  return { row, events: [auctionCreated(row)] };
 }
 
 /** Loads an auction the actor may change, locked for the transaction; anything else is a 404. */
@@ -133,9 +138,9 @@ function refuseLockedChanges(before: AuctionRow, input: AuctionValues, hasBids: 
   throw new AppError('CONFLICT', messages.auctions.lockedByBids, Object.fromEntries(entries.map(([field, code]) => [field, messages.fields[code]])));
 }
 
-export async function updateAuction(db: Db, opts: { actor: Actor; id: string; input: AuctionValues; ip?: string }): Promise<AuctionRow> {
+export async function updateAuction(db: Db, opts: { actor: Actor; id: string; input: AuctionValues; ip?: string }): Promise<Changed> {
   const { actor, input } = opts;
-  return db.transaction(async (tx) => {
+  const row = await db.transaction(async (tx) => {
     const before = await lockInScope(tx, opts.id, auctionScope(actor));
     const now = Date.now();
     const status = input.status ?? before.status;
@@ -174,6 +179,7 @@ export async function updateAuction(db: Db, opts: { actor: Actor; id: string; in
     });
     return row;
   });
+  return { row, events: [auctionUpdated(row)] };
 }
 
 /** What references an auction: its bids, payment items (of any status) and live lots. */
@@ -195,9 +201,9 @@ function deleteRefusal(row: Pick<AuctionRow, 'bidCount'>, holds: Awaited<ReturnT
 }
 
 /** Refused while bids, a payment or a live session hold the auction (their rows reference it). */
-export async function deleteAuction(db: Db, opts: { actor: Actor; id: string; ip?: string }): Promise<AuctionRow> {
+export async function deleteAuction(db: Db, opts: { actor: Actor; id: string; ip?: string }): Promise<Changed> {
   try {
-    return await db.transaction(async (tx) => {
+    const row = await db.transaction(async (tx) => {
       const row = await lockInScope(tx, opts.id, auctionScope(opts.actor));
       const reason = deleteRefusal(row, await holdsOn(tx, row.id));
       if (reason) throw new AppError('CONFLICT', reason);
@@ -212,6 +218,7 @@ export async function deleteAuction(db: Db, opts: { actor: Actor; id: string; ip
       });
       return row;
     });
+    return { row, events: [auctionDeleted(row)] };
   } catch (err) {
     // A bid that raced in after the checks still holds the auction through its foreign key.
     if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw new AppError('CONFLICT', messages.auctions.deleteHasBids);

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import type { SessionCacheMessage } from '../../../domain/realtime.js';
 import type { Role } from '../../../domain/roles.js';
 import { effectiveCompanyId } from '../../../domain/roles.js';
 import type { Db } from '../../db/connect.js';
@@ -93,11 +94,23 @@ export async function deleteExpiredSessions(db: Db): Promise<void> {
   await db.delete(authSessions).where(lt(authSessions.expiresAt, sql`now()`));
 }
 
-/** Between instances (realtime's toPeers): drop these entries from your session cache. */
-export const SESSION_CACHE_EVENT = 'sessions:forget';
+/** Between instances (realtime's toPeers): what to drop from the session caches (typed in domain/realtime.ts). */
+export { SESSION_CACHE_EVENT, type SessionCacheMessage } from '../../../domain/realtime.js';
 
-/** What one instance tells the others to drop from their session caches. */
-export type SessionCacheMessage = { userId: string } | { sessionId: string };
+/** What a user's sockets are granted by, read afresh when an admin changes it (realtime's refreshUserAccess). */
+export async function loadAccess(db: Db, userId: string): Promise<Pick<CurrentUser, 'roles' | 'profileCompanyId' | 'companyId' | 'companyName'>> {
+  const [row] = await db
+    .select({ roles: userProfiles.roles, companyId: userProfiles.companyId, companyName: userProfiles.companyName })
+    .from(userProfiles)
+    .where(eq(userProfiles.userId, userId));
+  return {
+    // As in lookupSession: no profile, no roles.
+    roles: (row?.roles ?? []) as Role[],
+    profileCompanyId: row?.companyId ?? null,
+    companyId: effectiveCompanyId(userId, row?.companyId),
+    companyName: row?.companyName ?? null,
+  };
+}
 
 /** How session caches of several instances reach each other (realtime.ts, over Redis). */
 export interface SessionCachePeers {

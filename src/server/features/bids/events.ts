@@ -1,23 +1,16 @@
-import {
-  AUCTION_STATE_EVENT,
-  type AuctionStateEvent,
-  BID_EVENT_MAX,
-  type BidView,
-  nextMinimumBid,
-  OUTBID_EVENT,
-  type OutbidEvent,
-} from '../../../domain/bidding.js';
+import { type BidView, nextMinimumBid } from '../../../domain/bidding.js';
+import { AUCTION_STATE_EVENT, type AuctionStateEvent, BID_EVENT_MAX, OUTBID_EVENT, type OutbidEvent } from '../../../domain/realtime.js';
 import type { Realtime } from '../../realtime/index.js';
-import { emitAuctionUpdated } from '../auctions/events.js';
 import type { BidPresenter, EngineLine, EngineState } from './present.js';
 
 /**
- * Sends bid activity after commit. A hot auction can take hundreds of bids a second, so each
- * auction's public room gets at most one `auctionState` per `publicMs` (the first at once, the
- * rest merged into the next), and the company's panels one `auctionUpdate` per `panelMs`. Every
- * event carries the whole state and its version, plus the lines added since the last event, so a
- * viewer that missed one applies the newest and refetches the history when a line is missing.
- * Closes and outbid notices go out at once.
+ * Sends bid activity after commit, for the publisher (realtime/publisher.ts). A hot auction can
+ * take hundreds of bids a second, so each auction's public room gets at most one `auctionState`
+ * per `publicMs` (the first at once, the rest merged into the next), and the company's panels one
+ * `auctionUpdate` per `panelMs`. Every event carries the whole state and its version, plus the
+ * lines added since the last event, so a viewer that missed one applies the newest and refetches
+ * the history when a line is missing. Closes and outbid notices go out at once; a state already
+ * sent (a buy-now's close) is not sent twice.
  */
 export function createBidBroadcaster(realtime: Realtime, present: BidPresenter, opts: { publicMs?: number; panelMs?: number } = {}) {
   const publicMs = opts.publicMs ?? 40;
@@ -25,6 +18,8 @@ export function createBidBroadcaster(realtime: Realtime, present: BidPresenter, 
 
   interface Channel {
     lastSent: number;
+    /** The newest version sent, so the close that follows a closing bid is not repeated. */
+    sentVersion: number;
     timer: NodeJS.Timeout | null;
     state: EngineState | null;
     lines: BidView[];
@@ -37,22 +32,27 @@ export function createBidBroadcaster(realtime: Realtime, present: BidPresenter, 
     // serverNow is the moment of sending, so viewers correct their countdowns by it.
     const event: AuctionStateEvent = { state: present.state({ ...channel.state, serverNow: Date.now() }), bids: channel.lines };
     realtime.toAuction(channel.state.id, AUCTION_STATE_EVENT, event);
+    channel.sentVersion = channel.state.version;
     channel.state = null;
     channel.lines = [];
   }
 
   function sendPanel(channel: Channel) {
     if (!channel.state) return;
-    emitAuctionUpdated(realtime, channel.state, { publicRoom: false });
+    // The public room hears of it through `auctionState`.
+    const { id, companyId, version } = channel.state;
+    realtime.toCompany(companyId, 'auctionUpdate', { id, companyId, version });
+    channel.sentVersion = version;
     channel.state = null;
   }
 
   function push(channels: Map<string, Channel>, every: number, send: (c: Channel) => void, state: EngineState, lines: BidView[], immediate: boolean) {
     let channel = channels.get(state.id);
     if (!channel) {
-      channel = { lastSent: 0, timer: null, state: null, lines: [] };
+      channel = { lastSent: 0, sentVersion: 0, timer: null, state: null, lines: [] };
       channels.set(state.id, channel);
     }
+    if (lines.length === 0 && !channel.state && state.version <= channel.sentVersion) return;
     if (!channel.state || channel.state.version < state.version) channel.state = state;
     channel.lines.push(...lines);
     // Only the newest lines travel; a viewer missing older ones refetches the history.

@@ -38,8 +38,8 @@ function idempotencyKey(req: FastifyRequest): string | null {
 
 export async function bidsRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db } = ctx;
-  const { present, broadcaster, batcher } = ctx.bidding;
+  const { db, publisher } = ctx;
+  const { present, batcher } = ctx.bidding;
 
   app.get('/api/auctions/:id/bids', { schema: { params: ZParams, querystring: ZHistoryQuery } }, async (req) =>
     bidHistory(db, present, { auctionId: req.params.id, viewerId: req.user?.id ?? null, limit: req.query.limit, before: req.query.before ?? null }),
@@ -56,14 +56,14 @@ export async function bidsRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
         maxAmount: req.body.maxAmount ?? null,
         idempotencyKey: idempotencyKey(req),
       });
-      if (placed.change) broadcaster.bid(placed.change);
+      await publisher.publish(placed.events);
       return reply.code(placed.answer.replayed ? 200 : 201).send(placed.answer);
     },
   );
 
   app.post('/api/auctions/:id/buy-now', { config: { rateLimit: bidLimit }, preValidation: requireAuth, schema: { params: ZParams } }, async (req) => {
     const bought = await buyNow(db, present, { auctionId: req.params.id, buyerId: currentUser(req).id, idempotencyKey: idempotencyKey(req), ip: req.ip });
-    if (bought.change) broadcaster.bid(bought.change);
+    await publisher.publish(bought.events);
     return bought.answer;
   });
 }

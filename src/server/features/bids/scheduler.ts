@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { recordAudit } from '../../audit.js';
 import { type Db, rows } from '../../db/connect.js';
+import type { DomainEvent } from '../../realtime/publisher.js';
 import { refreshAuctionSearchText } from '../auctions/search-text.js';
 import type { EngineState } from './present.js';
 
@@ -35,7 +36,13 @@ export async function closeDueAuctions(db: Db, limit = BATCH): Promise<EngineSta
  * the overdue auctions on its first pass. Several instances may run it: the closing statement
  * locks and re-checks each row, so each auction is closed exactly once.
  */
-export function startClosingScheduler(opts: { db: Db; log: FastifyBaseLogger; onClosed: (state: EngineState) => void; maxSleepMs?: number }): {
+export function startClosingScheduler(opts: {
+  db: Db;
+  log: FastifyBaseLogger;
+  /** The publisher: each closed auction's `auctionClosed`, after its batch committed. */
+  publish: (events: DomainEvent[]) => Promise<void>;
+  maxSleepMs?: number;
+}): {
   stop(): Promise<void>;
 } {
   const maxSleepMs = opts.maxSleepMs ?? 1000;
@@ -48,7 +55,7 @@ export function startClosingScheduler(opts: { db: Db; log: FastifyBaseLogger; on
     try {
       for (;;) {
         const closed = await closeDueAuctions(opts.db);
-        for (const state of closed) opts.onClosed(state);
+        await opts.publish(closed.map((state) => ({ type: 'auctionClosed', state })));
         if (closed.length < BATCH || stopped) break;
       }
       const [row] = rows<{ ms: number | string | null }>(

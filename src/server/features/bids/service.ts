@@ -7,6 +7,7 @@ import { type Db, rows } from '../../db/connect.js';
 import { bids } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
+import type { DomainEvent } from '../../realtime/publisher.js';
 import { refreshAuctionSearchText } from '../auctions/search-text.js';
 import type { BidBatcher } from './batcher.js';
 import type { BidPresenter, EngineLine, EngineState } from './present.js';
@@ -22,11 +23,11 @@ interface EngineAnswer {
   state?: EngineState;
 }
 
-/** A decided bid, for the caller to answer and broadcast after the commit. */
+/** A decided bid, for the caller to answer and publish after the commit. */
 export interface PlacedBid {
   answer: BidAnswer;
-  /** Null on a replay or a raised maximum: nothing public changed. */
-  change: { state: EngineState; lines: EngineLine[]; outbidUserId: string | null } | null;
+  /** None on a replay or a raised maximum: nothing public changed. */
+  events: DomainEvent[];
 }
 
 const notFound = () => new AppError('NOT_FOUND', messages.errors.notFound);
@@ -65,7 +66,7 @@ function engineAnswer(result: unknown): EngineAnswer {
  * Places one bid. The decision is `place_bids` (db/functions/place-bids.sql), inside one statement and one
  * transaction that locks the auction row, so bids on one auction are decided one at a time, in any
  * number of server instances; bids arriving together share the transaction (batcher.ts). The
- * caller broadcasts `change` after this returns, that is, after the commit.
+ * caller publishes `events` after this returns, that is, after the commit.
  */
 export async function placeBid(
   batcher: BidBatcher,
@@ -93,15 +94,16 @@ export async function placeBid(
       me: present.me(state, opts.bidderId),
       replayed: answer.replayed === true,
     },
-    change: outcome === 'maxRaised' ? null : publicChange(answer, state, opts.bidderId),
+    events: outcome === 'maxRaised' ? [] : publicEvents(answer, state, opts.bidderId),
   };
 }
 
-/** What the room and the overtaken leader hear of an answer; nothing for a replay. */
-function publicChange(answer: EngineAnswer, state: EngineState, actorId: string): PlacedBid['change'] {
-  if (answer.replayed) return null;
+/** What the room and the overtaken leader hear of an answer, and the close it caused; nothing for a replay. */
+function publicEvents(answer: EngineAnswer, state: EngineState, actorId: string): DomainEvent[] {
+  if (answer.replayed) return [];
   const outbid = answer.previousLeaderId ?? null;
-  return { state, lines: answer.allLines ?? [], outbidUserId: outbid !== actorId ? outbid : null };
+  const placed: DomainEvent = { type: 'bidPlaced', state, lines: answer.allLines ?? [], outbidUserId: outbid !== actorId ? outbid : null };
+  return state.status === 'ended' ? [placed, { type: 'auctionClosed', state }] : [placed];
 }
 
 /** Buys at the buy-now price: the auction ends with the buyer as its winner (db/functions/buy-now.sql). */
@@ -109,7 +111,7 @@ export async function buyNow(
   db: Db,
   present: BidPresenter,
   opts: { auctionId: string; buyerId: string; idempotencyKey: string | null; ip?: string },
-): Promise<{ answer: BuyNowAnswer; change: PlacedBid['change'] }> {
+): Promise<{ answer: BuyNowAnswer; events: DomainEvent[] }> {
   if (!isUuid(opts.auctionId)) throw notFound();
   const answer = await db.transaction(async (tx) => {
     const found = engineAnswer(await tx.execute(sql`select buy_now(${opts.auctionId}::uuid, ${opts.buyerId}::uuid, ${opts.idempotencyKey}::text) as r`));
@@ -134,7 +136,7 @@ export async function buyNow(
   if (!line) throw new Error('buy_now returned no line');
   return {
     answer: { bid: present.line(state.id, line), state: present.state(state), me: present.me(state, opts.buyerId) },
-    change: publicChange(answer, state, opts.buyerId),
+    events: publicEvents(answer, state, opts.buyerId),
   };
 }
 

@@ -1,12 +1,24 @@
-import { PAYMENT_STATUS_EVENT, type PaymentStatusEvent } from '../../../domain/payments.js';
+import { PAYMENT_STATUS_EVENT, type PaymentStatusEvent } from '../../../domain/realtime.js';
 import type { Realtime } from '../../realtime/index.js';
+import type { DomainEvent, DomainEventOf } from '../../realtime/publisher.js';
+import { paymentAudience } from '../../realtime/rooms.js';
 import type { PaymentChange } from './service.js';
 
+type PaymentChangeLike = Pick<DomainEventOf<'paymentChanged'>, 'payment' | 'auctionIds'>;
+
+/** The event of a committed payment change, for `publisher.publish` (the publisher's path after commit). */
+export function paymentChanged(change: PaymentChange): DomainEvent {
+  const { id, companyId, sellerId, paymentStatus, payoutStatus } = change.payment;
+  return { type: 'paymentChanged', payment: { id, companyId, sellerId, paymentStatus, payoutStatus }, auctionIds: change.auctionIds };
+}
+
 /**
- * SPEC §4 refresh triggers: after commit, the company's panels (and the platform admins) hear
- * `paymentStatusUpdate` and refetch their payments, winners and auction counts.
+ * SPEC §4 refresh triggers: after commit, those who may read the payment over HTTP hear
+ * `paymentStatusUpdate` and refetch their payments, winners and auction counts. The payment id is
+ * the bearer secret of its checkout, so a co-seller of the company never hears it.
+ * Kept for the payments routes and webhooks until they hand `paymentChanged(change)` to the publisher.
  */
-export function emitPaymentChange(realtime: Realtime, change: PaymentChange): void {
+export function emitPaymentChange(realtime: Realtime, change: PaymentChangeLike): void {
   const { payment } = change;
   const event: PaymentStatusEvent = {
     paymentId: payment.id,
@@ -15,5 +27,5 @@ export function emitPaymentChange(realtime: Realtime, change: PaymentChange): vo
     payoutStatus: payment.payoutStatus,
     auctionIds: change.auctionIds,
   };
-  realtime.toCompany(payment.companyId, PAYMENT_STATUS_EVENT, event);
+  realtime.to(paymentAudience(payment), PAYMENT_STATUS_EVENT, event);
 }

@@ -19,14 +19,14 @@ export async function usersRoutes(fastify: FastifyInstance, ctx: AppContext): Pr
   );
 
   app.put('/api/users/:id/roles', { preValidation: adminOnly, schema: { params: ZUserParams, body: ZUserRolesInput } }, async (req) => {
-    const answer = await setUserRoles(ctx.db, { actor: currentUser(req), userId: req.params.id, roles: req.body.roles, ip: req.ip });
-    ctx.sessions.forgetUser(req.params.id);
-    return answer;
+    const { user, events } = await setUserRoles(ctx.db, { actor: currentUser(req), userId: req.params.id, roles: req.body.roles, ip: req.ip });
+    await ctx.publisher.publish(events);
+    return user;
   });
 
   app.put('/api/users/:id', { preValidation: adminOnly, schema: { params: ZUserParams, body: ZUserCompanyInput } }, async (req) => {
-    const answer = await setUserCompany(ctx.db, { actor: currentUser(req), userId: req.params.id, companyId: req.body.companyId, ip: req.ip });
-    ctx.sessions.forgetUser(req.params.id);
-    return answer;
+    const { user, events } = await setUserCompany(ctx.db, { actor: currentUser(req), userId: req.params.id, companyId: req.body.companyId, ip: req.ip });
+    await ctx.publisher.publish(events);
+    return user;
   });
 }

@@ -9,6 +9,7 @@ import { escapeLike } from '../../db/like.js';
 import { userProfiles } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
+import type { DomainEvent } from '../../realtime/publisher.js';
 import type { CurrentUser } from '../auth/sessions.js';
 import { companyNameSql } from '../companies/queries.js';
 
@@ -33,6 +34,10 @@ const itemColumns = {
   createdAt: userProfiles.createdAt,
 };
 type ItemRow = Pick<typeof userProfiles.$inferSelect, Exclude<keyof typeof itemColumns, 'companyName'>> & { companyName: string | null };
+/** The user as it now stands, and the events of the change for the caller to publish (none when nothing changed). */
+type Changed = { user: UserListItem; events: DomainEvent[] };
+/** Sessions and open sockets follow a change of roles or company. */
+const accessChanged = (userId: string): DomainEvent[] => [{ type: 'userAccessChanged', userId }];
 
 export function presentUser(row: ItemRow): UserListItem {
   return {
@@ -77,13 +82,13 @@ export async function listUsers(
 }
 
 /** PUT /api/users/{id}/roles. The system always keeps one admin, and one platform admin. */
-export async function setUserRoles(db: Db, opts: Change & { roles: Role[] }): Promise<UserListItem> {
+export async function setUserRoles(db: Db, opts: Change & { roles: Role[] }): Promise<Changed> {
   if (!isUuid(opts.userId)) throw userNotFound(opts.actor);
   const roles = ROLES.filter((r) => opts.roles.includes(r));
   return db.transaction(async (tx) => {
     const admins = roles.includes('admin') ? null : await lockAdmins(tx);
     const before = await lockUser(tx, opts);
-    if (sameRoles(before.roles, roles)) return presentUser(before);
+    if (sameRoles(before.roles, roles)) return { user: presentUser(before), events: [] };
     const wasAdmin = before.roles.includes('admin');
     if (admins && wasAdmin) {
       const others = admins.filter((a) => a.userId !== before.userId);
@@ -100,19 +105,19 @@ export async function setUserRoles(db: Db, opts: Change & { roles: Role[] }): Pr
       after: { roles },
       ip: opts.ip ?? null,
     });
-    return presentUser(after);
+    return { user: presentUser(after), events: accessChanged(before.userId) };
   });
 }
 
 /** PUT /api/users/{id}: platform admins only. null makes the user its own company. */
-export async function setUserCompany(db: Db, opts: Change & { companyId: string | null }): Promise<UserListItem> {
+export async function setUserCompany(db: Db, opts: Change & { companyId: string | null }): Promise<Changed> {
   if (!isPlatformAdmin(opts.actor)) throw new AppError('FORBIDDEN', messages.users.platformOnly);
   if (!isUuid(opts.userId)) throw userNotFound(opts.actor);
   const { companyId } = opts;
   return db.transaction(async (tx) => {
     const admins = companyId === null ? null : await lockAdmins(tx);
     const before = await lockUser(tx, opts);
-    if (before.companyId === companyId) return presentUser(before);
+    if (before.companyId === companyId) return { user: presentUser(before), events: [] };
     if (admins && before.roles.includes('admin') && before.companyId === null) {
       if (!admins.some((a) => a.userId !== before.userId && a.companyId === null)) throw new AppError('CONFLICT', messages.users.lastPlatformAdminCompany);
     }
@@ -127,7 +132,7 @@ export async function setUserCompany(db: Db, opts: Change & { companyId: string 
       after: { companyId },
       ip: opts.ip ?? null,
     });
-    return presentUser(after);
+    return { user: presentUser(after), events: accessChanged(before.userId) };
   });
 }
 

@@ -1,0 +1,102 @@
+/**
+ * Every realtime event, named and typed once for the server and the browser: Socket.IO's generics
+ * (`Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents>` on the server,
+ * `Socket<ServerToClientEvents, ClientToServerEvents>` in the browser). SPEC §7's names stay.
+ */
+import type { AuctionLiveState, BidView } from './bidding.js';
+import type { PaymentStatus, PayoutStatus } from './payments.js';
+
+// ── Server → client ──────────────────────────────────────────────────────────
+
+/** To `company:<id>` (and the auction's public room): id and version only, a panel refetches what its scope allows. */
+export interface AuctionEvent {
+  id: string;
+  companyId: string;
+  version: number;
+  deleted?: boolean;
+}
+
+/** In the auction's public room `auction:<id>`: the whole state, and the lines added since the previous event. */
+export const AUCTION_STATE_EVENT = 'auctionState';
+export interface AuctionStateEvent {
+  state: AuctionLiveState;
+  /** Lines added since the previous event of this auction, oldest first (at most BID_EVENT_MAX). */
+  bids: BidView[];
+}
+export const BID_EVENT_MAX = 20;
+
+/** To the outbid bidder's own room. */
+export const OUTBID_EVENT = 'outbid';
+export interface OutbidEvent {
+  auctionId: string;
+  auctionName: string;
+  currentPrice: number;
+  nextMinimum: number;
+  version: number;
+}
+
+/** To whoever may read the payment over HTTP: its seller, its company's admins, the platform admins. */
+export const PAYMENT_STATUS_EVENT = 'paymentStatusUpdate';
+export interface PaymentStatusEvent {
+  paymentId: string;
+  companyId: string;
+  paymentStatus: PaymentStatus;
+  payoutStatus: PayoutStatus;
+  /** Auctions whose billing changed (added, released, paid), so panels refresh them too. */
+  auctionIds: string[];
+}
+
+/** In a live session's public room `session:<id>` (the Live Hub fills in its statuses). */
+export interface SessionStatusEvent {
+  sessionId: string;
+  status: string;
+}
+
+export interface ServerToClientEvents {
+  auctionUpdate: (event: AuctionEvent) => void;
+  auctionCreatedSuccessfully: (event: AuctionEvent) => void;
+  [AUCTION_STATE_EVENT]: (event: AuctionStateEvent) => void;
+  [OUTBID_EVENT]: (event: OutbidEvent) => void;
+  [PAYMENT_STATUS_EVENT]: (event: PaymentStatusEvent) => void;
+  sessionStatusUpdate: (event: SessionStatusEvent) => void;
+}
+export type ServerEventName = keyof ServerToClientEvents;
+export type ServerEventPayload<E extends ServerEventName> = Parameters<ServerToClientEvents[E]>[0];
+
+// ── Client → server (public rooms, with an acknowledgement) ─────────────────
+
+export type RoomAck = { ok: true } | { ok: false; error: 'invalid_id' | 'too_many_rooms' };
+
+/** The public rooms anyone may watch, to receive only; private rooms are assigned by the server. */
+export const PUBLIC_ROOMS = {
+  auction: { join: 'joinAuction', leave: 'leaveAuction', key: 'auctionId' },
+  session: { join: 'joinSession', leave: 'leaveSession', key: 'sessionId' },
+} as const;
+export type PublicRoomKind = keyof typeof PUBLIC_ROOMS;
+
+export interface ClientToServerEvents {
+  joinAuction: (payload: { auctionId: string }, ack: (answer: RoomAck) => void) => void;
+  leaveAuction: (payload: { auctionId: string }, ack: (answer: RoomAck) => void) => void;
+  joinSession: (payload: { sessionId: string }, ack: (answer: RoomAck) => void) => void;
+  leaveSession: (payload: { sessionId: string }, ack: (answer: RoomAck) => void) => void;
+}
+
+// ── Between server instances (over Redis) ────────────────────────────────────
+
+/** Drop these entries from your session cache. */
+export const SESSION_CACHE_EVENT = 'sessions:forget';
+export type SessionCacheMessage = { userId: string } | { sessionId: string };
+
+/** This user's roles or company changed: re-read them and re-assign the user's sockets here. */
+export const USER_ACCESS_EVENT = 'users:access';
+export interface UserAccessMessage {
+  userId: string;
+}
+
+/** Peer messages come from the network: each handler receives `unknown` and checks the shape. */
+export interface InterServerEvents {
+  [SESSION_CACHE_EVENT]: (message: unknown) => void;
+  [USER_ACCESS_EVENT]: (message: unknown) => void;
+}
+export type PeerEventName = keyof InterServerEvents;
+export type PeerMessage<E extends PeerEventName> = E extends typeof SESSION_CACHE_EVENT ? SessionCacheMessage : UserAccessMessage;

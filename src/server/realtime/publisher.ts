@@ -1,0 +1,121 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { PaymentStatus, PayoutStatus } from '../../domain/payments.js';
+import type { AuctionEvent } from '../../domain/realtime.js';
+import type { SessionCache } from '../features/auth/sessions.js';
+import type { BidBroadcaster } from '../features/bids/events.js';
+import type { EngineLine, EngineState } from '../features/bids/present.js';
+import { emitPaymentChange } from '../features/payments/events.js';
+import type { Realtime } from './index.js';
+
+/** An auction as its events name it. */
+export interface AuctionRef {
+  id: string;
+  companyId: string;
+  version: number;
+}
+
+/**
+ * What a committed change produced. Services return these; the route (or the scheduler) hands
+ * them to `publish`, which delivers them after the commit.
+ */
+export type DomainEvent =
+  | { type: 'auctionCreated'; auction: AuctionRef }
+  | { type: 'auctionUpdated'; auction: AuctionRef }
+  | { type: 'auctionDeleted'; auction: AuctionRef }
+  /** A bid or a buy-now changed the auction's public state (and may have overtaken a leader). */
+  | { type: 'bidPlaced'; state: EngineState; lines: EngineLine[]; outbidUserId: string | null }
+  /** The auction ended: its end time passed (scheduler) or it was bought now. */
+  | { type: 'auctionClosed'; state: EngineState }
+  | {
+      type: 'paymentChanged';
+      payment: { id: string; companyId: string; sellerId: string | null; paymentStatus: PaymentStatus; payoutStatus: PayoutStatus };
+      auctionIds: string[];
+    }
+  /** A user's roles or company changed: sessions and sockets must follow. */
+  | { type: 'userAccessChanged'; userId: string };
+
+export type DomainEventType = DomainEvent['type'];
+export type DomainEventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
+type Handler<T extends DomainEventType> = (event: DomainEventOf<T>) => void | Promise<void>;
+
+/**
+ * The one path after commit: each event goes to its Socket.IO rooms (the Redis adapter carries
+ * room emits to the other instances), to the other instances' caches where needed, and to this
+ * instance's in-process subscribers (the Live Hub: "auction closed" → "lot finished").
+ */
+export function createPublisher(opts: { realtime: Realtime; sessions: SessionCache; broadcaster: BidBroadcaster; log: FastifyBaseLogger }) {
+  const { realtime, sessions, broadcaster, log } = opts;
+  const subscribers = new Map<DomainEventType, Set<(event: DomainEvent) => void | Promise<void>>>();
+
+  async function deliver(event: DomainEvent): Promise<void> {
+    switch (event.type) {
+      case 'auctionCreated':
+        realtime.toCompany(event.auction.companyId, 'auctionCreatedSuccessfully', auctionPayload(event.auction));
+        return;
+      case 'auctionUpdated':
+      case 'auctionDeleted': {
+        const payload = auctionPayload(event.auction, event.type === 'auctionDeleted');
+        realtime.toCompany(event.auction.companyId, 'auctionUpdate', payload);
+        realtime.toAuction(event.auction.id, 'auctionUpdate', payload);
+        return;
+      }
+      case 'bidPlaced':
+        // Coalesced per hot auction (events.ts): a delivery detail behind the publisher.
+        broadcaster.bid(event);
+        return;
+      case 'auctionClosed':
+        broadcaster.closed(event.state);
+        return;
+      case 'paymentChanged':
+        emitPaymentChange(realtime, event);
+        return;
+      case 'userAccessChanged':
+        sessions.forgetUser(event.userId);
+        await realtime.refreshUserAccess(event.userId);
+        return;
+    }
+  }
+
+  function notify(event: DomainEvent): void {
+    for (const handler of subscribers.get(event.type) ?? []) {
+      // A subscriber's failure is its own: the change is committed and the others still hear of it.
+      Promise.resolve()
+        .then(() => handler(event))
+        .catch((err: unknown) => log.error({ err, event: event.type }, 'realtime subscriber failed'));
+    }
+  }
+
+  return {
+    /**
+     * Delivers committed events, in order. Resolves once this instance has applied them (rooms
+     * re-assigned, messages handed to Socket.IO); a delivery failure is logged, never thrown at a
+     * caller whose change is already committed.
+     */
+    async publish(events: readonly DomainEvent[]): Promise<void> {
+      for (const event of events) {
+        try {
+          await deliver(event);
+        } catch (err) {
+          log.error({ err, event: event.type }, 'realtime delivery failed');
+        }
+        notify(event);
+      }
+    },
+    /** Calls `handler` after each committed event of this type published by this instance; returns the unsubscribe. */
+    subscribe<T extends DomainEventType>(type: T, handler: Handler<T>): () => void {
+      let set = subscribers.get(type);
+      if (!set) {
+        set = new Set();
+        subscribers.set(type, set);
+      }
+      const wrapped = handler as (event: DomainEvent) => void | Promise<void>;
+      set.add(wrapped);
+      return () => void set.delete(wrapped);
+    },
+  };
+}
+export type Publisher = ReturnType<typeof createPublisher>;
+
+function auctionPayload(auction: AuctionRef, deleted = false): AuctionEvent {
+  return { id: auction.id, companyId: auction.companyId, version: auction.version, ...(deleted ? { deleted: true } : {}) };
+}
