@@ -69,6 +69,7 @@ export const messages = {
     duplicate: 'Ya existe una categoría con ese nombre.',
     inUse: 'No se puede eliminar: {{count}} subastas usan esta categoría. Cámbiales la categoría primero.',
     inUseOne: 'No se puede eliminar: 1 subasta usa esta categoría. Cámbiale la categoría primero.',
+    platformOnly: 'Las categorías son compartidas por todas las empresas: sólo un administrador de la plataforma puede cambiarlas.',
   },
   users: {
     lastAdmin: 'No puedes quitar el rol de administrador: es el último administrador del sistema.',
