@@ -51,6 +51,12 @@ const CONTENT_SECURITY_POLICY = [
   "object-src 'none'",
 ].join('; ');
 
+/**
+ * Sent only when PUBLIC_URL is https. Two years, as the HSTS preload list asks; includeSubDomains so
+ * no http subdomain can plant cookies for this host. `preload` is left to the operator: it cannot be undone quickly.
+ */
+const STRICT_TRANSPORT_SECURITY = 'max-age=63072000; includeSubDomains';
+
 export interface BuildOptions {
   config: Config;
   /** An already open database (tests share one); otherwise one is opened from config and closed with the app. */
@@ -141,7 +147,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   installOriginCheck(app, config.publicUrl);
   installSessionLoader(app, database.db, config.sessionSecret, sessions);
   installRequestMetrics(app, metrics);
+  const isHttps = config.publicUrl.protocol === 'https:';
   app.addHook('onSend', async (_req, reply) => {
+    if (isHttps) reply.header('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
     reply.header('X-Frame-Options', 'DENY');

@@ -7,6 +7,7 @@ import { isUuid } from '../../domain/ids.js';
 import { canUsePanel, isAdmin } from '../../domain/roles.js';
 import type { Db } from '../db/connect.js';
 import { type CurrentUser, resolveSession, SESSION_COOKIE } from '../features/auth/sessions.js';
+import { isTrustedOrigin } from '../http/csrf.js';
 import type { Metrics } from '../http/metrics.js';
 import { rooms } from './rooms.js';
 
@@ -51,7 +52,7 @@ export async function createRealtime(
     // A cross-site page must not open a socket with our visitor's cookie.
     allowRequest: (req, callback) => {
       const origin = req.headers.origin;
-      callback(null, !origin || origin === opts.publicUrl.origin || origin === `http://${req.headers.host}` || origin === `https://${req.headers.host}`);
+      callback(null, !origin || isTrustedOrigin(origin, opts.publicUrl));
     },
   });
 
