@@ -17,7 +17,7 @@ import { createBidPresenter } from './features/bids/present.js';
 import { bidsRoutes } from './features/bids/routes.js';
 import { startClosingScheduler } from './features/bids/scheduler.js';
 import { categoriesRoutes } from './features/categories/routes.js';
-import { mediaRoutes } from './features/media/routes.js';
+import { mediaRoutes, UPLOADS_PATH } from './features/media/routes.js';
 import { opsRoutes } from './features/ops/routes.js';
 import { connectRoutes } from './features/payments/connect-routes.js';
 import { paymentsRoutes } from './features/payments/routes.js';
@@ -28,6 +28,7 @@ import { installSessionLoader } from './http/auth-hooks.js';
 import { installOriginCheck } from './http/csrf.js';
 import { installErrorHandler } from './http/errors.js';
 import { createMetrics, installRequestMetrics } from './http/metrics.js';
+import { installBodyTimeout, serverTimeouts } from './http/timeouts.js';
 import { createOidcProvider, type OidcIdentityProvider } from './providers/identity/oidc.js';
 import { createStorage } from './providers/storage/index.js';
 import { createRealtime } from './realtime/index.js';
@@ -88,6 +89,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    ...serverTimeouts(config.timeouts),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -145,6 +147,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   });
   installErrorHandler(app);
   installOriginCheck(app, config.publicUrl);
+  installBodyTimeout(app, config.timeouts, (req) => req.routeOptions.url === UPLOADS_PATH);
   installSessionLoader(app, database.db, config.sessionSecret, sessions);
   installRequestMetrics(app, metrics);
   const isHttps = config.publicUrl.protocol === 'https:';

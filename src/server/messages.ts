@@ -11,6 +11,7 @@ export const messages = {
     badOrigin: 'Solicitud rechazada: no viene de este sitio.',
     rateLimited: 'Demasiados intentos. Espera un momento y vuelve a intentarlo.',
     payloadTooLarge: 'La solicitud es demasiado grande.',
+    requestTimeout: 'La solicitud tardó demasiado en llegar. Revisa tu conexión e intenta de nuevo.',
     unsupportedMedia: 'Formato de solicitud no admitido.',
     invalidJson: 'El cuerpo de la solicitud no es JSON válido.',
     unavailable: 'El servicio se está reiniciando. Intenta de nuevo en unos segundos.',
