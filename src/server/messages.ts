@@ -21,6 +21,8 @@ export const messages = {
     required: 'Este campo es obligatorio.',
     invalid: 'Valor no válido.',
     tooLong: 'Es demasiado largo.',
+    // NUL or a broken character (a lone UTF-16 surrogate): src/domain/text.ts zText.
+    textInvalid: 'El texto contiene caracteres no válidos. Quítalos y vuelve a intentarlo.',
     lastNameRequired: 'Escribe tu apellido.',
     countryCodeRequired: 'Elige la lada del país.',
     countryCodeInvalid: 'La lada del país no es válida.',
