@@ -6,9 +6,9 @@ import { closeAfterReply } from './close.js';
 /** Headers must arrive within this (or the request timeout, when shorter): a client trickling them is cut by Node. */
 const HEADERS_TIMEOUT_MS = 20_000;
 /** A connection on which nothing moves either way for this long is closed (a keep-alive one after keepAliveTimeout). */
-export const SOCKET_IDLE_TIMEOUT_MS = 60_000;
+const SOCKET_IDLE_TIMEOUT_MS = 60_000;
 /** Above a load balancer's usual 60 s idle timeout, so it never reuses a connection we are closing. */
-export const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
 /** Fastify's own server options: Node cuts any request still arriving after the longest (upload) deadline. */
 export function serverTimeouts(timeouts: TimeoutsConfig) {
