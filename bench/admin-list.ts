@@ -247,7 +247,8 @@ async function measure(url: string, cookie: string): Promise<{ p50Ms: number; p9
 async function signIn(base: string, email: string): Promise<string> {
   const res = await fetch(`${base}/auth/dev`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: base },
+    // No Origin, like any non-browser client: the server trusts only PUBLIC_URL's, and this one listens on a random port.
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, name: email }),
     redirect: 'manual',
   });

@@ -5,6 +5,7 @@ import { foldText } from '../../src/domain/text.js';
 import { type auctions, categories, paymentItems } from '../../src/server/db/schema.js';
 import { refreshAuctionSearchText } from '../../src/server/features/auctions/search-text.js';
 import { messages } from '../../src/server/messages.js';
+import { buildCategory } from '../../test/support/actors.js';
 import { buildAuction, buildPayment, buildUser } from '../../test/support/factories.js';
 import { setupAppAndBrowser } from '../support/app.js';
 import { newPage } from '../support/browser.js';
@@ -394,13 +395,10 @@ describe('auction management panel', () => {
       (window as unknown as { sinRecargar: boolean }).sinRecargar = true;
     });
 
-    const category = await author.request.post(`${ctx.app.url}/api/categories`, {
-      data: { name: `Artesanías ${companyId}` },
-      headers: { origin: ctx.app.url },
-    });
-    expect(category.status()).toBe(201);
+    // Categories are the platform's (a company admin may not add one): seeded straight in the database.
+    const categoryId = await buildCategory(ctx.app, `Artesanías ${companyId}`);
     const created = await author.request.post(`${ctx.app.url}/api/auctions`, {
-      data: { name: 'Alebrije de Oaxaca', description: 'Tallado a mano', categoryId: (await category.json()).id, startingPrice: 850 },
+      data: { name: 'Alebrije de Oaxaca', description: 'Tallado a mano', categoryId, startingPrice: 850 },
       headers: { origin: ctx.app.url },
     });
     expect(created.status()).toBe(201);

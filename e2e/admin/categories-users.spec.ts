@@ -141,6 +141,19 @@ describe('Categorías modal', () => {
     expect(await categoryNames()).toEqual(['Bicicletas']);
     await page.context().close();
   });
+
+  it('shows a company admin the shared list read-only, saying why', async () => {
+    const page = await openPanel(companyAdmin);
+    const dialog = await openModal(page, t.admin.nav.categories, t.categories.title);
+    const list = dialog.getByRole('list', { name: t.categories.listLabel });
+    await list.getByRole('listitem', { name: 'Bicicletas', exact: true }).waitFor();
+    await dialog.getByText(t.categories.readOnly).waitFor();
+    // No add field, and no rename or delete button on any row.
+    expect(await dialog.getByLabel(t.categories.newLabel).count()).toBe(0);
+    expect(await dialog.getByRole('button', { name: t.categories.add, exact: true }).count()).toBe(0);
+    expect(await list.getByRole('button').count()).toBe(0);
+    await page.context().close();
+  });
 });
 
 describe('Usuarios modal', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zText } from './text.js';
 
 /**
  * Auctions as the admin panel and the public page see them (SPEC §3, §4, §5), shared by the
@@ -64,8 +65,7 @@ export function parseEndTime(value: unknown): Date | null | undefined {
 const ZPrice = z.number({ error: 'priceInvalid' }).int({ error: 'priceInteger' }).min(0, { error: 'priceNegative' }).max(MAX_PRICE, { error: 'priceTooHigh' });
 
 const optionalText = (max: number) =>
-  z
-    .string({ error: 'invalid' })
+  zText({ error: 'invalid' })
     .trim()
     .max(max, { error: 'tooLong' })
     .nullish()
@@ -74,8 +74,8 @@ const optionalText = (max: number) =>
 /** The auction form (SPEC §5). The same schema checks the browser's form and the server's body. */
 export const ZAuctionInput = z
   .object({
-    name: z.string({ error: 'nameRequired' }).trim().min(1, { error: 'nameRequired' }).max(150, { error: 'tooLong' }),
-    description: z.string({ error: 'descriptionRequired' }).trim().min(1, { error: 'descriptionRequired' }).max(5000, { error: 'tooLong' }),
+    name: zText({ error: 'nameRequired' }).trim().min(1, { error: 'nameRequired' }).max(150, { error: 'tooLong' }),
+    description: zText({ error: 'descriptionRequired' }).trim().min(1, { error: 'descriptionRequired' }).max(5000, { error: 'tooLong' }),
     categoryId: z.uuid({ error: 'categoryRequired' }),
     startingPrice: z.number({ error: 'startingPriceRequired' }).pipe(ZPrice),
     buyNowPrice: ZPrice.nullish().transform((v) => v ?? null),
@@ -98,7 +98,7 @@ export const ZAuctionInput = z
         return parsed;
       }),
     images: z
-      .array(z.string({ error: 'imageInvalid' }).min(1, { error: 'imageInvalid' }).max(500, { error: 'imageInvalid' }), { error: 'imageInvalid' })
+      .array(zText({ error: 'imageInvalid' }).min(1, { error: 'imageInvalid' }).max(500, { error: 'imageInvalid' }), { error: 'imageInvalid' })
       .max(MAX_AUCTION_IMAGES, { error: 'tooManyImages' })
       .default([]),
     /** Omitted on an edit: the stored status stays (a live or ended auction is not the form's to change). A new auction defaults to pending. */
@@ -146,11 +146,12 @@ export const AUCTION_FIELD_ERRORS = [
   'endTimeOnlyLater',
   'buyNowOnlyRemove',
   'imagesKeepExisting',
+  'textInvalid',
 ] as const;
 
 export const ZAuctionListQuery = z.object({
   filter: z.enum(AUCTION_FILTERS).default('all'),
-  search: z.string().trim().max(100).default(''),
+  search: zText().trim().max(100).default(''),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce
     .number()

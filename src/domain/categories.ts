@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { zText } from './text.js';
 
 /** SPEC §5: a category name must be non-empty after trimming. Codes are catalogue keys under `categories.errors`. */
 export const ZCategoryInput = z.object({
-  name: z.string({ error: 'categoryNameRequired' }).trim().min(1, { error: 'categoryNameRequired' }).max(60, { error: 'tooLong' }),
+  name: zText({ error: 'categoryNameRequired' }).trim().min(1, { error: 'categoryNameRequired' }).max(60, { error: 'tooLong' }),
 });
 export type CategoryInput = z.input<typeof ZCategoryInput>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_PRICE } from './auctions.js';
+import { zText } from './text.js';
 
 /**
  * Billing winners (SPEC §2, §3, §4, §7): the payment state machine, the shapes of
@@ -126,15 +127,14 @@ export const ZAddAuctionsInput = z.object({ auctionIds });
  * to 0 (an empty field is 0); it is whole pesos, 0 or more.
  */
 export const ZShippingInput = z.object({
-  shippingCarrier: z
-    .string({ error: 'invalid' })
+  shippingCarrier: zText({ error: 'invalid' })
     .trim()
     .max(MAX_CARRIER_LENGTH, { error: 'tooLong' })
     .nullable()
     .optional()
     .transform((v) => (v ? v : null)),
   shippingCost: z
-    .union([z.number(), z.string().trim(), z.null()], { error: 'shippingCostInvalid' })
+    .union([z.number(), zText().trim(), z.null()], { error: 'shippingCostInvalid' })
     .optional()
     .transform((v, ctx) => {
       const n = v === undefined || v === null || v === '' ? 0 : Number(v);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checkWhatsapp } from './phone.js';
+import { zText } from './text.js';
 
 /**
  * What 'Completa Tu Perfil' sends (SPEC §2, §5). Issue codes are catalogue keys under
@@ -7,15 +8,14 @@ import { checkWhatsapp } from './phone.js';
  */
 export const ZProfileInput = z
   .object({
-    lastName: z.string({ error: 'lastNameRequired' }).trim().min(1, { error: 'lastNameRequired' }).max(80, { error: 'tooLong' }),
-    companyName: z
-      .string()
+    lastName: zText({ error: 'lastNameRequired' }).trim().min(1, { error: 'lastNameRequired' }).max(80, { error: 'tooLong' }),
+    companyName: zText()
       .trim()
       .max(120, { error: 'tooLong' })
       .nullish()
       .transform((v) => (v ? v : null)),
-    whatsappCountryCode: z.string({ error: 'countryCodeRequired' }).trim().min(1, { error: 'countryCodeRequired' }),
-    whatsappLocal: z.string({ error: 'whatsappRequired' }).trim().min(1, { error: 'whatsappRequired' }),
+    whatsappCountryCode: zText({ error: 'countryCodeRequired' }).trim().min(1, { error: 'countryCodeRequired' }),
+    whatsappLocal: zText({ error: 'whatsappRequired' }).trim().min(1, { error: 'whatsappRequired' }),
     whatsappConsentGiven: z.literal(true, { error: 'consentRequired' }),
   })
   .superRefine(

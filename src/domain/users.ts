@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ROLES, type Role, ZRole } from './roles.js';
+import { zText } from './text.js';
 
 /** SPEC §3 user list item (GET /api/users). `uid` keeps SPEC's name. */
 export interface UserListItem {
@@ -23,7 +24,7 @@ export type UserRoleFilter = (typeof USER_ROLE_FILTERS)[number];
 
 export const ZUserListQuery = z.object({
   role: z.enum(USER_ROLE_FILTERS).default('all'),
-  search: z.string().trim().max(100).default(''),
+  search: zText().trim().max(100).default(''),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(50),
 });
@@ -45,8 +46,7 @@ export const ZUserRolesInput = z.object({
 
 /** PUT /api/users/{id}: an empty companyId clears it (the user becomes its own company). */
 export const ZUserCompanyInput = z.object({
-  companyId: z
-    .string({ error: 'companyIdInvalid' })
+  companyId: zText({ error: 'companyIdInvalid' })
     .trim()
     .max(64, { error: 'tooLong' })
     .regex(/^[\p{L}\p{N}_.-]*$/u, { error: 'companyIdInvalid' })

@@ -18,7 +18,7 @@ import { bidsRoutes } from './features/bids/routes.js';
 import { startClosingScheduler } from './features/bids/scheduler.js';
 import { categoriesRoutes } from './features/categories/routes.js';
 import { companiesRoutes } from './features/companies/routes.js';
-import { mediaRoutes } from './features/media/routes.js';
+import { mediaRoutes, UPLOADS_PATH } from './features/media/routes.js';
 import { opsRoutes } from './features/ops/routes.js';
 import { connectRoutes } from './features/payments/connect-routes.js';
 import { paymentsRoutes } from './features/payments/routes.js';
@@ -29,6 +29,7 @@ import { installSessionLoader } from './http/auth-hooks.js';
 import { installOriginCheck } from './http/csrf.js';
 import { installErrorHandler } from './http/errors.js';
 import { createMetrics, installRequestMetrics } from './http/metrics.js';
+import { installBodyTimeout, serverTimeouts } from './http/timeouts.js';
 import { createOidcProvider, type OidcIdentityProvider } from './providers/identity/oidc.js';
 import { createStorage } from './providers/storage/index.js';
 import { createRealtime } from './realtime/index.js';
@@ -52,6 +53,12 @@ const CONTENT_SECURITY_POLICY = [
   "base-uri 'self'",
   "object-src 'none'",
 ].join('; ');
+
+/**
+ * Sent only when PUBLIC_URL is https. Two years, as the HSTS preload list asks; includeSubDomains so
+ * no http subdomain can plant cookies for this host. `preload` is left to the operator: it cannot be undone quickly.
+ */
+const STRICT_TRANSPORT_SECURITY = 'max-age=63072000; includeSubDomains';
 
 export interface BuildOptions {
   config: Config;
@@ -84,6 +91,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    ...serverTimeouts(config.timeouts),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -143,9 +151,12 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   });
   installErrorHandler(app);
   installOriginCheck(app, config.publicUrl);
+  installBodyTimeout(app, config.timeouts, (req) => req.routeOptions.url === UPLOADS_PATH);
   installSessionLoader(app, database.db, config.sessionSecret, sessions);
   installRequestMetrics(app, metrics);
+  const isHttps = config.publicUrl.protocol === 'https:';
   app.addHook('onSend', async (_req, reply) => {
+    if (isHttps) reply.header('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
     reply.header('X-Frame-Options', 'DENY');

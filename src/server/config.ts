@@ -20,7 +20,9 @@ const httpUrl = (what: string) => z.url({ protocol: /^https?$/, error: `${what} 
 const ZEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'one of development, production, test' }).default('development'),
   PORT: z.coerce.number({ error: 'a port number' }).int().min(0).max(65535, { error: 'a port number between 0 and 65535' }).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  HOST: z.string().min(1).optional(),
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number({ error: 'a number of seconds' }).min(1).max(600, { error: 'a number of seconds between 1 and 600' }).default(30),
+  UPLOAD_TIMEOUT_SECONDS: z.coerce.number({ error: 'a number of seconds' }).min(1).max(3600, { error: 'a number of seconds between 1 and 3600' }).default(180),
   PUBLIC_URL: httpUrl('the public address of this site').optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
@@ -75,6 +77,7 @@ export interface Config {
   env: 'development' | 'production' | 'test';
   port: number;
   host: string;
+  timeouts: TimeoutsConfig;
   publicUrl: URL;
   dataDir: string;
   database: { kind: 'embedded'; dir: string | null } | { kind: 'postgresql'; url: string };
@@ -88,6 +91,14 @@ export interface Config {
   storage: 'local';
   trustProxy: boolean;
   logLevel: string;
+}
+
+/** How long a client may take to send a request; a slow one is cut with 408 (milliseconds). */
+export interface TimeoutsConfig {
+  /** Headers and body of any request but an upload. */
+  requestMs: number;
+  /** Headers and body of an image upload: 10 MB from a slow phone (~0.5 Mbit/s) fits in the default. */
+  uploadMs: number;
 }
 
 export interface PaymentsConfig {
@@ -154,7 +165,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
   return {
     env: e.NODE_ENV,
     port: e.PORT,
-    host: e.HOST,
+    // Development answers on this machine only (a LAN neighbour could use its sign-in); production
+    // usually runs in a container, whose port is reachable only through 0.0.0.0.
+    host: e.HOST ?? (e.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
+    timeouts: { requestMs: e.REQUEST_TIMEOUT_SECONDS * 1000, uploadMs: Math.max(e.UPLOAD_TIMEOUT_SECONDS, e.REQUEST_TIMEOUT_SECONDS) * 1000 },
     publicUrl: new URL(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`),
     dataDir,
     database: e.DATABASE_URL ? { kind: 'postgresql', url: e.DATABASE_URL } : { kind: 'embedded', dir: path.join(dataDir, 'db') },

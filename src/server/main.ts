@@ -8,6 +8,8 @@ import { ensureWebBundle } from './web/bundle.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+const isLoopback = (host: string) => host === 'localhost' || host === '::1' || host.startsWith('127.');
+
 function banner(config: Config, address: string): string {
   let db = 'postgresql';
   if (config.database.kind === 'embedded') {
@@ -23,6 +25,7 @@ function banner(config: Config, address: string): string {
     `    payments  ${config.payments.provider}`,
     `    video     ${config.video}`,
     `    realtime  socket.io${config.redisUrl ? ' + redis' : ''}`,
+    `    listening ${config.host}${isLoopback(config.host) ? ' (this computer only; HOST=0.0.0.0 opens it to your LAN, see README)' : ''}`,
     '',
   ].join('\n');
 }

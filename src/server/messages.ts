@@ -11,6 +11,7 @@ export const messages = {
     badOrigin: 'Solicitud rechazada: no viene de este sitio.',
     rateLimited: 'Demasiados intentos. Espera un momento y vuelve a intentarlo.',
     payloadTooLarge: 'La solicitud es demasiado grande.',
+    requestTimeout: 'La solicitud tardó demasiado en llegar. Revisa tu conexión e intenta de nuevo.',
     unsupportedMedia: 'Formato de solicitud no admitido.',
     invalidJson: 'El cuerpo de la solicitud no es JSON válido.',
     unavailable: 'El servicio se está reiniciando. Intenta de nuevo en unos segundos.',
@@ -20,6 +21,8 @@ export const messages = {
     required: 'Este campo es obligatorio.',
     invalid: 'Valor no válido.',
     tooLong: 'Es demasiado largo.',
+    // NUL or a broken character (a lone UTF-16 surrogate): src/domain/text.ts zText.
+    textInvalid: 'El texto contiene caracteres no válidos. Quítalos y vuelve a intentarlo.',
     lastNameRequired: 'Escribe tu apellido.',
     countryCodeRequired: 'Elige la lada del país.',
     countryCodeInvalid: 'La lada del país no es válida.',
@@ -78,6 +81,7 @@ export const messages = {
     duplicate: 'Ya existe una categoría con ese nombre.',
     inUse: 'No se puede eliminar: {{count}} subastas usan esta categoría. Cámbiales la categoría primero.',
     inUseOne: 'No se puede eliminar: 1 subasta usa esta categoría. Cámbiale la categoría primero.',
+    platformOnly: 'Las categorías son compartidas por todas las empresas: sólo un administrador de la plataforma puede cambiarlas.',
   },
   users: {
     lastAdmin: 'No puedes quitar el rol de administrador: es el último administrador del sistema.',

@@ -74,7 +74,7 @@ const CASES: Case[] = [
   {
     route: 'POST /api/categories',
     request: async () => ({ method: 'POST', url: '/api/categories', payload: { name: `Cat ${randomUUID()}` } }),
-    expect: { signedOut: 401, buyer: 403, sellerA: 403, sellerB: 403, companyAdmin: 201, platformAdmin: 201 },
+    expect: { signedOut: 401, buyer: 403, sellerA: 403, sellerB: 403, companyAdmin: 403, platformAdmin: 201 },
   },
   {
     route: 'PUT /api/categories/{id}',
@@ -83,12 +83,12 @@ const CASES: Case[] = [
       url: `/api/categories/${await buildCategory(server, `Vieja ${randomUUID()}`)}`,
       payload: { name: `Nueva ${randomUUID()}` },
     }),
-    expect: { signedOut: 401, buyer: 403, sellerA: 403, sellerB: 403, companyAdmin: 200, platformAdmin: 200 },
+    expect: { signedOut: 401, buyer: 403, sellerA: 403, sellerB: 403, companyAdmin: 403, platformAdmin: 200 },
   },
   {
     route: 'DELETE /api/categories/{id}',
     request: async () => ({ method: 'DELETE', url: `/api/categories/${await buildCategory(server, `Borrar ${randomUUID()}`)}` }),
-    expect: { signedOut: 401, buyer: 403, sellerA: 403, sellerB: 403, companyAdmin: 200, platformAdmin: 200 },
+    expect: { signedOut: 401, buyer: 403, sellerA: 403, sellerB: 403, companyAdmin: 403, platformAdmin: 200 },
   },
   {
     route: 'GET /api/users',

@@ -19,6 +19,7 @@ beforeAll(async () => {
   server = await startTestServer();
   // The first account of an empty database is the platform admin.
   as.platform = await signIn('plataforma@ejemplo.mx', { roles: ['admin', 'buyer'], companyId: null });
+  as.platform2 = await signIn('plataforma-2@ejemplo.mx', { roles: ['admin'], companyId: null });
   as.companyAdminA = await signIn('admin-a@ejemplo.mx', { roles: ['admin', 'seller'], companyId: 'empresa-a' });
   as.sellerA = await signIn('vendedor-a@ejemplo.mx', { roles: ['seller'], companyId: 'empresa-a' });
   as.sellerB = await signIn('vendedor-b@ejemplo.mx', { roles: ['seller'], companyId: 'empresa-b' });
@@ -47,6 +48,8 @@ describe('categories API: who may do what', () => {
     ['buyer', 403, 'FORBIDDEN'],
     ['sellerA', 403, 'FORBIDDEN'],
     ['sellerB', 403, 'FORBIDDEN'],
+    // Categories are shared by every company: a company's admin may not change them.
+    ['companyAdminA', 403, 'FORBIDDEN'],
   ] as const;
 
   it.each(denied)('refuses %s adding, renaming or deleting (%i)', async (actor, status, code) => {
@@ -64,7 +67,21 @@ describe('categories API: who may do what', () => {
     expect((await list()).find((c) => c.id === target.id)?.name).toBe(`Intocable ${actor}`);
   });
 
-  it.each(['companyAdminA', 'platform'])('lets %s add, rename and delete', async (actor) => {
+  it("tells a company's admin why, in Spanish", async () => {
+    const res = await send('POST', '/api/categories', 'companyAdminA', { name: 'De una empresa' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toEqual({ code: 'FORBIDDEN', message: messages.categories.platformOnly });
+    expect((await list()).some((c) => c.name === 'De una empresa')).toBe(false);
+  });
+
+  it('lets a company admin read the list with counts', async () => {
+    const target = await create('Leída por empresa');
+    const res = await send('GET', '/api/categories', 'companyAdminA');
+    expect(res.statusCode).toBe(200);
+    expect((res.json() as Category[]).find((c) => c.id === target.id)?.auctionCount).toBe(0);
+  });
+
+  it.each(['platform2', 'platform'])('lets %s add, rename and delete', async (actor) => {
     const created = await send('POST', '/api/categories', actor, { name: `Muebles ${actor}` });
     expect(created.statusCode).toBe(201);
     const { id } = created.json();
@@ -116,7 +133,7 @@ describe('categories API: names', () => {
   it('answers 409 to one of two admins adding the same name at once', async () => {
     const [a, b] = await Promise.all([
       send('POST', '/api/categories', 'platform', { name: 'Juguetes' }),
-      send('POST', '/api/categories', 'companyAdminA', { name: 'juguetes' }),
+      send('POST', '/api/categories', 'platform2', { name: 'juguetes' }),
     ]);
     expect([a?.statusCode, b?.statusCode].sort()).toEqual([201, 409]);
     expect((await list()).filter((c) => c.name.toLowerCase() === 'juguetes')).toHaveLength(1);
@@ -163,7 +180,7 @@ describe('categories API: auctions and audit', () => {
   it('says "1 subasta" when one auction uses it', async () => {
     const category = await create('Libros');
     await buildAuction(server.ctx.db, { categoryId: category.id });
-    const res = await send('DELETE', `/api/categories/${category.id}`, 'companyAdminA');
+    const res = await send('DELETE', `/api/categories/${category.id}`, 'platform2');
     expect(res.statusCode).toBe(409);
     expect(res.json().error.message).toBe(messages.categories.inUseOne);
   });
@@ -192,17 +209,17 @@ describe('categories API: auctions and audit', () => {
   });
 
   it('records who added, renamed and deleted a category, with before and after', async () => {
-    const category = await create('Instrumentos', 'companyAdminA');
-    await send('PUT', `/api/categories/${category.id}`, 'companyAdminA', { name: 'Instrumentos musicales' });
+    const category = await create('Instrumentos', 'platform2');
+    await send('PUT', `/api/categories/${category.id}`, 'platform2', { name: 'Instrumentos musicales' });
     // Saving the same name changes nothing and records nothing.
-    await send('PUT', `/api/categories/${category.id}`, 'companyAdminA', { name: 'Instrumentos musicales' });
+    await send('PUT', `/api/categories/${category.id}`, 'platform2', { name: 'Instrumentos musicales' });
     await send('DELETE', `/api/categories/${category.id}`, 'platform');
     const rows = await audits(category.id);
-    const [companyAdmin] = await server.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, 'admin-a@ejemplo.mx'));
+    const [secondPlatform] = await server.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, 'plataforma-2@ejemplo.mx'));
     const [platform] = await server.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, 'plataforma@ejemplo.mx'));
     expect(rows.map((r) => ({ action: r.action, actorId: r.actorId, before: r.before, after: r.after }))).toEqual([
-      { action: 'category.create', actorId: companyAdmin?.id, before: null, after: { name: 'Instrumentos' } },
-      { action: 'category.rename', actorId: companyAdmin?.id, before: { name: 'Instrumentos' }, after: { name: 'Instrumentos musicales' } },
+      { action: 'category.create', actorId: secondPlatform?.id, before: null, after: { name: 'Instrumentos' } },
+      { action: 'category.rename', actorId: secondPlatform?.id, before: { name: 'Instrumentos' }, after: { name: 'Instrumentos musicales' } },
       { action: 'category.delete', actorId: platform?.id, before: { name: 'Instrumentos musicales' }, after: null },
     ]);
     expect(rows.every((r) => r.ip)).toBe(true);

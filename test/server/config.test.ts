@@ -115,6 +115,26 @@ describe('configuration', () => {
     expect(message({ ...PRODUCTION, PAYMENTS_SANDBOX_PUBLIC_DEMO: 'si' })).toContain('PAYMENTS_SANDBOX_PUBLIC_DEMO must be true or false');
   });
 
+  it('listens on this machine only in development, on every interface in production, and where HOST says', () => {
+    const production = { ...PRODUCTION, ...MERCADO_PAGO };
+    expect(load({}).host).toBe('127.0.0.1');
+    expect(load({ NODE_ENV: 'development' }).host).toBe('127.0.0.1');
+    expect(load({ NODE_ENV: 'test' }).host).toBe('127.0.0.1');
+    expect(load({ HOST: '' }).host).toBe('127.0.0.1');
+    expect(load(production).host).toBe('0.0.0.0');
+    expect(load({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(load({ ...production, HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
+  });
+
+  it('times out slow requests after 30 s and slow uploads after 180 s, or as configured', () => {
+    expect(load({}).timeouts).toEqual({ requestMs: 30_000, uploadMs: 180_000 });
+    expect(load({ REQUEST_TIMEOUT_SECONDS: '10', UPLOAD_TIMEOUT_SECONDS: '60' }).timeouts).toEqual({ requestMs: 10_000, uploadMs: 60_000 });
+    // An upload is never given less time than any other request.
+    expect(load({ REQUEST_TIMEOUT_SECONDS: '90', UPLOAD_TIMEOUT_SECONDS: '60' }).timeouts).toEqual({ requestMs: 90_000, uploadMs: 90_000 });
+    expect(message({ REQUEST_TIMEOUT_SECONDS: '0' })).toContain('REQUEST_TIMEOUT_SECONDS must be');
+    expect(message({ UPLOAD_TIMEOUT_SECONDS: 'mucho' })).toContain('UPLOAD_TIMEOUT_SECONDS must be a number of seconds');
+  });
+
   it('treats an empty variable as unset', () => {
     expect(load({ PORT: '', DATABASE_URL: ' ' }).port).toBe(3000);
   });

@@ -18,6 +18,7 @@ import {
 } from '../../domain/realtime.js';
 import type { Db } from '../db/connect.js';
 import { type CurrentUser, loadAccess, resolveSession, SESSION_COOKIE } from '../features/auth/sessions.js';
+import { isTrustedOrigin } from '../http/csrf.js';
 import type { Metrics } from '../http/metrics.js';
 import { accessRooms, isAccessRoom, rooms } from './rooms.js';
 
@@ -69,7 +70,7 @@ export async function createRealtime(
     // A cross-site page must not open a socket with our visitor's cookie.
     allowRequest: (req, callback) => {
       const origin = req.headers.origin;
-      callback(null, !origin || origin === opts.publicUrl.origin || origin === `http://${req.headers.host}` || origin === `https://${req.headers.host}`);
+      callback(null, !origin || isTrustedOrigin(origin, opts.publicUrl));
     },
   });
 

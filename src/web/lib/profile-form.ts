@@ -26,6 +26,7 @@ export const PROFILE_ERROR_KEYS = [
   'whatsappRequired',
   'whatsappInvalid',
   'consentRequired',
+  'textInvalid',
 ] as const;
 export type ProfileErrorKey = (typeof PROFILE_ERROR_KEYS)[number];
 

@@ -2,6 +2,7 @@ import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomNonce, randomPKCECodeVerifier, randomState } from 'openid-client';
 import { z } from 'zod';
+import { zText } from '../../../domain/text.js';
 import type { AppContext } from '../../context.js';
 import { oidcLogins, userProfiles, users } from '../../db/schema.js';
 import { fieldsFromIssues } from '../../http/errors.js';
@@ -18,7 +19,7 @@ const authLimit = { rateLimit: { max: 30, timeWindow: '1 minute' } };
 
 const ZDevSignIn = z.object({
   email: z.email({ error: 'email' }).max(254, { error: 'email' }),
-  name: z.string({ error: 'name' }).trim().min(1, { error: 'name' }).max(100, { error: 'tooLong' }),
+  name: zText({ error: 'name' }).trim().min(1, { error: 'name' }).max(100, { error: 'tooLong' }),
 });
 
 export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -1,10 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZCategoryInput } from '../../../domain/categories.js';
 import { isAdmin } from '../../../domain/roles.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../http/auth-hooks.js';
+import { AppError } from '../../http/errors.js';
+import { messages } from '../../messages.js';
 import { createCategory, deleteCategory, listCategories, renameCategory } from './service.js';
 
 /** The id is checked by the service: a malformed one is simply not found (404), not a bad request. */
@@ -13,7 +15,12 @@ const ZCategoryParams = z.object({ id: z.string() });
 export async function categoriesRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   // Role before schema: a signed-out or non-admin caller learns nothing from validation errors.
-  const adminOnly = requireRole('admin');
+  const isAdminRole = requireRole('admin');
+  // Every company shares the categories, so only a platform admin (an admin with no company) changes them.
+  const adminOnly = async (req: FastifyRequest, reply: FastifyReply) => {
+    await isAdminRole(req, reply);
+    if (currentUser(req).profileCompanyId !== null) throw new AppError('FORBIDDEN', messages.categories.platformOnly);
+  };
 
   app.get('/api/categories', async (req) => listCategories(ctx.db, { withCounts: Boolean(req.user && isAdmin(req.user.roles)) }));
 

@@ -7,6 +7,7 @@ import { MAX_UPLOAD_BYTES } from '../../../domain/uploads.js';
 import type { AppContext } from '../../context.js';
 import { UPLOAD_KINDS } from '../../db/schema.js';
 import { currentUser, requireRole } from '../../http/auth-hooks.js';
+import { closeAfterReply } from '../../http/close.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import { ImageError, type ImageErrorCode } from './images.js';
@@ -18,6 +19,11 @@ const uploadLimit = {
   timeWindow: '1 minute',
   keyGenerator: (req: FastifyRequest) => req.user?.id ?? req.ip,
 };
+
+export const UPLOADS_PATH = '/api/uploads';
+
+/** The whole multipart request: the image plus room for part headers and the `kind` field. */
+const MAX_UPLOAD_REQUEST_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
 
 const imageErrorMessages: Record<ImageErrorCode, string> = {
   NOT_AN_IMAGE: messages.uploads.notAnImage,
@@ -41,13 +47,35 @@ async function discard(stream: Readable): Promise<void> {
   }
 }
 
+/** The `file` part went past MAX_UPLOAD_BYTES: refused at once, the rest is never read. */
+class UploadTooLarge extends Error {}
+
+/** Reads a file part into memory, failing as soon as busboy reports it passed the limit. */
+function readFilePart(file: Readable & { truncated?: boolean }): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const tooLarge = () => {
+      chunks.length = 0;
+      // Destroying the part stops busboy, so the rest of the request stays unread.
+      file.destroy();
+      reject(new UploadTooLarge());
+    };
+    // A body that arrived at once may have passed the limit before this function saw the part.
+    if (file.truncated) return tooLarge();
+    file.on('data', (chunk: Buffer) => chunks.push(chunk));
+    file.once('limit', tooLarge);
+    file.once('end', () => (file.truncated ? tooLarge() : resolve(Buffer.concat(chunks))));
+    file.once('error', reject);
+  });
+}
+
 /** Reads the form: the `file` part into memory (at most MAX_UPLOAD_BYTES) and the optional `kind`. */
 async function readUploadForm(req: FastifyRequest): Promise<{ bytes: Buffer | null; kind: string | undefined }> {
   let bytes: Buffer | null = null;
   let kind: string | undefined;
   for await (const part of req.parts()) {
     if (part.type === 'file') {
-      if (part.fieldname === 'file' && !bytes) bytes = await part.toBuffer();
+      if (part.fieldname === 'file' && !bytes) bytes = await readFilePart(part.file);
       else await discard(part.file);
     } else if (part.fieldname === 'kind') {
       kind = typeof part.value === 'string' ? part.value : '';
@@ -56,21 +84,34 @@ async function readUploadForm(req: FastifyRequest): Promise<{ bytes: Buffer | nu
   return { bytes, kind };
 }
 
+/** 413 without reading the rest of the body: the connection closes after the answer instead of draining gigabytes. */
+function refuseTooLarge(req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  closeAfterReply(req, reply);
+  return sendError(reply, 413, 'PAYLOAD_TOO_LARGE', messages.uploads.tooLarge);
+}
+
 export async function mediaRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   // Multipart is parsed only in this plugin's scope; everywhere else it stays a 415.
   await app.register(fastifyMultipart, {
+    // throwFileSizeLimit off: readFilePart answers 413 on busboy's 'limit' itself, without reading the rest.
+    throwFileSizeLimit: false,
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 4, parts: 6, fieldSize: 200, fieldNameSize: 100, headerPairs: 20 },
   });
 
-  app.post('/api/uploads', { config: { rateLimit: uploadLimit }, preValidation: requireRole('admin', 'seller') }, async (req, reply) => {
+  const tooLongByHeader = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (Number(req.headers['content-length'] ?? 0) > MAX_UPLOAD_REQUEST_BYTES) return refuseTooLarge(req, reply);
+  };
+
+  app.post(UPLOADS_PATH, { config: { rateLimit: uploadLimit }, preValidation: [requireRole('admin', 'seller'), tooLongByHeader] }, async (req, reply) => {
     if (!req.isMultipart()) return sendError(reply, 415, 'UNSUPPORTED_MEDIA', messages.uploads.notMultipart);
 
     let form: Awaited<ReturnType<typeof readUploadForm>>;
     try {
       form = await readUploadForm(req);
     } catch (err) {
+      if (err instanceof UploadTooLarge) return refuseTooLarge(req, reply);
       const code = (err as { code?: string }).code;
-      if (code === 'FST_REQ_FILE_TOO_LARGE') return sendError(reply, 413, 'PAYLOAD_TOO_LARGE', messages.uploads.tooLarge);
+      if (code === 'FST_REQ_FILE_TOO_LARGE') return refuseTooLarge(req, reply);
       if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
         return sendError(reply, 400, 'VALIDATION', messages.uploads.tooManyParts);
       }

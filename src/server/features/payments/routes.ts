@@ -14,6 +14,7 @@ import {
   ZSandboxPayInput,
   ZShippingInput,
 } from '../../../domain/payments.js';
+import { zText } from '../../../domain/text.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { AppError } from '../../http/errors.js';
@@ -27,7 +28,7 @@ import { addAuctions, createDraft, markPaidOut, type PaymentChange, requestPayou
 import { handleWebhook } from './webhooks.js';
 
 const ZParams = z.object({ id: z.uuid({ error: 'invalid' }) });
-const ZListQuery = z.object({ status: z.enum(PAYMENT_STATUSES).optional(), q: z.string().max(100).optional() });
+const ZListQuery = z.object({ status: z.enum(PAYMENT_STATUSES).optional(), q: zText().max(100).optional() });
 const panel = requireRole('admin', 'seller');
 /** Per user: generous for a seller billing a long list, tight enough to stop a runaway script. */
 const writeLimit = { max: 120, timeWindow: '1 minute', keyGenerator: (req: FastifyRequest) => req.user?.id ?? req.ip };

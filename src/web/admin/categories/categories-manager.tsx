@@ -5,8 +5,10 @@ import { useTranslation } from 'react-i18next';
 import type { Category } from '../../../domain/categories.js';
 import { foldText } from '../../../domain/text.js';
 import { useCategories, useDeleteCategory, useRenameCategory } from '../../api/categories';
+import { useMe } from '../../api/me';
 import { SearchIcon, TagIcon } from '../../components/icons';
 import { failureReason } from '../../lib/api-errors';
+import { isPlatformAdmin } from '../users/user-format';
 import { CategoryAddForm } from './category-add-form';
 import { CategoryDeleteConfirm } from './category-delete-confirm';
 import { CategoryRow } from './category-row';
@@ -18,6 +20,9 @@ const FILTER_FROM = 8;
 export function CategoriesManager({ isCompact }: { isCompact: boolean }) {
   const { t } = useTranslation();
   const categories = useCategories();
+  const me = useMe();
+  // Every company shares the categories: only a platform admin changes them, a company admin reads them.
+  const canEdit = Boolean(me.data && isPlatformAdmin(me.data));
   const rename = useRenameCategory();
   const remove = useDeleteCategory();
   const [editingId, setEditingId] = useState<string | null>(null);
@@ -69,7 +74,13 @@ export function CategoriesManager({ isCompact }: { isCompact: boolean }) {
 
   return (
     <Stack gap="md">
-      <CategoryAddForm />
+      {canEdit ? (
+        <CategoryAddForm />
+      ) : (
+        <Alert color="blue" variant="light" role="note" title={t('categories.readOnlyTitle')}>
+          {t('categories.readOnly')}
+        </Alert>
+      )}
       {(list.length > FILTER_FROM || filter) && (
         <TextInput
           type="search"
@@ -106,7 +117,13 @@ export function CategoriesManager({ isCompact }: { isCompact: boolean }) {
           </Button>
         </Alert>
       ) : list.length === 0 ? (
-        <EmptyState icon={<TagIcon size={28} />} withIndicatorBackground title={t('categories.empty')} description={t('categories.emptyHint')} py="lg" />
+        <EmptyState
+          icon={<TagIcon size={28} />}
+          withIndicatorBackground
+          title={t('categories.empty')}
+          description={canEdit ? t('categories.emptyHint') : undefined}
+          py="lg"
+        />
       ) : visible.length === 0 ? (
         <Text c="dimmed" ta="center" py="md" role="status">
           {t('categories.empty')}
@@ -129,6 +146,7 @@ export function CategoriesManager({ isCompact }: { isCompact: boolean }) {
               <CategoryRow
                 key={category.id}
                 category={category}
+                canEdit={canEdit}
                 isEditing={editingId === category.id}
                 isBusy={isBusy}
                 isSaving={rename.isPending && rename.variables?.id === category.id}

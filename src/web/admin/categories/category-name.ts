@@ -1,7 +1,7 @@
 import { ZCategoryInput } from '../../../domain/categories.js';
 
 /** ZCategoryInput's issue messages; each is a key under `categories.errors` in the catalogue. */
-export type CategoryNameError = 'categoryNameRequired' | 'tooLong';
+export type CategoryNameError = 'categoryNameRequired' | 'tooLong' | 'textInvalid';
 
 export type CategoryNameCheck = { ok: true; name: string } | { ok: false; error: CategoryNameError };
 
@@ -9,7 +9,8 @@ export type CategoryNameCheck = { ok: true; name: string } | { ok: false; error:
 export function checkCategoryName(value: string): CategoryNameCheck {
   const result = ZCategoryInput.safeParse({ name: value });
   if (result.success) return { ok: true, name: result.data.name };
-  return { ok: false, error: result.error.issues[0]?.message === 'tooLong' ? 'tooLong' : 'categoryNameRequired' };
+  const code = result.error.issues[0]?.message;
+  return { ok: false, error: code === 'tooLong' || code === 'textInvalid' ? code : 'categoryNameRequired' };
 }
 
 /** The longest name ZCategoryInput accepts, for the inputs' maxLength. */

@@ -7,6 +7,8 @@ import { CATEGORY_NAME_MAX, checkCategoryName } from './category-name';
 
 interface CategoryRowProps {
   category: Category;
+  /** false: a company admin reads the shared list, with no rename or delete. */
+  canEdit: boolean;
   isEditing: boolean;
   /** A rename or delete is under way somewhere in the list: row actions wait for it. */
   isBusy: boolean;
@@ -20,7 +22,7 @@ interface CategoryRowProps {
 }
 
 /** One category: its name and how many auctions use it, with inline rename and delete. */
-export function CategoryRow({ category, isEditing, isBusy, isSaving, isDeleting, onStartEdit, onCancelEdit, onRename, onDelete }: CategoryRowProps) {
+export function CategoryRow({ category, canEdit, isEditing, isBusy, isSaving, isDeleting, onStartEdit, onCancelEdit, onRename, onDelete }: CategoryRowProps) {
   const { t } = useTranslation();
   const editButton = useRef<HTMLButtonElement>(null);
   const wasEditing = useRef(isEditing);
@@ -33,7 +35,7 @@ export function CategoryRow({ category, isEditing, isBusy, isSaving, isDeleting,
 
   return (
     <Box component="li" px="sm" py="xs" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }} aria-label={category.name}>
-      {isEditing ? (
+      {isEditing && canEdit ? (
         <CategoryRenameForm category={category} isSaving={isSaving} onCancel={onCancelEdit} onRename={onRename} />
       ) : (
         <Group justify="space-between" wrap="nowrap" gap="sm" mih={36}>
@@ -47,35 +49,37 @@ export function CategoryRow({ category, isEditing, isBusy, isSaving, isDeleting,
               </Text>
             )}
           </Box>
-          <Group gap={4} wrap="nowrap">
-            <Tooltip label={t('categories.edit')} withArrow>
-              <ActionIcon
-                ref={editButton}
-                variant="subtle"
-                color="gray"
-                size="lg"
-                aria-label={t('categories.editNamed', { name: category.name })}
-                onClick={onStartEdit}
-                disabled={isBusy}
-              >
-                <PencilIcon />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label={t('categories.delete')} withArrow>
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                size="lg"
-                aria-label={t('categories.deleteNamed', { name: category.name })}
-                onClick={onDelete}
-                data-category-delete={category.id}
-                loading={isDeleting}
-                disabled={isBusy}
-              >
-                <TrashIcon />
-              </ActionIcon>
-            </Tooltip>
-          </Group>
+          {canEdit && (
+            <Group gap={4} wrap="nowrap">
+              <Tooltip label={t('categories.edit')} withArrow>
+                <ActionIcon
+                  ref={editButton}
+                  variant="subtle"
+                  color="gray"
+                  size="lg"
+                  aria-label={t('categories.editNamed', { name: category.name })}
+                  onClick={onStartEdit}
+                  disabled={isBusy}
+                >
+                  <PencilIcon />
+                </ActionIcon>
+              </Tooltip>
+              <Tooltip label={t('categories.delete')} withArrow>
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  size="lg"
+                  aria-label={t('categories.deleteNamed', { name: category.name })}
+                  onClick={onDelete}
+                  data-category-delete={category.id}
+                  loading={isDeleting}
+                  disabled={isBusy}
+                >
+                  <TrashIcon />
+                </ActionIcon>
+              </Tooltip>
+            </Group>
+          )}
         </Group>
       )}
     </Box>
