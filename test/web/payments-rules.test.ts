@@ -42,6 +42,7 @@ function payment(overrides: Partial<PaymentView> = {}): PaymentView {
     shippingCost: 0,
     grandTotal: 500,
     paymentStatus: 'draft',
+    isReserved: false,
     paymentLink: null,
     paidAt: null,
     payoutStatus: 'none',
