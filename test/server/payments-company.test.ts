@@ -121,6 +121,21 @@ describe("the company's name in billing", () => {
   });
 });
 
+describe("the 'Pagos' modal search", () => {
+  it('finds a payment by what its placeholder names: ID, winner, company, item or carrier', async () => {
+    const { id } = await draft([await wonAuction(250)]);
+    await call(seller, 'POST', `/api/payments/${id}/update-shipping`, { shippingCarrier: 'Paquetería Veloz', shippingCost: 60 });
+    const [item] = (await listed(seller)).find((p) => p.id === id)?.wonItems ?? [];
+    for (const q of [id.slice(0, 8), 'Juana', 'norte', item?.auctionName ?? '-', 'veloz']) {
+      expect(
+        (await listed(companyAdmin, q)).map((p) => p.id),
+        q,
+      ).toContain(id);
+    }
+    expect(await listed(companyAdmin, 'Sin coincidencias')).toEqual([]);
+  });
+});
+
 describe('a draft whose link is being made', () => {
   it('says so in its view, refuses edits, and finalize finishes it', async () => {
     const { id } = await draft([await wonAuction(400)]);

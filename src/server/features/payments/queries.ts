@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, isNotNull, notExists, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, ilike, inArray, isNotNull, notExists, or, sql } from 'drizzle-orm';
 import { isUuid } from '../../../domain/ids.js';
 import type { PaymentStatus, PaymentView, WinnersSummary } from '../../../domain/payments.js';
 import type { Db, Tx } from '../../db/connect.js';
@@ -30,14 +30,22 @@ export async function view(db: Db | Tx, row: PaymentRow): Promise<PaymentView> {
   return presentPayment(row, items, companyName);
 }
 
-/** GET /api/payments: newest first, at most 500, optionally by status and a search over winner, company and id. */
+/** GET /api/payments: newest first, at most 500, optionally by status and a search over id, winner, company, item and carrier. */
 export async function listPayments(db: Db, opts: { scope: PaymentScope; status?: PaymentStatus; q?: string }): Promise<PaymentView[]> {
   const q = opts.q?.trim();
+  const like = q ? `%${escapeLike(q)}%` : '';
   const search = q
     ? or(
-        ilike(payments.winnerName, `%${escapeLike(q)}%`),
-        ilike(companyNameSql(payments.companyId), `%${escapeLike(q)}%`),
-        ilike(payments.companyId, `%${escapeLike(q)}%`),
+        ilike(payments.winnerName, like),
+        ilike(companyNameSql(payments.companyId), like),
+        ilike(payments.companyId, like),
+        ilike(payments.shippingCarrier, like),
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(paymentItems)
+            .where(and(eq(paymentItems.paymentId, payments.id), ilike(paymentItems.auctionName, like))),
+        ),
         sql`${payments.id}::text like ${`${escapeLike(q.toLowerCase())}%`}`,
         eq(payments.mpPaymentId, q),
       )
