@@ -1,7 +1,11 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney } from '../../src/domain/money.js';
+import type { Role } from '../../src/domain/roles.js';
+import { reserveCheckout } from '../../src/server/features/payments/checkout.js';
+import { createDraft, updateShipping } from '../../src/server/features/payments/service.js';
 import { buildCategory } from '../../test/support/actors.js';
+import { buildAuction } from '../../test/support/factories.js';
 import { setupAppAndBrowser } from '../support/app.js';
 import { createAuctionAs } from '../support/auctions.js';
 import { newPage } from '../support/browser.js';
@@ -246,6 +250,46 @@ describe('billing the winners: draft, link, checkout, payout', () => {
     await readyRow.waitFor();
     expect(await items(readyRow)).toEqual([`Carrito de hojalata ${formatMoney(700)}`]);
     expect(await cell(ready, readyRow, p.columns.total)).toBe(formatMoney(700));
+    await eventually(() => rowOf(drafts, BRUNO.name).count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('a draft whose link is being made says “Generando enlace…”, keeps its shipping, and “Finalizar” finishes it', async () => {
+    const db = ctx.app.ctx.db;
+    const actor = { id: seller.id, roles: ['seller'] as Role[], profileCompanyId: 'tienda-cobros', companyId: 'tienda-cobros' };
+    const won = await buildAuction(db, {
+      name: 'Yoyo de lámina',
+      status: 'ended',
+      endTime: new Date(Date.now() - 60_000),
+      companyId: 'tienda-cobros',
+      sellerId: seller.id,
+      currentPrice: 300,
+      currentWinnerId: bruno.id,
+      currentWinnerName: BRUNO.name,
+    });
+    const { payment } = await createDraft(db, { actor, winnerId: bruno.id, auctionIds: [won.id] });
+    await updateShipping(db, { actor, id: payment.id, input: { shippingCarrier: 'DHL', shippingCost: 100 } });
+    // Finalize's first step, as an interrupted click (a crash, a lost provider answer) leaves it.
+    await reserveCheckout(db, { actor, id: payment.id, provider: 'sandbox' });
+
+    const { page, main } = await openBilling(seller);
+    const drafts = section(main, 'drafts');
+    const draftRow = rowOf(drafts, BRUNO.name);
+    await draftRow.waitFor();
+    expect(await badge(drafts, draftRow, p.columns.shipping)).toBe(p.reserved);
+    expect(await draftRow.getByRole('textbox', { name: fill(p.shipping.carrierLabelFor, { name: BRUNO.name }) }).isDisabled()).toBe(true);
+    expect(await draftRow.getByRole('textbox', { name: fill(p.shipping.costLabelFor, { name: BRUNO.name }) }).isDisabled()).toBe(true);
+    expect(await draftRow.getByRole('button', { name: p.actions.addItems }).isDisabled()).toBe(true);
+
+    await draftRow.getByRole('button', { name: p.actions.finalize }).click();
+    const confirm = page.getByRole('dialog', { name: p.confirm.finalizeTitle });
+    expect(await confirm.getByRole('textbox', { name: p.shipping.carrier }).isDisabled()).toBe(true);
+    const finalized = page.waitForResponse((res) => res.url().endsWith('/finalize') && res.request().method() === 'POST');
+    await confirm.getByRole('button', { name: p.confirm.submitFinalize }).click();
+    expect((await finalized).status()).toBe(200);
+    const pendingRow = rowOf(section(main, 'pending'), BRUNO.name);
+    await pendingRow.waitFor();
+    expect(await cell(section(main, 'pending'), pendingRow, p.columns.grandTotal)).toBe(formatMoney(400));
     await eventually(() => rowOf(drafts, BRUNO.name).count()).toBe(0);
     await page.context().close();
   });

@@ -179,6 +179,8 @@ export interface PaymentView {
   shippingCost: number;
   grandTotal: number;
   paymentStatus: PaymentStatus;
+  /** A draft whose checkout is being made (finalize under way or interrupted): shipping and items are fixed; 'Finalizar' finishes it. */
+  isReserved: boolean;
   paymentLink: string | null;
   /** ISO time. */
   paidAt: string | null;

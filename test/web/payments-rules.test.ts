@@ -5,6 +5,7 @@ import {
   connectFailure,
   connectUrl,
   formatWhatsapp,
+  isDraftEditable,
   linkActions,
   linkBlocker,
   matchesSearch,
@@ -42,6 +43,7 @@ function payment(overrides: Partial<PaymentView> = {}): PaymentView {
     shippingCost: 0,
     grandTotal: 500,
     paymentStatus: 'draft',
+    isReserved: false,
     paymentLink: null,
     paidAt: null,
     payoutStatus: 'none',
@@ -202,6 +204,14 @@ describe('which actions a row shows', () => {
       whatsapp: false,
       cancel: false,
     });
+  });
+
+  it("a reserved draft ('Generando enlace…') keeps finalize and cancel but no longer edits shipping or items", () => {
+    expect(isDraftEditable(payment({ paymentStatus: 'draft' }))).toBe(true);
+    expect(isDraftEditable(payment({ paymentStatus: 'draft', isReserved: true, provider: 'sandbox' }))).toBe(false);
+    expect(isDraftEditable(payment({ paymentStatus: 'pending' }))).toBe(false);
+    expect(linkActions(payment({ paymentStatus: 'draft', isReserved: true }))).toMatchObject({ cancel: true });
+    expect(esMX.payments.reserved).toBe('Generando enlace…');
   });
 });
 

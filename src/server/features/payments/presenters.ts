@@ -1,5 +1,6 @@
 import type { CheckoutView, PaymentView, WonItem } from '../../../domain/payments.js';
 import type { payments } from '../../db/schema.js';
+import { isReserved } from './policies.js';
 
 /** The JSON shapes of a payment: the panel's PaymentView and the buyer's CheckoutView. */
 
@@ -8,7 +9,8 @@ export type PaymentItem = WonItem;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function presentPayment(row: PaymentRow, items: PaymentItem[]): PaymentView {
+/** `companyName` is the company's current name; the row's own copy (the name when billed) stands in when it has no record. */
+export function presentPayment(row: PaymentRow, items: PaymentItem[], companyName: string | null): PaymentView {
   return {
     id: row.id,
     winnerId: row.winnerId,
@@ -16,7 +18,7 @@ export function presentPayment(row: PaymentRow, items: PaymentItem[]): PaymentVi
     winnerWhatsapp: row.winnerWhatsapp,
     sellerId: row.sellerId,
     companyId: row.companyId,
-    companyName: row.companyName,
+    companyName: companyName ?? row.companyName,
     auctionIds: items.map((i) => i.auctionId),
     wonItems: items.map((i) => ({ auctionId: i.auctionId, auctionName: i.auctionName, amount: i.amount })),
     totalAmount: row.totalAmount,
@@ -24,6 +26,7 @@ export function presentPayment(row: PaymentRow, items: PaymentItem[]): PaymentVi
     shippingCost: row.shippingCost,
     grandTotal: row.totalAmount + row.shippingCost,
     paymentStatus: row.paymentStatus,
+    isReserved: isReserved(row),
     paymentLink: row.paymentLink,
     paidAt: iso(row.paidAt),
     payoutStatus: row.payoutStatus,

@@ -1,10 +1,11 @@
-import { and, asc, desc, eq, ilike, inArray, isNotNull, notExists, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, ilike, inArray, isNotNull, notExists, or, sql } from 'drizzle-orm';
 import { isUuid } from '../../../domain/ids.js';
 import type { PaymentStatus, PaymentView, WinnersSummary } from '../../../domain/payments.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { escapeLike } from '../../db/like.js';
 import { auctions, HOLDING_PAYMENT_STATUSES, paymentItems, payments } from '../../db/schema.js';
 import { scopeWhere } from '../../policies/scope.js';
+import { companyNameSql, companyNames } from '../companies/queries.js';
 import { type PaymentScope, paymentScopeWhere } from './policies.js';
 import { type PaymentItem, type PaymentRow, presentPayment } from './presenters.js';
 
@@ -22,34 +23,44 @@ async function itemsOf(db: Db | Tx, paymentIds: string[]): Promise<Map<string, P
   return byPayment;
 }
 
-/** One payment row with its items, as the panel sees it. */
+/** One payment row with its items and its company's current name, as the panel sees it. */
 export async function view(db: Db | Tx, row: PaymentRow): Promise<PaymentView> {
-  return presentPayment(row, (await itemsOf(db, [row.id])).get(row.id) ?? []);
+  const items = (await itemsOf(db, [row.id])).get(row.id) ?? [];
+  const companyName = (await companyNames(db, [row.companyId])).get(row.companyId) ?? null;
+  return presentPayment(row, items, companyName);
 }
 
-/** GET /api/payments: newest first, at most 500, optionally by status and a search over winner, company and id. */
+/** GET /api/payments: newest first, at most 500, optionally by status and a search over id, winner, company, item and carrier. */
 export async function listPayments(db: Db, opts: { scope: PaymentScope; status?: PaymentStatus; q?: string }): Promise<PaymentView[]> {
   const q = opts.q?.trim();
+  const like = q ? `%${escapeLike(q)}%` : '';
   const search = q
     ? or(
-        ilike(payments.winnerName, `%${escapeLike(q)}%`),
-        ilike(payments.companyName, `%${escapeLike(q)}%`),
-        ilike(payments.companyId, `%${escapeLike(q)}%`),
+        ilike(payments.winnerName, like),
+        ilike(companyNameSql(payments.companyId), like),
+        ilike(payments.companyId, like),
+        ilike(payments.shippingCarrier, like),
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(paymentItems)
+            .where(and(eq(paymentItems.paymentId, payments.id), ilike(paymentItems.auctionName, like))),
+        ),
         sql`${payments.id}::text like ${`${escapeLike(q.toLowerCase())}%`}`,
         eq(payments.mpPaymentId, q),
       )
     : undefined;
   const rows = await db
-    .select()
+    .select({ payment: payments, companyName: companyNameSql(payments.companyId) })
     .from(payments)
     .where(and(paymentScopeWhere(opts.scope), opts.status ? eq(payments.paymentStatus, opts.status) : undefined, search))
     .orderBy(desc(payments.createdAt), desc(payments.id))
     .limit(500);
   const items = await itemsOf(
     db,
-    rows.map((r) => r.id),
+    rows.map((r) => r.payment.id),
   );
-  return rows.map((r) => presentPayment(r, items.get(r.id) ?? []));
+  return rows.map((r) => presentPayment(r.payment, items.get(r.payment.id) ?? [], r.companyName));
 }
 
 /**
@@ -85,7 +96,7 @@ export async function winnersSummary(db: Db, opts: { scope: PaymentScope }): Pro
     )
     .orderBy(asc(auctions.endTime), asc(auctions.id))
     .limit(5000);
-  const companyNames = await companyNamesOf(
+  const names = await companyNames(
     db,
     rows.map((r) => r.companyId),
   );
@@ -105,7 +116,7 @@ export async function winnersSummary(db: Db, opts: { scope: PaymentScope }): Pro
         winnerName: r.winnerName ?? '',
         winnerWhatsapp: r.winnerWhatsapp,
         companyId: r.companyId,
-        companyName: companyNames.get(r.companyId) ?? null,
+        companyName: names.get(r.companyId) ?? null,
         wonItems: [],
         totalAmount: 0,
       };
@@ -117,19 +128,6 @@ export async function winnersSummary(db: Db, opts: { scope: PaymentScope }): Pro
     entry.winnerWhatsapp ??= r.winnerWhatsapp;
   }
   return summary;
-}
-
-/** A company's display name, from the profile of one of its people (SPEC has no company entity). */
-export async function companyNamesOf(db: Db | Tx, companyIds: string[]): Promise<Map<string, string>> {
-  const ids = [...new Set(companyIds)];
-  if (ids.length === 0) return new Map();
-  const found = await db.execute(
-    sql`select distinct on (company_id) company_id, company_name from user_profiles where company_id in (${sql.join(
-      ids.map((id) => sql`${id}`),
-      sql`, `,
-    )}) and nullif(trim(company_name), '') is not null order by company_id, updated_at desc`,
-  );
-  return new Map((found as unknown as { rows: { company_id: string; company_name: string }[] }).rows.map((r) => [r.company_id, r.company_name]));
 }
 
 /** The public checkout (GET /api/pay/{id}): what the buyer is asked to pay. */

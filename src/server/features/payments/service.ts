@@ -5,6 +5,7 @@ import type { Db, Tx } from '../../db/connect.js';
 import { pgError, UNIQUE_VIOLATION } from '../../db/errors.js';
 import { auctions, HOLDING_PAYMENT_STATUSES, paymentItems, payments } from '../../db/schema.js';
 import { messages } from '../../messages.js';
+import { companyNames } from '../companies/queries.js';
 import {
   type Actor,
   assertEditable,
@@ -19,7 +20,7 @@ import {
   refused,
 } from './policies.js';
 import type { PaymentRow } from './presenters.js';
-import { companyNamesOf, view } from './queries.js';
+import { view } from './queries.js';
 
 /**
  * Billing winners (SPEC §2–§7). Every change runs in one transaction that locks the payment row
@@ -131,7 +132,8 @@ export async function createDraft(db: Db, opts: { actor: Actor; winnerId: string
       const taken = await lockBillable(tx, { auctionIds: opts.auctionIds, winnerId: opts.winnerId, scope, payment: null });
       const first = taken[0] as (typeof taken)[number];
       const [winner] = await tx.select({ name: auctions.currentWinnerName, whatsapp: auctions.winnerWhatsapp }).from(auctions).where(eq(auctions.id, first.id));
-      const companyName = (await companyNamesOf(tx, [first.companyId])).get(first.companyId) ?? null;
+      // The name when billed, kept as history: every view reads the company's current name.
+      const companyName = (await companyNames(tx, [first.companyId])).get(first.companyId) ?? null;
       const [row] = await tx
         .insert(payments)
         .values({

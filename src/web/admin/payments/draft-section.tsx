@@ -1,12 +1,12 @@
-import { Badge, Button } from '@mantine/core';
+import { Badge, Button, Group, Stack } from '@mantine/core';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PaymentView } from '../../../domain/payments.js';
 import type { BillingColumn } from './billing-list';
 import { BillingListSection, type SectionQuery } from './billing-section';
 import { DraftShippingFields } from './draft-shipping-fields';
-import { DateCell, ItemsCell, Money, WinnerCell } from './payment-cells';
-import type { ShippingFormValues } from './payment-rules';
+import { DateCell, ItemsCell, Money, ReservedBadge, WinnerCell } from './payment-cells';
+import { isDraftEditable, type ShippingFormValues } from './payment-rules';
 import type { BillingActions } from './use-billing-actions';
 import { busyKey } from './use-in-flight';
 
@@ -42,14 +42,21 @@ export function DraftSection({ payments, query, searchMiss, isMobile, showCompan
       id: 'shipping',
       label: t('payments.columns.shipping'),
       render: (p) => (
-        <DraftShippingFields
-          payment={p}
-          isSaving={actions.isBusy(busyKey.shipping(p.id))}
-          isDisabled={actions.isBusy(busyKey.payment(p.id))}
-          onSave={actions.saveShipping}
-          onValuesChange={(values) => typed.current.set(p.id, values)}
-          isCompact={!isMobile}
-        />
+        <Stack gap={4}>
+          {p.isReserved && (
+            <Group>
+              <ReservedBadge />
+            </Group>
+          )}
+          <DraftShippingFields
+            payment={p}
+            isSaving={actions.isBusy(busyKey.shipping(p.id))}
+            isDisabled={actions.isBusy(busyKey.payment(p.id)) || !isDraftEditable(p)}
+            onSave={actions.saveShipping}
+            onValuesChange={(values) => typed.current.set(p.id, values)}
+            isCompact={!isMobile}
+          />
+        </Stack>
       ),
       miw: 170,
       isWide: true,
@@ -68,7 +75,7 @@ export function DraftSection({ payments, query, searchMiss, isMobile, showCompan
           size={size}
           variant="light"
           onClick={() => onAddItems(p)}
-          disabled={isRowBusy || available === 0}
+          disabled={isRowBusy || available === 0 || !isDraftEditable(p)}
           rightSection={
             available > 0 ? (
               <Badge size="xs" variant="filled" circle>

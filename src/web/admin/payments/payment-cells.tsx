@@ -122,10 +122,23 @@ export function FlaggedBadge() {
   );
 }
 
-export function StatusCell({ payment }: { payment: Pick<PaymentView, 'paymentStatus' | 'flagged'> }) {
+/** A draft finalize has reserved: its link is being made (or waits for 'Finalizar' after an interruption). */
+export function ReservedBadge() {
+  const { t } = useTranslation();
+  return (
+    <Tooltip label={t('payments.reservedHint')} withinPortal multiline maw={260}>
+      <Badge color="blue" variant="light" style={BADGE_STYLE}>
+        {t('payments.reserved')}
+      </Badge>
+    </Tooltip>
+  );
+}
+
+export function StatusCell({ payment }: { payment: Pick<PaymentView, 'paymentStatus' | 'flagged' | 'isReserved'> }) {
   return (
     <Group gap={4}>
       <PaymentStatusBadge status={payment.paymentStatus} />
+      {payment.isReserved && <ReservedBadge />}
       {payment.flagged && <FlaggedBadge />}
     </Group>
   );

@@ -185,6 +185,11 @@ export function isCancelable(status: PaymentStatus): boolean {
   return status === 'draft' || status === 'pending';
 }
 
+/** A draft's shipping and items change until finalize reserves it ('Generando enlace…'); finalize and cancel still work. */
+export function isDraftEditable(p: Pick<PaymentView, 'paymentStatus' | 'isReserved'>): boolean {
+  return p.paymentStatus === 'draft' && !p.isReserved;
+}
+
 // ── WhatsApp ─────────────────────────────────────────────────────────────────
 
 export interface LinkMessageInput {

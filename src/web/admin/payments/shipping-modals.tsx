@@ -13,10 +13,12 @@ function ShippingFields({
   values,
   errors,
   onChange,
+  isDisabled = false,
 }: {
   values: ShippingFormValues;
   errors: ShippingErrors;
   onChange: (patch: Partial<ShippingFormValues>) => void;
+  isDisabled?: boolean;
 }) {
   const { t } = useTranslation();
   return (
@@ -27,6 +29,7 @@ function ShippingFields({
         value={values.carrier}
         onChange={(event) => onChange({ carrier: event.currentTarget.value })}
         maxLength={MAX_CARRIER_LENGTH}
+        disabled={isDisabled}
         error={errors.carrier ? t(`payments.shipping.errors.${errors.carrier}`) : undefined}
         autoComplete="off"
         data-autofocus
@@ -46,6 +49,7 @@ function ShippingFields({
         allowNegative={false}
         clampBehavior="strict"
         inputMode="numeric"
+        disabled={isDisabled}
         error={errors.cost ? t(`payments.shipping.errors.${errors.cost}`) : undefined}
       />
     </>
@@ -162,7 +166,8 @@ function ConfirmForm({
 }: { target: ConfirmTarget; isBusy: boolean; onCancel: () => void } & Pick<ShippingConfirmModalProps, 'onConfirm' | 'onDone'>) {
   const { t } = useTranslation();
   const { payment, mode } = target;
-  const [values, setValues] = useState(target.initial);
+  // A reserved draft's amount is fixed: confirm the shipping the link will charge, not what was typed.
+  const [values, setValues] = useState(payment.isReserved ? shippingFormValues(payment) : target.initial);
   const [errors, setErrors] = useState<ShippingErrors>({});
   const [blocker, setBlocker] = useState<'noItems' | 'needShipping' | null>(null);
   const checked = validateShipping(values);
@@ -190,6 +195,7 @@ function ConfirmForm({
         <ShippingFields
           values={values}
           errors={errors}
+          isDisabled={payment.isReserved}
           onChange={(patch) => {
             setValues((current) => ({ ...current, ...patch }));
             setErrors({});
