@@ -9,7 +9,7 @@ import { type Checkout, type PaymentProvider, ProviderUnavailableError } from '.
 import type { SellerAccounts } from './accounts.js';
 import { type Actor, conflict, isReserved, machineState, paymentScope, refused } from './policies.js';
 import { view } from './queries.js';
-import { cancelPayment, lockPayment, type PaymentChange, save } from './service.js';
+import { cancelPayment, changed, lockPayment, type PaymentChange, save, unchanged } from './service.js';
 
 /**
  * What billing asks of the payment provider: finalize creates a checkout, cancel expires it.
@@ -78,7 +78,7 @@ export async function reserveCheckout(
 ): Promise<{ done: FinalizeAnswer } | { reservation: Reservation }> {
   return db.transaction(async (tx) => {
     const row = await lockPayment(tx, opts.id, paymentScope(opts.actor));
-    if (row.paymentStatus === 'pending' && row.paymentLink) return { done: { payment: await view(tx, row), auctionIds: [], link: row.paymentLink } };
+    if (row.paymentStatus === 'pending' && row.paymentLink) return { done: { ...unchanged(await view(tx, row)), link: row.paymentLink } };
     const moved = applyPaymentEvent(machineState(row), { type: 'finalize' });
     if (!moved.ok) throw refused(moved.reason);
     const before = await view(tx, row);
@@ -129,7 +129,7 @@ export async function recordCheckout(
   return db.transaction(async (tx) => {
     const row = await lockPayment(tx, opts.id, paymentScope(opts.actor));
     // Another click recorded the same checkout first.
-    if (row.paymentStatus === 'pending' && row.paymentLink) return { payment: await view(tx, row), auctionIds: [], link: row.paymentLink };
+    if (row.paymentStatus === 'pending' && row.paymentLink) return { ...unchanged(await view(tx, row)), link: row.paymentLink };
     if (row.paymentStatus !== 'draft') return null;
     const before = await view(tx, row);
     const { checkout } = opts;
@@ -146,7 +146,7 @@ export async function recordCheckout(
       },
       { actorId: opts.actor.id, action: 'payment.finalize', before, ip: opts.ip },
     );
-    return { payment: answer, auctionIds: answer.auctionIds, link: checkout.url };
+    return { ...changed(answer, answer.auctionIds), link: checkout.url };
   });
 }
 

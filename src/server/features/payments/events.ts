@@ -7,7 +7,7 @@ import type { PaymentChange } from './service.js';
 type PaymentChangeLike = Pick<DomainEventOf<'paymentChanged'>, 'payment' | 'auctionIds'>;
 
 /** The event of a committed payment change, for `publisher.publish` (the publisher's path after commit). */
-export function paymentChanged(change: PaymentChange): DomainEvent {
+export function paymentChanged(change: Pick<PaymentChange, 'payment' | 'auctionIds'>): DomainEvent {
   const { id, companyId, sellerId, paymentStatus, payoutStatus } = change.payment;
   return { type: 'paymentChanged', payment: { id, companyId, sellerId, paymentStatus, payoutStatus }, auctionIds: change.auctionIds };
 }
@@ -16,7 +16,6 @@ export function paymentChanged(change: PaymentChange): DomainEvent {
  * SPEC §4 refresh triggers: after commit, those who may read the payment over HTTP hear
  * `paymentStatusUpdate` and refetch their payments, winners and auction counts. The payment id is
  * the bearer secret of its checkout, so a co-seller of the company never hears it.
- * Kept for the payments routes and webhooks until they hand `paymentChanged(change)` to the publisher.
  */
 export function emitPaymentChange(realtime: Realtime, change: PaymentChangeLike): void {
   const { payment } = change;

@@ -20,7 +20,6 @@ import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import { cancel, finalize } from './checkout.js';
-import { emitPaymentChange } from './events.js';
 import { paymentScope } from './policies.js';
 import { presentCheckout } from './presenters.js';
 import { getCheckout, listPayments, winnersSummary } from './queries.js';
@@ -40,7 +39,7 @@ const SANDBOX_STATUS: Record<SandboxOutcome, ProviderStatus> = { approve: 'appro
 /** SPEC §7's payments endpoints, the sandbox's public checkout and the providers' webhooks. */
 export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, realtime } = ctx;
+  const { db, publisher } = ctx;
   const { provider, accounts, sandbox } = ctx.payments;
   if (ctx.config.payments.isPublicDemo)
     fastify.log.warn(
@@ -48,8 +47,8 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext):
     );
   /** While the sandbox runs (development, or a declared public demo), every checkout says it is a test. */
   const checkoutOf = (payment: PaymentView) => presentCheckout(payment, { isSandboxActive: sandbox !== null });
-  const changed = (change: PaymentChange): PaymentAnswer => {
-    emitPaymentChange(realtime, change);
+  const changed = async (change: PaymentChange): Promise<PaymentAnswer> => {
+    await publisher.publish(change.events);
     return { payment: change.payment };
   };
 
@@ -61,7 +60,7 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext):
 
   app.post('/api/payments/draft', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { body: ZDraftInput } }, async (req, reply) => {
     const change = await createDraft(db, { actor: currentUser(req), winnerId: req.body.winnerId, auctionIds: req.body.auctionIds, ip: req.ip });
-    emitPaymentChange(realtime, change);
+    await publisher.publish(change.events);
     return reply.code(201).send({ paymentId: change.payment.id, payment: change.payment } satisfies DraftAnswer);
   });
 
@@ -79,7 +78,7 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext):
 
   app.post('/api/payments/:id/finalize', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => {
     const change = await finalize(db, { actor: currentUser(req), id: req.params.id, provider, accounts, ip: req.ip, log: req.log });
-    emitPaymentChange(realtime, change);
+    await publisher.publish(change.events);
     return { paymentLinkUrl: change.link, payment: change.payment } satisfies FinalizeAnswer;
   });
 

@@ -5,7 +5,9 @@ import type { Db, Tx } from '../../db/connect.js';
 import { pgError, UNIQUE_VIOLATION } from '../../db/errors.js';
 import { auctions, HOLDING_PAYMENT_STATUSES, paymentItems, payments } from '../../db/schema.js';
 import { messages } from '../../messages.js';
+import type { DomainEvent } from '../../realtime/publisher.js';
 import { companyNames } from '../companies/queries.js';
+import { paymentChanged } from './events.js';
 import {
   type Actor,
   assertEditable,
@@ -36,6 +38,18 @@ export interface PaymentChange {
   payment: PaymentView;
   /** Auctions whose billing changed (taken, released or paid). */
   auctionIds: string[];
+  /** For the publisher, after the commit: none when nothing changed. */
+  events: DomainEvent[];
+}
+
+/** A committed change to a payment, with its event. */
+export function changed(payment: PaymentView, auctionIds: string[]): PaymentChange {
+  return { payment, auctionIds, events: [paymentChanged({ payment, auctionIds })] };
+}
+
+/** An answer that changed nothing (a repeat), so nobody needs to hear of it. */
+export function unchanged(payment: PaymentView): PaymentChange {
+  return { payment, auctionIds: [], events: [] };
 }
 
 /** Writes a change to a locked payment, records it in the audit log and answers the payment as it now stands. */
@@ -161,7 +175,7 @@ export async function createDraft(db: Db, opts: { actor: Actor; winnerId: string
         after: answer,
         ip: opts.ip ?? null,
       });
-      return { payment: answer, auctionIds: answer.auctionIds };
+      return changed(answer, answer.auctionIds);
     }),
   );
 }
@@ -175,7 +189,7 @@ export async function addAuctions(db: Db, opts: { actor: Actor; id: string; auct
       assertEditable(row);
       const before = await view(tx, row);
       const fresh = opts.auctionIds.filter((id) => !before.auctionIds.includes(id));
-      if (fresh.length === 0) return { payment: before, auctionIds: [] };
+      if (fresh.length === 0) return unchanged(before);
       const taken = await lockBillable(tx, { auctionIds: fresh, winnerId: row.winnerId, scope, payment: row });
       await tx
         .insert(paymentItems)
@@ -186,7 +200,10 @@ export async function addAuctions(db: Db, opts: { actor: Actor; id: string; auct
         { totalAmount: row.totalAmount + taken.reduce((sum, t) => sum + (t.amount ?? 0), 0) },
         { actorId: opts.actor.id, action: 'payment.addAuctions', before, ip: opts.ip },
       );
-      return { payment: answer, auctionIds: taken.map((t) => t.id) };
+      return changed(
+        answer,
+        taken.map((t) => t.id),
+      );
     }),
   );
 }
@@ -196,8 +213,7 @@ export async function updateShipping(db: Db, opts: { actor: Actor; id: string; i
   return db.transaction(async (tx) => {
     const row = await lockPayment(tx, opts.id, paymentScope(opts.actor));
     assertEditable(row);
-    if (row.shippingCarrier === opts.input.shippingCarrier && row.shippingCost === opts.input.shippingCost)
-      return { payment: await view(tx, row), auctionIds: [] };
+    if (row.shippingCarrier === opts.input.shippingCarrier && row.shippingCost === opts.input.shippingCost) return unchanged(await view(tx, row));
     const answer = await save(
       tx,
       row,
@@ -210,7 +226,7 @@ export async function updateShipping(db: Db, opts: { actor: Actor; id: string; i
         ip: opts.ip,
       },
     );
-    return { payment: answer, auctionIds: [] };
+    return changed(answer, []);
   });
 }
 
@@ -239,7 +255,7 @@ async function transition(
       },
       { actorId: opts.actor.id, action: opts.action, before, ip: opts.ip },
     );
-    return { payment: answer, auctionIds: row.paymentStatus !== next.paymentStatus ? answer.auctionIds : [] };
+    return changed(answer, row.paymentStatus !== next.paymentStatus ? answer.auctionIds : []);
   });
 }
 

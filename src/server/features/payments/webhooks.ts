@@ -6,10 +6,9 @@ import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connect.js';
 import { payments, webhookEvents } from '../../db/schema.js';
 import { type ProviderPayment, ProviderUnavailableError, type WebhookRequest } from '../../providers/payments/index.js';
-import { emitPaymentChange } from './events.js';
 import { machineState } from './policies.js';
 import { view } from './queries.js';
-import { type PaymentChange, save } from './service.js';
+import { changed, type PaymentChange, save } from './service.js';
 
 export interface WebhookAnswer {
   status: number;
@@ -71,7 +70,7 @@ export async function handleWebhook(ctx: AppContext, req: WebhookRequest & { pro
       return { status: 200, body: { status: 'unknown' } };
     }
     const { change, outcome } = await applyProviderPayment(db, { provider: provider.kind, record });
-    if (change) emitPaymentChange(ctx.realtime, change);
+    if (change) await ctx.publisher.publish(change.events);
     await done(outcome === 'unknown' ? 'unknown payment' : null);
     return { status: 200, body: { status: outcome } };
   } catch (err) {
@@ -147,6 +146,6 @@ export async function applyProviderPayment(
         }),
       },
     );
-    return { change: { payment: answer, auctionIds: becamePaid ? answer.auctionIds : [] }, outcome: 'applied' as const };
+    return { change: changed(answer, becamePaid ? answer.auctionIds : []), outcome: 'applied' as const };
   });
 }
