@@ -33,13 +33,18 @@ const modal = (page: Page) => page.getByRole('dialog', { name: t.profile.title }
 describe('Google sign-in in the browser', () => {
   it('takes an admin from the unauthorised screen through Google to the panel, the profile, and out', async () => {
     const page = await newPage(browser);
-    // Hold /api/me back a moment so the loading state is visible.
+    // Hold /api/me back until the loading state has been seen.
+    let seenLoading: () => void = () => {};
+    const loadingSeen = new Promise<void>((resolve) => {
+      seenLoading = resolve;
+    });
     await page.route('**/api/me', async (route) => {
-      await new Promise((r) => setTimeout(r, 400));
+      await loadingSeen;
       await route.continue();
     });
     await page.goto(`${app.url}/admin`);
     await expect.poll(() => page.getByText(t.common.loading).isVisible()).toBe(true);
+    seenLoading();
     await page.getByRole('heading', { name: t.auth.loginHeading }).waitFor();
     expect(await page.getByText(t.auth.unauthorizedTitle).isVisible()).toBe(true);
     expect(await page.getByText(t.auth.unauthorizedMessage).isVisible()).toBe(true);
@@ -102,13 +107,25 @@ describe('Google sign-in in the browser', () => {
     }
     expect(await page.getByRole('link', { name: t.footer.privacy }).getAttribute('href')).toBe('/privacy-policy.html');
 
-    // A complete profile does not reopen the modal; 'Mi perfil' does, with the saved values.
+    // A complete profile does not reopen the modal; 'Mi perfil' does, with the saved values. The page
+    // notes each dialog it shows and each click, so the order proves no dialog came before the click.
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { dialogsSeen: string[] }).dialogsSeen = seen;
+      let shown = false;
+      new MutationObserver(() => {
+        const now = document.querySelector('[role="dialog"]') !== null;
+        if (now !== shown) seen.push(now ? 'dialog shown' : 'dialog hidden');
+        shown = now;
+      }).observe(document, { childList: true, subtree: true });
+      document.addEventListener('click', () => seen.push('click'), true);
+    });
     await page.reload();
     await page.getByRole('heading', { name: t.admin.actionsTitle }).waitFor();
-    await page.waitForTimeout(300);
-    expect(await modal(page).isVisible()).toBe(false);
+    expect(await page.evaluate(() => (window as unknown as { dialogsSeen: string[] }).dialogsSeen)).toEqual([]);
     await page.getByRole('button', { name: t.admin.nav.profile }).click();
     await modal(page).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { dialogsSeen: string[] }).dialogsSeen)).toEqual(['click', 'dialog shown']);
     expect(await modal(page).getByLabel(t.profile.fields.lastName).inputValue()).toBe('Ramírez');
     expect(await modal(page).getByLabel(t.profile.fields.consent).isChecked()).toBe(true);
     await modal(page).getByRole('button', { name: t.profile.cancel }).click();

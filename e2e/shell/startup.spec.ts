@@ -12,6 +12,12 @@ interface Running {
   exited: Promise<number | null>;
 }
 
+/** Every server this file starts: one a failed test left running is stopped after the file. */
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
 /** `npm start`'s command, as a child process with its own environment. */
 function start(env: Record<string, string>): Running {
   const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'src/server/main.ts'], {
@@ -27,18 +33,26 @@ function start(env: Record<string, string>): Running {
     out += String(d);
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  children.push(child);
   return { child, output: () => out, exited };
 }
 
-async function waitForBanner(run: Running): Promise<string> {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    const match = run.output().match(/Martillo is running at (http:\/\/\S+)/);
-    if (match) return match[1] as string;
-    if (run.child.exitCode !== null) throw new Error(`exited early:\n${run.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no banner:\n${run.output()}`);
+/** The banner's address, as soon as it is printed; the test's timeout bounds the wait. */
+function waitForBanner(run: Running): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const check = () => {
+      const match = run.output().match(/Martillo is running at (http:\/\/\S+)/);
+      if (match) {
+        run.child.stdout?.off('data', check);
+        run.child.stderr?.off('data', check);
+        resolve(match[1] as string);
+      }
+    };
+    run.child.stdout?.on('data', check);
+    run.child.stderr?.on('data', check);
+    run.exited.then(() => reject(new Error(`exited early:\n${run.output()}`)));
+    check();
+  });
 }
 
 async function stop(run: Running): Promise<number | null> {

@@ -4,7 +4,7 @@ import { MAX_PRICE } from './auctions.js';
 /**
  * The buyer's side of an auction: what a bid may be, what the public sees of it, and the shapes the
  * bid API and the auction's public room exchange. The engine that decides bids runs inside the
- * database (drizzle/0004_bid_groups.sql, `place_bids`), in one transaction per group of bids that
+ * database (`place_bids`, src/server/db/functions/place-bids.sql), in one transaction per group of bids that
  * arrive together, each decided in order as if alone; these rules are the ones it applies, and
  * `test/domain/bidding-model.ts` replays them as a reference model.
  */

@@ -1,6 +1,6 @@
 /**
  * A reference model of the bid rules (issue 4), written from the rules in words and sharing no code
- * with the engine (drizzle/0003_bidding.sql, place_bid). The property tests replay the same
+ * with the engine (src/server/db/functions/place-bids.sql). The property tests replay the same
  * operations through the real engine and through this model and compare them step by step.
  *
  * The rules, as eBay applies them:

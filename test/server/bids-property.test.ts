@@ -314,7 +314,7 @@ describe('the bid engine against the reference model', () => {
 });
 
 describe('a group of bids decided together (group commit)', () => {
-  /** What place_bids answers per bid (drizzle/0004), private leader fields included. */
+  /** What place_bids answers per bid (place-bids.sql), private leader fields included. */
   interface GroupAnswer {
     error?: string;
     outcome?: 'leading' | 'outbid' | 'maxRaised';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FUNCTIONS_DIR, readFunctionFiles } from '../../src/server/db/apply-functions.js';
+import { applyFunctions, FUNCTIONS_DIR, readFunctionFiles } from '../../src/server/db/apply-functions.js';
 import { connectDatabase, type Database, rows } from '../../src/server/db/connect.js';
 import { MIGRATIONS_DIR, migrateDatabase } from '../../src/server/db/migrate.js';
 import { createEmptyPostgresDatabase, engine } from '../support/db.js';
@@ -93,6 +93,19 @@ describe('function files', { timeout: 120_000 }, () => {
     expect(await functionDefinitions(drifted)).toEqual(freshFunctions);
   });
 
+  it('own every function Martillo defines: each one in a migrated database has its file, recorded as applied', async () => {
+    const database = await emptyDatabase();
+    await migrateDatabase(database);
+    const inDatabase = [...new Set((await functionDefinitions(database)).map((f) => f.name.slice(0, f.name.indexOf('('))))].sort();
+    const files = readFunctionFiles()
+      .map((f) => f.name)
+      .sort();
+    expect(inDatabase).toEqual(files);
+    expect([...(await recorded(database)).keys()].sort()).toEqual(files);
+    // Starting again finds every file applied: nothing to do but one read.
+    expect(await applyFunctions(database.db)).toEqual([]);
+  });
+
   it('are applied again when their content changes, and only then', async () => {
     const dir = tempDir();
     cpSync(FUNCTIONS_DIR, dir, { recursive: true });
@@ -114,6 +127,20 @@ describe('function files', { timeout: 120_000 }, () => {
     for (const [name, row] of first) if (name !== 'bid_line') expect(second.get(name), name).toEqual(row);
     const [definition] = rows<{ d: string }>(await database.db.execute(sql`select pg_get_functiondef('bid_line(bids)'::regprocedure) as d`));
     expect(definition?.d).toContain("'changed', true");
+  });
+
+  it('are applied again when a later migration drops or redefines their function', async () => {
+    const database = await emptyDatabase();
+    await migrateDatabase(database);
+    const before = await functionDefinitions(database);
+    // What a careless later migration could do to functions the files own.
+    await database.db.execute(sql.raw('drop function bid_refusal(auctions, uuid, text)'));
+    await database.db.execute(
+      sql.raw(`create or replace function company_starting_name(p_id text, p_name text) returns text language sql stable as $$ select 'drifted' $$`),
+    );
+    expect(await applyFunctions(database.db)).toEqual(['bid_refusal', 'company_starting_name']);
+    expect(await functionDefinitions(database)).toEqual(before);
+    expect(await applyFunctions(database.db)).toEqual([]);
   });
 
   it('drop the old overload when a function file changes its signature', async () => {

@@ -60,24 +60,30 @@ describe('PgliteThread', () => {
 
   it('runs a statement from outside a transaction after it, never inside it', async () => {
     const order: string[] = [];
-    let release!: () => void;
-    const held = new Promise<void>((r) => {
-      release = r;
+    let wrote!: () => void;
+    const written = new Promise<void>((r) => {
+      wrote = r;
+    });
+    let sent!: () => void;
+    const outsideSent = new Promise<void>((r) => {
+      sent = r;
     });
     const tx = db.transaction(async (t) => {
       await t.query('insert into t (id) values (20)');
       order.push('tx wrote');
-      await held;
+      wrote();
+      await outsideSent;
+      // Posted after the outside read, so the worker has that read in hand before this answers.
+      await t.query('select 1');
       await t.query('delete from t where id = 20');
       order.push('tx done');
     });
-    await new Promise((r) => setTimeout(r, 50));
+    await written;
     const outside = db.query<{ n: number }>('select count(*)::int as n from t where id = 20').then((r) => {
       order.push('outside read');
       return r.rows[0]?.n;
     });
-    await new Promise((r) => setTimeout(r, 50));
-    release();
+    sent();
     await tx;
     // The outside read waited for the transaction, and so never saw its uncommitted row.
     expect(await outside).toBe(0);

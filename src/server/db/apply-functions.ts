@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Db, rows } from './connect.js';
 
 /** One PostgreSQL function per file, named as the function in kebab case (place-bids.sql: place_bids). */
@@ -29,7 +29,8 @@ export function readFunctionFiles(dir: string = FUNCTIONS_DIR): FunctionFile[] {
 /**
  * Repeatable migrations (as Flyway calls them): after the drizzle migrations and under the same
  * advisory lock, each function file whose content differs from the one recorded in
- * martillo_functions is applied with `create or replace`, in its own transaction. Any other
+ * martillo_functions, or whose function is no longer as that file left it (a migration dropped or
+ * redefined it), is applied with `create or replace`, in its own transaction. Any other
  * overload of the same name is then dropped, so a changed signature leaves no stale function
  * behind. Answers the names applied. A changed return type (or OUT parameters) cannot be replaced:
  * drop the function in a new drizzle migration, which runs first.
@@ -38,12 +39,18 @@ export async function applyFunctions(db: Db, dir: string = FUNCTIONS_DIR): Promi
   await db.execute(
     sql`create table if not exists martillo_functions (name text primary key, sha256 text not null, applied_at timestamptz not null default now())`,
   );
+  // The definition as the file left it, so that a migration redefining the function is caught.
+  await db.execute(sql`alter table martillo_functions add column if not exists definition_md5 text`);
+  // One read at start-up: what each file was, and what its function is now.
   const recorded = new Map(
-    rows<{ name: string; sha256: string }>(await db.execute(sql`select name, sha256 from martillo_functions`)).map((r) => [r.name, r.sha256]),
+    rows<{ name: string; sha256: string; same: boolean }>(
+      await db.execute(sql`select f.name, f.sha256, f.definition_md5 is not distinct from ${definitionMd5(sql`f.name`)} as same from martillo_functions f`),
+    ).map((r) => [r.name, r]),
   );
   const applied: string[] = [];
   for (const fn of readFunctionFiles(dir)) {
-    if (recorded.get(fn.name) === fn.sha256) continue;
+    const before = recorded.get(fn.name);
+    if (before?.sha256 === fn.sha256 && before.same) continue;
     if (!/^\s*(--[^\n]*\n\s*)*create or replace function/i.test(fn.text)) {
       throw new Error(`${fn.file}: a function file holds one CREATE OR REPLACE FUNCTION`);
     }
@@ -59,11 +66,17 @@ export async function applyFunctions(db: Db, dir: string = FUNCTIONS_DIR): Promi
       if (!overloads.some((o) => o.fresh)) throw new Error(`${fn.file} must define the function ${fn.name}`);
       for (const o of overloads.filter((o) => !o.fresh)) await tx.execute(sql.raw(`drop function ${o.signature}`));
       await tx.execute(
-        sql`insert into martillo_functions (name, sha256) values (${fn.name}, ${fn.sha256})
-            on conflict (name) do update set sha256 = excluded.sha256, applied_at = now()`,
+        sql`insert into martillo_functions (name, sha256, definition_md5) values (${fn.name}, ${fn.sha256}, ${definitionMd5(sql`${fn.name}`)})
+            on conflict (name) do update set sha256 = excluded.sha256, definition_md5 = excluded.definition_md5, applied_at = now()`,
       );
     });
     applied.push(fn.name);
   }
   return applied;
+}
+
+/** The md5 of every definition of the function so named (null when there is none), as SQL. */
+function definitionMd5(name: SQL): SQL {
+  return sql`(select md5(string_agg(pg_get_functiondef(p.oid), E'\n' order by p.oid::regprocedure::text))
+              from pg_proc p where p.proname = ${name} and p.pronamespace = 'public'::regnamespace)`;
 }

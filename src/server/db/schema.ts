@@ -209,7 +209,7 @@ export const auctions = pgTable(
     closedAt: ts('closed_at'),
     sellerId: uuid('seller_id').references(() => users.id, { onDelete: 'set null' }),
     companyId: text('company_id').notNull(),
-    /** True while a paid payment holds the auction; kept by a trigger on payment_items (drizzle/0002). */
+    /** True while a paid payment holds the auction; kept by a trigger on payment_items (functions/auctions-sync-is-paid.sql). */
     isPaid: boolean('is_paid').notNull().default(false),
     /** Bumped on every change, so realtime clients can tell a stale event from a fresh one. */
     version: integer('version').notNull().default(1),
@@ -242,7 +242,7 @@ export const auctions = pgTable(
 
 /**
  * The admin panel's filter counts (SPEC §4) per company and seller, kept by triggers on auctions
- * (drizzle/0002), so counting 100,000 auctions reads a few rows instead of scanning them all.
+ * (functions/auctions-track-counts.sql), so counting 100,000 auctions reads a few rows instead of scanning them all.
  * open: no winner yet; wonUnpaid: a winner, not paid; paid: in a paid payment.
  */
 export const auctionCounts = pgTable(

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { type Db, rows } from '../../db/connect.js';
 import { pgErrorCode } from '../../db/errors.js';
 
-/** One bid as the engine takes it (drizzle/0004, place_bids). */
+/** One bid as the engine takes it (place_bids, src/server/db/functions/place-bids.sql). */
 export interface BidRequest {
   auctionId: string;
   bidderId: string;
@@ -21,7 +21,7 @@ const MAX_GROUP = 50;
  * Group commit for bids. Bids on one auction are decided one at a time anyway (the row lock), so
  * while a group is being decided the next bids on that auction wait here, in arrival order, and
  * go to the database together as one `place_bids` call: one round trip and one commit for the
- * group, each bid still decided exactly as alone (drizzle/0004). A quiet auction's bid goes alone,
+ * group, each bid still decided exactly as alone (place-bids.sql). A quiet auction's bid goes alone,
  * one turn of the event loop after it arrives.
  *
  * If the group's statement fails inside PostgreSQL (it was rolled back, nothing was written), each

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { deriveAuctionStatus } from '../../../domain/auctions.js';
 import { type AuctionLiveState, type BidderView, type BidView, maskName, nextMinimumBid } from '../../../domain/bidding.js';
 
-/** The auction as the engine's SQL functions describe it (drizzle/0003, auction_bid_state): private fields included. */
+/** The auction as the engine's SQL functions describe it (auction_bid_state, src/server/db/functions/auction-bid-state.sql): private fields included. */
 export interface EngineState {
   id: string;
   name: string;
@@ -23,7 +23,7 @@ export interface EngineState {
   serverNow: number;
 }
 
-/** One history line as the engine returns it (drizzle/0003, bid_line). */
+/** One history line as the engine returns it (bid_line, src/server/db/functions/bid-line.sql). */
 export interface EngineLine {
   seq: number;
   bidderId: string;

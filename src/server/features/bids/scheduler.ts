@@ -9,7 +9,7 @@ import type { EngineState } from './present.js';
 /** Auctions closed per transaction; a backlog (after a restart) is worked through batch by batch. */
 const BATCH = 100;
 
-/** Closes every auction whose end time has passed, in one transaction per batch (drizzle/0003, close_due_auctions). */
+/** Closes every auction whose end time has passed, in one transaction per batch (close_due_auctions, src/server/db/functions/close-due-auctions.sql). */
 export async function closeDueAuctions(db: Db, limit = BATCH): Promise<EngineState[]> {
   return db.transaction(async (tx) => {
     const closed = rows<{ r: { state: EngineState } }>(await tx.execute(sql`select close_due_auctions(${limit}::integer) as r`)).map((row) => row.r.state);
