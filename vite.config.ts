@@ -20,7 +20,8 @@ export default defineConfig({
     proxy: Object.fromEntries(
       ['/api', '/auth', '/socket.io', '/healthz', '/readyz', '/metrics'].map((path) => [
         path,
-        // The server sees the browser's own Host, so its same-origin (CSRF) check and redirects hold.
+        // The browser's own Host reaches the server for redirects; its Origin check trusts PUBLIC_URL only,
+        // so start the server with PUBLIC_URL=http://localhost:5173 behind this dev server (README).
         { target: backend, changeOrigin: false, ws: path === '/socket.io' },
       ]),
     ),
