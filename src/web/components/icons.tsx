@@ -267,3 +267,13 @@ export function GoogleIcon({ size = 18 }: { size?: number }) {
     </svg>
   );
 }
+
+/** A padlock: a field that bids keep as bidders saw it. */
+export function LockIcon({ size = 16, ...props }: IconProps) {
+  return (
+    <Svg size={size} {...props}>
+      <rect x="5" y="11" width="14" height="10" rx="2" />
+      <path d="M8 11V7a4 4 0 0 1 8 0v4" />
+    </Svg>
+  );
+}

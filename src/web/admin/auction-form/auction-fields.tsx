@@ -4,8 +4,9 @@ import { useTranslation } from 'react-i18next';
 import type { LockableAuction } from '../../../domain/auction-lock.js';
 import { type AuctionStatus, CONDITIONS, type Condicion, EDITABLE_AUCTION_STATUSES, MAX_PRICE } from '../../../domain/auctions.js';
 import { useCategories } from '../../api/categories';
+import { LockIcon } from '../../components/icons';
 import type { AuctionField, AuctionFormValues, EditableStatus, FieldErrors } from './form-values';
-import { LockedNote, LockIcon } from './lock-notes';
+import { LockedNote } from './lock-notes';
 
 export interface FieldsProps {
   values: AuctionFormValues;

@@ -1,28 +1,7 @@
 import { Alert, Group, Text } from '@mantine/core';
-import type { ReactNode, SVGProps } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-
-/** A padlock (decorative: the text beside it says why). */
-export function LockIcon({ size = 16, ...rest }: SVGProps<SVGSVGElement> & { size?: number }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      {...rest}
-    >
-      <rect x="5" y="11" width="14" height="10" rx="2" />
-      <path d="M8 11V7a4 4 0 0 1 8 0v4" />
-    </svg>
-  );
-}
+import { LockIcon } from '../../components/icons';
 
 /** A field's description when bids hold it: the lock and the reason, in words. */
 export function LockedNote({ children }: { children: ReactNode }) {
