@@ -91,6 +91,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Close hooks run under this timeout too, and preClose may wait 10 s for requests in flight.
+    pluginTimeout: 30_000,
     ...serverTimeouts(config.timeouts),
   });
   app.setValidatorCompiler(validatorCompiler);
