@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuctionDetail } from '../../src/domain/auctions.js';
 import type { Category } from '../../src/domain/categories.js';
+import { liveLots, liveSessions } from '../../src/server/db/schema.js';
 import { messages } from '../../src/server/messages.js';
 import { setupAppAndBrowser } from '../support/app.js';
 import { createAuctionAs } from '../support/auctions.js';
@@ -116,6 +117,39 @@ describe('editing an auction with bids', () => {
     await dialog.getByText(messages.fields.lockedByBids).waitFor();
     expect(await dialog.getByLabel(f.fields.name).getAttribute('aria-invalid')).toBe('true');
     expect((await detailOf(page, auction.id)).name).toBe(name);
+    await page.context().close();
+  });
+
+  it('follows an end time that a late bid moved while the form is open, and saves', async () => {
+    const page = await signedIn(seller);
+    const name = 'Reloj Casio de subasta en vivo';
+    const auction = await createAuctionAs(page, ctx.app, { name, categoryId, startingPrice: 1500, endTime: Date.now() + 45_000 });
+    // A lot of a live session with a two-minute anti-sniping window: the first bid moves the end.
+    const [session] = await ctx.app.ctx.db
+      .insert(liveSessions)
+      .values({
+        title: 'Relojes en vivo',
+        sellerId: seller.id,
+        companyId: 'tienda-candado',
+        scheduledAt: new Date(),
+        status: 'live',
+        biddingConfig: { minIncrement: 20, antiSnipeSeconds: 120, timerSecondsDefault: 60 },
+      })
+      .returning({ id: liveSessions.id });
+    await ctx.app.ctx.db.insert(liveLots).values({ sessionId: (session as { id: string }).id, auctionId: auction.id, order: 1 });
+    await page.reload();
+    const dialog = await openEdit(page, name);
+    const picker = dialog.getByRole('button', { name: f.fields.endTime, exact: true });
+    const shown = await picker.textContent();
+
+    await bid(auction.id);
+    const extended = (await detailOf(page, auction.id)).endTime as number;
+    expect(extended).toBeGreaterThan(auction.endTime as number);
+    // The untouched end time follows the server's (over 60 s later, so the minute shown changes).
+    await expect.poll(() => picker.textContent()).not.toBe(shown);
+    await dialog.getByRole('button', { name: f.save }).click();
+    await page.getByText(f.updated).waitFor();
+    expect(await detailOf(page, auction.id)).toMatchObject({ name, endTime: extended, bidCount: 1 });
     await page.context().close();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LockableAuction } from '../../src/domain/auction-lock.js';
-import { type AuctionFormValues, validateAuction } from '../../src/web/admin/auction-form/form-values';
+import { type AuctionFormValues, followServerEndTime, validateAuction } from '../../src/web/admin/auction-form/form-values';
 
 /** Issue 11 A6: the form runs the server's lock rule, so a refused change shows before Save. */
 describe('the auction form on an auction with bids', () => {
@@ -45,5 +45,23 @@ describe('the auction form on an auction with bids', () => {
 
   it('checks nothing of the kind without bids', () => {
     expect(validateAuction({ ...values, endTime: end - 60_000, buyNowPrice: 1600 }, [], { ...context, locked: null }).ok).toBe(true);
+  });
+
+  it('follows an end time that anti-sniping moved while the form was open, unless the seller changed it', () => {
+    const extended = end + 10_000;
+    // Untouched: the form now holds the server's end, which Save may send (later than stored).
+    const followed = followServerEndTime(values, end, extended);
+    expect(followed.endTime).toBe(extended);
+    expect(validateAuction(followed, ['/uploads/a.jpg'], context).ok).toBe(true);
+    // The old end, sent back after the extension, would be an earlier end: what following avoids.
+    expect(validateAuction(values, ['/uploads/a.jpg'], { ...context, locked: { ...stored, endTime: extended } })).toEqual({
+      ok: false,
+      errors: { endTime: 'endTimeOnlyLater' },
+    });
+    // Changed by the seller: kept as typed.
+    const typed = { ...values, endTime: end + 3_600_000 };
+    expect(followServerEndTime(typed, end, extended)).toBe(typed);
+    // Nothing moved: nothing to follow.
+    expect(followServerEndTime(values, end, end)).toBe(values);
   });
 });

@@ -98,7 +98,8 @@ function EditBody({ auctionId, ...props }: BodyProps & { auctionId: string }) {
   const [seed, setSeed] = useState<AuctionDetail | null>(null);
   if (!seed && detail.data && detail.isFetchedAfterMount && !detail.isFetching && !detail.isError) setSeed(detail.data);
 
-  if (seed) return <AuctionForm detail={seed} {...props} />;
+  // Only the end time follows later reads: a late bid's anti-sniping moves it while the form is open.
+  if (seed) return <AuctionForm detail={seed} serverEndTime={detail.data?.endTime} {...props} />;
   if (detail.isError && !detail.isFetching) {
     const error = detail.error;
     const message =

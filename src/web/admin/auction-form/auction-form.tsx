@@ -15,6 +15,7 @@ import {
   type AuctionFormValues,
   EMPTY_VALUES,
   type FieldErrors,
+  followServerEndTime,
   isAuctionField,
   snapshot,
   type ValidationContext,
@@ -28,6 +29,8 @@ import { useImageUploads } from './use-image-uploads';
 interface AuctionFormProps {
   /** null: a new auction. */
   detail: AuctionDetail | null;
+  /** The end time as the server has it now, when it is refetched while the form is open. */
+  serverEndTime?: number | null | undefined;
   onDirtyChange: (isDirty: boolean) => void;
   /** Asks to close (the modal confirms a discard when needed). */
   onCancel: () => void;
@@ -49,18 +52,30 @@ function existingImages(detail: AuctionDetail | null): AuctionImage[] {
 }
 
 /** The auction create/edit form (SPEC §5), validated with the server's own schema. */
-export function AuctionForm({ detail, onDirtyChange, onCancel, onSaved }: AuctionFormProps) {
+export function AuctionForm({ detail, serverEndTime, onDirtyChange, onCancel, onSaved }: AuctionFormProps) {
   const { t } = useTranslation();
   const create = useCreateAuction();
   const update = useUpdateAuction();
   const uploads = useImageUploads(existingImages(detail));
   const [values, setValues] = useState<AuctionFormValues>(() => (detail ? valuesFromDetail(detail) : EMPTY_VALUES));
-  const [initialSnapshot] = useState(() =>
+  const [initialSnapshot, setInitialSnapshot] = useState(() =>
     snapshot(
       detail ? valuesFromDetail(detail) : EMPTY_VALUES,
       existingImages(detail).map((image) => image.url),
     ),
   );
+  // The end time the form last took from the server; an untouched field follows the server's.
+  const [loadedEndTime, setLoadedEndTime] = useState(detail?.endTime ?? null);
+  if (detail && serverEndTime !== undefined && serverEndTime !== loadedEndTime) {
+    setLoadedEndTime(serverEndTime);
+    const next = followServerEndTime(values, loadedEndTime, serverEndTime);
+    if (next !== values) {
+      // Following the server is not an edit: the form stays as clean (or as dirty) as it was.
+      const keys = uploads.items.map((item) => item.url ?? item.key);
+      if (snapshot(values, keys) === initialSnapshot) setInitialSnapshot(snapshot(next, keys));
+      setValues(next);
+    }
+  }
   const [clientErrors, setClientErrors] = useState<ClientErrors>({});
   const [serverErrors, setServerErrors] = useState<FieldErrors>({});
   const [touched, setTouched] = useState<ReadonlySet<AuctionField>>(new Set());

@@ -88,6 +88,16 @@ export function valuesFromDetail(detail: AuctionDetail): AuctionFormValues {
   };
 }
 
+/**
+ * The server moved the end time while the form was open (a late bid's anti-sniping): an end time
+ * the seller has not touched follows it, so Save does not send the old one back (refused once
+ * there are bids: the end may only move later). One the seller changed is left as typed.
+ */
+export function followServerEndTime(values: AuctionFormValues, loaded: number | null, server: number | null): AuctionFormValues {
+  if (server === loaded || values.endTime !== loaded) return values;
+  return { ...values, endTime: server };
+}
+
 /** What ZAuctionInput reads: empty inputs become "missing" so the schema names them. */
 export function toRawInput(values: AuctionFormValues, images: string[]): Record<string, unknown> {
   return {
