@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isAdmin, type Role } from './roles.js';
+import { zText } from './text.js';
 
 /** A company as GET /api/companies and PUT /api/companies/{id} answer it. */
 export interface Company {
@@ -19,7 +20,7 @@ export interface CompanyListResponse {
 }
 
 export const ZCompanyListQuery = z.object({
-  search: z.string().trim().max(100).default(''),
+  search: zText().trim().max(100).default(''),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(50),
 });
@@ -49,8 +50,7 @@ export function rfcProblem(rfc: string): 'rfcFormat' | 'rfcCheckDigit' | null {
 }
 
 const optionalText = (max: number) =>
-  z
-    .string({ error: 'invalid' })
+  zText({ error: 'invalid' })
     .trim()
     .max(max, { error: 'tooLong' })
     .nullish()
@@ -58,9 +58,8 @@ const optionalText = (max: number) =>
 
 /** PUT /api/companies/{id}. Codes are catalogue keys under `companies.errors` (and the server's `fields`). */
 export const ZCompanyInput = z.object({
-  name: z.string({ error: 'companyNameRequired' }).trim().min(1, { error: 'companyNameRequired' }).max(120, { error: 'tooLong' }),
-  rfc: z
-    .string({ error: 'rfcFormat' })
+  name: zText({ error: 'companyNameRequired' }).trim().min(1, { error: 'companyNameRequired' }).max(120, { error: 'tooLong' }),
+  rfc: zText({ error: 'rfcFormat' })
     // Written as people write it: 'eku-900317 3c9' is 'EKU9003173C9'.
     .transform((v) => v.toUpperCase().replace(/[\s-]/g, ''))
     .nullish()

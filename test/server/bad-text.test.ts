@@ -121,6 +121,19 @@ const ROUTES: Route[] = [
     send: (bad) => ({ method: 'PUT', url: `/api/users/${seller.id}`, payload: { companyId: bad }, actor: () => admin }),
   },
   {
+    name: 'company search box',
+    isQuery: true,
+    field: 'search',
+    send: (bad) => ({ method: 'GET', url: `/api/companies?search=${query(bad)}`, actor: () => admin }),
+  },
+  { name: 'company id', isQuery: true, field: 'id', send: (bad) => ({ method: 'GET', url: `/api/companies/${query(bad)}`, actor: () => admin }) },
+  { name: 'company name', field: 'name', send: (bad) => ({ method: 'PUT', url: '/api/companies/tienda', payload: { name: bad }, actor: () => admin }) },
+  {
+    name: 'company legal name',
+    field: 'legalName',
+    send: (bad) => ({ method: 'PUT', url: '/api/companies/tienda', payload: { name: 'Tienda', legalName: bad }, actor: () => admin }),
+  },
+  {
     name: 'shipping carrier',
     field: 'shippingCarrier',
     send: (bad) => ({

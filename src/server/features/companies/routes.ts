@@ -2,12 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZCompanyInput, ZCompanyListQuery } from '../../../domain/companies.js';
+import { zText } from '../../../domain/text.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { getCompany, listCompanies, updateCompany } from './service.js';
 
 /** Any string: an id out of scope or unknown is simply not found (404), not a bad request. */
-const ZCompanyParams = z.object({ id: z.string().max(200) });
+const ZCompanyParams = z.object({ id: zText().max(200) });
 
 export async function companiesRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

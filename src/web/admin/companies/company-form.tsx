@@ -9,7 +9,7 @@ import { apiErrorText } from '../../lib/api-errors';
 
 type Field = 'name' | 'rfc' | 'legalName';
 const FIELDS: readonly Field[] = ['name', 'rfc', 'legalName'];
-const ERROR_KEYS = ['companyNameRequired', 'rfcFormat', 'rfcCheckDigit', 'tooLong'] as const;
+const ERROR_KEYS = ['companyNameRequired', 'rfcFormat', 'rfcCheckDigit', 'tooLong', 'textInvalid'] as const;
 type ErrorKey = (typeof ERROR_KEYS)[number];
 const isErrorKey = (key: string): key is ErrorKey => (ERROR_KEYS as readonly string[]).includes(key);
 
