@@ -80,7 +80,3 @@ export function canManageCompany(user: { id: string; roles: readonly Role[]; pro
   if (isAdmin(user.roles)) return user.profileCompanyId === null || user.profileCompanyId === companyId;
   return user.roles.includes('seller') && user.profileCompanyId === null && companyId === user.id;
 }
-
-export function isPlatformAdmin(user: { roles: readonly Role[]; profileCompanyId: string | null }): boolean {
-  return isAdmin(user.roles) && user.profileCompanyId === null;
-}

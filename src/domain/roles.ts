@@ -13,6 +13,11 @@ export function isAdmin(roles: readonly Role[]): boolean {
   return roles.includes('admin');
 }
 
+/** SPEC §6: an admin with no companyId of its own runs the platform; one with a companyId, only its company. */
+export function isPlatformAdmin(user: { roles: readonly Role[]; profileCompanyId: string | null }): boolean {
+  return isAdmin(user.roles) && !user.profileCompanyId;
+}
+
 /** SPEC §3: a profile's companyId falls back to the user's own id. */
 export function effectiveCompanyId(userId: string, companyId: string | null | undefined): string {
   return companyId?.trim() ? companyId.trim() : userId;

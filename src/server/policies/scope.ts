@@ -1,6 +1,6 @@
 import { eq, or, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { isAdmin } from '../../domain/roles.js';
+import { isAdmin, isPlatformAdmin } from '../../domain/roles.js';
 import type { CurrentUser } from '../features/auth/sessions.js';
 
 /**
@@ -23,8 +23,8 @@ export interface Owned {
 
 /** Auctions, and payments (which follow their auctions): SPEC §6's "Auctions listed" row. */
 export function recordScope(user: ScopedActor): Scope {
-  if (isAdmin(user.roles)) return user.profileCompanyId ? { kind: 'company', companyId: user.companyId, userId: user.id } : { kind: 'all' };
-  return { kind: 'seller', userId: user.id };
+  if (isPlatformAdmin(user)) return { kind: 'all' };
+  return isAdmin(user.roles) ? { kind: 'company', companyId: user.companyId, userId: user.id } : { kind: 'seller', userId: user.id };
 }
 
 /** Live sessions: SPEC §6's "Live sessions listed" row (a seller sees its company's sessions and its own). */

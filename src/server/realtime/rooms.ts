@@ -1,4 +1,4 @@
-import { canUsePanel, isAdmin, type Role } from '../../domain/roles.js';
+import { canUsePanel, isAdmin, isPlatformAdmin, type Role } from '../../domain/roles.js';
 
 /** Room names, in one place: `auction:<id>`, `session:<id>`, `company:<id>` (STYLE.md). */
 export const rooms = {
@@ -18,9 +18,9 @@ export const rooms = {
 export function accessRooms(user: { roles: readonly Role[]; profileCompanyId: string | null; companyId: string }): string[] {
   const granted: string[] = [];
   if (canUsePanel(user.roles)) granted.push(rooms.company(user.companyId));
-  if (isAdmin(user.roles) && user.profileCompanyId) granted.push(rooms.companyAdmins(user.companyId));
+  if (isAdmin(user.roles) && !isPlatformAdmin(user)) granted.push(rooms.companyAdmins(user.companyId));
   // Only a platform admin (no company of its own) watches every company.
-  if (isAdmin(user.roles) && !user.profileCompanyId) granted.push(rooms.admins);
+  if (isPlatformAdmin(user)) granted.push(rooms.admins);
   return granted;
 }
 

@@ -3,6 +3,7 @@ import type { Company, CompanyInput, CompanyListResponse } from '../../domain/co
 import { auctionKeys } from './auctions';
 import { api } from './client';
 import { meKeys } from './me';
+import { userKeys } from './users';
 
 export interface CompanyListParams {
   search: string;
@@ -50,7 +51,7 @@ export function useSaveCompany() {
       void queryClient.invalidateQueries({ queryKey: companyKeys.lists() });
       void queryClient.invalidateQueries({ queryKey: meKeys.all });
       void queryClient.invalidateQueries({ queryKey: auctionKeys.all });
-      void queryClient.invalidateQueries({ queryKey: ['users'] });
+      void queryClient.invalidateQueries({ queryKey: userKeys.all });
     },
   });
 }

@@ -76,11 +76,7 @@ async function lookupSession(db: Db, token: string | undefined, secret: string):
     id: row.id,
     email: row.email,
     displayName: row.displayName ?? null,
-    // SPEC §6: a missing profile means an empty role list, which means no access.
-    roles: (row.roles ?? []) as Role[],
-    profileCompanyId: row.companyId ?? null,
-    companyId: effectiveCompanyId(row.id, row.companyId),
-    companyName: row.companyName ?? null,
+    ...accessOf(row.id, row),
     sessionId: row.sessionId,
   };
   return { user, expiresAt: row.expiresAt.getTime() };
@@ -98,17 +94,24 @@ export async function deleteExpiredSessions(db: Db): Promise<void> {
 export { SESSION_CACHE_EVENT, type SessionCacheMessage } from '../../../domain/realtime.js';
 
 /** What a user's sockets are granted by, read afresh when an admin changes it (realtime's refreshUserAccess). */
-export async function loadAccess(db: Db, userId: string): Promise<Pick<CurrentUser, 'roles' | 'profileCompanyId' | 'companyId' | 'companyName'>> {
+export async function loadAccess(db: Db, userId: string): Promise<Access> {
   const [row] = await db
     .select({ roles: userProfiles.roles, companyId: userProfiles.companyId, companyName: userProfiles.companyName })
     .from(userProfiles)
     .where(eq(userProfiles.userId, userId));
+  return accessOf(userId, row);
+}
+
+type Access = Pick<CurrentUser, 'roles' | 'profileCompanyId' | 'companyId' | 'companyName'>;
+
+/** What a user's profile grants, as a session and a socket read it. */
+function accessOf(userId: string, profile: { roles: string[] | null; companyId: string | null; companyName: string | null } | undefined): Access {
   return {
-    // As in lookupSession: no profile, no roles.
-    roles: (row?.roles ?? []) as Role[],
-    profileCompanyId: row?.companyId ?? null,
-    companyId: effectiveCompanyId(userId, row?.companyId),
-    companyName: row?.companyName ?? null,
+    // SPEC §6: a missing profile means an empty role list, which means no access.
+    roles: (profile?.roles ?? []) as Role[],
+    profileCompanyId: profile?.companyId ?? null,
+    companyId: effectiveCompanyId(userId, profile?.companyId),
+    companyName: profile?.companyName ?? null,
   };
 }
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZCategoryInput } from '../../../domain/categories.js';
-import { isAdmin } from '../../../domain/roles.js';
+import { isAdmin, isPlatformAdmin } from '../../../domain/roles.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { AppError } from '../../http/errors.js';
@@ -19,7 +19,7 @@ export async function categoriesRoutes(fastify: FastifyInstance, ctx: AppContext
   // Every company shares the categories, so only a platform admin (an admin with no company) changes them.
   const adminOnly = async (req: FastifyRequest, reply: FastifyReply) => {
     await isAdminRole(req, reply);
-    if (currentUser(req).profileCompanyId !== null) throw new AppError('FORBIDDEN', messages.categories.platformOnly);
+    if (!isPlatformAdmin(currentUser(req))) throw new AppError('FORBIDDEN', messages.categories.platformOnly);
   };
 
   app.get('/api/categories', async (req) => listCategories(ctx.db, { withCounts: Boolean(req.user && isAdmin(req.user.roles)) }));

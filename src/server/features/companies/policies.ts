@@ -1,5 +1,6 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
-import { canManageCompany, isPlatformAdmin } from '../../../domain/companies.js';
+import { canManageCompany } from '../../../domain/companies.js';
+import { isPlatformAdmin } from '../../../domain/roles.js';
 import { companies } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';

@@ -5,7 +5,7 @@ import { isUuid } from '../../../domain/ids.js';
 import { foldText } from '../../../domain/text.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
-import { escapeLike } from '../../db/like.js';
+import { escapeLike, foldedSql } from '../../db/like.js';
 import { companies, userProfiles } from '../../db/schema.js';
 import { refreshAuctionSearchText } from '../auctions/search-text.js';
 import { assertManages, type CompanyActor, companyNotFound, companyScope, companyScopeWhere } from './policies.js';
@@ -86,14 +86,10 @@ export async function renameCompany(
   return presentCompany(row);
 }
 
-// Accents folded in SQL the way foldText folds them in JavaScript (as the users search does).
-const ACCENTED = 'ÁÀÂÄÃÅáàâäãåÉÈÊËéèêëÍÌÎÏíìîïÓÒÔÖÕóòôöõÚÙÛÜúùûüÑñÇçÝýÿ';
-const UNACCENTED = [...ACCENTED].map(foldText).join('');
-
 /** Name, id, RFC and razón social, ignoring case and accents. */
 function searchFilter(search: string): SQL | undefined {
   const needle = foldText(search);
   if (!needle) return undefined;
   const haystack = sql`concat_ws(' | ', ${companies.name}, ${companies.id}, ${companies.rfc}, ${companies.legalName})`;
-  return sql`lower(translate(${haystack}, ${ACCENTED}, ${UNACCENTED})) like ${`%${escapeLike(needle)}%`}`;
+  return sql`${foldedSql(haystack)} like ${`%${escapeLike(needle)}%`}`;
 }

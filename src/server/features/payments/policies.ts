@@ -1,5 +1,5 @@
 import type { PaymentMachineState, PaymentRefusal } from '../../../domain/payments.js';
-import { isAdmin } from '../../../domain/roles.js';
+import { isPlatformAdmin } from '../../../domain/roles.js';
 import { payments } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
@@ -52,5 +52,5 @@ export function assertPayoutDue(row: PaymentRow): void {
 
 /** Marking paid out is the platform's: an admin with no company. */
 export function assertPlatformAdmin(actor: Actor): void {
-  if (!isAdmin(actor.roles) || actor.profileCompanyId) throw new AppError('FORBIDDEN', messages.payments.platformAdminOnly);
+  if (!isPlatformAdmin(actor)) throw new AppError('FORBIDDEN', messages.payments.platformAdminOnly);
 }

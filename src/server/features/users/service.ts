@@ -1,11 +1,11 @@
 import { and, count, desc, eq, or, type SQL, sql } from 'drizzle-orm';
 import { isUuid } from '../../../domain/ids.js';
-import { ROLES, type Role } from '../../../domain/roles.js';
+import { isPlatformAdmin, ROLES, type Role } from '../../../domain/roles.js';
 import { foldText } from '../../../domain/text.js';
 import type { UserListItem, UserListResponse, UserRoleFilter } from '../../../domain/users.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
-import { escapeLike } from '../../db/like.js';
+import { escapeLike, foldedSql as folded } from '../../db/like.js';
 import { userProfiles } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
@@ -55,8 +55,6 @@ export function presentUser(row: ItemRow): UserListItem {
   };
 }
 
-/** An admin without a companyId runs the platform; one with a companyId runs only its company. */
-const isPlatformAdmin = (actor: CurrentUser) => actor.profileCompanyId === null;
 // Same answer for an unknown user and another company's user, so a company admin cannot probe ids.
 const userNotFound = (actor: CurrentUser) => new AppError('NOT_FOUND', isPlatformAdmin(actor) ? messages.errors.notFound : messages.users.companyScope);
 
@@ -170,11 +168,6 @@ async function saveProfile(tx: Tx, userId: string, set: { roles?: Role[]; compan
 function sameRoles(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((r) => b.includes(r));
 }
-
-// Accents folded in SQL the way foldText folds them in JavaScript (no unaccent extension needed).
-const ACCENTED = 'ÁÀÂÄÃÅáàâäãåÉÈÊËéèêëÍÌÎÏíìîïÓÒÔÖÕóòôöõÚÙÛÜúùûüÑñÇçÝýÿ';
-const UNACCENTED = [...ACCENTED].map(foldText).join('');
-const folded = (value: SQL) => sql`lower(translate(${value}, ${ACCENTED}, ${UNACCENTED}))`;
 
 /** Email, names, company name, companyId (or the uid standing in for it) and WhatsApp, ignoring case and accents. */
 function searchFilter(search: string): SQL | undefined {

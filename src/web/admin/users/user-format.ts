@@ -1,6 +1,6 @@
 import type { MantineColor } from '@mantine/core';
 import type { Me } from '../../../domain/api-types.js';
-import { canUsePanel, isAdmin, ROLES, type Role } from '../../../domain/roles.js';
+import { canUsePanel, isAdmin, isPlatformAdmin as isPlatformAdminRole, ROLES, type Role } from '../../../domain/roles.js';
 import type { UserListItem } from '../../../domain/users.js';
 
 /** 'Nombre Apellidos', else the Google display name; null when the profile has neither. */
@@ -19,7 +19,7 @@ export function userLabel(user: UserListItem): string {
 
 /** A platform admin is an admin with no companyId of its own; only it may change companyIds. */
 export function isPlatformAdmin(me: Me): boolean {
-  return isAdmin(me.roles) && !me.profile.companyId?.trim();
+  return isPlatformAdminRole({ roles: me.roles, profileCompanyId: me.profile.companyId?.trim() || null });
 }
 
 /** What an admin loses by saving `after` as its own roles: the whole panel, the admin tools, or nothing. */
