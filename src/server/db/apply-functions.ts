@@ -36,11 +36,10 @@ export function readFunctionFiles(dir: string = FUNCTIONS_DIR): FunctionFile[] {
  * drop the function in a new drizzle migration, which runs first.
  */
 export async function applyFunctions(db: Db, dir: string = FUNCTIONS_DIR): Promise<string[]> {
+  // definition_md5: the definition as the file left it, so that a migration redefining the function is caught.
   await db.execute(
-    sql`create table if not exists martillo_functions (name text primary key, sha256 text not null, applied_at timestamptz not null default now())`,
+    sql`create table if not exists martillo_functions (name text primary key, sha256 text not null, definition_md5 text, applied_at timestamptz not null default now())`,
   );
-  // The definition as the file left it, so that a migration redefining the function is caught.
-  await db.execute(sql`alter table martillo_functions add column if not exists definition_md5 text`);
   // One read at start-up: what each file was, and what its function is now.
   const recorded = new Map(
     rows<{ name: string; sha256: string; same: boolean }>(
