@@ -4,6 +4,7 @@
  * `Socket<ServerToClientEvents, ClientToServerEvents>` in the browser). SPEC §7's names stay.
  */
 import type { AuctionLiveState, BidView } from './bidding.js';
+import type { LiveSessionPublic, LotView, SessionStatus } from './live.js';
 import type { PaymentStatus, PayoutStatus } from './payments.js';
 
 // ── Server → client ──────────────────────────────────────────────────────────
@@ -46,10 +47,60 @@ export interface PaymentStatusEvent {
   auctionIds: string[];
 }
 
-/** In a live session's public room `session:<id>` (the Live Hub fills in its statuses). */
+// ── In a live session's public room `session:<id>` ──────────────────────────
+
+/** SPEC §7: after a status change (sent by the server only; a client's emit is ignored). */
 export interface SessionStatusEvent {
   sessionId: string;
-  status: string;
+  status: SessionStatus;
+  version: number;
+}
+
+/**
+ * The session's whole public state after any change of the session or its lots (details, status,
+ * current lot, lots added, removed, reordered or finished, a timer set): viewers replace what they
+ * hold when `session.version` is newer, so no one refetches.
+ */
+export const SESSION_STATE_EVENT = 'sessionState';
+export interface SessionStateEvent {
+  session: LiveSessionPublic;
+  lots: LotView[];
+  /** epoch ms */
+  serverNow: number;
+}
+
+/** A lot's timer was set: its auction now ends at `endTime` (and takes bids). */
+export const LOT_TIMER_EVENT = 'lotTimer';
+export interface LotTimerEvent {
+  sessionId: string;
+  lotId: string;
+  auctionId: string;
+  /** epoch ms */
+  endTime: number;
+  /** epoch ms, when the server set it: clients correct their countdown with it. */
+  serverNow: number;
+  version: number;
+}
+
+/** A lot's auction closed ("vendido" when it has a winner): sent the moment the close commits. */
+export const LOT_FINISHED_EVENT = 'lotFinished';
+export interface LotFinishedEvent {
+  sessionId: string;
+  lotId: string;
+  state: AuctionLiveState;
+  version: number;
+}
+
+/** Sockets in the session's room across instances, at most once a second, only when it changed. */
+export const VIEWER_COUNT_EVENT = 'viewerCount';
+export interface ViewerCountEvent {
+  sessionId: string;
+  count: number;
+}
+
+/** SPEC §7: the seller asks the viewers to turn the sound on (relayed only from the session's editors). */
+export interface PromptUnmuteEvent {
+  sessionId: string;
 }
 
 export interface ServerToClientEvents {
@@ -59,6 +110,11 @@ export interface ServerToClientEvents {
   [OUTBID_EVENT]: (event: OutbidEvent) => void;
   [PAYMENT_STATUS_EVENT]: (event: PaymentStatusEvent) => void;
   sessionStatusUpdate: (event: SessionStatusEvent) => void;
+  [SESSION_STATE_EVENT]: (event: SessionStateEvent) => void;
+  [LOT_TIMER_EVENT]: (event: LotTimerEvent) => void;
+  [LOT_FINISHED_EVENT]: (event: LotFinishedEvent) => void;
+  [VIEWER_COUNT_EVENT]: (event: ViewerCountEvent) => void;
+  promptUnmute: (event: PromptUnmuteEvent) => void;
 }
 export type ServerEventName = keyof ServerToClientEvents;
 export type ServerEventPayload<E extends ServerEventName> = Parameters<ServerToClientEvents[E]>[0];
@@ -79,6 +135,10 @@ export interface ClientToServerEvents {
   leaveAuction: (payload: { auctionId: string }, ack: (answer: RoomAck) => void) => void;
   joinSession: (payload: { sessionId: string }, ack: (answer: RoomAck) => void) => void;
   leaveSession: (payload: { sessionId: string }, ack: (answer: RoomAck) => void) => void;
+  /** SPEC §7. Ignored: a status changes over HTTP, and the server broadcasts it. */
+  sessionStatusUpdate: (payload: { sessionId: string; status: string }) => void;
+  /** SPEC §7: relayed to the room only from the session's editors. */
+  promptUnmute: (payload: { sessionId: string }, ack?: (answer: { ok: boolean }) => void) => void;
 }
 
 // ── Between server instances (over Redis) ────────────────────────────────────

@@ -73,11 +73,11 @@ describe('Socket.IO', () => {
     await connected(viewer);
     expect(await viewer.emitWithAck('joinSession', { sessionId })).toEqual({ ok: true });
     const arrived = nextEvent(viewer, 'sessionStatusUpdate');
-    server.ctx.realtime.toSession(sessionId, 'sessionStatusUpdate', { sessionId, status: 'live' });
-    expect(await arrived).toEqual({ sessionId, status: 'live' });
+    server.ctx.realtime.toSession(sessionId, 'sessionStatusUpdate', { sessionId, status: 'live', version: 2 });
+    expect(await arrived).toEqual({ sessionId, status: 'live', version: 2 });
     expect(await viewer.emitWithAck('leaveSession', { sessionId })).toEqual({ ok: true });
     const after = collect(viewer, 'sessionStatusUpdate', 300);
-    server.ctx.realtime.toSession(sessionId, 'sessionStatusUpdate', { sessionId, status: 'ended' });
+    server.ctx.realtime.toSession(sessionId, 'sessionStatusUpdate', { sessionId, status: 'ended', version: 3 });
     expect(await after).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
+import type { SessionStatusEvent } from '../../src/domain/realtime.js';
 
 /** A real Socket.IO client, websocket only, optionally carrying a session cookie. */
 export function connectSocket(baseUrl: string, opts: { cookie?: string; origin?: string; transports?: string[] } = {}): Socket {
@@ -46,8 +47,8 @@ let markers = 0;
  * a marker to a room the socket surely is in (its user room), and events from one instance arrive in
  * the order they were sent, so once the marker is in, anything `send` reached this socket with is too.
  */
-export async function hears(socket: Socket, event: string, send: () => void, mark: (marker: { sessionId: string; status: string }) => void): Promise<boolean> {
-  const marker = { sessionId: `marker-${++markers}`, status: 'marker' };
+export async function hears(socket: Socket, event: string, send: () => void, mark: (marker: SessionStatusEvent) => void): Promise<boolean> {
+  const marker: SessionStatusEvent = { sessionId: `marker-${++markers}`, status: 'scheduled', version: 0 };
   let heard = false;
   const onEvent = () => {
     heard = true;

@@ -22,6 +22,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { AUCTION_STATUSES, CONDITIONS } from '../../domain/auctions.js';
+import { type BiddingConfig, DEFAULT_BIDDING_CONFIG, LOT_STATUSES, SESSION_STATUSES, STREAM_TYPES } from '../../domain/live.js';
 import { PAYMENT_STATUSES, PAYOUT_STATUSES, PROVIDER_STATUSES } from '../../domain/payments.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -33,12 +34,9 @@ const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 /** Quotes a list of literals for a CHECK constraint: `'a', 'b'`. */
 const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
 
-export { AUCTION_STATUSES, CONDITIONS, PAYMENT_STATUSES, PAYOUT_STATUSES, PROVIDER_STATUSES };
+export { AUCTION_STATUSES, CONDITIONS, LOT_STATUSES, PAYMENT_STATUSES, PAYOUT_STATUSES, PROVIDER_STATUSES, SESSION_STATUSES, STREAM_TYPES };
 /** A payment in one of these holds its auctions; a canceled one has released them. */
 export const HOLDING_PAYMENT_STATUSES = ['draft', 'pending', 'paid'] as const;
-export const SESSION_STATUSES = ['scheduled', 'live', 'paused', 'ended'] as const;
-export const STREAM_TYPES = ['none', 'p2p', 'janus', 'agora'] as const;
-export const LOT_STATUSES = ['queued', 'finished', 'passed'] as const;
 export const UPLOAD_KINDS = ['auction_image', 'session_cover', 'quick_auction'] as const;
 
 // ── people ──────────────────────────────────────────────────────────────────
@@ -405,12 +403,8 @@ export const paymentItems = pgTable(
 
 // ── live sessions ───────────────────────────────────────────────────────────
 
-export interface BiddingConfig {
-  minIncrement: number;
-  antiSnipeSeconds: number;
-  timerSecondsDefault: number;
-}
-export const DEFAULT_BIDDING_CONFIG: BiddingConfig = { minIncrement: 20, antiSnipeSeconds: 10, timerSecondsDefault: 60 };
+export type { BiddingConfig };
+export { DEFAULT_BIDDING_CONFIG };
 
 export const liveSessions = pgTable(
   'live_sessions',

@@ -1,0 +1,415 @@
+import { z } from 'zod';
+import type { AuctionLiveState } from './bidding.js';
+import { isUuid } from './ids.js';
+import { nameTokens, zText } from './text.js';
+
+/**
+ * Live sessions and their lots (SPEC §3 liveSessions, §4 "Session status", "Lot status", "Timer
+ * state", §5 "Create session", "Edit session", "Quick auction", "Auction picker search", §9),
+ * shared by the server's validation and the Live Hub. Issue codes in `message` are catalogue keys
+ * under `livehub.errors` (web) and `messages.live` (server).
+ */
+
+export const SESSION_STATUSES = ['scheduled', 'live', 'paused', 'ended'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+export const LOT_STATUSES = ['queued', 'finished', 'passed'] as const;
+export type LotStatus = (typeof LOT_STATUSES)[number];
+export const STREAM_TYPES = ['none', 'p2p', 'janus', 'agora'] as const;
+export type StreamType = (typeof STREAM_TYPES)[number];
+
+// ── SPEC §9's constants ──────────────────────────────────────────────────────
+
+export interface BiddingConfig {
+  minIncrement: number;
+  antiSnipeSeconds: number;
+  timerSecondsDefault: number;
+}
+export const DEFAULT_BIDDING_CONFIG: BiddingConfig = { minIncrement: 20, antiSnipeSeconds: 10, timerSecondsDefault: 60 };
+
+/** The Hub's timer buttons, and the quick auction's presets (null: no timer). */
+export const TIMER_BUTTONS_SECONDS = [15, 30, 60] as const;
+export const QUICK_TIMER_PRESETS = [null, 15, 30, 60, 120] as const;
+export type QuickTimerPreset = (typeof QUICK_TIMER_PRESETS)[number];
+/** The custom timer: an integer, at least 5, in steps of 5. An hour is the longest lot a show runs. */
+export const TIMER_MIN_SECONDS = 5;
+export const TIMER_STEP_SECONDS = 5;
+export const TIMER_MAX_SECONDS = 3600;
+/** The anti-snipe window a session may set (0 = sudden death, nothing extends the timer). */
+export const ANTI_SNIPE_MAX_SECONDS = 300;
+export const MIN_INCREMENT_MAX = 1_000_000;
+
+export const QUICK_AUCTION_STATUSES = ['live', 'active', 'pending'] as const;
+export type QuickAuctionStatus = (typeof QUICK_AUCTION_STATUSES)[number];
+/** SPEC §5: the form starts on live, and resets to active after a success. */
+export const QUICK_AUCTION_DEFAULT_STATUS: QuickAuctionStatus = 'live';
+export const QUICK_AUCTION_RESET_STATUS: QuickAuctionStatus = 'active';
+
+export const PICKER_LIMIT = 20;
+export const PICKER_MIN_CHARS = 2;
+export const PICKER_MAX_TOKENS = 10;
+export const PICKER_ID_MIN_CHARS = 10;
+export const PICKER_DEBOUNCE_MS = 300;
+
+export const COVER_MAX_BYTES = 2 * 1024 * 1024;
+export const COVER_ASPECT = 9 / 16;
+export const COVER_WIDTH = 720;
+export const COVER_HEIGHT = 1280;
+export const COVER_JPEG_QUALITY = 0.9;
+export const COVER_ZOOM = { min: 1, max: 3, step: 0.01 } as const;
+
+export const MOBILE_BREAKPOINT_PX = 780;
+export const SESSION_LOADED_TOAST_MS = 2000;
+/** The viewer count is sent at most this often. */
+export const VIEWER_COUNT_INTERVAL_MS = 1000;
+
+export const SESSION_TITLE_MAX = 120;
+export const SLUG_INPUT_MAX = 80;
+export const WHATSAPP_LINK_MAX = 300;
+
+// ── Slugs (SPEC §5 "Create session") ─────────────────────────────────────────
+
+/**
+ * SPEC §5's slug: lower-cased, normalised (accents dropped), everything but word characters,
+ * spaces and hyphens removed, spaces turned to hyphens, repeated hyphens collapsed, leading and
+ * trailing hyphens trimmed.
+ */
+export function slugify(value: string): string {
+  return value
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^\w\s-]/g, '')
+    .replace(/\s+/g, '-')
+    .replace(/-+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+const WEEKDAYS_ES = ['domingo', 'lunes', 'martes', 'miércoles', 'jueves', 'viernes', 'sábado'] as const;
+export const MEXICO_CITY_TZ = 'America/Mexico_City';
+
+/** The weekday of an instant in Mexico City, in Spanish ('miércoles'). */
+export function weekdayInMexicoCity(epochMs: number): string {
+  const name = new Intl.DateTimeFormat('en-US', { weekday: 'long', timeZone: MEXICO_CITY_TZ }).format(new Date(epochMs));
+  const index = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'].indexOf(name);
+  return WEEKDAYS_ES[index < 0 ? new Date(epochMs).getUTCDay() : index] ?? 'domingo';
+}
+
+/** SPEC §5: the slug from the seller's input, else from the title, else the weekday of the scheduled date. */
+export function sessionSlug(input: { sellerSlug?: string | null; title: string; scheduledAt: number }): string {
+  return slugify(input.sellerSlug ?? '') || slugify(input.title) || slugify(weekdayInMexicoCity(input.scheduledAt));
+}
+
+/** The public link of a session (SPEC §2): /live/{slug}/{sessionId}, or /live/{sessionId} without a slug. */
+export function livePath(session: { id: string; sellerSlug: string | null | undefined }): string {
+  const slug = session.sellerSlug ? slugify(session.sellerSlug) : '';
+  return slug ? `/live/${encodeURIComponent(slug)}/${session.id}` : `/live/${session.id}`;
+}
+
+// ── WhatsApp group links (SPEC §5, ARCHITECTURE "Interpretations") ───────────
+
+export const WHATSAPP_LINK_PREFIXES = ['https://wa.me/', 'https://chat.whatsapp.com/', 'https://api.whatsapp.com/'] as const;
+
+/** A link that starts with one of the three prefixes and parses as a URL on that very host. */
+export function isValidWhatsappLink(value: string): boolean {
+  const link = value.trim();
+  if (!WHATSAPP_LINK_PREFIXES.some((prefix) => link.startsWith(prefix))) return false;
+  try {
+    const url = new URL(link);
+    return url.protocol === 'https:' && ['wa.me', 'chat.whatsapp.com', 'api.whatsapp.com'].includes(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** Empty (or only spaces) is null; anything else is kept as typed, trimmed, once valid. */
+export function normalizeWhatsappLink(value: string | null | undefined): string | null {
+  const link = (value ?? '').trim();
+  return link ? link : null;
+}
+
+// ── Lots (SPEC §4 "Lot status") ──────────────────────────────────────────────
+
+/** What the lot rules read of a lot. */
+export interface LotFacts {
+  id: string;
+  order: number;
+  status: LotStatus;
+  /** The lot's auction has bids. */
+  hasBids: boolean;
+  /** The lot's auction has ended (closed by its timer, bought now, or ended by other means). */
+  auctionEnded: boolean;
+}
+
+/** SPEC §4: past when finished or passed, or when its order is lower than the current lot's. */
+export function isPastLot(lot: Pick<LotFacts, 'order' | 'status'>, currentOrder: number | null): boolean {
+  if (lot.status === 'finished' || lot.status === 'passed') return true;
+  return currentOrder !== null && lot.order < currentOrder;
+}
+
+/**
+ * SPEC §4's two lists, in lot order. The current lot is always upcoming. A lot with bids stays in
+ * the upcoming list while its auction is still open (the seller moved on, but bids still come in);
+ * once its auction has ended it is past like any other. The past list is the past lots without
+ * open bidding. (Read literally, SPEC would keep a sold lot among the upcoming ones forever; the
+ * issue's walkthrough has the sold lot move to 'Pasados', so "with bids" is read as "still taking bids".)
+ */
+export function splitLots<T extends LotFacts>(lots: readonly T[], currentLotId: string | null): { upcoming: T[]; past: T[] } {
+  const sorted = [...lots].sort((a, b) => a.order - b.order);
+  const current = sorted.find((l) => l.id === currentLotId) ?? null;
+  const currentOrder = current ? current.order : null;
+  const upcoming: T[] = [];
+  const past: T[] = [];
+  for (const lot of sorted) {
+    const stillBidding = lot.hasBids && !lot.auctionEnded;
+    if (lot.id === currentLotId || !isPastLot(lot, currentOrder) || stillBidding) upcoming.push(lot);
+    else past.push(lot);
+  }
+  return { upcoming, past };
+}
+
+/** SPEC §3: order is 1-based and appended as count plus 1. */
+export function nextLotOrder(lotCount: number): number {
+  return lotCount + 1;
+}
+
+// ── Timer (SPEC §4 "Timer state") ────────────────────────────────────────────
+
+export type TimerState = { kind: 'idle' } | { kind: 'running'; remainingMs: number } | { kind: 'finished' };
+
+/**
+ * idle: no current lot or no auction; running: the end time is in the future; finished: the end
+ * time is missing or passed. `now` is the server's clock as the client corrects it.
+ */
+export function timerState(input: { hasCurrentLot: boolean; auction: { endTime: number | null; status: string } | null; now: number }): TimerState {
+  if (!input.hasCurrentLot || !input.auction) return { kind: 'idle' };
+  const { endTime, status } = input.auction;
+  if (endTime === null || status === 'ended' || endTime <= input.now) return { kind: 'finished' };
+  return { kind: 'running', remainingMs: endTime - input.now };
+}
+
+/** 'mm:ss', rounding up so a running timer never reads 00:00 (an hour or more reads 'h:mm:ss'). */
+export function formatTimer(remainingMs: number): string {
+  const total = Math.max(0, Math.ceil(remainingMs / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const mm = String(m).padStart(2, '0');
+  const ss = String(s).padStart(2, '0');
+  return h > 0 ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+// ── Picker (SPEC §5 "Auction picker search") ─────────────────────────────────
+
+export type PickerQuery = { kind: 'default' } | { kind: 'search'; tokens: string[]; auctionId: string | null };
+
+/**
+ * Under 2 characters after trimming: the default list. Otherwise up to 10 lower-cased words matched
+ * against the name tokens (any match), and an input of 10 or more characters also tried as an
+ * auction id (only a well-formed id is looked up).
+ */
+export function parsePickerQuery(raw: string | null | undefined): PickerQuery {
+  const q = (raw ?? '').trim();
+  if (q.length < PICKER_MIN_CHARS) return { kind: 'default' };
+  const tokens = nameTokens(q, PICKER_MAX_TOKENS);
+  const auctionId = q.length >= PICKER_ID_MIN_CHARS && isUuid(q) ? q.toLowerCase() : null;
+  return { kind: 'search', tokens, auctionId };
+}
+
+// ── Request bodies ───────────────────────────────────────────────────────────
+
+const ZSeconds = (min: number, max: number) =>
+  z
+    .number({ error: 'timerInvalid' })
+    .int({ error: 'timerInvalid' })
+    .min(min, { error: 'timerTooShort' })
+    .max(max, { error: 'timerTooLong' })
+    .refine((v) => v % TIMER_STEP_SECONDS === 0, { error: 'timerStep' });
+
+export const ZBiddingConfig = z.object({
+  minIncrement: z
+    .number({ error: 'incrementInvalid' })
+    .int({ error: 'incrementInvalid' })
+    .min(1, { error: 'incrementInvalid' })
+    .max(MIN_INCREMENT_MAX, { error: 'incrementInvalid' }),
+  antiSnipeSeconds: z
+    .number({ error: 'antiSnipeInvalid' })
+    .int({ error: 'antiSnipeInvalid' })
+    .min(0, { error: 'antiSnipeInvalid' })
+    .max(ANTI_SNIPE_MAX_SECONDS, { error: 'antiSnipeInvalid' }),
+  timerSecondsDefault: ZSeconds(TIMER_MIN_SECONDS, TIMER_MAX_SECONDS),
+});
+
+const ZTitle = zText({ error: 'titleRequired' }).trim().min(1, { error: 'titleRequired' }).max(SESSION_TITLE_MAX, { error: 'tooLong' });
+/** epoch ms, years 2000–2999. */
+const ZScheduledAt = z
+  .number({ error: 'scheduledAtRequired' })
+  .int({ error: 'scheduledAtInvalid' })
+  .min(Date.UTC(2000, 0, 1), { error: 'scheduledAtInvalid' })
+  .max(Date.UTC(2999, 11, 31), { error: 'scheduledAtInvalid' });
+const ZSlugInput = zText({ error: 'slugInvalid' }).max(SLUG_INPUT_MAX, { error: 'tooLong' });
+const ZWhatsappLink = zText({ error: 'whatsappInvalid' })
+  .max(WHATSAPP_LINK_MAX, { error: 'whatsappInvalid' })
+  .nullish()
+  .refine((v) => !normalizeWhatsappLink(v) || isValidWhatsappLink(v ?? ''), { error: 'whatsappInvalid' })
+  .transform(normalizeWhatsappLink);
+
+/** POST /api/live-sessions ('Crear sesión'). The server derives the slug with `sessionSlug`. */
+export const ZSessionCreate = z.object({
+  title: ZTitle,
+  scheduledAt: ZScheduledAt,
+  sellerSlug: ZSlugInput.nullish(),
+  whatsappLink: ZWhatsappLink,
+  biddingConfig: ZBiddingConfig.optional(),
+});
+export type SessionCreateInput = z.input<typeof ZSessionCreate>;
+
+/**
+ * PUT /api/live-sessions/{id}: any subset ('Editar Sesión' sends its fields, the status dropdown
+ * sends `status` alone, the cover sends `coverImageUrl`, null removes it). A sent `sellerSlug` is
+ * derived again with the same fallbacks.
+ */
+export const ZSessionUpdate = z
+  .object({
+    title: ZTitle,
+    scheduledAt: ZScheduledAt,
+    sellerSlug: ZSlugInput.nullable(),
+    whatsappLink: ZWhatsappLink,
+    biddingConfig: ZBiddingConfig,
+    coverImageUrl: zText({ error: 'coverInvalid' }).min(1, { error: 'coverInvalid' }).max(500, { error: 'coverInvalid' }).nullable(),
+    status: z.enum(SESSION_STATUSES, { error: 'statusInvalid' }),
+  })
+  .partial()
+  .refine((v) => Object.keys(v).length > 0, { error: 'nothingToChange' });
+export type SessionUpdateInput = z.input<typeof ZSessionUpdate>;
+
+export const ZAddLot = z.object({ auctionId: z.uuid({ error: 'auctionIdInvalid' }) });
+export const ZReorderLots = z.object({
+  lotIds: z
+    .array(z.uuid({ error: 'lotIdInvalid' }), { error: 'lotIdsInvalid' })
+    .min(1, { error: 'lotIdsInvalid' })
+    .max(1000, { error: 'lotIdsInvalid' }),
+});
+export const ZSetCurrentLot = z.object({ lotId: z.uuid({ error: 'lotIdInvalid' }) });
+export const ZTimerInput = z.object({ seconds: ZSeconds(TIMER_MIN_SECONDS, TIMER_MAX_SECONDS) });
+
+/** POST /api/live-sessions/{id}/quick-auction ('Agregar subasta rápida'). */
+export const ZQuickAuction = z.object({
+  name: zText({ error: 'nameRequired' }).trim().min(1, { error: 'nameRequired' }).max(150, { error: 'tooLong' }),
+  startingPrice: z
+    .number({ error: 'startingPriceRequired' })
+    .int({ error: 'priceInteger' })
+    .min(0, { error: 'priceNegative' })
+    .max(100_000_000, { error: 'priceTooHigh' }),
+  images: z
+    .array(zText({ error: 'imageInvalid' }).min(1, { error: 'imageInvalid' }).max(500, { error: 'imageInvalid' }), { error: 'imageInvalid' })
+    .max(6, { error: 'tooManyImages' })
+    .default([]),
+  timerSeconds: z.union([z.literal(15), z.literal(30), z.literal(60), z.literal(120), z.null()], { error: 'timerPresetInvalid' }).default(null),
+  status: z.enum(QUICK_AUCTION_STATUSES, { error: 'statusInvalid' }).default(QUICK_AUCTION_DEFAULT_STATUS),
+  addToSession: z.boolean({ error: 'addToSessionInvalid' }).default(true),
+});
+export type QuickAuctionInput = z.input<typeof ZQuickAuction>;
+
+export const ZPickerQuery = z.object({ q: zText({ error: 'queryInvalid' }).max(200, { error: 'tooLong' }).optional() });
+
+// ── Answers ──────────────────────────────────────────────────────────────────
+
+/** What anyone may read of a session. */
+export interface LiveSessionPublic {
+  id: string;
+  title: string;
+  sellerSlug: string;
+  /** The seller's company name, as buyers know the shop ('Antigüedades Sofía'). */
+  sellerName: string;
+  status: SessionStatus;
+  /** epoch ms */
+  scheduledAt: number;
+  whatsappLink: string | null;
+  streamType: StreamType;
+  coverImageUrl: string | null;
+  currentLotId: string | null;
+  biddingConfig: BiddingConfig;
+  /** Bumped on every change of the session or its lots, so a stale event can be told from a fresh one. */
+  version: number;
+}
+
+/** What the session's editors (and the panel list) also read. */
+export interface LiveSessionPrivate extends LiveSessionPublic {
+  sellerId: string;
+  companyId: string;
+  /** epoch ms */
+  createdAt: number;
+  lastStreamStart: number | null;
+  lastStreamStop: number | null;
+}
+
+/** One lot with its auction's public state. */
+export interface LotView {
+  id: string;
+  sessionId: string;
+  auctionId: string;
+  order: number;
+  status: LotStatus;
+  /** epoch ms */
+  createdAt: number;
+  auction: {
+    id: string;
+    name: string;
+    images: string[];
+    thumbnailUrl: string | null;
+    /** The auction's live state (price, bids, end time, status, winner masked). */
+    state: AuctionLiveState;
+  };
+}
+
+/** GET /api/live-sessions/{id}: public; `session` carries the private fields when `canEdit`. */
+export interface LiveSessionDetail {
+  session: LiveSessionPublic | LiveSessionPrivate;
+  lots: LotView[];
+  /** The viewer may change this session (its seller, its company's admins, platform admins). */
+  canEdit: boolean;
+  viewerCount: number;
+  /** epoch ms */
+  serverNow: number;
+}
+
+/** GET /api/live-sessions: the sessions in the panel user's scope, by scheduledAt ascending. */
+export interface LiveSessionListItem extends LiveSessionPrivate {
+  lotCount: number;
+  canEdit: boolean;
+}
+export interface LiveSessionList {
+  sessions: LiveSessionListItem[];
+}
+
+/** GET /api/live-sessions/public (/live alone): what is live now and what comes next. */
+export interface LiveSessionCard {
+  id: string;
+  title: string;
+  sellerSlug: string;
+  sellerName: string;
+  status: SessionStatus;
+  scheduledAt: number;
+  coverImageUrl: string | null;
+  lotCount: number;
+}
+export interface LiveDirectory {
+  live: LiveSessionCard[];
+  upcoming: LiveSessionCard[];
+  serverNow: number;
+}
+
+/** GET /api/live-sessions/{id}/picker?q= */
+export interface PickerItem {
+  id: string;
+  name: string;
+  thumbnailUrl: string | null;
+  status: 'pending' | 'active' | 'live';
+  startingPrice: number;
+  currentPrice: number | null;
+  /** epoch ms */
+  endTime: number | null;
+}
+export interface PickerAnswer {
+  items: PickerItem[];
+}
