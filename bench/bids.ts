@@ -20,8 +20,7 @@
  * (1), USERS bidder accounts (2000), BID_MODE ladder|minimum (ladder), VIEWER_CLIENT
  * socket.io|raw (socket.io), ENGINES (pglite,postgresql), DATABASE_URL.
  */
-import { type ChildProcess, fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -36,10 +35,10 @@ import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
 import { connectDatabase, type Database, rows } from '../src/server/db/connect.js';
 import { migrateDatabase } from '../src/server/db/migrate.js';
-import { auctions, authSessions, userProfiles, users } from '../src/server/db/schema.js';
-import { hashToken, SESSION_COOKIE } from '../src/server/features/auth/sessions.js';
+import { auctions, userProfiles, users } from '../src/server/db/schema.js';
+import { SESSION_COOKIE } from '../src/server/features/auth/sessions.js';
 import type { Realtime } from '../src/server/realtime/index.js';
-import { withScratchPostgres } from './support.js';
+import { cpuBusy, exited, forkRole, onceMessage, percentile, round, seedBuyers, sendToParent, sleep, withScratchPostgres } from './support.js';
 
 const BIDDERS = Number(process.env.BIDDERS ?? 50);
 const VIEWERS = Number(process.env.VIEWERS ?? 1000);
@@ -65,14 +64,6 @@ const SESSION_SECRET = 'bench-bids-session-secret-0123456789abcdef';
 const ROLE_ENV = 'MARTILLO_BENCH_BIDS_ROLE';
 
 // ── Shared helpers ───────────────────────────────────────────────────────────
-
-function percentile(sorted: ArrayLike<number>, p: number): number | null {
-  if (sorted.length === 0) return null;
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return round(sorted[index] as number);
-}
-const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What a bidder process learns from a 201: enough to check the database and to time delivery. */
 interface Accepted {
@@ -144,35 +135,6 @@ interface ViewersResult {
   eventLoopDelayP99Ms: number;
 }
 
-/** To the parent, resolved once the message is handed over (so the child may exit after it). */
-function send(message: unknown): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (!process.send) return reject(new Error('not a child process'));
-    process.send(message, undefined, {}, (err) => (err ? reject(err) : resolve()));
-  });
-}
-
-/** The next message of this type; rejects if the child exits first. */
-function onceMessage<T>(peer: NodeJS.Process | ChildProcess, type: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const handler = (m: unknown) => {
-      if ((m as { type?: string })?.type !== type) return;
-      cleanup();
-      resolve(m as T);
-    };
-    const onExit = (code: number | null) => {
-      cleanup();
-      reject(new Error(`load process exited (${code}) before sending ${type}`));
-    };
-    const cleanup = () => {
-      peer.off('message', handler);
-      peer.off('exit', onExit);
-    };
-    peer.on('message', handler);
-    peer.on('exit', onExit);
-  });
-}
-
 // ── Bidders (child process) ──────────────────────────────────────────────────
 
 async function runBidders(): Promise<void> {
@@ -220,7 +182,7 @@ async function runBidders(): Promise<void> {
   const t0 = performance.now();
   const measureFrom = t0 + start.warmupMs;
   const stopAt = measureFrom + start.durationMs;
-  void send({ type: 'started', measureInMs: start.warmupMs });
+  void sendToParent({ type: 'started', measureInMs: start.warmupMs });
   let cpuBefore = process.cpuUsage();
   setTimeout(() => {
     delay.enable();
@@ -309,7 +271,7 @@ async function runBidders(): Promise<void> {
     cpuMs: Math.round((cpu.user + cpu.system) / 1000),
     eventLoopDelayP99Ms: round(delay.percentile(99) / 1e6),
   };
-  await send(result);
+  await sendToParent(result);
 }
 
 // ── Viewers (child process) ──────────────────────────────────────────────────
@@ -392,7 +354,7 @@ async function runViewers(): Promise<void> {
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   const cpuBefore = process.cpuUsage();
-  await send({ type: 'ready', joined: start.viewers - connectErrors });
+  await sendToParent({ type: 'ready', joined: start.viewers - connectErrors });
 
   const finish = await onceMessage<ViewersFinish>(process, 'finish');
   // The last event can trail the last answer by the coalescing interval; wait for every viewer.
@@ -467,7 +429,7 @@ async function runViewers(): Promise<void> {
     cpuMs: Math.round((cpu.user + cpu.system) / 1000),
     eventLoopDelayP99Ms: round(delay.percentile(99) / 1e6),
   };
-  await send(result);
+  await sendToParent(result);
 }
 
 // ── The server side (this process) ───────────────────────────────────────────
@@ -508,42 +470,7 @@ export async function seed(database: Database, secret: string): Promise<Seeded> 
     .returning({ id: auctions.id });
   const auctionId = (auction as { id: string }).id;
 
-  const userIds: string[] = [];
-  const cookies: string[] = [];
-  const expiresAt = new Date(Date.now() + 86_400_000);
-  const NAMES = ['Juana', 'Pedro', 'Lucía', 'Marco', 'Rosa', 'Luis', 'Carmen', 'Diego'];
-  const SURNAMES = ['Pérez', 'López', 'García', 'Hernández', 'Martínez', 'Ramírez'];
-  for (let startAt = 0; startAt < USERS; startAt += 500) {
-    const batch = Array.from({ length: Math.min(500, USERS - startAt) }, (_, k) => startAt + k);
-    const inserted = await db
-      .insert(users)
-      .values(batch.map((i) => ({ email: `postor-${i}@bench.mx` })))
-      .returning({ id: users.id, email: users.email });
-    await db.insert(userProfiles).values(
-      inserted.map((u, k) => {
-        const i = batch[k] as number;
-        const local = String(3_300_000_000 + i);
-        return {
-          userId: u.id,
-          email: u.email,
-          firstName: NAMES[i % NAMES.length],
-          lastName: SURNAMES[i % SURNAMES.length],
-          roles: ['buyer'],
-          whatsapp: `+52${local}`,
-          whatsappCountryCode: '+52',
-          whatsappLocal: local,
-          whatsappConsentGiven: true,
-          whatsappConsentAt: new Date(),
-        };
-      }),
-    );
-    const tokens = inserted.map(() => randomBytes(32).toString('base64url'));
-    await db.insert(authSessions).values(inserted.map((u, k) => ({ tokenHash: hashToken(tokens[k] as string, secret), userId: u.id, expiresAt })));
-    for (const [k, u] of inserted.entries()) {
-      userIds.push(u.id);
-      cookies.push(tokens[k] as string);
-    }
-  }
+  const { userIds, cookies } = await seedBuyers(database, secret, USERS);
   await db.execute(sql`analyze`);
   return { auctionId, userIds, cookies };
 }
@@ -610,30 +537,8 @@ function watchBroadcasts(realtime: Realtime) {
   return watch;
 }
 
-function forkRole(role: 'bidders' | 'viewers'): ChildProcess {
-  // Under tsx, execArgv carries its loader; otherwise load it explicitly.
-  const execArgv = process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : ['--import', 'tsx'];
-  return fork(fileURLToPath(import.meta.url), [], { execArgv, env: { ...process.env, [ROLE_ENV]: role }, serialization: 'advanced', stdio: 'inherit' });
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-  });
-}
-
-/** Busy share of all CPUs between two os.cpus() samples. */
-function cpuBusy(before: os.CpuInfo[], after: os.CpuInfo[]): number {
-  let busy = 0;
-  let total = 0;
-  for (const [i, a] of after.entries()) {
-    const b = before[i] as os.CpuInfo;
-    const t = (x: os.CpuInfo['times']) => x.user + x.nice + x.sys + x.irq + x.idle;
-    total += t(a.times) - t(b.times);
-    busy += t(a.times) - t(b.times) - (a.times.idle - b.times.idle);
-  }
-  return total ? round(busy / total, 2) : 0;
+function forkBidsRole(role: 'bidders' | 'viewers'): ChildProcess {
+  return forkRole(fileURLToPath(import.meta.url), ROLE_ENV, role);
 }
 
 async function checkConsistency(database: Database, seeded: Seeded, accepted: Accepted[]) {
@@ -695,13 +600,13 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
     try {
       const limit = await baseline(database);
 
-      const viewers = forkRole('viewers');
+      const viewers = forkBidsRole('viewers');
       children.push(viewers);
       const ready = onceMessage<{ joined: number }>(viewers, 'ready');
       viewers.send({ type: 'start', client: VIEWER_CLIENT, base, auctionId: seeded.auctionId, viewers: VIEWERS } satisfies ViewersStart);
       await ready;
 
-      const bidders = forkRole('bidders');
+      const bidders = forkBidsRole('bidders');
       children.push(bidders);
       const started = onceMessage<{ measureInMs: number }>(bidders, 'started');
       const done = onceMessage<BiddersResult>(bidders, 'result');

@@ -1,5 +1,10 @@
+import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import type os from 'node:os';
 import pg from 'pg';
+import type { Database } from '../src/server/db/connect.js';
+import { authSessions, userProfiles, users } from '../src/server/db/schema.js';
+import { hashToken } from '../src/server/features/auth/sessions.js';
 
 /** A throwaway database on the DATABASE_URL server, dropped afterwards. */
 export async function withScratchPostgres<T>(adminUrl: string, fn: (url: string) => Promise<T>): Promise<T> {
@@ -21,4 +26,113 @@ export async function withScratchPostgres<T>(adminUrl: string, fn: (url: string)
   } finally {
     await admin(`drop database if exists "${name}" with (force)`);
   }
+}
+
+// ── Shared by the load benches (bids.ts, live-show.ts) ────────────────────────
+
+/** The p-th percentile of an ascending list (nearest rank), rounded to 2 decimals; null when empty. */
+export function percentile(sorted: ArrayLike<number>, p: number): number | null {
+  if (sorted.length === 0) return null;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return round(sorted[index] as number);
+}
+export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** To the parent process, resolved once the message is handed over (so the child may exit after it). */
+export function sendToParent(message: unknown): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (!process.send) return reject(new Error('not a child process'));
+    process.send(message, undefined, {}, (err) => (err ? reject(err) : resolve()));
+  });
+}
+
+/** The next message of this type; rejects if the peer exits first. */
+export function onceMessage<T>(peer: NodeJS.Process | ChildProcess, type: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const handler = (m: unknown) => {
+      if ((m as { type?: string })?.type !== type) return;
+      cleanup();
+      resolve(m as T);
+    };
+    const onExit = (code: number | null) => {
+      cleanup();
+      reject(new Error(`load process exited (${code}) before sending ${type}`));
+    };
+    const cleanup = () => {
+      peer.off('message', handler);
+      peer.off('exit', onExit);
+    };
+    peer.on('message', handler);
+    peer.on('exit', onExit);
+  });
+}
+
+/** This same bench file in a child process with `role` in `roleEnv`, under tsx. */
+export function forkRole(file: string, roleEnv: string, role: string): ChildProcess {
+  // Under tsx, execArgv carries its loader; otherwise load it explicitly.
+  const execArgv = process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : ['--import', 'tsx'];
+  return fork(file, [], { execArgv, env: { ...process.env, [roleEnv]: role }, serialization: 'advanced', stdio: 'inherit' });
+}
+
+export function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+  });
+}
+
+/** Busy share of all CPUs between two os.cpus() samples. */
+export function cpuBusy(before: os.CpuInfo[], after: os.CpuInfo[]): number {
+  let busy = 0;
+  let total = 0;
+  for (const [i, a] of after.entries()) {
+    const b = before[i] as os.CpuInfo;
+    const t = (x: os.CpuInfo['times']) => x.user + x.nice + x.sys + x.irq + x.idle;
+    total += t(a.times) - t(b.times);
+    busy += t(a.times) - t(b.times) - (a.times.idle - b.times.idle);
+  }
+  return total ? round(busy / total, 2) : 0;
+}
+
+/** `count` buyers with complete profiles (so they may bid) and a sign-in session each: their ids and session cookies. */
+export async function seedBuyers(database: Database, secret: string, count: number): Promise<{ userIds: string[]; cookies: string[] }> {
+  const db = database.db;
+  const userIds: string[] = [];
+  const cookies: string[] = [];
+  const expiresAt = new Date(Date.now() + 86_400_000);
+  const NAMES = ['Juana', 'Pedro', 'Lucía', 'Marco', 'Rosa', 'Luis', 'Carmen', 'Diego'];
+  const SURNAMES = ['Pérez', 'López', 'García', 'Hernández', 'Martínez', 'Ramírez'];
+  for (let startAt = 0; startAt < count; startAt += 500) {
+    const batch = Array.from({ length: Math.min(500, count - startAt) }, (_, k) => startAt + k);
+    const inserted = await db
+      .insert(users)
+      .values(batch.map((i) => ({ email: `postor-${i}@bench.mx` })))
+      .returning({ id: users.id, email: users.email });
+    await db.insert(userProfiles).values(
+      inserted.map((u, k) => {
+        const i = batch[k] as number;
+        const local = String(3_300_000_000 + i);
+        return {
+          userId: u.id,
+          email: u.email,
+          firstName: NAMES[i % NAMES.length],
+          lastName: SURNAMES[i % SURNAMES.length],
+          roles: ['buyer'],
+          whatsapp: `+52${local}`,
+          whatsappCountryCode: '+52',
+          whatsappLocal: local,
+          whatsappConsentGiven: true,
+          whatsappConsentAt: new Date(),
+        };
+      }),
+    );
+    const tokens = inserted.map(() => randomBytes(32).toString('base64url'));
+    await db.insert(authSessions).values(inserted.map((u, k) => ({ tokenHash: hashToken(tokens[k] as string, secret), userId: u.id, expiresAt })));
+    for (const [k, u] of inserted.entries()) {
+      userIds.push(u.id);
+      cookies.push(tokens[k] as string);
+    }
+  }
+  return { userIds, cookies };
 }

@@ -15,6 +15,7 @@ const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url
 const SMOKE: Record<string, Record<string, string>> = {
   'admin-list.ts': { AUCTIONS: '150', ITERATIONS: '2', WARMUP: '1' },
   'bids.ts': { BIDDERS: '2', VIEWERS: '3', USERS: '10', DURATION: '1', WARMUP: '0' },
+  'live-show.ts': { VIEWERS: '5', LOTS: '2', TIMER: '5', BIDDERS: '2', USERS: '20' },
 };
 /** Shared helpers, not benches. */
 const NOT_BENCHES = new Set(['support.ts']);
