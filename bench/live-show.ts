@@ -129,7 +129,6 @@ function requester(base: string, maxSockets: number) {
       if (payload !== undefined) {
         headers['content-type'] = 'application/json';
         headers['content-length'] = Buffer.byteLength(payload);
-        headers.origin = url.origin;
       }
       const req = http.request({ agent, host: url.hostname, port: url.port, method, path: pathname, headers }, (res) => {
         const chunks: Buffer[] = [];
