@@ -431,6 +431,8 @@ async function prepareShow(base: string, seeded: Seeded): Promise<{ sessionId: s
 
 async function checkConsistency(database: Database, seeded: Seeded, sessionId: string, show: ShowResult, view: ViewersResult) {
   const db = database.db;
+  /** A PostgreSQL array literal: drizzle would spread a JS array into a row. */
+  const idList = `{${seeded.auctionIds.join(',')}}`;
   const lots = rows<{
     lot_id: string;
     auction_id: string;
@@ -455,15 +457,15 @@ async function checkConsistency(database: Database, seeded: Seeded, sessionId: s
   const top = rows<{ auction_id: string; bidder_id: string; amount: number }>(
     await db.execute(sql`
       select distinct on (auction_id) auction_id, bidder_id, amount from bids
-      where auction_id = any(${seeded.auctionIds}::uuid[]) order by auction_id, amount desc, created_at, seq`),
+      where auction_id = any(${idList}::uuid[]) order by auction_id, amount desc, created_at, seq`),
   );
   const highest = new Map(top.map((t) => [t.auction_id, t]));
   const late = rows<{ n: number }>(
     await db.execute(sql`
       select count(*)::int as n from bids b join auctions a on a.id = b.auction_id
-      where b.auction_id = any(${seeded.auctionIds}::uuid[]) and (b.created_at > a.end_time or b.created_at > a.closed_at)`),
+      where b.auction_id = any(${idList}::uuid[]) and (b.created_at > a.end_time or b.created_at > a.closed_at)`),
   );
-  const stored = rows<{ n: number }>(await db.execute(sql`select count(*)::int as n from bids where auction_id = any(${seeded.auctionIds}::uuid[])`));
+  const stored = rows<{ n: number }>(await db.execute(sql`select count(*)::int as n from bids where auction_id = any(${idList}::uuid[])`));
   const acceptedByAuction = new Map<string, number>();
   for (const bid of show.accepted) acceptedByAuction.set(bid.auctionId, Math.max(acceptedByAuction.get(bid.auctionId) ?? 0, bid.amount));
   const checks = {
