@@ -18,8 +18,8 @@
  *   npm run bench:live-show
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:live-show
  *
- * Knobs: VIEWERS (1000), LOTS (50), TIMER seconds (5), BIDDERS concurrent bid loops (10), USERS
- * bidder accounts (200), ANTI_SNIPE seconds of the session (0: sudden death, so a 5 s lot ends
+ * Knobs: VIEWERS (1000), LOTS (50), TIMER seconds (5), BIDDERS concurrent bid loops (10), BID_GAP_MS
+ * each loop's pause between bids (100), USERS bidder accounts (200), ANTI_SNIPE seconds of the session (0: sudden death, so a 5 s lot ends
  * after 5 s however hard it is bid), ENGINES (pglite,postgresql), DATABASE_URL.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -48,6 +48,8 @@ const TIMER_S = Number(process.env.TIMER ?? 5);
 const BIDDERS = Number(process.env.BIDDERS ?? 10);
 const USERS = Number(process.env.USERS ?? 200);
 const ANTI_SNIPE_S = Number(process.env.ANTI_SNIPE ?? 0);
+/** Each bid loop's pause between two bids: bidders on phones, not a flood that the per-user rate limit (30 / 10 s) would refuse. */
+const BID_GAP_MS = Number(process.env.BID_GAP_MS ?? 100);
 const STARTING_PRICE = 500;
 const TARGET_LATENESS_P99_MS = 250;
 const TARGET_DELIVERY_P99_MS = 100;
@@ -96,6 +98,7 @@ interface ShowStart {
   buyerCookies: string[];
   bidders: number;
   timerS: number;
+  bidGapMs: number;
 }
 interface AcceptedBid {
   lotId: string;
@@ -305,6 +308,7 @@ async function runShow(): Promise<void> {
           lastError = String(err);
           continue;
         }
+        await sleep(start.bidGapMs);
         if (res.status === 201) {
           const answer = JSON.parse(res.body) as BidAnswer;
           if (answer.state.version > known.version) known = { version: answer.state.version, nextMinimum: answer.state.nextMinimum };
@@ -529,6 +533,7 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
         buyerCookies: seeded.buyerCookies,
         bidders: BIDDERS,
         timerS: TIMER_S,
+        bidGapMs: BID_GAP_MS,
       } satisfies ShowStart);
       const showResult = await done;
       const showSeconds = round((performance.now() - started) / 1000, 1);
@@ -560,6 +565,7 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
         lots: LOTS,
         timerS: TIMER_S,
         bidders: BIDDERS,
+        bidGapMs: BID_GAP_MS,
         antiSnipeS: ANTI_SNIPE_S,
         showSeconds,
         closeLatenessMs: { p50: percentile(lateness, 50), p99: latenessP99, max: percentile(lateness, 100) },
