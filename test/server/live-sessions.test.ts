@@ -5,7 +5,7 @@ import type { LiveDirectory, LiveSessionDetail, LiveSessionList, LiveSessionPriv
 import { auctions, auditLog, liveLots, liveSessions } from '../../src/server/db/schema.js';
 import { messages } from '../../src/server/messages.js';
 import { type Actor, buildActor, buildUpload } from '../support/actors.js';
-import { buildAuction, buildLot, buildSession } from '../support/factories.js';
+import { buildAuction, buildSession } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -114,6 +114,44 @@ describe('sessions', () => {
     expect(publicView.session).not.toHaveProperty('sellerId');
     expect(publicView.session).not.toHaveProperty('companyId');
     expect(publicView.lots[0]?.auction.state).toMatchObject({ status: 'active', bidCount: 0 });
+  });
+
+  it('refuses wrong types and huge strings with 400 and Spanish field messages, storing nothing', async () => {
+    const { session } = await newSession('Tipos');
+    const before = await server.ctx.db.select().from(liveSessions).where(eq(liveSessions.id, session.id));
+    const cases: [string, string, unknown, string, string][] = [
+      ['POST', '/api/live-sessions', { title: 'x'.repeat(10_000), scheduledAt: Date.UTC(2030, 0, 1) }, 'title', messages.live.fields.tooLong],
+      ['POST', '/api/live-sessions', { title: 'Show', scheduledAt: '2030-01-01' }, 'scheduledAt', messages.live.fields.scheduledAtRequired],
+      ['POST', '/api/live-sessions', { title: 'Show', scheduledAt: 1.5 }, 'scheduledAt', messages.live.fields.scheduledAtInvalid],
+      ['PUT', `/api/live-sessions/${session.id}`, { status: 'cancelada' }, 'status', messages.live.fields.statusInvalid],
+      [
+        'PUT',
+        `/api/live-sessions/${session.id}`,
+        { biddingConfig: { minIncrement: -1, antiSnipeSeconds: 10, timerSecondsDefault: 60 } },
+        'biddingConfig.minIncrement',
+        messages.live.fields.incrementInvalid,
+      ],
+      ['PUT', `/api/live-sessions/${session.id}`, { whatsappLink: `https://wa.me/${'1'.repeat(400)}` }, 'whatsappLink', messages.live.fields.whatsappInvalid],
+      ['POST', `/api/live-sessions/${session.id}/timer`, { seconds: '15' }, 'seconds', messages.live.fields.timerInvalid],
+      ['POST', `/api/live-sessions/${session.id}/timer`, { seconds: 1e9 }, 'seconds', messages.live.fields.timerTooLong],
+      ['PUT', `/api/live-sessions/${session.id}/lots/order`, { lotIds: 'todos' }, 'lotIds', messages.live.fields.lotIdsInvalid],
+      ['POST', `/api/live-sessions/${session.id}/lots`, { auctionId: 42 }, 'auctionId', messages.live.fields.auctionIdInvalid],
+      ['POST', `/api/live-sessions/${session.id}/quick-auction`, { name: 'Reloj', startingPrice: 10.5 }, 'startingPrice', messages.fields.priceInteger],
+      [
+        'POST',
+        `/api/live-sessions/${session.id}/quick-auction`,
+        { name: 'Reloj', startingPrice: 10, timerSeconds: 45 },
+        'timerSeconds',
+        messages.live.fields.timerPresetInvalid,
+      ],
+    ];
+    for (const [method, url, payload, field, message] of cases) {
+      const res = await call(seller, method as 'POST', url, payload);
+      expect(res.statusCode, `${url} ${JSON.stringify(payload).slice(0, 80)}`).toBe(400);
+      expect(res.json().error.fields[field], field).toBe(message);
+    }
+    expect(await server.ctx.db.select().from(liveSessions).where(eq(liveSessions.id, session.id))).toEqual(before);
+    expect((await call(seller, 'GET', `/api/live-sessions/${session.id}/picker?q=${'a'.repeat(300)}`)).statusCode).toBe(400);
   });
 
   it('answers 404 "Sesión no encontrada" for a missing or malformed id', async () => {
