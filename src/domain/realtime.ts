@@ -153,10 +153,23 @@ export interface UserAccessMessage {
   userId: string;
 }
 
+/** This instance's sockets per session room, so every instance can tell each room its total (`viewerCount`). */
+export const VIEWER_COUNTS_EVENT = 'viewers:counts';
+export interface ViewerCountsMessage {
+  instanceId: string;
+  /** sessionId → sockets in `session:<id>` on the sending instance. */
+  counts: Record<string, number>;
+}
+
 /** Peer messages come from the network: each handler receives `unknown` and checks the shape. */
 export interface InterServerEvents {
   [SESSION_CACHE_EVENT]: (message: unknown) => void;
   [USER_ACCESS_EVENT]: (message: unknown) => void;
+  [VIEWER_COUNTS_EVENT]: (message: unknown) => void;
 }
 export type PeerEventName = keyof InterServerEvents;
-export type PeerMessage<E extends PeerEventName> = E extends typeof SESSION_CACHE_EVENT ? SessionCacheMessage : UserAccessMessage;
+export type PeerMessage<E extends PeerEventName> = E extends typeof SESSION_CACHE_EVENT
+  ? SessionCacheMessage
+  : E extends typeof VIEWER_COUNTS_EVENT
+    ? ViewerCountsMessage
+    : UserAccessMessage;

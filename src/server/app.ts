@@ -18,6 +18,7 @@ import { bidsRoutes } from './features/bids/routes.js';
 import { startClosingScheduler } from './features/bids/scheduler.js';
 import { categoriesRoutes } from './features/categories/routes.js';
 import { companiesRoutes } from './features/companies/routes.js';
+import { liveRoutes } from './features/live/routes.js';
 import { mediaRoutes, UPLOADS_PATH } from './features/media/routes.js';
 import { opsRoutes } from './features/ops/routes.js';
 import { connectRoutes } from './features/payments/connect-routes.js';
@@ -173,6 +174,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => companiesRoutes(scope, ctx));
   await app.register(async (scope) => auctionsRoutes(scope, ctx));
   await app.register(async (scope) => bidsRoutes(scope, ctx));
+  await app.register(async (scope) => liveRoutes(scope, ctx));
   await app.register(async (scope) => mediaRoutes(scope, ctx));
   await app.register(async (scope) => paymentsRoutes(scope, ctx));
   await app.register(async (scope) => connectRoutes(scope, ctx));

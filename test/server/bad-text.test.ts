@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/server/messages.js';
 import { type Actor, buildCategory, signInAs } from '../support/actors.js';
-import { buildAuction, buildPayment } from '../support/factories.js';
+import { buildAuction, buildPayment, buildSession } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -21,6 +21,7 @@ let seller: Actor;
 let categoryId: string;
 let auctionId: string;
 let paymentId: string;
+let sessionId: string;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -29,6 +30,7 @@ beforeAll(async () => {
   categoryId = await buildCategory(server, 'Relojes');
   auctionId = (await buildAuction(server.ctx.db, { sellerId: seller.id, companyId: 'tienda', categoryId })).id;
   paymentId = (await buildPayment(server.ctx.db, { winnerId: admin.id, companyId: 'tienda', sellerId: seller.id })).id;
+  sessionId = (await buildSession(server.ctx.db, { sellerId: seller.id, companyId: 'tienda' })).id;
 });
 afterAll(async () => server?.close());
 
@@ -142,6 +144,53 @@ const ROUTES: Route[] = [
       payload: { shippingCarrier: bad, shippingCost: 0 },
       actor: () => seller,
     }),
+  },
+  // The Live Hub (issue 12).
+  {
+    name: 'live session title',
+    field: 'title',
+    send: (bad) => ({ method: 'POST', url: '/api/live-sessions', payload: { title: bad, scheduledAt: Date.UTC(2030, 0, 1) }, actor: () => seller }),
+  },
+  {
+    name: 'live session slug',
+    field: 'sellerSlug',
+    send: (bad) => ({
+      method: 'POST',
+      url: '/api/live-sessions',
+      payload: { title: 'Show', sellerSlug: bad, scheduledAt: Date.UTC(2030, 0, 1) },
+      actor: () => seller,
+    }),
+  },
+  {
+    name: 'live session WhatsApp link',
+    field: 'whatsappLink',
+    send: (bad) => ({ method: 'PUT', url: `/api/live-sessions/${sessionId}`, payload: { whatsappLink: `https://wa.me/${bad}` }, actor: () => seller }),
+  },
+  {
+    name: 'live session cover',
+    field: 'coverImageUrl',
+    send: (bad) => ({ method: 'PUT', url: `/api/live-sessions/${sessionId}`, payload: { coverImageUrl: `/uploads/${bad}.jpg` }, actor: () => seller }),
+  },
+  {
+    name: 'quick auction name',
+    field: 'name',
+    send: (bad) => ({ method: 'POST', url: `/api/live-sessions/${sessionId}/quick-auction`, payload: { name: bad, startingPrice: 10 }, actor: () => seller }),
+  },
+  {
+    name: 'quick auction image URL',
+    field: 'images.0',
+    send: (bad) => ({
+      method: 'POST',
+      url: `/api/live-sessions/${sessionId}/quick-auction`,
+      payload: { name: 'Reloj', startingPrice: 10, images: [`/uploads/${bad}.jpg`] },
+      actor: () => seller,
+    }),
+  },
+  {
+    name: 'live picker search',
+    isQuery: true,
+    field: 'q',
+    send: (bad) => ({ method: 'GET', url: `/api/live-sessions/${sessionId}/picker?q=${query(bad)}`, actor: () => seller }),
   },
 ];
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../src/server/db/connect.js';
-import { auctions, liveSessions, payments, userProfiles, users } from '../../src/server/db/schema.js';
+import { auctions, liveLots, liveSessions, payments, userProfiles, users } from '../../src/server/db/schema.js';
 
 /** One factories module (STYLE.md): each builder inserts a valid row and lets the test override fields. */
 export async function buildUser(db: Db, over: { email?: string; roles?: string[]; companyId?: string | null } = {}) {
@@ -35,5 +36,16 @@ export async function buildSession(db: Db, over: Partial<typeof liveSessions.$in
     .values({ title: 'Subasta del jueves', companyId: 'acme', scheduledAt: new Date(), ...over })
     .returning();
   if (!row) throw new Error('no session');
+  return row;
+}
+
+/** A lot of a session, appended after its last one unless `order` is given. */
+export async function buildLot(db: Db, over: Partial<typeof liveLots.$inferInsert> & { sessionId: string; auctionId: string }) {
+  const existing = await db.select({ order: liveLots.order }).from(liveLots).where(eq(liveLots.sessionId, over.sessionId));
+  const [row] = await db
+    .insert(liveLots)
+    .values({ order: existing.length + 1, ...over })
+    .returning();
+  if (!row) throw new Error('no lot');
   return row;
 }

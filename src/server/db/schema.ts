@@ -427,6 +427,8 @@ export const liveSessions = pgTable(
     updatedAt: updatedAt(),
     lastStreamStart: ts('last_stream_start'),
     lastStreamStop: ts('last_stream_stop'),
+    /** Bumped on every change of the session or its lots, in the same transaction (a lot finishing too: functions/live-lots-finish.sql). */
+    version: integer('version').notNull().default(1),
   },
   (t) => [
     index('live_sessions_company_scheduled_idx').on(t.companyId, t.scheduledAt),
@@ -436,6 +438,8 @@ export const liveSessions = pgTable(
     check('live_sessions_status_valid', sql`${t.status} in (${inList(SESSION_STATUSES)})`),
     check('live_sessions_stream_valid', sql`${t.streamType} in (${inList(STREAM_TYPES)})`),
     check('live_sessions_title_present', sql`length(trim(${t.title})) > 0`),
+    /** The public directory (/live): sessions by status, soonest first. */
+    index('live_sessions_status_scheduled_idx').on(t.status, t.scheduledAt),
   ],
 );
 

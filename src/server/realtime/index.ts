@@ -1,6 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import { createAdapter } from '@socket.io/redis-adapter';
+import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
 import { isUuid } from '../../domain/ids.js';
@@ -17,10 +18,13 @@ import {
   USER_ACCESS_EVENT,
 } from '../../domain/realtime.js';
 import type { Db } from '../db/connect.js';
+import { liveSessions } from '../db/schema.js';
 import { type CurrentUser, loadAccess, resolveSession, SESSION_COOKIE } from '../features/auth/sessions.js';
+import { canEditSession } from '../features/live/policies.js';
 import { isTrustedOrigin } from '../http/csrf.js';
 import type { Metrics } from '../http/metrics.js';
 import { accessRooms, isAccessRoom, rooms } from './rooms.js';
+import { createViewerCounter } from './viewers.js';
 
 export interface SocketData {
   user: CurrentUser | null;
@@ -48,6 +52,8 @@ export interface Realtime {
    */
   toPeers<E extends PeerEventName>(event: E, message: PeerMessage<E>): void;
   onPeer(event: PeerEventName, handler: (message: unknown) => void): void;
+  /** Sockets in a live session's room, on every instance (realtime/viewers.ts). */
+  viewerCount(sessionId: string): number;
   /** Re-reads a user's roles and company and re-assigns their open sockets' rooms, here and on every other instance. */
   refreshUserAccess(userId: string): Promise<void>;
   /** Ends every socket opened with this sign-in session (on logout). */
@@ -57,10 +63,12 @@ export interface Realtime {
 
 /** A viewer may watch a handful of public rooms at once; more is a scraper. */
 const MAX_PUBLIC_ROOMS = 20;
+/** One 'Pedir a los espectadores activar audio' per editor this often; more is a stuck button or a script. */
+const PROMPT_UNMUTE_EVERY_MS = 3000;
 
 export async function createRealtime(
   server: HttpServer,
-  opts: { db: Db; metrics: Metrics; publicUrl: URL; redisUrl: string | null; sessionSecret: string },
+  opts: { db: Db; metrics: Metrics; publicUrl: URL; redisUrl: string | null; sessionSecret: string; viewerCountMs?: number },
 ): Promise<Realtime> {
   const io: RealtimeServer = new Server(server, {
     path: '/socket.io',
@@ -109,7 +117,46 @@ export async function createRealtime(
     }
     publicRoom(socket, 'auction');
     publicRoom(socket, 'session');
+    sessionRoomEmits(socket);
   });
+
+  const viewers = createViewerCounter(io, { peers: Boolean(pub), ...(opts.viewerCountMs ? { intervalMs: opts.viewerCountMs } : {}) });
+
+  /** When each user last asked for a promptUnmute (forgotten once older than the limit). */
+  const unmutedAt = new Map<string, number>();
+
+  /**
+   * SPEC §7's emits into a session room. `sessionStatusUpdate` is the server's alone: a status
+   * changes over HTTP (PUT /api/live-sessions/{id}), which broadcasts it, so a client's emit is
+   * dropped here. `promptUnmute` is relayed to the room only from the session's editors (read from
+   * the database, at most once per PROMPT_UNMUTE_EVERY_MS per user); anyone else is ignored.
+   */
+  function sessionRoomEmits(socket: RealtimeSocket) {
+    socket.on('sessionStatusUpdate', () => {});
+    socket.on('promptUnmute', (payload: unknown, ack?: (answer: { ok: boolean }) => void) => {
+      const reply = typeof ack === 'function' ? ack : () => {};
+      const user = socket.data.user;
+      const sessionId = (payload as { sessionId?: unknown } | null)?.sessionId;
+      if (!user || !isUuid(sessionId)) return reply({ ok: false });
+      const now = Date.now();
+      for (const [id, at] of unmutedAt) if (now - at >= PROMPT_UNMUTE_EVERY_MS) unmutedAt.delete(id);
+      if (unmutedAt.has(user.id)) return reply({ ok: false });
+      // Counted when asked, so a refused user cannot make the server read the database at will either.
+      unmutedAt.set(user.id, now);
+      const id = sessionId.toLowerCase();
+      void opts.db
+        .select({ companyId: liveSessions.companyId, sellerId: liveSessions.sellerId })
+        .from(liveSessions)
+        .where(eq(liveSessions.id, id))
+        .then(([session]) => {
+          // The user as this socket knows it now (an access change re-assigns it).
+          if (!session || !canEditSession(socket.data.user, session)) return reply({ ok: false });
+          io.to(rooms.session(id)).emit('promptUnmute', { sessionId: id });
+          reply({ ok: true });
+        })
+        .catch(() => reply({ ok: false }));
+    });
+  }
 
   /** Joins the rooms the socket's user is granted now, and leaves those it no longer is. */
   function assignAccessRooms(socket: RealtimeSocket) {
@@ -178,6 +225,7 @@ export async function createRealtime(
     onPeer(event, handler) {
       if (pub) io.on(event, handler);
     },
+    viewerCount: (sessionId) => viewers.count(sessionId),
     async refreshUserAccess(userId) {
       if (pub) io.serverSideEmit(USER_ACCESS_EVENT, { userId });
       await refreshLocal(userId);
@@ -187,6 +235,7 @@ export async function createRealtime(
     },
     async close() {
       // Like io.close(), but leaves the HTTP server to Fastify, which is closing it.
+      viewers.stop();
       io.local.disconnectSockets(true);
       io.engine.close();
       await Promise.all([pub?.quit(), sub?.quit()].filter(Boolean));

@@ -1,6 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { PaymentStatus, PayoutStatus } from '../../domain/payments.js';
-import type { AuctionEvent } from '../../domain/realtime.js';
+import {
+  type AuctionEvent,
+  LOT_FINISHED_EVENT,
+  LOT_TIMER_EVENT,
+  type LotFinishedEvent,
+  type LotTimerEvent,
+  SESSION_STATE_EVENT,
+  type SessionStateEvent,
+  type SessionStatusEvent,
+} from '../../domain/realtime.js';
 import type { SessionCache } from '../features/auth/sessions.js';
 import type { BidBroadcaster } from '../features/bids/events.js';
 import type { EngineLine, EngineState } from '../features/bids/present.js';
@@ -32,7 +41,15 @@ export type DomainEvent =
       auctionIds: string[];
     }
   /** A user's roles or company changed: sessions and sockets must follow. */
-  | { type: 'userAccessChanged'; userId: string };
+  | { type: 'userAccessChanged'; userId: string }
+  /** A live session or its lots changed: its public state, and its status when that changed (SPEC §7 sessionStatusUpdate). */
+  | { type: 'sessionChanged'; state: SessionStateEvent; status: SessionStatusEvent | null }
+  /** A live session was deleted: its viewers hear it ended. */
+  | { type: 'sessionDeleted'; status: SessionStatusEvent }
+  /** A lot's timer was set: the session room hears the new end, the auction's room and panels its new state. */
+  | { type: 'lotTimerSet'; timer: LotTimerEvent; auction: EngineState }
+  /** A lot's auction closed (after `auctionClosed`, from the Live Hub's subscriber). */
+  | { type: 'lotFinished'; finished: LotFinishedEvent };
 
 export type DomainEventType = DomainEvent['type'];
 export type DomainEventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
@@ -72,6 +89,20 @@ export function createPublisher(opts: { realtime: Realtime; sessions: SessionCac
       case 'userAccessChanged':
         sessions.forgetUser(event.userId);
         await realtime.refreshUserAccess(event.userId);
+        return;
+      case 'sessionChanged':
+        if (event.status) realtime.toSession(event.status.sessionId, 'sessionStatusUpdate', event.status);
+        realtime.toSession(event.state.session.id, SESSION_STATE_EVENT, event.state);
+        return;
+      case 'sessionDeleted':
+        realtime.toSession(event.status.sessionId, 'sessionStatusUpdate', event.status);
+        return;
+      case 'lotTimerSet':
+        realtime.toSession(event.timer.sessionId, LOT_TIMER_EVENT, event.timer);
+        broadcaster.changed(event.auction);
+        return;
+      case 'lotFinished':
+        realtime.toSession(event.finished.sessionId, LOT_FINISHED_EVENT, event.finished);
         return;
     }
   }

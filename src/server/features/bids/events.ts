@@ -105,6 +105,10 @@ export function createBidBroadcaster(realtime: Realtime, present: BidPresenter, 
     closed(state: EngineState) {
       publish({ state, lines: [] }, true);
     },
+    /** After anything else changed the auction's state (a Live Hub timer): sent at once. */
+    changed(state: EngineState) {
+      publish({ state, lines: [] }, true);
+    },
     stop() {
       clearInterval(sweep);
       for (const channels of [publicChannels, panelChannels]) {

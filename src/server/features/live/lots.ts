@@ -1,0 +1,149 @@
+import { and, count, eq, sql } from 'drizzle-orm';
+import { isUuid } from '../../../domain/ids.js';
+import { nextLotOrder } from '../../../domain/live.js';
+import { recordAudit } from '../../audit.js';
+import type { Db, Tx } from '../../db/connect.js';
+import { auctions, liveLots, liveSessions } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { messages } from '../../messages.js';
+import { isInScope, recordScope } from '../../policies/scope.js';
+import { type Actor, bumpSession, lockEditable, readEditable, type SessionChange } from './sessions.js';
+
+/**
+ * Lots (issue 12 item 2). Orders are 1-based and dense; every change holds the session row, so
+ * concurrent adds, removals and reorders of one session run one at a time. The unique
+ * (session_id, order) constraint is checked row by row, so a renumbering first moves every lot
+ * out of the way (order + OFFSET), then to its place.
+ */
+const OFFSET = 1_000_000;
+
+export const lotNotFound = () => new AppError('NOT_FOUND', messages.live.lotNotFound);
+
+/** Orders 1..n in the given order (ids of this session's lots). */
+async function renumber(tx: Tx, sessionId: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.execute(sql`update live_lots set "order" = "order" + ${OFFSET} where session_id = ${sessionId}::uuid`);
+  const values = ids.map((id, i) => sql`(${id}::uuid, ${i + 1}::integer)`);
+  await tx.execute(sql`update live_lots l set "order" = v.o from (values ${sql.join(values, sql`, `)}) as v(id, o)
+                      where l.id = v.id and l.session_id = ${sessionId}::uuid`);
+}
+
+async function lotIdsInOrder(tx: Tx, sessionId: string): Promise<string[]> {
+  const found = await tx.select({ id: liveLots.id }).from(liveLots).where(eq(liveLots.sessionId, sessionId)).orderBy(liveLots.order);
+  return found.map((l) => l.id);
+}
+
+/**
+ * Appends an auction as the session's last lot. The auction must be one the actor may manage,
+ * not ended, not paid, and not a lot of a session that has not ended: checked with the auction
+ * row locked, so two sessions adding it at once cannot both win.
+ */
+export async function addLot(db: Db, opts: { actor: Actor; sessionId: string; auctionId: string; ip?: string }): Promise<SessionChange & { lotId: string }> {
+  const { actor } = opts;
+  // Refused sessions answer first, whatever the auction.
+  await readEditable(db, opts.sessionId, actor);
+  return db.transaction(async (tx) => {
+    const [auction] = await tx.select().from(auctions).where(eq(auctions.id, opts.auctionId.toLowerCase())).for('update');
+    if (!auction || !isInScope(recordScope(actor), auction)) throw new AppError('NOT_FOUND', messages.live.auctionNotFound);
+    const session = await lockEditable(tx, opts.sessionId, actor);
+    if (auction.isPaid) throw new AppError('CONFLICT', messages.live.auctionPaid);
+    const ended =
+      auction.status === 'ended' ||
+      auction.currentWinnerId !== null ||
+      (auction.status !== 'pending' && auction.endTime !== null && auction.endTime.getTime() <= Date.now());
+    if (ended) throw new AppError('CONFLICT', messages.live.auctionEnded);
+    const holders = await tx
+      .select({ sessionId: liveLots.sessionId })
+      .from(liveLots)
+      .innerJoin(liveSessions, eq(liveSessions.id, liveLots.sessionId))
+      .where(and(eq(liveLots.auctionId, auction.id), sql`(${liveSessions.status} <> 'ended' or ${liveSessions.id} = ${session.id})`));
+    if (holders.some((h) => h.sessionId === session.id)) throw new AppError('CONFLICT', messages.live.auctionInSession);
+    if (holders.length > 0) throw new AppError('CONFLICT', messages.live.auctionInOtherSession);
+    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(liveLots).where(eq(liveLots.sessionId, session.id));
+    const [lot] = await tx
+      .insert(liveLots)
+      .values({ sessionId: session.id, auctionId: auction.id, order: nextLotOrder(Number(n)) })
+      .returning();
+    if (!lot) throw new Error('insert returned nothing');
+    await bumpSession(tx, session.id);
+    await recordAudit(tx, {
+      actorId: actor.id,
+      action: 'live_session.add_lot',
+      entityType: 'live_session',
+      entityId: session.id,
+      after: { lotId: lot.id, auctionId: auction.id, order: lot.order },
+      ip: opts.ip ?? null,
+    });
+    return { sessionId: session.id, statusChanged: false, lotId: lot.id };
+  });
+}
+
+/** Takes a lot out of the session (never its auction) and closes the gap in the order. */
+export async function removeLot(db: Db, opts: { actor: Actor; sessionId: string; lotId: string; ip?: string }): Promise<SessionChange> {
+  return db.transaction(async (tx) => {
+    const session = await lockEditable(tx, opts.sessionId, opts.actor);
+    if (!isUuid(opts.lotId)) throw lotNotFound();
+    const [lot] = await tx
+      .delete(liveLots)
+      .where(and(eq(liveLots.id, opts.lotId.toLowerCase()), eq(liveLots.sessionId, session.id)))
+      .returning();
+    if (!lot) throw lotNotFound();
+    await renumber(tx, session.id, await lotIdsInOrder(tx, session.id));
+    await bumpSession(tx, session.id, session.currentLotId === lot.id ? { currentLotId: null } : {});
+    await recordAudit(tx, {
+      actorId: opts.actor.id,
+      action: 'live_session.remove_lot',
+      entityType: 'live_session',
+      entityId: session.id,
+      before: { lotId: lot.id, auctionId: lot.auctionId, order: lot.order },
+      ip: opts.ip ?? null,
+    });
+    return { sessionId: session.id, statusChanged: false };
+  });
+}
+
+/** PUT .../lots/order: `lotIds` must be exactly the session's lots, in their new order. */
+export async function reorderLots(db: Db, opts: { actor: Actor; sessionId: string; lotIds: string[]; ip?: string }): Promise<SessionChange> {
+  return db.transaction(async (tx) => {
+    const session = await lockEditable(tx, opts.sessionId, opts.actor);
+    const before = await lotIdsInOrder(tx, session.id);
+    const wanted = opts.lotIds.map((id) => id.toLowerCase());
+    const same = wanted.length === before.length && new Set(wanted).size === wanted.length && wanted.every((id) => before.includes(id));
+    if (!same) throw new AppError('CONFLICT', messages.live.lotsMismatch);
+    await renumber(tx, session.id, wanted);
+    await bumpSession(tx, session.id);
+    await recordAudit(tx, {
+      actorId: opts.actor.id,
+      action: 'live_session.reorder_lots',
+      entityType: 'live_session',
+      entityId: session.id,
+      before: { lotIds: before },
+      after: { lotIds: wanted },
+      ip: opts.ip ?? null,
+    });
+    return { sessionId: session.id, statusChanged: false };
+  });
+}
+
+/** 'Establecer actual': the lot becomes the current one and the session goes live (SPEC §4). */
+export async function setCurrentLot(db: Db, opts: { actor: Actor; sessionId: string; lotId: string; ip?: string }): Promise<SessionChange> {
+  return db.transaction(async (tx) => {
+    const session = await lockEditable(tx, opts.sessionId, opts.actor);
+    const [lot] = await tx
+      .select({ id: liveLots.id })
+      .from(liveLots)
+      .where(and(eq(liveLots.id, opts.lotId.toLowerCase()), eq(liveLots.sessionId, session.id)));
+    if (!lot) throw lotNotFound();
+    const row = await bumpSession(tx, session.id, { currentLotId: lot.id, status: 'live' });
+    await recordAudit(tx, {
+      actorId: opts.actor.id,
+      action: 'live_session.set_current',
+      entityType: 'live_session',
+      entityId: session.id,
+      before: { currentLotId: session.currentLotId, status: session.status },
+      after: { currentLotId: row.currentLotId, status: row.status },
+      ip: opts.ip ?? null,
+    });
+    return { sessionId: session.id, statusChanged: session.status !== 'live' };
+  });
+}

@@ -1,0 +1,116 @@
+import type {
+  BiddingConfig,
+  LiveSessionCard,
+  LiveSessionDetail,
+  LiveSessionPrivate,
+  LiveSessionPublic,
+  LotStatus,
+  LotView,
+  SessionStatus,
+  StreamType,
+} from '../../../domain/live.js';
+import type { SessionStateEvent } from '../../../domain/realtime.js';
+import type { liveSessions } from '../../db/schema.js';
+import type { BidPresenter, EngineState } from '../bids/present.js';
+
+export type SessionRow = typeof liveSessions.$inferSelect;
+
+/** One lot as queries.ts reads it: the lot, its auction's name and images, and the bid engine's state. */
+export interface LotRow {
+  id: string;
+  sessionId: string;
+  auctionId: string;
+  order: number;
+  status: LotStatus;
+  createdAt: number;
+  name: string;
+  images: string[];
+  thumbnailUrl: string | null;
+  state: EngineState;
+}
+
+/** A session with everything its answers and events are built from, read after a commit. */
+export interface SessionView {
+  row: SessionRow;
+  sellerName: string;
+  lots: LotRow[];
+}
+
+const ms = (d: Date | null): number | null => (d ? d.getTime() : null);
+
+export function presentPublicSession(row: SessionRow, sellerName: string): LiveSessionPublic {
+  return {
+    id: row.id,
+    title: row.title,
+    sellerSlug: row.sellerSlug,
+    sellerName,
+    status: row.status as SessionStatus,
+    scheduledAt: row.scheduledAt.getTime(),
+    whatsappLink: row.whatsappLink,
+    streamType: row.streamType as StreamType,
+    coverImageUrl: row.coverImageUrl,
+    currentLotId: row.currentLotId,
+    biddingConfig: row.biddingConfig as BiddingConfig,
+    version: row.version,
+  };
+}
+
+export function presentPrivateSession(row: SessionRow, sellerName: string): LiveSessionPrivate {
+  return {
+    ...presentPublicSession(row, sellerName),
+    sellerId: row.sellerId,
+    companyId: row.companyId,
+    createdAt: row.createdAt.getTime(),
+    lastStreamStart: ms(row.lastStreamStart),
+    lastStreamStop: ms(row.lastStreamStop),
+  };
+}
+
+/** A lot with its auction's public state (names masked, bidders pseudonymous: bids/present.ts). */
+export function presentLot(lot: LotRow, present: BidPresenter, now: number): LotView {
+  return {
+    id: lot.id,
+    sessionId: lot.sessionId,
+    auctionId: lot.auctionId,
+    order: lot.order,
+    status: lot.status,
+    createdAt: lot.createdAt,
+    auction: {
+      id: lot.auctionId,
+      name: lot.name,
+      images: lot.images,
+      thumbnailUrl: lot.thumbnailUrl,
+      state: present.state({ ...lot.state, serverNow: now }),
+    },
+  };
+}
+
+/** GET /api/live-sessions/{id} and every change's answer: the private fields only for its editors. */
+export function presentDetail(view: SessionView, opts: { present: BidPresenter; canEdit: boolean; viewerCount: number; now?: number }): LiveSessionDetail {
+  const now = opts.now ?? Date.now();
+  return {
+    session: opts.canEdit ? presentPrivateSession(view.row, view.sellerName) : presentPublicSession(view.row, view.sellerName),
+    lots: view.lots.map((lot) => presentLot(lot, opts.present, now)),
+    canEdit: opts.canEdit,
+    viewerCount: opts.viewerCount,
+    serverNow: now,
+  };
+}
+
+/** What the session room hears after any change: the public view only. */
+export function presentStateEvent(view: SessionView, present: BidPresenter, now = Date.now()): SessionStateEvent {
+  return { session: presentPublicSession(view.row, view.sellerName), lots: view.lots.map((lot) => presentLot(lot, present, now)), serverNow: now };
+}
+
+export function presentCard(row: SessionRow & { lotCount: number }, sellerName: string): LiveSessionCard {
+  return {
+    id: row.id,
+    title: row.title,
+    sellerSlug: row.sellerSlug,
+    sellerName,
+    status: row.status as SessionStatus,
+    scheduledAt: row.scheduledAt.getTime(),
+    coverImageUrl: row.coverImageUrl,
+    lotCount: row.lotCount,
+  };
+}

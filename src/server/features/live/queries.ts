@@ -1,0 +1,175 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { isUuid } from '../../../domain/ids.js';
+import {
+  type LiveDirectory,
+  type LiveSessionList,
+  type LotStatus,
+  PICKER_LIMIT,
+  type PickerAnswer,
+  type PickerItem,
+  parsePickerQuery,
+} from '../../../domain/live.js';
+import { type Db, rows, type Tx } from '../../db/connect.js';
+import { auctions, liveLots, liveSessions } from '../../db/schema.js';
+import { recordScope, type ScopedActor, scopeWhere } from '../../policies/scope.js';
+import type { EngineState } from '../bids/present.js';
+import { companyNames } from '../companies/queries.js';
+import { canEditSession, sessionListWhere } from './policies.js';
+import { type LotRow, presentCard, presentPrivateSession, type SessionRow, type SessionView } from './presenters.js';
+
+/** The directory's limits: what is on now, and the next ones scheduled (those due in the last day included, late starts happen). */
+const DIRECTORY_LIVE_MAX = 50;
+const DIRECTORY_UPCOMING_MAX = 20;
+/** The panel's list has no pages (SPEC §2); a company runs a few shows a week. */
+const LIST_MAX = 500;
+
+// Qualified by hand: inside a select list drizzle writes bare column names.
+const lotCountSql = sql<number>`(select count(*)::int from live_lots l where l.session_id = "live_sessions"."id")`;
+
+async function sellerNames(db: Db | Tx, companyIds: string[]): Promise<Map<string, string>> {
+  return companyNames(db, companyIds);
+}
+
+/** The lots of a session, in order, each with its auction's engine state (bids/present.ts builds what leaves). */
+export async function readLots(db: Db | Tx, sessionId: string): Promise<LotRow[]> {
+  const found = rows<{
+    id: string;
+    session_id: string;
+    auction_id: string;
+    order: number;
+    status: LotStatus;
+    created_at: string | Date;
+    name: string;
+    images: string[];
+    thumbnail_url: string | null;
+    state: EngineState;
+  }>(
+    await db.execute(sql`
+      select l.id, l.session_id, l.auction_id, l."order", l.status, l.created_at, a.name, a.images,
+             (select u.thumbnail_url from uploads u where u.url = a.images[1] limit 1) as thumbnail_url,
+             auction_bid_state(a, auction_bidding_config(a.id)) as state
+      from live_lots l join auctions a on a.id = l.auction_id
+      where l.session_id = ${sessionId}::uuid
+      order by l."order"`),
+  );
+  return found.map((r) => ({
+    id: r.id,
+    sessionId: r.session_id,
+    auctionId: r.auction_id,
+    order: Number(r.order),
+    status: r.status,
+    createdAt: new Date(r.created_at).getTime(),
+    name: r.name,
+    images: r.images ?? [],
+    thumbnailUrl: r.thumbnail_url,
+    state: normalizeState(r.state),
+  }));
+}
+
+/** jsonb numbers arrive as numbers, bigints as numbers too; endTime may be null. */
+function normalizeState(s: EngineState): EngineState {
+  return { ...s, endTime: s.endTime === null ? null : Number(s.endTime), serverNow: Number(s.serverNow) };
+}
+
+/** A session with its lots and seller name, or null when it does not exist. */
+export async function readSessionView(db: Db | Tx, sessionId: string): Promise<SessionView | null> {
+  if (!isUuid(sessionId)) return null;
+  const [row] = await db.select().from(liveSessions).where(eq(liveSessions.id, sessionId.toLowerCase()));
+  if (!row) return null;
+  const [lots, names] = await Promise.all([readLots(db, row.id), sellerNames(db, [row.companyId])]);
+  return { row, lots, sellerName: names.get(row.companyId) ?? row.companyId };
+}
+
+/** GET /api/live-sessions: SPEC §6's scope, by scheduledAt ascending, each with its lot count and whether the user may change it. */
+export async function listSessions(db: Db, actor: ScopedActor): Promise<LiveSessionList> {
+  const found = await db
+    .select({ row: liveSessions, lotCount: lotCountSql })
+    .from(liveSessions)
+    .where(sessionListWhere(actor))
+    .orderBy(asc(liveSessions.scheduledAt), asc(liveSessions.id))
+    .limit(LIST_MAX);
+  const names = await sellerNames(
+    db,
+    found.map((f) => f.row.companyId),
+  );
+  return {
+    sessions: found.map(({ row, lotCount }) => ({
+      ...presentPrivateSession(row, names.get(row.companyId) ?? row.companyId),
+      lotCount: Number(lotCount),
+      canEdit: canEditSession(actor, row),
+    })),
+  };
+}
+
+/** GET /api/live-sessions/public (/live alone): the shows on now (live or paused), then the next scheduled ones. */
+export async function liveDirectory(db: Db): Promise<LiveDirectory> {
+  const [live, upcoming] = await Promise.all([
+    db
+      .select({ row: liveSessions, lotCount: lotCountSql })
+      .from(liveSessions)
+      .where(inArray(liveSessions.status, ['live', 'paused']))
+      .orderBy(asc(liveSessions.scheduledAt), asc(liveSessions.id))
+      .limit(DIRECTORY_LIVE_MAX),
+    db
+      .select({ row: liveSessions, lotCount: lotCountSql })
+      .from(liveSessions)
+      .where(and(eq(liveSessions.status, 'scheduled'), sql`${liveSessions.scheduledAt} >= now() - interval '1 day'`))
+      .orderBy(asc(liveSessions.scheduledAt), asc(liveSessions.id))
+      .limit(DIRECTORY_UPCOMING_MAX),
+  ]);
+  const names = await sellerNames(
+    db,
+    [...live, ...upcoming].map((f) => f.row.companyId),
+  );
+  const card = ({ row, lotCount }: { row: SessionRow; lotCount: number }) =>
+    presentCard({ ...row, lotCount: Number(lotCount) }, names.get(row.companyId) ?? row.companyId);
+  return { live: live.map(card), upcoming: upcoming.map(card), serverNow: Date.now() };
+}
+
+/**
+ * GET /api/live-sessions/{id}/picker?q= (SPEC §5): the auctions the user may manage that are not
+ * ended, paid or a lot of a session that has not ended (this one included). Under 2 characters the
+ * newest first; otherwise any of the name tokens, or the auction's id; deduplicated, at most 20.
+ */
+export async function pickAuctions(db: Db, opts: { actor: ScopedActor; sessionId: string; q: string | undefined }): Promise<PickerAnswer> {
+  const query = parsePickerQuery(opts.q);
+  const open = sql`${auctions.status} in ('pending', 'active', 'live')
+    and (${auctions.endTime} is null or ${auctions.status} = 'pending' or ${auctions.endTime} > now())
+    and not ${auctions.isPaid} and ${auctions.currentWinnerId} is null
+    and not exists (select 1 from ${liveLots} l join ${liveSessions} s on s.id = l.session_id
+                    where l.auction_id = ${auctions.id} and (s.status <> 'ended' or s.id = ${opts.sessionId}::uuid))`;
+  let match = sql`true`;
+  if (query.kind === 'search') {
+    const byTokens = query.tokens.length
+      ? sql`${auctions.nameTokens} && ${sql`ARRAY[${sql.join(
+          query.tokens.map((t) => sql`${t}`),
+          sql`, `,
+        )}]::text[]`}`
+      : sql`false`;
+    match = query.auctionId ? sql`(${byTokens} or ${auctions.id} = ${query.auctionId}::uuid)` : byTokens;
+  }
+  const found = await db
+    .select({
+      id: auctions.id,
+      name: auctions.name,
+      status: auctions.status,
+      startingPrice: auctions.startingPrice,
+      currentPrice: auctions.currentPrice,
+      endTime: auctions.endTime,
+      thumbnailUrl: sql<string | null>`coalesce((select u.thumbnail_url from uploads u where u.url = ${auctions.images}[1] limit 1), ${auctions.images}[1])`,
+    })
+    .from(auctions)
+    .where(and(scopeWhere(recordScope(opts.actor), auctions), open, match))
+    .orderBy(sql`${auctions.createdAt} desc`, sql`${auctions.id} desc`)
+    .limit(PICKER_LIMIT);
+  const items: PickerItem[] = found.map((r) => ({
+    id: r.id,
+    name: r.name,
+    thumbnailUrl: r.thumbnailUrl,
+    status: r.status as PickerItem['status'],
+    startingPrice: r.startingPrice,
+    currentPrice: r.currentPrice,
+    endTime: r.endTime ? r.endTime.getTime() : null,
+  }));
+  return { items };
+}

@@ -1,0 +1,115 @@
+import { and, count, eq, inArray, or, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { ZQuickAuction } from '../../../domain/live.js';
+import { nextLotOrder } from '../../../domain/live.js';
+import { recordAudit } from '../../audit.js';
+import { type Db, rows, type Tx } from '../../db/connect.js';
+import { auctions, liveLots, uploads } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { messages } from '../../messages.js';
+import type { DomainEvent } from '../../realtime/publisher.js';
+import { auctionCreated } from '../auctions/events.js';
+import { buildSearchText, companyNames, nameTokens } from '../auctions/search-text.js';
+import type { EngineState } from '../bids/present.js';
+import { ensureCompany } from '../companies/queries.js';
+import { type Actor, bumpSession, lockEditable, readEditable, type SessionChange } from './sessions.js';
+
+type QuickAuctionValues = z.output<typeof ZQuickAuction>;
+type AuctionRow = typeof auctions.$inferSelect;
+
+/**
+ * 'Agregar subasta rápida' (issue 12 item 4): an auction with a name, a starting price and images
+ * (no category or description), stamped like any record a user creates (SPEC §6: sellerId is the
+ * uid, companyId its company). With 'add to session' it becomes the session's last lot; with a
+ * timer preset as well it becomes the current lot, live, its countdown started at once, all in one
+ * transaction.
+ *
+ * Without a timer: 'pending' waits as any pending auction; 'live' is on the block but takes no bids
+ * until the seller starts its timer (the bid engine refuses an auction without an end time, and the
+ * scheduler has nothing to close); 'active' needs a timer, as the auction form needs an end date
+ * for an active auction (400). A timer without the session sets the end time and keeps the status.
+ */
+export interface QuickAuctionDone {
+  row: AuctionRow;
+  change: (SessionChange & { lotId: string }) | null;
+  timer: { lotId: string; state: EngineState; endTime: number } | null;
+  events: DomainEvent[];
+}
+
+async function checkImages(tx: Tx, opts: { images: string[]; actor: Actor }): Promise<void> {
+  if (opts.images.length === 0) return;
+  const duplicate = new Set(opts.images).size !== opts.images.length;
+  const known = await tx
+    .select({ url: uploads.url })
+    .from(uploads)
+    .where(and(inArray(uploads.url, opts.images), or(eq(uploads.ownerId, opts.actor.id), eq(uploads.companyId, opts.actor.companyId))));
+  const urls = new Set(known.map((k) => k.url));
+  if (duplicate) throw new AppError('VALIDATION', messages.errors.validation, { images: messages.fields.imageDuplicate });
+  if (opts.images.some((url) => !urls.has(url))) throw new AppError('VALIDATION', messages.errors.validation, { images: messages.fields.imageInvalid });
+}
+
+export async function createQuickAuction(db: Db, opts: { actor: Actor; sessionId: string; input: QuickAuctionValues; ip?: string }): Promise<QuickAuctionDone> {
+  const { actor, input } = opts;
+  await readEditable(db, opts.sessionId, actor);
+  if (input.status === 'active' && input.timerSeconds === null) {
+    throw new AppError('VALIDATION', messages.errors.validation, { timerSeconds: messages.live.activeNeedsTimer });
+  }
+  const startsNow = input.addToSession && input.timerSeconds !== null;
+  return db.transaction(async (tx) => {
+    await checkImages(tx, { images: input.images, actor });
+    await ensureCompany(tx, actor.companyId);
+    const company = (await companyNames(tx, [actor.companyId])).get(actor.companyId) ?? null;
+    const endTime = input.timerSeconds === null ? null : sql`date_trunc('milliseconds', clock_timestamp() + make_interval(secs => ${input.timerSeconds}))`;
+    const [row] = await tx
+      .insert(auctions)
+      .values({
+        name: input.name,
+        description: '',
+        startingPrice: input.startingPrice,
+        images: input.images,
+        status: startsNow ? 'live' : input.status,
+        endTime: endTime as unknown as Date | null,
+        sellerId: actor.id,
+        companyId: actor.companyId,
+        nameTokens: nameTokens(input.name),
+        searchText: buildSearchText({ name: input.name, companyName: company }),
+      })
+      .returning();
+    if (!row) throw new Error('insert returned nothing');
+    await recordAudit(tx, {
+      actorId: actor.id,
+      action: 'auction.create',
+      entityType: 'auction',
+      entityId: row.id,
+      after: { name: row.name, companyId: row.companyId, quick: true, sessionId: opts.sessionId },
+      ip: opts.ip ?? null,
+    });
+    const events: DomainEvent[] = [auctionCreated(row)];
+    if (!input.addToSession) return { row, change: null, timer: null, events };
+
+    // The new auction's row is this transaction's own; the session comes next, as everywhere.
+    const session = await lockEditable(tx, opts.sessionId, actor);
+    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(liveLots).where(eq(liveLots.sessionId, session.id));
+    const [lot] = await tx
+      .insert(liveLots)
+      .values({ sessionId: session.id, auctionId: row.id, order: nextLotOrder(Number(n)) })
+      .returning();
+    if (!lot) throw new Error('insert returned nothing');
+    const after = await bumpSession(tx, session.id, startsNow ? { currentLotId: lot.id, status: 'live' } : {});
+    await recordAudit(tx, {
+      actorId: actor.id,
+      action: 'live_session.add_lot',
+      entityType: 'live_session',
+      entityId: session.id,
+      after: { lotId: lot.id, auctionId: row.id, order: lot.order, current: startsNow, timerSeconds: input.timerSeconds },
+      ip: opts.ip ?? null,
+    });
+    const change = { sessionId: session.id, statusChanged: after.status !== session.status, lotId: lot.id };
+    if (!startsNow || !row.endTime) return { row, change, timer: null, events };
+    const [state] = rows<{ s: EngineState }>(
+      await tx.execute(sql`select auction_bid_state(a, auction_bidding_config(a.id)) as s from auctions a where a.id = ${row.id}::uuid`),
+    );
+    if (!state) throw new Error('auction vanished');
+    return { row, change, timer: { lotId: lot.id, state: state.s, endTime: row.endTime.getTime() }, events };
+  });
+}

@@ -1,0 +1,173 @@
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AuctionDetail } from '../../../domain/auctions.js';
+import { ZAddLot, ZPickerQuery, ZQuickAuction, ZReorderLots, ZSessionCreate, ZSessionUpdate, ZSetCurrentLot, ZTimerInput } from '../../../domain/live.js';
+import type { AppContext } from '../../context.js';
+import { currentUser, requireRole } from '../../http/auth-hooks.js';
+import { AppError, fieldMessage } from '../../http/errors.js';
+import { messages } from '../../messages.js';
+import type { DomainEvent } from '../../realtime/publisher.js';
+import { describeAuction } from '../auctions/service.js';
+import type { CurrentUser } from '../auth/sessions.js';
+import { installLiveSubscribers, lotTimerSet, sessionChanged, sessionDeleted } from './events.js';
+import { addLot, removeLot, reorderLots, setCurrentLot } from './lots.js';
+import { canEditSession } from './policies.js';
+import { presentDetail } from './presenters.js';
+import { listSessions, liveDirectory, pickAuctions, readSessionView } from './queries.js';
+import { createQuickAuction } from './quick-auction.js';
+import { createSession, deleteSession, readEditable, type SessionChange, sessionNotFound, updateSession } from './sessions.js';
+import { setLotTimer } from './timer.js';
+
+const ZParams = z.object({ id: z.string().max(64) });
+const ZLotParams = z.object({ id: z.string().max(64), lotId: z.string().max(64) });
+const panel = requireRole('admin', 'seller');
+/** Changes per user: a show clicks timers and lots quickly, a runaway script is stopped. */
+const writeLimit = {
+  max: 120,
+  timeWindow: '1 minute',
+  keyGenerator: (req: FastifyRequest) => req.user?.id ?? req.ip,
+  errorResponseBuilder: () => new AppError('RATE_LIMITED', messages.live.rateLimited),
+};
+/** The picker searches as the seller types (debounced 300 ms). */
+const pickerLimit = { max: 60, timeWindow: '10 seconds', keyGenerator: (req: FastifyRequest) => req.user?.id ?? req.ip };
+
+const liveFields: Record<string, string> = messages.live.fields;
+
+/**
+ * Issue 12's API (paths fixed by the issue). GET of one session and the directory are public;
+ * everything else is the panel's, and a session the user may not change answers 'Sesión no
+ * encontrada' (404) like one that does not exist. Each change answers the session as its editor
+ * reads it and is broadcast to the session room after the commit.
+ */
+export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, publisher, realtime } = ctx;
+  const { present } = ctx.bidding;
+
+  const unsubscribe = installLiveSubscribers({ db, publisher, present });
+  fastify.addHook('onClose', async () => unsubscribe());
+
+  // The Live Hub's field codes (src/domain/live.ts) have their own words ('whatsappInvalid' is a group link here).
+  fastify.setErrorHandler((err: FastifyError, _req, reply) => {
+    if (!hasZodFastifySchemaValidationErrors(err)) throw err;
+    const fields: Record<string, string> = {};
+    for (const v of err.validation) {
+      const key = v.instancePath.split('/').filter(Boolean).join('.') || '_';
+      fields[key] ??= liveFields[v.message ?? ''] ?? fieldMessage({ code: v.keyword, message: v.message ?? '' });
+    }
+    return reply.code(400).send({ error: { code: 'VALIDATION', message: messages.errors.validation, fields } });
+  });
+
+  /** The session as `viewer` reads it now, for an answer. */
+  async function detailFor(sessionId: string, viewer: CurrentUser | null) {
+    const view = await readSessionView(db, sessionId);
+    if (!view) throw sessionNotFound();
+    return { view, detail: presentDetail(view, { present, canEdit: canEditSession(viewer, view.row), viewerCount: realtime.viewerCount(view.row.id) }) };
+  }
+
+  /** After a committed change: publish its events (then the session's state), answer the editor's view. */
+  async function changed(
+    change: SessionChange,
+    actor: CurrentUser,
+    before: (view: NonNullable<Awaited<ReturnType<typeof readSessionView>>>) => DomainEvent[] = () => [],
+  ) {
+    const { view, detail } = await detailFor(change.sessionId, actor);
+    await publisher.publish([...before(view), sessionChanged(view, present, { statusChanged: change.statusChanged })]);
+    return detail;
+  }
+
+  app.get('/api/live-sessions', { preValidation: panel }, async (req) => listSessions(db, currentUser(req)));
+
+  app.get('/api/live-sessions/public', async () => liveDirectory(db));
+
+  app.post('/api/live-sessions', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { body: ZSessionCreate } }, async (req, reply) => {
+    const actor = currentUser(req);
+    const row = await createSession(db, { actor, input: req.body, ip: req.ip });
+    return reply.code(201).send(await changed({ sessionId: row.id, statusChanged: false }, actor));
+  });
+
+  app.get('/api/live-sessions/:id', { schema: { params: ZParams } }, async (req) => (await detailFor(req.params.id, req.user)).detail);
+
+  app.put(
+    '/api/live-sessions/:id',
+    { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZSessionUpdate } },
+    async (req) => {
+      const actor = currentUser(req);
+      return changed(await updateSession(db, { actor, id: req.params.id, input: req.body, ip: req.ip }), actor);
+    },
+  );
+
+  app.delete('/api/live-sessions/:id', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => {
+    const row = await deleteSession(db, { actor: currentUser(req), id: req.params.id, ip: req.ip });
+    await publisher.publish([sessionDeleted(row)]);
+    return { id: row.id };
+  });
+
+  app.post(
+    '/api/live-sessions/:id/lots',
+    { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZAddLot } },
+    async (req, reply) => {
+      const actor = currentUser(req);
+      const change = await addLot(db, { actor, sessionId: req.params.id, auctionId: req.body.auctionId, ip: req.ip });
+      return reply.code(201).send(await changed(change, actor));
+    },
+  );
+
+  app.delete('/api/live-sessions/:id/lots/:lotId', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZLotParams } }, async (req) => {
+    const actor = currentUser(req);
+    return changed(await removeLot(db, { actor, sessionId: req.params.id, lotId: req.params.lotId, ip: req.ip }), actor);
+  });
+
+  app.put(
+    '/api/live-sessions/:id/lots/order',
+    { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZReorderLots } },
+    async (req) => {
+      const actor = currentUser(req);
+      return changed(await reorderLots(db, { actor, sessionId: req.params.id, lotIds: req.body.lotIds, ip: req.ip }), actor);
+    },
+  );
+
+  app.post(
+    '/api/live-sessions/:id/current',
+    { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZSetCurrentLot } },
+    async (req) => {
+      const actor = currentUser(req);
+      return changed(await setCurrentLot(db, { actor, sessionId: req.params.id, lotId: req.body.lotId, ip: req.ip }), actor);
+    },
+  );
+
+  app.post(
+    '/api/live-sessions/:id/timer',
+    { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZTimerInput } },
+    async (req) => {
+      const actor = currentUser(req);
+      const set = await setLotTimer(db, { actor, sessionId: req.params.id, seconds: req.body.seconds, ip: req.ip });
+      return changed(set, actor, (view) => [lotTimerSet(view, set)]);
+    },
+  );
+
+  app.post(
+    '/api/live-sessions/:id/quick-auction',
+    { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZQuickAuction } },
+    async (req, reply) => {
+      const actor = currentUser(req);
+      const done = await createQuickAuction(db, { actor, sessionId: req.params.id, input: req.body, ip: req.ip });
+      await publisher.publish(done.events);
+      const { change, timer } = done;
+      const detail = change ? await changed(change, actor, (view) => (timer ? [lotTimerSet(view, { ...timer, auctionId: done.row.id })] : [])) : null;
+      const auction = (await describeAuction(db, { row: done.row, viewer: actor })) as AuctionDetail;
+      return reply.code(201).send({ auction, detail });
+    },
+  );
+
+  app.get(
+    '/api/live-sessions/:id/picker',
+    { config: { rateLimit: pickerLimit }, preValidation: panel, schema: { params: ZParams, querystring: ZPickerQuery } },
+    async (req) => {
+      const actor = currentUser(req);
+      const session = await readEditable(db, req.params.id, actor);
+      return pickAuctions(db, { actor, sessionId: session.id, q: req.query.q });
+    },
+  );
+}

@@ -1,0 +1,187 @@
+import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import { isUuid } from '../../../domain/ids.js';
+import { DEFAULT_BIDDING_CONFIG, type SessionStatus, sessionSlug, type ZSessionCreate, type ZSessionUpdate } from '../../../domain/live.js';
+import { recordAudit } from '../../audit.js';
+import type { Db, Tx } from '../../db/connect.js';
+import { auctions, liveLots, liveSessions, uploads } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { messages } from '../../messages.js';
+import type { ScopedActor } from '../../policies/scope.js';
+import { canEditSession } from './policies.js';
+import type { SessionRow } from './presenters.js';
+
+/**
+ * Sessions: create, edit, delete (issue 12 item 1). Lock order, everywhere in the Live Hub and in
+ * the close's trigger (db/functions/live-lots-finish.sql): an auction row first, then the session
+ * row, then its lots, so two changes never wait on each other in a circle.
+ */
+
+export type Actor = ScopedActor;
+/** What a change committed: the session to re-read and broadcast, and whether its status changed. */
+export interface SessionChange {
+  sessionId: string;
+  statusChanged: boolean;
+}
+
+export const sessionNotFound = () => new AppError('NOT_FOUND', messages.live.sessionNotFound);
+
+/** The session, locked for this transaction, when the actor may change it; anyone else gets 'Sesión no encontrada'. */
+export async function lockEditable(tx: Tx, id: string, actor: Actor): Promise<SessionRow> {
+  if (!isUuid(id)) throw sessionNotFound();
+  const [row] = await tx.select().from(liveSessions).where(eq(liveSessions.id, id.toLowerCase())).for('update');
+  if (!row || !canEditSession(actor, row)) throw sessionNotFound();
+  return row;
+}
+
+/** The same check without a lock (before locking an auction, which comes first). */
+export async function readEditable(db: Db | Tx, id: string, actor: Actor): Promise<SessionRow> {
+  if (!isUuid(id)) throw sessionNotFound();
+  const [row] = await db.select().from(liveSessions).where(eq(liveSessions.id, id.toLowerCase()));
+  if (!row || !canEditSession(actor, row)) throw sessionNotFound();
+  return row;
+}
+
+/** Every change of a session or its lots bumps its version in the same transaction. */
+export async function bumpSession(tx: Tx, id: string, set: Partial<typeof liveSessions.$inferInsert> = {}): Promise<SessionRow> {
+  const [row] = await tx
+    .update(liveSessions)
+    .set({ ...set, version: sql`${liveSessions.version} + 1`, updatedAt: new Date() })
+    .where(eq(liveSessions.id, id))
+    .returning();
+  if (!row) throw sessionNotFound();
+  return row;
+}
+
+/** POST /api/live-sessions ('Crear sesión'): stamped with the creator as seller and its company (SPEC §6). */
+export async function createSession(db: Db, opts: { actor: Actor; input: z.output<typeof ZSessionCreate>; ip?: string }): Promise<SessionRow> {
+  const { actor, input } = opts;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(liveSessions)
+      .values({
+        title: input.title,
+        sellerId: actor.id,
+        companyId: actor.companyId,
+        sellerSlug: sessionSlug({ sellerSlug: input.sellerSlug ?? null, title: input.title, scheduledAt: input.scheduledAt }),
+        scheduledAt: new Date(input.scheduledAt),
+        whatsappLink: input.whatsappLink ?? null,
+        biddingConfig: input.biddingConfig ?? DEFAULT_BIDDING_CONFIG,
+      })
+      .returning();
+    if (!row) throw new Error('insert returned nothing');
+    await recordAudit(tx, {
+      actorId: actor.id,
+      action: 'live_session.create',
+      entityType: 'live_session',
+      entityId: row.id,
+      after: { title: row.title, companyId: row.companyId, scheduledAt: row.scheduledAt },
+      ip: opts.ip ?? null,
+    });
+    return row;
+  });
+}
+
+type SessionUpdate = z.output<typeof ZSessionUpdate>;
+
+/**
+ * A cover is an image this user or the session's company uploaded, or one of the images of the
+ * session's lots ('Elegir imagen existente'); anything else is refused.
+ */
+async function checkCover(tx: Tx, opts: { url: string; actor: Actor; session: SessionRow }): Promise<void> {
+  const [upload] = await tx
+    .select({ id: uploads.id })
+    .from(uploads)
+    .where(
+      and(
+        eq(uploads.url, opts.url),
+        or(eq(uploads.ownerId, opts.actor.id), eq(uploads.companyId, opts.session.companyId), eq(uploads.companyId, opts.actor.companyId)),
+      ),
+    )
+    .limit(1);
+  if (upload) return;
+  const [lotImage] = await tx
+    .select({ id: liveLots.id })
+    .from(liveLots)
+    .innerJoin(auctions, eq(auctions.id, liveLots.auctionId))
+    .where(and(eq(liveLots.sessionId, opts.session.id), sql`${opts.url} = any(${auctions.images})`))
+    .limit(1);
+  if (lotImage) return;
+  throw new AppError('VALIDATION', messages.errors.validation, { coverImageUrl: messages.live.fields.coverInvalid });
+}
+
+/** An ended session opened again must not make one of its auctions a lot of two open sessions. */
+async function checkReopen(tx: Tx, session: SessionRow): Promise<void> {
+  const [clash] = await tx
+    .select({ id: liveLots.id })
+    .from(liveLots)
+    .innerJoin(liveSessions, eq(liveSessions.id, liveLots.sessionId))
+    .where(
+      and(
+        ne(liveLots.sessionId, session.id),
+        ne(liveSessions.status, 'ended'),
+        inArray(liveLots.auctionId, tx.select({ id: liveLots.auctionId }).from(liveLots).where(eq(liveLots.sessionId, session.id))),
+      ),
+    )
+    .limit(1);
+  if (clash) throw new AppError('CONFLICT', messages.live.reopenConflict);
+}
+
+/** PUT /api/live-sessions/{id}: any subset of the fields ('Editar Sesión', the status dropdown, the cover). */
+export async function updateSession(db: Db, opts: { actor: Actor; id: string; input: SessionUpdate; ip?: string }): Promise<SessionChange> {
+  const { actor, input } = opts;
+  return db.transaction(async (tx) => {
+    const before = await lockEditable(tx, opts.id, actor);
+    const set: Partial<typeof liveSessions.$inferInsert> = {};
+    const title = input.title ?? before.title;
+    const scheduledAt = input.scheduledAt ?? before.scheduledAt.getTime();
+    if (input.title !== undefined) set.title = input.title;
+    if (input.scheduledAt !== undefined) set.scheduledAt = new Date(input.scheduledAt);
+    if (input.sellerSlug !== undefined) set.sellerSlug = sessionSlug({ sellerSlug: input.sellerSlug, title, scheduledAt });
+    if (input.whatsappLink !== undefined) set.whatsappLink = input.whatsappLink;
+    if (input.biddingConfig !== undefined) set.biddingConfig = input.biddingConfig;
+    if (input.coverImageUrl !== undefined) {
+      if (input.coverImageUrl !== null && input.coverImageUrl !== before.coverImageUrl)
+        await checkCover(tx, { url: input.coverImageUrl, actor, session: before });
+      set.coverImageUrl = input.coverImageUrl;
+    }
+    const status = (input.status ?? before.status) as SessionStatus;
+    if (status !== before.status) {
+      if (before.status === 'ended') await checkReopen(tx, before);
+      set.status = status;
+    }
+    const row = await bumpSession(tx, before.id, set);
+    await recordAudit(tx, {
+      actorId: actor.id,
+      action: 'live_session.update',
+      entityType: 'live_session',
+      entityId: row.id,
+      before: pick(before, Object.keys(set)),
+      after: pick(row, Object.keys(set)),
+      ip: opts.ip ?? null,
+    });
+    return { sessionId: row.id, statusChanged: status !== before.status };
+  });
+}
+
+function pick(row: SessionRow, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.map((k) => [k, (row as unknown as Record<string, unknown>)[k]]));
+}
+
+/** DELETE /api/live-sessions/{id}: its lots go with it; auctions never do, sold or not. */
+export async function deleteSession(db: Db, opts: { actor: Actor; id: string; ip?: string }): Promise<SessionRow> {
+  return db.transaction(async (tx) => {
+    const row = await lockEditable(tx, opts.id, opts.actor);
+    const lots = await tx.select({ auctionId: liveLots.auctionId }).from(liveLots).where(eq(liveLots.sessionId, row.id));
+    await tx.delete(liveSessions).where(eq(liveSessions.id, row.id));
+    await recordAudit(tx, {
+      actorId: opts.actor.id,
+      action: 'live_session.delete',
+      entityType: 'live_session',
+      entityId: row.id,
+      before: { title: row.title, companyId: row.companyId, status: row.status, auctionIds: lots.map((l) => l.auctionId) },
+      ip: opts.ip ?? null,
+    });
+    return row;
+  });
+}

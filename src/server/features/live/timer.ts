@@ -1,0 +1,107 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { recordAudit } from '../../audit.js';
+import { type Db, rows, type Tx } from '../../db/connect.js';
+import { auctions, HOLDING_PAYMENT_STATUSES, liveLots, paymentItems } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { messages } from '../../messages.js';
+import type { EngineState } from '../bids/present.js';
+import { lotNotFound } from './lots.js';
+import { type Actor, bumpSession, lockEditable, readEditable, type SessionChange } from './sessions.js';
+
+/**
+ * The lot timer, run by the server (issue 12 item 3). `POST .../timer {seconds}` sets the current
+ * lot's auction to end at the database's now plus N and to take bids (status live), with the
+ * auction row locked as the bid engine locks it, so no bid is decided against a half-set timer.
+ * The scheduler (bids/scheduler.ts) closes it when that time comes, and the close's trigger
+ * finishes the lot (db/functions/live-lots-finish.sql).
+ *
+ * Re-running a lot: sellers re-run unsold lots, so an auction that ended without bids is opened
+ * again (status live, closed_at and winner cleared, its lot back to queued). A lot that sold (bids
+ * or a winner) or sits in a payment is refused with 409. While bids stand on a running auction the
+ * timer may only move its end later (src/domain/auction-lock.ts: bidders relied on that end).
+ */
+
+export interface TimerSet extends SessionChange {
+  lotId: string;
+  auctionId: string;
+  state: EngineState;
+  endTime: number;
+}
+
+/** The session's current lot and its auction, read without locks (the auction is locked first, below). */
+async function currentLot(db: Db | Tx, sessionId: string, actor: Actor) {
+  const session = await readEditable(db, sessionId, actor);
+  if (!session.currentLotId) throw new AppError('CONFLICT', messages.live.noCurrentLot);
+  const [lot] = await db
+    .select()
+    .from(liveLots)
+    .where(and(eq(liveLots.id, session.currentLotId), eq(liveLots.sessionId, session.id)));
+  if (!lot) throw lotNotFound();
+  if (!lot.auctionId) throw new AppError('CONFLICT', messages.live.lotNoAuction);
+  return { session, lot };
+}
+
+export async function setLotTimer(db: Db, opts: { actor: Actor; sessionId: string; seconds: number; ip?: string }): Promise<TimerSet> {
+  // The current lot may change between the unlocked read and the locks: then read it again.
+  for (let attempt = 0; ; attempt++) {
+    const { lot } = await currentLot(db, opts.sessionId, opts.actor);
+    const done = await db.transaction(async (tx) => {
+      const [auction] = await tx.select().from(auctions).where(eq(auctions.id, lot.auctionId)).for('update');
+      if (!auction) throw new AppError('CONFLICT', messages.live.lotNoAuction);
+      const session = await lockEditable(tx, opts.sessionId, opts.actor);
+      if (session.currentLotId !== lot.id) {
+        if (attempt < 3) return null;
+        throw new AppError('CONFLICT', messages.live.lotsMismatch);
+      }
+      const [{ now } = { now: 0 }] = rows<{ now: string | number }>(
+        await tx.execute(sql`select (extract(epoch from clock_timestamp()) * 1000)::bigint as now`),
+      ).map((r) => ({ now: Number(r.now) }));
+      const endTime = now + opts.seconds * 1000;
+      const hasBids = auction.bidCount > 0 || auction.currentWinnerId !== null;
+      const closed =
+        auction.status === 'ended' ||
+        auction.closedAt !== null ||
+        (auction.endTime !== null && auction.endTime.getTime() <= now && auction.status !== 'pending');
+      if (closed && hasBids) throw new AppError('CONFLICT', messages.live.lotSold);
+      if (auction.isPaid || (await inPayment(tx, auction.id))) throw new AppError('CONFLICT', messages.live.lotInPayment);
+      if (!closed && hasBids && auction.endTime !== null && endTime < auction.endTime.getTime()) throw new AppError('CONFLICT', messages.live.timerShortens);
+      await tx
+        .update(auctions)
+        .set({
+          status: 'live',
+          endTime: new Date(endTime),
+          version: sql`${auctions.version} + 1`,
+          updatedAt: new Date(),
+          // An unsold lot runs again: nothing of its last close stays.
+          ...(closed ? { closedAt: null, currentWinnerId: null, currentWinnerName: null, winnerEmail: null, winnerWhatsapp: null } : {}),
+        })
+        .where(eq(auctions.id, auction.id));
+      if (lot.status !== 'queued') await tx.update(liveLots).set({ status: 'queued' }).where(eq(liveLots.id, lot.id));
+      const [state] = rows<{ s: EngineState }>(
+        await tx.execute(sql`select auction_bid_state(a, auction_bidding_config(a.id)) as s from auctions a where a.id = ${auction.id}::uuid`),
+      );
+      if (!state) throw new Error('auction vanished');
+      await bumpSession(tx, session.id);
+      await recordAudit(tx, {
+        actorId: opts.actor.id,
+        action: 'live_session.timer',
+        entityType: 'live_session',
+        entityId: session.id,
+        before: { auctionId: auction.id, status: auction.status, endTime: auction.endTime },
+        after: { lotId: lot.id, seconds: opts.seconds, endTime: new Date(endTime), reopened: closed },
+        ip: opts.ip ?? null,
+      });
+      return { sessionId: session.id, statusChanged: false, lotId: lot.id, auctionId: auction.id, state: state.s, endTime };
+    });
+    if (done) return done;
+  }
+}
+
+async function inPayment(tx: Tx, auctionId: string): Promise<boolean> {
+  const [held] = await tx
+    .select({ id: paymentItems.paymentId })
+    .from(paymentItems)
+    .where(and(eq(paymentItems.auctionId, auctionId), inArray(paymentItems.paymentStatus, [...HOLDING_PAYMENT_STATUSES])))
+    .limit(1);
+  return Boolean(held);
+}

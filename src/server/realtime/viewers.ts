@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { VIEWER_COUNT_INTERVAL_MS } from '../../domain/live.js';
+import { VIEWER_COUNT_EVENT, VIEWER_COUNTS_EVENT, type ViewerCountsMessage } from '../../domain/realtime.js';
+import type { RealtimeServer } from './index.js';
+import { rooms } from './rooms.js';
+
+const SESSION_PREFIX = 'session:';
+
+/**
+ * The viewer count of each live session: sockets in its room `session:<id>` across instances.
+ * Each instance counts its own sockets (Socket.IO's local rooms) once a tick and, with peers (the
+ * Redis adapter), shares those counts with the others whenever they change and every few ticks
+ * anyway; a peer silent for longer than that is forgotten (it stopped or crashed). Each instance
+ * then tells its own sockets (`io.local`) the room's total, at most once a tick and only when it
+ * changed, so a viewer never hears the same count from every instance.
+ */
+export function createViewerCounter(io: RealtimeServer, opts: { peers: boolean; intervalMs?: number }) {
+  const intervalMs = opts.intervalMs ?? VIEWER_COUNT_INTERVAL_MS;
+  const instanceId = randomUUID();
+  /** Counts shared at most this long ago are current; after that the peer is forgotten. */
+  const peerTtlMs = intervalMs * 5;
+  const heartbeatMs = intervalMs * 2;
+  const peers = new Map<string, { counts: Map<string, number>; at: number }>();
+  /** What this instance's sockets last heard, per session. */
+  const told = new Map<string, number>();
+  let shared = '';
+  let sharedAt = 0;
+
+  function localCounts(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const [room, ids] of io.of('/').adapter.rooms) {
+      if (room.startsWith(SESSION_PREFIX) && ids.size > 0) counts.set(room.slice(SESSION_PREFIX.length), ids.size);
+    }
+    return counts;
+  }
+
+  function peerTotal(sessionId: string, now: number): number {
+    let total = 0;
+    for (const [id, peer] of peers) {
+      if (now - peer.at > peerTtlMs) {
+        peers.delete(id);
+        continue;
+      }
+      total += peer.counts.get(sessionId) ?? 0;
+    }
+    return total;
+  }
+
+  function onPeer(message: unknown) {
+    const m = message as Partial<ViewerCountsMessage> | null;
+    if (!m || typeof m.instanceId !== 'string' || m.instanceId === instanceId || typeof m.counts !== 'object' || m.counts === null) return;
+    const counts = new Map<string, number>();
+    for (const [id, n] of Object.entries(m.counts)) if (typeof n === 'number' && Number.isInteger(n) && n > 0) counts.set(id, n);
+    peers.set(m.instanceId, { counts, at: Date.now() });
+  }
+
+  function tick() {
+    const now = Date.now();
+    const local = localCounts();
+    if (opts.peers) {
+      const snapshot = JSON.stringify(Object.fromEntries(local));
+      if (snapshot !== shared || now - sharedAt >= heartbeatMs) {
+        io.serverSideEmit(VIEWER_COUNTS_EVENT, { instanceId, counts: Object.fromEntries(local) } satisfies ViewerCountsMessage);
+        shared = snapshot;
+        sharedAt = now;
+      }
+    }
+    for (const [sessionId, n] of local) {
+      const count = n + peerTotal(sessionId, now);
+      if (told.get(sessionId) === count) continue;
+      told.set(sessionId, count);
+      io.local.to(rooms.session(sessionId)).emit(VIEWER_COUNT_EVENT, { sessionId, count });
+    }
+    for (const sessionId of told.keys()) if (!local.has(sessionId)) told.delete(sessionId);
+  }
+
+  if (opts.peers) io.on(VIEWER_COUNTS_EVENT, onPeer);
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+
+  return {
+    /** Sockets in the session's room on every instance, as last shared. */
+    count(sessionId: string): number {
+      const local = io.of('/').adapter.rooms.get(rooms.session(sessionId))?.size ?? 0;
+      return local + peerTotal(sessionId, Date.now());
+    },
+    stop() {
+      clearInterval(timer);
+    },
+  };
+}
+export type ViewerCounter = ReturnType<typeof createViewerCounter>;

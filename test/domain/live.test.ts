@@ -1,0 +1,207 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  formatTimer,
+  isValidWhatsappLink,
+  type LotFacts,
+  livePath,
+  normalizeWhatsappLink,
+  parsePickerQuery,
+  sessionSlug,
+  slugify,
+  splitLots,
+  timerState,
+  weekdayInMexicoCity,
+  ZSessionCreate,
+  ZTimerInput,
+} from '../../src/domain/live.js';
+
+/** Issue 12's pure rules: slugs, WhatsApp links, the two lot lists, the timer badge, the picker query. */
+
+const SLUG = /^[a-z0-9_]+(-[a-z0-9_]+)*$/;
+
+describe('slugs (SPEC §5 "Create session")', () => {
+  it('lower-cases, drops accents and symbols, turns spaces into single hyphens and trims them', () => {
+    expect(slugify('  Relojes Antiguos de Doña Ñeca!! ')).toBe('relojes-antiguos-de-dona-neca');
+    expect(slugify('--Hola -- mundo--')).toBe('hola-mundo');
+    expect(slugify('snake_case ok')).toBe('snake_case-ok');
+    expect(slugify('¡¡!!')).toBe('');
+  });
+
+  it('falls back to the title, then to the weekday of the scheduled date in Mexico City', () => {
+    const when = Date.UTC(2030, 0, 3, 3); // Wednesday 21:00 in Mexico City, Thursday in UTC
+    expect(weekdayInMexicoCity(when)).toBe('miércoles');
+    expect(sessionSlug({ sellerSlug: 'Mi Tienda', title: 'Título', scheduledAt: when })).toBe('mi-tienda');
+    expect(sessionSlug({ sellerSlug: '', title: 'Título Único', scheduledAt: when })).toBe('titulo-unico');
+    expect(sessionSlug({ sellerSlug: null, title: '***', scheduledAt: when })).toBe('miercoles');
+    expect(sessionSlug({ title: '!!', scheduledAt: Date.UTC(2030, 0, 5, 18) })).toBe('sabado');
+  });
+
+  it('is idempotent and always a well-formed slug or empty (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 60 }), (raw) => {
+        const slug = slugify(raw);
+        expect(slugify(slug)).toBe(slug);
+        expect(slug === '' || SLUG.test(slug)).toBe(true);
+      }),
+    );
+  });
+
+  it('never leaves a session without a slug (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 30 }),
+        fc.string({ maxLength: 30 }),
+        fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2999, 0, 1) }),
+        (s, t, at) => {
+          expect(sessionSlug({ sellerSlug: s, title: t, scheduledAt: at })).toMatch(SLUG);
+        },
+      ),
+    );
+  });
+
+  it('builds the public link with or without a slug', () => {
+    const id = '8f6f0b7e-6c4b-4f7f-9a51-0d9a6b1c2d3e';
+    expect(livePath({ id, sellerSlug: 'mi-tienda' })).toBe(`/live/mi-tienda/${id}`);
+    expect(livePath({ id, sellerSlug: '' })).toBe(`/live/${id}`);
+  });
+});
+
+describe('WhatsApp group links (SPEC §5)', () => {
+  it('accepts the three hosts and nothing that only looks like them', () => {
+    for (const ok of ['https://wa.me/5213312345678', 'https://chat.whatsapp.com/AbCdEf', 'https://api.whatsapp.com/send?phone=52']) {
+      expect(isValidWhatsappLink(ok), ok).toBe(true);
+    }
+    for (const bad of ['http://wa.me/1', 'https://wa.me.evil.com/x', 'https://evil.com/https://wa.me/', 'wa.me/123', 'https://chat.whatsapp.com', '']) {
+      expect(isValidWhatsappLink(bad), bad).toBe(false);
+    }
+  });
+
+  it('stores an empty link as null, and the schema refuses a bad one', () => {
+    expect(normalizeWhatsappLink('   ')).toBeNull();
+    expect(ZSessionCreate.parse({ title: 'a', scheduledAt: Date.UTC(2030, 0, 1), whatsappLink: '' }).whatsappLink).toBeNull();
+    const bad = ZSessionCreate.safeParse({ title: 'a', scheduledAt: Date.UTC(2030, 0, 1), whatsappLink: 'https://t.me/x' });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0]?.message).toBe('whatsappInvalid');
+  });
+});
+
+const lot = (id: string, order: number, over: Partial<LotFacts> = {}): LotFacts => ({
+  id,
+  order,
+  status: 'queued',
+  hasBids: false,
+  auctionEnded: false,
+  ...over,
+});
+
+describe('Próximos and Pasados (SPEC §4 "Lot status")', () => {
+  it('puts finished and passed lots, and lots before the current one, in the past; the current one always upcoming', () => {
+    const lots = [lot('a', 1), lot('b', 2, { status: 'finished' }), lot('c', 3), lot('d', 4, { status: 'passed' }), lot('e', 5)];
+    const { upcoming, past } = splitLots(lots, 'c');
+    expect(upcoming.map((l) => l.id)).toEqual(['c', 'e']);
+    expect(past.map((l) => l.id)).toEqual(['a', 'b', 'd']);
+    // The current lot is upcoming even when finished.
+    expect(splitLots([lot('x', 1, { status: 'finished', auctionEnded: true })], 'x').upcoming.map((l) => l.id)).toEqual(['x']);
+  });
+
+  it('keeps a lot still taking bids in the upcoming list; once its auction ended it is past', () => {
+    const bidding = lot('a', 1, { hasBids: true });
+    expect(splitLots([bidding, lot('b', 2)], 'b').upcoming.map((l) => l.id)).toEqual(['a', 'b']);
+    const sold = lot('a', 1, { hasBids: true, auctionEnded: true, status: 'finished' });
+    expect(splitLots([sold, lot('b', 2)], 'b').past.map((l) => l.id)).toEqual(['a']);
+  });
+
+  it('splits every lot exactly once, each list in order (property)', () => {
+    const arbLot = fc.record({
+      status: fc.constantFrom('queued' as const, 'finished' as const, 'passed' as const),
+      hasBids: fc.boolean(),
+      auctionEnded: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(arbLot, { maxLength: 12 }), fc.nat(), (facts, pick) => {
+        const lots = facts.map((f, i) => lot(`l${i}`, i + 1, f));
+        const current = lots.length ? (lots[pick % lots.length] as LotFacts).id : null;
+        const { upcoming, past } = splitLots([...lots].reverse(), current);
+        expect([...upcoming, ...past].map((l) => l.id).sort()).toEqual(lots.map((l) => l.id).sort());
+        for (const list of [upcoming, past]) expect(list.map((l) => l.order)).toEqual([...list.map((l) => l.order)].sort((a, b) => a - b));
+        if (current) expect(upcoming.map((l) => l.id)).toContain(current);
+      }),
+    );
+  });
+});
+
+describe('timer (SPEC §4 "Timer state")', () => {
+  const now = 1_000_000;
+  it('is idle without a current lot or auction, running before the end, finished at or after it or without one', () => {
+    expect(timerState({ hasCurrentLot: false, auction: null, now })).toEqual({ kind: 'idle' });
+    expect(timerState({ hasCurrentLot: true, auction: null, now })).toEqual({ kind: 'idle' });
+    expect(timerState({ hasCurrentLot: true, auction: { endTime: now + 1500, status: 'live' }, now })).toEqual({ kind: 'running', remainingMs: 1500 });
+    expect(timerState({ hasCurrentLot: true, auction: { endTime: now, status: 'live' }, now })).toEqual({ kind: 'finished' });
+    expect(timerState({ hasCurrentLot: true, auction: { endTime: null, status: 'live' }, now })).toEqual({ kind: 'finished' });
+    expect(timerState({ hasCurrentLot: true, auction: { endTime: now + 9000, status: 'ended' }, now })).toEqual({ kind: 'finished' });
+  });
+
+  it('reads mm:ss rounding up, and h:mm:ss from an hour', () => {
+    expect(formatTimer(0)).toBe('00:00');
+    expect(formatTimer(1)).toBe('00:01');
+    expect(formatTimer(59_001)).toBe('01:00');
+    expect(formatTimer(15_000)).toBe('00:15');
+    expect(formatTimer(3_600_000)).toBe('1:00:00');
+    expect(formatTimer(-5)).toBe('00:00');
+  });
+
+  it('never reads 00:00 while running (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 3_599_999 }), (ms) => {
+        expect(formatTimer(ms)).not.toBe('00:00');
+      }),
+    );
+  });
+
+  it('takes integer seconds from 5, in steps of 5, up to an hour', () => {
+    expect(ZTimerInput.safeParse({ seconds: 5 }).success).toBe(true);
+    expect(ZTimerInput.safeParse({ seconds: 3600 }).success).toBe(true);
+    for (const [seconds, code] of [
+      [0, 'timerTooShort'],
+      [7, 'timerStep'],
+      [3605, 'timerTooLong'],
+      [7.5, 'timerInvalid'],
+    ] as const) {
+      expect(ZTimerInput.safeParse({ seconds }).error?.issues[0]?.message, String(seconds)).toBe(code);
+    }
+  });
+});
+
+describe('picker query (SPEC §5 "Auction picker search")', () => {
+  it('shows the default list under 2 characters after trimming', () => {
+    expect(parsePickerQuery('')).toEqual({ kind: 'default' });
+    expect(parsePickerQuery(' a ')).toEqual({ kind: 'default' });
+    expect(parsePickerQuery(undefined)).toEqual({ kind: 'default' });
+  });
+
+  it('searches up to 10 lower-cased words, and a well-formed id from 10 characters', () => {
+    const q = parsePickerQuery('Reloj DE Pared');
+    expect(q).toMatchObject({ kind: 'search', auctionId: null });
+    expect(q.kind === 'search' && q.tokens).toEqual(['reloj', 'de', 'pared']);
+    const many = parsePickerQuery('a b c d e f g h i j k l m');
+    expect(many.kind === 'search' && many.tokens.length).toBeLessThanOrEqual(10);
+    const id = '8F6F0B7E-6C4B-4F7F-9A51-0D9A6B1C2D3E';
+    expect(parsePickerQuery(id)).toMatchObject({ kind: 'search', auctionId: id.toLowerCase() });
+    expect(parsePickerQuery('abcdefghijk')).toMatchObject({ kind: 'search', auctionId: null });
+  });
+
+  it('never yields more than 10 tokens, all lower case (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (raw) => {
+        const q = parsePickerQuery(raw);
+        if (q.kind === 'default') {
+          expect(raw.trim().length).toBeLessThan(2);
+          return;
+        }
+        expect(q.tokens.length).toBeLessThanOrEqual(10);
+        for (const t of q.tokens) expect(t).toBe(t.toLowerCase());
+      }),
+    );
+  });
+});
