@@ -5,8 +5,8 @@ const serverSuite = (name: string, engine: 'pglite' | 'postgresql') => ({
   test: {
     name,
     include: ['test/server/**/*.test.ts'],
-    // The Redis suite needs a Redis server; .ci/run provides one.
-    exclude: process.env.TEST_REDIS_URL ? [] : ['test/server/redis.test.ts'],
+    // The Redis suites need a Redis server; .ci/run provides one.
+    exclude: process.env.TEST_REDIS_URL ? [] : ['test/server/redis.test.ts', 'test/server/live-redis.test.ts'],
     env: { TEST_ENGINE: engine },
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -129,7 +129,7 @@ export const messages = {
     lotInPayment: 'Este lote ya está en un cobro: no se puede volver a subastar.',
     timerShortens: 'Este lote ya tiene pujas: el temporizador sólo puede alargar el cierre, no acortarlo.',
     reopenConflict: 'No se puede reabrir la sesión: uno de sus lotes ya está en otra sesión abierta.',
-    activeNeedsTimer: 'Para publicar la subasta rápida como activa, elige un temporizador.',
+    activeNeedsTimer: 'Para publicar la subasta rápida como activa fuera de la sesión, elige un temporizador.',
     rateLimited: 'Demasiados cambios seguidos. Espera un momento y vuelve a intentarlo.',
     // Field codes of the Live Hub's schemas (src/domain/live.ts); these win over `fields` on the live routes.
     fields: {

@@ -13,7 +13,7 @@ import { connected, connectSocket } from '../support/sockets.js';
  */
 const redisUrl = process.env.TEST_REDIS_URL;
 
-describe.runIf(redisUrl)('two instances sharing rooms through Redis', () => {
+describe('two instances sharing rooms through Redis', () => {
   let a: TestServer;
   let b: TestServer;
   const open: Socket[] = [];

@@ -427,9 +427,23 @@ describe('timer and quick auction', () => {
       201,
     );
     expect(plain).toMatchObject({ auction: { status: 'live', endTime: null }, detail: null });
-    const active = await call(seller, 'POST', `/api/live-sessions/${session.id}/quick-auction`, { name: 'Activa', startingPrice: 10, status: 'active' });
+    const active = await call(seller, 'POST', `/api/live-sessions/${session.id}/quick-auction`, {
+      name: 'Activa',
+      startingPrice: 10,
+      status: 'active',
+      addToSession: false,
+    });
     expect(active.statusCode).toBe(400);
     expect(active.json().error.fields.timerSeconds).toBe(messages.live.activeNeedsTimer);
+    // SPEC resets the form to active with no timer: in the show, the lot waits for its timer, and takes no bid before it.
+    const waiting = await ok<{ auction: { id: string; status: string; endTime: number | null }; detail: LiveSessionDetail }>(
+      await call(seller, 'POST', `/api/live-sessions/${session.id}/quick-auction`, { name: 'Activa en la sesión', startingPrice: 10, status: 'active' }),
+      201,
+    );
+    expect(waiting.auction).toMatchObject({ status: 'active', endTime: null });
+    expect(waiting.detail.lots.map((l) => l.auctionId)).toContain(waiting.auction.id);
+    const early = await call(bidder, 'POST', `/api/auctions/${waiting.auction.id}/bids`, { amount: 10 });
+    expect([early.statusCode, early.json().error.message]).toEqual([409, messages.bidding.notStarted]);
     const foreignImage = await call(seller, 'POST', `/api/live-sessions/${session.id}/quick-auction`, {
       name: 'Ajena',
       startingPrice: 10,

@@ -43,8 +43,11 @@ function refusal(answer: EngineAnswer, present: BidPresenter): AppError {
       return notFound();
     case 'OWN_AUCTION':
       return new AppError('OWN_AUCTION', messages.bidding.ownAuction, undefined, extra);
-    case 'AUCTION_CLOSED':
-      return new AppError('AUCTION_CLOSED', state?.status === 'pending' ? messages.bidding.notStarted : messages.bidding.ended, undefined, extra);
+    case 'AUCTION_CLOSED': {
+      // Pending, or a live lot whose timer the seller has not started yet: not started, not over.
+      const notStarted = state?.status === 'pending' || (state !== undefined && state.status !== 'ended' && state.endTime === null);
+      return new AppError('AUCTION_CLOSED', notStarted ? messages.bidding.notStarted : messages.bidding.ended, undefined, extra);
+    }
     case 'BID_TOO_LOW':
       return new AppError('BID_TOO_LOW', messages.bidding.tooLow.replace('{{amount}}', formatMoney(state?.nextMinimum ?? 0)), undefined, extra);
     case 'BUY_NOW_UNAVAILABLE':

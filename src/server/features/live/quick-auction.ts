@@ -51,7 +51,8 @@ async function checkImages(tx: Tx, opts: { images: string[]; actor: Actor }): Pr
 export async function createQuickAuction(db: Db, opts: { actor: Actor; sessionId: string; input: QuickAuctionValues; ip?: string }): Promise<QuickAuctionDone> {
   const { actor, input } = opts;
   await readEditable(db, opts.sessionId, actor);
-  if (input.status === 'active' && input.timerSeconds === null) {
+  // An active auction outside the show needs an end (as the auction form's); a lot waits for its timer.
+  if (input.status === 'active' && input.timerSeconds === null && !input.addToSession) {
     throw new AppError('VALIDATION', messages.errors.validation, { timerSeconds: messages.live.activeNeedsTimer });
   }
   const startsNow = input.addToSession && input.timerSeconds !== null;
