@@ -95,7 +95,7 @@ export function useBidding({ auctionId, auctionName, companyId, source, onOverdu
     };
     timer = setTimeout(poll, CLOSE_POLL_MS[0]);
     return () => clearTimeout(timer);
-  }, [isOver, isRunning, queryClient, auctionId, overdueRef]);
+  }, [isOver, isRunning, queryClient, auctionId]);
 
   const isOwnAuction = hasPanelAccess(me.data) && companyId !== null && me.data.companyId === companyId;
 
