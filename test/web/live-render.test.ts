@@ -123,6 +123,10 @@ describe('the live page of a session', () => {
     expect(html).toMatch(/data-testid="current-lot-name"[^>]*>Reloj Casio</);
     expect(html).toContain(es.bidding.form.signIn);
     expect(html).toContain('role="timer"');
+    // Over the video, for a phone: the lot, its price and the time left (mm:ss).
+    expect(html).toMatch(
+      new RegExp(`data-testid="lot-overlay".*Reloj Casio.*${escapeRegExp(formatMoney(300))}.*data-testid="overlay-timer"[^>]*>\\d{2}:\\d{2}<`),
+    );
     expect(html).toMatch(/data-testid="upcoming-lot"[^>]*>.*Reloj Citizen/);
     expect(html).not.toMatch(/data-testid="upcoming-lot"[^>]*>(?:(?!<\/li>).)*Reloj Casio/);
     expect(html).toMatch(new RegExp(`data-outcome="sold"[^>]*>.*Reloj Omega.*${escapeRegExp(formatMoney(450))}.*Vendido`));

@@ -13,6 +13,7 @@ import classes from './live-page.module.css';
 import { LiveVideo } from './live-video';
 import { buyerLots, livePageState, sessionTotals } from './live-view';
 import { ResultLots, UpcomingLots } from './lot-lists';
+import { LotOverlay } from './lot-overlay';
 import { ScheduledCountdown } from './scheduled-countdown';
 import { UnmuteBanner } from './unmute-banner';
 
@@ -88,7 +89,13 @@ export function LiveSessionView({ data, viewerCount }: LiveSessionViewProps) {
 
       <div className={classes.layout}>
         <div className={classes.stage}>
-          <LiveVideo title={session.title} coverImageUrl={session.coverImageUrl} pageState={pageState} viewerCount={viewerCount} />
+          <LiveVideo
+            title={session.title}
+            coverImageUrl={session.coverImageUrl}
+            pageState={pageState}
+            viewerCount={viewerCount}
+            overlay={current && <LotOverlay lot={current} offset={offset} />}
+          />
         </div>
         <Stack gap="lg" miw={0}>
           {isBeforeShow && <ScheduledCountdown scheduledAt={session.scheduledAt} offset={offset} isDue={isStartDue} />}

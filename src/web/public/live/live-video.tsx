@@ -1,4 +1,5 @@
 import { Badge, Box, Center, Group, Text, VisuallyHidden } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BroadcastIcon, EyeIcon } from '../../components/icons';
 import classes from './live-page.module.css';
@@ -11,13 +12,15 @@ interface LiveVideoProps {
   coverImageUrl: string | null;
   pageState: LivePageState;
   viewerCount: number | null;
+  /** Shown over the bottom of the video (the lot on the block). */
+  overlay?: ReactNode;
 }
 
 /**
  * The 9:16 player's place, with the show's state and the viewer count over it. Until the video
  * arrives the session's cover fills it.
  */
-export function LiveVideo({ title, coverImageUrl, pageState, viewerCount }: LiveVideoProps) {
+export function LiveVideo({ title, coverImageUrl, pageState, viewerCount, overlay }: LiveVideoProps) {
   const { t } = useTranslation();
   return (
     // VIDEO(issue 13): the viewer's player mounts inside [data-video-slot] (the cover stays as its poster).
@@ -50,6 +53,7 @@ export function LiveVideo({ title, coverImageUrl, pageState, viewerCount }: Live
           </Group>
         )}
       </Group>
+      {overlay}
     </Box>
   );
 }
