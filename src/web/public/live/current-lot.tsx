@@ -67,7 +67,7 @@ export function CurrentLot({ sessionId, lot, companyId, offset }: CurrentLotProp
           </Text>
         )}
       </Stack>
-      <AuctionGallery images={lot.auction.images.map((url) => ({ url, thumbnailUrl: null }))} name={lot.auction.name} />
+      {lot.auction.images.length > 0 && <AuctionGallery images={lot.auction.images.map((url) => ({ url, thumbnailUrl: null }))} name={lot.auction.name} />}
       <BidPanel {...bidding.panel} />
       <BidHistory history={bidding.history} myTag={bidding.myTag} offset={bidding.offset} />
       <BiddingModals bidding={bidding} />
