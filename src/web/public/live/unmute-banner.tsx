@@ -1,12 +1,13 @@
 import { Alert, Button, CloseButton, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { VolumeIcon } from './live-icons';
+import classes from './live-page.module.css';
 
-/** SPEC §7 promptUnmute: the seller asks the viewers to turn the sound on. */
+/** SPEC §7 promptUnmute: the seller asks the viewers to turn the sound on. It floats over the page, since the viewer may be scrolled down to the bid panel. */
 export function UnmuteBanner({ onUnmute, onDismiss }: { onUnmute: () => void; onDismiss: () => void }) {
   const { t } = useTranslation();
   return (
-    <Alert color="oro" variant="filled" icon={<VolumeIcon />} role="alert" data-testid="unmute-banner" withCloseButton={false}>
+    <Alert color="oro" variant="filled" icon={<VolumeIcon />} role="alert" data-testid="unmute-banner" withCloseButton={false} className={classes.unmute}>
       <Group justify="space-between" wrap="nowrap" align="flex-start">
         <Stack gap={6}>
           <Text fw={700} size="sm">
