@@ -15,12 +15,16 @@ describe('screens chosen by path', () => {
     await page.context().close();
   });
 
-  it('opens the public live page for /live/{slug}/{sessionId} and /live', async () => {
+  it('opens the public live page for /live/{slug}/{sessionId}, /live/{sessionId} and /live, signed out', async () => {
     const page = await newPage(ctx.browser, { mobile: true });
-    for (const path of [`/live/tienda-lucia/${randomUUID()}`, '/live']) {
+    for (const path of [`/live/tienda-lucia/${randomUUID()}`, `/live/${randomUUID()}`, '/live/no-es-un-id']) {
       await page.goto(`${ctx.app.url}${path}`);
-      await page.getByText(t.live.noSession).waitFor();
+      await page.getByRole('heading', { name: t.live.notFound }).waitFor();
     }
+    await page.goto(`${ctx.app.url}/live`);
+    await page.getByRole('heading', { name: t.live.title }).waitFor();
+    await page.getByText(t.live.noSession).waitFor();
+    expect(await page.getByRole('button', { name: t.auth.signInWithGoogle }).count()).toBe(0);
     await page.context().close();
   });
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PublicAuction } from '../../src/domain/auctions';
 import type { AuctionLiveState } from '../../src/domain/bidding';
-import { checkBid } from '../../src/web/public/auction/bid-input';
-import { liveTransitions, stateFromAuction } from '../../src/web/public/auction/live-state';
+import { checkBid } from '../../src/web/public/bidding/bid-input';
+import { liveTransitions, stateFromAuction } from '../../src/web/public/bidding/live-state';
 
 const END = 1_000_000;
 const base: AuctionLiveState = {

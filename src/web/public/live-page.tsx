@@ -1,6 +1,13 @@
-import { Card, EmptyState, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BroadcastIcon } from '../components/icons';
+import { isUuid } from '../../domain/ids.js';
+import { bidKeys } from '../api/bids';
+import { liveKeys, useLiveSession } from '../api/live';
+import { LiveDirectory } from './live/live-directory';
+import { LiveSessionView } from './live/live-session-view';
+import { LiveLoadError, LiveNotFound, LiveSkeleton } from './live/live-states';
+import { useResyncOnWake } from './live/use-resync-on-wake';
 import { PublicLayout } from './public-layout';
 
 interface LivePageProps {
@@ -8,17 +15,33 @@ interface LivePageProps {
   sessionId: string | null;
 }
 
-/** /live, /live/{sessionId}, /live/{slug}/{sessionId}: the public viewing page; works signed out. */
+/**
+ * /live, /live/{sessionId}, /live/{slug}/{sessionId}: the public viewing page; works signed out.
+ * The id decides which session opens; the slug is only for people reading the link.
+ */
 export function LivePage({ sessionId }: LivePageProps) {
-  const { t } = useTranslation();
   return (
-    <PublicLayout>
-      <Title order={1} size="h2" mb="md">
-        {t('live.title')}
-      </Title>
-      <Card withBorder radius="lg" padding="xl" data-session-id={sessionId ?? undefined}>
-        <EmptyState icon={<BroadcastIcon size={28} />} title={t('live.noSession')} description={t('live.noSessionHint')} color="martillo" />
-      </Card>
+    <PublicLayout size="lg">
+      {sessionId === null ? <LiveDirectory /> : isUuid(sessionId) ? <LiveSession sessionId={sessionId} /> : <LiveNotFound />}
     </PublicLayout>
   );
+}
+
+function LiveSession({ sessionId }: { sessionId: string }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const live = useLiveSession(sessionId);
+
+  // A phone that slept (or lost its network) converges at once: the show and the lot's bids.
+  const resync = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: liveKeys.detail(sessionId) });
+    void queryClient.invalidateQueries({ queryKey: bidKeys.all });
+  }, [queryClient, sessionId]);
+  useResyncOnWake(resync);
+
+  if (live.isPending) return <LiveSkeleton />;
+  // A failed refetch keeps the show on screen; only a first load that fails shows the error.
+  if (live.isError && live.data === undefined) return <LiveLoadError message={t('live.loadFailed')} onRetry={() => void live.refetch()} />;
+  if (!live.data) return <LiveNotFound />;
+  return <LiveSessionView data={live.data} viewerCount={live.viewerCount} />;
 }

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ClockIcon } from '../../components/icons';
 import { countdownParts, pad2 } from '../../lib/countdown';
 import { DATE_TIME_FORMAT, formatDate } from '../../lib/dates';
-import classes from './auction-page.module.css';
+import classes from './bidding.module.css';
 import { useServerNow } from './use-server-clock';
 
 /** Within the last hour the end time shows its seconds: an anti-snipe extension moves it by seconds. */

@@ -50,3 +50,22 @@ export function liveTransitions(prev: AuctionLiveState | null, next: AuctionLive
     won: ended && Boolean(myTag) && next.winnerTag === myTag,
   };
 }
+
+/** A state and the clock offset it came with (server time minus device time). */
+export interface TimedState {
+  state: AuctionLiveState;
+  offset: number;
+}
+
+/**
+ * The state the bid panel shows. `page` is the bid history's (bid answers and the auction room keep
+ * it current); `source` is what the page knew before it: the auction record (`isAuthoritative`
+ * false: a stand-in until the history arrives) or a live session's lot (true: the session room
+ * also moves it, e.g. a timer the seller set, so the newer of the two wins, the lot on a tie).
+ */
+export function pickState(page: TimedState | null, source: TimedState & { isAuthoritative: boolean }): TimedState {
+  const fromSource = { state: source.state, offset: source.offset };
+  if (!page || page.state.id !== source.state.id) return fromSource;
+  if (!source.isAuthoritative) return page;
+  return source.state.version >= page.state.version ? fromSource : page;
+}

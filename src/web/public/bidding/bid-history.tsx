@@ -8,7 +8,7 @@ import type { useBidHistory } from '../../api/bids';
 import { BoltIcon } from '../../components/icons';
 import { relativeAge } from '../../lib/countdown';
 import { formatDate } from '../../lib/dates';
-import classes from './auction-page.module.css';
+import classes from './bidding.module.css';
 import { useServerNow } from './use-server-clock';
 
 /** Relative times ('hace 3 min') refresh every few seconds, not every second. */

@@ -1,0 +1,159 @@
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AuctionLiveState, BidAnswer } from '../../../domain/bidding.js';
+import { formatMoney } from '../../../domain/money.js';
+import { startSignIn } from '../../api/auth';
+import { bidKeys, useAuctionLive, useBidHistory } from '../../api/bids';
+import { hasPanelAccess, useMe } from '../../api/me';
+import { clockOffset } from '../../lib/countdown';
+import type { BidPanelProps } from './bid-panel';
+import { pickState } from './live-state';
+import { type BidAction, useBidFlow } from './use-bid-flow';
+import { useLiveNotices } from './use-live-notices';
+import { useHasPassed } from './use-server-clock';
+
+/** The 'offline' badge waits this long, so a first connection or a quick reconnection does not flash it. */
+const OFFLINE_GRACE_MS = 3000;
+/** After the end time passes, ask for the close at these delays until it arrives (the event may be missed). */
+const CLOSE_POLL_MS = [1500, 3000, 5000, 10_000] as const;
+
+export interface BiddingOptions {
+  auctionId: string;
+  auctionName: string;
+  /** The auction's company: its own sellers and admins see 'your auction' instead of the form. */
+  companyId: string | null;
+  /** What the page knew before the bid history arrived (see pickState). */
+  source: { state: AuctionLiveState; offset: number; isAuthoritative: boolean };
+  /** The end passed but the close has not arrived: called with each poll for it. */
+  onOverdue?: () => void;
+}
+
+/**
+ * Everything behind the bid panel of one auction, shared by /auctions/{id} and the live page: the
+ * auction's room, the history, the server clock, the notices (outbid, extended, closed), and the
+ * flow from 'Pujar' to the answer. Returns the panel's props and the modals' props.
+ */
+export function useBidding({ auctionId, auctionName, companyId, source, onOverdue }: BiddingOptions) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const me = useMe();
+  const history = useBidHistory(auctionId);
+  const firstPage = history.data?.pages[0];
+  const { state, offset } = pickState(
+    firstPage ? { state: firstPage.state, offset: clockOffset(firstPage.state.serverNow, firstPage.receivedAt) } : null,
+    source,
+  );
+  const myView = firstPage?.me ?? null;
+  const myTag = myView?.tag ?? null;
+  const isOver = useHasPassed(state.endTime, offset);
+  const isRunning = state.status === 'active' || state.status === 'live';
+
+  const notices = useLiveNotices({ auctionId, auctionName, state, myTag });
+  const live = useAuctionLive(auctionId, { onOutbid: (event) => notices.notifyOutbid(event.version, event.currentPrice) });
+  const isOffline = useDelayedFlag(!live.isConnected, OFFLINE_GRACE_MS);
+
+  const [formKey, setFormKey] = useState(0);
+  /** My bid that another maximum answered at once; its wording holds while that state stands. */
+  const [outbidAnswer, setOutbidAnswer] = useState<{ amount: number; version: number } | null>(null);
+  const { notifyOutbid } = notices;
+  const onBidAnswer = useCallback(
+    (answer: BidAnswer, action: Extract<BidAction, { kind: 'bid' }>) => {
+      setFormKey((k) => k + 1);
+      if (answer.outcome === 'outbid') {
+        setOutbidAnswer({ amount: action.amount, version: answer.state.version });
+        notifyOutbid(answer.state.version, answer.state.currentPrice);
+        return;
+      }
+      const isRaise = answer.outcome === 'maxRaised';
+      notifications.show({
+        color: isRaise ? 'blue' : 'green',
+        title: t(isRaise ? 'bidding.result.maxRaisedTitle' : 'bidding.result.leadingTitle'),
+        message: isRaise
+          ? t('bidding.result.maxRaisedMessage', { amount: formatMoney(answer.me.myMaxAmount ?? action.maxAmount ?? action.amount) })
+          : t('bidding.result.leadingMessage', { amount: formatMoney(action.amount) }),
+      });
+    },
+    [t, notifyOutbid],
+  );
+  const onBought = useCallback(() => setOutbidAnswer(null), []);
+  const flow = useBidFlow({ auctionId, me: me.data, onBidAnswer, onBought });
+
+  // The end passed on the server's clock but the close has not arrived: ask for it a few times.
+  const overdueRef = useRef(onOverdue);
+  overdueRef.current = onOverdue;
+  useEffect(() => {
+    if (!isOver || !isRunning) return;
+    let attempt = 0;
+    let timer: ReturnType<typeof setTimeout>;
+    const poll = () => {
+      void queryClient.invalidateQueries({ queryKey: bidKeys.history(auctionId) });
+      overdueRef.current?.();
+      attempt += 1;
+      timer = setTimeout(poll, CLOSE_POLL_MS[Math.min(attempt, CLOSE_POLL_MS.length - 1)]);
+    };
+    timer = setTimeout(poll, CLOSE_POLL_MS[0]);
+    return () => clearTimeout(timer);
+  }, [isOver, isRunning, queryClient, auctionId]);
+
+  const isOwnAuction = hasPanelAccess(me.data) && companyId !== null && me.data.companyId === companyId;
+
+  const panel: BidPanelProps = {
+    auctionName,
+    state,
+    offset,
+    me: me.isPending ? undefined : (me.data ?? null),
+    myView,
+    isOver,
+    isOwnAuction,
+    isOffline,
+    isOutbid: notices.isOutbid,
+    outbidAmount: outbidAnswer?.version === state.version ? outbidAnswer.amount : null,
+    onDismissOutbid: notices.dismissOutbid,
+    extendedTo: notices.extendedTo,
+    refusal: flow.refusal,
+    onDismissRefusal: flow.dismissRefusal,
+    isSending: flow.isSending,
+    formKey,
+    onBid: (values) => flow.start({ kind: 'bid', ...values }),
+    onBuyNow: () => flow.start({ kind: 'buyNow' }),
+    onSignIn: startSignIn,
+  };
+
+  return {
+    state,
+    offset,
+    history,
+    myTag,
+    isOver,
+    /** 'ended' as soon as the clock passes the end, before the close arrives. */
+    displayStatus: isOver && isRunning ? ('ended' as const) : state.status,
+    panel,
+    review: {
+      review: flow.review,
+      auctionName,
+      buyNowPrice: state.buyNowPrice,
+      isSending: flow.isSending,
+      onConfirm: flow.confirm,
+      onCancel: flow.cancelReview,
+    },
+    profile: { opened: flow.profile.opened, onClose: flow.profile.close, me: me.data ?? null },
+  };
+}
+
+export type Bidding = ReturnType<typeof useBidding>;
+
+/** True once `value` has stayed true for `delayMs`; false at once when it turns false. */
+function useDelayedFlag(value: boolean, delayMs: number): boolean {
+  const [flag, setFlag] = useState(false);
+  useEffect(() => {
+    if (!value) {
+      setFlag(false);
+      return;
+    }
+    const timer = setTimeout(() => setFlag(true), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return flag;
+}

@@ -1,0 +1,76 @@
+import { Badge, Group, Stack, Text, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { LotView } from '../../../domain/live.js';
+import { formatMoney } from '../../../domain/money.js';
+import { liveKeys } from '../../api/live';
+import { AuctionGallery } from '../auction/auction-gallery';
+import { BidHistory } from '../bidding/bid-history';
+import { BidPanel } from '../bidding/bid-panel';
+import { BiddingModals } from '../bidding/bidding-modals';
+import { useBidding } from '../bidding/use-bidding';
+import { isSold } from './live-view';
+
+interface CurrentLotProps {
+  sessionId: string;
+  lot: LotView;
+  /** The session's company, known to its editors only (they see 'your auction', not the form). */
+  companyId: string | null;
+  /** Server time minus device time, from the session's detail. */
+  offset: number;
+}
+
+/**
+ * The lot on the block: its photos, and the same bid panel as /auctions/{id}, on the auction's
+ * room. Keyed by lot, so a new lot starts with a fresh panel.
+ */
+export function CurrentLot({ sessionId, lot, companyId, offset }: CurrentLotProps) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  const queryClient = useQueryClient();
+  // The lot's close may reach the session room first or not at all (a sleeping phone): ask for both.
+  const onOverdue = useCallback(() => void queryClient.invalidateQueries({ queryKey: liveKeys.detail(sessionId) }), [queryClient, sessionId]);
+  const bidding = useBidding({
+    auctionId: lot.auctionId,
+    auctionName: lot.auction.name,
+    companyId,
+    source: { state: lot.auction.state, offset, isAuthoritative: true },
+    onOverdue,
+  });
+  const { state } = bidding;
+  const isEnded = state.status === 'ended';
+  const sold = isSold(state);
+
+  return (
+    <Stack gap="md" component="section" aria-labelledby={headingId} data-testid="current-lot" data-lot-id={lot.id} data-auction-id={lot.auctionId}>
+      <Stack gap={4}>
+        <Group gap="xs">
+          <Title order={2} size="sm" fw={800} c="red.7" tt="uppercase" id={headingId}>
+            {t('live.current.heading')}
+          </Title>
+          <Badge variant="light" color="gray" tt="none">
+            {t('live.current.lotNumber', { order: lot.order })}
+          </Badge>
+          {isEnded && (
+            <Badge color={sold ? 'green' : 'gray'} variant={sold ? 'filled' : 'light'} tt="none" size="lg" data-testid="current-lot-outcome">
+              {sold ? t('live.results.sold') : t('live.results.unsold')}
+            </Badge>
+          )}
+        </Group>
+        <Title order={3} size="h3" style={{ overflowWrap: 'anywhere' }} data-testid="current-lot-name">
+          {lot.auction.name}
+        </Title>
+        {isEnded && sold && (
+          <Text size="sm" fw={600} data-testid="current-lot-sold-for">
+            {t('live.results.soldFor', { price: formatMoney(state.currentPrice ?? state.startingPrice) })}
+          </Text>
+        )}
+      </Stack>
+      {lot.auction.images.length > 0 && <AuctionGallery images={lot.auction.images.map((url) => ({ url, thumbnailUrl: null }))} name={lot.auction.name} />}
+      <BidPanel {...bidding.panel} />
+      <BidHistory history={bidding.history} myTag={bidding.myTag} offset={bidding.offset} />
+      <BiddingModals bidding={bidding} />
+    </Stack>
+  );
+}

@@ -1,0 +1,50 @@
+import { Group, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatTimer, type LotView, timerState } from '../../../domain/live.js';
+import { formatMoney } from '../../../domain/money.js';
+import { useServerNow } from '../bidding/use-server-clock';
+import classes from './live-page.module.css';
+import { isSold } from './live-view';
+
+/**
+ * The lot on the block over the video: name, price and time left, so a phone watching the show
+ * sees them without scrolling. Visual only (aria-hidden): the bid panel below says the same to
+ * screen readers, and its clock is the one with role="timer".
+ */
+export function LotOverlay({ lot, offset }: { lot: LotView; offset: number }) {
+  const { t } = useTranslation();
+  const now = useServerNow(offset);
+  const state = lot.auction.state;
+  const timer = timerState({ hasCurrentLot: true, auction: { endTime: state.endTime, status: state.status }, now });
+  const hasBids = state.bidCount > 0 && state.currentPrice !== null;
+  const isEnded = state.status === 'ended';
+  return (
+    <Stack gap={2} className={classes.overlayBottom} aria-hidden="true" data-testid="lot-overlay">
+      <Text size="sm" fw={600} lineClamp={1}>
+        {lot.auction.name}
+      </Text>
+      <Group justify="space-between" wrap="nowrap" gap="xs">
+        <Text fz="xl" fw={800} lh={1.1} data-testid="overlay-price">
+          {formatMoney(hasBids ? (state.currentPrice ?? 0) : state.startingPrice)}
+        </Text>
+        <Text
+          fz="lg"
+          fw={800}
+          className={classes.countdown}
+          data-testid="overlay-timer"
+          data-final={timer.kind === 'running' && timer.remainingMs <= 10_000 ? true : undefined}
+        >
+          {isEnded
+            ? isSold(state)
+              ? t('live.results.sold')
+              : t('live.results.unsold')
+            : timer.kind === 'running'
+              ? formatTimer(timer.remainingMs)
+              : timer.kind === 'finished' && state.endTime !== null
+                ? t('bidding.countdown.closing')
+                : null}
+        </Text>
+      </Group>
+    </Stack>
+  );
+}
