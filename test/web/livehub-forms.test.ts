@@ -17,6 +17,8 @@ import {
   parseCreateSession,
   parseCustomSeconds,
   parseEditSession,
+  presetScheduledAt,
+  SCHEDULE_PRESETS_MINUTES,
   slugPreview,
   toNumber,
 } from '../../src/web/livehub/session-form';
@@ -139,5 +141,16 @@ describe("'Agregar subasta rápida' rules", () => {
   it('maps the timer presets both ways', () => {
     expect([null, 15, 30, 60, 120].map((p) => valueToPreset(presetToValue(p as 15)))).toEqual([null, 15, 30, 60, 120]);
     expect(valueToPreset('45')).toBeNull();
+  });
+});
+
+describe('the scheduled date shortcuts', () => {
+  it('give now (to the minute), in 15 min and in 1 h', () => {
+    const now = Date.UTC(2030, 0, 2, 18, 7, 42, 500);
+    expect(SCHEDULE_PRESETS_MINUTES.map((m) => presetScheduledAt(m, now))).toEqual([
+      Date.UTC(2030, 0, 2, 18, 7),
+      Date.UTC(2030, 0, 2, 18, 22),
+      Date.UTC(2030, 0, 2, 19, 7),
+    ]);
   });
 });

@@ -42,7 +42,7 @@ export function HubHeader({ me, onManageSessions, onCreateSession, onAddAuction 
         {isCompact ? (
           <Menu position="bottom-end" withinPortal shadow="md" width={230} closeOnClickOutside>
             <Menu.Target>
-              <Button variant="white" color="dark" leftSection={<DotsIcon size={16} />}>
+              <Button variant="white" color="dark" leftSection={<DotsIcon size={16} />} style={{ flexShrink: 0 }}>
                 {t('livehub.header.more')}
               </Button>
             </Menu.Target>

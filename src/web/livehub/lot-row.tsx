@@ -112,7 +112,7 @@ export function LotRowView({ row, controls }: { row: LotRow; controls: LotRowCon
               <Button size="compact-sm" color="red" variant="filled" disabled aria-current="true">
                 {t('livehub.lots.currentButton')}
               </Button>
-            ) : (
+            ) : lot.auction.state.status === 'ended' ? null : (
               <Button size="compact-sm" variant="light" onClick={controls.onSetCurrent} disabled={busy}>
                 {t('livehub.lots.setCurrent')}
               </Button>

@@ -1,10 +1,10 @@
-import { Input, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Input, Stack, Text, TextInput } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { useTranslation } from 'react-i18next';
 import { SESSION_TITLE_MAX, WHATSAPP_LINK_MAX } from '../../domain/live.js';
 import { CHOSEN_FORMAT, fromMexicoWallTime, toMexicoWallTime } from '../admin/auction-form/end-time';
 import { formatDate } from '../lib/dates';
-import type { FieldErrors } from './session-form';
+import { type FieldErrors, presetScheduledAt, SCHEDULE_PRESETS_MINUTES } from './session-form';
 
 /** A field's Spanish error from its issue code (`livehub.errors.<code>`). */
 export function useFieldError(errors: FieldErrors) {
@@ -54,6 +54,20 @@ export function TitleAndDateFields(props: {
           error={fieldError('scheduledAt')}
           popoverProps={{ withinPortal: true }}
         />
+        <Group gap={6} role="group" aria-label={t('livehub.create.presets')}>
+          <Text size="xs" c="dimmed" aria-hidden="true">
+            {t('livehub.create.presets')}
+          </Text>
+          {SCHEDULE_PRESETS_MINUTES.map((minutes) => (
+            <Button key={minutes} size="compact-xs" variant="light" onClick={() => props.onScheduledAt(presetScheduledAt(minutes))}>
+              {minutes === 0
+                ? t('livehub.create.presetNow')
+                : minutes < 60
+                  ? t('livehub.create.presetMinutes', { minutes })
+                  : t('livehub.create.presetHours', { hours: minutes / 60 })}
+            </Button>
+          ))}
+        </Group>
         {props.scheduledAt !== null && (
           <Input.Description aria-live="polite">{t('livehub.create.dateChosen', { date: formatDate(props.scheduledAt, CHOSEN_FORMAT) })}</Input.Description>
         )}

@@ -50,6 +50,14 @@ export interface CreateSessionValues {
 
 export const EMPTY_CREATE_VALUES: CreateSessionValues = { title: '', scheduledAt: null, sellerSlug: '', whatsappLink: '' };
 
+/** Quick choices for the scheduled date ('Ahora', 'En 15 min', 'En 1 h'): a show often starts right away. */
+export const SCHEDULE_PRESETS_MINUTES = [0, 15, 60] as const;
+
+/** now + N minutes, to the whole minute (the picker shows minutes). */
+export function presetScheduledAt(minutes: number, now: number = Date.now()): number {
+  return Math.floor(now / 60_000) * 60_000 + minutes * 60_000;
+}
+
 /** SPEC §5: 'Crear' is enabled only with a title and a scheduled date-time. */
 export function canCreateSession(values: Pick<CreateSessionValues, 'title' | 'scheduledAt'>): boolean {
   return values.title.trim() !== '' && values.scheduledAt !== null;

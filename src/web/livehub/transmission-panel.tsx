@@ -52,7 +52,7 @@ export function TransmissionPanel({ session, viewerCount }: { session: LiveSessi
           <SessionStatusBadge status={session.status} />
         </Group>
         <Group gap="xs" wrap="nowrap">
-          <Button variant="light" leftSection={<CopyIcon size={16} />} onClick={() => void copy()}>
+          <Button variant="light" leftSection={<CopyIcon size={16} />} onClick={() => void copy()} style={{ flexShrink: 0 }}>
             {t('livehub.transmission.copyLink')}
           </Button>
           <Text size="xs" c="dimmed" truncate="end" miw={0} title={link}>
