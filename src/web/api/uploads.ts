@@ -1,7 +1,8 @@
 import type { UploadResult } from '../../domain/uploads.js';
 import { ApiError, NETWORK_ERROR_STATUS, toApiError } from './client';
 
-export type UploadKind = 'auction_image';
+/** What the image is for (the server sizes each kind differently): an auction photo, a session's 9:16 cover, a quick auction's photo. */
+export type UploadKind = 'auction_image' | 'session_cover' | 'quick_auction';
 
 export interface UploadOptions {
   /** Called with the sent fraction of the body, 0 to 1. */

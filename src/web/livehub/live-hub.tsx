@@ -1,16 +1,29 @@
-import { Box, Button, Container, EmptyState, Group, Paper, Stack, Title } from '@mantine/core';
-import { useEffect } from 'react';
+import { Alert, Button, Container, Grid, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import type { Me } from '../../domain/api-types.js';
-import { CompanyInfo } from '../admin/company-info';
-import { DevModeBadge } from '../components/dev-mode-badge';
-import { ArrowLeftIcon, BroadcastIcon } from '../components/icons';
+import { SESSION_LOADED_TOAST_MS } from '../../domain/live.js';
+import { AuctionFormModal } from '../admin/auction-form/auction-form-modal';
+import { useLiveSession } from '../api/live';
+import { useHubSessions } from '../api/live-hub';
 import { PanelGate } from '../components/panel-gate';
 import { ProfileModal } from '../components/profile-modal';
 import { SiteFooter } from '../components/site-footer';
 import { useProfilePrompt } from '../components/use-profile-prompt';
-import { ADMIN_HOME } from '../routes';
+import { apiErrorText } from '../lib/api-errors';
+import { CreateSessionModal } from './create-session-modal';
+import { EditSessionModal } from './edit-session-modal';
+import { HubHeader } from './hub-header';
+import { searchWithSession, sessionIdFromSearch } from './hub-layout';
+import { LotsPanel } from './lots-panel';
+import { PickerModal } from './picker-modal';
+import { QuickAuctionModal } from './quick-auction-modal';
+import { SessionBar } from './session-bar';
+import { SessionsModal } from './sessions-modal';
+import { TimerPanel } from './timer-panel';
+import { TransmissionPanel } from './transmission-panel';
 import './live-hub.css';
 
 /** The page background belongs to the Live Hub only; it is removed when the screen changes. */
@@ -27,40 +40,172 @@ export function LiveHub() {
   return <PanelGate inverted>{(me) => <LiveHubScreen me={me} />}</PanelGate>;
 }
 
+type Dialog = { kind: 'none' } | { kind: 'create' } | { kind: 'manage' } | { kind: 'auction' } | { kind: 'quick' };
+
 function LiveHubScreen({ me }: { me: Me }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const location = useLocation();
   const profilePrompt = useProfilePrompt(me);
+  const sessionId = sessionIdFromSearch(location.search);
+  const [dialog, setDialog] = useState<Dialog>({ kind: 'none' });
+  const [editId, setEditId] = useState<string | null>(null);
+  const [pickerId, setPickerId] = useState<string | null>(null);
+  // The session whose 'Sesión cargada' toast is owed once its detail arrives.
+  const [toastFor, setToastFor] = useState<string | null>(null);
+  const list = useHubSessions();
+  const close = useCallback(() => setDialog({ kind: 'none' }), []);
+
+  const load = useCallback(
+    (id: string) => {
+      setToastFor(id);
+      navigate({ pathname: location.pathname, search: searchWithSession(location.search, id) });
+    },
+    [navigate, location.pathname, location.search],
+  );
+  const unload = useCallback(() => navigate({ pathname: location.pathname, search: searchWithSession(location.search, null) }), [navigate, location]);
+
+  const barProps = {
+    sessions: list.data?.sessions,
+    isLoading: list.isPending,
+    error: list.isError ? list.error : null,
+    onRetry: () => void list.refetch(),
+    loadedId: sessionId,
+    onLoad: load,
+  };
 
   return (
     <Stack mih="100dvh" gap={0} justify="space-between">
-      <Box component="header" px="md" py="sm" style={{ borderBottom: '1px solid rgba(255,255,255,0.08)' }}>
-        <Group justify="space-between" wrap="wrap" gap="sm">
-          <Group gap="md" wrap="wrap">
-            <Group gap={8} c="oro.4" wrap="nowrap">
-              <BroadcastIcon size={24} />
-              <Title order={1} size="h3" c="white">
-                {t('livehub.title')}
-              </Title>
-            </Group>
-            <CompanyInfo me={me} inverted />
-            <DevModeBadge />
-          </Group>
-          <Button variant="white" color="dark" leftSection={<ArrowLeftIcon size={16} />} onClick={() => navigate(ADMIN_HOME)}>
-            {t('livehub.backToAdmin')}
-          </Button>
-        </Group>
-      </Box>
-      <Container size="lg" w="100%" py="lg" flex={1}>
-        <Paper radius="lg" p="lg" component="section" aria-labelledby="livehub-sessions-title">
-          <Title order={2} size="h4" id="livehub-sessions-title" mb="md">
-            {t('livehub.sessionsTitle')}
-          </Title>
-          <EmptyState icon={<BroadcastIcon size={28} />} title={t('livehub.noSessions')} color="martillo" />
-        </Paper>
+      <HubHeader
+        me={me}
+        onManageSessions={() => setDialog({ kind: 'manage' })}
+        onCreateSession={() => setDialog({ kind: 'create' })}
+        onAddAuction={() => setDialog({ kind: 'auction' })}
+      />
+      <Container size="xl" w="100%" py="lg" px={{ base: 'xs', sm: 'md' }} flex={1}>
+        {sessionId ? (
+          <LoadedSession
+            key={sessionId}
+            sessionId={sessionId}
+            barProps={barProps}
+            toastFor={toastFor}
+            onToastShown={() => setToastFor(null)}
+            onAddLot={() => setPickerId(sessionId)}
+            onQuickAuction={() => setDialog({ kind: 'quick' })}
+          />
+        ) : (
+          <Stack gap="md">
+            <SessionBar {...barProps} loaded={null} />
+            {list.isSuccess && (list.data?.sessions.length ?? 0) > 0 && (
+              <Paper radius="lg" p="lg">
+                <Text c="dimmed" size="sm">
+                  {t('livehub.bar.pickFirst')}
+                </Text>
+              </Paper>
+            )}
+          </Stack>
+        )}
       </Container>
       <SiteFooter inverted />
       <ProfileModal opened={profilePrompt.opened} onClose={profilePrompt.close} me={me} />
+      <CreateSessionModal
+        opened={dialog.kind === 'create'}
+        onClose={close}
+        onCreated={(id) => {
+          close();
+          load(id);
+        }}
+      />
+      <SessionsModal
+        opened={dialog.kind === 'manage'}
+        onClose={close}
+        loadedId={sessionId}
+        onLoad={(id) => {
+          close();
+          load(id);
+        }}
+        onEdit={setEditId}
+        onDeleted={(id) => {
+          if (id === sessionId) unload();
+        }}
+      />
+      <EditSessionModal sessionId={editId} onClose={() => setEditId(null)} onAddLot={setPickerId} />
+      {pickerId && <PickerModal sessionId={pickerId} opened onClose={() => setPickerId(null)} />}
+      <QuickAuctionModal sessionId={sessionId} opened={dialog.kind === 'quick'} onClose={close} />
+      <AuctionFormModal opened={dialog.kind === 'auction'} auctionId={null} onClose={close} />
+    </Stack>
+  );
+}
+
+interface LoadedSessionProps {
+  sessionId: string;
+  barProps: Omit<Parameters<typeof SessionBar>[0], 'loaded'>;
+  toastFor: string | null;
+  onToastShown: () => void;
+  onAddLot: () => void;
+  onQuickAuction: () => void;
+}
+
+/** The loaded session, followed live through its room (`useLiveSession`). */
+function LoadedSession({ sessionId, barProps, toastFor, onToastShown, onAddLot, onQuickAuction }: LoadedSessionProps) {
+  const { t } = useTranslation();
+  const live = useLiveSession(sessionId);
+  const data = live.data;
+
+  useEffect(() => {
+    if (toastFor !== sessionId || data === undefined) return;
+    if (data) notifications.show({ color: 'green', message: t('livehub.bar.loaded'), autoClose: SESSION_LOADED_TOAST_MS });
+    onToastShown();
+  }, [toastFor, sessionId, data, onToastShown, t]);
+
+  const loaded = data ? { title: data.session.title, status: data.session.status } : null;
+
+  return (
+    <Stack gap="md">
+      <SessionBar {...barProps} loaded={loaded} />
+      {data === null && (
+        <Alert color="red" variant="light" role="alert" title={t('livehub.bar.notFound')}>
+          {t('livehub.bar.notFoundHint')}
+        </Alert>
+      )}
+      {data === undefined && live.isError && (
+        <Alert color="red" variant="light" role="alert">
+          <Group justify="space-between" gap="xs">
+            <Text size="sm">{apiErrorText(live.error, { networkMessage: t('common.networkError'), fallback: t('livehub.bar.sessionLoadFailed') })}</Text>
+            <Button size="xs" variant="light" color="red" onClick={() => void live.refetch()}>
+              {t('common.retry')}
+            </Button>
+          </Group>
+        </Alert>
+      )}
+      {data === undefined && !live.isError && (
+        <Paper radius="lg" p="lg">
+          <Group gap="xs" justify="center" role="status">
+            <Loader size="sm" />
+            <Text size="sm">{t('livehub.bar.sessionLoading')}</Text>
+          </Group>
+        </Paper>
+      )}
+      {data && (
+        <>
+          {!data.canEdit && (
+            <Alert color="yellow" variant="light">
+              {t('livehub.bar.readOnly')}
+            </Alert>
+          )}
+          <Grid gap="md">
+            <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
+              <TransmissionPanel session={data.session} viewerCount={live.viewerCount} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>
+              <Stack gap="md">
+                <TimerPanel detail={data} />
+                <LotsPanel detail={data} onAddLot={onAddLot} onQuickAuction={onQuickAuction} />
+              </Stack>
+            </Grid.Col>
+          </Grid>
+        </>
+      )}
     </Stack>
   );
 }

@@ -1,0 +1,143 @@
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AuctionDetail } from '../../domain/auctions.js';
+import {
+  type LiveSessionDetail,
+  type LiveSessionList,
+  PICKER_DEBOUNCE_MS,
+  type PickerAnswer,
+  type QuickAuctionInput,
+  type SessionCreateInput,
+  type SessionUpdateInput,
+} from '../../domain/live.js';
+import { acceptDetail, pickerKeyPart } from '../livehub/detail-cache';
+import { auctionKeys } from './auctions';
+import { api } from './client';
+import { type LiveSessionData, liveKeys, liveSessionPath } from './live';
+import { useResync } from './socket';
+
+/**
+ * The Live Hub's own calls (the seller's side): the scoped session list, the session's changes,
+ * its lots, its timer, the quick auction and the picker. Every change answers the session's whole
+ * detail, which goes straight into `liveKeys.detail` (the query `useLiveSession` follows).
+ */
+export const hubKeys = {
+  list: () => [...liveKeys.all, 'hub-list'] as const,
+  pickers: (sessionId: string) => [...liveKeys.all, 'picker', sessionId] as const,
+  picker: (sessionId: string, q: string) => [...hubKeys.pickers(sessionId), q] as const,
+};
+
+const sessionsPath = '/api/live-sessions';
+
+function storeDetail(queryClient: QueryClient, detail: LiveSessionDetail): void {
+  const receivedAt = Date.now();
+  queryClient.setQueryData<LiveSessionData | null>(liveKeys.detail(detail.session.id), (cached) => acceptDetail(cached, detail, receivedAt));
+  // The list shows titles, statuses and lot counts: any change may touch them.
+  void queryClient.invalidateQueries({ queryKey: hubKeys.list() });
+}
+
+/** GET /api/live-sessions: the sessions in the user's scope (SPEC §6), by scheduledAt ascending. */
+export function useHubSessions() {
+  const queryClient = useQueryClient();
+  useResync(() => void queryClient.invalidateQueries({ queryKey: hubKeys.list() }));
+  return useQuery({
+    queryKey: hubKeys.list(),
+    queryFn: ({ signal }) => api.get<LiveSessionList>(sessionsPath, signal),
+  });
+}
+
+export function useCreateSession() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: SessionCreateInput) => api.post<LiveSessionDetail>(sessionsPath, input),
+    onSuccess: (detail) => storeDetail(queryClient, detail),
+  });
+}
+
+export function useUpdateSession() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, input }: { id: string; input: SessionUpdateInput }) => api.put<LiveSessionDetail>(liveSessionPath(id), input),
+    onSuccess: (detail) => storeDetail(queryClient, detail),
+  });
+}
+
+export function useDeleteSession() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.del<{ id: string }>(liveSessionPath(id)),
+    onSuccess: ({ id }) => {
+      queryClient.setQueryData(liveKeys.detail(id), null);
+      void queryClient.invalidateQueries({ queryKey: hubKeys.list() });
+    },
+  });
+}
+
+/** The lot calls of one session (SPEC §3 lots): add, remove, reorder, set current, timer. */
+export function useLotActions(sessionId: string) {
+  const queryClient = useQueryClient();
+  const base = liveSessionPath(sessionId);
+  const onSuccess = (detail: LiveSessionDetail) => storeDetail(queryClient, detail);
+  const add = useMutation({
+    mutationFn: (auctionId: string) => api.post<LiveSessionDetail>(`${base}/lots`, { auctionId }),
+    onSuccess: (detail) => {
+      onSuccess(detail);
+      void queryClient.invalidateQueries({ queryKey: hubKeys.pickers(sessionId) });
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (lotId: string) => api.del<LiveSessionDetail>(`${base}/lots/${encodeURIComponent(lotId)}`),
+    onSuccess: (detail) => {
+      onSuccess(detail);
+      void queryClient.invalidateQueries({ queryKey: hubKeys.pickers(sessionId) });
+    },
+  });
+  const reorder = useMutation({
+    mutationFn: (lotIds: string[]) => api.put<LiveSessionDetail>(`${base}/lots/order`, { lotIds }),
+    onSuccess,
+  });
+  const setCurrent = useMutation({
+    mutationFn: (lotId: string) => api.post<LiveSessionDetail>(`${base}/current`, { lotId }),
+    onSuccess,
+  });
+  const timer = useMutation({
+    mutationFn: (seconds: number) => api.post<LiveSessionDetail>(`${base}/timer`, { seconds }),
+    onSuccess,
+  });
+  return { add, remove, reorder, setCurrent, timer };
+}
+
+export interface QuickAuctionAnswer {
+  auction: AuctionDetail;
+  detail: LiveSessionDetail | null;
+}
+
+/** 'Agregar subasta rápida' (SPEC §5): 201 with the auction, and the session when it became a lot. */
+export function useQuickAuction(sessionId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: QuickAuctionInput) => api.post<QuickAuctionAnswer>(`${liveSessionPath(sessionId)}/quick-auction`, input),
+    onSuccess: (answer) => {
+      if (answer.detail) storeDetail(queryClient, answer.detail);
+      void queryClient.invalidateQueries({ queryKey: auctionKeys.lists() });
+      void queryClient.invalidateQueries({ queryKey: hubKeys.pickers(sessionId) });
+    },
+  });
+}
+
+/**
+ * 'Añadir Lote' (SPEC §5 "Auction picker search"): what is typed is searched 300 ms after the last
+ * key; under 2 characters the default list. The previous answer stays on screen while the next loads.
+ */
+export function usePicker(sessionId: string, typed: string, enabled: boolean) {
+  const [debounced] = useDebouncedValue(typed, PICKER_DEBOUNCE_MS);
+  const q = pickerKeyPart(debounced);
+  const query = useQuery({
+    queryKey: hubKeys.picker(sessionId, q),
+    queryFn: ({ signal }) => api.get<PickerAnswer>(`${liveSessionPath(sessionId)}/picker?${new URLSearchParams({ q })}`, signal),
+    enabled: enabled && Boolean(sessionId),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+  return { ...query, searched: q, isDebouncing: pickerKeyPart(typed) !== q };
+}

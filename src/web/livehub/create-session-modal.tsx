@@ -1,0 +1,106 @@
+import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { SLUG_INPUT_MAX } from '../../domain/live.js';
+import { useCreateSession } from '../api/live-hub';
+import { apiErrorText } from '../lib/api-errors';
+import { COMPACT_QUERY } from './hub-layout';
+import { TitleAndDateFields, useFieldError, WhatsappField } from './session-fields';
+import { type CreateSessionValues, canCreateSession, EMPTY_CREATE_VALUES, type FieldErrors, parseCreateSession, slugPreview } from './session-form';
+
+/** 'Crear Sesión' (SPEC §5 "Create session"); after creating, the new session is loaded. */
+export function CreateSessionModal({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: (id: string) => void }) {
+  const { t } = useTranslation();
+  const isMobile = useMediaQuery(COMPACT_QUERY) ?? false;
+  const [values, setValues] = useState<CreateSessionValues>(EMPTY_CREATE_VALUES);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const create = useCreateSession();
+  const fieldError = useFieldError(errors);
+
+  useEffect(() => {
+    if (opened) {
+      setValues(EMPTY_CREATE_VALUES);
+      setErrors({});
+      create.reset();
+    }
+  }, [opened, create.reset]);
+
+  const set = <K extends keyof CreateSessionValues>(key: K, value: CreateSessionValues[K]) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    setErrors((e) => ({ ...e, [key]: undefined }));
+  };
+
+  const submit = () => {
+    if (!canCreateSession(values) || create.isPending) return;
+    const parsed = parseCreateSession(values);
+    if (!parsed.ok) {
+      setErrors(parsed.errors);
+      return;
+    }
+    create.mutate(parsed.value, { onSuccess: (detail) => onCreated(detail.session.id) });
+  };
+
+  const slug = slugPreview(values);
+  const whatsappProblem = errors.whatsappLink === 'whatsappInvalid';
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={t('livehub.create.title')}
+      size="md"
+      fullScreen={isMobile}
+      centered={!isMobile}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <Stack gap="sm">
+          <TitleAndDateFields
+            title={values.title}
+            onTitle={(v) => set('title', v)}
+            scheduledAt={values.scheduledAt}
+            onScheduledAt={(v) => set('scheduledAt', v)}
+            errors={errors}
+          />
+          <TextInput
+            label={t('livehub.create.slug')}
+            description={t('livehub.create.slugHint')}
+            value={values.sellerSlug}
+            onChange={(e) => set('sellerSlug', e.currentTarget.value)}
+            maxLength={SLUG_INPUT_MAX}
+            error={fieldError('sellerSlug')}
+          />
+          <Text size="xs" c="dimmed" aria-live="polite" data-testid="slug-preview">
+            {t('livehub.create.slugPreview', { path: slug ? `/live/${slug}/…` : '/live/…' })}
+          </Text>
+          <WhatsappField value={values.whatsappLink} onChange={(v) => set('whatsappLink', v)} errors={whatsappProblem ? {} : errors} />
+          {whatsappProblem && (
+            <Alert color="red" variant="light" role="alert">
+              {t('livehub.errors.whatsappInvalid')}
+            </Alert>
+          )}
+          {create.isError && (
+            <Alert color="red" variant="light" role="alert" title={t('livehub.create.failed')}>
+              {apiErrorText(create.error, { networkMessage: t('common.networkError'), fallback: t('livehub.create.failed') })}
+            </Alert>
+          )}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              {t('livehub.create.cancel')}
+            </Button>
+            <Button type="submit" disabled={!canCreateSession(values)} loading={create.isPending}>
+              {t('livehub.create.submit')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,103 @@
+import { type LotFacts, type LotView, splitLots } from '../../domain/live.js';
+
+/**
+ * What each lot row shows and how the lists move, pure so it is tested without a browser.
+ * SPEC §4 "Lot status": the lists come from `splitLots`; the facts come from the lot's auction.
+ */
+
+/** The row's status text: the lot's own outcome once its auction ended, else the auction's status. */
+export type LotRowStatus = 'live' | 'active' | 'pending' | 'sold' | 'unsold' | 'passed' | 'finished';
+
+export interface LotRow {
+  lot: LotView;
+  isCurrent: boolean;
+  /** The price to show: the current bid when there is one, else the starting price. */
+  price: number;
+  hasBid: boolean;
+  status: LotRowStatus;
+}
+
+/** SPEC §4's facts of a lot: its auction has bids, its auction has ended. */
+export function lotFacts(lot: LotView): LotFacts {
+  return {
+    id: lot.id,
+    order: lot.order,
+    status: lot.status,
+    hasBids: lot.auction.state.bidCount > 0,
+    auctionEnded: lot.auction.state.status === 'ended',
+  };
+}
+
+export function lotRowStatus(lot: LotView): LotRowStatus {
+  const state = lot.auction.state;
+  if (state.status === 'ended') return state.bidCount > 0 || state.winnerName ? 'sold' : 'unsold';
+  if (lot.status === 'passed') return 'passed';
+  if (lot.status === 'finished') return 'finished';
+  return state.status;
+}
+
+export function lotRow(lot: LotView, currentLotId: string | null): LotRow {
+  const state = lot.auction.state;
+  const hasBid = state.currentPrice !== null && state.bidCount > 0;
+  return {
+    lot,
+    isCurrent: lot.id === currentLotId,
+    price: hasBid && state.currentPrice !== null ? state.currentPrice : state.startingPrice,
+    hasBid,
+    status: lotRowStatus(lot),
+  };
+}
+
+/** 'Próximos' and 'Pasados / Finalizados' (SPEC §4), each in lot order. */
+export function lotSections(lots: readonly LotView[], currentLotId: string | null): { upcoming: LotRow[]; past: LotRow[] } {
+  const withFacts = lots.map((lot) => ({ ...lotFacts(lot), lot }));
+  const { upcoming, past } = splitLots(withFacts, currentLotId);
+  return { upcoming: upcoming.map((f) => lotRow(f.lot, currentLotId)), past: past.map((f) => lotRow(f.lot, currentLotId)) };
+}
+
+/** Every lot id in lot order: the body of PUT .../lots/order. */
+export function orderedLotIds(lots: readonly Pick<LotView, 'id' | 'order'>[]): string[] {
+  return [...lots].sort((a, b) => a.order - b.order).map((l) => l.id);
+}
+
+/**
+ * The whole order after one section was rearranged: the section's lots take the places its lots
+ * held, in their new order, and every other lot keeps its place. Null when nothing changes or the
+ * section does not match the list.
+ */
+export function reorderSection(allIds: readonly string[], sectionIds: readonly string[], nextSectionIds: readonly string[]): string[] | null {
+  const members = new Set(sectionIds);
+  if (members.size !== nextSectionIds.length || !nextSectionIds.every((id) => members.has(id))) return null;
+  if (!sectionIds.every((id) => allIds.includes(id))) return null;
+  const queue = [...nextSectionIds];
+  const next = allIds.map((id) => (members.has(id) ? (queue.shift() as string) : id));
+  return next.every((id, i) => id === allIds[i]) ? null : next;
+}
+
+/** Moves `id` one place up (-1) or down (+1) inside its section; null at either end. */
+export function moveInSection(sectionIds: readonly string[], id: string, delta: -1 | 1): string[] | null {
+  const from = sectionIds.indexOf(id);
+  const to = from + delta;
+  if (from < 0 || to < 0 || to >= sectionIds.length) return null;
+  const next = [...sectionIds];
+  [next[from], next[to]] = [next[to] as string, next[from] as string];
+  return next;
+}
+
+/** A drag that dropped `activeId` where `overId` was (dnd-kit's sortable semantics). */
+export function dragInSection(sectionIds: readonly string[], activeId: string, overId: string | null): string[] | null {
+  if (!overId || activeId === overId) return null;
+  const from = sectionIds.indexOf(activeId);
+  const to = sectionIds.indexOf(overId);
+  if (from < 0 || to < 0) return null;
+  const next = [...sectionIds];
+  next.splice(from, 1);
+  next.splice(to, 0, activeId);
+  return next;
+}
+
+/** The order the list shows while a reorder is on its way (the answer replaces it). */
+export function applyOrder<T extends { id: string; order: number }>(lots: readonly T[], ids: readonly string[]): T[] {
+  const position = new Map(ids.map((id, i) => [id, i + 1]));
+  return lots.map((lot) => ({ ...lot, order: position.get(lot.id) ?? lot.order }));
+}
