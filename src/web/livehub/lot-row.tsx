@@ -112,7 +112,7 @@ export function LotRowView({ row, controls }: { row: LotRow; controls: LotRowCon
               <Button size="compact-sm" color="red" variant="filled" disabled aria-current="true">
                 {t('livehub.lots.currentButton')}
               </Button>
-            ) : lot.auction.state.status === 'ended' ? null : (
+            ) : lot.auction.state.status === 'ended' && lot.auction.state.bidCount > 0 ? null /* sold: it cannot run again; an unsold lot can (re-run) */ : (
               <Button size="compact-sm" variant="light" onClick={controls.onSetCurrent} disabled={busy}>
                 {t('livehub.lots.setCurrent')}
               </Button>

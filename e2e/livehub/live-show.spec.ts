@@ -1,0 +1,116 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type LiveSessionDetail, livePath } from '../../src/domain/live.js';
+import { buildCategory } from '../../test/support/actors.js';
+import { setupAppAndBrowser } from '../support/app.js';
+import { createAuctionAs } from '../support/auctions.js';
+import { newPage } from '../support/browser.js';
+import { t } from '../support/catalogue.js';
+import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
+
+/**
+ * Issue 12's walkthrough: a seller runs a show from the Live Hub (create a session, three lots from
+ * the picker, one current, a 15 s timer) while a buyer on a phone follows the public link, bids, and
+ * sees 'Vendido' when the server closes the lot; the seller sees it move to 'Pasados'. Then the
+ * header's 'Más' menu at 390 px.
+ */
+const ctx = setupAppAndBrowser();
+const h = t.livehub;
+/** Live updates arrive over a socket and a render: poll for a while, not once. */
+const eventually = <T>(read: () => Promise<T> | T, timeout = 15_000) => expect.poll(read, { timeout, interval: 100 });
+
+const SELLER = { email: 'sofia.show@ejemplo.mx', name: 'Sofía Show' };
+const BUYER = { email: 'bruno.show@ejemplo.mx', name: 'Bruno Show' };
+const LOTS = ['Reloj Omega Seamaster', 'Cámara Pentax K1000', 'Disco de vinilo Soda Stereo'] as const;
+
+let seller: E2eUser;
+let categoryId = '';
+
+beforeAll(async () => {
+  seller = await prepareUser(ctx.app, { ...SELLER, roles: ['seller'], companyId: 'antiguedades-sofia', companyName: 'Antigüedades Sofía' });
+  await prepareUser(ctx.app, { ...BUYER, roles: ['buyer'] });
+  categoryId = await buildCategory(ctx.app, 'Antigüedades');
+});
+
+async function signedIn(user: Pick<E2eUser, 'email' | 'name'>, opts: { mobile?: boolean } = {}): Promise<Page> {
+  const page = await newPage(ctx.browser, opts);
+  await signInPage(page, ctx.app, user);
+  return page;
+}
+
+describe('a live show from the Live Hub', () => {
+  it('runs a lot on a 15 s timer while a buyer on a phone bids and sees it sold', async () => {
+    const hub = await signedIn(seller);
+    for (const name of LOTS) await createAuctionAs(hub, ctx.app, { name, categoryId, startingPrice: 400, status: 'pending' });
+
+    // 'Crear sesión': title and date; 'Crear' only once both are there.
+    await hub.goto(`${ctx.app.url}/admin/livehub`);
+    await hub.getByText(h.noSessions).waitFor();
+    await hub.getByRole('button', { name: h.header.createSession }).click();
+    const create = hub.getByRole('dialog', { name: h.create.title });
+    await create.waitFor();
+    expect(await create.getByRole('button', { name: h.create.submit, exact: true }).isDisabled()).toBe(true);
+    await create.getByRole('textbox', { name: h.create.name }).fill('  Remate de antigüedades  ');
+    await create.getByRole('button', { name: h.create.presetNow }).click();
+    await create.getByRole('button', { name: h.create.submit, exact: true }).click();
+    await create.waitFor({ state: 'detached' });
+    await eventually(() => new URL(hub.url()).searchParams.get('session')).toMatch(/^[0-9a-f-]{36}$/);
+    const sessionId = new URL(hub.url()).searchParams.get('session') as string;
+    await hub.getByRole('heading', { name: 'Remate de antigüedades' }).waitFor();
+
+    // Three lots from the picker.
+    await hub.getByRole('button', { name: h.lots.add, exact: true }).click();
+    const picker = hub.getByRole('dialog', { name: h.picker.title });
+    await picker.waitFor();
+    for (const name of LOTS) {
+      await picker.getByRole('textbox', { name: h.picker.search }).fill(name.split(' ')[0] as string);
+      const add = picker.getByRole('button', { name: `Añadir ${name} a la sesión` });
+      await add.click();
+      await hub.getByRole('listitem', { name }).waitFor();
+    }
+    await picker.getByRole('button', { name: h.picker.done }).click();
+    const upcoming = hub.getByRole('region', { name: h.lots.upcoming });
+    await eventually(() => upcoming.getByRole('listitem').count()).toBe(3);
+
+    // One current, then a 15 s timer run by the server.
+    const first = upcoming.getByRole('listitem', { name: LOTS[0] });
+    await first.getByRole('button', { name: h.lots.setCurrent, exact: true }).click();
+    await first.getByText(h.lots.current).waitFor();
+    await hub.getByRole('button', { name: '+15s' }).click();
+    await eventually(() => hub.getByRole('timer').innerText()).toMatch(/En curso: 00:1\d/);
+
+    // The buyer opens the public link on a phone: the lot, its countdown, and a bid.
+    const detail = (await (await hub.request.get(`${ctx.app.url}/api/live-sessions/${sessionId}`)).json()) as LiveSessionDetail;
+    const phone = await signedIn(BUYER, { mobile: true });
+    await phone.goto(`${ctx.app.url}${livePath(detail.session)}`);
+    await phone.getByRole('heading', { name: 'Remate de antigüedades', level: 1 }).waitFor();
+    await phone.getByTestId('current-lot-name').getByText(LOTS[0]).waitFor();
+    await eventually(() => phone.getByTestId('countdown').innerText()).toMatch(/\d+ s/);
+    await phone.getByRole('button', { name: t.bidding.form.submit, exact: true }).click();
+    await phone.getByRole('dialog', { name: t.bidding.confirm.title }).getByRole('button', { name: t.bidding.confirm.submit }).click();
+    await phone.getByText(t.bidding.leader.leading).waitFor();
+
+    // The server closes it: 'Vendido' on the phone, and 'Pasados / Finalizados' in the Hub, without reloading.
+    await phone.getByTestId('current-lot-outcome').getByText(t.live.results.sold).waitFor({ timeout: 30_000 });
+    await eventually(() => hub.getByRole('timer').innerText()).toBe(h.timer.finished);
+    // The next lot goes on air, and the sold one is past.
+    await upcoming.getByRole('listitem', { name: LOTS[1] }).getByRole('button', { name: h.lots.setCurrent, exact: true }).click();
+    await hub.getByRole('region', { name: h.lots.past }).getByRole('listitem', { name: LOTS[0] }).waitFor();
+    await phone.getByTestId('current-lot-name').getByText(LOTS[1]).waitFor();
+  });
+
+  it('folds the header into “Más” at 390 px, closed by a click outside', async () => {
+    const phone = await signedIn(seller, { mobile: true });
+    await phone.goto(`${ctx.app.url}/admin/livehub`);
+    const more = phone.getByRole('button', { name: h.header.more });
+    await more.waitFor();
+    expect(await phone.getByRole('button', { name: h.header.manageSessions }).count()).toBe(0);
+    await more.click();
+    const menu = phone.getByRole('menu');
+    for (const name of [h.backToAdmin, h.header.manageSessions, h.header.createSession, h.header.addAuction]) {
+      await menu.getByRole('menuitem', { name }).waitFor();
+    }
+    await phone.mouse.click(5, 300);
+    await menu.waitFor({ state: 'detached' });
+  });
+});
