@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type LiveSessionDetail, livePath } from '../../src/domain/live.js';
 import { buildCategory } from '../../test/support/actors.js';
@@ -97,6 +98,75 @@ describe('a live show from the Live Hub', () => {
     await upcoming.getByRole('listitem', { name: LOTS[1] }).getByRole('button', { name: h.lots.setCurrent, exact: true }).click();
     await hub.getByRole('region', { name: h.lots.past }).getByRole('listitem', { name: LOTS[0] }).waitFor();
     await phone.getByTestId('current-lot-name').getByText(LOTS[1]).waitFor();
+  });
+
+  it('sets a 9:16 cover, reorders lots from the keyboard, and puts a quick auction on the block at once', async () => {
+    const hub = await signedIn(seller);
+    const post = async <T>(path: string, data: unknown): Promise<T> => {
+      const res = await hub.request.post(`${ctx.app.url}${path}`, { data, headers: { origin: ctx.app.url } });
+      expect(res.status(), await res.text()).toBeLessThan(300);
+      return (await res.json()) as T;
+    };
+    const session = await post<LiveSessionDetail>('/api/live-sessions', { title: 'Joyería del domingo', scheduledAt: Date.now() + 3_600_000 });
+    const id = session.session.id;
+    for (const name of ['Anillo de oro', 'Pulsera de plata']) {
+      const auction = await createAuctionAs(hub, ctx.app, { name, categoryId, startingPrice: 900, status: 'pending' });
+      await post(`/api/live-sessions/${id}/lots`, { auctionId: auction.id });
+    }
+    await hub.goto(`${ctx.app.url}/admin/livehub?session=${id}`);
+    await hub.getByRole('heading', { name: 'Joyería del domingo' }).waitFor();
+
+    // The cover: a file over 2 MB is refused with SPEC's message; a photo is cropped to 9:16 and saved as 720x1280.
+    await hub.getByRole('button', { name: h.header.manageSessions }).click();
+    await hub.getByRole('dialog', { name: h.manage.title }).getByRole('button', { name: `Editar Joyería del domingo` }).click();
+    const edit = hub.getByRole('dialog', { name: h.edit.title });
+    await edit.waitFor();
+    const noise = await sharp(Buffer.from(Array.from({ length: 1100 * 1100 * 3 }, () => Math.floor(Math.random() * 256))), {
+      raw: { width: 1100, height: 1100, channels: 3 },
+    })
+      .png()
+      .toBuffer();
+    expect(noise.byteLength).toBeGreaterThan(2 * 1024 * 1024);
+    const pick = async (file: { name: string; mimeType: string; buffer: Buffer }) => {
+      const chooser = hub.waitForEvent('filechooser');
+      await edit.getByRole('button', { name: h.edit.uploadCover }).click();
+      await (await chooser).setFiles(file);
+    };
+    await pick({ name: 'enorme.png', mimeType: 'image/png', buffer: noise });
+    await edit.getByText(h.edit.coverTooLarge).waitFor();
+    const photo = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 180, g: 140, b: 60 } } }).jpeg().toBuffer();
+    await pick({ name: 'portada.jpg', mimeType: 'image/jpeg', buffer: photo });
+    const crop = hub.getByRole('dialog', { name: h.crop.title });
+    await crop.waitFor();
+    await crop.getByRole('button', { name: h.crop.save }).click();
+    await crop.waitFor({ state: 'detached' });
+    const read = async () => (await (await hub.request.get(`${ctx.app.url}/api/live-sessions/${id}`)).json()) as LiveSessionDetail;
+    await eventually(async () => (await read()).session.coverImageUrl).toMatch(/^\/uploads\//);
+    const cover = await hub.request.get(`${ctx.app.url}${(await read()).session.coverImageUrl}`);
+    const { width, height } = await sharp(await cover.body()).metadata();
+    expect([width, height]).toEqual([720, 1280]);
+    await edit.getByRole('button', { name: h.edit.cancel }).first().click();
+    await edit.waitFor({ state: 'detached' });
+
+    // Keyboard reordering: 'Bajar' moves the first lot below the second, on the server too.
+    await hub.getByRole('button', { name: 'Bajar Anillo de oro' }).click();
+    await eventually(async () => (await read()).lots.sort((a, b) => a.order - b.order).map((l) => l.auction.name)).toEqual(['Pulsera de plata', 'Anillo de oro']);
+
+    // A quick auction with a 15 s preset becomes the current lot, its countdown running.
+    await hub.getByRole('button', { name: h.lots.quick }).click();
+    const quick = hub.getByRole('dialog', { name: h.quick.title });
+    await quick.getByRole('textbox', { name: h.quick.name }).fill('Collar de perlas');
+    await quick.getByRole('textbox', { name: h.quick.price }).fill('250');
+    await quick.getByText('15 s', { exact: true }).click();
+    await quick.getByRole('button', { name: h.quick.submit }).click();
+    // SPEC: after success the form resets, with status active.
+    await eventually(() => quick.getByRole('textbox', { name: h.quick.name }).inputValue()).toBe('');
+    expect(await quick.getByRole('radio', { name: h.quick.statuses.active }).isChecked()).toBe(true);
+    await quick.getByRole('button', { name: h.quick.cancel }).first().click();
+    const onAir = hub.getByRole('region', { name: h.lots.upcoming }).getByRole('listitem', { name: 'Collar de perlas' });
+    await onAir.getByText(h.lots.current).waitFor();
+    await eventually(() => hub.getByRole('timer').innerText()).toMatch(/En curso: 00:1\d/);
+    expect((await read()).session.status).toBe('live');
   });
 
   it('folds the header into “Más” at 390 px, closed by a click outside', async () => {

@@ -1,11 +1,10 @@
 import { eq } from 'drizzle-orm';
 import type { SessionStatus } from '../../../domain/live.js';
 import type { Db } from '../../db/connect.js';
-import { liveLots } from '../../db/schema.js';
+import { liveLots, liveSessions } from '../../db/schema.js';
 import type { DomainEvent, Publisher } from '../../realtime/publisher.js';
 import type { BidPresenter, EngineState } from '../bids/present.js';
 import { presentStateEvent, type SessionView } from './presenters.js';
-import { readSessionView } from './queries.js';
 
 /**
  * What a committed Live Hub change tells the session room (src/domain/realtime.ts), built from the
@@ -38,22 +37,25 @@ export function sessionDeleted(row: { id: string; version: number }): DomainEven
 }
 
 /**
- * "Auction closed" → "lot finished": the close's own transaction already finished the lot
- * (db/functions/live-lots-finish.sql); this tells each session holding it, once, from the
- * instance that published the close: `lotFinished` with the closed state, then `sessionState`.
+ * "Auction closed" → "lot finished": the close's own transaction already finished the lot and
+ * bumped its session's version (db/functions/live-lots-finish.sql); this tells each session
+ * holding it, once, from the instance that published the close. `lotFinished` carries all that
+ * changed (the lot's status and its auction's closed state), so it goes out at once, after one
+ * small query, and no full `sessionState` follows: with a thousand viewers that would be tens of
+ * megabytes for one lot's status.
  */
 export function installLiveSubscribers(opts: { db: Db; publisher: Publisher; present: BidPresenter }): () => void {
   const { db, publisher, present } = opts;
   return publisher.subscribe('auctionClosed', async ({ state }) => {
-    const lots = await db.select({ id: liveLots.id, sessionId: liveLots.sessionId }).from(liveLots).where(eq(liveLots.auctionId, state.id));
-    for (const lot of lots) {
-      const view = await readSessionView(db, lot.sessionId);
-      if (!view) continue;
-      const closed = present.state({ ...state, serverNow: Date.now() });
-      await publisher.publish([
-        { type: 'lotFinished', finished: { sessionId: view.row.id, lotId: lot.id, state: closed, version: view.row.version } },
-        sessionChanged(view, present, { statusChanged: false }),
-      ]);
-    }
+    const lots = await db
+      .select({ id: liveLots.id, sessionId: liveLots.sessionId, version: liveSessions.version })
+      .from(liveLots)
+      .innerJoin(liveSessions, eq(liveSessions.id, liveLots.sessionId))
+      .where(eq(liveLots.auctionId, state.id));
+    if (lots.length === 0) return;
+    const closed = present.state({ ...state, serverNow: Date.now() });
+    await publisher.publish(
+      lots.map((lot) => ({ type: 'lotFinished', finished: { sessionId: lot.sessionId, lotId: lot.id, state: closed, version: lot.version } }) as const),
+    );
   });
 }
