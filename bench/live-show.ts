@@ -30,7 +30,8 @@ import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { io, type Socket } from 'socket.io-client';
+import { io } from 'socket.io-client';
+import WebSocket from 'ws';
 import { BID_ERROR_CODES, type BidAnswer } from '../src/domain/bidding.js';
 import type { LiveSessionDetail } from '../src/domain/live.js';
 import { LOT_FINISHED_EVENT, type LotFinishedEvent } from '../src/domain/realtime.js';
@@ -50,6 +51,13 @@ const USERS = Number(process.env.USERS ?? 200);
 const ANTI_SNIPE_S = Number(process.env.ANTI_SNIPE ?? 0);
 /** Each bid loop's pause between two bids: bidders on phones, not a flood that the per-user rate limit (30 / 10 s) would refuse. */
 const BID_GAP_MS = Number(process.env.BID_GAP_MS ?? 100);
+/**
+ * socket.io-client (what the web app runs; each viewer parses every event, the whole session state
+ * included), or raw: the same protocol over a bare WebSocket that parses only `lotFinished`, so one
+ * process can stand for a thousand phones without its own parsing delaying the arrival times.
+ */
+type ViewerClient = 'socket.io' | 'raw';
+const VIEWER_CLIENT: ViewerClient = process.env.VIEWER_CLIENT === 'raw' ? 'raw' : 'socket.io';
 const STARTING_PRICE = 500;
 const TARGET_LATENESS_P99_MS = 250;
 const TARGET_DELIVERY_P99_MS = 100;
@@ -62,6 +70,7 @@ const CLOSE_WAIT_MS = 30_000;
 
 interface ViewersStart {
   type: 'start';
+  client: ViewerClient;
   base: string;
   sessionId: string;
   viewers: number;
@@ -156,26 +165,26 @@ async function expectOk(answer: Promise<{ status: number; body: string }>, what:
 
 async function runViewers(): Promise<void> {
   const start = await onceMessage<ViewersStart>(process, 'start');
-  const sockets: Socket[] = [];
   /** Per viewer: lotId → arrival times (epoch ms). */
   const arrivals: Map<string, number[]>[] = [];
   const soldLots = new Set<string>();
   let connectErrors = 0;
   const connectStarted = performance.now();
-  const join = (i: number) =>
+  const closers: (() => void)[] = [];
+  const finishedAt = (seen: Map<string, number[]>, event: Pick<LotFinishedEvent, 'sessionId' | 'lotId' | 'state'>) => {
+    const at = Date.now();
+    if (event.sessionId !== start.sessionId) return;
+    const list = seen.get(event.lotId) ?? [];
+    list.push(at);
+    seen.set(event.lotId, list);
+    if (event.state.winnerTag !== null || event.state.winnerName !== null) soldLots.add(event.lotId);
+  };
+  /** socket.io-client, as the web app connects. */
+  const joinWithClient = (i: number, seen: Map<string, number[]>) =>
     new Promise<void>((resolve) => {
       const socket = io(start.base, { path: '/socket.io', transports: ['websocket'], reconnection: false, forceNew: true });
-      sockets[i] = socket;
-      const seen = new Map<string, number[]>();
-      arrivals[i] = seen;
-      socket.on(LOT_FINISHED_EVENT, (event: LotFinishedEvent) => {
-        const at = Date.now();
-        if (event.sessionId !== start.sessionId) return;
-        const list = seen.get(event.lotId) ?? [];
-        list.push(at);
-        seen.set(event.lotId, list);
-        if (event.state.winnerTag !== null || event.state.winnerName !== null) soldLots.add(event.lotId);
-      });
+      closers[i] = () => socket.disconnect();
+      socket.on(LOT_FINISHED_EVENT, (event: LotFinishedEvent) => finishedAt(seen, event));
       socket.once('connect_error', () => {
         connectErrors++;
         resolve();
@@ -187,6 +196,34 @@ async function runViewers(): Promise<void> {
         });
       });
     });
+  /** Engine.IO 4 / Socket.IO 5 spoken by hand: only `lotFinished` is parsed; everything else is skipped by its prefix. */
+  const joinRaw = (i: number, seen: Map<string, number[]>) =>
+    new Promise<void>((resolve) => {
+      const url = new URL(start.base);
+      const ws = new WebSocket(`ws://${url.host}/socket.io/?EIO=4&transport=websocket`);
+      closers[i] = () => ws.close();
+      const prefix = `42["${LOT_FINISHED_EVENT}",`;
+      ws.on('message', (data: Buffer) => {
+        const text = data.toString();
+        if (text.startsWith(prefix)) return finishedAt(seen, (JSON.parse(text.slice(2)) as [string, LotFinishedEvent])[1]);
+        if (text === '2') return ws.send('3'); // ping → pong
+        if (text.startsWith('0')) return ws.send('40'); // open → connect to the main namespace
+        if (text.startsWith('40')) return ws.send(`420${JSON.stringify(['joinSession', { sessionId: start.sessionId }])}`);
+        if (text.startsWith('430')) {
+          if (!text.includes('"ok":true')) connectErrors++;
+          resolve();
+        }
+      });
+      ws.once('error', () => {
+        connectErrors++;
+        resolve();
+      });
+    });
+  const join = (i: number) => {
+    const seen = new Map<string, number[]>();
+    arrivals[i] = seen;
+    return start.client === 'raw' ? joinRaw(i, seen) : joinWithClient(i, seen);
+  };
   // A hundred handshakes at a time, as a crowd arriving does not all land in one millisecond.
   for (let i = 0; i < start.viewers; i += 100) {
     await Promise.all(Array.from({ length: Math.min(100, start.viewers - i) }, (_, k) => join(i + k)));
@@ -225,7 +262,7 @@ async function runViewers(): Promise<void> {
     if (Number.isFinite(latest)) deliveries.push(latest - closedAt);
     if (Number.isFinite(earliest)) firstDeliveries.push(earliest - closedAt);
   }
-  for (const socket of sockets) socket.disconnect();
+  for (const close of closers) close();
   const cpu = process.cpuUsage(cpuBefore);
   const result: ViewersResult = {
     type: 'result',
@@ -513,7 +550,7 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       const viewers = forkShowRole('viewers');
       children.push(viewers);
       const ready = onceMessage<{ joined: number }>(viewers, 'ready');
-      viewers.send({ type: 'start', base, sessionId, viewers: VIEWERS } satisfies ViewersStart);
+      viewers.send({ type: 'start', client: VIEWER_CLIENT, base, sessionId, viewers: VIEWERS } satisfies ViewersStart);
       await ready;
 
       const show = forkShowRole('show');
@@ -562,6 +599,7 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       return {
         engine,
         viewers: VIEWERS,
+        viewerClient: VIEWER_CLIENT,
         lots: LOTS,
         timerS: TIMER_S,
         bidders: BIDDERS,
