@@ -5,6 +5,7 @@ import type { Storage } from '../../src/server/providers/storage/index.js';
 import { insertCategories, insertPeople, type SeededPerson } from './accounts.js';
 import { writeHistory, writePayments } from './history.js';
 import { createListings } from './listings.js';
+import { writeLiveSessions } from './live.js';
 import { DEFAULT_SIZE, DEMO_SEED, planDemo } from './plan.js';
 
 /** The database already holds people or auctions: the demo only fills an empty one. */
@@ -30,6 +31,8 @@ export interface SeedDemoResult {
   images: number;
   bids: number;
   payments: { paid: number; paidAuctions: number; pendingAuctions: number };
+  /** Scheduled live shows (one per seller with pending auctions), with their lots. */
+  liveSessions: number;
   /** Milliseconds per step. */
   timings: { accounts: number; listings: number; history: number; total: number };
 }
@@ -48,7 +51,7 @@ async function assertEmpty(db: Db): Promise<void> {
 /**
  * Fills an empty database with the demo: categories, two companies with their admins and
  * sellers, a platform admin, buyers, a few hundred auctions with pictures, bids, winners and
- * paid orders. Refuses (DemoSeedRefused) when users or auctions already exist.
+ * paid orders, and tonight's live shows in the Live Hub. Refuses (DemoSeedRefused) when users or auctions already exist.
  */
 export async function seedDemo(opts: SeedDemoOptions): Promise<SeedDemoResult> {
   const log = opts.log ?? (() => {});
@@ -80,6 +83,7 @@ export async function seedDemo(opts: SeedDemoOptions): Promise<SeedDemoResult> {
   const now = Date.now();
   const history = await writeHistory(opts.db, { auctions: plan.auctions, ids, people, now });
   const paid = await writePayments(opts.db, { payments: plan.payments, auctions: plan.auctions, ids, people, now });
+  const liveSessions = await writeLiveSessions(opts.db, { auctions: plan.auctions, ids, people, now });
   const done = performance.now();
 
   const kinds = { pending: 0, active: 0, ended: 0 };
@@ -92,6 +96,7 @@ export async function seedDemo(opts: SeedDemoOptions): Promise<SeedDemoResult> {
     images,
     bids: history.bids,
     payments: { paid, paidAuctions, pendingAuctions: history.winnerIds.length - paidAuctions },
+    liveSessions,
     timings: {
       accounts: Math.round(accountsDone - started),
       listings: Math.round(listingsDone - accountsDone),

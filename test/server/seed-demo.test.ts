@@ -5,13 +5,26 @@ import path from 'node:path';
 import { count, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG } from '../../scripts/demo/catalog.js';
+import { nextShowTime } from '../../scripts/demo/live.js';
 import { DEFAULT_SIZE, planDemo } from '../../scripts/demo/plan.js';
 import { DemoSeedRefused, type SeedDemoResult, seedDemo } from '../../scripts/demo/seed.js';
 import { CONDITIONS } from '../../src/domain/auctions.js';
 import { rfcProblem } from '../../src/domain/companies.js';
 import { checkWhatsapp } from '../../src/domain/phone.js';
 import { foldText } from '../../src/domain/text.js';
-import { auctions, bids, categories, companies as companyRecords, paymentItems, payments, uploads, userProfiles, users } from '../../src/server/db/schema.js';
+import {
+  auctions,
+  bids,
+  categories,
+  companies as companyRecords,
+  liveLots,
+  liveSessions,
+  paymentItems,
+  payments,
+  uploads,
+  userProfiles,
+  users,
+} from '../../src/server/db/schema.js';
 import { countAuctions } from '../../src/server/features/auctions/queries.js';
 import { createLocalStorage } from '../../src/server/providers/storage/local.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
@@ -210,6 +223,43 @@ describe('seedDemo', () => {
     expect(counts.pending).toBe(result.auctions.endedWithWinner - items.length);
     expect(counts.pending).toBeGreaterThan(0);
     expect(counts.all).toBe(SIZE - result.auctions.endedWithWinner);
+  });
+
+  it('schedules tonight’s live shows: each seller’s pending auctions as lots, in order, at 20:00 in Mexico City', async () => {
+    const sessions = await database.db.select().from(liveSessions);
+    expect(sessions.length).toBe(result.liveSessions);
+    expect(sessions.length).toBeGreaterThan(0);
+    for (const s of sessions) {
+      expect(s.status).toBe('scheduled');
+      expect(s.scheduledAt.getTime()).toBeGreaterThan(Date.now());
+      expect(
+        new Intl.DateTimeFormat('en-US', { timeZone: 'America/Mexico_City', hour: 'numeric', hourCycle: 'h23', minute: '2-digit' }).format(s.scheduledAt),
+      ).toBe('20:00');
+      const lots = await database.db
+        .select()
+        .from(liveLots)
+        .where(inArray(liveLots.sessionId, [s.id]))
+        .orderBy(liveLots.order);
+      expect(lots.map((l) => l.order)).toEqual(lots.map((_, i) => i + 1));
+      expect(lots.length).toBeGreaterThanOrEqual(3);
+      const lotAuctions = await database.db
+        .select()
+        .from(auctions)
+        .where(
+          inArray(
+            auctions.id,
+            lots.map((l) => l.auctionId),
+          ),
+        );
+      expect(lotAuctions.every((a) => a.status === 'pending' && a.sellerId === s.sellerId && a.companyId === s.companyId)).toBe(true);
+    }
+  });
+
+  it('sets a show at the next 20:00 in Mexico City, at least half an hour ahead', () => {
+    // 2026-11-23 19:00 in Mexico City (UTC-6) → 20:00 the same day; 19:45 → 20:00 the next day.
+    expect(new Date(nextShowTime(Date.UTC(2026, 10, 24, 1, 0))).toISOString()).toBe('2026-11-24T02:00:00.000Z');
+    expect(new Date(nextShowTime(Date.UTC(2026, 10, 24, 1, 45))).toISOString()).toBe('2026-11-25T02:00:00.000Z');
+    expect(new Date(nextShowTime(Date.UTC(2026, 10, 24, 3, 0))).toISOString()).toBe('2026-11-25T02:00:00.000Z');
   });
 
   it('refuses to run on a database that already has data', async () => {

@@ -1,0 +1,63 @@
+import { DEFAULT_BIDDING_CONFIG, MEXICO_CITY_TZ, slugify } from '../../src/domain/live.js';
+import type { Db } from '../../src/server/db/connect.js';
+import { liveLots, liveSessions } from '../../src/server/db/schema.js';
+import type { SeededPerson } from './accounts.js';
+import type { PlannedAuction } from './plan.js';
+
+/** Lots per demo show: enough for a short evening, few enough to read at a glance. */
+const LOTS_PER_SHOW = 8;
+const SHOW_HOUR = 20;
+
+/** The next 20:00 in Mexico City after `now` (epoch ms), so the Live Hub opens on a show to come. */
+export function nextShowTime(now: number): number {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: MEXICO_CITY_TZ, hour: 'numeric', hourCycle: 'h23', minute: 'numeric' }).formatToParts(
+    new Date(now),
+  );
+  const hour = Number(parts.find((p) => p.type === 'hour')?.value ?? 0);
+  const minute = Number(parts.find((p) => p.type === 'minute')?.value ?? 0);
+  const minutesToday = (SHOW_HOUR - hour) * 60 - minute;
+  const minutesAhead = minutesToday > 30 ? minutesToday : minutesToday + 24 * 60;
+  // On the minute: a show starts at 20:00, not at 20:00:37.
+  return Math.floor((now + minutesAhead * 60_000) / 60_000) * 60_000;
+}
+
+/**
+ * One scheduled live show per seller with pending auctions: tonight at 20:00 (Mexico City), its
+ * lots being that seller's pending auctions in the order they were listed. The Live Hub then has
+ * something to load, and `/live` something to list.
+ */
+export async function writeLiveSessions(
+  db: Db,
+  opts: { auctions: PlannedAuction[]; ids: string[]; people: Map<string, SeededPerson>; now: number },
+): Promise<number> {
+  const bySeller = new Map<string, number[]>();
+  for (const a of opts.auctions) {
+    if (a.kind !== 'pending') continue;
+    const list = bySeller.get(a.sellerKey) ?? [];
+    if (list.length < LOTS_PER_SHOW) list.push(a.index);
+    bySeller.set(a.sellerKey, list);
+  }
+  const scheduledAt = new Date(nextShowTime(opts.now));
+  let shows = 0;
+  for (const [sellerKey, indexes] of bySeller) {
+    const seller = opts.people.get(sellerKey);
+    if (!seller?.companyId || indexes.length < 3) continue;
+    const title = `Remate en vivo de ${seller.companyName ?? seller.firstName}`;
+    const [session] = await db
+      .insert(liveSessions)
+      .values({
+        title,
+        sellerId: seller.id,
+        companyId: seller.companyId,
+        sellerSlug: slugify(seller.companyName ?? title),
+        scheduledAt,
+        whatsappLink: 'https://chat.whatsapp.com/DemoMartillo',
+        biddingConfig: DEFAULT_BIDDING_CONFIG,
+      })
+      .returning({ id: liveSessions.id });
+    if (!session) throw new Error('live session insert returned nothing');
+    await db.insert(liveLots).values(indexes.map((index, i) => ({ sessionId: session.id, auctionId: opts.ids[index] as string, order: i + 1 })));
+    shows++;
+  }
+  return shows;
+}
