@@ -147,6 +147,10 @@ describe('a live show from the Live Hub', () => {
     expect([width, height]).toEqual([720, 1280]);
     await edit.getByRole('button', { name: h.edit.cancel }).first().click();
     await edit.waitFor({ state: 'detached' });
+    // Back in 'Sesiones en vivo', which opened it.
+    const manage = hub.getByRole('dialog', { name: h.manage.title });
+    await hub.keyboard.press('Escape');
+    await manage.waitFor({ state: 'detached' });
 
     // Keyboard reordering: 'Bajar' moves the first lot below the second, on the server too.
     await hub.getByRole('button', { name: 'Bajar Anillo de oro' }).click();
