@@ -134,7 +134,9 @@ describe('a live show from the Live Hub', () => {
     };
     await pick({ name: 'enorme.png', mimeType: 'image/png', buffer: noise });
     await edit.getByText(h.edit.coverTooLarge).waitFor();
-    const photo = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 180, g: 140, b: 60 } } }).jpeg().toBuffer();
+    const photo = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 180, g: 140, b: 60 } } })
+      .jpeg()
+      .toBuffer();
     await pick({ name: 'portada.jpg', mimeType: 'image/jpeg', buffer: photo });
     const crop = hub.getByRole('dialog', { name: h.crop.title });
     await crop.waitFor();
@@ -154,7 +156,10 @@ describe('a live show from the Live Hub', () => {
 
     // Keyboard reordering: 'Bajar' moves the first lot below the second, on the server too.
     await hub.getByRole('button', { name: 'Bajar Anillo de oro' }).click();
-    await eventually(async () => (await read()).lots.sort((a, b) => a.order - b.order).map((l) => l.auction.name)).toEqual(['Pulsera de plata', 'Anillo de oro']);
+    await eventually(async () => (await read()).lots.sort((a, b) => a.order - b.order).map((l) => l.auction.name)).toEqual([
+      'Pulsera de plata',
+      'Anillo de oro',
+    ]);
 
     // A quick auction with a 15 s preset becomes the current lot, its countdown running.
     await hub.getByRole('button', { name: h.lots.quick }).click();
