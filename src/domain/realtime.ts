@@ -69,7 +69,11 @@ export interface SessionStateEvent {
   serverNow: number;
 }
 
-/** A lot's timer was set: its auction now ends at `endTime` (and takes bids). */
+/**
+ * A lot's timer was set: its auction now ends at `endTime` and takes bids, and the lot is queued
+ * (a re-run lot comes back from 'finished'). It carries all that changed, so no `sessionState`
+ * follows it.
+ */
 export const LOT_TIMER_EVENT = 'lotTimer';
 export interface LotTimerEvent {
   sessionId: string;
@@ -79,7 +83,10 @@ export interface LotTimerEvent {
   endTime: number;
   /** epoch ms, when the server set it: clients correct their countdown with it. */
   serverNow: number;
+  /** The session's version after the change. */
   version: number;
+  /** The auction's whole public state after the change (status live, the new end, a re-run's winner cleared). */
+  state: AuctionLiveState;
 }
 
 /** A lot's auction closed ("vendido" when it has a winner): sent the moment the close commits. */

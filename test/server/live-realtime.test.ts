@@ -104,6 +104,8 @@ describe('the session room', () => {
     const t = await timer;
     expect(t).toMatchObject({ sessionId: session.id, auctionId: auction.id, version: 3 });
     expect(t.endTime - t.serverNow).toBeGreaterThan(14_000);
+    // The event carries the auction's new state (no whole sessionState follows a timer).
+    expect(t.state).toMatchObject({ id: auction.id, status: 'live', endTime: t.endTime, bidCount: 0 });
 
     // A bid, then the end brought near: the scheduler closes it and the room hears it sold.
     const bid = await call(`/api/auctions/${auction.id}/bids`, buyer, 'POST', { amount: 100 });

@@ -77,8 +77,8 @@ export const liveCache = {
       serverNow: event.serverNow,
       receivedAt: Date.now(),
       lots: data.lots.map((lot) =>
-        lot.id === event.lotId && lot.auction.state.status !== 'ended'
-          ? { ...lot, auction: { ...lot.auction, state: { ...lot.auction.state, endTime: event.endTime, status: 'live', serverNow: event.serverNow } } }
+        lot.id === event.lotId && event.state.version >= lot.auction.state.version
+          ? { ...lot, status: 'queued', auction: { ...lot.auction, state: event.state } }
           : lot,
       ),
     };

@@ -21,13 +21,26 @@ export function sessionChanged(view: SessionView, present: BidPresenter, opts: {
   };
 }
 
-/** A timer was set on a lot: its new end for the session room, the auction's new state for its room and panels. */
-export function lotTimerSet(view: SessionView, t: { lotId: string; auctionId: string; endTime: number; state: EngineState }): DomainEvent {
+/** A timer was set on a lot: its new end and state for the session room, the auction's new state for its room and panels. */
+export function lotTimerSet(
+  view: SessionView,
+  present: BidPresenter,
+  t: { lotId: string; auctionId: string; endTime: number; state: EngineState },
+): DomainEvent {
   const serverNow = Date.now();
+  const auction = { ...t.state, serverNow };
   return {
     type: 'lotTimerSet',
-    timer: { sessionId: view.row.id, lotId: t.lotId, auctionId: t.auctionId, endTime: t.endTime, serverNow, version: view.row.version },
-    auction: { ...t.state, serverNow },
+    timer: {
+      sessionId: view.row.id,
+      lotId: t.lotId,
+      auctionId: t.auctionId,
+      endTime: t.endTime,
+      serverNow,
+      version: view.row.version,
+      state: present.state(auction),
+    },
+    auction,
   };
 }
 

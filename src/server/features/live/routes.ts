@@ -66,14 +66,19 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
     return { view, detail: presentDetail(view, { present, canEdit: canEditSession(viewer, view.row), viewerCount: realtime.viewerCount(view.row.id) }) };
   }
 
-  /** After a committed change: publish its events (then the session's state), answer the editor's view. */
+  /**
+   * After a committed change: publish its events, then the session's whole state (unless `events`
+   * already carry all that changed), and answer the editor's view.
+   */
   async function changed(
     change: SessionChange,
     actor: CurrentUser,
     before: (view: NonNullable<Awaited<ReturnType<typeof readSessionView>>>) => DomainEvent[] = () => [],
+    opts: { wholeState: boolean } = { wholeState: true },
   ) {
     const { view, detail } = await detailFor(change.sessionId, actor);
-    await publisher.publish([...before(view), sessionChanged(view, present, { statusChanged: change.statusChanged })]);
+    const state = opts.wholeState || change.statusChanged ? [sessionChanged(view, present, { statusChanged: change.statusChanged })] : [];
+    await publisher.publish([...before(view), ...state]);
     return detail;
   }
 
@@ -143,7 +148,8 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
     async (req) => {
       const actor = currentUser(req);
       const set = await setLotTimer(db, { actor, sessionId: req.params.id, seconds: req.body.seconds, ip: req.ip });
-      return changed(set, actor, (view) => [lotTimerSet(view, set)]);
+      // lotTimer carries the lot's new state: a thousand viewers need not receive every lot again.
+      return changed(set, actor, (view) => [lotTimerSet(view, present, set)], { wholeState: false });
     },
   );
 
@@ -155,7 +161,7 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
       const done = await createQuickAuction(db, { actor, sessionId: req.params.id, input: req.body, ip: req.ip });
       await publisher.publish(done.events);
       const { change, timer } = done;
-      const detail = change ? await changed(change, actor, (view) => (timer ? [lotTimerSet(view, { ...timer, auctionId: done.row.id })] : [])) : null;
+      const detail = change ? await changed(change, actor, (view) => (timer ? [lotTimerSet(view, present, { ...timer, auctionId: done.row.id })] : [])) : null;
       const auction = (await describeAuction(db, { row: done.row, viewer: actor })) as AuctionDetail;
       return reply.code(201).send({ auction, detail });
     },
