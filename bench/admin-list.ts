@@ -25,7 +25,7 @@ import { connectDatabase, type Database, rows } from '../src/server/db/connect.j
 import { migrateDatabase } from '../src/server/db/migrate.js';
 import { auctions, userProfiles, users } from '../src/server/db/schema.js';
 import { buildSearchText } from '../src/server/features/auctions/search-text.js';
-import { withScratchPostgres } from './support.js';
+import { runOnEngines } from './support.js';
 
 const AUCTIONS = Number(process.env.AUCTIONS ?? 100_000);
 const COMPANIES = 20;
@@ -364,15 +364,4 @@ async function checkConsistency(database: Database, base: string, actors: Record
   return { ok, countsMatch, pagesFull, bidsNumbered };
 }
 
-async function main(): Promise<void> {
-  // ENGINES=postgresql skips PGlite; PostgreSQL runs only with DATABASE_URL.
-  const engines = (process.env.ENGINES ?? 'pglite,postgresql').split(',').map((e) => e.trim());
-  const runs = [];
-  if (engines.includes('pglite')) runs.push(await runOn('pglite'));
-  if (process.env.DATABASE_URL && engines.includes('postgresql')) {
-    runs.push(await withScratchPostgres(process.env.DATABASE_URL, (url) => runOn('postgresql', url)));
-  }
-  console.log(JSON.stringify({ bench: 'admin-list', at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, runs }, null, 2));
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) await main();
+if (import.meta.url === `file://${process.argv[1]}`) await runOnEngines('admin-list', runOn);

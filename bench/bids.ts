@@ -38,7 +38,7 @@ import { migrateDatabase } from '../src/server/db/migrate.js';
 import { auctions, userProfiles, users } from '../src/server/db/schema.js';
 import { SESSION_COOKIE } from '../src/server/features/auth/sessions.js';
 import type { Realtime } from '../src/server/realtime/index.js';
-import { cpuBusy, exited, forkRole, onceMessage, percentile, round, seedBuyers, sendToParent, sleep, withScratchPostgres } from './support.js';
+import { cpuBusy, exited, forkRole, onceMessage, percentile, round, runOnEngines, seedBuyers, sendToParent, sleep } from './support.js';
 
 const BIDDERS = Number(process.env.BIDDERS ?? 50);
 const VIEWERS = Number(process.env.VIEWERS ?? 1000);
@@ -717,21 +717,10 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
   }
 }
 
-async function main(): Promise<void> {
-  // ENGINES=postgresql skips PGlite (e.g. to profile one engine); PostgreSQL runs only with DATABASE_URL.
-  const engines = (process.env.ENGINES ?? 'pglite,postgresql').split(',').map((e) => e.trim());
-  const runs = [];
-  if (engines.includes('pglite')) runs.push(await runOn('pglite'));
-  if (process.env.DATABASE_URL && engines.includes('postgresql')) {
-    runs.push(await withScratchPostgres(process.env.DATABASE_URL, (url) => runOn('postgresql', url)));
-  }
-  console.log(JSON.stringify({ bench: 'bids', at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, runs }, null, 2));
-}
-
 if (import.meta.url === `file://${process.argv[1]}`) {
   const role = process.env[ROLE_ENV];
   if (role === 'bidders') await runBidders();
   else if (role === 'viewers') await runViewers();
-  else await main();
+  else await runOnEngines('bids', runOn);
   if (role) process.disconnect?.();
 }

@@ -41,7 +41,7 @@ import { connectDatabase, type Database, rows } from '../src/server/db/connect.j
 import { migrateDatabase } from '../src/server/db/migrate.js';
 import { auctions, authSessions, userProfiles, users } from '../src/server/db/schema.js';
 import { hashToken, SESSION_COOKIE } from '../src/server/features/auth/sessions.js';
-import { cpuBusy, exited, forkRole, onceMessage, percentile, round, seedBuyers, sendToParent, sleep, withScratchPostgres } from './support.js';
+import { cpuBusy, exited, forkRole, onceMessage, percentile, round, runOnEngines, seedBuyers, sendToParent, sleep } from './support.js';
 
 const VIEWERS = Number(process.env.VIEWERS ?? 1000);
 const LOTS = Number(process.env.LOTS ?? 50);
@@ -643,21 +643,10 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
   }
 }
 
-async function main(): Promise<void> {
-  // ENGINES=postgresql skips PGlite; PostgreSQL runs only with DATABASE_URL.
-  const engines = (process.env.ENGINES ?? 'pglite,postgresql').split(',').map((e) => e.trim());
-  const runs = [];
-  if (engines.includes('pglite')) runs.push(await runOn('pglite'));
-  if (process.env.DATABASE_URL && engines.includes('postgresql')) {
-    runs.push(await withScratchPostgres(process.env.DATABASE_URL, (url) => runOn('postgresql', url)));
-  }
-  console.log(JSON.stringify({ bench: 'live-show', at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, runs }, null, 2));
-}
-
 if (import.meta.url === `file://${process.argv[1]}`) {
   const role = process.env[ROLE_ENV];
   if (role === 'viewers') await runViewers();
   else if (role === 'show') await runShow();
-  else await main();
+  else await runOnEngines('live-show', runOn);
   if (role) process.disconnect?.();
 }

@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type os from 'node:os';
+import { cpus } from 'node:os';
 import pg from 'pg';
 import type { Database } from '../src/server/db/connect.js';
 import { authSessions, userProfiles, users } from '../src/server/db/schema.js';
@@ -135,4 +136,19 @@ export async function seedBuyers(database: Database, secret: string, count: numb
     }
   }
   return { userIds, cookies };
+}
+
+/**
+ * Runs a bench on PGlite, then on PostgreSQL when DATABASE_URL is set (in a throwaway database on
+ * that server), and prints one JSON document. ENGINES=postgresql skips PGlite (e.g. to profile one
+ * engine).
+ */
+export async function runOnEngines<R>(bench: string, runOn: (engine: 'pglite' | 'postgresql', databaseUrl?: string) => Promise<R>): Promise<void> {
+  const engines = (process.env.ENGINES ?? 'pglite,postgresql').split(',').map((e) => e.trim());
+  const runs: R[] = [];
+  if (engines.includes('pglite')) runs.push(await runOn('pglite'));
+  if (process.env.DATABASE_URL && engines.includes('postgresql')) {
+    runs.push(await withScratchPostgres(process.env.DATABASE_URL, (url) => runOn('postgresql', url)));
+  }
+  console.log(JSON.stringify({ bench, at: new Date().toISOString(), node: process.version, cpus: cpus().length, runs }, null, 2));
 }
