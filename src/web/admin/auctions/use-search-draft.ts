@@ -20,12 +20,24 @@ export interface SearchDraft {
 export function useSearchDraft(applied: string, apply: (search: string) => void): SearchDraft {
   const [draft, setDraftState] = useState(applied);
   const lastApplied = useRef(applied);
+  /**
+   * Searches handed to `apply` whose echo has not come back yet, oldest first. Enter then Escape
+   * sends 'reloj' then '': the late echo of 'reloj' is ours, and must not refill the box.
+   */
+  const echoes = useRef<string[]>([]);
   const applyRef = useRef(apply);
   useEffect(() => {
     applyRef.current = apply;
   });
 
   useEffect(() => {
+    const own = echoes.current.indexOf(applied);
+    if (own >= 0) {
+      echoes.current.splice(0, own + 1);
+      return;
+    }
+    // A change from elsewhere (back button, a link) supersedes whatever we were waiting for.
+    echoes.current = [];
     if (applied !== lastApplied.current) {
       lastApplied.current = applied;
       setDraftState(applied);
@@ -36,6 +48,7 @@ export function useSearchDraft(applied: string, apply: (search: string) => void)
     const search = value.trim().slice(0, MAX_SEARCH_LENGTH);
     if (search === lastApplied.current) return;
     lastApplied.current = search;
+    echoes.current.push(search);
     applyRef.current(search);
   }, []);
 
