@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './src/server/web/precompress.js';
 
 // The API server the dev server forwards to; BACKEND_URL points it elsewhere (another port, a container).
 const backend = process.env.BACKEND_URL ?? 'http://localhost:3000';
@@ -8,11 +9,13 @@ const backend = process.env.BACKEND_URL ?? 'http://localhost:3000';
 export default defineConfig({
   root: '.',
   publicDir: 'public',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,
     sourcemap: true,
+    // .vite/manifest.json maps source files to chunks: the browser suite checks which chunks a page loads.
+    manifest: true,
   },
   server: {
     port: 5173,

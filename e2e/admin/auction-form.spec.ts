@@ -238,7 +238,7 @@ describe('auction create/edit form', () => {
     await context.close();
   });
 
-  it(`refuses images beyond ${MAX_AUCTION_IMAGES} with SPEC's message, and shows the server's refusal of a fake image`, async () => {
+  it(`keeps ${MAX_AUCTION_IMAGES} of 7 photos and names the one left out; a file the server refuses says why and gives its slot back`, async () => {
     const page = await sellerPage();
     const dialog = await openCreateForm(page);
     // Over 10 MB is refused in the browser, before any upload.
@@ -254,18 +254,20 @@ describe('auction create/edit form', () => {
     const colors: Color[] = ['red', 'green', 'blue', 'red', 'green', 'blue', 'red'];
     const files = await Promise.all(colors.map((color, i) => jpeg(color, `foto-${i + 1}.jpg`)));
     await dialog.getByTestId('image-input').setInputFiles(files);
-    await dialog.getByText(f.images.tooMany).waitFor();
+    await dialog.getByText(fill(f.images.leftOut_one, { max: String(MAX_AUCTION_IMAGES), names: '«foto-7.jpg»' })).waitFor();
     await waitForUploads(dialog, MAX_AUCTION_IMAGES);
     expect(await tiles(dialog).count()).toBe(MAX_AUCTION_IMAGES);
     expect(uploads).toHaveLength(MAX_AUCTION_IMAGES);
 
-    // Room for one: a text file dressed as a JPEG gets the server's own words on its tile, with retry and remove.
+    // Room for one: a text file dressed as a JPEG is refused by the server, in its own words; it keeps no slot.
     await dialog.getByRole('button', { name: fill(f.images.remove, { position: '6' }) }).click();
     await dialog.getByTestId('image-input').setInputFiles({ name: 'no-es-foto.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('esto no es una imagen\n') });
-    const failed = dialog.locator('[role="listitem"][data-status="error"]');
-    await failed.getByText(messages.uploads.notAnImage).waitFor();
-    expect(await failed.getByRole('button', { name: fill(f.images.retryAria, { position: '6' }) }).isVisible()).toBe(true);
-    expect(await failed.getByRole('button', { name: fill(f.images.remove, { position: '6' }) }).isVisible()).toBe(true);
+    await dialog.getByText(fill(f.images.rejected, { name: 'no-es-foto.jpg', reason: messages.uploads.notAnImage })).waitFor();
+    await expect.poll(() => tiles(dialog).count(), { timeout: 15_000 }).toBe(MAX_AUCTION_IMAGES - 1);
+    expect(await dialog.locator('[role="listitem"][data-status="error"]').count()).toBe(0);
+    // The slot is free: a real photo takes it.
+    await dialog.getByTestId('image-input').setInputFiles(await jpeg('green', 'otra.jpg'));
+    await waitForUploads(dialog, MAX_AUCTION_IMAGES);
     await page.context().close();
   });
 });

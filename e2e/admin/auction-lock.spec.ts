@@ -1,9 +1,10 @@
+import { eq } from 'drizzle-orm';
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuctionDetail } from '../../src/domain/auctions.js';
 import type { Category } from '../../src/domain/categories.js';
-import { liveLots, liveSessions } from '../../src/server/db/schema.js';
+import { auctions, liveLots, liveSessions } from '../../src/server/db/schema.js';
 import { messages } from '../../src/server/messages.js';
 import { setupAppAndBrowser } from '../support/app.js';
 import { createAuctionAs } from '../support/auctions.js';
@@ -150,6 +151,26 @@ describe('editing an auction with bids', () => {
     await dialog.getByRole('button', { name: f.save }).click();
     await page.getByText(f.updated).waitFor();
     expect(await detailOf(page, auction.id)).toMatchObject({ name, endTime: extended, bidCount: 1 });
+    await page.context().close();
+  });
+
+  it('says before Save why a won auction keeps its status and end time', async () => {
+    const page = await signedIn(seller);
+    const name = 'Reloj Orient ganado';
+    const auction = await createAuctionAs(page, ctx.app, { name, categoryId, startingPrice: 1500 });
+    await ctx.app.ctx.db.update(auctions).set({ currentWinnerId: buyer.id, currentWinnerName: 'Paula Postora' }).where(eq(auctions.id, auction.id));
+    // With a winner it is listed under 'Pendientes'.
+    await page.goto(`${ctx.app.url}/admin?filter=pending`);
+    const dialog = await openEdit(page, name);
+    expect(await dialog.getByText(f.locked.schedule.won).count()).toBe(2);
+    expect(await dialog.getByRole('button', { name: f.fields.endTime, exact: true }).isDisabled()).toBe(true);
+    expect(await dialog.getByLabel(f.fields.status, { exact: true }).isDisabled()).toBe(true);
+    for (const minutes of ['1', '20']) expect(await dialog.getByRole('button', { name: fill(f.endTime.preset, { minutes }) }).isDisabled()).toBe(true);
+    // What bidders never relied on still saves.
+    await dialog.getByLabel(f.fields.name).fill('Reloj Orient ganado (caja original)');
+    await dialog.getByRole('button', { name: f.save }).click();
+    await page.getByText(f.updated).waitFor();
+    expect(await detailOf(page, auction.id)).toMatchObject({ name: 'Reloj Orient ganado (caja original)', status: auction.status, endTime: auction.endTime });
     await page.context().close();
   });
 });

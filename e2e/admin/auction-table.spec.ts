@@ -300,7 +300,7 @@ describe('auction management panel', () => {
     const db = ctx.app.ctx.db;
     const winner = await buildUser(db, { roles: ['buyer'] });
     const rows = staggered(Array.from({ length: 21 }, (_, i) => `Pieza ${String(i + 1).padStart(2, '0')}`));
-    const [oldestId, heldId] = await seed(companyId, rows);
+    const [oldestId, heldId, lateId] = await seed(companyId, rows);
     const payment = await buildPayment(db, { winnerId: winner.id, companyId, paymentStatus: 'pending', totalAmount: 100 });
     await db
       .insert(paymentItems)
@@ -338,16 +338,29 @@ describe('auction management panel', () => {
     expect(new URL(page.url()).searchParams.has('page')).toBe(false);
     expect(deletes).toHaveLength(1);
 
-    // The server refuses an auction held by a payment; its Spanish reason is shown and the row stays.
-    await row(main, 'Pieza 02').getByRole('button', { name: a.actions.delete }).click();
+    // An auction held by a payment: 'Eliminar' reads as disabled and says why before anyone confirms.
+    const held = row(main, 'Pieza 02').getByRole('button', { name: a.actions.delete });
+    expect(await held.getAttribute('aria-disabled')).toBe('true');
+    await held.hover();
+    await page.getByRole('tooltip').filter({ hasText: a.deleteBlocked.payment }).waitFor();
+    // Playwright waits for an enabled button; the click is forced, as a user's would be.
+    await held.click({ force: true });
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(deletes).toHaveLength(1);
+
+    // Held after the list was read (a payment made meanwhile): the server refuses, its reason is shown and the row stays.
+    await db
+      .insert(paymentItems)
+      .values({ paymentId: payment.id, paymentStatus: 'pending', auctionId: lateId as string, auctionName: 'Pieza 03', amount: 100 });
+    await row(main, 'Pieza 03').getByRole('button', { name: a.actions.delete }).click();
     await dialog.getByRole('button', { name: a.delete.confirmButton }).click();
     const refusal = page.getByRole('alert').filter({ hasText: messages.auctions.deleteInPayment });
     await refusal.waitFor();
     expect(await refusal.innerText()).toContain(a.delete.failedTitle);
-    expect(await names(main)).toContain('Pieza 02');
+    expect(await names(main)).toContain('Pieza 03');
 
     // Edit hands the id to the panel, which opens the auction form.
-    await row(main, 'Pieza 03').getByRole('button', { name: a.actions.edit }).click();
+    await row(main, 'Pieza 04').getByRole('button', { name: a.actions.edit }).click();
     await page.getByRole('dialog').first().waitFor();
     await page.context().close();
   });

@@ -38,6 +38,8 @@ async function openModal(page: Page, navLabel: string, title: string): Promise<L
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** 'Empresa de {name}': the company field of one user's row. */
+const COMPANY_LABEL = new RegExp(`^${escapeRegExp(t.users.companyIdLabel.split('{{')[0] as string)}`);
 
 async function categoryNames(): Promise<string[]> {
   const rows = await ctx.app.ctx.db.select({ name: categories.name }).from(categories);
@@ -200,7 +202,7 @@ describe('Usuarios modal', () => {
     await page.context().close();
   });
 
-  it('saves roles with the checkboxes and a companyId, and explains the last-admin refusal', async () => {
+  it('saves roles with the checkboxes and a company, and explains the last-admin refusal', async () => {
     const page = await openPanel(platformAdmin);
     const dialog = await openModal(page, t.admin.nav.users, t.users.title);
     const row = (user: E2eUser) => dialog.getByRole('row', { name: new RegExp(escapeRegExp(user.email)) });
@@ -215,8 +217,8 @@ describe('Usuarios modal', () => {
     await row(buyer).getByText(t.users.roles.seller, { exact: true }).waitFor();
     expect((await profileOf(buyer)).roles).toEqual(['seller', 'buyer']);
 
-    // companyId: a bad value is stopped in the browser; Enter saves a good one; empty clears it.
-    const companyInput = row(buyer).getByRole('textbox', { name: /^companyId/ });
+    // Company: a bad value is stopped in the browser; Enter saves a good one; empty clears it.
+    const companyInput = row(buyer).getByRole('textbox', { name: COMPANY_LABEL });
     await companyInput.fill('con espacio');
     await companyInput.press('Enter');
     await row(buyer).getByText(t.users.errors.companyIdInvalid).waitFor();
@@ -225,12 +227,8 @@ describe('Usuarios modal', () => {
     await page.getByText(t.users.companyIdSaved).first().waitFor();
     await expect.poll(async () => (await profileOf(buyer)).companyId).toBe('acme');
 
-    await row(buyer)
-      .getByRole('textbox', { name: /^companyId/ })
-      .fill('');
-    await row(buyer)
-      .getByRole('textbox', { name: /^companyId/ })
-      .press('Enter');
+    await row(buyer).getByRole('textbox', { name: COMPANY_LABEL }).fill('');
+    await row(buyer).getByRole('textbox', { name: COMPANY_LABEL }).press('Enter');
     await expect.poll(async () => (await profileOf(buyer)).companyId).toBeNull();
 
     // The roles survive a reload (read back from the server).
@@ -268,14 +266,14 @@ describe('Usuarios modal', () => {
     await page.context().close();
   });
 
-  it("shows a company admin only its company's users, with the companyId read-only", async () => {
+  it("shows a company admin only its company's users, with the company read-only", async () => {
     const page = await openPanel(companyAdmin);
     const dialog = await openModal(page, t.admin.nav.users, t.users.title);
     const row = (user: E2eUser) => dialog.getByRole('row', { name: new RegExp(escapeRegExp(user.email)) });
     await row(seller).waitFor();
     expect(await row(platformAdmin).count()).toBe(0);
     expect(await row(seller).getByText('acme', { exact: true }).isVisible()).toBe(true);
-    expect(await dialog.getByRole('textbox', { name: /^companyId/ }).count()).toBe(0);
+    expect(await dialog.getByRole('textbox', { name: COMPANY_LABEL }).count()).toBe(0);
     await page.context().close();
   });
 });

@@ -73,7 +73,7 @@ describe('npm start', () => {
     expect(banner).toMatch(/database\s+embedded/);
     expect(banner).toMatch(/sign-in\s+development/);
     expect(banner).toMatch(/payments\s+sandbox/);
-    expect(banner).toMatch(/video\s+p2p/);
+    expect(banner).toMatch(/video\s+embedded SFU/);
     expect(banner.match(/Martillo is running at/g)).toHaveLength(1);
 
     const base = `http://127.0.0.1:${port}`;

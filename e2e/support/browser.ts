@@ -1,6 +1,7 @@
 import { type Browser, chromium, type Page } from 'playwright-core';
 
-const FLAGS = [
+/** Every spec's Chromium flags (no sandbox, no GPU, nothing phoning home). */
+export const FLAGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',

@@ -1,5 +1,6 @@
 import type { Profile } from './profile.js';
 import type { Role } from './roles.js';
+import type { VideoClientConfig } from './video.js';
 
 /** The JSON error body of every failed API call. `message` is Spanish, ready for the UI. */
 export interface ApiErrorBody {
@@ -20,5 +21,5 @@ export interface Me {
 export interface PublicConfig {
   signIn: 'google' | 'development';
   payments: 'sandbox' | 'mercadopago';
-  video: 'p2p' | 'janus' | 'agora';
+  video: VideoClientConfig;
 }

@@ -191,6 +191,33 @@ export interface AuctionListItem {
   currentWinnerName: string | null;
   sellerId: string | null;
   version: number;
+  /** A payment or a live session holds it (as the list was read): it cannot be deleted. */
+  heldBy: AuctionHold | null;
+}
+
+/** What besides bids keeps an auction from being deleted. */
+export type AuctionHold = 'payment' | 'liveSession';
+/** Why an auction cannot be deleted, in the order the server checks (bids first). */
+export type DeleteBlock = 'bids' | AuctionHold;
+
+/** Issue 14 item 7: the panel disables 'Eliminar' and says why, instead of refusing after the confirmation. */
+export function deleteBlock(item: Pick<AuctionListItem, 'bidCount' | 'heldBy'>): DeleteBlock | null {
+  if (item.bidCount > 0) return 'bids';
+  return item.heldBy;
+}
+
+/**
+ * Why an auction's status and end time may not change at all (the server's rule in updateAuction):
+ * it has a winner or a payment, or it ended with bids. Null when they may.
+ */
+export type ScheduleLock = 'won' | 'endedWithBids';
+export function scheduleLock(
+  auction: { currentWinnerId: string | null; paymentId: string | null; status: AuctionStatus; endTime: number | null; bidCount: number },
+  now: number,
+): ScheduleLock | null {
+  if (auction.currentWinnerId || auction.paymentId) return 'won';
+  const ended = auction.status === 'ended' || (auction.endTime !== null && auction.endTime <= now);
+  return ended && auction.bidCount > 0 ? 'endedWithBids' : null;
 }
 
 export interface AuctionCounts {

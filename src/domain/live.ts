@@ -14,7 +14,8 @@ export const SESSION_STATUSES = ['scheduled', 'live', 'paused', 'ended'] as cons
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 export const LOT_STATUSES = ['queued', 'finished', 'passed'] as const;
 export type LotStatus = (typeof LOT_STATUSES)[number];
-export const STREAM_TYPES = ['none', 'p2p', 'janus', 'agora'] as const;
+/** 'none' until a first broadcast; then the provider that carried it (SPEC §3 names none | agora). */
+export const STREAM_TYPES = ['none', 'embedded', 'janus', 'agora'] as const;
 export type StreamType = (typeof STREAM_TYPES)[number];
 
 // ── SPEC §9's constants ──────────────────────────────────────────────────────
@@ -189,7 +190,12 @@ export function timerState(input: { hasCurrentLot: boolean; auction: { endTime: 
 
 /** 'mm:ss', rounding up so a running timer never reads 00:00 (an hour or more reads 'h:mm:ss'). */
 export function formatTimer(remainingMs: number): string {
-  const total = Math.max(0, Math.ceil(remainingMs / 1000));
+  return formatClock(Math.max(0, Math.ceil(remainingMs / 1000)));
+}
+
+/** Whole seconds as 'mm:ss', or 'h:mm:ss' from an hour (the lot timer, the broadcast's elapsed clock). */
+export function formatClock(totalSeconds: number): string {
+  const total = Math.max(0, Math.floor(totalSeconds));
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = total % 60;
@@ -326,6 +332,8 @@ export interface LiveSessionPublic {
   scheduledAt: number;
   whatsappLink: string | null;
   streamType: StreamType;
+  /** The seller's broadcast is on: started and not stopped since (domain/video.ts `isBroadcasting`). */
+  broadcasting: boolean;
   coverImageUrl: string | null;
   currentLotId: string | null;
   biddingConfig: BiddingConfig;

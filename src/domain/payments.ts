@@ -48,7 +48,7 @@ export interface PaymentMachineState {
 export type PaymentTransition = { ok: true; state: PaymentMachineState; changed: boolean } | { ok: false; reason: PaymentRefusal };
 
 /** Why an event does not apply: the server answers 409 with the matching message. */
-export type PaymentRefusal = 'notDraft' | 'notCancelable' | 'notPaid' | 'payoutAlreadyRequested' | 'alreadyPaidOut';
+export type PaymentRefusal = 'notDraft' | 'notCancelable' | 'notPaid' | 'payoutAlreadyRequested' | 'payoutNotRequested' | 'alreadyPaidOut';
 
 /**
  * SPEC §4: draft → pending (finalize) → paid (the provider's approval, never a client).
@@ -95,6 +95,8 @@ export function applyPaymentEvent(state: PaymentMachineState, event: PaymentEven
     case 'markPaidOut':
       if (state.paymentStatus !== 'paid') return { ok: false, reason: 'notPaid' };
       if (state.payoutStatus === 'paid_out') return { ok: false, reason: 'alreadyPaidOut' };
+      // Issue 14 item 4: the platform pays out what a seller asked for ('Marcar como pagado' shows only then).
+      if (state.payoutStatus === 'none') return { ok: false, reason: 'payoutNotRequested' };
       return same({ ...state, payoutStatus: 'paid_out' });
   }
 }
@@ -194,7 +196,13 @@ export interface PaymentView {
   webhookAt: string | null;
   /** A refund or chargeback after payment. */
   flagged: boolean;
-  /** Collected in the seller's own connected account: no payout from the platform is due. */
+  /**
+   * Whose connected Mercado Pago account collects this bill (issue 14, item 5: the seller's own,
+   * else the company admin's), or null for the platform's; as of now, so it tells which unbilled
+   * items a draft can take.
+   */
+  collectorId: string | null;
+  /** Collected in a connected account (the seller's own or its company admin's), not the platform's: no payout from the platform is due. */
   collectedBySeller: boolean;
   /** ISO time the link stops working, or null. */
   linkExpiresAt: string | null;
@@ -205,17 +213,21 @@ export interface PaymentView {
 /**
  * GET /api/winners-summary: ended auctions with a winner that are in no draft, pending or paid
  * payment, grouped by winner. SPEC keys the map by winner id; a payment belongs to one company and
- * one seller (whose account collects it), so a winner with items of two sellers has one entry per
- * seller: the key is `winnerId` for the first group and `winnerId:companyId:sellerId` for others.
+ * one collecting account (issue 14, item 5: the seller's own connected account, else the company
+ * admin's, else the platform's), so one entry is one bill: all of a winner's items of sellers a
+ * company collects for, and one entry per seller only where sellers collect in their own accounts.
+ * The key is `winnerId` for the first group and `winnerId:companyId:collector` for others.
  */
 export interface WinnerSummary {
   winnerId: string;
-  /** The auctions' seller (null for auctions an admin listed without one). */
+  /** The auctions' seller: null when the company's account collects several sellers' items, or for auctions listed without one. */
   sellerId: string | null;
   winnerName: string;
   winnerWhatsapp: string | null;
   companyId: string;
   companyName: string | null;
+  /** Whose connected Mercado Pago account collects this bill, or null for the platform's (as PaymentView's). */
+  collectorId: string | null;
   wonItems: WonItem[];
   totalAmount: number;
 }

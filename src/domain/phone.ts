@@ -45,3 +45,12 @@ export function checkWhatsapp(dialCode: string, localNumber: string): WhatsappCh
   }
   return { ok: true, e164: parsed.number, local: String(parsed.nationalNumber) };
 }
+
+/**
+ * A stored WhatsApp number (E.164, '+525512345678') as people write it: '+52 55 1234 5678'.
+ * Something that does not parse is shown as stored rather than hidden.
+ */
+export function formatWhatsapp(whatsapp: string | null | undefined): string | null {
+  if (!whatsapp) return null;
+  return parsePhoneNumberFromString(whatsapp)?.formatInternational() ?? whatsapp;
+}

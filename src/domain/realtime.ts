@@ -6,6 +6,16 @@
 import type { AuctionLiveState, BidView } from './bidding.js';
 import type { LiveSessionPublic, LotView, SessionStatus } from './live.js';
 import type { PaymentStatus, PayoutStatus } from './payments.js';
+import type {
+  VIDEO_PUBLISHER_EVENT,
+  VideoAnswerRequest,
+  VideoLeaveRequest,
+  VideoPublishAck,
+  VideoPublisherEvent,
+  VideoPublishRequest,
+  VideoSubscribeAck,
+  VideoSubscribeRequest,
+} from './video.js';
 
 // ── Server → client ──────────────────────────────────────────────────────────
 
@@ -122,13 +132,20 @@ export interface ServerToClientEvents {
   [LOT_FINISHED_EVENT]: (event: LotFinishedEvent) => void;
   [VIEWER_COUNT_EVENT]: (event: ViewerCountEvent) => void;
   promptUnmute: (event: PromptUnmuteEvent) => void;
+  /** Embedded SFU: the session's video went on or off (domain/video.ts). */
+  [VIDEO_PUBLISHER_EVENT]: (event: VideoPublisherEvent) => void;
 }
 export type ServerEventName = keyof ServerToClientEvents;
 export type ServerEventPayload<E extends ServerEventName> = Parameters<ServerToClientEvents[E]>[0];
 
 // ── Client → server (public rooms, with an acknowledgement) ─────────────────
 
-export type RoomAck = { ok: true } | { ok: false; error: 'invalid_id' | 'too_many_rooms' };
+/**
+ * A join's answer. `version` is the room's record (auction or session) as read after the join, so a
+ * page refetches only when it holds an older version: whatever changed later reaches it as an event.
+ * null when there is no such record or it could not be read (then the page refetches to be safe).
+ */
+export type RoomAck = { ok: true; version?: number | null } | { ok: false; error: 'invalid_id' | 'too_many_rooms' };
 
 /** The public rooms anyone may watch, to receive only; private rooms are assigned by the server. */
 export const PUBLIC_ROOMS = {
@@ -140,12 +157,19 @@ export type PublicRoomKind = keyof typeof PUBLIC_ROOMS;
 export interface ClientToServerEvents {
   joinAuction: (payload: { auctionId: string }, ack: (answer: RoomAck) => void) => void;
   leaveAuction: (payload: { auctionId: string }, ack: (answer: RoomAck) => void) => void;
-  joinSession: (payload: { sessionId: string }, ack: (answer: RoomAck) => void) => void;
+  /** `host`: the Live Hub's own tab, left out of the viewer count. */
+  joinSession: (payload: { sessionId: string; host?: boolean }, ack: (answer: RoomAck) => void) => void;
   leaveSession: (payload: { sessionId: string }, ack: (answer: RoomAck) => void) => void;
   /** SPEC §7. Ignored: a status changes over HTTP, and the server broadcasts it. */
   sessionStatusUpdate: (payload: { sessionId: string; status: string }) => void;
   /** SPEC §7: relayed to the room only from the session's editors. */
   promptUnmute: (payload: { sessionId: string }, ack?: (answer: { ok: boolean }) => void) => void;
+  /** Embedded SFU signalling (domain/video.ts): only the session's editors may publish; anyone may subscribe. */
+  videoPublish: (payload: VideoPublishRequest, ack: (answer: VideoPublishAck) => void) => void;
+  videoSubscribe: (payload: VideoSubscribeRequest, ack: (answer: VideoSubscribeAck) => void) => void;
+  videoAnswer: (payload: VideoAnswerRequest, ack?: (answer: { ok: boolean }) => void) => void;
+  /** Ends this socket's publishing or watching in the session. */
+  videoLeave: (payload: VideoLeaveRequest, ack?: (answer: { ok: boolean }) => void) => void;
 }
 
 // ── Between server instances (over Redis) ────────────────────────────────────

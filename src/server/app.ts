@@ -18,6 +18,7 @@ import { bidsRoutes } from './features/bids/routes.js';
 import { startClosingScheduler } from './features/bids/scheduler.js';
 import { categoriesRoutes } from './features/categories/routes.js';
 import { companiesRoutes } from './features/companies/routes.js';
+import { agoraRoutes } from './features/live/agora-routes.js';
 import { liveRoutes } from './features/live/routes.js';
 import { mediaRoutes, UPLOADS_PATH } from './features/media/routes.js';
 import { opsRoutes } from './features/ops/routes.js';
@@ -33,27 +34,32 @@ import { createMetrics, installRequestMetrics } from './http/metrics.js';
 import { installBodyTimeout, serverTimeouts } from './http/timeouts.js';
 import { createOidcProvider, type OidcIdentityProvider } from './providers/identity/oidc.js';
 import { createStorage } from './providers/storage/index.js';
+import { createVideoProvider } from './providers/video/index.js';
 import { createRealtime } from './realtime/index.js';
 import { createPublisher } from './realtime/publisher.js';
 import { webRoutes } from './web/static.js';
 
 /**
  * Pages run only our own scripts. Styles allow inline (Mantine sets CSS variables inline); images
- * may come from any https host (storage, Google avatars). Later engines widen connect-src as needed.
+ * may come from any https host (storage, Google avatars). connect-src and media-src open only to
+ * what the configured video provider needs (its `cspConnectSrc`: Janus's address, Agora's hosts).
  */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https:",
-  "media-src 'self' blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'self'",
-  "object-src 'none'",
-].join('; ');
+export function contentSecurityPolicy(videoOrigins: string[]): string {
+  const extra = videoOrigins.length ? ` ${videoOrigins.join(' ')}` : '';
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https:",
+    `media-src 'self' blob:${extra}`,
+    "font-src 'self' data:",
+    `connect-src 'self'${extra}`,
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "object-src 'none'",
+  ].join('; ');
+}
 
 /**
  * Sent only when PUBLIC_URL is https. Two years, as the HSTS preload list asks; includeSubDomains so
@@ -123,6 +129,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
         ? createOidcProvider({ issuer: config.signIn.issuer, clientId: config.signIn.clientId, clientSecret: config.signIn.clientSecret })
         : null;
   const storage = createStorage(config);
+  const video = await createVideoProvider({ config, db: database.db, realtime, log: app.log });
+  const csp = contentSecurityPolicy(video.cspConnectSrc);
   const present = createBidPresenter(config.sessionSecret);
   const broadcaster = createBidBroadcaster(realtime, present);
   const payments = createPayments(config, database.db);
@@ -139,6 +147,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     metrics,
     identity,
     storage,
+    video,
     sessions,
     bidding: { present, broadcaster, batcher: createBidBatcher(database.db) },
     payments,
@@ -163,7 +172,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
     reply.header('X-Frame-Options', 'DENY');
-    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) reply.header('Content-Security-Policy', csp);
   });
 
   await app.register(async (scope) => opsRoutes(scope, ctx));
@@ -175,6 +184,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => auctionsRoutes(scope, ctx));
   await app.register(async (scope) => bidsRoutes(scope, ctx));
   await app.register(async (scope) => liveRoutes(scope, ctx));
+  await app.register(async (scope) => agoraRoutes(scope, ctx));
   await app.register(async (scope) => mediaRoutes(scope, ctx));
   await app.register(async (scope) => paymentsRoutes(scope, ctx));
   await app.register(async (scope) => connectRoutes(scope, ctx));
@@ -192,6 +202,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     await inFlight.drained(10_000);
     await scheduler?.stop();
     broadcaster.stop();
+    await video.close();
     await realtime.close();
   });
   app.addHook('onClose', async () => {

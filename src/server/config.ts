@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { type IceServer, VIDEO_PROVIDERS, type VideoProviderName } from '../domain/video.js';
 import type { MercadoPagoOptions } from './providers/payments/mercadopago.js';
 
 const emailList = z
@@ -62,7 +63,34 @@ const ZEnv = z.object({
     .string()
     .regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/, { error: '32 random bytes as 64 hex characters or base64 (e.g. `openssl rand -hex 32`)' })
     .optional(),
-  VIDEO_PROVIDER: z.enum(['p2p'], { error: 'p2p (Janus and Agora arrive with the live issue)' }).default('p2p'),
+  VIDEO_PROVIDER: z.enum(VIDEO_PROVIDERS, { error: 'embedded, janus or agora' }).default('embedded'),
+  /** The address the embedded SFU announces to viewers (behind NAT: the public one). */
+  VIDEO_PUBLIC_IP: z.union([z.ipv4(), z.ipv6()], { error: 'an IP address such as 203.0.113.7' }).optional(),
+  /** The local address the embedded SFU's UDP sockets bind (needed on loopback-only hosts: 127.0.0.1). */
+  VIDEO_BIND_ADDRESS: z.union([z.ipv4(), z.ipv6()], { error: 'a local IP address such as 127.0.0.1' }).optional(),
+  VIDEO_PORT_RANGE: z
+    .string()
+    .regex(/^\d{4,5}-\d{4,5}$/, { error: 'a UDP port range such as 20000-20999' })
+    .transform((v) => v.split('-').map(Number) as [number, number])
+    .refine(([a, b]) => a >= 1024 && b <= 65535 && a <= b, { error: 'a UDP port range within 1024-65535, low-high' })
+    .optional(),
+  ICE_SERVERS: z
+    .string()
+    .transform((v, ctx) => parseIceServers(v, ctx))
+    .optional(),
+  JANUS_URL: z.url({ protocol: /^wss?$/, error: "Janus's WebSocket address, such as ws://127.0.0.1:8188" }).optional(),
+  /** Janus as browsers reach it, when it differs from JANUS_URL (a proxy, TLS). */
+  JANUS_PUBLIC_URL: z.url({ protocol: /^wss?$/, error: "Janus's WebSocket address as browsers reach it, such as wss://janus.example.com" }).optional(),
+  /** Janus VideoRoom's `admin_key`, when its configuration sets one (rooms are created with it). */
+  JANUS_ADMIN_KEY: z.string().min(1).optional(),
+  AGORA_APP_ID: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/i, { error: "Agora's App ID (32 hexadecimal characters)" })
+    .optional(),
+  AGORA_APP_CERTIFICATE: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/i, { error: "Agora's App Certificate (32 hexadecimal characters)" })
+    .optional(),
   STORAGE: z.enum(['local'], { error: 'local (S3 arrives with the media issue)' }).default('local'),
   TRUST_PROXY: z
     .enum(['true', 'false', '1', '0'], { error: 'true or false' })
@@ -87,7 +115,7 @@ export interface Config {
   adminEmails: string[];
   signIn: { kind: 'google'; issuer: string; clientId: string; clientSecret: string } | { kind: 'development' };
   payments: PaymentsConfig;
-  video: 'p2p';
+  video: VideoConfig;
   storage: 'local';
   trustProxy: boolean;
   logLevel: string;
@@ -112,6 +140,39 @@ export interface PaymentsConfig {
   /** Encrypts provider tokens at rest (AES-256-GCM): TOKEN_ENCRYPTION_KEY, else derived from the session secret. */
   tokenKey: string | null;
   mercadopago: Pick<MercadoPagoOptions, 'accessToken' | 'clientId' | 'clientSecret' | 'webhookSecret' | 'apiUrl' | 'authUrl'> | null;
+}
+
+/** Live video (issue 13; VIDEO.md has the measurements behind the three providers). */
+export interface VideoConfig {
+  provider: VideoProviderName;
+  /** STUN/TURN for every WebRTC peer (ICE_SERVERS); none by default. */
+  iceServers: IceServer[];
+  embedded: { publicIp: string | null; bindAddress: string | null; portRange: [number, number] | null };
+  /** Set when provider is janus. */
+  janus: { url: string; publicUrl: string; adminKey: string | null } | null;
+  /** Set when provider is agora and both keys are; otherwise the Hub says broadcasting is disabled. */
+  agora: { appId: string; appCertificate: string } | null;
+}
+
+/** ICE_SERVERS: a JSON array of RTCIceServer, or a comma-separated list of stun:/turn:/turns: URLs. */
+function parseIceServers(value: string, ctx: z.RefinementCtx): IceServer[] {
+  const url = z.string().regex(/^(stun|turns?):[^\s,]+$/);
+  const ZServers = z.array(
+    z.object({ urls: z.union([url, z.array(url).min(1)]), username: z.string().optional(), credential: z.string().optional() }).strict(),
+  );
+  let candidate: unknown;
+  try {
+    candidate = value.startsWith('[') ? JSON.parse(value) : value.split(',').map((u) => ({ urls: u.trim() }));
+  } catch {
+    candidate = null;
+  }
+  const parsed = ZServers.safeParse(candidate);
+  if (parsed.success) return parsed.data.map((s) => ({ ...s }));
+  ctx.addIssue({
+    code: 'custom',
+    message: 'a comma-separated list of stun:/turn: URLs, or a JSON array such as [{"urls":"turn:turn.example.com:3478","username":"u","credential":"p"}]',
+  });
+  return z.NEVER;
 }
 
 export class ConfigError extends Error {
@@ -162,6 +223,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     if (Boolean(e.MP_CLIENT_ID) !== Boolean(e.MP_CLIENT_SECRET)) missing.push('  MP_CLIENT_ID and MP_CLIENT_SECRET must be set together (seller connection)');
     if (missing.length) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
   }
+  {
+    const problems: string[] = [];
+    // One SFU process serves one instance: viewers on another instance could not reach its sessions.
+    if (e.VIDEO_PROVIDER === 'embedded' && e.REDIS_URL)
+      problems.push(
+        '  VIDEO_PROVIDER must be janus or agora when REDIS_URL is set: the embedded SFU serves one server instance, and several instances share Janus (JANUS_URL) or Agora (AGORA_APP_ID, AGORA_APP_CERTIFICATE)',
+      );
+    if (e.VIDEO_PROVIDER === 'janus' && !e.JANUS_URL)
+      problems.push("  JANUS_URL must be set (VIDEO_PROVIDER=janus needs Janus's WebSocket address, such as ws://127.0.0.1:8188)");
+    if (Boolean(e.AGORA_APP_ID) !== Boolean(e.AGORA_APP_CERTIFICATE)) problems.push('  AGORA_APP_ID and AGORA_APP_CERTIFICATE must be set together');
+    if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -197,7 +270,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
             }
           : null,
     },
-    video: e.VIDEO_PROVIDER,
+    video: {
+      provider: e.VIDEO_PROVIDER,
+      iceServers: e.ICE_SERVERS ?? [],
+      embedded: { publicIp: e.VIDEO_PUBLIC_IP ?? null, bindAddress: e.VIDEO_BIND_ADDRESS ?? null, portRange: e.VIDEO_PORT_RANGE ?? null },
+      janus:
+        e.VIDEO_PROVIDER === 'janus' && e.JANUS_URL
+          ? { url: e.JANUS_URL, publicUrl: e.JANUS_PUBLIC_URL ?? e.JANUS_URL, adminKey: e.JANUS_ADMIN_KEY ?? null }
+          : null,
+      agora:
+        e.VIDEO_PROVIDER === 'agora' && e.AGORA_APP_ID && e.AGORA_APP_CERTIFICATE ? { appId: e.AGORA_APP_ID, appCertificate: e.AGORA_APP_CERTIFICATE } : null,
+    },
     storage: e.STORAGE,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

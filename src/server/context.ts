@@ -11,6 +11,7 @@ import type { OidcIdentityProvider } from './providers/identity/oidc.js';
 import type { PaymentProvider } from './providers/payments/index.js';
 import type { SandboxProvider } from './providers/payments/sandbox.js';
 import type { Storage } from './providers/storage/index.js';
+import type { VideoProvider } from './providers/video/index.js';
 import type { Realtime } from './realtime/index.js';
 import type { Publisher } from './realtime/publisher.js';
 
@@ -27,6 +28,8 @@ export interface AppContext {
   identity: OidcIdentityProvider | null;
   /** Uploaded files: local disk or S3-compatible storage. */
   storage: Storage;
+  /** Live video: the configured provider (embedded SFU, Janus or Agora). */
+  video: VideoProvider;
   /** Signed-in users by token for up to a minute; drop a user's entries when their roles or profile change. */
   sessions: SessionCache;
   /** What leaves the server about bids (masked, pseudonymous) and how it is broadcast. */

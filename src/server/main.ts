@@ -23,7 +23,7 @@ function banner(config: Config, address: string): string {
     `    database  ${db}`,
     `    sign-in   ${config.signIn.kind}${config.signIn.kind === 'google' ? ` (${config.signIn.issuer})` : ' (form at /auth/dev)'}`,
     `    payments  ${config.payments.provider}`,
-    `    video     ${config.video}`,
+    `    video     ${videoLine(config)}`,
     `    realtime  socket.io${config.redisUrl ? ' + redis' : ''}`,
     `    listening ${config.host}${isLoopback(config.host) ? ' (this computer only; HOST=0.0.0.0 opens it to your LAN, see README)' : ''}`,
     '',
@@ -85,3 +85,10 @@ main().catch((err) => {
   console.error('Martillo could not start:', err instanceof Error ? err.message : err);
   process.exit(1);
 });
+
+function videoLine(config: Config): string {
+  const { video } = config;
+  if (video.provider === 'janus') return `janus (${video.janus?.url})`;
+  if (video.provider === 'agora') return video.agora ? 'agora' : 'agora (disabled: set AGORA_APP_ID and AGORA_APP_CERTIFICATE)';
+  return 'embedded SFU';
+}

@@ -30,6 +30,8 @@ export const messages = {
     whatsappInvalid: 'El número de WhatsApp no es válido para el país elegido.',
     consentRequired: 'Necesitamos tu consentimiento para contactarte por WhatsApp.',
     email: 'Escribe un correo electrónico válido.',
+    emailRequired: 'Escribe el correo de la persona que quieres invitar.',
+    invitationCompanyRequired: 'Elige la empresa a la que quieres invitar.',
     name: 'Escribe tu nombre.',
     // Auction form (SPEC §5); keys are the codes of ZAuctionInput.
     nameRequired: 'Escribe el nombre de la subasta.',
@@ -58,7 +60,7 @@ export const messages = {
     // Categories and users.
     categoryNameRequired: 'Escribe el nombre de la categoría.',
     rolesInvalid: 'Elige roles válidos: administrador, vendedor o comprador.',
-    companyIdInvalid: 'El companyId sólo admite letras, números, guiones, puntos y guiones bajos.',
+    companyIdInvalid: 'El id de la empresa sólo admite letras, números, guiones, puntos y guiones bajos.',
     // Companies; keys are the codes of ZCompanyInput.
     companyNameRequired: 'Escribe el nombre de la empresa.',
     rfcFormat: 'El RFC debe tener 12 caracteres (persona moral) o 13 (persona física), como EKU9003173C9.',
@@ -75,7 +77,7 @@ export const messages = {
     shippingCostInvalid: 'Escribe el costo de envío en pesos.',
     shippingCostInteger: 'El costo de envío debe ser en pesos enteros, sin centavos.',
     shippingCostNegative: 'El costo de envío no puede ser negativo.',
-    shippingCostTooHigh: 'El costo de envío es demasiado alto.',
+    shippingCostTooHigh: 'El costo de envío no puede pasar de $1,000,000.',
   },
   categories: {
     duplicate: 'Ya existe una categoría con ese nombre.',
@@ -86,9 +88,20 @@ export const messages = {
   users: {
     lastAdmin: 'No puedes quitar el rol de administrador: es el último administrador del sistema.',
     companyScope: 'Sólo puedes administrar usuarios de tu propia empresa.',
-    platformOnly: 'Sólo un administrador de la plataforma puede cambiar el companyId.',
+    platformOnly: 'Sólo un administrador de la plataforma puede cambiar la empresa de un usuario.',
     lastPlatformAdminCompany: 'No puedes asignar una empresa al último administrador de la plataforma.',
-    lastPlatformAdminRole: 'No puedes quitar el rol de administrador: es el último administrador de la plataforma (sin companyId).',
+    lastPlatformAdminRole: 'No puedes quitar el rol de administrador: es el último administrador de la plataforma (sin empresa).',
+  },
+  invitations: {
+    notFound: 'No encontramos esa invitación, o no es de tu empresa.',
+    companyNotFound: 'No encontramos esa empresa, o no la administras.',
+    ownCompanyOnly: 'Sólo puedes invitar vendedores a tu propia empresa.',
+    duplicate: 'Ya hay una invitación pendiente para {{email}}. Revócala si quieres enviar otra.',
+    duplicateOtherCompany: '{{email}} ya tiene una invitación pendiente de otra empresa.',
+    alreadyMember: '{{email}} ya es parte de esta empresa. Si le falta el rol de vendedor, edítale los roles.',
+    otherCompany: '{{email}} ya tiene una cuenta en otra empresa. Pide a un administrador de la plataforma que la cambie de empresa.',
+    platformAdmin: '{{email}} es administrador de la plataforma: no se puede invitar a una empresa.',
+    alreadyUsed: 'Esta invitación ya se usó: la persona ya es parte de la empresa.',
   },
   companies: {
     notFound: 'No encontramos esa empresa, o no la administras.',
@@ -131,6 +144,7 @@ export const messages = {
     reopenConflict: 'No se puede reabrir la sesión: uno de sus lotes ya está en otra sesión abierta.',
     activeNeedsTimer: 'Para publicar la subasta rápida como activa fuera de la sesión, elige un temporizador.',
     rateLimited: 'Demasiados cambios seguidos. Espera un momento y vuelve a intentarlo.',
+    videoUnavailable: 'El servicio de video no está disponible en este momento. Intenta de nuevo en unos segundos.',
     // Field codes of the Live Hub's schemas (src/domain/live.ts); these win over `fields` on the live routes.
     fields: {
       titleRequired: 'Escribe el título de la sesión.',
@@ -153,8 +167,15 @@ export const messages = {
       lotIdsInvalid: 'Envía la lista completa de lotes de la sesión, en el nuevo orden.',
       timerPresetInvalid: 'Elige un temporizador de la lista: ninguno, 15, 30, 60 o 120 segundos.',
       addToSessionInvalid: 'Indica si la subasta se agrega a la sesión.',
+      videoRoleInvalid: 'Indica si vas a transmitir (publisher) o a ver (subscriber).',
       queryInvalid: 'La búsqueda no es válida.',
     },
+  },
+  video: {
+    // SPEC §7's Agora routes (issue 13).
+    disabled: 'La transmisión en vivo no está configurada en este servidor.',
+    publishForbidden: 'Sólo el vendedor de la sesión o un administrador de su empresa puede transmitir en ella.',
+    rateLimited: 'Demasiadas solicitudes de video seguidas. Espera un momento y vuelve a intentarlo.',
   },
   payments: {
     // SPEC §5 and §8.
@@ -164,13 +185,15 @@ export const messages = {
     notBillable: 'Una de las subastas no se puede facturar: debe haber terminado con este ganador y pertenecer a tu empresa.',
     alreadyBilled: 'Una de las subastas ya está en otro pago (borrador, en progreso o pagado).',
     mixedCompanies: 'Un pago sólo puede incluir subastas de una misma empresa.',
-    mixedSellers: 'Un pago sólo puede incluir subastas de un mismo vendedor: cobra por separado las de cada vendedor.',
+    mixedSellers:
+      'Un pago sólo puede incluir subastas que se cobran en la misma cuenta de Mercado Pago: cobra por separado las de cada vendedor que cobra en su propia cuenta.',
     notDraft: 'Este pago ya no es un borrador: no se puede modificar.',
     notCancelable: 'Sólo se pueden cancelar pagos en borrador o en progreso. Un pago realizado no se cancela.',
     notPaid: 'Este pago aún no se ha recibido.',
     payoutAlreadyRequested: 'Ya se solicitó el pago de este cobro.',
     alreadyPaidOut: 'Este cobro ya se marcó como pagado al vendedor.',
-    payoutNotDue: 'Este cobro llegó directo a la cuenta de Mercado Pago del vendedor: no hay pago que solicitar.',
+    payoutNotRequested: 'El vendedor aún no ha solicitado el pago de este cobro: se marca como pagado cuando lo solicite.',
+    payoutNotDue: 'Este cobro llegó directo a la cuenta de Mercado Pago del vendedor o de su empresa: no hay pago que solicitar.',
     platformAdminOnly: 'Sólo un administrador de la plataforma puede marcar cobros como pagados al vendedor.',
     linkExpired: 'El enlace de pago venció. Cancela este pago y crea uno nuevo.',
     sandboxOnly: 'Esta página de pago de prueba sólo existe en modo sandbox.',
@@ -183,6 +206,9 @@ export const messages = {
     denied: 'Mercado Pago no autorizó la conexión.',
     failed: 'No se pudo completar la conexión con Mercado Pago. Intenta de nuevo en unos minutos.',
     connected: 'Tu cuenta de Mercado Pago quedó conectada. Ya puedes cerrar esta pestaña.',
+    // The result pages' headings: short, so the page does not say the same sentence twice (issue 14 item 12).
+    connectedTitle: 'Cuenta conectada',
+    failedTitle: 'No se pudo conectar',
     sandboxTitle: 'Conectar cuenta de prueba',
     sandboxBody: 'Modo sandbox: esta página simula la autorización de Mercado Pago. No se usa ninguna cuenta real.',
     sandboxAuthorize: 'Autorizar',

@@ -4,12 +4,13 @@ import { Notifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, useLocation } from 'react-router';
-import { AdminPanel } from './admin/admin-panel';
 import { LoadingScreen } from './components/loading-screen';
 import { ADMIN_HOME, screenForPath } from './routes';
 import { theme } from './theme';
 
-// Screens other than the admin panel load on demand: buyers on a phone fetch only what they see.
+// Every screen loads on demand: a buyer's phone fetches only the public page it opens, never the
+// admin panel's code (issue 14), and the panel is fetched by those who open it.
+const AdminPanel = lazy(() => import('./admin/admin-panel').then((m) => ({ default: m.AdminPanel })));
 const LiveHub = lazy(() => import('./livehub/live-hub').then((m) => ({ default: m.LiveHub })));
 const AuctionPage = lazy(() => import('./public/auction-page').then((m) => ({ default: m.AuctionPage })));
 const LivePage = lazy(() => import('./public/live-page').then((m) => ({ default: m.LivePage })));

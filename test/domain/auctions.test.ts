@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { LOCK_CODES, type LockableAuction, type LockableEdit, lockedChanges } from '../../src/domain/auction-lock.js';
-import { AUCTION_FIELD_ERRORS, deriveAuctionStatus, parseEndTime, ZAuctionInput, ZAuctionListQuery } from '../../src/domain/auctions.js';
+import {
+  AUCTION_FIELD_ERRORS,
+  deleteBlock,
+  deriveAuctionStatus,
+  parseEndTime,
+  scheduleLock,
+  ZAuctionInput,
+  ZAuctionListQuery,
+} from '../../src/domain/auctions.js';
 
 describe('parseEndTime (SPEC §3: a timestamp, number or string)', () => {
   const at = Date.UTC(2026, 10, 22, 18, 30);
@@ -165,5 +173,27 @@ describe('lockedChanges (issue 11 A6: an auction with bids)', () => {
 
   it('has a catalogue code for every lock, among the form codes', () => {
     for (const code of LOCK_CODES) expect(AUCTION_FIELD_ERRORS).toContain(code);
+  });
+});
+
+describe('what the panel disables before Save (issue 14 item 7)', () => {
+  it('deleteBlock: bids first, then a payment or a live session, as the server checks', () => {
+    expect(deleteBlock({ bidCount: 0, heldBy: null })).toBeNull();
+    expect(deleteBlock({ bidCount: 2, heldBy: 'payment' })).toBe('bids');
+    expect(deleteBlock({ bidCount: 0, heldBy: 'payment' })).toBe('payment');
+    expect(deleteBlock({ bidCount: 0, heldBy: 'liveSession' })).toBe('liveSession');
+  });
+
+  it('scheduleLock: a winner or a payment, or an end with bids', () => {
+    const now = 1_000_000;
+    const base = { currentWinnerId: null, paymentId: null, status: 'active' as const, endTime: now + 60_000, bidCount: 0 };
+    expect(scheduleLock(base, now)).toBeNull();
+    expect(scheduleLock({ ...base, bidCount: 3 }, now)).toBeNull();
+    expect(scheduleLock({ ...base, currentWinnerId: 'u' }, now)).toBe('won');
+    expect(scheduleLock({ ...base, paymentId: 'p' }, now)).toBe('won');
+    expect(scheduleLock({ ...base, bidCount: 1, endTime: now - 1 }, now)).toBe('endedWithBids');
+    expect(scheduleLock({ ...base, bidCount: 1, status: 'ended' }, now)).toBe('endedWithBids');
+    // Ended without bids: it may be reopened.
+    expect(scheduleLock({ ...base, endTime: now - 1 }, now)).toBeNull();
   });
 });

@@ -40,7 +40,7 @@ const STATUS_EVENTS = {
 /** Payout moves, only on a paid payment: from → to, or the refusal. */
 const PAYOUT_EVENTS: Record<'requestPayout' | 'markPaidOut', Record<PayoutStatus, PayoutStatus | PaymentRefusal>> = {
   requestPayout: { none: 'requested', requested: 'payoutAlreadyRequested', paid_out: 'alreadyPaidOut' },
-  markPaidOut: { none: 'paid_out', requested: 'paid_out', paid_out: 'alreadyPaidOut' },
+  markPaidOut: { none: 'payoutNotRequested', requested: 'paid_out', paid_out: 'alreadyPaidOut' },
 };
 
 /** What a paid payment keeps of the provider's word: only news about the money (approval, refund, chargeback). */
@@ -199,6 +199,7 @@ describe('applyPaymentEvent', () => {
       if (s.paymentStatus !== 'paid') return 'notPaid';
       if (s.payoutStatus === 'paid_out') return 'alreadyPaidOut';
       if (e.type === 'requestPayout' && s.payoutStatus === 'requested') return 'payoutAlreadyRequested';
+      if (e.type === 'markPaidOut' && s.payoutStatus === 'none') return 'payoutNotRequested';
       return null;
     };
     fc.assert(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkWhatsapp, dialCodeOptions } from '../../src/domain/phone.js';
+import { checkWhatsapp, dialCodeOptions, formatWhatsapp } from '../../src/domain/phone.js';
 
 describe('dialCodeOptions', () => {
   const options = dialCodeOptions();
@@ -47,5 +47,19 @@ describe('checkWhatsapp', () => {
   it('rejects a number typed for another country', () => {
     // A US number written with its leading 1 is 11 digits: not a Mexican number.
     expect(checkWhatsapp('+52', '1 202 555 0123').ok).toBe(false);
+  });
+});
+
+describe('formatWhatsapp', () => {
+  it('groups a stored number the way people write it', () => {
+    expect(formatWhatsapp('+525512345678')).toBe('+52 55 1234 5678');
+    expect(formatWhatsapp('+523312345678')).toBe('+52 33 1234 5678');
+    expect(formatWhatsapp('+14155552671')).toBe('+1 415 555 2671');
+  });
+
+  it('shows something unparseable as stored, and nothing as null', () => {
+    expect(formatWhatsapp('12')).toBe('12');
+    expect(formatWhatsapp(null)).toBeNull();
+    expect(formatWhatsapp('')).toBeNull();
   });
 });

@@ -13,7 +13,7 @@ import { type Actor, buildActor, signInAs } from '../support/actors.js';
 import { createEmptyPostgresDatabase, createTestDatabase, engine } from '../support/db.js';
 import { buildAuction, buildSession, buildUser } from '../support/factories.js';
 import { startTestServer, type TestServer, testConfig } from '../support/server.js';
-import { connected, connectSocket } from '../support/sockets.js';
+import { connected, connectSocket, eventMatching } from '../support/sockets.js';
 
 /**
  * Issue 4, closing on the server: the scheduler closes each auction at its end time, after a
@@ -72,18 +72,6 @@ async function eventually(check: () => Promise<boolean>): Promise<void> {
   while (!(await check())) await sleep(50);
 }
 
-/** The first `event` on `socket` that satisfies `match` (the test's timeout bounds the wait). */
-function waitFor<T>(socket: Socket, event: string, match: (payload: T) => boolean): Promise<T> {
-  return new Promise((resolve) => {
-    const handler = (payload: T) => {
-      if (!match(payload)) return;
-      socket.off(event, handler);
-      resolve(payload);
-    };
-    socket.on(event, handler);
-  });
-}
-
 describe('with the scheduler running', () => {
   let server: TestServer;
   let seller: Actor;
@@ -125,10 +113,11 @@ describe('with the scheduler running', () => {
     const viewer = socket();
     const panel = socket(seller.cookie);
     await Promise.all([connected(viewer), connected(panel)]);
-    expect(await viewer.emitWithAck('joinAuction', { auctionId: auction.id })).toEqual({ ok: true });
-    const publicClose = waitFor<AuctionStateEvent>(viewer, 'auctionState', (e) => e.state.id === auction.id && e.state.status === 'ended');
+    // The join answers with the version read after joining: the page compares it with what it holds.
+    expect(await viewer.emitWithAck('joinAuction', { auctionId: auction.id })).toEqual({ ok: true, version: second.state.version });
+    const publicClose = eventMatching<AuctionStateEvent>(viewer, 'auctionState', (e) => e.state.id === auction.id && e.state.status === 'ended');
     // The panel may still get the bids' own update (panels hear at most one a second); the close comes after it.
-    const panelClose = waitFor<{ id: string; version: number }>(panel, 'auctionUpdate', (e) => e.id === auction.id && e.version > second.state.version);
+    const panelClose = eventMatching<{ id: string; version: number }>(panel, 'auctionUpdate', (e) => e.id === auction.id && e.version > second.state.version);
 
     // The bids are in; now the auction is about to end (moved here, so no bid falls in the anti-snipe window).
     const endsAt = Date.now() + 1_500;
@@ -173,8 +162,8 @@ describe('with the scheduler running', () => {
     const auction = await activeAuction();
     const viewer = socket();
     await connected(viewer);
-    expect(await viewer.emitWithAck('joinAuction', { auctionId: auction.id })).toEqual({ ok: true });
-    const publicClose = waitFor<AuctionStateEvent>(viewer, 'auctionState', (e) => e.state.id === auction.id && e.state.status === 'ended');
+    expect(await viewer.emitWithAck('joinAuction', { auctionId: auction.id })).toMatchObject({ ok: true });
+    const publicClose = eventMatching<AuctionStateEvent>(viewer, 'auctionState', (e) => e.state.id === auction.id && e.state.status === 'ended');
     await server.ctx.db
       .update(auctions)
       .set({ endTime: new Date(Date.now() + 1_000) })

@@ -23,7 +23,7 @@ const PRODUCTION = {
 const MERCADO_PAGO = { PAYMENTS_PROVIDER: 'mercadopago', MP_ACCESS_TOKEN: 'APP_USR-1', MP_WEBHOOK_SECRET: 'secreto-123' };
 
 describe('configuration', () => {
-  it('runs with nothing set: port 3000, ./data, PGlite, development sign-in, sandbox, p2p', () => {
+  it('runs with nothing set: port 3000, ./data, PGlite, development sign-in, sandbox, embedded video', () => {
     const c = load({});
     expect(c.port).toBe(3000);
     expect(c.publicUrl.href).toBe('http://localhost:3000/');
@@ -31,7 +31,13 @@ describe('configuration', () => {
     expect(c.database).toEqual({ kind: 'embedded', dir: `${c.dataDir}/db` });
     expect(c.signIn).toEqual({ kind: 'development' });
     expect(c.payments).toMatchObject({ provider: 'sandbox', linkHours: 72, marketplaceFeePercent: 0, tokenKey: null, mercadopago: null });
-    expect(c.video).toBe('p2p');
+    expect(c.video).toEqual({
+      provider: 'embedded',
+      iceServers: [],
+      embedded: { publicIp: null, bindAddress: null, portRange: null },
+      janus: null,
+      agora: null,
+    });
     expect(c.sessionSecret).toHaveLength(64);
   });
 
@@ -137,5 +143,57 @@ describe('configuration', () => {
 
   it('treats an empty variable as unset', () => {
     expect(load({ PORT: '', DATABASE_URL: ' ' }).port).toBe(3000);
+  });
+
+  describe('video', () => {
+    it('reads the embedded SFU’s addresses, ports and ICE servers', () => {
+      const c = load({
+        VIDEO_PUBLIC_IP: '203.0.113.7',
+        VIDEO_BIND_ADDRESS: '127.0.0.1',
+        VIDEO_PORT_RANGE: '20000-20999',
+        ICE_SERVERS: 'stun:stun.l.google.com:19302, turn:turn.example.com:3478',
+      });
+      expect(c.video).toMatchObject({
+        provider: 'embedded',
+        embedded: { publicIp: '203.0.113.7', bindAddress: '127.0.0.1', portRange: [20000, 20999] },
+        iceServers: [{ urls: 'stun:stun.l.google.com:19302' }, { urls: 'turn:turn.example.com:3478' }],
+      });
+      const json = '[{"urls":["turn:turn.example.com:3478","turns:turn.example.com:5349"],"username":"u","credential":"p"}]';
+      expect(load({ ICE_SERVERS: json }).video.iceServers).toEqual([
+        { urls: ['turn:turn.example.com:3478', 'turns:turn.example.com:5349'], username: 'u', credential: 'p' },
+      ]);
+    });
+
+    it('reads Janus and Agora', () => {
+      expect(load({ VIDEO_PROVIDER: 'janus', JANUS_URL: 'ws://127.0.0.1:8188' }).video.janus).toEqual({
+        url: 'ws://127.0.0.1:8188',
+        publicUrl: 'ws://127.0.0.1:8188',
+        adminKey: null,
+      });
+      expect(load({ VIDEO_PROVIDER: 'janus', JANUS_URL: 'ws://10.0.0.5:8188', JANUS_PUBLIC_URL: 'wss://janus.martillo.mx' }).video.janus?.publicUrl).toBe(
+        'wss://janus.martillo.mx',
+      );
+      const keys = { AGORA_APP_ID: 'a'.repeat(32), AGORA_APP_CERTIFICATE: 'b'.repeat(32) };
+      expect(load({ VIDEO_PROVIDER: 'agora', ...keys }).video.agora).toEqual({ appId: 'a'.repeat(32), appCertificate: 'b'.repeat(32) });
+      // Agora without keys runs, and the Hub says broadcasting is disabled.
+      expect(load({ VIDEO_PROVIDER: 'agora' }).video.agora).toBeNull();
+      // Several instances share Janus or Agora.
+      expect(load({ VIDEO_PROVIDER: 'agora', REDIS_URL: 'redis://127.0.0.1:6379' }).video.provider).toBe('agora');
+    });
+
+    it.each([
+      [{ VIDEO_PROVIDER: 'p2p' }, 'VIDEO_PROVIDER must be embedded, janus or agora'],
+      [{ REDIS_URL: 'redis://127.0.0.1:6379' }, 'VIDEO_PROVIDER must be janus or agora when REDIS_URL is set'],
+      [{ VIDEO_PROVIDER: 'janus' }, 'JANUS_URL must be set'],
+      [{ VIDEO_PROVIDER: 'janus', JANUS_URL: 'http://127.0.0.1:8088' }, "JANUS_URL must be Janus's WebSocket address"],
+      [{ AGORA_APP_ID: 'a'.repeat(32) }, 'AGORA_APP_ID and AGORA_APP_CERTIFICATE must be set together'],
+      [{ AGORA_APP_ID: 'no-es-hex' }, "AGORA_APP_ID must be Agora's App ID"],
+      [{ ICE_SERVERS: 'http://stun.example.com' }, 'ICE_SERVERS must be a comma-separated list of stun:/turn: URLs'],
+      [{ ICE_SERVERS: '[{"urls":1}]' }, 'ICE_SERVERS must be a comma-separated list of stun:/turn: URLs'],
+      [{ VIDEO_PORT_RANGE: '30000-20000' }, 'VIDEO_PORT_RANGE must be a UDP port range within 1024-65535'],
+      [{ VIDEO_PUBLIC_IP: 'mi-servidor' }, 'VIDEO_PUBLIC_IP must be an IP address'],
+    ])('stops with a message naming the video variable: %o', (env, expected) => {
+      expect(message(env)).toContain(expected);
+    });
   });
 });

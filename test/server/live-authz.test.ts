@@ -84,6 +84,9 @@ const EDITOR_ROUTES: Route[] = [
     okStatus: 201,
   },
   { name: 'picker', method: 'GET', url: (f) => `/api/live-sessions/${f.session.id}/picker?q=`, okStatus: 200 },
+  { name: 'start broadcast', method: 'POST', url: (f) => `/api/live-sessions/${f.session.id}/stream/start`, okStatus: 200 },
+  { name: 'stop broadcast', method: 'POST', url: (f) => `/api/live-sessions/${f.session.id}/stream/stop`, okStatus: 200 },
+  { name: 'publish grant', method: 'GET', url: (f) => `/api/live-sessions/${f.session.id}/video?role=publisher`, okStatus: 200 },
 ];
 
 function send(actor: ActorName, method: Route['method'], url: string, payload?: Record<string, unknown>, origin = server.url): Promise<LightMyRequestResponse> {

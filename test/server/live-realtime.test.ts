@@ -14,7 +14,7 @@ import { createEmptyPostgresDatabase, createTestDatabase, engine } from '../supp
 import { buildAuction, buildLot, buildSession } from '../support/factories.js';
 import { freePort } from '../support/net.js';
 import { startTestServer, type TestServer, testConfig } from '../support/server.js';
-import { connected, connectSocket, nextEvent } from '../support/sockets.js';
+import { connected, connectSocket, eventMatching, nextEvent } from '../support/sockets.js';
 
 /**
  * Issue 12 items 3 and 7 over real Socket.IO clients: the session room hears status, state,
@@ -27,18 +27,6 @@ const COMPANY = 'remates-sala';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function eventually(check: () => Promise<boolean>): Promise<void> {
   while (!(await check())) await sleep(50);
-}
-
-/** The first `event` on `socket` that satisfies `match` (the test's timeout bounds the wait). */
-function waitFor<T>(socket: Socket, event: string, match: (payload: T) => boolean = () => true): Promise<T> {
-  return new Promise((resolve) => {
-    const handler = (payload: T) => {
-      if (!match(payload)) return;
-      socket.off(event, handler);
-      resolve(payload);
-    };
-    socket.on(event, handler);
-  });
 }
 
 function join(socket: Socket, sessionId: string): Promise<unknown> {
@@ -90,15 +78,15 @@ describe('the session room', () => {
     const { session, auction, lot } = await sessionWithLot();
     const viewer = await socket();
     await join(viewer, session.id);
-    const status = waitFor<SessionStatusEvent>(viewer, 'sessionStatusUpdate', (e) => e.sessionId === session.id);
-    const state = waitFor<SessionStateEvent>(viewer, 'sessionState', (e) => e.session.currentLotId === lot.id);
+    const status = eventMatching<SessionStatusEvent>(viewer, 'sessionStatusUpdate', (e) => e.sessionId === session.id);
+    const state = eventMatching<SessionStateEvent>(viewer, 'sessionState', (e) => e.session.currentLotId === lot.id);
     expect((await call(`/api/live-sessions/${session.id}/current`, seller, 'POST', { lotId: lot.id })).statusCode).toBe(200);
     expect(await status).toMatchObject({ status: 'live', version: 2 });
     const current = await state;
     expect(current.session).toMatchObject({ status: 'live', version: 2 });
     expect(current.session).not.toHaveProperty('sellerId');
 
-    const timer = waitFor<LotTimerEvent>(viewer, 'lotTimer', (e) => e.lotId === lot.id);
+    const timer = eventMatching<LotTimerEvent>(viewer, 'lotTimer', (e) => e.lotId === lot.id);
     const res = await call(`/api/live-sessions/${session.id}/timer`, seller, 'POST', { seconds: 15 });
     expect(res.statusCode).toBe(200);
     const t = await timer;
@@ -110,7 +98,7 @@ describe('the session room', () => {
     // A bid, then the end brought near: the scheduler closes it and the room hears it sold.
     const bid = await call(`/api/auctions/${auction.id}/bids`, buyer, 'POST', { amount: 100 });
     expect(bid.statusCode, bid.body).toBe(201);
-    const finished = waitFor<LotFinishedEvent>(viewer, 'lotFinished', (e) => e.lotId === lot.id);
+    const finished = eventMatching<LotFinishedEvent>(viewer, 'lotFinished', (e) => e.lotId === lot.id);
     await server.ctx.db.execute(sql`update auctions set end_time = clock_timestamp() + interval '100 milliseconds' where id = ${auction.id}::uuid`);
     const sold = await finished;
     expect(sold.state).toMatchObject({ status: 'ended', currentPrice: 100 });
@@ -125,12 +113,12 @@ describe('the session room', () => {
   it('counts the viewers in the room at most once a second, and the detail carries the count', async () => {
     const session = await buildSession(server.ctx.db, { sellerId: seller.id, companyId: COMPANY });
     const viewers = [await socket(), await socket(), await socket(buyer)];
-    const three = waitFor<ViewerCountEvent>(viewers[0] as Socket, 'viewerCount', (e) => e.sessionId === session.id && e.count === 3);
+    const three = eventMatching<ViewerCountEvent>(viewers[0] as Socket, 'viewerCount', (e) => e.sessionId === session.id && e.count === 3);
     for (const v of viewers) await join(v, session.id);
     await three;
     const detail = (await call(`/api/live-sessions/${session.id}`, null, 'GET')).json() as LiveSessionDetail;
     expect(detail.viewerCount).toBe(3);
-    const two = waitFor<ViewerCountEvent>(viewers[0] as Socket, 'viewerCount', (e) => e.sessionId === session.id && e.count === 2);
+    const two = eventMatching<ViewerCountEvent>(viewers[0] as Socket, 'viewerCount', (e) => e.sessionId === session.id && e.count === 2);
     (viewers[2] as Socket).disconnect();
     await two;
   });
@@ -152,7 +140,7 @@ describe('the session room', () => {
     const sellerSocket = await socket(seller);
     sellerSocket.emit('sessionStatusUpdate', { sessionId: session.id, status: 'ended' });
     await join(sellerSocket, session.id);
-    const marker = waitFor<SessionStatusEvent>(viewer, 'sessionStatusUpdate', (e) => e.sessionId === session.id);
+    const marker = eventMatching<SessionStatusEvent>(viewer, 'sessionStatusUpdate', (e) => e.sessionId === session.id);
     server.ctx.realtime.toSession(session.id, 'sessionStatusUpdate', { sessionId: session.id, status: 'scheduled', version: 0 });
     expect(await marker).toMatchObject({ status: 'scheduled', version: 0 });
     expect(heard).toEqual([]);

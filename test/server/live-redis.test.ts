@@ -19,9 +19,9 @@ describe('two instances sharing rooms through Redis', () => {
   const open: Socket[] = [];
 
   beforeAll(async () => {
-    a = await startTestServer({ env: { REDIS_URL: redisUrl as string } });
+    a = await startTestServer({ env: { REDIS_URL: redisUrl as string, VIDEO_PROVIDER: 'agora' } });
     // Rooms and counts travel over Redis alone; the seller's socket and its check are on `a`.
-    b = await startTestServer({ env: { REDIS_URL: redisUrl as string } });
+    b = await startTestServer({ env: { REDIS_URL: redisUrl as string, VIDEO_PROVIDER: 'agora' } });
   }, 60_000);
   afterAll(async () => {
     for (const s of open) s.disconnect();

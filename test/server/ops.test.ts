@@ -58,7 +58,7 @@ describe('operations endpoints', () => {
 
   it('/api/config names the engine of each part', async () => {
     const res = await server.app.inject({ url: '/api/config' });
-    expect(res.json()).toEqual({ signIn: 'development', payments: 'sandbox', video: 'p2p' });
+    expect(res.json()).toEqual({ signIn: 'development', payments: 'sandbox', video: { provider: 'embedded', iceServers: [] } });
   });
 
   it('answers unknown API paths with a Spanish JSON 404', async () => {

@@ -81,7 +81,10 @@ async function wonAuction(opts: { companyId?: string; sellerId?: string | null; 
 }
 
 /** A payment of one won auction in this status, with shipping (and a sandbox link once finalised). */
-async function paymentIn(status: 'draft' | 'pending' | 'paid', opts: { companyId?: string; sellerId?: string | null } = {}): Promise<string> {
+async function paymentIn(
+  status: 'draft' | 'pending' | 'paid',
+  opts: { companyId?: string; sellerId?: string | null; payoutStatus?: 'none' | 'requested' } = {},
+): Promise<string> {
   const companyId = opts.companyId ?? COMPANY_A;
   const sellerId = opts.sellerId === undefined ? actors.sellerA.id : opts.sellerId;
   const auction = await wonAuction({ companyId, sellerId, price: 700 });
@@ -101,6 +104,7 @@ async function paymentIn(status: 'draft' | 'pending' | 'paid', opts: { companyId
     createdBy: actors.platformAdmin.id,
     ...(status !== 'draft' ? { paymentLink: `${server.url}/pay/${id}`, provider: 'sandbox', linkExpiresAt: new Date(Date.now() + 86_400_000) } : {}),
     ...(status === 'paid' ? { paidAt: new Date(), providerStatus: 'approved' as const, mpPaymentId: `SBX-${id.slice(0, 8)}`, webhookAt: new Date() } : {}),
+    ...(opts.payoutStatus === 'requested' ? { payoutStatus: 'requested' as const, payoutRequestedAt: new Date() } : {}),
   });
   await server.ctx.db.insert(paymentItems).values({ paymentId: id, paymentStatus: status, auctionId: auction.id, auctionName: auction.name, amount: 700 });
   return id;
@@ -209,7 +213,8 @@ const REQUESTS: Record<string, () => Promise<Request>> = {
   'POST /api/payments/:id/cancel (draft)': async () => onPayment(await paymentIn('draft'), 'cancel'),
   'POST /api/payments/:id/cancel (pending)': async () => onPayment(await paymentIn('pending'), 'cancel'),
   'POST /api/payments/:id/request-payout': async () => onPayment(await paymentIn('paid'), 'request-payout'),
-  'POST /api/payments/:id/mark-paid-out': async () => onPayment(await paymentIn('paid'), 'mark-paid-out'),
+  // The platform marks paid out what the seller asked for (issue 14, item 4).
+  'POST /api/payments/:id/mark-paid-out': async () => onPayment(await paymentIn('paid', { payoutStatus: 'requested' }), 'mark-paid-out'),
   'GET /api/mp/status': async () => ({ method: 'GET', url: '/api/mp/status' }),
   'GET /api/mp/connect': async () => ({ method: 'GET', url: '/api/mp/connect' }),
   'GET /api/mp/callback (no state cookie)': async () => ({ method: 'GET', url: '/api/mp/callback?code=abc&state=xyz' }),

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DraftAnswer, FinalizeAnswer, MpConnectionStatus } from '../../src/domain/payments.js';
 import { payments, userProfiles } from '../../src/server/db/schema.js';
+import { messages } from '../../src/server/messages.js';
 import { type Actor, buildActor } from '../support/actors.js';
 import { buildAuction } from '../support/factories.js';
 import { type FakeMercadoPago, startFakeMercadoPago } from '../support/fake-mercadopago.js';
@@ -105,6 +106,9 @@ describe('the seller connects a Mercado Pago account', () => {
     const done = await call(null, 'GET', `${back.pathname}${back.search}`, undefined, { cookie: cookies });
     expect(done.statusCode, done.body).toBe(200);
     expect(done.body).toContain('Tu cuenta de Mercado Pago quedó conectada');
+    // Its heading is its own, not the same sentence twice (issue 14 item 12).
+    expect(done.body).toContain(`<h1>${messages.connection.connectedTitle}</h1>`);
+    expect(done.body.split(messages.connection.connected)).toHaveLength(2);
 
     const status = (await call(seller, 'GET', '/api/mp/status')).json() as MpConnectionStatus;
     expect(status).toEqual({ connected: true, liveMode: true, userId: '777001', provider: 'mercadopago' });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DraftAnswer, FinalizeAnswer, PaymentAnswer, PaymentStatusEvent, PaymentView, WinnersSummary } from '../../src/domain/payments.js';
-import { auctions, auditLog, payments, webhookEvents } from '../../src/server/db/schema.js';
+import { auctions, auditLog, payments, userProfiles, webhookEvents } from '../../src/server/db/schema.js';
+import { messages } from '../../src/server/messages.js';
 import { type Actor, buildActor } from '../support/actors.js';
 import { buildAuction } from '../support/factories.js';
 import { cookieFrom, injectAs, startTestServer, type TestServer } from '../support/server.js';
@@ -211,8 +212,12 @@ describe('server rules', () => {
     expect(twice.json().error.message).toBe('Una de las subastas ya está en otro pago (borrador, en progreso o pagado).');
   });
 
-  it('bills each seller’s auctions apart: one company and one seller per payment', async () => {
+  it('bills each seller’s auctions apart where sellers collect in their own accounts', async () => {
     const colleague = await buildActor(server, { email: 'colega@norte.mx', name: 'Coco Norte', roles: ['seller'], companyId: NORTE });
+    // Each seller collects in their own connected Mercado Pago account (issue 14, item 5).
+    for (const [i, id] of [seller.id, colleague.id].entries()) {
+      await server.ctx.payments.accounts.store(id, { accessToken: `token-${i}`, refreshToken: null, expiresAt: null, userId: `mp-${i}`, liveMode: false });
+    }
     const mine = await wonAuction({ winner: buyer2, price: 100 });
     const theirs = await wonAuction({ winner: buyer2, price: 200, sellerId: colleague.id });
     // The summary shows the winner once per seller.
@@ -222,12 +227,16 @@ describe('server rules', () => {
     expect(groups.map((g) => g.sellerId).sort()).toEqual([seller.id, colleague.id].sort());
     const mixed = await call(companyAdmin, 'POST', '/api/payments/draft', { winnerId: buyer2.id, auctionIds: [mine, theirs] });
     expect(mixed.statusCode).toBe(409);
-    expect(mixed.json().error.message).toBe('Un pago sólo puede incluir subastas de un mismo vendedor: cobra por separado las de cada vendedor.');
+    expect(mixed.json().error.message).toBe(messages.payments.mixedSellers);
     const p = await draft(companyAdmin, buyer2, [mine]);
     expect(p.sellerId).toBe(seller.id);
     expect((await call(companyAdmin, 'POST', `/api/payments/${p.id}/add-auctions`, { auctionIds: [theirs] })).statusCode).toBe(409);
     // The seller still sees, and works on, the payment of its own auction that an admin made.
     expect((await call(seller, 'POST', `/api/payments/${p.id}/cancel`)).statusCode).toBe(200);
+    await server.ctx.db
+      .update(userProfiles)
+      .set({ mpAccessToken: null, mpUserId: null })
+      .where(inArray(userProfiles.userId, [seller.id, colleague.id]));
   });
 
   it('validates every field in Spanish and computes the totals itself', async () => {

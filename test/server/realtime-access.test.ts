@@ -140,7 +140,7 @@ describe('in-process subscribers', () => {
     const viewer = connectSocket(server.url);
     open.push(viewer);
     await connected(viewer);
-    expect(await viewer.emitWithAck('joinAuction', { auctionId: auction.id })).toEqual({ ok: true });
+    expect(await viewer.emitWithAck('joinAuction', { auctionId: auction.id })).toMatchObject({ ok: true });
     const states: string[] = [];
     viewer.on('auctionState', (event: { state: { status: string } }) => states.push(event.state.status));
     try {

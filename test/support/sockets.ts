@@ -73,3 +73,15 @@ export async function hears(socket: Socket, event: string, send: () => void, mar
     socket.off(event, onEvent);
   }
 }
+
+/** The first `event` on `socket` that satisfies `match` (the test's own timeout bounds the wait). */
+export function eventMatching<T>(socket: Socket, event: string, match: (payload: T) => boolean = () => true): Promise<T> {
+  return new Promise((resolve) => {
+    const handler = (payload: T) => {
+      if (!match(payload)) return;
+      socket.off(event, handler);
+      resolve(payload);
+    };
+    socket.on(event, handler);
+  });
+}

@@ -100,6 +100,7 @@ function detail(over: Partial<LiveSessionPublic>, lots: LotView[]): LiveSessionD
     scheduledAt: NOW - 600_000,
     whatsappLink: 'https://chat.whatsapp.com/abc123',
     streamType: 'none',
+    broadcasting: false,
     coverImageUrl: '/uploads/cover.jpg',
     currentLotId: null,
     biddingConfig: { minIncrement: 50, antiSnipeSeconds: 10, timerSecondsDefault: 60 },

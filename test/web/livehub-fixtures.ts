@@ -54,6 +54,7 @@ export function session(over: Partial<LiveSessionPrivate> = {}): LiveSessionPriv
     scheduledAt: Date.UTC(2030, 0, 4, 18),
     whatsappLink: null,
     streamType: 'none',
+    broadcasting: false,
     coverImageUrl: null,
     currentLotId: null,
     biddingConfig: { minIncrement: 20, antiSnipeSeconds: 10, timerSecondsDefault: 60 },

@@ -36,6 +36,7 @@ function payment(overrides: Partial<PaymentView> = {}): PaymentView {
     sellerId: null,
     companyId: 'tienda-ana',
     companyName: 'Tienda Ana',
+    collectorId: null,
     auctionIds: [A(1)],
     wonItems: [{ auctionId: A(1), auctionName: 'Reloj Casio', amount: 500 }],
     totalAmount: 500,
@@ -110,6 +111,7 @@ describe('readyRows and client-side shipping', () => {
       winnerWhatsapp: null,
       companyId: 'c1',
       companyName: 'Uno',
+      collectorId: null,
       wonItems: [{ auctionId: A(3), auctionName: 'Lámpara', amount: 300 }],
       totalAmount: 300,
     },
@@ -120,6 +122,7 @@ describe('readyRows and client-side shipping', () => {
       winnerWhatsapp: '+525511111111',
       companyId: 'c1',
       companyName: 'Uno',
+      collectorId: null,
       wonItems: [
         { auctionId: A(1), auctionName: 'Reloj', amount: 500 },
         { auctionId: A(2), auctionName: 'Radio', amount: 250 },
@@ -133,6 +136,7 @@ describe('readyRows and client-side shipping', () => {
       winnerWhatsapp: '+525511111111',
       companyId: 'c2',
       companyName: 'Zeta',
+      collectorId: 's2',
       wonItems: [{ auctionId: A(4), auctionName: 'Silla', amount: 90 }],
       totalAmount: 90,
     },
@@ -145,11 +149,12 @@ describe('readyRows and client-side shipping', () => {
     expect(rows[1]).toMatchObject({ shippingCarrier: null, shippingCost: 0, grandTotal: 90 });
   });
 
-  it('offers a draft only this winner’s unbilled items of the same company and seller, not those already in it', () => {
-    const draft = { winnerId: W1, companyId: 'c1', sellerId: 's1', auctionIds: [A(1)] };
+  it('offers a draft only this winner’s unbilled items of the same company and collecting account, not those already in it', () => {
+    const draft = { winnerId: W1, companyId: 'c1', collectorId: null, auctionIds: [A(1)] };
     expect(availableItemsFor(draft, summary).map((i) => i.auctionId)).toEqual([A(2)]);
-    expect(availableItemsFor({ ...draft, companyId: 'c2', sellerId: 's2' }, summary).map((i) => i.auctionId)).toEqual([A(4)]);
-    expect(availableItemsFor({ ...draft, sellerId: 's2' }, summary)).toEqual([]);
+    expect(availableItemsFor({ ...draft, companyId: 'c2', collectorId: 's2' }, summary).map((i) => i.auctionId)).toEqual([A(4)]);
+    // A seller collecting in their own account bills apart (issue 14, item 5).
+    expect(availableItemsFor({ ...draft, collectorId: 's2' }, summary)).toEqual([]);
     expect(availableItemsFor({ ...draft, winnerId: 'someone-else' }, summary)).toEqual([]);
     expect(availableItemsFor(draft, undefined)).toEqual([]);
   });
@@ -171,12 +176,12 @@ describe('readyRows and client-side shipping', () => {
 });
 
 describe('which actions a row shows', () => {
-  it('payout: an admin sees paid_out or the mark button; a seller sees requested, paid_out or the request button', () => {
+  it('payout: an admin sees not requested, the mark button only on a requested payout, or paid_out; a seller sees requested, paid_out or the request button', () => {
     const paid = payment({ paymentStatus: 'paid' });
-    expect(payoutView({ ...paid, payoutStatus: 'none' }, 'admin')).toEqual({ kind: 'button', action: 'markPaidOut' });
-    expect(payoutView({ ...paid, payoutStatus: 'requested' }, 'admin')).toEqual({ kind: 'button', action: 'markPaidOut' });
+    expect(payoutView({ ...paid, payoutStatus: 'none' }, 'admin')).toEqual({ kind: 'text', status: 'none' });
+    expect(payoutView({ ...paid, payoutStatus: 'requested' }, 'admin')).toEqual({ kind: 'button', action: 'markPaidOut', isRequested: true });
     expect(payoutView({ ...paid, payoutStatus: 'paid_out' }, 'admin')).toEqual({ kind: 'text', status: 'paid_out' });
-    expect(payoutView({ ...paid, payoutStatus: 'none' }, 'seller')).toEqual({ kind: 'button', action: 'requestPayout' });
+    expect(payoutView({ ...paid, payoutStatus: 'none' }, 'seller')).toEqual({ kind: 'button', action: 'requestPayout', isRequested: false });
     // Collected in the seller's own account: nothing to request or mark, for anyone.
     expect(payoutView({ ...paid, collectedBySeller: true }, 'seller')).toEqual({ kind: 'direct' });
     expect(payoutView({ ...paid, collectedBySeller: true }, 'admin')).toEqual({ kind: 'direct' });

@@ -119,6 +119,33 @@ export const companies = pgTable(
   ],
 );
 
+/**
+ * A company admin's invitation for a seller, by e-mail: the first Google sign-in with that address
+ * joins the company as a seller. One open (neither used nor revoked) invitation per address.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: id(),
+    /** Lower-cased, like users.email, which it is matched against at sign-in. */
+    email: text('email').notNull(),
+    companyId: text('company_id').notNull(),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+    acceptedAt: ts('accepted_at'),
+    acceptedBy: uuid('accepted_by').references(() => users.id, { onDelete: 'set null' }),
+    revokedAt: ts('revoked_at'),
+    revokedBy: uuid('revoked_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('invitations_open_email_key').on(t.email).where(sql`${t.acceptedAt} IS NULL AND ${t.revokedAt} IS NULL`),
+    index('invitations_company_idx').on(t.companyId, t.createdAt),
+    check('invitations_email_lower', sql`${t.email} = lower(${t.email})`),
+    check('invitations_used_once', sql`${t.acceptedAt} IS NULL OR ${t.revokedAt} IS NULL`),
+  ],
+);
+
 /** Server-side sign-in sessions. Only the SHA-256 of the cookie's token is stored. */
 export const authSessions = pgTable(
   'auth_sessions',

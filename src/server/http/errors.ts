@@ -17,7 +17,9 @@ export type AppErrorCode =
   | 'OWN_AUCTION'
   | 'PROFILE_INCOMPLETE'
   // Payments: the provider could not be reached (the caller may retry).
-  | 'PROVIDER_UNAVAILABLE';
+  | 'PROVIDER_UNAVAILABLE'
+  // Live video: the video service cannot be reached now (the browser retries).
+  | 'VIDEO_UNAVAILABLE';
 
 const STATUS: Record<AppErrorCode, number> = {
   UNAUTHENTICATED: 401,
@@ -33,6 +35,7 @@ const STATUS: Record<AppErrorCode, number> = {
   OWN_AUCTION: 403,
   PROFILE_INCOMPLETE: 403,
   PROVIDER_UNAVAILABLE: 502,
+  VIDEO_UNAVAILABLE: 503,
 };
 
 /** A failure the client should see: the status comes from the code, the message is Spanish. */

@@ -18,7 +18,7 @@ import {
   USER_ACCESS_EVENT,
 } from '../../domain/realtime.js';
 import type { Db } from '../db/connect.js';
-import { liveSessions } from '../db/schema.js';
+import { auctions, liveSessions } from '../db/schema.js';
 import { type CurrentUser, loadAccess, resolveSession, SESSION_COOKIE } from '../features/auth/sessions.js';
 import { canEditSession } from '../features/live/policies.js';
 import { isTrustedOrigin } from '../http/csrf.js';
@@ -178,13 +178,29 @@ export async function createRealtime(
       const joined = [...socket.rooms].filter((r) => r.startsWith('auction:') || r.startsWith('session:')).length;
       if (joined >= MAX_PUBLIC_ROOMS) return reply({ ok: false, error: 'too_many_rooms' });
       socket.join(room(id.toLowerCase()));
-      reply({ ok: true });
+      // The Live Hub says it is the seller's screen, so the viewer count leaves it out (claiming it only uncounts oneself).
+      if (kind === 'session' && (payload as { host?: unknown }).host === true) socket.join(rooms.sessionHost(id.toLowerCase()));
+      // Read after joining: a change committed before the read is in `version`, one after it reaches the room.
+      void roomVersion(kind, id.toLowerCase()).then(
+        (version) => reply({ ok: true, version }),
+        () => reply({ ok: true, version: null }),
+      );
     });
     socket.on(leave, (payload: unknown, ack?: (answer: RoomAck) => void) => {
       const id = idOf(payload);
-      if (isUuid(id)) socket.leave(room(id.toLowerCase()));
+      if (isUuid(id)) {
+        socket.leave(room(id.toLowerCase()));
+        if (kind === 'session') socket.leave(rooms.sessionHost(id.toLowerCase()));
+      }
       if (typeof ack === 'function') ack({ ok: true });
     });
+  }
+
+  /** The version of a public room's record (one primary-key read), null when there is none. */
+  async function roomVersion(kind: PublicRoomKind, id: string): Promise<number | null> {
+    const table = kind === 'auction' ? auctions : liveSessions;
+    const [row] = await opts.db.select({ version: table.version }).from(table).where(eq(table.id, id)).limit(1);
+    return row?.version ?? null;
   }
 
   /** One re-read at a time, so the last change read is the last one applied. */

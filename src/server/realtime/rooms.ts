@@ -4,6 +4,8 @@ import { canUsePanel, isAdmin, isPlatformAdmin, type Role } from '../../domain/r
 export const rooms = {
   auction: (id: string) => `auction:${id}`,
   session: (id: string) => `session:${id}`,
+  /** The Live Hub's own sockets in a session room: not counted as viewers. */
+  sessionHost: (id: string) => `sessionhost:${id}`,
   /** A company's panels: its admins and sellers (auction ids and versions only). */
   company: (id: string) => `company:${id}`,
   /** A company's admins alone: they may read every payment of the company. */

@@ -28,8 +28,13 @@ export function createViewerCounter(io: RealtimeServer, opts: { peers: boolean; 
 
   function localCounts(): Map<string, number> {
     const counts = new Map<string, number>();
-    for (const [room, ids] of io.of('/').adapter.rooms) {
-      if (room.startsWith(SESSION_PREFIX) && ids.size > 0) counts.set(room.slice(SESSION_PREFIX.length), ids.size);
+    const all = io.of('/').adapter.rooms;
+    for (const [room, ids] of all) {
+      if (!room.startsWith(SESSION_PREFIX) || ids.size === 0) continue;
+      const sessionId = room.slice(SESSION_PREFIX.length);
+      // The seller's own Live Hub tabs follow the room too; they are not viewers.
+      const hosts = all.get(rooms.sessionHost(sessionId))?.size ?? 0;
+      counts.set(sessionId, Math.max(0, ids.size - hosts));
     }
     return counts;
   }
@@ -81,7 +86,8 @@ export function createViewerCounter(io: RealtimeServer, opts: { peers: boolean; 
   return {
     /** Sockets in the session's room on every instance, as last shared. */
     count(sessionId: string): number {
-      const local = io.of('/').adapter.rooms.get(rooms.session(sessionId))?.size ?? 0;
+      const all = io.of('/').adapter.rooms;
+      const local = Math.max(0, (all.get(rooms.session(sessionId))?.size ?? 0) - (all.get(rooms.sessionHost(sessionId))?.size ?? 0));
       return local + peerTotal(sessionId, Date.now());
     },
     stop() {

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import path from 'node:path';
 
 /** Everything the web bundle is built from. */
-const INPUTS = ['src/web', 'src/domain', 'public', 'index.html', 'vite.config.ts', 'package-lock.json', 'tsconfig.json'];
+const INPUTS = ['src/web', 'src/domain', 'public', 'index.html', 'vite.config.ts', 'src/server/web/precompress.ts', 'package-lock.json', 'tsconfig.json'];
 const STAMP = '.build-stamp';
 
 function fingerprint(root: string): string {

@@ -5,7 +5,12 @@ import type { FastifyInstance } from 'fastify';
 
 const NOT_SPA = /^\/(api|auth|socket\.io|uploads)(\/|$)|^\/(healthz|readyz|metrics)$/;
 
-/** Serves dist/web, and index.html for every other GET so the web app can choose the screen by path. */
+/**
+ * Serves dist/web, and index.html for every other GET so the web app can choose the screen by path.
+ * The build writes a brotli and a gzip copy next to each text file (precompress.ts): the copy the
+ * request's Accept-Encoding prefers is sent, with its Content-Encoding, the original's Content-Type
+ * and `Vary: Accept-Encoding`; a client that accepts neither gets the original.
+ */
 export async function webRoutes(app: FastifyInstance, opts: { distDir: string }): Promise<void> {
   const index = path.join(opts.distDir, 'index.html');
   if (!existsSync(index)) {
@@ -16,6 +21,9 @@ export async function webRoutes(app: FastifyInstance, opts: { distDir: string })
     root: opts.distDir,
     wildcard: false,
     index: false,
+    preCompressed: true,
+    // The copies are reached through their original's path only, never by their own.
+    globIgnore: ['**/*.br', '**/*.gz'],
     // Hashed assets never change; everything else is revalidated.
     setHeaders: (res, filePath) => {
       res.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');

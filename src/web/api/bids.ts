@@ -11,7 +11,9 @@ import {
 } from '../../domain/bidding.js';
 import { auctionKeys } from './auctions';
 import { applyLiveUpdate, type HistoryData, type HistoryPage, type LiveUpdate, reconcileHistory } from './bid-cache';
-import { api, isApiError, NETWORK_ERROR_STATUS } from './client';
+import { isUncertainFailure, sendWithDeadline } from './bid-deadline';
+import { api, apiRequest, isApiError } from './client';
+import { useRoomCatchUp } from './room-catch-up';
 import { useRoom, useSocketEvent } from './socket';
 
 export const bidKeys = {
@@ -57,13 +59,7 @@ export function stateFromError(error: unknown): AuctionLiveState | null {
   return state && typeof state === 'object' && typeof state.version === 'number' ? state : null;
 }
 
-/**
- * Whether a failed call may have reached the server: no answer, or a gateway error. Retrying it with
- * the same Idempotency-Key is safe; any other error is a definite refusal, and the next try is new.
- */
-export function isUncertainFailure(error: unknown): boolean {
-  return isApiError(error) && (error.status === NETWORK_ERROR_STATUS || error.status === 502 || error.status === 503 || error.status === 504);
-}
+export { isUncertainFailure, SEND_ERROR_CODES } from './bid-deadline';
 
 /** One press of 'Confirmar puja' (or 'Comprar ahora'): its key is reused by every retry of it. */
 export interface BidAttempt {
@@ -82,21 +78,30 @@ export function newIdempotencyKey(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-const retryUncertain = (failureCount: number, error: unknown) => failureCount < 2 && isUncertainFailure(error);
+/**
+ * A bid or purchase is sent now or never: no pause while offline (networkMode 'always') and no
+ * TanStack retry (one could resume by itself minutes later); sendWithDeadline retries within its
+ * time limit only.
+ */
+const SEND_NOW = { networkMode: 'always', retry: false } as const;
 
+/** A refusal carries the new state; an unknown outcome asks the server what happened. */
 function applyErrorState(queryClient: QueryClient, auctionId: string, error: unknown): void {
   const state = stateFromError(error);
   if (state) applyLive(queryClient, auctionId, { state, bids: [], receivedAt: Date.now() });
+  if (isUncertainFailure(error)) void queryClient.invalidateQueries({ queryKey: bidKeys.history(auctionId) });
 }
+
+const postWithKey = <T>(path: string, body: unknown, key: string) =>
+  sendWithDeadline((signal) => apiRequest<T>(path, { method: 'POST', body, signal, headers: { 'Idempotency-Key': key } }));
 
 /** POST /api/auctions/{id}/bids. The answer updates the cache at once (the room's event may come later). */
 export function usePlaceBid(auctionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ amount, maxAmount, key }: BidAttempt) =>
-      api.post<BidAnswer>(`${auctionPath(auctionId)}/bids`, maxAmount === null ? { amount } : { amount, maxAmount }, { 'Idempotency-Key': key }),
-    retry: retryUncertain,
-    retryDelay: 800,
+      postWithKey<BidAnswer>(`${auctionPath(auctionId)}/bids`, maxAmount === null ? { amount } : { amount, maxAmount }, key),
+    ...SEND_NOW,
     onSuccess: (answer) => applyLive(queryClient, auctionId, { state: answer.state, bids: answer.bids, me: answer.me, receivedAt: Date.now() }),
     onError: (error) => applyErrorState(queryClient, auctionId, error),
   });
@@ -106,9 +111,8 @@ export function usePlaceBid(auctionId: string) {
 export function useBuyNow(auctionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ key }: { key: string }) => api.post<BuyNowAnswer>(`${auctionPath(auctionId)}/buy-now`, {}, { 'Idempotency-Key': key }),
-    retry: retryUncertain,
-    retryDelay: 800,
+    mutationFn: ({ key }: { key: string }) => postWithKey<BuyNowAnswer>(`${auctionPath(auctionId)}/buy-now`, {}, key),
+    ...SEND_NOW,
     onSuccess: (answer) => applyLive(queryClient, auctionId, { state: answer.state, bids: [answer.bid], me: answer.me, receivedAt: Date.now() }),
     onError: (error) => applyErrorState(queryClient, auctionId, error),
   });
@@ -119,10 +123,19 @@ export interface AuctionLiveHandlers {
   onOutbid?: (event: OutbidEvent) => void;
 }
 
+/** What the page holds of the auction (its record and its history), with the version each is at. */
+function followedQueries(auctionId: string) {
+  return [
+    { key: auctionKeys.detail(auctionId), versionOf: (d: unknown) => (d as { version?: number } | null)?.version ?? null },
+    { key: bidKeys.history(auctionId), versionOf: (d: unknown) => (d as HistoryData | undefined)?.pages[0]?.state.version ?? null },
+  ];
+}
+
 /**
  * Keeps this page in the auction's public room (useRoom): applies `auctionState`, refetches on
- * `auctionUpdate`, and after each (re)join refetches both queries so a missed event cannot leave
- * the page behind. Returns whether it is live.
+ * `auctionUpdate`, and after each (re)join refetches what holds an older version than the join's
+ * answer (so a first visit fetches each once, and a missed event cannot leave the page behind).
+ * Returns whether it is live.
  */
 export function useAuctionLive(auctionId: string, handlers: AuctionLiveHandlers = {}): { isConnected: boolean } {
   const queryClient = useQueryClient();
@@ -130,18 +143,13 @@ export function useAuctionLive(auctionId: string, handlers: AuctionLiveHandlers 
     void queryClient.invalidateQueries({ queryKey: bidKeys.history(auctionId) });
     void queryClient.invalidateQueries({ queryKey: auctionKeys.detail(auctionId) });
   };
-  const live = useRoom(
-    { kind: 'auction', id: auctionId },
-    {
-      // What was fetched before we were in the room (or while disconnected) may have missed an event.
-      onResync: () => {
-        if ((queryClient.getQueryState(bidKeys.history(auctionId))?.dataUpdatedAt ?? 0) > 0) converge();
-      },
-    },
-  );
+  const catchUp = useRoomCatchUp(queryClient, followedQueries(auctionId));
+  const live = useRoom({ kind: 'auction', id: auctionId }, { onResync: (version) => catchUp(version) });
   useSocketEvent(AUCTION_STATE_EVENT, (event) => {
     if (event?.state?.id !== auctionId) return;
     applyLive(queryClient, auctionId, { state: event.state, bids: event.bids ?? [], receivedAt: Date.now() });
+    // Arrived before the history did (and was dropped): the history must reach at least this version.
+    catchUp(event.state.version, [bidKeys.history(auctionId)]);
   });
   useSocketEvent('auctionUpdate', (event) => {
     if (event?.id !== auctionId) return;

@@ -1,5 +1,6 @@
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import type { AuctionDetail } from '../../domain/auctions.js';
 import {
   type LiveSessionDetail,
@@ -140,4 +141,20 @@ export function usePicker(sessionId: string, typed: string, enabled: boolean) {
     staleTime: 0,
   });
   return { ...query, searched: q, isDebouncing: pickerKeyPart(typed) !== q };
+}
+
+/**
+ * 'Iniciar' / 'Detener' on the server (SPEC §4): live with streamType and lastStreamStart, or
+ * scheduled with lastStreamStop. Called once the provider accepted (or dropped) the seller's media.
+ */
+export function useStreamActions() {
+  const queryClient = useQueryClient();
+  return useCallback(
+    async (sessionId: string, action: 'start' | 'stop') => {
+      const detail = await api.post<LiveSessionDetail>(`${liveSessionPath(sessionId)}/stream/${action}`);
+      storeDetail(queryClient, detail);
+      return detail;
+    },
+    [queryClient],
+  );
 }

@@ -14,12 +14,13 @@ import {
   VIEWER_COUNT_EVENT,
 } from '../../domain/realtime.js';
 import { api, isApiError } from './client';
+import { useRoomCatchUp } from './room-catch-up';
 import { useRoom, useSocketEvent } from './socket';
 
 /**
  * A live session as both screens follow it: the Live Hub (the seller) and the public live page
  * (the buyers). One query per session, kept current by the session room's events, so nobody
- * refetches on a change; a (re)join refetches once, since an event may have been missed.
+ * refetches on a change; a (re)join refetches once if the session moved past what the page holds.
  */
 export const liveKeys = {
   all: ['live'] as const,
@@ -103,7 +104,7 @@ function update(queryClient: QueryClient, id: string, fn: (data: LiveSessionData
  * current lot come through its auction room (the bid panel's own `useAuctionLive`); an
  * `auctionState` that reaches this page is applied to its lot too.
  */
-export function useLiveSession(id: string | null) {
+export function useLiveSession(id: string | null, opts: { host?: boolean } = {}) {
   const queryClient = useQueryClient();
   const sessionId = id ?? '';
   const query = useQuery({
@@ -113,10 +114,12 @@ export function useLiveSession(id: string | null) {
   });
   const [viewerCount, setViewerCount] = useState<number | null>(null);
 
-  const resync = useCallback(() => {
-    if (id) void queryClient.invalidateQueries({ queryKey: liveKeys.detail(id) });
-  }, [queryClient, id]);
-  const { isConnected } = useRoom({ kind: 'session', id: sessionId }, { onResync: resync });
+  // After a (re)join, refetch only when the session moved past what the page holds.
+  const catchUp = useRoomCatchUp(queryClient, [
+    { key: liveKeys.detail(sessionId), versionOf: (d) => (d as LiveSessionData | null | undefined)?.session.version ?? null },
+  ]);
+  const resync = useCallback((version: number | null) => catchUp(version), [catchUp]);
+  const { isConnected } = useRoom({ kind: 'session', id: sessionId }, { onResync: resync, host: opts.host ?? false });
 
   const mine = (eventSessionId: string) => Boolean(id) && eventSessionId === id;
   useSocketEvent(SESSION_STATE_EVENT, (event) => {

@@ -9,6 +9,7 @@ import {
   type PaymentAnswer,
   type PaymentStatus,
   type PaymentView,
+  type PayoutStatus,
   type SandboxOutcome,
   type WinnersSummary,
 } from '../../domain/payments.js';
@@ -19,6 +20,8 @@ import { useResync, useSocketEvent } from './socket';
 export interface PaymentListParams {
   /** null lists every status. */
   status: PaymentStatus | null;
+  /** Only payouts in this state ('Pagos realizados' filter); absent or null for all. */
+  payoutStatus?: PayoutStatus | null;
   /** Free text the server matches (id, winner, items); '' for none. */
   q: string;
 }
@@ -46,6 +49,7 @@ const paymentPath = (id: string, action: string) => `/api/payments/${encodeURICo
 export function paymentListUrl(params: PaymentListParams): string {
   const query = new URLSearchParams();
   if (params.status) query.set('status', params.status);
+  if (params.payoutStatus) query.set('payoutStatus', params.payoutStatus);
   if (params.q.trim()) query.set('q', params.q.trim());
   const text = query.toString();
   return text ? `/api/payments?${text}` : '/api/payments';

@@ -104,21 +104,33 @@ export function useResync(onResync: () => void): void {
 /**
  * Keeps this page in one public room (signed out too): connects the socket, joins on every
  * (re)connection, leaves on unmount. After each join, `onResync` refetches what was fetched before
- * the page was in the room (or while it was disconnected), since an event may have been missed.
+ * the page was in the room (or while it was disconnected), if an event may have been missed: it gets
+ * the version the server read after the join (null when unknown), to compare with what it holds.
  * Returns whether the page is live.
  */
-export function useRoom(room: { kind: PublicRoomKind; id: string }, opts: { onResync?: () => void } = {}): { isConnected: boolean } {
+export function useRoom(
+  room: { kind: PublicRoomKind; id: string },
+  opts: { onResync?: (version: number | null) => void; host?: boolean } = {},
+): { isConnected: boolean } {
   const { kind, id } = room;
   const resyncRef = useLatest(opts.onResync);
+  const host = opts.host ?? false;
   const [isConnected, setConnected] = useState(() => getSocket().connected);
 
   useEffect(() => {
     const s = getSocket();
     const onConnect = () => {
       setConnected(true);
-      roomCall(s, kind, id, 'join', (answer) => {
-        if (answer.ok) resyncRef.current?.();
-      });
+      roomCall(
+        s,
+        kind,
+        id,
+        'join',
+        (answer) => {
+          if (answer.ok) resyncRef.current?.(answer.version ?? null);
+        },
+        host,
+      );
     };
     const onDisconnect = (reason: Socket.DisconnectReason) => {
       setConnected(false);
@@ -135,13 +147,14 @@ export function useRoom(room: { kind: PublicRoomKind; id: string }, opts: { onRe
       s.off('disconnect', onDisconnect);
       if (s.connected) roomCall(s, kind, id, 'leave', () => {});
     };
-  }, [kind, id, resyncRef]);
+  }, [kind, id, resyncRef, host]);
 
   return { isConnected };
 }
 
 /** joinAuction / leaveAuction / joinSession / leaveSession, each with its own typed payload. */
-function roomCall(s: AppSocket, kind: PublicRoomKind, id: string, action: 'join' | 'leave', ack: (answer: RoomAck) => void): void {
+function roomCall(s: AppSocket, kind: PublicRoomKind, id: string, action: 'join' | 'leave', ack: (answer: RoomAck) => void, host = false): void {
   if (kind === 'auction') s.emit(PUBLIC_ROOMS.auction[action], { auctionId: id }, ack);
+  else if (action === 'join' && host) s.emit('joinSession', { sessionId: id, host: true }, ack);
   else s.emit(PUBLIC_ROOMS.session[action], { sessionId: id }, ack);
 }

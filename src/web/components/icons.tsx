@@ -353,3 +353,64 @@ export function ChatIcon(props: IconProps) {
     </Svg>
   );
 }
+
+export function MicIcon(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <rect x="9" y="3" width="6" height="11" rx="3" />
+      <path d="M5 11a7 7 0 0 0 14 0M12 18v3" />
+    </Svg>
+  );
+}
+
+export function MicOffIcon(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <path d="M3 3l18 18M9 9v2a3 3 0 0 0 5.1 2.1M15 9.3V6a3 3 0 0 0-5.7-1.3" />
+      <path d="M19 11a7 7 0 0 1-1.2 3.9M5 11a7 7 0 0 0 10.6 6M12 18v3" />
+    </Svg>
+  );
+}
+
+export function CameraIcon(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <path d="M15 10l5-3v10l-5-3z" />
+      <rect x="3" y="6" width="12" height="12" rx="2" />
+    </Svg>
+  );
+}
+
+export function FlipCameraIcon(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <path d="M4 8h3l2-3h6l2 3h3v11H4z" />
+      <path d="M9.5 13.5a2.5 2.5 0 0 0 4.6 1.2M14.5 12.5a2.5 2.5 0 0 0-4.6-1.2" />
+    </Svg>
+  );
+}
+
+export function PlayIcon(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <path d="M7 4v16l13-8z" />
+    </Svg>
+  );
+}
+
+export function StopIcon(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <rect x="6" y="6" width="12" height="12" rx="1" />
+    </Svg>
+  );
+}
+
+export function VolumeOffIcon(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <path d="M11 5 6 9H2v6h4l5 4V5z" />
+      <path d="M22 9l-6 6M16 9l6 6" />
+    </Svg>
+  );
+}

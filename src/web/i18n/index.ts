@@ -1,13 +1,12 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from './en.json';
 import esMX from './es-MX.json';
 
 export const DEFAULT_LANGUAGE = 'es-MX';
 
+/** Only es-MX ships in the bundle: English is fetched if someone switches to it (below), so no phone downloads it. */
 export const resources = {
   'es-MX': { translation: esMX },
-  en: { translation: en },
 } as const;
 
 declare module 'i18next' {
@@ -25,6 +24,14 @@ export const i18nReady = i18next.use(initReactI18next).init({
   defaultNS: 'translation',
   interpolation: { escapeValue: false },
   returnNull: false,
+});
+
+i18next.on('languageChanged', (lng) => {
+  if (lng !== 'en' || i18next.hasResourceBundle('en', 'translation')) return;
+  void import('./en.json').then((en) => {
+    i18next.addResourceBundle('en', 'translation', en.default);
+    void i18next.changeLanguage('en');
+  });
 });
 
 export default i18next;

@@ -103,6 +103,12 @@ function LiveHubScreen({ me }: { me: Me }) {
                 </Text>
               </Paper>
             )}
+            {/* The camera can be checked before a session is loaded; 'Iniciar' then asks for one (SPEC §8). */}
+            <Grid gap="md">
+              <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
+                <TransmissionPanel session={null} viewerCount={null} canEdit />
+              </Grid.Col>
+            </Grid>
           </Stack>
         )}
       </Container>
@@ -149,7 +155,7 @@ interface LoadedSessionProps {
 /** The loaded session, followed live through its room (`useLiveSession`). */
 function LoadedSession({ sessionId, barProps, toastFor, onToastShown, onAddLot, onQuickAuction }: LoadedSessionProps) {
   const { t } = useTranslation();
-  const live = useLiveSession(sessionId);
+  const live = useLiveSession(sessionId, { host: true });
   const data = live.data;
 
   useEffect(() => {
@@ -195,7 +201,7 @@ function LoadedSession({ sessionId, barProps, toastFor, onToastShown, onAddLot, 
           )}
           <Grid gap="md">
             <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
-              <TransmissionPanel session={data.session} viewerCount={live.viewerCount} />
+              <TransmissionPanel key={data.session.id} session={data.session} viewerCount={live.viewerCount} canEdit={data.canEdit} />
             </Grid.Col>
             <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>
               <Stack gap="md">

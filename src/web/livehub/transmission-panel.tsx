@@ -1,14 +1,27 @@
-import { Badge, Box, Button, Group, Modal, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Box, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type LiveSessionPublic, livePath } from '../../domain/live.js';
-import { BroadcastIcon, CopyIcon, EyeIcon } from '../components/icons';
+import { type AgoraConfigAnswer, formatElapsed } from '../../domain/video.js';
+import { api } from '../api/client';
+import { usePublicConfig } from '../api/config';
+import { getSocket } from '../api/socket';
+import { BroadcastIcon, CameraIcon, CopyIcon, EyeIcon, FlipCameraIcon, MicIcon, MicOffIcon, PlayIcon, StopIcon, VolumeIcon } from '../components/icons';
+import { LinkReadouts, MicMeter } from './broadcast/readouts';
+import { type Broadcast, useBroadcast } from './broadcast/use-broadcast';
+import { useMediaDevices } from './broadcast/use-devices';
 import { absoluteLink } from './hub-layout';
 import { SessionStatusBadge } from './session-bar';
 
 /** The player's height cap (SPEC §9). */
 const PLAYER_MAX_HEIGHT = 640;
+/** SPEC §9's mobile breakpoint: the flip-camera button shows below it (with more than one camera). */
+const MOBILE_QUERY = '(max-width: 780px)';
+/** SPEC's long labels ('Detener vista previa', 'Pedir a los espectadores activar audio') wrap on a phone instead of being cut. */
+const WRAP = { h: 'auto', mih: 36, py: 6, styles: { label: { whiteSpace: 'normal', textAlign: 'center' } } } as const;
 
 async function copyText(text: string): Promise<boolean> {
   try {
@@ -20,22 +33,65 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
+/** SPEC §7: Agora answers whether it is configured; the Hub says so before anyone clicks 'Iniciar'. */
+function useBroadcastDisabled(provider: string | undefined): boolean {
+  const agora = useQuery({
+    queryKey: ['video', 'agora-config'],
+    queryFn: ({ signal }) => api.get<AgoraConfigAnswer>('/api/agora-config', signal),
+    enabled: provider === 'agora',
+    staleTime: 60_000,
+  });
+  return provider === 'agora' && agora.data?.enabled === false;
+}
+
 /**
- * The transmission panel without the video (SPEC §2): title, @slug, the public link's copy button,
- * the 9:16 player's place and the viewer count.
+ * The transmission panel (SPEC §2, §4 "Broadcast state", §9): title, @slug, the public link, the
+ * camera and microphone, preview, start and stop, mute, the unmute prompt, the microphone meter,
+ * the 9:16 player with 'EN VIVO' / 'PREVIA' and the viewer count, the flip-camera button on a
+ * phone, the link readouts and the elapsed clock. Mounted per session (keyed), so loading another
+ * session ends this one's media.
  */
-export function TransmissionPanel({ session, viewerCount }: { session: LiveSessionPublic; viewerCount: number | null }) {
+export function TransmissionPanel({ session, viewerCount, canEdit }: { session: LiveSessionPublic | null; viewerCount: number | null; canEdit: boolean }) {
   const { t } = useTranslation();
   const [shownLink, setShownLink] = useState<string | null>(null);
-  const link = absoluteLink(window.location.origin, livePath(session));
+  const link = session ? absoluteLink(window.location.origin, livePath(session)) : '';
+  const config = usePublicConfig();
+  const video = config.data?.video ?? null;
+  const disabled = useBroadcastDisabled(video?.provider);
+  const devices = useMediaDevices();
+  const isMobile = useMediaQuery(MOBILE_QUERY) ?? false;
+  const broadcast = useBroadcast({
+    sessionId: session?.id ?? null,
+    video,
+    cameraId: devices.cameraId,
+    microphoneId: devices.microphoneId,
+    onDevicesAllowed: () => void devices.refresh(),
+  });
 
   const copy = async () => {
     if (await copyText(link)) notifications.show({ color: 'green', message: t('livehub.transmission.linkCopied') });
     else setShownLink(link);
   };
 
+  const promptUnmute = async () => {
+    if (!session) return;
+    const answer = await getSocket()
+      .timeout(5000)
+      .emitWithAck('promptUnmute', { sessionId: session.id })
+      .catch(() => null);
+    if (answer?.ok) notifications.show({ color: 'green', message: t('livehub.broadcast.unmuteAsked') });
+    else notifications.show({ color: 'yellow', message: t('livehub.broadcast.unmuteAskFailed') });
+  };
+
+  const { phase } = broadcast;
+  const isLive = phase === 'publishing';
+  const isBusy = phase === 'starting' || phase === 'stopping';
+  const hasMedia = Boolean(broadcast.stream);
+  // A broadcast the server still has open while this page does not publish (a reload, a crash).
+  const isOrphaned = Boolean(session?.broadcasting) && !isLive && !isBusy;
+
   return (
-    <Paper radius="lg" p="md" component="section" aria-labelledby="livehub-transmission-title">
+    <Paper radius="lg" p="md" component="section" aria-labelledby="livehub-transmission-title" data-testid="transmission-panel" data-phase={phase}>
       <Stack gap="sm">
         <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
           <Box miw={0}>
@@ -43,60 +99,163 @@ export function TransmissionPanel({ session, viewerCount }: { session: LiveSessi
               {t('livehub.transmission.title')}
             </Text>
             <Title order={2} size="h4" id="livehub-transmission-title" lineClamp={2}>
-              {session.title}
+              {session ? session.title : t('livehub.broadcast.noSession')}
             </Title>
-            <Text size="sm" c="dimmed" data-testid="session-slug">
-              @{session.sellerSlug}
-            </Text>
+            {session && (
+              <Text size="sm" c="dimmed" data-testid="session-slug">
+                @{session.sellerSlug}
+              </Text>
+            )}
           </Box>
-          <SessionStatusBadge status={session.status} />
+          {session && <SessionStatusBadge status={session.status} />}
         </Group>
-        <Group gap="xs" wrap="nowrap">
-          <Button variant="light" leftSection={<CopyIcon size={16} />} onClick={() => void copy()} style={{ flexShrink: 0 }}>
-            {t('livehub.transmission.copyLink')}
-          </Button>
-          <Text size="xs" c="dimmed" truncate="end" miw={0} title={link}>
-            {livePath(session)}
-          </Text>
-        </Group>
-        {/* VIDEO(issue 13): the 9:16 player (camera preview / live stream, 'EN VIVO' / 'PREVIA' badge) mounts inside [data-video-slot]. */}
-        <Box
-          data-video-slot=""
-          role="region"
-          aria-label={t('livehub.transmission.playerLabel')}
-          pos="relative"
-          mx="auto"
-          w="100%"
-          style={{
-            aspectRatio: '9 / 16',
-            maxHeight: PLAYER_MAX_HEIGHT,
-            maxWidth: (PLAYER_MAX_HEIGHT * 9) / 16,
-            borderRadius: 16,
-            background: 'linear-gradient(160deg, #221b30, #0f0d15)',
-            border: '2px dashed rgba(255,255,255,0.18)',
-            overflow: 'hidden',
-          }}
-        >
-          <Stack align="center" justify="center" h="100%" gap="xs" c="gray.5" p="md">
-            <BroadcastIcon size={36} />
-            <Text size="sm" ta="center">
-              {t('livehub.transmission.videoSlot')}
+        {session ? (
+          <Group gap="xs" wrap="nowrap">
+            <Button variant="light" leftSection={<CopyIcon size={16} />} onClick={() => void copy()} style={{ flexShrink: 0 }}>
+              {t('livehub.transmission.copyLink')}
+            </Button>
+            <Text size="xs" c="dimmed" truncate="end" miw={0} title={link}>
+              {livePath(session)}
             </Text>
-          </Stack>
-          <Badge
-            pos="absolute"
-            top={10}
-            right={10}
-            color="dark"
-            variant="filled"
-            leftSection={<EyeIcon size={12} />}
-            tt="none"
-            aria-label={`${t('livehub.transmission.viewersLabel')}: ${viewerCount ?? 0}`}
-            data-testid="viewer-count"
+          </Group>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('livehub.broadcast.noSessionHint')}
+          </Text>
+        )}
+
+        {disabled && (
+          <Alert color="yellow" variant="light" data-testid="broadcast-disabled">
+            {t('livehub.broadcast.disabled')}
+          </Alert>
+        )}
+        {broadcast.error && (
+          <Alert
+            color="red"
+            variant="light"
+            role="alert"
+            title={broadcast.error.title}
+            withCloseButton
+            onClose={broadcast.dismissError}
+            closeButtonLabel={t('common.close')}
+            data-testid="broadcast-error"
           >
-            {viewerCount ?? 0}
-          </Badge>
-        </Box>
+            {broadcast.error.detail}
+          </Alert>
+        )}
+        {isOrphaned && canEdit && (
+          <Alert color="orange" variant="light" data-testid="broadcast-orphaned">
+            {t('livehub.broadcast.orphaned')}
+          </Alert>
+        )}
+
+        <Player broadcast={broadcast} viewerCount={viewerCount} />
+
+        {canEdit && (
+          <>
+            <Group gap="xs" grow align="stretch">
+              {isLive || phase === 'stopping' ? (
+                <Button {...WRAP} color="red" leftSection={<StopIcon size={16} />} onClick={() => void broadcast.stop()} loading={phase === 'stopping'}>
+                  {t('livehub.broadcast.stop')}
+                </Button>
+              ) : (
+                <Button
+                  {...WRAP}
+                  color="red"
+                  variant="filled"
+                  leftSection={<PlayIcon size={16} />}
+                  onClick={() => void broadcast.start()}
+                  loading={phase === 'starting'}
+                  disabled={disabled}
+                >
+                  {t('livehub.broadcast.start')}
+                </Button>
+              )}
+              {hasMedia && !isLive ? (
+                <Button {...WRAP} variant="default" leftSection={<CameraIcon size={16} />} onClick={broadcast.stopPreview} disabled={isBusy}>
+                  {t('livehub.broadcast.stopPreview')}
+                </Button>
+              ) : (
+                <Button {...WRAP} variant="default" leftSection={<CameraIcon size={16} />} onClick={() => void broadcast.preview()} disabled={isBusy || isLive}>
+                  {t('livehub.broadcast.preview')}
+                </Button>
+              )}
+            </Group>
+            {isOrphaned && (
+              <Button variant="subtle" color="red" size="xs" onClick={() => void broadcast.stop()} data-testid="close-orphaned">
+                {t('livehub.broadcast.closeOrphaned')}
+              </Button>
+            )}
+            <Group gap="xs" wrap="nowrap" align="stretch">
+              <Button
+                {...WRAP}
+                variant={broadcast.muted ? 'filled' : 'light'}
+                color={broadcast.muted ? 'red' : 'gray'}
+                leftSection={broadcast.muted ? <MicOffIcon size={16} /> : <MicIcon size={16} />}
+                onClick={broadcast.toggleMute}
+                aria-pressed={broadcast.muted}
+                data-testid="mute-toggle"
+              >
+                {broadcast.muted ? t('livehub.broadcast.unmute') : t('livehub.broadcast.mute')}
+              </Button>
+              <Button
+                {...WRAP}
+                variant="light"
+                leftSection={<VolumeIcon size={16} />}
+                onClick={() => void promptUnmute()}
+                disabled={!isLive || !session}
+                style={{ flex: 1 }}
+              >
+                {t('livehub.broadcast.askUnmute')}
+              </Button>
+              {isMobile && devices.cameras.length > 1 && (
+                <Tooltip label={t('livehub.broadcast.flip')}>
+                  <ActionIcon
+                    variant="light"
+                    size="lg"
+                    aria-label={t('livehub.broadcast.flip')}
+                    onClick={() => void broadcast.switchCamera({ facing: broadcast.facing === 'user' ? 'environment' : 'user' })}
+                    disabled={!hasMedia}
+                  >
+                    <FlipCameraIcon size={18} />
+                  </ActionIcon>
+                </Tooltip>
+              )}
+            </Group>
+            <MicMeter track={broadcast.stream?.getAudioTracks()[0] ?? null} muted={broadcast.muted} />
+            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
+              <Select
+                label={t('livehub.broadcast.camera')}
+                placeholder={t('livehub.broadcast.defaultDevice')}
+                data={devices.cameras}
+                value={devices.cameraId}
+                onChange={(id) => {
+                  devices.setCameraId(id);
+                  if (hasMedia) void broadcast.switchCamera({ deviceId: id });
+                }}
+                clearable
+                allowDeselect
+                comboboxProps={{ withinPortal: true }}
+                data-testid="camera-select"
+              />
+              <Select
+                label={t('livehub.broadcast.microphone')}
+                placeholder={t('livehub.broadcast.defaultDevice')}
+                data={devices.microphones}
+                value={devices.microphoneId}
+                onChange={(id) => {
+                  devices.setMicrophoneId(id);
+                  if (hasMedia) void broadcast.switchMicrophone(id);
+                }}
+                clearable
+                allowDeselect
+                comboboxProps={{ withinPortal: true }}
+                data-testid="microphone-select"
+              />
+            </SimpleGrid>
+            {isLive && <LinkReadouts stats={broadcast.stats} />}
+          </>
+        )}
       </Stack>
       <Modal
         opened={shownLink !== null}
@@ -120,5 +279,91 @@ export function TransmissionPanel({ session, viewerCount }: { session: LiveSessi
         </Stack>
       </Modal>
     </Paper>
+  );
+}
+
+/** The 9:16 player: the local camera (muted: the seller must not hear itself), its badge, the viewer count and the clock. */
+function Player({ broadcast, viewerCount }: { broadcast: Broadcast; viewerCount: number | null }) {
+  const { t } = useTranslation();
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const { stream, phase, link } = broadcast;
+  const isLive = phase === 'publishing';
+
+  useEffect(() => {
+    const element = videoRef.current;
+    if (!element) return;
+    if (element.srcObject !== stream) element.srcObject = stream;
+    if (stream) void element.play().catch(() => {});
+  }, [stream]);
+
+  return (
+    <Box
+      data-video-slot=""
+      role="region"
+      aria-label={t('livehub.transmission.playerLabel')}
+      pos="relative"
+      mx="auto"
+      w="100%"
+      style={{
+        aspectRatio: '9 / 16',
+        maxHeight: PLAYER_MAX_HEIGHT,
+        maxWidth: (PLAYER_MAX_HEIGHT * 9) / 16,
+        borderRadius: 16,
+        background: 'linear-gradient(160deg, #221b30, #0f0d15)',
+        border: stream ? 'none' : '2px dashed rgba(255,255,255,0.18)',
+        overflow: 'hidden',
+      }}
+    >
+      <video
+        ref={videoRef}
+        muted
+        playsInline
+        autoPlay
+        data-testid="hub-video"
+        style={{
+          width: '100%',
+          height: '100%',
+          objectFit: 'cover',
+          display: stream ? 'block' : 'none',
+          transform: broadcast.facing === 'user' ? 'scaleX(-1)' : undefined,
+        }}
+      />
+      {!stream && (
+        <Stack align="center" justify="center" h="100%" gap="xs" c="gray.5" p="md" pos="absolute" top={0} left={0} right={0}>
+          <BroadcastIcon size={36} />
+          <Text size="sm" ta="center">
+            {t('livehub.broadcast.playerIdle')}
+          </Text>
+        </Stack>
+      )}
+      {stream && (
+        <Badge pos="absolute" top={10} left={10} color={isLive ? 'red' : 'gray'} variant="filled" data-testid="player-badge">
+          {isLive ? t('livehub.broadcast.liveBadge') : t('livehub.broadcast.previewBadge')}
+        </Badge>
+      )}
+      <Badge
+        pos="absolute"
+        top={10}
+        right={10}
+        color="dark"
+        variant="filled"
+        leftSection={<EyeIcon size={12} />}
+        tt="none"
+        aria-label={`${t('livehub.transmission.viewersLabel')}: ${viewerCount ?? 0}`}
+        data-testid="viewer-count"
+      >
+        {viewerCount ?? 0}
+      </Badge>
+      {isLive && (
+        <Badge pos="absolute" bottom={10} left={10} color="dark" variant="filled" tt="none" data-testid="elapsed">
+          {formatElapsed(broadcast.elapsedMs)}
+        </Badge>
+      )}
+      {isLive && link === 'reconnecting' && (
+        <Badge pos="absolute" bottom={10} right={10} color="orange" variant="filled" tt="none" data-testid="reconnecting">
+          {t('livehub.broadcast.reconnecting')}
+        </Badge>
+      )}
+    </Box>
   );
 }

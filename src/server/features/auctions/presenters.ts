@@ -1,5 +1,6 @@
 import {
   type AuctionDetail,
+  type AuctionHold,
   type AuctionImage,
   type AuctionListItem,
   type AuctionStatus,
@@ -31,7 +32,7 @@ export function presentListItem(
     | 'currentWinnerName'
     | 'sellerId'
     | 'version'
-  > & { categoryName: string | null; thumbnailUrl: string | null; companyName: string | null },
+  > & { categoryName: string | null; thumbnailUrl: string | null; companyName: string | null; heldBy: AuctionHold | null },
   now: number,
 ): AuctionListItem {
   const endTime = ms(row.endTime);
@@ -53,6 +54,7 @@ export function presentListItem(
     currentWinnerName: row.currentWinnerName,
     sellerId: row.sellerId,
     version: row.version,
+    heldBy: row.heldBy,
   };
 }
 

@@ -1,9 +1,9 @@
 import { and, desc, eq, inArray, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
-import type { AuctionCounts, AuctionFilter, AuctionListQuery, AuctionListResponse, AuctionStatus } from '../../../domain/auctions.js';
+import type { AuctionCounts, AuctionFilter, AuctionHold, AuctionListQuery, AuctionListResponse, AuctionStatus } from '../../../domain/auctions.js';
 import { isUuid } from '../../../domain/ids.js';
 import { nameTokens } from '../../../domain/text.js';
 import { type Db, rows } from '../../db/connect.js';
-import { auctionCounts, auctions, categories, uploads } from '../../db/schema.js';
+import { auctionCounts, auctions, categories, liveLots, paymentItems, uploads } from '../../db/schema.js';
 import { scopeWhere as scopeOver } from '../../policies/scope.js';
 import { type AuctionScope, scopeWhere } from './policies.js';
 import { presentListItem } from './presenters.js';
@@ -181,14 +181,21 @@ export async function listAuctions(db: Db, opts: { scope: AuctionScope; query: A
   const { counts, page } = search ? await listWithSearch(db, { scope, query, search }) : await listWithoutSearch(db, { scope, query });
   const categoryIds = [...new Set(page.map((r) => r.categoryId).filter((id): id is string => id !== null))];
   const covers = [...new Set(page.map((r) => r.coverUrl).filter((url): url is string => url !== null))];
-  const [names, categoryRows, thumbRows] = await Promise.all([
+  const ids = page.map((r) => r.id);
+  const [names, categoryRows, thumbRows, paidRows, lotRows] = await Promise.all([
     companyNames(
       db,
       page.map((r) => r.companyId),
     ),
     categoryIds.length ? db.select({ id: categories.id, name: categories.name }).from(categories).where(inArray(categories.id, categoryIds)) : [],
     covers.length ? db.select({ url: uploads.url, thumbnailUrl: uploads.thumbnailUrl }).from(uploads).where(inArray(uploads.url, covers)) : [],
+    // What holds each auction besides its bids (deleteRefusal's order): payment items of any status, then live lots.
+    ids.length ? db.selectDistinct({ id: paymentItems.auctionId }).from(paymentItems).where(inArray(paymentItems.auctionId, ids)) : [],
+    ids.length ? db.selectDistinct({ id: liveLots.auctionId }).from(liveLots).where(inArray(liveLots.auctionId, ids)) : [],
   ]);
+  const inPayment = new Set(paidRows.map((r) => r.id));
+  const inLive = new Set(lotRows.map((r) => r.id));
+  const heldBy = (id: string): AuctionHold | null => (inPayment.has(id) ? 'payment' : inLive.has(id) ? 'liveSession' : null);
   const categoryName = new Map(categoryRows.map((c) => [c.id, c.name]));
   const thumbnail = new Map(thumbRows.map((u) => [u.url, u.thumbnailUrl]));
   const now = Date.now();
@@ -200,6 +207,7 @@ export async function listAuctions(db: Db, opts: { scope: AuctionScope; query: A
           categoryName: r.categoryId ? (categoryName.get(r.categoryId) ?? null) : null,
           thumbnailUrl: r.coverUrl ? (thumbnail.get(r.coverUrl) ?? r.coverUrl) : null,
           companyName: names.get(r.companyId) ?? null,
+          heldBy: heldBy(r.id),
         },
         now,
       ),

@@ -3,6 +3,8 @@ import type { Role } from '../../../domain/roles.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { userProfiles, users } from '../../db/schema.js';
+import type { DomainEvent } from '../../realtime/publisher.js';
+import { acceptInvitationAtSignIn } from '../users/invitations.js';
 
 export interface IdentityClaims {
   issuer: string;
@@ -21,8 +23,14 @@ const ACCOUNT_LOCK_KEY = 7_301_924_002;
 /**
  * Finds or creates the user of a verified OpenID Connect identity: matched by issuer and subject,
  * else linked by email. New users are buyers; an ADMIN_EMAILS address gains admin at every sign-in.
+ * A verified address with a pending invitation joins its company as a seller (an ADMIN_EMAILS
+ * address does not: it stays a platform admin). The events are for the caller to publish.
  */
-export async function signInWithIdentity(db: Db, claims: IdentityClaims, opts: { adminEmails: readonly string[]; ip?: string | undefined }): Promise<string> {
+export async function signInWithIdentity(
+  db: Db,
+  claims: IdentityClaims,
+  opts: { adminEmails: readonly string[]; ip?: string | undefined },
+): Promise<{ userId: string; events: DomainEvent[] }> {
   const email = claims.email.toLowerCase();
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${ACCOUNT_LOCK_KEY})`);
@@ -58,19 +66,22 @@ export async function signInWithIdentity(db: Db, claims: IdentityClaims, opts: {
       });
     }
     await grantAdminIfListed(tx, userId, email, opts);
-    return userId;
+    // Only an address Google vouches for may take up an invitation sent to it.
+    const events = claims.emailVerified ? await acceptInvitationAtSignIn(tx, { userId, email, ip: opts.ip }) : [];
+    return { userId, events };
   });
 }
 
 /**
  * Development sign-in: an email and a name, no proof of identity. Only registered when no
  * Google client is configured outside production. The first account of an empty database is admin.
+ * Pending invitations apply as with Google, so invitations can be tried out in development.
  */
 export async function signInForDevelopment(
   db: Db,
   input: { email: string; name: string },
   opts: { adminEmails: readonly string[]; ip?: string | undefined },
-): Promise<string> {
+): Promise<{ userId: string; events: DomainEvent[] }> {
   const email = input.email.toLowerCase();
   const name = input.name.trim().replace(/\s+/g, ' ');
   return db.transaction(async (tx) => {
@@ -104,7 +115,7 @@ export async function signInForDevelopment(
       }
     }
     await grantAdminIfListed(tx, userId, email, opts);
-    return userId;
+    return { userId, events: await acceptInvitationAtSignIn(tx, { userId, email, ip: opts.ip }) };
   });
 }
 

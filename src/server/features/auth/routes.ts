@@ -93,7 +93,9 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
         codeVerifier: login.codeVerifier,
         redirectUri,
       });
-      const userId = await signInWithIdentity(db, claims, { adminEmails: config.adminEmails, ip: req.ip });
+      const { userId, events } = await signInWithIdentity(db, claims, { adminEmails: config.adminEmails, ip: req.ip });
+      // An invitation taken up changes roles and company: other open sessions follow.
+      await ctx.publisher.publish(events);
       await openSession(req, reply, userId);
       return reply.redirect(login.returnTo);
     } catch (err) {
@@ -145,7 +147,8 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
       if (wantsJson) return reply.code(400).send({ error: { code: 'VALIDATION', message: messages.errors.validation, fields: errors } });
       return renderDevForm(reply, { returnTo, email: String(body.email ?? ''), name: String(body.name ?? ''), errors });
     }
-    const userId = await signInForDevelopment(db, parsed.data, { adminEmails: config.adminEmails, ip: req.ip });
+    const { userId, events } = await signInForDevelopment(db, parsed.data, { adminEmails: config.adminEmails, ip: req.ip });
+    await ctx.publisher.publish(events);
     await openSession(req, reply, userId);
     if (wantsJson) return reply.send({ userId, returnTo });
     return reply.redirect(returnTo, 303);

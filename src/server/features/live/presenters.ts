@@ -10,6 +10,7 @@ import type {
   StreamType,
 } from '../../../domain/live.js';
 import type { SessionStateEvent } from '../../../domain/realtime.js';
+import { isBroadcasting } from '../../../domain/video.js';
 import type { liveSessions } from '../../db/schema.js';
 import type { BidPresenter, EngineState } from '../bids/present.js';
 
@@ -48,6 +49,7 @@ export function presentPublicSession(row: SessionRow, sellerName: string): LiveS
     scheduledAt: row.scheduledAt.getTime(),
     whatsappLink: row.whatsappLink,
     streamType: row.streamType as StreamType,
+    broadcasting: isBroadcasting({ lastStreamStart: ms(row.lastStreamStart), lastStreamStop: ms(row.lastStreamStop) }),
     coverImageUrl: row.coverImageUrl,
     currentLotId: row.currentLotId,
     biddingConfig: row.biddingConfig as BiddingConfig,

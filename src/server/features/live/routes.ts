@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { AppError, fieldMessage } from '../../http/errors.js';
 import { messages } from '../../messages.js';
+import { VideoUnavailableError } from '../../providers/video/index.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import { describeAuction } from '../auctions/service.js';
 import type { CurrentUser } from '../auth/sessions.js';
@@ -16,10 +17,14 @@ import { canEditSession } from './policies.js';
 import { presentDetail } from './presenters.js';
 import { listSessions, liveDirectory, pickAuctions, readSessionView } from './queries.js';
 import { createQuickAuction } from './quick-auction.js';
-import { createSession, deleteSession, readEditable, type SessionChange, sessionNotFound, updateSession } from './sessions.js';
+import { createSession, deleteSession, readEditable, readSession, type SessionChange, sessionNotFound, updateSession } from './sessions.js';
+import { startStream, stopStream } from './stream.js';
 import { setLotTimer } from './timer.js';
 
 const ZParams = z.object({ id: z.string().max(64) });
+const ZVideoQuery = z.object({ role: z.enum(['publisher', 'subscriber'], { error: 'videoRoleInvalid' }) });
+/** A page asks for a grant when it opens or reconnects: a few a minute; more is a script. */
+const grantLimit = { max: 30, timeWindow: '1 minute', keyGenerator: (req: FastifyRequest) => req.user?.id ?? req.ip };
 const ZLotParams = z.object({ id: z.string().max(64), lotId: z.string().max(64) });
 const panel = requireRole('admin', 'seller');
 /** Changes per user: a show clicks timers and lots quickly, a runaway script is stopped. */
@@ -106,7 +111,49 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   app.delete('/api/live-sessions/:id', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => {
     const row = await deleteSession(db, { actor: currentUser(req), id: req.params.id, ip: req.ip });
     await publisher.publish([sessionDeleted(row)]);
+    await endVideo(row.id);
     return { id: row.id };
+  });
+
+  /** After a stop or a delete: the provider drops the session's room; a failure there is logged, the change stands. */
+  async function endVideo(sessionId: string) {
+    await ctx.video.endSession(sessionId).catch((err: unknown) => fastify.log.warn({ err, sessionId }, 'video: could not end the session'));
+  }
+
+  /**
+   * What the browser needs to publish (the session's editors only: anyone else gets 'Sesión no
+   * encontrada', SPEC's 'token' failure) or to watch (anyone) the session's video.
+   */
+  app.get('/api/live-sessions/:id/video', { config: { rateLimit: grantLimit }, schema: { params: ZParams, querystring: ZVideoQuery } }, async (req, reply) => {
+    const { role } = req.query;
+    let session: Awaited<ReturnType<typeof readSession>>;
+    if (role === 'publisher') {
+      await panel(req, reply);
+      session = await readEditable(db, req.params.id, currentUser(req));
+    } else {
+      session = await readSession(db, req.params.id);
+    }
+    if (!session) throw sessionNotFound();
+    try {
+      return await ctx.video.grant(session.id, role);
+    } catch (err) {
+      if (err instanceof VideoUnavailableError) throw new AppError('VIDEO_UNAVAILABLE', messages.live.videoUnavailable);
+      throw err;
+    }
+  });
+
+  /** 'Iniciar' once the provider accepted the seller's media: live, streamType, lastStreamStart (SPEC §4). */
+  app.post('/api/live-sessions/:id/stream/start', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => {
+    const actor = currentUser(req);
+    return changed(await startStream(db, { actor, sessionId: req.params.id, provider: ctx.video.name, ip: req.ip }), actor);
+  });
+
+  /** 'Detener': scheduled, lastStreamStop, and the provider drops the session's video. */
+  app.post('/api/live-sessions/:id/stream/stop', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => {
+    const actor = currentUser(req);
+    const detail = await changed(await stopStream(db, { actor, sessionId: req.params.id, ip: req.ip }), actor);
+    await endVideo(detail.session.id);
+    return detail;
   });
 
   app.post(

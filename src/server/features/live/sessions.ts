@@ -42,6 +42,13 @@ export async function readEditable(db: Db | Tx, id: string, actor: Actor): Promi
   return row;
 }
 
+/** Any session, for anyone (the public page reads it): null when it does not exist. */
+export async function readSession(db: Db | Tx, id: string): Promise<SessionRow | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db.select().from(liveSessions).where(eq(liveSessions.id, id.toLowerCase()));
+  return row ?? null;
+}
+
 /** Every change of a session or its lots bumps its version in the same transaction. */
 export async function bumpSession(tx: Tx, id: string, set: Partial<typeof liveSessions.$inferInsert> = {}): Promise<SessionRow> {
   const [row] = await tx

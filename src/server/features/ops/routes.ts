@@ -27,7 +27,7 @@ export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     async (): Promise<PublicConfig> => ({
       signIn: ctx.config.signIn.kind,
       payments: ctx.config.payments.provider,
-      video: ctx.config.video,
+      video: { provider: ctx.config.video.provider, iceServers: ctx.config.video.iceServers },
     }),
   );
 }

@@ -7,6 +7,7 @@ import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import { type Checkout, type PaymentProvider, ProviderUnavailableError } from '../../providers/payments/index.js';
 import type { SellerAccounts } from './accounts.js';
+import { collectorOf } from './collectors.js';
 import { type Actor, conflict, isReserved, machineState, paymentScope, refused } from './policies.js';
 import { view } from './queries.js';
 import { cancelPayment, changed, lockPayment, type PaymentChange, save, unchanged } from './service.js';
@@ -41,6 +42,7 @@ interface Reservation {
   winnerId: string;
   winnerName: string;
   sellerId: string | null;
+  companyId: string;
   items: WonItem[];
   shippingCarrier: string | null;
   shippingCost: number;
@@ -50,11 +52,12 @@ interface Reservation {
 export async function finalize(db: Db, opts: ProviderDeps & { actor: Actor; id: string; ip?: string }): Promise<FinalizeAnswer> {
   const step = await reserveCheckout(db, { actor: opts.actor, id: opts.id, provider: opts.provider.kind });
   if ('done' in step) return step.done;
-  const { checkout, collectedBySeller } = await createCheckout(db, opts, step.reservation);
+  const { checkout, collector } = await createCheckout(db, opts, step.reservation);
+  const collectedBySeller = collector !== null;
   const recorded = await recordCheckout(db, { actor: opts.actor, id: opts.id, checkout, provider: opts.provider.kind, collectedBySeller, ip: opts.ip });
   if (recorded) return recorded;
   // Cancelled while the provider was working: the new checkout must not take payments.
-  await expire(opts, { preferenceId: checkout.preferenceId, sellerId: collectedBySeller ? step.reservation.sellerId : null });
+  await expire(opts, { preferenceId: checkout.preferenceId, collector });
   throw conflict(messages.payments.notDraft);
 }
 
@@ -66,7 +69,8 @@ export async function cancel(db: Db, opts: ProviderDeps & { actor: Actor; id: st
   const change = await cancelPayment(db, { actor: opts.actor, id: opts.id, ip: opts.ip });
   const { payment } = change;
   if (payment.provider === opts.provider.kind) {
-    await expire(opts, { preferenceId: payment.mpPreferenceId, sellerId: payment.collectedBySeller ? payment.sellerId : null });
+    // Best effort: the account is found again the way finalize found it.
+    await expire(opts, { preferenceId: payment.mpPreferenceId, collector: payment.collectedBySeller ? await collectorOf(db, payment) : null });
   }
   return change;
 }
@@ -91,6 +95,7 @@ export async function reserveCheckout(
         winnerId: row.winnerId,
         winnerName: row.winnerName,
         sellerId: row.sellerId,
+        companyId: row.companyId,
         items: before.wonItems,
         shippingCarrier: row.shippingCarrier,
         shippingCost: row.shippingCost,
@@ -100,11 +105,15 @@ export async function reserveCheckout(
   });
 }
 
-/** Step 2, outside any transaction: a connected seller's checkout is made with their account; otherwise the platform's. */
-async function createCheckout(db: Db, opts: ProviderDeps, r: Reservation): Promise<{ checkout: Checkout; collectedBySeller: boolean }> {
+/**
+ * Step 2, outside any transaction: the checkout is made with the collecting account (collectors.ts):
+ * the seller's own, the company's admin's, or the platform's (no credentials).
+ */
+async function createCheckout(db: Db, opts: ProviderDeps, r: Reservation): Promise<{ checkout: Checkout; collector: string | null }> {
   try {
     const [payer] = await db.select({ email: users.email }).from(users).where(eq(users.id, r.winnerId));
-    const seller = await opts.accounts.credentialsFor(r.sellerId);
+    const collector = await collectorOf(db, r);
+    const seller = await opts.accounts.credentialsFor(collector);
     const checkout = await opts.provider.createCheckout({
       paymentId: r.id,
       items: r.items,
@@ -114,7 +123,7 @@ async function createCheckout(db: Db, opts: ProviderDeps, r: Reservation): Promi
       payer: { name: r.winnerName, email: payer?.email ?? null },
       seller,
     });
-    return { checkout, collectedBySeller: seller !== null };
+    return { checkout, collector: seller ? collector : null };
   } catch (err) {
     opts.log?.error({ err, paymentId: r.id }, 'checkout failed');
     throw new AppError(err instanceof ProviderUnavailableError ? 'PROVIDER_UNAVAILABLE' : 'CONFLICT', messages.payments.checkoutFailed);
@@ -151,10 +160,10 @@ export async function recordCheckout(
 }
 
 /** Best effort: a payment that still arrives for a cancelled payment is recorded and flagged. */
-async function expire(opts: ProviderDeps, checkout: { preferenceId: string | null; sellerId: string | null }) {
+async function expire(opts: ProviderDeps, checkout: { preferenceId: string | null; collector: string | null }) {
   if (!checkout.preferenceId) return;
   try {
-    await opts.provider.expireCheckout(checkout.preferenceId, checkout.sellerId ? await opts.accounts.credentialsFor(checkout.sellerId) : null);
+    await opts.provider.expireCheckout(checkout.preferenceId, checkout.collector ? await opts.accounts.credentialsFor(checkout.collector) : null);
   } catch (err) {
     opts.log?.warn({ err, preferenceId: checkout.preferenceId }, 'could not expire the checkout of a cancelled payment');
   }

@@ -87,9 +87,9 @@ export async function connectRoutes(fastify: FastifyInstance, ctx: AppContext): 
       }
       const user = req.user;
       if (!pending || pending.exp < Date.now() || pending.state !== req.query.state || !user || user.id !== pending.userId) {
-        return reply.code(400).send(resultPage(t.failed, t.stateMismatch, false));
+        return reply.code(400).send(resultPage(t.failedTitle, t.stateMismatch, false));
       }
-      if (req.query.error || !req.query.code || !provider.connect) return reply.code(400).send(resultPage(t.failed, t.denied, false));
+      if (req.query.error || !req.query.code || !provider.connect) return reply.code(400).send(resultPage(t.failedTitle, t.denied, false));
       try {
         const tokens = await provider.connect.exchangeCode({ code: req.query.code, codeVerifier: pending.verifier, redirectUri: callbackUrl });
         await accounts.store(user.id, tokens);
@@ -101,10 +101,10 @@ export async function connectRoutes(fastify: FastifyInstance, ctx: AppContext): 
           after: { provider: provider.kind, providerUserId: tokens.userId, liveMode: tokens.liveMode },
           ip: req.ip,
         });
-        return reply.send(resultPage(t.connected, t.connected, true));
+        return reply.send(resultPage(t.connectedTitle, t.connected, true));
       } catch (err) {
         req.log.warn({ err }, 'provider connection failed');
-        return reply.code(502).send(resultPage(t.failed, t.failed, false));
+        return reply.code(502).send(resultPage(t.failedTitle, t.failed, false));
       }
     },
   );
@@ -118,7 +118,7 @@ export async function connectRoutes(fastify: FastifyInstance, ctx: AppContext): 
     async (req, reply) => {
       reply.type('text/html; charset=utf-8');
       // Only back to our own callback: never an open redirect.
-      if (req.query.redirect_uri !== callbackUrl) return reply.code(400).send(resultPage(t.failed, t.stateMismatch, false));
+      if (req.query.redirect_uri !== callbackUrl) return reply.code(400).send(resultPage(t.failedTitle, t.stateMismatch, false));
       const back = (params: Record<string, string>) => `${callbackUrl}?${new URLSearchParams({ ...params, state: req.query.state })}`;
       const code = sandboxAuthorizationCode(ctx.config.sessionSecret, req.query.code_challenge);
       return reply.send(

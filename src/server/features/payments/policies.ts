@@ -1,6 +1,8 @@
+import { and, eq, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { PaymentMachineState, PaymentRefusal } from '../../../domain/payments.js';
 import { isPlatformAdmin } from '../../../domain/roles.js';
-import { payments } from '../../db/schema.js';
+import type { Db, Tx } from '../../db/connect.js';
+import { auctions, paymentItems, payments } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import { isInScope, recordScope, type Scope, type ScopedActor, scopeWhere } from '../../policies/scope.js';
@@ -14,8 +16,33 @@ export type PaymentScope = Scope;
 /** Which payments a panel user sees: those of the auctions they see (SPEC §6). */
 export const paymentScope = (user: Actor): PaymentScope => recordScope(user);
 
+/**
+ * A bill of the company's account with several sellers' items has no sellerId (collectors.ts);
+ * each of those sellers sees it, as it holds their auctions (SPEC §6: a seller's payments are
+ * those of its own auctions).
+ */
+const holdsAuctionOf = (sellerId: string): SQL =>
+  and(
+    isNull(payments.sellerId),
+    sql`exists (select 1 from ${paymentItems} join ${auctions} on ${auctions.id} = ${paymentItems.auctionId} where ${paymentItems.paymentId} = ${payments.id} and ${auctions.sellerId} = ${sellerId})`,
+  ) as SQL;
+
 /** The WHERE clause of a scope over payments; undefined means no restriction. */
-export const paymentScopeWhere = (scope: PaymentScope) => scopeWhere(scope, payments);
+export function paymentScopeWhere(scope: PaymentScope): SQL | undefined {
+  const own = scopeWhere(scope, payments);
+  return scope.kind === 'seller' ? or(own, holdsAuctionOf(scope.userId)) : own;
+}
+
+/** The same test on a payment row already read (locked before a change). */
+export async function isPaymentInScope(tx: Db | Tx, scope: PaymentScope, row: Pick<PaymentRow, 'id' | 'companyId' | 'sellerId'>): Promise<boolean> {
+  if (isInScope(scope, row)) return true;
+  if (scope.kind !== 'seller' || row.sellerId !== null) return false;
+  const [hit] = await tx
+    .select({ one: sql`1` })
+    .from(payments)
+    .where(and(eq(payments.id, row.id), holdsAuctionOf(scope.userId)));
+  return Boolean(hit);
+}
 
 export { isInScope };
 
@@ -27,6 +54,7 @@ const REFUSALS: Record<PaymentRefusal, string> = {
   notCancelable: messages.payments.notCancelable,
   notPaid: messages.payments.notPaid,
   payoutAlreadyRequested: messages.payments.payoutAlreadyRequested,
+  payoutNotRequested: messages.payments.payoutNotRequested,
   alreadyPaidOut: messages.payments.alreadyPaidOut,
 };
 

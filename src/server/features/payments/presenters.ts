@@ -9,8 +9,11 @@ export type PaymentItem = WonItem;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** `companyName` is the company's current name; the row's own copy (the name when billed) stands in when it has no record. */
-export function presentPayment(row: PaymentRow, items: PaymentItem[], companyName: string | null): PaymentView {
+/**
+ * `companyName` is the company's current name; the row's own copy (the name when billed) stands in
+ * when it has no record. `collectorId` is the account that collects it (collectors.ts).
+ */
+export function presentPayment(row: PaymentRow, items: PaymentItem[], companyName: string | null, collectorId: string | null): PaymentView {
   return {
     id: row.id,
     winnerId: row.winnerId,
@@ -36,6 +39,7 @@ export function presentPayment(row: PaymentRow, items: PaymentItem[], companyNam
     providerStatus: row.providerStatus,
     webhookAt: iso(row.webhookAt),
     flagged: row.flagged,
+    collectorId,
     collectedBySeller: row.collectedBySeller,
     linkExpiresAt: iso(row.linkExpiresAt),
     createdAt: row.createdAt.toISOString(),

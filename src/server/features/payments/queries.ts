@@ -1,11 +1,13 @@
-import { and, asc, desc, eq, exists, ilike, inArray, isNotNull, notExists, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, inArray, isNotNull, notExists, or, type SQL, sql } from 'drizzle-orm';
 import { isUuid } from '../../../domain/ids.js';
-import type { PaymentStatus, PaymentView, WinnersSummary } from '../../../domain/payments.js';
+import type { PaymentStatus, PaymentView, PayoutStatus, WinnersSummary } from '../../../domain/payments.js';
+import { foldText } from '../../../domain/text.js';
 import type { Db, Tx } from '../../db/connect.js';
-import { escapeLike } from '../../db/like.js';
+import { escapeLike, foldedSql } from '../../db/like.js';
 import { auctions, HOLDING_PAYMENT_STATUSES, paymentItems, payments } from '../../db/schema.js';
 import { scopeWhere } from '../../policies/scope.js';
 import { companyNameSql, companyNames } from '../companies/queries.js';
+import { collectorOf, collectorsOf, saleKey } from './collectors.js';
 import { type PaymentScope, paymentScopeWhere } from './policies.js';
 import { type PaymentItem, type PaymentRow, presentPayment } from './presenters.js';
 
@@ -27,45 +29,78 @@ async function itemsOf(db: Db | Tx, paymentIds: string[]): Promise<Map<string, P
 export async function view(db: Db | Tx, row: PaymentRow): Promise<PaymentView> {
   const items = (await itemsOf(db, [row.id])).get(row.id) ?? [];
   const companyName = (await companyNames(db, [row.companyId])).get(row.companyId) ?? null;
-  return presentPayment(row, items, companyName);
+  return presentPayment(row, items, companyName, await collectorOf(db, row));
 }
 
-/** GET /api/payments: newest first, at most 500, optionally by status and a search over id, winner, company, item and carrier. */
-export async function listPayments(db: Db, opts: { scope: PaymentScope; status?: PaymentStatus; q?: string }): Promise<PaymentView[]> {
-  const q = opts.q?.trim();
-  const like = q ? `%${escapeLike(q)}%` : '';
-  const search = q
-    ? or(
-        ilike(payments.winnerName, like),
-        ilike(companyNameSql(payments.companyId), like),
-        ilike(payments.companyId, like),
-        ilike(payments.shippingCarrier, like),
-        exists(
-          db
-            .select({ one: sql`1` })
-            .from(paymentItems)
-            .where(and(eq(paymentItems.paymentId, payments.id), ilike(paymentItems.auctionName, like))),
-        ),
-        sql`${payments.id}::text like ${`${escapeLike(q.toLowerCase())}%`}`,
-        eq(payments.mpPaymentId, q),
-      )
-    : undefined;
+/** Most words of a search that count: the box allows 100 characters. */
+const MAX_SEARCH_WORDS = 10;
+
+/**
+ * The payments search (issue 14, item 8): every word of `q` must appear, ignoring accents and
+ * case, in the winner's name, the company's name or id, the carrier or one of the item names
+ * ('sofia' finds 'Sofía'). The whole text also finds a payment by the start of its id or by the
+ * provider's payment id. Accents are folded in SQL with translate() (foldedSql), so PGlite needs
+ * no unaccent extension.
+ */
+function searchWhere(db: Db, q: string): SQL | undefined {
+  const words = foldText(q).split(' ').filter(Boolean).slice(0, MAX_SEARCH_WORDS);
+  if (words.length === 0) return undefined;
+  const matches = (column: SQL, like: string) => sql`${foldedSql(column)} like ${like}`;
+  const byWords = words.map((word) => {
+    const like = `%${escapeLike(word)}%`;
+    return or(
+      matches(sql`${payments.winnerName}`, like),
+      matches(companyNameSql(payments.companyId), like),
+      matches(sql`${payments.companyId}`, like),
+      matches(sql`${payments.shippingCarrier}`, like),
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(paymentItems)
+          .where(and(eq(paymentItems.paymentId, payments.id), matches(sql`${paymentItems.auctionName}`, like))),
+      ),
+    );
+  });
+  const trimmed = q.trim();
+  return or(and(...byWords), sql`${payments.id}::text like ${`${escapeLike(trimmed.toLowerCase())}%`}`, eq(payments.mpPaymentId, trimmed));
+}
+
+/**
+ * GET /api/payments: newest first, at most 500, optionally by status, by payout status (the
+ * platform's 'Pago solicitado' filter) and a search over id, winner, company, item and carrier.
+ */
+export async function listPayments(
+  db: Db,
+  opts: { scope: PaymentScope; status?: PaymentStatus; payoutStatus?: PayoutStatus; q?: string },
+): Promise<PaymentView[]> {
+  const search = opts.q ? searchWhere(db, opts.q) : undefined;
   const rows = await db
     .select({ payment: payments, companyName: companyNameSql(payments.companyId) })
     .from(payments)
-    .where(and(paymentScopeWhere(opts.scope), opts.status ? eq(payments.paymentStatus, opts.status) : undefined, search))
+    .where(
+      and(
+        paymentScopeWhere(opts.scope),
+        opts.status ? eq(payments.paymentStatus, opts.status) : undefined,
+        opts.payoutStatus ? eq(payments.payoutStatus, opts.payoutStatus) : undefined,
+        search,
+      ),
+    )
     .orderBy(desc(payments.createdAt), desc(payments.id))
     .limit(500);
   const items = await itemsOf(
     db,
     rows.map((r) => r.payment.id),
   );
-  return rows.map((r) => presentPayment(r.payment, items.get(r.payment.id) ?? [], r.companyName));
+  const collectors = await collectorsOf(
+    db,
+    rows.map((r) => r.payment),
+  );
+  return rows.map((r) => presentPayment(r.payment, items.get(r.payment.id) ?? [], r.companyName, collectors.get(saleKey(r.payment)) ?? null));
 }
 
 /**
  * GET /api/winners-summary: ended auctions with a winner that are in no draft, pending or paid
- * payment, grouped by winner (and company: a payment belongs to one).
+ * payment, grouped by winner and collecting account (collectors.ts): one entry is one bill.
  */
 export async function winnersSummary(db: Db, opts: { scope: PaymentScope }): Promise<WinnersSummary> {
   const rows = await db
@@ -100,12 +135,14 @@ export async function winnersSummary(db: Db, opts: { scope: PaymentScope }): Pro
     db,
     rows.map((r) => r.companyId),
   );
+  const collectors = await collectorsOf(db, rows);
   const summary: WinnersSummary = {};
-  /** The (company, seller) whose items a winner's plain key holds; another's go under `winnerId:companyId:sellerId`. */
+  /** The (company, collector) whose items a winner's plain key holds; another's go under `winnerId:companyId:collector`. */
   const firstGroup = new Map<string, string>();
   for (const r of rows) {
     const winnerId = r.winnerId as string;
-    const group = `${r.companyId}:${r.sellerId ?? ''}`;
+    const collectorId = collectors.get(saleKey(r)) ?? null;
+    const group = `${r.companyId}:${collectorId ?? 'platform'}`;
     if (!firstGroup.has(winnerId)) firstGroup.set(winnerId, group);
     const key = firstGroup.get(winnerId) === group ? winnerId : `${winnerId}:${group}`;
     let entry = summary[key];
@@ -117,11 +154,14 @@ export async function winnersSummary(db: Db, opts: { scope: PaymentScope }): Pro
         winnerWhatsapp: r.winnerWhatsapp,
         companyId: r.companyId,
         companyName: names.get(r.companyId) ?? null,
+        collectorId,
         wonItems: [],
         totalAmount: 0,
       };
       summary[key] = entry;
     }
+    // Items of several sellers collected by the company's account: the bill has no one seller.
+    if (entry.sellerId !== r.sellerId) entry.sellerId = null;
     const amount = r.amount ?? 0;
     entry.wonItems.push({ auctionId: r.id, auctionName: r.name, amount });
     entry.totalAmount += amount;

@@ -5,6 +5,7 @@ import {
   type DraftAnswer,
   type FinalizeAnswer,
   PAYMENT_STATUSES,
+  PAYOUT_STATUSES,
   type PaymentAnswer,
   type PaymentView,
   type ProviderStatus,
@@ -27,7 +28,11 @@ import { addAuctions, createDraft, markPaidOut, type PaymentChange, requestPayou
 import { handleWebhook } from './webhooks.js';
 
 const ZParams = z.object({ id: z.uuid({ error: 'invalid' }) });
-const ZListQuery = z.object({ status: z.enum(PAYMENT_STATUSES).optional(), q: zText().max(100).optional() });
+const ZListQuery = z.object({
+  status: z.enum(PAYMENT_STATUSES).optional(),
+  payoutStatus: z.enum(PAYOUT_STATUSES).optional(),
+  q: zText().max(100).optional(),
+});
 const panel = requireRole('admin', 'seller');
 /** Per user: generous for a seller billing a long list, tight enough to stop a runaway script. */
 const writeLimit = { max: 120, timeWindow: '1 minute', keyGenerator: (req: FastifyRequest) => req.user?.id ?? req.ip };
@@ -55,7 +60,7 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext):
   app.get('/api/winners-summary', { preValidation: panel }, async (req) => winnersSummary(db, { scope: paymentScope(currentUser(req)) }));
 
   app.get('/api/payments', { preValidation: panel, schema: { querystring: ZListQuery } }, async (req) =>
-    listPayments(db, { scope: paymentScope(currentUser(req)), status: req.query.status, q: req.query.q }),
+    listPayments(db, { scope: paymentScope(currentUser(req)), status: req.query.status, payoutStatus: req.query.payoutStatus, q: req.query.q }),
   );
 
   app.post('/api/payments/draft', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { body: ZDraftInput } }, async (req, reply) => {

@@ -7,6 +7,7 @@ import { auctions, HOLDING_PAYMENT_STATUSES, paymentItems, payments } from '../.
 import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import { companyNames } from '../companies/queries.js';
+import { collectorsOf, saleKey } from './collectors.js';
 import { paymentChanged } from './events.js';
 import {
   type Actor,
@@ -15,6 +16,7 @@ import {
   assertPlatformAdmin,
   conflict,
   isInScope,
+  isPaymentInScope,
   machineState,
   notFound,
   type PaymentScope,
@@ -81,13 +83,14 @@ export async function save(
 
 export async function lockPayment(tx: Tx, id: string, scope: PaymentScope): Promise<PaymentRow> {
   const [row] = await tx.select().from(payments).where(eq(payments.id, id)).for('update');
-  if (!row || !isInScope(scope, { companyId: row.companyId, sellerId: row.sellerId })) throw notFound();
+  if (!row || !(await isPaymentInScope(tx, scope, row))) throw notFound();
   return row;
 }
 
 /**
  * Locks the auctions a payment takes and checks each: in the actor's scope, ended, won by this
- * winner, of the payment's company and seller, and in no other draft, pending or paid payment.
+ * winner, of the payment's company and collecting account, and in no other draft, pending or paid
+ * payment.
  * Locked in id order, so two drafts taking overlapping auctions wait for each other instead of
  * deadlocking.
  */
@@ -114,10 +117,13 @@ async function lockBillable(
   for (const r of rows) {
     if (!isInScope(opts.scope, r) || r.status !== 'ended' || r.winnerId !== opts.winnerId) throw conflict(messages.payments.notBillable);
   }
-  // One company and one seller per payment: the seller's account collects it, and its people see it.
+  // One company and one collecting account per payment (collectors.ts): sellers of a company that
+  // collects for them share one bill; a seller collecting in their own account bills apart.
   const first = opts.payment ?? (rows[0] as (typeof rows)[number]);
   if (rows.some((r) => r.companyId !== first.companyId)) throw conflict(messages.payments.mixedCompanies);
-  if (rows.some((r) => r.sellerId !== first.sellerId)) throw conflict(messages.payments.mixedSellers);
+  const collectors = await collectorsOf(tx, [first, ...rows]);
+  const collector = collectors.get(saleKey(first));
+  if (rows.some((r) => collectors.get(saleKey(r)) !== collector)) throw conflict(messages.payments.mixedSellers);
   const held = await tx
     .select({ auctionId: paymentItems.auctionId })
     .from(paymentItems)
@@ -154,7 +160,7 @@ export async function createDraft(db: Db, opts: { actor: Actor; winnerId: string
           winnerId: opts.winnerId,
           winnerName: winner?.name ?? '',
           winnerWhatsapp: winner?.whatsapp ?? null,
-          sellerId: first.sellerId,
+          sellerId: taken.every((t) => t.sellerId === first.sellerId) ? first.sellerId : null,
           companyId: first.companyId,
           companyName,
           totalAmount: taken.reduce((sum, t) => sum + (t.amount ?? 0), 0),
@@ -197,7 +203,11 @@ export async function addAuctions(db: Db, opts: { actor: Actor; id: string; auct
       const answer = await save(
         tx,
         row,
-        { totalAmount: row.totalAmount + taken.reduce((sum, t) => sum + (t.amount ?? 0), 0) },
+        {
+          totalAmount: row.totalAmount + taken.reduce((sum, t) => sum + (t.amount ?? 0), 0),
+          // Another seller's items in the company's bill: it no longer has one seller.
+          ...(taken.some((t) => t.sellerId !== row.sellerId) ? { sellerId: null } : {}),
+        },
         { actorId: opts.actor.id, action: 'payment.addAuctions', before, ip: opts.ip },
       );
       return changed(
@@ -274,7 +284,7 @@ export function requestPayout(db: Db, opts: { actor: Actor; id: string; ip?: str
   });
 }
 
-/** POST /api/payments/{id}/mark-paid-out: a platform admin records that the seller was paid. */
+/** POST /api/payments/{id}/mark-paid-out: a platform admin records that the seller was paid, once the seller asked. */
 export function markPaidOut(db: Db, opts: { actor: Actor; id: string; ip?: string }): Promise<PaymentChange> {
   assertPlatformAdmin(opts.actor);
   return transition(db, {

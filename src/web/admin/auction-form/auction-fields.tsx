@@ -253,9 +253,18 @@ export function DetailFields({ values, errors, onChange, onBlur, lock }: FieldsP
 }
 
 /** 'Estado': the form sets only Pendiente or Activa; a live or ended auction keeps its status unless changed here. */
-export function StatusField({ values, errors, onChange, currentStatus, lock }: FieldsProps & { currentStatus: AuctionStatus | null }) {
+export function StatusField({
+  values,
+  errors,
+  onChange,
+  currentStatus,
+  lock,
+  frozenBecause,
+}: FieldsProps & { currentStatus: AuctionStatus | null; frozenBecause?: string | null }) {
   const { t } = useTranslation();
-  const locked = useLockedProps(lock);
+  const bidLocked = useLockedProps(lock);
+  // A winner, a payment or an end with bids says more than "it has bids".
+  const locked = frozenBecause ? { disabled: true, rightSection: <LockIcon />, description: <LockedNote>{frozenBecause}</LockedNote> } : bidLocked;
   const kept = values.status === null && currentStatus ? t('auctionForm.status.keep', { status: t(`auctionForm.status.${currentStatus}`) }) : undefined;
   return (
     <Select

@@ -2,7 +2,7 @@ import { Alert, Box, Button, Divider, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AuctionDetail, AuctionImage, AuctionInput } from '../../../domain/auctions.js';
+import { type AuctionDetail, type AuctionImage, type AuctionInput, scheduleLock } from '../../../domain/auctions.js';
 import { useCreateAuction, useUpdateAuction } from '../../api/auctions';
 import { isApiError } from '../../api/client';
 import { apiErrorText } from '../../lib/api-errors';
@@ -87,6 +87,8 @@ export function AuctionForm({ detail, serverEndTime, onDirtyChange, onCancel, on
   const isSaving = create.isPending || update.isPending;
   // Bids hold what bidders relied on (issue 11 A6); a bid landing after this opened is caught by Save.
   const lock = detail && detail.bidCount > 0 ? detail : null;
+  const frozen = detail ? scheduleLock(detail, Date.now()) : null;
+  const frozenBecause = frozen ? t(`auctionForm.locked.schedule.${frozen}`) : null;
   const keptImages = useMemo(() => (lock ? new Set(lock.images) : undefined), [lock]);
   const context = (): ValidationContext => ({
     initial: detail ? { endTime: detail.endTime, status: detail.status } : null,
@@ -217,8 +219,9 @@ export function AuctionForm({ detail, serverEndTime, onDirtyChange, onCancel, on
           onChange={(value) => handleChange('endTime', value)}
           error={errors.endTime}
           lockedFrom={lock ? lock.endTime : undefined}
+          frozenBecause={frozenBecause}
         />
-        <StatusField {...fieldProps} currentStatus={detail?.status ?? null} />
+        <StatusField {...fieldProps} currentStatus={detail?.status ?? null} frozenBecause={frozenBecause} />
         <Divider />
         <ImageUploader uploads={uploads} error={errors.images} kept={keptImages} />
         {formError && (

@@ -13,18 +13,21 @@ interface EndTimeFieldProps {
   error?: string;
   /** Bids hold the auction (issue 11 A6): the end may only move later than this; undefined when free. */
   lockedFrom?: number | null;
+  /** A winner, a payment or an end with bids: the end may not move at all, for this reason. */
+  frozenBecause?: string | null;
 }
 
 /**
  * 'Fecha de cierre' (SPEC §5): a date-time in Mexico City time whatever the browser's zone, with
  * quick presets, and the chosen moment spelled out so nobody has to guess the zone.
  */
-export function EndTimeField({ value, onChange, error, lockedFrom }: EndTimeFieldProps) {
+export function EndTimeField({ value, onChange, error, lockedFrom, frozenBecause }: EndTimeFieldProps) {
   const { t } = useTranslation();
-  const isLocked = lockedFrom !== undefined;
+  const isLocked = lockedFrom !== undefined || Boolean(frozenBecause);
   // With no end stored, the Live Hub times the lot: nothing to move here.
-  const isFrozen = lockedFrom === null;
-  const isTooEarly = (ms: number) => isLocked && (lockedFrom === null || ms < lockedFrom);
+  const isFrozen = lockedFrom === null || Boolean(frozenBecause);
+  const isTooEarly = (ms: number) => isFrozen || (isLocked && lockedFrom != null && ms < lockedFrom);
+  const lockNote = frozenBecause ?? t('auctionForm.locked.endTime');
   // An old end time kept on an edit is allowed; say what it means.
   const isPast = !error && value !== null && value <= Date.now();
 
@@ -32,7 +35,7 @@ export function EndTimeField({ value, onChange, error, lockedFrom }: EndTimeFiel
     <Stack gap={6}>
       <DateTimePicker
         label={t('auctionForm.fields.endTime')}
-        description={isLocked ? <LockedNote>{t('auctionForm.locked.endTime')}</LockedNote> : t('auctionForm.endTime.hint')}
+        description={isLocked ? <LockedNote>{lockNote}</LockedNote> : t('auctionForm.endTime.hint')}
         placeholder={t('auctionForm.endTime.placeholder')}
         value={toMexicoWallTime(value)}
         onChange={(next) => onChange(fromMexicoWallTime(next))}
@@ -41,7 +44,7 @@ export function EndTimeField({ value, onChange, error, lockedFrom }: EndTimeFiel
         clearable={!isLocked}
         disabled={isFrozen}
         rightSection={isFrozen ? <LockIcon /> : undefined}
-        minDate={isLocked && lockedFrom !== null ? (toMexicoWallTime(lockedFrom) ?? undefined) : undefined}
+        minDate={lockedFrom != null ? (toMexicoWallTime(lockedFrom) ?? undefined) : undefined}
         clearButtonProps={{ 'aria-label': t('auctionForm.endTime.clear') }}
         submitButtonProps={{ 'aria-label': t('auctionForm.endTime.confirm') }}
         timePickerProps={{ format: '24h' }}

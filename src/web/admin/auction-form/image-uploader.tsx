@@ -45,8 +45,17 @@ export function ImageUploader({ uploads, error, kept }: ImageUploaderProps) {
     setDropIndex(null);
   };
 
-  const refusalText = (refusal: Refusal) =>
-    refusal.kind === 'tooMany' ? t('auctionForm.images.tooMany', { max: MAX_AUCTION_IMAGES }) : t(`auctionForm.images.${refusal.kind}`, { name: refusal.name });
+  const refusalText = (refusal: Refusal) => {
+    switch (refusal.kind) {
+      case 'leftOut':
+        return t('auctionForm.images.leftOut', { count: refusal.names.length, max: MAX_AUCTION_IMAGES, names: refusal.names.map((n) => `«${n}»`).join(', ') });
+      case 'rejected':
+        return t('auctionForm.images.rejected', { name: refusal.name, reason: refusal.reason });
+      default:
+        return t(`auctionForm.images.${refusal.kind}`, { name: refusal.name });
+    }
+  };
+  const refusalKey = (refusal: Refusal) => (refusal.kind === 'leftOut' ? 'leftOut' : `${refusal.kind}-${refusal.name}`);
 
   return (
     <Stack gap="xs" role="group" aria-labelledby={labelId}>
@@ -139,7 +148,7 @@ export function ImageUploader({ uploads, error, kept }: ImageUploaderProps) {
         <Alert color="orange" variant="light" role="alert" withCloseButton closeButtonLabel={t('auctionForm.images.dismiss')} onClose={uploads.dismissRefusals}>
           <Stack gap={2}>
             {uploads.refusals.map((refusal) => (
-              <Text key={refusal.kind === 'tooMany' ? 'tooMany' : `${refusal.kind}-${refusal.name}`} size="sm">
+              <Text key={refusalKey(refusal)} size="sm">
                 {refusalText(refusal)}
               </Text>
             ))}

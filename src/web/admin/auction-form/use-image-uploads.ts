@@ -24,8 +24,17 @@ export interface ImageItem {
   error: string | null;
 }
 
-/** Why a chosen file was not uploaded at all. */
-export type Refusal = { kind: 'tooMany' } | { kind: 'notImage' | 'tooLarge'; name: string };
+/**
+ * Why a chosen file has no tile: refused before uploading (not an image, too large), left out past
+ * MAX_AUCTION_IMAGES, or refused by the server (its reason; the slot is given back).
+ */
+export type Refusal =
+  | { kind: 'leftOut'; names: string[] }
+  | { kind: 'notImage' | 'tooLarge'; name: string }
+  | { kind: 'rejected'; name: string; reason: string };
+
+/** A 4xx answer is the server refusing this file: retrying the same bytes cannot help. */
+const isRefusal = (error: unknown) => isApiError(error) && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429;
 
 const IMAGE_EXTENSION = /\.(jpe?g|png|webp|gif|avif|hei[cf])$/i;
 let nextKey = 0;
@@ -80,6 +89,20 @@ export function useImageUploads(initial: AuctionImage[]) {
     setItems((current) => current.map((item) => (item.key === key ? { ...item, ...change } : item)));
   }, []);
 
+  /** Takes a tile away: its upload is aborted and its preview released. */
+  const dropTile = useCallback((key: string) => {
+    controllers.current.get(key)?.abort();
+    controllers.current.delete(key);
+    const previewUrl = itemsRef.current.find((candidate) => candidate.key === key)?.previewUrl;
+    if (previewUrl) {
+      URL.revokeObjectURL(previewUrl);
+      previews.current.delete(previewUrl);
+    }
+    itemsRef.current = itemsRef.current.filter((candidate) => candidate.key !== key);
+    // Functional updates only: a progress patch queued for another tile must not be lost.
+    setItems((current) => current.filter((candidate) => candidate.key !== key));
+  }, []);
+
   const describeError = useCallback(
     (error: unknown): string => {
       if (isApiError(error) && error.fields.file) return error.fields.file;
@@ -97,26 +120,32 @@ export function useImageUploads(initial: AuctionImage[]) {
         .then((result) => patch(key, { status: 'done', url: result.url, thumbnailUrl: result.thumbnailUrl, progress: 1, error: null }))
         .catch((error: unknown) => {
           if (controller.signal.aborted) return;
+          if (isRefusal(error)) {
+            // Refused for good: the tile goes, its slot with it, and the notice says why.
+            dropTile(key);
+            setRefusals((current) => [...current, { kind: 'rejected', name: file.name, reason: describeError(error) }]);
+            return;
+          }
           patch(key, { status: 'error', error: describeError(error), progress: 0 });
         })
         .finally(() => {
           if (controllers.current.get(key) === controller) controllers.current.delete(key);
         });
     },
-    [patch, describeError],
+    [patch, describeError, dropTile],
   );
 
   const add = useCallback(
     (files: File[]) => {
       const refused: Refusal[] = [];
+      const leftOut: string[] = [];
       const accepted: ImageItem[] = [];
       let room = MAX_AUCTION_IMAGES - itemsRef.current.length;
       for (const file of files) {
         if (!looksLikeImage(file)) refused.push({ kind: 'notImage', name: file.name });
         else if (file.size > MAX_UPLOAD_BYTES) refused.push({ kind: 'tooLarge', name: file.name });
-        else if (room <= 0) {
-          if (!refused.some((r) => r.kind === 'tooMany')) refused.push({ kind: 'tooMany' });
-        } else {
+        else if (room <= 0) leftOut.push(file.name);
+        else {
           room -= 1;
           const previewUrl = URL.createObjectURL(file);
           previews.current.add(previewUrl);
@@ -124,6 +153,7 @@ export function useImageUploads(initial: AuctionImage[]) {
           accepted.push({ key: `new-${nextKey}`, status: 'uploading', url: null, thumbnailUrl: null, previewUrl, file, progress: 0, error: null });
         }
       }
+      if (leftOut.length > 0) refused.push({ kind: 'leftOut', names: leftOut });
       setRefusals(refused);
       if (accepted.length === 0) return;
       // Counted at once, so a second drop before the next render still sees these tiles.
@@ -144,18 +174,13 @@ export function useImageUploads(initial: AuctionImage[]) {
     [patch, start],
   );
 
-  const remove = useCallback((key: string) => {
-    controllers.current.get(key)?.abort();
-    controllers.current.delete(key);
-    const previewUrl = itemsRef.current.find((candidate) => candidate.key === key)?.previewUrl;
-    if (previewUrl) {
-      URL.revokeObjectURL(previewUrl);
-      previews.current.delete(previewUrl);
-    }
-    // Functional updates only: a progress patch queued for another tile must not be lost.
-    setItems((current) => current.filter((candidate) => candidate.key !== key));
-    setRefusals([]);
-  }, []);
+  const remove = useCallback(
+    (key: string) => {
+      dropTile(key);
+      setRefusals([]);
+    },
+    [dropTile],
+  );
 
   /** Moves one tile to `toIndex` (clamped); the first tile is the cover. */
   const move = useCallback((key: string, toIndex: number) => {

@@ -21,6 +21,7 @@ function AuctionCard({
   onEdit,
   onDelete,
   isDeleting,
+  isSold = false,
 }: { item: AuctionListItem; isDeleting: boolean } & Omit<AuctionListViewProps, 'items' | 'deletingIds'>) {
   const { t } = useTranslation();
   return (
@@ -36,8 +37,8 @@ function AuctionCard({
           </Stack>
         </Group>
         <SimpleGrid cols={2} spacing="xs" verticalSpacing="xs">
-          <Field label={t('auctions.table.price')}>
-            <AuctionPrice item={item} />
+          <Field label={t(isSold ? 'auctions.table.finalPrice' : 'auctions.table.price')}>
+            <AuctionPrice item={item} isFinal={isSold} />
           </Field>
           <Field label={t('auctions.table.endDate')}>
             <AuctionEndDate endTime={item.endTime} />
@@ -53,12 +54,12 @@ function AuctionCard({
 }
 
 /** SPEC §9: under 780 px each auction becomes a card, with every action a full-size button. */
-export function AuctionCards({ items, onEdit, onDelete, deletingIds }: AuctionListViewProps) {
+export function AuctionCards({ items, onEdit, onDelete, deletingIds, isSold = false }: AuctionListViewProps) {
   const { t } = useTranslation();
   return (
     <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label={t('auctions.table.caption')}>
       {items.map((item) => (
-        <AuctionCard key={item.id} item={item} onEdit={onEdit} onDelete={onDelete} isDeleting={deletingIds.has(item.id)} />
+        <AuctionCard key={item.id} item={item} onEdit={onEdit} onDelete={onDelete} isDeleting={deletingIds.has(item.id)} isSold={isSold} />
       ))}
     </Stack>
   );

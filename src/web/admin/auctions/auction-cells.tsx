@@ -1,7 +1,7 @@
 import { ActionIcon, Button, Center, Group, Image, Stack, Text, Tooltip } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AuctionListItem } from '../../../domain/auctions.js';
+import { type AuctionListItem, deleteBlock } from '../../../domain/auctions.js';
 import { formatMoney } from '../../../domain/money.js';
 import { EyeIcon, PencilIcon, PhotoIcon, TrashIcon } from '../../components/icons';
 import { formatDate, TIME_FORMAT } from '../../lib/dates';
@@ -58,9 +58,29 @@ export function AuctionEndDate({ endTime }: { endTime: number | null }) {
   );
 }
 
-/** The starting price (SPEC's Price column), with the live bid underneath when there is one. */
-export function AuctionPrice({ item }: { item: AuctionListItem }) {
+/**
+ * The starting price (SPEC's Price column), with the live bid underneath when there is one. Under
+ * 'Pendientes' and 'Pagadas' every row is sold: the column is 'Precio final' and leads with it.
+ */
+export function AuctionPrice({ item, isFinal = false }: { item: AuctionListItem; isFinal?: boolean }) {
   const { t } = useTranslation();
+  if (isFinal) {
+    return (
+      <Stack gap={0}>
+        <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }} data-testid="final-price">
+          {formatMoney(item.currentPrice ?? item.startingPrice)}
+        </Text>
+        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+          {t('auctions.table.startingPrice', { price: formatMoney(item.startingPrice) })}
+        </Text>
+        {item.bidCount > 0 && (
+          <Text size="xs" c="dimmed">
+            {t('auctions.table.bids', { count: item.bidCount })}
+          </Text>
+        )}
+      </Stack>
+    );
+  }
   return (
     <Stack gap={0}>
       <Text size="sm" fw={500} style={{ whiteSpace: 'nowrap' }}>
@@ -87,8 +107,9 @@ export function AuctionName({ item }: { item: AuctionListItem }) {
       <Text size="sm" fw={600} lineClamp={2} data-testid="auction-name">
         {item.name}
       </Text>
+      {/* Whole, however long: the seller bills this person (issue 14 item 9). */}
       {item.currentWinnerName && (
-        <Text size="xs" c="dimmed" lineClamp={1}>
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }} data-testid="auction-winner">
           {t('auctions.table.winner', { name: item.currentWinnerName })}
         </Text>
       )}
@@ -108,6 +129,7 @@ export const auctionHref = (id: string) => `/auctions/${encodeURIComponent(id)}`
 /** View (new tab), edit and delete, as icon buttons with a tooltip and a spoken label. */
 export function AuctionRowActions({ item, onEdit, onDelete, isDeleting }: RowActionProps) {
   const { t } = useTranslation();
+  const blocked = useDeleteBlockedText(item);
   return (
     <Group gap={4} wrap="nowrap" role="group" aria-label={t('auctions.actions.group', { name: item.name })}>
       <Tooltip label={t('auctions.actions.view')} withinPortal>
@@ -128,8 +150,16 @@ export function AuctionRowActions({ item, onEdit, onDelete, isDeleting }: RowAct
           <PencilIcon />
         </ActionIcon>
       </Tooltip>
-      <Tooltip label={t('auctions.actions.delete')} withinPortal>
-        <ActionIcon variant="subtle" color="red" onClick={() => onDelete(item)} loading={isDeleting} aria-label={t('auctions.actions.delete')}>
+      <Tooltip label={blocked ?? t('auctions.actions.delete')} withinPortal multiline={blocked !== null} w={blocked ? 260 : undefined}>
+        {/* data-disabled, not disabled: a disabled button gets no hover or focus, so its tooltip would never say why. */}
+        <ActionIcon
+          variant="subtle"
+          color="red"
+          onClick={() => (blocked ? undefined : onDelete(item))}
+          loading={isDeleting}
+          aria-label={t('auctions.actions.delete')}
+          {...disabledProps(blocked)}
+        >
           <TrashIcon />
         </ActionIcon>
       </Tooltip>
@@ -140,17 +170,46 @@ export function AuctionRowActions({ item, onEdit, onDelete, isDeleting }: RowAct
 /** The same three actions as full-size buttons with words, for thumbs on a phone. */
 export function AuctionCardActions({ item, onEdit, onDelete, isDeleting }: RowActionProps) {
   const { t } = useTranslation();
+  const blocked = useDeleteBlockedText(item);
   return (
-    <Group gap="xs" grow role="group" aria-label={t('auctions.actions.group', { name: item.name })}>
-      <Button component="a" href={auctionHref(item.id)} target="_blank" rel="noopener noreferrer" variant="default" size="sm" px="xs">
-        {t('auctions.actions.view')}
-      </Button>
-      <Button variant="default" size="sm" px="xs" onClick={() => onEdit(item.id)}>
-        {t('auctions.actions.edit')}
-      </Button>
-      <Button variant="light" color="red" size="sm" px="xs" onClick={() => onDelete(item)} loading={isDeleting}>
-        {t('auctions.actions.delete')}
-      </Button>
-    </Group>
+    <Stack gap={4}>
+      <Group gap="xs" grow role="group" aria-label={t('auctions.actions.group', { name: item.name })}>
+        <Button component="a" href={auctionHref(item.id)} target="_blank" rel="noopener noreferrer" variant="default" size="sm" px="xs">
+          {t('auctions.actions.view')}
+        </Button>
+        <Button variant="default" size="sm" px="xs" onClick={() => onEdit(item.id)}>
+          {t('auctions.actions.edit')}
+        </Button>
+        <Button
+          variant="light"
+          color="red"
+          size="sm"
+          px="xs"
+          onClick={() => (blocked ? undefined : onDelete(item))}
+          loading={isDeleting}
+          {...disabledProps(blocked)}
+        >
+          {t('auctions.actions.delete')}
+        </Button>
+      </Group>
+      {/* No hover on a phone: the reason is written under the buttons. */}
+      {blocked && (
+        <Text size="xs" c="dimmed">
+          {blocked}
+        </Text>
+      )}
+    </Stack>
   );
+}
+
+/** Why this auction cannot be deleted, in words, or null (deleteBlock: bids, a payment or a live session hold it). */
+function useDeleteBlockedText(item: AuctionListItem): string | null {
+  const { t } = useTranslation();
+  const block = deleteBlock(item);
+  return block ? t(`auctions.deleteBlocked.${block}`) : null;
+}
+
+/** Looks and reads as disabled, yet still takes hover and focus so the reason can be shown. */
+function disabledProps(blocked: string | null) {
+  return blocked ? { 'data-disabled': true, 'aria-disabled': true, 'aria-description': blocked } : {};
 }

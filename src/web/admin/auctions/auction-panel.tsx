@@ -10,6 +10,7 @@ import { AuctionResults } from './auction-results';
 import { useAuctionPage } from './use-auction-page';
 import { useAuctionShortcuts } from './use-auction-shortcuts';
 import { useAuctionViewState } from './use-auction-view-state';
+import { pendingViewFor, useClosedAuctionNotices } from './use-closed-auction-notices';
 import { useSearchDraft } from './use-search-draft';
 
 export interface AuctionPanelProps {
@@ -23,11 +24,12 @@ const MOBILE_QUERY = '(max-width: 779.98px)';
 /** The auction management panel (SPEC §2 main area): filters, search, table, pagination. */
 export function AuctionPanel({ me, onEdit }: AuctionPanelProps) {
   const { t } = useTranslation();
-  const { state, setView, setSearch, setPage, stepPage, setPageSize } = useAuctionViewState();
+  const { state, setView, setSearch, clampPage, stepPage, setPageSize, show } = useAuctionViewState();
   const search = useSearchDraft(state.search, setSearch);
   const searchRef = useRef<HTMLInputElement>(null);
   const isMobile = useMediaQuery(MOBILE_QUERY, false, { getInitialValueInEffect: false });
-  const list = useAuctionPage(state, setPage);
+  const list = useAuctionPage(state, clampPage);
+  useClosedAuctionNotices(list, state, (name) => show(pendingViewFor(name)));
   // SPEC §4: payments, the winners summary and the counts follow paymentStatusUpdate.
   usePaymentsRefresh();
 

@@ -48,7 +48,13 @@ export function AuctionResults({ list, state, isMobile, onEdit, onStep, onPageSi
           aria-busy={list.isPageLoading}
           style={{ opacity: list.isPageLoading ? 0.55 : 1, transition: 'opacity 120ms ease', pointerEvents: list.isPageLoading ? 'none' : undefined }}
         >
-          <ListView items={data.items} onEdit={onEdit} onDelete={requestDelete} deletingIds={deletingIds} />
+          <ListView
+            items={data.items}
+            onEdit={onEdit}
+            onDelete={requestDelete}
+            deletingIds={deletingIds}
+            isSold={state.view === 'pending' || state.view === 'paid'}
+          />
         </Box>
       )}
       {data.total > 0 && (

@@ -9,19 +9,21 @@ export interface AuctionListViewProps {
   onEdit: (auctionId: string) => void;
   onDelete: (item: AuctionListItem) => void;
   deletingIds: ReadonlySet<string>;
+  /** Every row is sold ('Pendientes', 'Pagadas'): the price column is the final price. */
+  isSold?: boolean;
 }
 
 const COLUMNS = ['image', 'name', 'company', 'category', 'condition', 'status', 'endDate', 'price', 'actions'] as const;
 /** Below this width the table scrolls sideways inside its own box instead of squeezing. */
 const TABLE_MIN_WIDTH = 860;
 
-function Head() {
+function Head({ isSold = false }: { isSold?: boolean }) {
   const { t } = useTranslation();
   return (
     <Table.Thead>
       <Table.Tr>
         {COLUMNS.map((column) => (
-          <Table.Th key={column}>{t(`auctions.table.${column}`)}</Table.Th>
+          <Table.Th key={column}>{t(column === 'price' && isSold ? 'auctions.table.finalPrice' : `auctions.table.${column}`)}</Table.Th>
         ))}
       </Table.Tr>
     </Table.Thead>
@@ -29,12 +31,12 @@ function Head() {
 }
 
 /** SPEC §2's auction table, for screens of 780 px and wider. */
-export function AuctionTable({ items, onEdit, onDelete, deletingIds }: AuctionListViewProps) {
+export function AuctionTable({ items, onEdit, onDelete, deletingIds, isSold = false }: AuctionListViewProps) {
   const { t } = useTranslation();
   return (
     <Table.ScrollContainer minWidth={TABLE_MIN_WIDTH} type="native">
       <Table verticalSpacing="sm" horizontalSpacing={8} highlightOnHover aria-label={t('auctions.table.caption')}>
-        <Head />
+        <Head isSold={isSold} />
         <Table.Tbody>
           {items.map((item) => (
             <Table.Tr key={item.id} data-auction-id={item.id}>
@@ -62,7 +64,7 @@ export function AuctionTable({ items, onEdit, onDelete, deletingIds }: AuctionLi
                 <AuctionEndDate endTime={item.endTime} />
               </Table.Td>
               <Table.Td>
-                <AuctionPrice item={item} />
+                <AuctionPrice item={item} isFinal={isSold} />
               </Table.Td>
               <Table.Td>
                 <AuctionRowActions item={item} onEdit={onEdit} onDelete={onDelete} isDeleting={deletingIds.has(item.id)} />

@@ -21,7 +21,8 @@ export interface AuctionPage {
 }
 
 /** One page of the admin list for the current view, clamped to the pages that exist. */
-export function useAuctionPage(state: AuctionViewState, setPage: (page: number) => void): AuctionPage {
+/** `clampPage` fixes the URL in place: a correction is not a step the admin took. */
+export function useAuctionPage(state: AuctionViewState, clampPage: (page: number) => void): AuctionPage {
   const query = useAuctionList({ filter: listFilterFor(state.view), search: state.search, page: state.page, pageSize: state.pageSize });
   const { data, isPlaceholderData } = query;
   const pages = data ? pageCount(data.total, data.pageSize) : 1;
@@ -29,8 +30,8 @@ export function useAuctionPage(state: AuctionViewState, setPage: (page: number) 
   const isPageOutOfRange = Boolean(data) && !isPlaceholderData && state.page > pages;
 
   useEffect(() => {
-    if (isPageOutOfRange) setPage(pages);
-  }, [isPageOutOfRange, pages, setPage]);
+    if (isPageOutOfRange) clampPage(pages);
+  }, [isPageOutOfRange, pages, clampPage]);
 
   return {
     data,

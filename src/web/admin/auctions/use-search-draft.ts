@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { SEARCH_DEBOUNCE_MS } from '../../../domain/auctions.js';
+import type { SearchSource } from './use-auction-view-state';
 import { MAX_SEARCH_LENGTH } from './view-state';
 
 export interface SearchDraft {
@@ -17,7 +18,7 @@ export interface SearchDraft {
  * once). A change of `applied` that did not come from here (back button, another tab's link)
  * replaces the text; our own echoes do not, so typing is never overwritten mid-word.
  */
-export function useSearchDraft(applied: string, apply: (search: string) => void): SearchDraft {
+export function useSearchDraft(applied: string, apply: (search: string, source: SearchSource) => void): SearchDraft {
   const [draft, setDraftState] = useState(applied);
   const lastApplied = useRef(applied);
   /**
@@ -44,25 +45,29 @@ export function useSearchDraft(applied: string, apply: (search: string) => void)
     }
   }, [applied]);
 
-  const commit = useCallback((value: string) => {
+  const commit = useCallback((value: string, source: SearchSource) => {
     const search = value.trim().slice(0, MAX_SEARCH_LENGTH);
-    if (search === lastApplied.current) return;
+    if (search === lastApplied.current) {
+      // Enter on what the debounce already applied still ends the typing run (no echo: the URL keeps its search).
+      if (source === 'enter') applyRef.current(search, source);
+      return;
+    }
     lastApplied.current = search;
     echoes.current.push(search);
-    applyRef.current(search);
+    applyRef.current(search, source);
   }, []);
 
   useEffect(() => {
     if (draft.trim() === lastApplied.current) return;
-    const timer = window.setTimeout(() => commit(draft), SEARCH_DEBOUNCE_MS);
+    const timer = window.setTimeout(() => commit(draft, 'typing'), SEARCH_DEBOUNCE_MS);
     return () => window.clearTimeout(timer);
   }, [draft, commit]);
 
   const setDraft = useCallback((value: string) => setDraftState(value.slice(0, MAX_SEARCH_LENGTH)), []);
-  const applyNow = useCallback(() => commit(draft), [commit, draft]);
+  const applyNow = useCallback(() => commit(draft, 'enter'), [commit, draft]);
   const clear = useCallback(() => {
     setDraftState('');
-    commit('');
+    commit('', 'clear');
   }, [commit]);
 
   return { draft, setDraft, applyNow, clear };

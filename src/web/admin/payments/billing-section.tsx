@@ -28,6 +28,8 @@ interface BillingSectionProps {
   searchMiss: string | null;
   isMobile: boolean;
   skeletonColumns: number;
+  /** Filters shown under the title (the paid section's payout filter). */
+  toolbar?: ReactNode;
   children: ReactNode;
 }
 
@@ -43,6 +45,7 @@ export function BillingSection({
   searchMiss,
   isMobile,
   skeletonColumns,
+  toolbar,
   children,
 }: BillingSectionProps) {
   const { t } = useTranslation();
@@ -67,21 +70,15 @@ export function BillingSection({
         <BillingListSkeleton columns={skeletonColumns} isMobile={isMobile} />
       </Box>
     );
-  } else if (count === null) {
+  } else if (error || count === null) {
+    // A failed load shows its error and 'Reintentar', never rows it could not refresh (issue 14, item 2).
     body = error;
+  } else if (searchMiss) {
+    body = <EmptyState py="md" icon={<SearchIcon size={24} />} withIndicatorBackground title={searchMiss} />;
+  } else if (count === 0) {
+    body = <EmptyState py="md" icon={<ReceiptIcon size={24} />} withIndicatorBackground title={emptyText} data-testid={`${id}-empty`} />;
   } else {
-    body = (
-      <Stack gap="sm">
-        {error}
-        {searchMiss ? (
-          <EmptyState py="md" icon={<SearchIcon size={24} />} withIndicatorBackground title={searchMiss} />
-        ) : count === 0 ? (
-          <EmptyState py="md" icon={<ReceiptIcon size={24} />} withIndicatorBackground title={emptyText} data-testid={`${id}-empty`} />
-        ) : (
-          children
-        )}
-      </Stack>
-    );
+    body = children;
   }
 
   return (
@@ -92,7 +89,7 @@ export function BillingSection({
             <Title order={3} size="h4" id={titleId}>
               {title}
             </Title>
-            {count !== null && (
+            {count !== null && !error && (
               <Badge variant="light" color="gray" data-testid={`${id}-count`}>
                 {count}
               </Badge>
@@ -104,6 +101,7 @@ export function BillingSection({
         </Stack>
         {query.isFetching && !query.isPending && <Loader size="xs" type="dots" aria-label={t('auctions.table.updating')} />}
       </Group>
+      {toolbar}
       {body}
     </Stack>
   );
@@ -123,6 +121,8 @@ export function BillingListSection<T>({
   searchMiss,
   isMobile,
   skeletonColumns,
+  toolbar,
+  emptyText,
   ...list
 }: Omit<BillingListProps<T>, 'rows' | 'actionsLabel' | 'label' | 'isMobile'> & {
   section: BillingSectionKey;
@@ -132,6 +132,9 @@ export function BillingListSection<T>({
   searchMiss: string | null;
   isMobile: boolean;
   skeletonColumns: number;
+  toolbar?: ReactNode;
+  /** Instead of the section's own empty text (a filter that matches nothing). */
+  emptyText?: string;
 }) {
   const { t } = useTranslation();
   const title = t(`payments.sections.${section}`);
@@ -143,10 +146,11 @@ export function BillingListSection<T>({
       count={rows?.length ?? null}
       query={query}
       loadErrorKey={section === 'ready' ? 'payments.errors.loadWinners' : 'payments.errors.load'}
-      emptyText={t(`payments.empty.${section}`)}
+      emptyText={emptyText ?? t(`payments.empty.${section}`)}
       searchMiss={searchMiss}
       isMobile={isMobile}
       skeletonColumns={skeletonColumns}
+      toolbar={toolbar}
     >
       {rows && <BillingList rows={rows} actionsLabel={t('payments.columns.actions')} label={title} isMobile={isMobile} {...list} />}
     </BillingSection>

@@ -10,7 +10,7 @@ import { isPlatformAdmin } from '../users/user-format';
 import { AddItemsModal } from './add-items-modal';
 import type { SectionQuery } from './billing-section';
 import { DraftSection } from './draft-section';
-import { PaidSection } from './paid-section';
+import { PaidSection, type PayoutFilter } from './paid-section';
 import {
   availableItemsFor,
   type BillingRole,
@@ -68,7 +68,8 @@ export function BillingWorkspace({ me, isMobile, search }: { me: Me; isMobile: b
   const summary = useWinnersSummary();
   const drafts = usePayments({ status: 'draft', q: '' });
   const pending = usePayments({ status: 'pending', q: '' });
-  const paid = usePayments({ status: 'paid', q: '' });
+  const [payoutFilter, setPayoutFilter] = useState<PayoutFilter>('all');
+  const paid = usePayments({ status: 'paid', payoutStatus: payoutFilter === 'all' ? null : payoutFilter, q: '' });
 
   const [storedShipping, setStoredShipping] = useSessionStorage<Record<string, Shipping>>({
     key: CLIENT_SHIPPING_KEY,
@@ -106,19 +107,28 @@ export function BillingWorkspace({ me, isMobile, search }: { me: Me; isMobile: b
     actions.notices.success(t('payments.notices.draftCreated'));
   };
 
-  /** No link yet: create the draft, confirm its shipping, then finalise and open WhatsApp. */
-  const sendLink = async (row: ReadyRow) => {
-    const payment = await actions.createDraft(row);
-    if (!payment) return;
-    setClientShipping(row.key, null);
-    setConfirmTarget({ payment, mode: 'send', initial: shippingFormValues(payment) });
+  /** No link yet: confirm the shipping first; the draft is created only on confirmation (issue 14, item 3). */
+  const sendLink = (row: ReadyRow) => {
+    if (actions.isBusy(busyKey.ready(row.key))) return;
+    setConfirmTarget({ source: { kind: 'ready', row }, mode: 'send', initial: shippingFormValues(row) });
   };
 
   const finalizeDraft = (payment: PaymentView, typed: ReturnType<typeof shippingFormValues> | null) => {
     // What the inline fields show, when it is valid; else what the server has.
     const initial = typed && validateShipping(typed).ok ? typed : shippingFormValues(payment);
-    setConfirmTarget({ payment, mode: 'finalize', initial });
+    setConfirmTarget({ source: { kind: 'draft', payment }, mode: 'finalize', initial });
   };
+
+  const confirmLink = async (target: ConfirmTarget, shipping: Shipping): Promise<boolean> => {
+    if (target.source.kind === 'draft') return actions.finalize(target.source.payment, shipping, target.mode);
+    const { row } = target.source;
+    const isCreated = await actions.sendNewLink(row, shipping);
+    if (isCreated) setClientShipping(row.key, null);
+    return isCreated;
+  };
+
+  const confirmBusyKey = (target: ConfirmTarget) =>
+    target.source.kind === 'draft' ? busyKey.payment(target.source.payment.id) : busyKey.ready(target.source.row.key);
 
   return (
     <Stack gap="lg" role="region" aria-label={t('auctions.filters.winners')}>
@@ -131,7 +141,7 @@ export function BillingWorkspace({ me, isMobile, search }: { me: Me; isMobile: b
         isBusy={actions.isBusy}
         onCreateDraft={(row) => void createDraft(row)}
         onEditShipping={(row) => setEditTarget({ key: row.key, winnerName: row.winnerName, shipping: row })}
-        onSendLink={(row) => void sendLink(row)}
+        onSendLink={sendLink}
       />
       <Divider />
       <DraftSection
@@ -155,18 +165,24 @@ export function BillingWorkspace({ me, isMobile, search }: { me: Me; isMobile: b
         actions={actions}
       />
       <Divider />
-      <PaidSection payments={paidRows.rows} query={sectionQuery(paid)} searchMiss={paidRows.searchMiss} isMobile={isMobile} role={role} actions={actions} />
+      <PaidSection
+        payments={paidRows.rows}
+        query={sectionQuery(paid)}
+        searchMiss={paidRows.searchMiss}
+        isMobile={isMobile}
+        role={role}
+        actions={actions}
+        payoutFilter={payoutFilter}
+        onPayoutFilterChange={setPayoutFilter}
+      />
 
       <EditShippingModal target={editTarget} onClose={() => setEditTarget(null)} onSave={setClientShipping} />
       <ShippingConfirmModal
         target={confirmTarget}
-        isBusy={confirmTarget ? actions.isBusy(busyKey.payment(confirmTarget.payment.id)) : false}
-        onDismiss={(target) => {
-          setConfirmTarget(null);
-          // The draft stays: say where to find it.
-          if (target.mode === 'send') actions.notices.success(t('payments.notices.draftCreated'));
-        }}
-        onConfirm={actions.finalize}
+        isBusy={confirmTarget ? actions.isBusy(confirmBusyKey(confirmTarget)) : false}
+        // Closing it creates nothing and leaves nothing behind.
+        onDismiss={() => setConfirmTarget(null)}
+        onConfirm={confirmLink}
         onDone={() => setConfirmTarget(null)}
       />
       <AddItemsModal

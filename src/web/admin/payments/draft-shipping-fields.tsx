@@ -1,8 +1,9 @@
-import { Group, Loader, NumberInput, Stack, TextInput } from '@mantine/core';
+import { Group, Loader, Stack, TextInput } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MAX_CARRIER_LENGTH, MAX_SHIPPING_COST, type PaymentView } from '../../../domain/payments.js';
+import { MAX_CARRIER_LENGTH, type PaymentView } from '../../../domain/payments.js';
 import { type Shipping, type ShippingErrorKey, type ShippingFormValues, sameShipping, shippingFormValues, validateShipping } from './payment-rules';
+import { MAX_SHIPPING_COST_TEXT, ShippingCostInput } from './shipping-cost-input';
 
 /**
  * What the fields show: the server's shipping, or what the seller is typing. A refetch replaces
@@ -77,26 +78,16 @@ export function DraftShippingFields({ payment, isSaving, isDisabled, onSave, onV
         autoComplete="off"
       />
       <Group gap={6} wrap="nowrap">
-        <NumberInput
+        <ShippingCostInput
           size={size}
           flex={1}
           aria-label={t('payments.shipping.costLabelFor', { name: payment.winnerName })}
           placeholder="0"
-          prefix="$"
-          thousandSeparator=","
           value={values.cost}
           onChange={(cost) => update({ cost })}
           onBlur={() => void save()}
-          min={0}
-          max={MAX_SHIPPING_COST}
-          step={1}
-          allowDecimal={false}
-          allowNegative={false}
-          clampBehavior="strict"
-          hideControls
-          inputMode="numeric"
           disabled={isDisabled}
-          error={errors.cost ? t(`payments.shipping.errors.${errors.cost}`) : undefined}
+          error={errors.cost ? t(`payments.shipping.errors.${errors.cost}`, { max: MAX_SHIPPING_COST_TEXT }) : undefined}
         />
         {isSaving && <Loader size="xs" aria-label={t('payments.shipping.saving')} />}
       </Group>

@@ -1,7 +1,8 @@
-import { Badge, Button, Text } from '@mantine/core';
+import { Badge, Button, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { PaymentView } from '../../../domain/payments.js';
 import type { BillingColumn } from './billing-list';
+import classes from './billing-list.module.css';
 import { BillingListSection, type SectionQuery } from './billing-section';
 import { BADGE_STYLE, DateCell, ItemsCell, Money, PaymentIdCell, ShippingCell, StatusCell, WinnerCell } from './payment-cells';
 import { type BillingRole, payoutView } from './payment-rules';
@@ -15,9 +16,19 @@ interface PaidSectionProps {
   isMobile: boolean;
   role: BillingRole;
   actions: BillingActions;
+  payoutFilter: PayoutFilter;
+  onPayoutFilterChange: (filter: PayoutFilter) => void;
 }
 
-/** The payout column: text for what already happened, or the one button this role may press (SPEC §4). */
+/** 'Pagos realizados' filter by payout (issue 14, item 4): the platform finds what sellers asked for. */
+export const PAYOUT_FILTERS = ['all', 'requested', 'paid_out'] as const;
+export type PayoutFilter = (typeof PAYOUT_FILTERS)[number];
+
+function isPayoutFilter(value: string): value is PayoutFilter {
+  return (PAYOUT_FILTERS as readonly string[]).includes(value);
+}
+
+/** The payout column: where the payout stands, and the one button this role may press (SPEC §4). */
 function PayoutCell({ payment, role, actions, isCompact }: { payment: PaymentView; role: BillingRole; actions: BillingActions; isCompact: boolean }) {
   const { t } = useTranslation();
   const view = payoutView(payment, role);
@@ -31,27 +42,40 @@ function PayoutCell({ payment, role, actions, isCompact }: { payment: PaymentVie
   }
   if (view.kind === 'text') {
     return (
-      <Badge variant="light" color={view.status === 'paid_out' ? 'green' : 'blue'} style={BADGE_STYLE}>
+      <Badge variant="light" color={PAYOUT_COLORS[view.status]} style={BADGE_STYLE}>
         {t(`payments.payout.${view.status}`)}
       </Badge>
     );
   }
   const isBusy = actions.isBusy(busyKey.payment(payment.id));
   const size = isCompact ? 'xs' : 'sm';
-  return view.action === 'markPaidOut' ? (
-    <Button size={size} variant="light" onClick={() => void actions.markPaidOut(payment)} loading={isBusy}>
-      {t('payments.actions.markPaidOut')}
-    </Button>
-  ) : (
-    <Button size={size} variant="light" onClick={() => void actions.requestPayout(payment)} loading={isBusy}>
-      {t('payments.actions.requestPayout')}
-    </Button>
+  return (
+    <Stack gap={6} align="flex-start">
+      {view.isRequested && (
+        <Badge variant="light" color={PAYOUT_COLORS.requested} style={BADGE_STYLE}>
+          {t('payments.payout.requested')}
+        </Badge>
+      )}
+      {view.action === 'markPaidOut' ? (
+        <Button size={size} variant="light" onClick={() => void actions.markPaidOut(payment)} loading={isBusy} className={classes.wrapButton}>
+          {t('payments.actions.markPaidOut')}
+        </Button>
+      ) : (
+        <Button size={size} variant="light" onClick={() => void actions.requestPayout(payment)} loading={isBusy} className={classes.wrapButton}>
+          {t('payments.actions.requestPayout')}
+        </Button>
+      )}
+    </Stack>
   );
 }
 
+const PAYOUT_COLORS = { none: 'gray', requested: 'blue', paid_out: 'green' } as const;
+
 /** 'Pagos realizados' (SPEC §2): what the provider confirmed, and the seller's payout. */
-export function PaidSection({ payments, query, searchMiss, isMobile, role, actions }: PaidSectionProps) {
+export function PaidSection({ payments, query, searchMiss, isMobile, role, actions, payoutFilter, onPayoutFilterChange }: PaidSectionProps) {
   const { t } = useTranslation();
+  // Fits the panel's main area at 1366 px (issue 14, item 4): status and paid date share a cell,
+  // as do the shipping and the total, so the items and the payout keep their width.
   const columns: BillingColumn<PaymentView>[] = [
     { id: 'id', label: t('payments.columns.id'), render: (p) => <PaymentIdCell id={p.id} /> },
     {
@@ -61,13 +85,48 @@ export function PaidSection({ payments, query, searchMiss, isMobile, role, actio
       render: (p) => <WinnerCell name={p.winnerName} whatsapp={p.winnerWhatsapp} companyName={p.companyName ?? p.companyId} />,
       miw: 150,
     },
-    { id: 'items', label: t('payments.columns.items'), render: (p) => <ItemsCell items={p.wonItems} />, miw: 190, isWide: true },
-    { id: 'shipping', label: t('payments.columns.shipping'), render: (p) => <ShippingCell carrier={p.shippingCarrier} cost={p.shippingCost} /> },
-    { id: 'grandTotal', label: t('payments.columns.total'), render: (p) => <Money amount={p.grandTotal} strong /> },
-    { id: 'status', label: t('payments.columns.status'), render: (p) => <StatusCell payment={p} /> },
-    { id: 'paidAt', label: t('payments.columns.paidAt'), render: (p) => <DateCell value={p.paidAt} /> },
-    { id: 'payout', label: t('payments.columns.payout'), render: (p) => <PayoutCell payment={p} role={role} actions={actions} isCompact={!isMobile} /> },
+    { id: 'items', label: t('payments.columns.items'), render: (p) => <ItemsCell items={p.wonItems} wrap />, miw: 180, isWide: true },
+    {
+      id: 'grandTotal',
+      label: `${t('payments.columns.total')} / ${t('payments.columns.shipping')}`,
+      render: (p) => (
+        <Stack gap={2}>
+          <Money amount={p.grandTotal} strong />
+          <ShippingCell carrier={p.shippingCarrier} cost={p.shippingCost} />
+        </Stack>
+      ),
+    },
+    {
+      id: 'status',
+      label: `${t('payments.columns.status')} / ${t('payments.columns.paidAt')}`,
+      render: (p) => (
+        <Stack gap={4} align="flex-start">
+          <StatusCell payment={p} />
+          <DateCell value={p.paidAt} />
+        </Stack>
+      ),
+    },
+    {
+      id: 'payout',
+      label: t('payments.columns.payout'),
+      render: (p) => <PayoutCell payment={p} role={role} actions={actions} isCompact={!isMobile} />,
+      miw: 150,
+    },
   ];
+
+  const toolbar = (
+    <SegmentedControl
+      size="xs"
+      aria-label={t('payments.payoutFilter.label')}
+      data={PAYOUT_FILTERS.map((value) => ({ value, label: t(value === 'all' ? 'payments.payoutFilter.all' : `payments.payout.${value}`) }))}
+      value={payoutFilter}
+      onChange={(value) => {
+        if (isPayoutFilter(value)) onPayoutFilterChange(value);
+      }}
+      style={{ alignSelf: 'flex-start' }}
+      data-testid="payout-filter"
+    />
+  );
 
   return (
     <BillingListSection
@@ -79,8 +138,10 @@ export function PaidSection({ payments, query, searchMiss, isMobile, role, actio
       query={query}
       searchMiss={searchMiss}
       isMobile={isMobile}
-      skeletonColumns={8}
-      minWidth={940}
+      skeletonColumns={6}
+      minWidth={820}
+      toolbar={toolbar}
+      emptyText={payoutFilter === 'all' ? undefined : t('payments.payoutFilter.empty')}
     />
   );
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../domain/money.js';
 import type { PaymentStatus, PaymentView, WonItem } from '../../../domain/payments.js';
 import { formatDate } from '../../lib/dates';
+import classes from './billing-list.module.css';
 import { formatWhatsapp, PAYMENT_STATUS_COLORS, providerStatusColor, shortId, whatsappChatHref } from './payment-rules';
 
 /** A badge in a squeezed table column keeps its whole word. */
@@ -47,13 +48,13 @@ export function WhatsappCell({ whatsapp }: { whatsapp: string | null }) {
 }
 
 /** The won items with their prices; a long list folds behind 'Ver todos'. */
-export function ItemsCell({ items }: { items: WonItem[] }) {
+export function ItemsCell({ items, wrap = false }: { items: WonItem[] /** Whole names, wrapped, instead of one cut line. */; wrap?: boolean }) {
   const { t } = useTranslation();
   const list = (
     <Stack component="ul" gap={2} m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('payments.itemsCount', { count: items.length })}>
       {items.map((item) => (
-        <Group component="li" key={item.auctionId} gap={6} wrap="nowrap" justify="space-between">
-          <Text size="sm" lineClamp={1} title={item.auctionName}>
+        <Group component="li" key={item.auctionId} gap={6} wrap="nowrap" justify="space-between" align="flex-start">
+          <Text size="sm" lineClamp={wrap ? undefined : 1} title={item.auctionName} className={wrap ? classes.itemName : undefined}>
             {item.auctionName}
           </Text>
           <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>

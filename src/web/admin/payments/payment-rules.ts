@@ -1,5 +1,4 @@
 import type { MantineColor } from '@mantine/core';
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { formatMoney } from '../../../domain/money.js';
 import {
   grandTotal,
@@ -47,12 +46,17 @@ function isShippingErrorKey(value: string): value is ShippingErrorKey {
   return (SHIPPING_ERROR_KEYS as readonly string[]).includes(value);
 }
 
+/** Whole pesos written with thousands separators: '1,500', '12,000'. */
+const THOUSANDS = /^\s*\d{1,3}(,\d{3})+\s*$/;
+
 /**
  * SPEC §5 with the server's own schema: the carrier is trimmed (empty → null) and the cost is a
  * number, an empty field counting as 0, in whole pesos, 0 or more.
  */
 export function validateShipping(values: ShippingFormValues): ShippingValidation {
-  const result = ZShippingInput.safeParse({ shippingCarrier: values.carrier, shippingCost: values.cost });
+  // '1,500' reads as 1500, as an es-MX seller writes it; anything else goes to the schema as typed.
+  const cost = typeof values.cost === 'string' && THOUSANDS.test(values.cost) ? values.cost.replace(/,/g, '') : values.cost;
+  const result = ZShippingInput.safeParse({ shippingCarrier: values.carrier, shippingCost: cost });
   if (result.success) return { ok: true, value: { shippingCarrier: result.data.shippingCarrier, shippingCost: result.data.shippingCost } };
   const errors: { carrier?: ShippingErrorKey; cost?: ShippingErrorKey } = {};
   for (const issue of result.error.issues) {
@@ -117,9 +121,9 @@ export function readyRows(summary: WinnersSummary | undefined, shipping: Readonl
     .sort((a, b) => a.winnerName.localeCompare(b.winnerName, 'es-MX') || (a.companyName ?? a.companyId).localeCompare(b.companyName ?? b.companyId, 'es-MX'));
 }
 
-/** 'Agregar artículos disponibles': this winner's unbilled items of the draft's company, not already in it. */
+/** 'Agregar artículos disponibles': this winner's unbilled items that the draft's collecting account collects, not already in it. */
 export function availableItemsFor(
-  draft: Pick<PaymentView, 'winnerId' | 'companyId' | 'sellerId' | 'auctionIds'>,
+  draft: Pick<PaymentView, 'winnerId' | 'companyId' | 'collectorId' | 'auctionIds'>,
   summary: WinnersSummary | undefined,
 ): WonItem[] {
   if (!summary) return [];
@@ -127,8 +131,8 @@ export function availableItemsFor(
   const seen = new Set<string>();
   const items: WonItem[] = [];
   for (const entry of Object.values(summary)) {
-    // One company and one seller per payment (the server refuses a mix).
-    if (entry.winnerId !== draft.winnerId || entry.companyId !== draft.companyId || entry.sellerId !== draft.sellerId) continue;
+    // One company and one collecting account per payment (the server refuses a mix).
+    if (entry.winnerId !== draft.winnerId || entry.companyId !== draft.companyId || entry.collectorId !== draft.collectorId) continue;
     for (const item of entry.wonItems) {
       if (inDraft.has(item.auctionId) || seen.has(item.auctionId)) continue;
       seen.add(item.auctionId);
@@ -144,22 +148,25 @@ export type BillingRole = 'admin' | 'seller';
 
 export type PayoutView =
   | { kind: 'none' }
-  | { kind: 'text'; status: Exclude<PayoutStatus, 'none'> }
+  | { kind: 'text'; status: PayoutStatus }
   /** Collected in the seller's own Mercado Pago account: no payout is due. */
   | { kind: 'direct' }
-  | { kind: 'button'; action: 'requestPayout' | 'markPaidOut' };
+  /** `isRequested`: the seller asked, and the cell says so beside the platform's button. */
+  | { kind: 'button'; action: 'requestPayout' | 'markPaidOut'; isRequested: boolean };
 
 /**
- * SPEC §4 payout status on a paid payment: an admin sees 'paid_out' or the button to mark it; a
- * seller sees 'requested', 'paid_out' or the button to request it.
+ * SPEC §4 payout status on a paid payment. The platform admin sees whether the seller asked:
+ * 'Sin solicitar', or 'Pago solicitado' with 'Marcar como pagado' (issue 14, item 4; the server
+ * refuses to mark one nobody asked for), or 'Pagado al vendedor'. A seller sees 'requested',
+ * 'paid_out' or the button to request it.
  */
 export function payoutView(p: Pick<PaymentView, 'paymentStatus' | 'payoutStatus' | 'collectedBySeller'>, role: BillingRole): PayoutView {
   if (p.paymentStatus !== 'paid') return { kind: 'none' };
   if (p.collectedBySeller) return { kind: 'direct' };
   if (p.payoutStatus === 'paid_out') return { kind: 'text', status: 'paid_out' };
-  if (role === 'admin') return { kind: 'button', action: 'markPaidOut' };
+  if (role === 'admin') return p.payoutStatus === 'requested' ? { kind: 'button', action: 'markPaidOut', isRequested: true } : { kind: 'text', status: 'none' };
   if (p.payoutStatus === 'requested') return { kind: 'text', status: 'requested' };
-  return { kind: 'button', action: 'requestPayout' };
+  return { kind: 'button', action: 'requestPayout', isRequested: false };
 }
 
 export interface LinkActions {
@@ -212,11 +219,8 @@ export function whatsappChatHref(whatsapp: string | null): string | null {
   return digits ? `https://wa.me/${digits}` : null;
 }
 
-/** '+52 55 1234 5678' for an E.164 number; anything unparsable as it came. */
-export function formatWhatsapp(whatsapp: string | null): string | null {
-  if (!whatsapp) return null;
-  return parsePhoneNumberFromString(whatsapp)?.formatInternational() ?? whatsapp;
-}
+/** The one WhatsApp formatter (the users screen shows numbers the same way). */
+export { formatWhatsapp } from '../../../domain/phone.js';
 
 // ── Display helpers ──────────────────────────────────────────────────────────
 

@@ -3,12 +3,14 @@ import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAYMENT_STATUSES, type PaymentView } from '../../../domain/payments.js';
+import { useMe } from '../../api/me';
 import { usePayments } from '../../api/payments';
 import { AlertIcon, ReceiptIcon, RetryIcon, SearchIcon } from '../../components/icons';
 import { useErrorText } from '../auctions/auction-states';
+import { isPlatformAdmin } from '../users/user-format';
 import { type BillingColumn, BillingList, BillingListSkeleton } from './billing-list';
 import { Money, PaymentIdCell, ShippingCell, StatusCell, WebhookCell, WinnerCell } from './payment-cells';
-import { linkActions } from './payment-rules';
+import { linkActions, payoutView } from './payment-rules';
 import { useBillingActions } from './use-billing-actions';
 import { busyKey } from './use-in-flight';
 
@@ -44,6 +46,9 @@ function PaymentsManager({ isCompact }: { isCompact: boolean }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const actions = useBillingActions();
+  const me = useMe();
+  // Marking a payout done is the platform's; everyone else may ask for it (as in 'Pagos realizados').
+  const role = me.data && isPlatformAdmin(me.data) ? 'admin' : 'seller';
   const [status, setStatus] = useState<StatusFilter>('all');
   const [search, setSearch] = useState('');
   const [debouncedSearch, , searchHandlers] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
@@ -59,17 +64,21 @@ function PaymentsManager({ isCompact }: { isCompact: boolean }) {
     { id: 'webhook', label: t('payments.columns.webhook'), render: (p) => <WebhookCell payment={p} /> },
   ];
 
+  /** What a row offers: its link and cancel while it waits, and the payout step this role may take once paid. */
+  const rowActionsOf = (p: PaymentView) => {
+    const payout = payoutView(p, role);
+    return { ...linkActions(p), payout: payout.kind === 'button' ? payout.action : null };
+  };
+  const hasActions = (p: PaymentView) => {
+    const a = rowActionsOf(p);
+    return (a.openLink || a.copyLink) && p.paymentLink ? true : a.cancel || a.payout !== null;
+  };
+
   const rowActions = (p: PaymentView, isTable: boolean) => {
-    const allowed = linkActions(p);
+    const allowed = rowActionsOf(p);
     const link = p.paymentLink;
     const size = isTable ? 'xs' : 'sm';
-    if (!allowed.openLink && !allowed.copyLink && !allowed.cancel) {
-      return (
-        <Text size="sm" c="dimmed">
-          —
-        </Text>
-      );
-    }
+    const isBusy = actions.isBusy(busyKey.payment(p.id));
     return (
       <>
         {allowed.openLink && link && (
@@ -83,8 +92,18 @@ function PaymentsManager({ isCompact }: { isCompact: boolean }) {
           </Button>
         )}
         {allowed.cancel && (
-          <Button size={size} variant="subtle" color="red" onClick={() => actions.requestCancel(p)} loading={actions.isBusy(busyKey.payment(p.id))}>
+          <Button size={size} variant="subtle" color="red" onClick={() => actions.requestCancel(p)} loading={isBusy}>
             {t('payments.actions.cancel')}
+          </Button>
+        )}
+        {allowed.payout === 'markPaidOut' && (
+          <Button size={size} variant="light" onClick={() => void actions.markPaidOut(p)} loading={isBusy}>
+            {t('payments.actions.markPaidOut')}
+          </Button>
+        )}
+        {allowed.payout === 'requestPayout' && (
+          <Button size={size} variant="light" onClick={() => void actions.requestPayout(p)} loading={isBusy}>
+            {t('payments.actions.requestPayout')}
           </Button>
         )}
       </>
@@ -155,7 +174,7 @@ function PaymentsManager({ isCompact }: { isCompact: boolean }) {
       ) : null}
       {payments.isPending ? (
         <BillingListSkeleton columns={7} isMobile={isCompact} />
-      ) : !data ? null : data.length === 0 ? (
+      ) : !data || payments.error ? null : data.length === 0 ? (
         <EmptyState
           icon={<ReceiptIcon size={28} />}
           withIndicatorBackground
@@ -177,7 +196,8 @@ function PaymentsManager({ isCompact }: { isCompact: boolean }) {
             rowKey={(p) => p.id}
             columns={columns}
             cardHead="winner"
-            actions={rowActions}
+            // Only real actions: with none on any row, the column goes (issue 14, item 8).
+            actions={data.some(hasActions) ? rowActions : undefined}
             actionsLabel={t('payments.columns.actions')}
             label={t('payments.modal.listLabel')}
             isMobile={isCompact}

@@ -1,10 +1,19 @@
-import { Alert, Button, Divider, Group, Modal, NumberInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Divider, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../domain/money.js';
-import { MAX_CARRIER_LENGTH, MAX_SHIPPING_COST, type PaymentView, type WonItem } from '../../../domain/payments.js';
+import { MAX_CARRIER_LENGTH, type PaymentView, type WonItem } from '../../../domain/payments.js';
 import { AlertIcon } from '../../components/icons';
-import { linkBlocker, type Shipping, type ShippingErrorKey, type ShippingFormValues, shippingFormValues, validateShipping } from './payment-rules';
+import {
+  linkBlocker,
+  type ReadyRow,
+  type Shipping,
+  type ShippingErrorKey,
+  type ShippingFormValues,
+  shippingFormValues,
+  validateShipping,
+} from './payment-rules';
+import { MAX_SHIPPING_COST_TEXT, ShippingCostInput } from './shipping-cost-input';
 import type { LinkMode } from './use-billing-actions';
 
 type ShippingErrors = { carrier?: ShippingErrorKey; cost?: ShippingErrorKey };
@@ -34,23 +43,14 @@ function ShippingFields({
         autoComplete="off"
         data-autofocus
       />
-      <NumberInput
+      <ShippingCostInput
         label={t('payments.shipping.cost')}
         description={t('payments.shipping.costHint')}
         placeholder="0"
-        prefix="$"
-        thousandSeparator=","
         value={values.cost}
         onChange={(cost) => onChange({ cost })}
-        min={0}
-        max={MAX_SHIPPING_COST}
-        step={1}
-        allowDecimal={false}
-        allowNegative={false}
-        clampBehavior="strict"
-        inputMode="numeric"
         disabled={isDisabled}
-        error={errors.cost ? t(`payments.shipping.errors.${errors.cost}`) : undefined}
+        error={errors.cost ? t(`payments.shipping.errors.${errors.cost}`, { max: MAX_SHIPPING_COST_TEXT }) : undefined}
       />
     </>
   );
@@ -120,19 +120,36 @@ function EditShippingForm({ target, onClose, onSave }: { target: EditShippingTar
   );
 }
 
+/**
+ * What the confirmation is about: a draft to finalise, or a winner with no draft yet ('Enviar
+ * enlace de pago'), whose draft is created only once the seller confirms (issue 14, item 3).
+ */
+export type ConfirmSource = { kind: 'draft'; payment: PaymentView } | { kind: 'ready'; row: ReadyRow };
+
 export interface ConfirmTarget {
-  payment: PaymentView;
+  source: ConfirmSource;
   mode: LinkMode;
-  /** What the draft's fields showed when 'Finalizar' was pressed. */
+  /** What the draft's fields (or the winner's 'Editar envío') showed when the button was pressed. */
   initial: ShippingFormValues;
+}
+
+/** What the form shows of either source. */
+function confirmSubject(source: ConfirmSource) {
+  if (source.kind === 'draft') {
+    const p = source.payment;
+    return { key: `payment:${p.id}`, winnerName: p.winnerName, wonItems: p.wonItems, totalAmount: p.totalAmount, isReserved: p.isReserved, fixed: p };
+  }
+  const r = source.row;
+  return { key: `ready:${r.key}`, winnerName: r.winnerName, wonItems: r.wonItems, totalAmount: r.totalAmount, isReserved: false, fixed: null };
 }
 
 interface ShippingConfirmModalProps {
   target: ConfirmTarget | null;
   isBusy: boolean;
-  /** Closed without creating the link. */
+  /** Closed without creating anything. */
   onDismiss: (target: ConfirmTarget) => void;
-  onConfirm: (payment: PaymentView, shipping: Shipping, mode: LinkMode) => Promise<boolean>;
+  /** True when the window may close (the link went out, or the draft exists and its notice says what failed). */
+  onConfirm: (target: ConfirmTarget, shipping: Shipping) => Promise<boolean>;
   onDone: () => void;
 }
 
@@ -152,7 +169,7 @@ export function ShippingConfirmModal({ target, isBusy, onDismiss, onConfirm, onD
       closeOnClickOutside={false}
       closeButtonProps={{ 'aria-label': t('common.close'), disabled: isBusy }}
     >
-      {target && <ConfirmForm key={target.payment.id} target={target} isBusy={isBusy} onCancel={close} onConfirm={onConfirm} onDone={onDone} />}
+      {target && <ConfirmForm key={confirmSubject(target.source).key} target={target} isBusy={isBusy} onCancel={close} onConfirm={onConfirm} onDone={onDone} />}
     </Modal>
   );
 }
@@ -165,9 +182,10 @@ function ConfirmForm({
   onDone,
 }: { target: ConfirmTarget; isBusy: boolean; onCancel: () => void } & Pick<ShippingConfirmModalProps, 'onConfirm' | 'onDone'>) {
   const { t } = useTranslation();
-  const { payment, mode } = target;
+  const { mode } = target;
+  const subject = confirmSubject(target.source);
   // A reserved draft's amount is fixed: confirm the shipping the link will charge, not what was typed.
-  const [values, setValues] = useState(payment.isReserved ? shippingFormValues(payment) : target.initial);
+  const [values, setValues] = useState(subject.isReserved && subject.fixed ? shippingFormValues(subject.fixed) : target.initial);
   const [errors, setErrors] = useState<ShippingErrors>({});
   const [blocker, setBlocker] = useState<'noItems' | 'needShipping' | null>(null);
   const checked = validateShipping(values);
@@ -180,22 +198,22 @@ function ConfirmForm({
       setErrors(checked.errors);
       return;
     }
-    const problem = linkBlocker({ ...checked.value, wonItems: payment.wonItems });
+    const problem = linkBlocker({ ...checked.value, wonItems: subject.wonItems });
     if (problem) {
       setBlocker(problem);
       return;
     }
-    if (await onConfirm(payment, checked.value, mode)) onDone();
+    if (await onConfirm(target, checked.value)) onDone();
   };
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate>
       <Stack gap="md">
-        <Text size="sm">{t('payments.confirm.intro', { name: payment.winnerName })}</Text>
+        <Text size="sm">{t('payments.confirm.intro', { name: subject.winnerName })}</Text>
         <ShippingFields
           values={values}
           errors={errors}
-          isDisabled={payment.isReserved}
+          isDisabled={subject.isReserved}
           onChange={(patch) => {
             setValues((current) => ({ ...current, ...patch }));
             setErrors({});
@@ -207,7 +225,7 @@ function ConfirmForm({
             {t(`payments.confirm.${blocker}`)}
           </Alert>
         )}
-        <Totals items={payment.wonItems} itemsTotal={payment.totalAmount} shippingCost={shippingCost} />
+        <Totals items={subject.wonItems} itemsTotal={subject.totalAmount} shippingCost={shippingCost} />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onCancel} disabled={isBusy}>
             {t('payments.confirm.cancel')}

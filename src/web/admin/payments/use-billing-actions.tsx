@@ -102,40 +102,75 @@ export function useBillingActions() {
     [run, runAction, t, addAuctionsMutation.mutateAsync],
   );
 
-  /** Saves the confirmed shipping if it changed, finalises, then sends or copies the link. */
-  const finalize = useCallback(
-    async (payment: PaymentView, shipping: Shipping, mode: LinkMode): Promise<boolean> =>
-      (await run(busyKey.payment(payment.id), async () => {
-        // Opened now, inside the click: a tab opened after the requests would meet the pop-up blocker.
-        const tab = mode === 'send' && payment.winnerWhatsapp ? openBlankTab() : null;
-        const onFailure = () => tab?.close();
-        if (!sameShipping(shipping, payment)) {
-          const saved = await runAction(() => updateShippingMutation.mutateAsync({ id: payment.id, ...shipping }), {
-            failure: t('payments.errors.updateShipping'),
-            onFailure,
-          });
-          if (!saved) return false;
-        }
-        const answer = await runAction(() => finalizeMutation.mutateAsync(payment.id), {
-          failure: (error) => t(isServerFailure(error) ? 'payments.errors.createLink' : 'payments.errors.finalize'),
+  /**
+   * Saves the confirmed shipping if it changed, finalises, then sends or copies the link. `tab` is
+   * the blank tab the click opened for WhatsApp (closed on failure). False when a step failed.
+   */
+  const deliverLink = useCallback(
+    async (payment: PaymentView, shipping: Shipping, mode: LinkMode, tab: Window | null): Promise<boolean> => {
+      const onFailure = () => tab?.close();
+      if (!sameShipping(shipping, payment)) {
+        const saved = await runAction(() => updateShippingMutation.mutateAsync({ id: payment.id, ...shipping }), {
+          failure: t('payments.errors.updateShipping'),
           onFailure,
         });
-        if (!answer) return false;
-        const { paymentLinkUrl: link, payment: finalized } = answer.value;
-        if (mode === 'send') {
-          const href = paymentWhatsappHref(finalized, link);
-          if (href && tab && !tab.closed) tab.location.href = href;
-          else if (href) notices.openWhatsapp(href);
-          else {
-            tab?.close();
-            notices.noWhatsapp(link);
-          }
-        } else {
-          await notices.copyLink(link, 'linkCopiedFinalize');
+        if (!saved) return false;
+      }
+      const answer = await runAction(() => finalizeMutation.mutateAsync(payment.id), {
+        failure: (error) => t(isServerFailure(error) ? 'payments.errors.createLink' : 'payments.errors.finalize'),
+        onFailure,
+      });
+      if (!answer) return false;
+      const { paymentLinkUrl: link, payment: finalized } = answer.value;
+      if (mode === 'send') {
+        const href = paymentWhatsappHref(finalized, link);
+        if (href && tab && !tab.closed) tab.location.href = href;
+        else if (href) notices.openWhatsapp(href);
+        else {
+          tab?.close();
+          notices.noWhatsapp(link);
         }
+      } else {
+        await notices.copyLink(link, 'linkCopiedFinalize');
+      }
+      return true;
+    },
+    [runAction, notices, t, updateShippingMutation.mutateAsync, finalizeMutation.mutateAsync],
+  );
+
+  /** 'Finalizar y generar enlace' on a draft, after its confirmation. */
+  const finalize = useCallback(
+    async (payment: PaymentView, shipping: Shipping, mode: LinkMode): Promise<boolean> =>
+      (await run(busyKey.payment(payment.id), () =>
+        // Opened now, inside the click: a tab opened after the requests would meet the pop-up blocker.
+        deliverLink(payment, shipping, mode, mode === 'send' && payment.winnerWhatsapp ? openBlankTab() : null),
+      )) ?? false,
+    [run, deliverLink],
+  );
+
+  /**
+   * 'Enviar enlace de pago' on a winner with no draft, once the seller confirmed the shipping
+   * (issue 14, item 3): only now is the draft created, then finalised and sent. True once the
+   * draft exists, even if a later step failed (its notice says so and the draft waits in 'Pagos en
+   * borrador'); false when nothing was created.
+   */
+  const sendNewLink = useCallback(
+    async (row: ReadyRow, shipping: Shipping): Promise<boolean> =>
+      (await run(busyKey.ready(row.key), async () => {
+        if (row.wonItems.length === 0) {
+          notices.failure(t('payments.confirm.noItems'));
+          return false;
+        }
+        const tab = row.winnerWhatsapp ? openBlankTab() : null;
+        const created = await runAction(
+          () => createDraftMutation.mutateAsync({ winnerId: row.winnerId, auctionIds: row.wonItems.map((item) => item.auctionId) }),
+          { failure: t('payments.errors.createDraft'), onFailure: () => tab?.close() },
+        );
+        if (!created) return false;
+        await deliverLink(created.value.payment, shipping, 'send', tab);
         return true;
       })) ?? false,
-    [run, runAction, notices, t, updateShippingMutation.mutateAsync, finalizeMutation.mutateAsync],
+    [run, runAction, deliverLink, notices, t, createDraftMutation.mutateAsync],
   );
 
   const cancel = useCallback(
@@ -222,6 +257,7 @@ export function useBillingActions() {
       saveShipping,
       addItems,
       finalize,
+      sendNewLink,
       requestCancel,
       requestPayout,
       markPaidOut,
@@ -229,7 +265,7 @@ export function useBillingActions() {
       copyLink,
       notices,
     }),
-    [isBusy, createDraft, saveShipping, addItems, finalize, requestCancel, requestPayout, markPaidOut, sendExistingLink, copyLink, notices],
+    [isBusy, createDraft, saveShipping, addItems, finalize, sendNewLink, requestCancel, requestPayout, markPaidOut, sendExistingLink, copyLink, notices],
   );
 }
 

@@ -1,8 +1,9 @@
-import { Modal } from '@mantine/core';
+import { Modal, Tabs } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../domain/api-types.js';
 import { isAdmin } from '../../../domain/roles.js';
+import { InvitationsPanel } from './invitations-panel';
 import { UsersManager } from './users-manager';
 
 export interface UsersModalProps {
@@ -11,7 +12,7 @@ export interface UsersModalProps {
   me: Me;
 }
 
-/** 'Usuarios' (SPEC §2 modals, admin only): role filter, search, roles and companyId. */
+/** 'Usuarios' (SPEC §2 modals, admin only): role filter, search, roles and company; and the seller invitations. */
 export function UsersModal({ opened, onClose, me }: UsersModalProps) {
   const { t } = useTranslation();
   const isMobile = useMediaQuery('(max-width: 48em)') ?? false;
@@ -31,7 +32,21 @@ export function UsersModal({ opened, onClose, me }: UsersModalProps) {
         centered
         closeButtonProps={{ 'aria-label': t('common.close') }}
       >
-        {isOpen && <UsersManager me={me} isCompact={isMobile} />}
+        {isOpen && (
+          // keepMounted off: each tab starts clean, like the window itself.
+          <Tabs defaultValue="users" keepMounted={false}>
+            <Tabs.List mb="md">
+              <Tabs.Tab value="users">{t('users.tabs.users')}</Tabs.Tab>
+              <Tabs.Tab value="invitations">{t('users.tabs.invitations')}</Tabs.Tab>
+            </Tabs.List>
+            <Tabs.Panel value="users">
+              <UsersManager me={me} isCompact={isMobile} />
+            </Tabs.Panel>
+            <Tabs.Panel value="invitations">
+              <InvitationsPanel me={me} isCompact={isMobile} />
+            </Tabs.Panel>
+          </Tabs>
+        )}
       </Modal>
     </Modal.Stack>
   );

@@ -1,6 +1,7 @@
 import { Badge, Box, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatWhatsapp } from '../../../domain/phone.js';
 import type { UserListItem } from '../../../domain/users.js';
 import { RoleBadges } from './role-badges';
 import { UserCompanyField } from './user-company-field';
@@ -15,7 +16,7 @@ interface UsersTableProps {
   isCompact: boolean;
 }
 
-/** The 'Usuarios' list: name, email, WhatsApp, roles, companyId and actions. */
+/** The 'Usuarios' list: name, email, WhatsApp ('+52 55 1234 5678'), roles, company and actions. */
 export function UsersTable({ users, meId, canEditCompany, onEditRoles, isCompact }: UsersTableProps) {
   const { t } = useTranslation();
 
@@ -27,7 +28,7 @@ export function UsersTable({ users, meId, canEditCompany, onEditRoles, isCompact
             <Stack gap="xs">
               <UserName user={user} isSelf={user.uid === meId} />
               <Field label={t('users.columns.email')}>{user.email}</Field>
-              <Field label={t('users.columns.whatsapp')}>{user.whatsapp ?? t('users.noValue')}</Field>
+              <Field label={t('users.columns.whatsapp')}>{formatWhatsapp(user.whatsapp) ?? t('users.noValue')}</Field>
               <RoleBadges roles={user.roles} />
               <Field label={t('users.columns.companyId')}>
                 <UserCompanyField user={user} isEditable={canEditCompany} />
@@ -60,7 +61,7 @@ export function UsersTable({ users, meId, canEditCompany, onEditRoles, isCompact
                 <UserName user={user} isSelf={user.uid === meId} />
               </Table.Td>
               <Table.Td style={{ wordBreak: 'break-all' }}>{user.email}</Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>{user.whatsapp ?? t('users.noValue')}</Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatWhatsapp(user.whatsapp) ?? t('users.noValue')}</Table.Td>
               <Table.Td>
                 <RoleBadges roles={user.roles} />
               </Table.Td>

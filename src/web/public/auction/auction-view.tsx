@@ -53,7 +53,7 @@ export function AuctionView({ auction, receivedAt }: { auction: PublicAuction; r
         <AuctionDetails auction={auction} />
       </div>
       <div className={classes.areaHistory}>
-        <BidHistory history={bidding.history} myTag={bidding.myTag} offset={bidding.offset} />
+        <BidHistory history={bidding.history} myTag={bidding.myTag} offset={bidding.offset} isEnded={bidding.displayStatus === 'ended'} />
       </div>
       <BiddingModals bidding={bidding} />
     </div>

@@ -37,13 +37,14 @@ export function AuctionCountdown({ endTime, offset, isEnded }: { endTime: number
 
   return (
     <Stack gap={2}>
+      {/* The label sits above, so the time itself keeps to one line on a 390 px phone. */}
+      {!isOver && (
+        <Text size="sm" c="dimmed">
+          {t('bidding.countdown.label')}
+        </Text>
+      )}
       <Group gap={6} wrap="nowrap" c={isOver ? 'dimmed' : c.isFinalMinute ? 'red.7' : undefined}>
         <ClockIcon size={18} />
-        {!isOver && (
-          <Text size="sm" c="dimmed" span>
-            {t('bidding.countdown.label')}
-          </Text>
-        )}
         <Text
           span
           role="timer"

@@ -4,16 +4,23 @@ import { useTranslation } from 'react-i18next';
 import { MAX_PRICE } from '../../../domain/auctions.js';
 import { formatMoney } from '../../../domain/money.js';
 import { GavelIcon } from '../../components/icons';
-import { type Amount, type BidErrors, type BidFormValues, checkBid } from './bid-input';
+import { type Amount, amountValue, type BidErrors, type BidFormValues, checkBid } from './bid-input';
 
 /** Quick-add steps, in minimum increments: +1, +5, +10. */
 const QUICK_STEPS = [1, 5, 10] as const;
 
-/** Both amount fields: whole pesos, shown as $1,234, with the phone's number pad. */
+/**
+ * Both amount fields: pesos shown as $1,234, with the phone's number pad. Nothing typed is changed
+ * behind the bidder's back: no clamping to the minimum or the top price, and a minus sign or
+ * centavos stay on screen so the error beside them can say what is wrong (checkBid).
+ */
 const PESO_INPUT = {
   max: MAX_PRICE,
-  allowDecimal: false,
-  allowNegative: false,
+  clampBehavior: 'none',
+  allowDecimal: true,
+  allowNegative: true,
+  // A comma is the thousands separator in Mexico: '1,800' must not turn into 1.8.
+  allowedDecimalSeparators: ['.'] as string[],
   thousandSeparator: ',',
   prefix: '$',
   inputMode: 'numeric',
@@ -47,7 +54,8 @@ export function BidForm({ nextMinimum, minIncrement, isSending, disabled, server
   // A new minimum (someone bid): follow it unless the user typed more than it.
   if (seenMinimum !== nextMinimum) {
     setSeenMinimum(nextMinimum);
-    if (!isEdited || amount === '' || amount < nextMinimum) {
+    const typed = amountValue(amount);
+    if (!isEdited || typed === undefined || typed < nextMinimum) {
       setAmount(nextMinimum);
       setEdited(false);
       if (errors?.amount === 'belowMinimum') setErrors(errors.maxAmount ? { maxAmount: errors.maxAmount } : null);
@@ -55,17 +63,23 @@ export function BidForm({ nextMinimum, minIncrement, isSending, disabled, server
   }
 
   const errorText = (key: BidErrors['amount'], serverMessage: string | undefined) =>
-    key ? t(`bidding.errors.${key}`, { amount: formatMoney(nextMinimum) }) : serverMessage || undefined;
+    key ? t(`bidding.errors.${key}`, { amount: formatMoney(nextMinimum), limit: formatMoney(MAX_PRICE) }) : serverMessage || undefined;
+  /** Editing a field takes its error away until the next 'Pujar'; the other field's stays. */
+  const clearError = (field: keyof BidErrors) => {
+    if (errors?.[field]) setErrors({ ...errors, [field]: undefined });
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found = checkBid(amount, maxAmount, isAuto, nextMinimum);
     setErrors(found);
-    if (found || amount === '') return;
-    onSubmit({ amount, maxAmount: isAuto && maxAmount !== '' ? maxAmount : null });
+    const bid = amountValue(amount);
+    if (found || bid === undefined) return;
+    onSubmit({ amount: bid, maxAmount: isAuto ? (amountValue(maxAmount) ?? null) : null });
   };
 
-  const base = typeof amount === 'number' ? Math.max(amount, nextMinimum) : nextMinimum;
+  const typedAmount = amountValue(amount);
+  const base = typedAmount !== undefined && Number.isSafeInteger(typedAmount) ? Math.max(typedAmount, nextMinimum) : nextMinimum;
 
   return (
     <form onSubmit={submit} noValidate data-testid="bid-form">
@@ -75,8 +89,9 @@ export function BidForm({ nextMinimum, minIncrement, isSending, disabled, server
           description={t('bidding.form.amountHint', { min: formatMoney(nextMinimum) })}
           value={amount}
           onChange={(value) => {
-            setAmount(typeof value === 'number' ? value : '');
+            setAmount(value);
             setEdited(true);
+            clearError('amount');
           }}
           min={nextMinimum}
           step={minIncrement}
@@ -98,6 +113,7 @@ export function BidForm({ nextMinimum, minIncrement, isSending, disabled, server
                 onClick={() => {
                   setAmount(Math.min(base + add, MAX_PRICE));
                   setEdited(true);
+                  clearError('amount');
                 }}
               >
                 {t('bidding.form.quickAddButton', { amount: formatMoney(add) })}
@@ -121,8 +137,11 @@ export function BidForm({ nextMinimum, minIncrement, isSending, disabled, server
               <NumberInput
                 label={t('bidding.form.maxAmount')}
                 value={maxAmount}
-                onChange={(value) => setMaxAmount(typeof value === 'number' ? value : '')}
-                min={typeof amount === 'number' ? amount : nextMinimum}
+                onChange={(value) => {
+                  setMaxAmount(value);
+                  clearError('maxAmount');
+                }}
+                min={typedAmount ?? nextMinimum}
                 step={minIncrement}
                 {...PESO_INPUT}
                 disabled={disabled}

@@ -18,10 +18,12 @@ interface BidHistoryProps {
   history: ReturnType<typeof useBidHistory>;
   myTag: string | null;
   offset: number;
+  /** Over (or past its end time): an empty history says it ended without bids instead of inviting the first. */
+  isEnded: boolean;
 }
 
 /** The public history: masked names, 'Tú' for the viewer's own lines, automatic bids marked, 'Ver más' pages back. */
-export const BidHistory = memo(function BidHistory({ history, myTag, offset }: BidHistoryProps) {
+export const BidHistory = memo(function BidHistory({ history, myTag, offset, isEnded }: BidHistoryProps) {
   const { t } = useTranslation();
   const items = flattenHistory(history.data);
   const total = history.data?.pages[0]?.total ?? 0;
@@ -55,8 +57,8 @@ export const BidHistory = memo(function BidHistory({ history, myTag, offset }: B
             </Stack>
           </Alert>
         ) : items.length === 0 ? (
-          <Text c="dimmed" size="sm">
-            {t('bidding.history.empty')}
+          <Text c="dimmed" size="sm" data-testid="history-empty">
+            {t(isEnded ? 'bidding.history.emptyEnded' : 'bidding.history.empty')}
           </Text>
         ) : (
           <HistoryLines items={items} myTag={myTag} offset={offset} />

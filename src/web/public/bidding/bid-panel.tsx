@@ -1,4 +1,5 @@
 import { Alert, Badge, Button, Card, CloseButton, Divider, Group, Loader, Stack, Text } from '@mantine/core';
+import type { Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../domain/api-types.js';
 import { type AuctionLiveState, BID_ERROR_CODES, type BidderView, canBuyNow } from '../../../domain/bidding.js';
@@ -20,7 +21,8 @@ export interface BidPanelProps {
   /** The end time has passed on the server's clock (the close itself may not have arrived yet). */
   isOver: boolean;
   isOwnAuction: boolean;
-  isOffline: boolean;
+  /** 'browser': the device is offline (no bid can go out); 'live': the live connection is down, reconnecting. */
+  offline: 'browser' | 'live' | null;
   isOutbid: boolean;
   /** My own bid of this amount was answered at once by another maximum. */
   outbidAmount: number | null;
@@ -33,6 +35,8 @@ export interface BidPanelProps {
   onBid: (values: BidFormValues) => void;
   onBuyNow: () => void;
   onSignIn: () => void;
+  /** The card itself: on a phone, a notice it already shows inline is not repeated as a toast while it is in view. */
+  panelRef?: Ref<HTMLDivElement>;
 }
 
 /** The price, the clock and the action: everything a bidder looks at, in one card. */
@@ -48,7 +52,7 @@ export function BidPanel(props: BidPanelProps) {
   const hasWon = isEnded && myTag !== null && state.winnerTag === myTag;
 
   return (
-    <Card withBorder radius="lg" padding="lg" shadow="sm" component="section" aria-label={t('bidding.form.title')} data-testid="bid-panel">
+    <Card ref={props.panelRef} withBorder radius="lg" padding="lg" shadow="sm" component="section" aria-label={t('bidding.form.title')} data-testid="bid-panel">
       <Stack gap="md">
         <Stack gap={2}>
           <Text size="sm" c="dimmed" data-testid="price-label">
@@ -59,7 +63,11 @@ export function BidPanel(props: BidPanelProps) {
               {formatMoney(hasBids ? (state.currentPrice ?? 0) : state.startingPrice)}
             </Text>
             <Text size="sm" c="dimmed" data-testid="bid-count">
-              {state.bidCount > 0 ? t('bidding.price.bids', { count: state.bidCount }) : t('bidding.price.noBids')}
+              {state.bidCount > 0
+                ? t('bidding.price.bids', { count: state.bidCount })
+                : isEnded || isOver
+                  ? t('bidding.price.noBidsEnded')
+                  : t('bidding.price.noBids')}
             </Text>
           </Group>
           {isRunning && (
@@ -68,6 +76,17 @@ export function BidPanel(props: BidPanelProps) {
             </Text>
           )}
         </Stack>
+
+        {props.offline === 'browser' && (
+          <Alert color="red" variant="light" icon={<AlertIcon />} title={t('bidding.offline.title')} role="status" data-testid="offline">
+            {t('bidding.offline.message')}
+          </Alert>
+        )}
+        {props.offline === 'live' && (
+          <Badge variant="light" color="gray" tt="none" fw={500} role="status" data-testid="offline">
+            {t('bidding.live.offline')}
+          </Badge>
+        )}
 
         {!isPending && <AuctionCountdown endTime={state.endTime} offset={props.offset} isEnded={isEnded} />}
 
@@ -194,11 +213,6 @@ export function BidPanel(props: BidPanelProps) {
           >
             {t('bidding.buyNow.button', { price: formatMoney(state.buyNowPrice) })}
           </Button>
-        )}
-        {props.isOffline && (
-          <Badge variant="light" color="gray" tt="none" fw={500} role="status" data-testid="offline">
-            {t('bidding.live.offline')}
-          </Badge>
         )}
       </Stack>
     </Card>

@@ -2,12 +2,19 @@ import { Alert, Button, DataList, Group, Modal, Stack, Text } from '@mantine/cor
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../domain/money.js';
-import type { Review } from './use-bid-flow';
+import { pesosInWords } from '../../../domain/pesos-in-words.js';
+import { AlertIcon } from '../../components/icons';
+import type { LargeBid } from './bid-input';
+import type { BidAction, Review } from './use-bid-flow';
 
 interface ReviewModalProps {
   review: Review | null;
   auctionName: string;
   buyNowPrice: number | null;
+  /** The price the panel shows now (refreshed after an unknown outcome). */
+  referencePrice: number;
+  /** No bid yet: the price is the starting price, and is called that. */
+  isStartingPrice: boolean;
   isSending: boolean;
   onConfirm: () => void;
   onCancel: () => void;
@@ -15,9 +22,10 @@ interface ReviewModalProps {
 
 /**
  * The step before sending (eBay's 'Review bid'): the amount and the maximum for a bid, or the
- * price for 'Comprar ahora'. While it sends it cannot be closed; with no answer it offers a retry.
+ * price for 'Comprar ahora'. A bid far above the price gets a second look, in words. While it
+ * sends (10 s at most) it cannot be closed; with no answer it says so and offers a retry.
  */
-export function ReviewModal({ review, auctionName, buyNowPrice, isSending, onConfirm, onCancel }: ReviewModalProps) {
+export function ReviewModal({ review, auctionName, buyNowPrice, referencePrice, isStartingPrice, isSending, onConfirm, onCancel }: ReviewModalProps) {
   const { t } = useTranslation();
   // Keep showing the last review while the modal animates out.
   const lastReview = useRef(review);
@@ -25,7 +33,17 @@ export function ReviewModal({ review, auctionName, buyNowPrice, isSending, onCon
   const shown = review ?? lastReview.current;
   const action = shown?.action;
   const isBuyNow = action?.kind === 'buyNow';
+  const isCheck = action?.kind === 'bid' && shown?.step === 'check' && shown.large !== null;
   const price = formatMoney(buyNowPrice ?? 0);
+
+  const submitLabel = shown?.failure
+    ? t('bidding.confirm.retry')
+    : isCheck
+      ? t('bidding.check.confirm')
+      : isBuyNow
+        ? t('bidding.buyNow.submit', { price })
+        : t('bidding.confirm.submit');
+  const cancelLabel = isCheck ? t('bidding.check.fix') : isBuyNow ? t('bidding.buyNow.cancel') : t('bidding.confirm.cancel');
 
   return (
     <Modal
@@ -45,6 +63,10 @@ export function ReviewModal({ review, auctionName, buyNowPrice, isSending, onCon
               <DataList.Item>
                 <DataList.ItemLabel c="dimmed">{t('bidding.confirm.auction')}</DataList.ItemLabel>
                 <DataList.ItemValue>{auctionName}</DataList.ItemValue>
+              </DataList.Item>
+              <DataList.Item>
+                <DataList.ItemLabel c="dimmed">{isStartingPrice ? t('publicAuction.startingPrice') : t('bidding.confirm.currentPrice')}</DataList.ItemLabel>
+                <DataList.ItemValue data-testid="review-price">{formatMoney(referencePrice)}</DataList.ItemValue>
               </DataList.Item>
               <DataList.Item>
                 <DataList.ItemLabel c="dimmed">{t('bidding.confirm.amount')}</DataList.ItemLabel>
@@ -67,26 +89,54 @@ export function ReviewModal({ review, auctionName, buyNowPrice, isSending, onCon
               </Text>
             </Stack>
           )}
-          {action.kind === 'bid' && (
+          {isCheck && shown?.large && action.kind === 'bid' && <LargeBidCheck action={action} large={shown.large} isStartingPrice={isStartingPrice} />}
+          {action.kind === 'bid' && !isCheck && (
             <Text size="sm" c="dimmed">
               {t('bidding.confirm.binding')}
             </Text>
           )}
-          {shown?.isUncertain && (
-            <Alert color="orange" variant="light" role="alert">
-              {t('bidding.result.uncertain')}
+          {shown?.failure && (
+            <Alert
+              color={shown.failure === 'offline' ? 'red' : 'orange'}
+              variant="light"
+              role="alert"
+              title={shown.failure === 'offline' ? t('bidding.offline.title') : t('bidding.result.uncertainTitle')}
+              data-testid="send-failure"
+            >
+              {shown.failure === 'offline'
+                ? t(isBuyNow ? 'bidding.result.offlineBuyNow' : 'bidding.result.offline')
+                : t(isBuyNow ? 'bidding.result.uncertainBuyNow' : 'bidding.result.uncertain')}
             </Alert>
           )}
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onCancel} disabled={isSending}>
-              {isBuyNow ? t('bidding.buyNow.cancel') : t('bidding.confirm.cancel')}
+              {cancelLabel}
             </Button>
             <Button onClick={onConfirm} loading={isSending} data-autofocus>
-              {shown?.isUncertain ? t('bidding.confirm.retry') : isBuyNow ? t('bidding.buyNow.submit', { price }) : t('bidding.confirm.submit')}
+              {submitLabel}
             </Button>
           </Group>
         </Stack>
       )}
     </Modal>
+  );
+}
+
+/** The second look: each amount far above the price, in words and digits, and how many times the price it is. */
+function LargeBidCheck({ action, large, isStartingPrice }: { action: Extract<BidAction, { kind: 'bid' }>; large: LargeBid; isStartingPrice: boolean }) {
+  const { t } = useTranslation();
+  const price = formatMoney(large.reference);
+  const reference = isStartingPrice ? t('bidding.check.startingPrice', { price }) : t('bidding.check.currentPrice', { price });
+  const line = (amount: number, times: number) => ({ words: pesosInWords(amount), amount: formatMoney(amount), times, reference });
+  return (
+    <Alert color="orange" variant="light" icon={<AlertIcon />} role="alert" title={t('bidding.check.title')} data-testid="large-bid-check">
+      <Stack gap={4}>
+        {large.amountTimes !== null && <Text size="sm">{t('bidding.check.amount', line(action.amount, large.amountTimes))}</Text>}
+        {large.maxTimes !== null && action.maxAmount !== null && <Text size="sm">{t('bidding.check.max', line(action.maxAmount, large.maxTimes))}</Text>}
+        <Text size="sm" fw={600}>
+          {t('bidding.check.question')}
+        </Text>
+      </Stack>
+    </Alert>
   );
 }

@@ -2,17 +2,26 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Me } from '../../../domain/api-types.js';
 import { BID_ERROR_CODES, type BidAnswer } from '../../../domain/bidding.js';
 import { startSignIn } from '../../api/auth';
-import { isUncertainFailure, newIdempotencyKey, useBuyNow, usePlaceBid } from '../../api/bids';
+import { isUncertainFailure, newIdempotencyKey, SEND_ERROR_CODES, useBuyNow, usePlaceBid } from '../../api/bids';
 import { isApiError } from '../../api/client';
+import { type LargeBid, largeBid } from './bid-input';
 
 export type BidAction = { kind: 'bid'; amount: number; maxAmount: number | null } | { kind: 'buyNow' };
+
+/**
+ * Why the last try did not get an answer: 'offline' (the browser was offline, nothing was sent) or
+ * 'uncertain' (no answer in time: the server may have it). 'Reintentar' resends under the same key.
+ */
+export type SendFailure = 'offline' | 'uncertain';
 
 /** The confirmation step on screen: what will be sent, under which Idempotency-Key. */
 export interface Review {
   action: BidAction;
   key: string;
-  /** The last try's outcome is unknown (no answer): 'Reintentar' resends with the same key. */
-  isUncertain: boolean;
+  failure: SendFailure | null;
+  /** A bid or maximum far above the price: 'Confirmar puja' first asks once more ('check'). */
+  large: LargeBid | null;
+  step: 'review' | 'check';
 }
 
 /** A refusal to show beside the form: the server's Spanish message and, for a 400, its field messages. */
@@ -26,6 +35,8 @@ export interface Refusal {
 interface BidFlowOptions {
   auctionId: string;
   me: Me | null | undefined;
+  /** The price a bid is compared with for the second look: the current price, or the starting one. */
+  referencePrice: number;
   onBidAnswer: (answer: BidAnswer, action: Extract<BidAction, { kind: 'bid' }>) => void;
   onBought: () => void;
 }
@@ -35,7 +46,7 @@ interface BidFlowOptions {
  * incomplete (then on to the same bid), the review step, then the POST. A double press sends one
  * request, and a retry after no answer reuses the attempt's key, so the server records one bid.
  */
-export function useBidFlow({ auctionId, me, onBidAnswer, onBought }: BidFlowOptions) {
+export function useBidFlow({ auctionId, me, referencePrice, onBidAnswer, onBought }: BidFlowOptions) {
   const placeBid = usePlaceBid(auctionId);
   const buyNow = useBuyNow(auctionId);
   const [review, setReview] = useState<Review | null>(null);
@@ -56,8 +67,12 @@ export function useBidFlow({ auctionId, me, onBidAnswer, onBought }: BidFlowOpti
       };
       const onError = (error: unknown) => {
         settle();
+        if (isApiError(error) && error.code === SEND_ERROR_CODES.offline) {
+          setReview({ ...current, failure: 'offline' });
+          return;
+        }
         if (isUncertainFailure(error)) {
-          setReview({ ...current, isUncertain: true });
+          setReview({ ...current, failure: 'uncertain' });
           return;
         }
         setReview(null);
@@ -120,9 +135,9 @@ export function useBidFlow({ auctionId, me, onBidAnswer, onBought }: BidFlowOpti
         setProfileOpen(true);
         return;
       }
-      setReview({ action, key: newIdempotencyKey(), isUncertain: false });
+      setReview(newReview(action, referencePrice));
     },
-    [me],
+    [me, referencePrice],
   );
 
   // The profile form closed: saved (me says complete, it refetched before closing) → carry on; else drop it.
@@ -130,19 +145,24 @@ export function useBidFlow({ auctionId, me, onBidAnswer, onBought }: BidFlowOpti
     if (isProfileOpen || !profileFor) return;
     setProfileFor(null);
     if (!me?.profileComplete) return;
-    const next: Review = { action: profileFor.action, key: newIdempotencyKey(), isUncertain: false };
+    const next = newReview(profileFor.action, referencePrice);
     if (profileFor.confirmed) send(next);
     else setReview(next);
-  }, [isProfileOpen, profileFor, me, send]);
+  }, [isProfileOpen, profileFor, me, send, referencePrice]);
 
   return {
     review,
     refusal,
     isSending,
     start,
-    /** 'Confirmar puja' / 'Reintentar': sends the reviewed attempt (same key on a retry). */
+    /**
+     * 'Confirmar puja' / 'Reintentar': sends the reviewed attempt (same key on a retry); a large
+     * amount first turns the review into its second look, and only that step's 'Sí' sends.
+     */
     confirm: () => {
-      if (review && !isSending) send(review);
+      if (!review || isSending) return;
+      if (review.large && review.step === 'review') setReview({ ...review, step: 'check' });
+      else send(review);
     },
     cancelReview: () => {
       if (!isSending) setReview(null);
@@ -150,4 +170,10 @@ export function useBidFlow({ auctionId, me, onBidAnswer, onBought }: BidFlowOpti
     dismissRefusal: () => setRefusal(null),
     profile: { opened: isProfileOpen, close: () => setProfileOpen(false) },
   };
+}
+
+/** A fresh review of `action` under a new key; a bid far above the price is marked for the second look. */
+function newReview(action: BidAction, referencePrice: number): Review {
+  const large = action.kind === 'bid' ? largeBid(action, referencePrice) : null;
+  return { action, key: newIdempotencyKey(), failure: null, large, step: 'review' };
 }

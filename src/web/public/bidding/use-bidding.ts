@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AuctionLiveState, BidAnswer } from '../../../domain/bidding.js';
 import { formatMoney } from '../../../domain/money.js';
@@ -50,9 +50,14 @@ export function useBidding({ auctionId, auctionName, companyId, source, onOverdu
   const isOver = useHasPassed(state.endTime, offset);
   const isRunning = state.status === 'active' || state.status === 'live';
 
-  const notices = useLiveNotices({ auctionId, auctionName, state, myTag });
+  const panelRef = useRef<HTMLDivElement>(null);
+  const shouldToast = useCallback(() => !isPhone() || !isInView(panelRef.current), []);
+  const notices = useLiveNotices({ auctionId, auctionName, state, myTag, shouldToast });
   const live = useAuctionLive(auctionId, { onOutbid: (event) => notices.notifyOutbid(event.version, event.currentPrice) });
-  const isOffline = useDelayedFlag(!live.isConnected, OFFLINE_GRACE_MS);
+  const isBrowserOnline = useBrowserOnline();
+  const isLiveDown = useDelayedFlag(!live.isConnected, OFFLINE_GRACE_MS);
+  /** The browser's own word counts at once; a dropped socket only after the grace. */
+  const offline: BidPanelProps['offline'] = !isBrowserOnline ? 'browser' : isLiveDown ? 'live' : null;
 
   const [formKey, setFormKey] = useState(0);
   /** My bid that another maximum answered at once; its wording holds while that state stands. */
@@ -67,6 +72,8 @@ export function useBidding({ auctionId, auctionName, companyId, source, onOverdu
         return;
       }
       const isRaise = answer.outcome === 'maxRaised';
+      // The panel shows 'Vas ganando' (and the maximum) inline.
+      if (!shouldToast()) return;
       notifications.show({
         color: isRaise ? 'blue' : 'green',
         title: t(isRaise ? 'bidding.result.maxRaisedTitle' : 'bidding.result.leadingTitle'),
@@ -75,10 +82,13 @@ export function useBidding({ auctionId, auctionName, companyId, source, onOverdu
           : t('bidding.result.leadingMessage', { amount: formatMoney(action.amount) }),
       });
     },
-    [t, notifyOutbid],
+    [t, notifyOutbid, shouldToast],
   );
   const onBought = useCallback(() => setOutbidAnswer(null), []);
-  const flow = useBidFlow({ auctionId, me: me.data, onBidAnswer, onBought });
+  // The price the panel shows: what a bid ten times over is measured against.
+  const hasBids = state.currentPrice !== null && state.bidCount > 0;
+  const referencePrice = hasBids ? (state.currentPrice ?? state.startingPrice) : state.startingPrice;
+  const flow = useBidFlow({ auctionId, me: me.data, referencePrice, onBidAnswer, onBought });
 
   // The end passed on the server's clock but the close has not arrived: ask for it a few times.
   const overdueRef = useRef(onOverdue);
@@ -107,7 +117,7 @@ export function useBidding({ auctionId, auctionName, companyId, source, onOverdu
     myView,
     isOver,
     isOwnAuction,
-    isOffline,
+    offline,
     isOutbid: notices.isOutbid,
     outbidAmount: outbidAnswer?.version === state.version ? outbidAnswer.amount : null,
     onDismissOutbid: notices.dismissOutbid,
@@ -119,6 +129,7 @@ export function useBidding({ auctionId, auctionName, companyId, source, onOverdu
     onBid: (values) => flow.start({ kind: 'bid', ...values }),
     onBuyNow: () => flow.start({ kind: 'buyNow' }),
     onSignIn: startSignIn,
+    panelRef,
   };
 
   return {
@@ -133,6 +144,8 @@ export function useBidding({ auctionId, auctionName, companyId, source, onOverdu
     review: {
       review: flow.review,
       auctionName,
+      referencePrice,
+      isStartingPrice: !hasBids,
       buyNowPrice: state.buyNowPrice,
       isSending: flow.isSending,
       onConfirm: flow.confirm,
@@ -143,6 +156,18 @@ export function useBidding({ auctionId, auctionName, companyId, source, onOverdu
 }
 
 export type Bidding = ReturnType<typeof useBidding>;
+
+/** A phone-width screen (Mantine's `sm` breakpoint), where a toast covers the page's top. */
+function isPhone(): boolean {
+  return typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 48em)').matches;
+}
+
+/** Whether an element is at least partly on screen now. */
+function isInView(el: HTMLElement | null): boolean {
+  if (!el) return false;
+  const box = el.getBoundingClientRect();
+  return box.bottom > 0 && box.top < window.innerHeight && box.height > 0;
+}
 
 /** True once `value` has stayed true for `delayMs`; false at once when it turns false. */
 function useDelayedFlag(value: boolean, delayMs: number): boolean {
@@ -156,4 +181,22 @@ function useDelayedFlag(value: boolean, delayMs: number): boolean {
     return () => clearTimeout(timer);
   }, [value, delayMs]);
   return flag;
+}
+
+function subscribeOnline(onChange: () => void): () => void {
+  window.addEventListener('online', onChange);
+  window.addEventListener('offline', onChange);
+  return () => {
+    window.removeEventListener('online', onChange);
+    window.removeEventListener('offline', onChange);
+  };
+}
+
+/** navigator.onLine, kept current by the 'online' and 'offline' events (true where it is unknown). */
+function useBrowserOnline(): boolean {
+  return useSyncExternalStore(
+    subscribeOnline,
+    () => navigator.onLine !== false,
+    () => true,
+  );
 }

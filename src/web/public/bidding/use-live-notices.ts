@@ -13,8 +13,17 @@ const EXTENDED_NOTICE_MS = 8000;
  * bid answer, or the leader changing, whichever comes first, once per version), the end time being
  * extended, and the close (with '¡Ganaste!' for the winner).
  */
-export function useLiveNotices(opts: { auctionId: string; auctionName: string; state: AuctionLiveState; myTag: string | null }) {
+export function useLiveNotices(opts: {
+  auctionId: string;
+  auctionName: string;
+  state: AuctionLiveState;
+  myTag: string | null;
+  /** False when the bid panel already tells it in view (a phone): one notice per event, not two. */
+  shouldToast: () => boolean;
+}) {
   const { auctionId, auctionName, state, myTag } = opts;
+  const shouldToastRef = useRef(opts.shouldToast);
+  shouldToastRef.current = opts.shouldToast;
   const { t } = useTranslation();
   const [isOutbid, setOutbid] = useState(false);
   const [extendedTo, setExtendedTo] = useState<number | null>(null);
@@ -29,6 +38,7 @@ export function useLiveNotices(opts: { auctionId: string; auctionName: string; s
       if (version <= outbidVersion.current || latest.current.status === 'ended') return;
       outbidVersion.current = version;
       setOutbid(true);
+      if (!shouldToastRef.current()) return;
       notifications.show({
         id: `outbid-${auctionId}`,
         color: 'orange',
@@ -50,6 +60,7 @@ export function useLiveNotices(opts: { auctionId: string; auctionName: string; s
       setExtendedTo(null);
       setOutbid(false);
       notifications.hide(`outbid-${auctionId}`);
+      if (!shouldToastRef.current()) return;
       const price = formatMoney(state.currentPrice ?? 0);
       notifications.show({
         id: `ended-${auctionId}`,

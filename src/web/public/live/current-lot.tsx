@@ -69,7 +69,7 @@ export function CurrentLot({ sessionId, lot, companyId, offset }: CurrentLotProp
       </Stack>
       {lot.auction.images.length > 0 && <AuctionGallery images={lot.auction.images.map((url) => ({ url, thumbnailUrl: null }))} name={lot.auction.name} />}
       <BidPanel {...bidding.panel} />
-      <BidHistory history={bidding.history} myTag={bidding.myTag} offset={bidding.offset} />
+      <BidHistory history={bidding.history} myTag={bidding.myTag} offset={bidding.offset} isEnded={bidding.displayStatus === 'ended'} />
       <BiddingModals bidding={bidding} />
     </Stack>
   );

@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Stack, Text, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { livePath } from '../../../domain/live.js';
 import type { LiveSessionData } from '../../api/live';
@@ -15,6 +15,7 @@ import { ResultLots, UpcomingLots } from './lot-lists';
 import { LotOverlay } from './lot-overlay';
 import { ScheduledCountdown } from './scheduled-countdown';
 import { UnmuteBanner } from './unmute-banner';
+import { useLiveVideo } from './use-live-video';
 
 interface LiveSessionViewProps {
   data: LiveSessionData;
@@ -42,6 +43,14 @@ export function LiveSessionView({ data, viewerCount }: LiveSessionViewProps) {
   }, [canonical]);
 
   const [isUnmuteAsked, setUnmuteAsked] = useState(false);
+  const [isMuted, setMuted] = useState(true);
+  const feed = useLiveVideo(session.id, session.broadcasting);
+  // 'El vendedor detuvo la transmisión' once a broadcast this page saw ends (not before a first one).
+  const [sawBroadcast, setSawBroadcast] = useState(session.broadcasting);
+  useEffect(() => {
+    if (session.broadcasting) setSawBroadcast(true);
+  }, [session.broadcasting]);
+  const onMutedChange = useCallback((muted: boolean) => setMuted(muted), []);
   useSocketEvent('promptUnmute', (event) => {
     if (event?.sessionId === session.id) setUnmuteAsked(true);
   });
@@ -50,9 +59,14 @@ export function LiveSessionView({ data, viewerCount }: LiveSessionViewProps) {
 
   return (
     <Stack gap="lg" data-testid="live-session" data-session-id={session.id} data-state={pageState}>
-      {isUnmuteAsked && (
-        // VIDEO(issue 13): 'Activar sonido' unmutes the player; until then it only closes the notice.
-        <UnmuteBanner onUnmute={() => setUnmuteAsked(false)} onDismiss={() => setUnmuteAsked(false)} />
+      {isUnmuteAsked && isMuted && (
+        <UnmuteBanner
+          onUnmute={() => {
+            setMuted(false);
+            setUnmuteAsked(false);
+          }}
+          onDismiss={() => setUnmuteAsked(false)}
+        />
       )}
       <Stack gap={6} component="header">
         <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
@@ -93,6 +107,10 @@ export function LiveSessionView({ data, viewerCount }: LiveSessionViewProps) {
             coverImageUrl={session.coverImageUrl}
             pageState={pageState}
             viewerCount={viewerCount}
+            feed={feed}
+            muted={isMuted}
+            onMutedChange={onMutedChange}
+            stopped={sawBroadcast && !session.broadcasting && pageState !== 'ended'}
             overlay={current && <LotOverlay lot={current} offset={offset} />}
           />
         </div>

@@ -1,9 +1,10 @@
-import { Badge, Box, Center, Group, Text, VisuallyHidden } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Badge, Box, Button, Center, Group, Loader, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BroadcastIcon, EyeIcon } from '../../components/icons';
+import { BroadcastIcon, EyeIcon, VolumeIcon, VolumeOffIcon } from '../../components/icons';
 import classes from './live-page.module.css';
 import type { LivePageState } from './live-view';
+import type { LiveVideoFeed } from './use-live-video';
 
 const STATE_COLORS: Record<LivePageState, string> = { scheduled: 'gray', starting: 'oro', live: 'red', paused: 'orange', ended: 'dark' };
 
@@ -12,26 +13,75 @@ interface LiveVideoProps {
   coverImageUrl: string | null;
   pageState: LivePageState;
   viewerCount: number | null;
+  /** The seller's video (use-live-video.ts); null before and after the broadcast. */
+  feed: LiveVideoFeed;
+  /** The page starts muted (browsers allow autoplay only so); 'Activar audio' turns it on. */
+  muted: boolean;
+  onMutedChange(muted: boolean): void;
+  /** The seller stopped the broadcast while this page watched. */
+  stopped: boolean;
   /** Shown over the bottom of the video (the lot on the block). */
   overlay?: ReactNode;
 }
 
 /**
- * The 9:16 player's place, with the show's state and the viewer count over it. Until the video
- * arrives the session's cover fills it.
+ * The 9:16 player (SPEC §2), with the show's state and the viewer count over it. The session's
+ * cover fills it until the video arrives, and again when the broadcast stops.
  */
-export function LiveVideo({ title, coverImageUrl, pageState, viewerCount, overlay }: LiveVideoProps) {
+export function LiveVideo({ title, coverImageUrl, pageState, viewerCount, feed, muted, onMutedChange, stopped, overlay }: LiveVideoProps) {
   const { t } = useTranslation();
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const { stream, status } = feed;
+
+  useEffect(() => {
+    const element = videoRef.current;
+    if (!element) return;
+    if (element.srcObject !== stream) element.srcObject = stream;
+    if (stream) void element.play().catch(() => {});
+  }, [stream]);
+
+  useEffect(() => {
+    const element = videoRef.current;
+    if (!element) return;
+    element.muted = muted;
+    // Unmuting comes from a tap, which is what a browser needs to play sound.
+    if (!muted && element.srcObject) void element.play().catch(() => onMutedChange(true));
+  }, [muted, onMutedChange]);
+
+  const isPlaying = Boolean(stream) && status === 'playing';
+  const notice =
+    status === 'connecting' || status === 'waiting'
+      ? t(status === 'waiting' ? 'live.video.waiting' : 'live.video.connecting')
+      : status === 'reconnecting' || status === 'failed'
+        ? t(status === 'failed' ? 'live.video.failed' : 'live.video.reconnecting')
+        : null;
+
   return (
-    // VIDEO(issue 13): the viewer's player mounts inside [data-video-slot] (the cover stays as its poster).
-    <Box component="section" aria-label={t('live.video.label')} className={classes.video} data-video-slot data-state={pageState}>
-      {coverImageUrl ? (
-        <img src={coverImageUrl} alt={t('live.video.cover', { title })} className={classes.cover} />
-      ) : (
-        <Center className={classes.videoPlaceholder}>
-          <BroadcastIcon size={56} />
-        </Center>
-      )}
+    <Box
+      component="section"
+      aria-label={t('live.video.label')}
+      className={classes.video}
+      data-video-slot
+      data-state={pageState}
+      data-video-status={status ?? 'off'}
+    >
+      {!isPlaying &&
+        (coverImageUrl ? (
+          <img src={coverImageUrl} alt={t('live.video.cover', { title })} className={classes.cover} />
+        ) : (
+          <Center className={classes.videoPlaceholder}>
+            <BroadcastIcon size={56} />
+          </Center>
+        ))}
+      <video
+        ref={videoRef}
+        className={classes.player}
+        muted
+        autoPlay
+        playsInline
+        data-testid="live-player"
+        style={{ visibility: isPlaying ? 'visible' : 'hidden' }}
+      />
       <Group className={classes.overlayTop} justify="space-between" wrap="nowrap">
         <Badge color={STATE_COLORS[pageState]} variant="filled" size="lg" tt="none" data-testid="live-status">
           {t(`live.status.${pageState}`)}
@@ -53,6 +103,28 @@ export function LiveVideo({ title, coverImageUrl, pageState, viewerCount, overla
           </Group>
         )}
       </Group>
+      {(notice || (stopped && !stream)) && (
+        <Stack className={classes.videoNotice} gap={6} align="center" role="status" data-testid={stopped && !stream ? 'video-stopped' : 'video-notice'}>
+          {notice && status !== 'failed' && <Loader size="sm" color="white" />}
+          <Text size="sm" ta="center" fw={600}>
+            {stopped && !stream ? t('live.video.stopped') : notice}
+          </Text>
+        </Stack>
+      )}
+      {isPlaying && (
+        <Button
+          className={classes.audioToggle}
+          size="xs"
+          variant={muted ? 'white' : 'filled'}
+          color={muted ? 'dark' : 'dark'}
+          leftSection={muted ? <VolumeIcon size={14} /> : <VolumeOffIcon size={14} />}
+          onClick={() => onMutedChange(!muted)}
+          data-testid="audio-toggle"
+          aria-pressed={!muted}
+        >
+          {muted ? t('live.video.unmute') : t('live.video.mute')}
+        </Button>
+      )}
       {overlay}
     </Box>
   );

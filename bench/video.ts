@@ -1,0 +1,945 @@
+/**
+ * Live video at scale (issue 13), per provider (embedded SFU, Janus): one seller in headless
+ * Chromium on the real Live Hub, N synthetic viewers (node-datachannel peers that complete ICE and
+ * DTLS-SRTP and count RTP without decoding) and a few browser viewers on the public page. Reports,
+ * per provider:
+ * - serverCpu: the server's process tree (the server and its SFU child; for Janus, the Janus
+ *   process too) in % of one core, before the synthetic viewers join (baseline) and while they
+ *   watch (window), and that divided by N;
+ * - fullRate: synthetic viewers whose VP8 payload rate over the window is at least 80 % of what
+ *   the seller's browser sent (its outbound-rtp video bytes, retransmissions excluded);
+ * - firstKeyframeMs: from a viewer's join request to its first VP8 keyframe packet (p50, p99, max);
+ * - glassToGlassMs: the seller's canvas paints the wall clock (ms) as 32 black/white blocks over
+ *   the fake camera's picture; the browser viewers read it back from the live player on every
+ *   presented frame (requestVideoFrameCallback, same host clock): p50, p95, max.
+ * Targets (the issue's): embedded, every viewer at full rate with the server under one core; first
+ * keyframe p99 under 1 s; glass-to-glass p95 under 150 ms.
+ *
+ * Media never leaves 127.0.0.0/8: the bench runs itself inside a fresh loopback-only network
+ * namespace (scripts/video-netns.ts; needs root). The server runs as its own process
+ * (`src/server/main.ts`, PGlite in a temp dir) so its CPU is measured apart from the load; the
+ * synthetic viewers run in a forked child of this file.
+ *
+ *   npm run bench:video
+ *   PROVIDERS=embedded VIEWERS=100 npm run bench:video
+ *
+ * Knobs: PROVIDERS (embedded,janus), VIEWERS (300), GAP_MS between two joins (50), WINDOW_S
+ * measured seconds (15), BASELINE_S seconds measured before the viewers join (5),
+ * BROWSER_VIEWERS (2), G2G_S seconds of glass-to-glass reading before the crowd joins (10),
+ * CHROMIUM_PATH (/usr/bin/chromium).
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import Janode, { type JanodeConnection } from 'janode';
+import VideoRoomPlugin, { type VideoRoomHandle } from 'janode/plugins/videoroom';
+import ndc, { type PeerConnection, type Track } from 'node-datachannel';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { io, type Socket } from 'socket.io-client';
+import { VIDEO_BROWSER_ARGS } from '../e2e/support/video.js';
+import { canMakeVideoNetns } from '../scripts/video-netns.js';
+import { livePath } from '../src/domain/live.js';
+import { offerAsDtlsClient, type VideoGrant, type VideoSubscribeAck } from '../src/domain/video.js';
+import es from '../src/web/i18n/es-MX.json' with { type: 'json' };
+import { janusMissingReason, type RunningJanus, startJanus } from '../test/support/janus.js';
+import { freePort } from '../test/support/net.js';
+import { isVp8KeyframeStart, pliFor } from '../test/support/rtp-peers.js';
+import { exited, forkRole, onceMessage, percentile, round, sendToParent, sleep } from './support.js';
+
+type Provider = 'embedded' | 'janus';
+const PROVIDERS = (process.env.PROVIDERS ?? 'embedded,janus').split(',').map((p) => p.trim()) as Provider[];
+const VIEWERS = Number(process.env.VIEWERS ?? 300);
+const GAP_MS = Number(process.env.GAP_MS ?? 50);
+const WINDOW_S = Number(process.env.WINDOW_S ?? 15);
+const BASELINE_S = Number(process.env.BASELINE_S ?? 5);
+const BROWSER_VIEWERS = Number(process.env.BROWSER_VIEWERS ?? 2);
+/** Seconds of glass-to-glass reading by the browser viewers, before the synthetic crowd joins. */
+const G2G_S = Number(process.env.G2G_S ?? 10);
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/** "Full rate": a viewer's VP8 payload rate is at least this share of the seller's. */
+const FULL_RATE_SHARE = 0.8;
+const TARGET_KEYFRAME_P99_MS = 1000;
+const TARGET_G2G_P95_MS = 150;
+/** % of one core: the embedded target is all viewers at full rate "using under one core". */
+const TARGET_SERVER_CPU_PCT = 100;
+const ROLE_ENV = 'MARTILLO_BENCH_VIDEO_ROLE';
+const ADMIN_EMAIL = 'bench-video@bench.mx';
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const THIS_FILE = fileURLToPath(import.meta.url);
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+const PLAYER = '[data-testid="live-player"]';
+/** How long the synthetic viewers may take, after the last join, to all hold a keyframe. */
+const KEYFRAME_WAIT_MS = 15_000;
+
+const log = (msg: string) => console.error(`[bench:video] ${msg}`);
+
+// ── /proc accounting: CPU per process tree, and the machine's busy share ─────
+
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+function procStat(pid: number): { ppid: number; ticks: number; comm: string } | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // comm is in parentheses and may hold spaces: fields start after the last ')'.
+    const close = text.lastIndexOf(')');
+    const fields = text.slice(close + 2).split(' ');
+    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), comm: text.slice(text.indexOf('(') + 1, close) };
+  } catch {
+    return null;
+  }
+}
+
+/** Every live pid under `root` (itself included). */
+function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const st = procStat(Number(entry));
+    if (!st) continue;
+    const list = children.get(st.ppid) ?? [];
+    list.push(Number(entry));
+    children.set(st.ppid, list);
+  }
+  const out: number[] = [];
+  const queue = [root];
+  while (queue.length) {
+    const pid = queue.shift() as number;
+    out.push(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+/** CPU ticks of whole trees; a pid in two trees counts once, in the first. */
+function treeTicks(roots: Record<string, number[]>): Record<string, number> {
+  const seen = new Set<number>();
+  const out: Record<string, number> = {};
+  for (const [name, pids] of Object.entries(roots)) {
+    let ticks = 0;
+    for (const root of pids) {
+      for (const pid of processTree(root)) {
+        if (seen.has(pid)) continue;
+        seen.add(pid);
+        ticks += procStat(pid)?.ticks ?? 0;
+      }
+    }
+    out[name] = ticks;
+  }
+  return out;
+}
+
+function machineTicks(): { idle: number; total: number } {
+  const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  return { idle: (fields[3] ?? 0) + (fields[4] ?? 0), total: fields.reduce((a, b) => a + b, 0) };
+}
+
+interface CpuMark {
+  at: number;
+  ticks: Record<string, number>;
+  machine: { idle: number; total: number };
+}
+/** `roots` in the order their trees are claimed: the bench's own process last (it holds all the others). */
+function cpuMark(roots: () => Record<string, number[]>): CpuMark {
+  return { at: performance.now(), ticks: treeTicks(roots()), machine: machineTicks() };
+}
+/** % of one core per tree between two marks, and the machine's busy % of all its cores. */
+function cpuBetween(a: CpuMark, b: CpuMark): Record<string, number> & { machineBusyPct: number } {
+  const seconds = (b.at - a.at) / 1000;
+  const out: Record<string, number> = {};
+  for (const name of Object.keys(b.ticks)) out[`${name}Pct`] = round((100 * ((b.ticks[name] ?? 0) - (a.ticks[name] ?? 0))) / CLOCK_TICKS / seconds, 1);
+  const total = b.machine.total - a.machine.total;
+  return { ...out, machineBusyPct: total ? round(100 * (1 - (b.machine.idle - a.machine.idle) / total), 1) : 0 };
+}
+
+// ── The synthetic viewers (child process) ────────────────────────────────────
+
+interface LoadStart {
+  type: 'start';
+  provider: Provider;
+  base: string;
+  sessionId: string;
+  viewers: number;
+  gapMs: number;
+  /** Janus only: the subscriber grant (url, room), asked once by the parent. */
+  janus: { url: string; room: number } | null;
+}
+interface LoadJoined {
+  type: 'joined';
+  joinSeconds: number;
+  /** Per viewer: join request → first VP8 keyframe, ms; null if none came. */
+  keyframeMs: (number | null)[];
+  connectedMs: (number | null)[];
+  failures: number;
+  retries: number;
+  lastError: string | null;
+}
+interface LoadBytes {
+  type: 'bytes';
+  /** Per viewer: VP8 payload bytes so far (RTP headers, padding and RTX excluded). */
+  video: number[];
+  /** Per viewer: every RTP byte so far (video and audio, headers included). */
+  rtp: number[];
+}
+interface LoadDone {
+  type: 'done';
+  states: Record<string, number>;
+}
+
+interface ViewerStats {
+  t0: number;
+  /** When its peer connection reached 'connected' (ICE and DTLS done). */
+  connected: number | null;
+  firstKeyframe: number | null;
+  videoPayload: number;
+  rtpBytes: number;
+  state: string;
+}
+
+/** The payload type of VP8 in an offer (the first rtpmap naming it). */
+function vp8PayloadType(sdp: string): number {
+  const match = /a=rtpmap:(\d+) VP8\/90000/i.exec(sdp);
+  if (!match) throw new Error('the offer has no VP8');
+  return Number(match[1]);
+}
+
+/** RTP payload length: minus the header, CSRCs, the header extension and padding. */
+function payloadLength(packet: Buffer): number {
+  const first = packet[0] ?? 0;
+  let header = 12 + 4 * (first & 0x0f);
+  if (first & 0x10 && packet.length >= header + 4) header += 4 + 4 * packet.readUInt16BE(header + 2);
+  const padding = first & 0x20 ? (packet[packet.length - 1] ?? 0) : 0;
+  return Math.max(0, packet.length - header - padding);
+}
+
+/**
+ * A viewer's peer: answers the server's offer, counts what arrives, and like a browser without a
+ * keyframe yet sends RR + PLI to the sender's SSRC once a second until one comes.
+ */
+function answerOffer(name: string, offerSdp: string, bind: boolean, st: ViewerStats): Promise<{ pc: PeerConnection; sdp: string; keep: Track[] }> {
+  // libjuice skips 127.x unless bound; Janus (libnice) then fails to pair with 127.0.0.1, so not for Janus (VIDEO.md).
+  const pc = new ndc.PeerConnection(name, bind ? { iceServers: [], bindAddress: '127.0.0.1' } : { iceServers: [] });
+  const vp8 = vp8PayloadType(offerSdp);
+  const keep: Track[] = [];
+  let lastPli = 0;
+  pc.onStateChange((state) => {
+    st.state = state;
+    if (state === 'connected' && st.connected === null) st.connected = performance.now();
+  });
+  pc.onTrack((track) => {
+    // Without a JavaScript reference the track and its callback can be collected (VIDEO.md).
+    keep.push(track);
+    track.onMessage((message) => {
+      const packet = Buffer.from(message);
+      const type = packet[1] ?? 0;
+      if (type >= 192 && type <= 223) return; // RTCP
+      st.rtpBytes += packet.length;
+      if ((type & 0x7f) !== vp8) return;
+      st.videoPayload += payloadLength(packet);
+      if (st.firstKeyframe !== null) return;
+      if (isVp8KeyframeStart(packet)) {
+        st.firstKeyframe = performance.now();
+        return;
+      }
+      if (performance.now() - lastPli < 1000) return;
+      lastPli = performance.now();
+      try {
+        if (track.isOpen()) track.sendMessageBinary(pliFor(packet));
+      } catch {
+        // closed meanwhile: the next packet (if any) asks again
+      }
+    });
+  });
+  return new Promise((resolve, reject) => {
+    // Registered before the description: the native event can fire first (VIDEO.md).
+    pc.onGatheringStateChange((state) => {
+      if (state === 'complete') resolve({ pc, sdp: pc.localDescription()?.sdp ?? '', keep });
+    });
+    try {
+      pc.setRemoteDescription(offerSdp, 'offer');
+    } catch (err) {
+      pc.close();
+      reject(err);
+    }
+  });
+}
+
+interface Joined {
+  close(): Promise<void>;
+}
+
+/**
+ * The embedded SFU, as the live page does it: a Socket.IO connection, `videoSubscribe`, then
+ * `videoAnswer`. libdatachannel now and then closes a fresh peer before the answer (see
+ * test/support/rtp-peers.ts); the browser client retries such an attempt, and so does this viewer.
+ */
+async function joinEmbedded(start: LoadStart, i: number, st: ViewerStats, counters: { retries: number }): Promise<Joined> {
+  const socket: Socket = io(start.base, { path: '/socket.io', transports: ['websocket'], reconnection: false, forceNew: true });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  st.t0 = performance.now();
+  for (let attempt = 1; ; attempt++) {
+    const ack = (await socket.timeout(15_000).emitWithAck('videoSubscribe', { sessionId: start.sessionId })) as VideoSubscribeAck;
+    if (!ack.ok) {
+      socket.disconnect();
+      throw new Error(`videoSubscribe: ${ack.error}`);
+    }
+    let peer: Awaited<ReturnType<typeof answerOffer>> | null = null;
+    try {
+      peer = await answerOffer(`v${i}`, ack.sdp, true, st);
+      const answered = (await socket.timeout(15_000).emitWithAck('videoAnswer', { sessionId: start.sessionId, peerId: ack.peerId, sdp: peer.sdp })) as {
+        ok: boolean;
+      };
+      if (!answered.ok) throw new Error('videoAnswer refused');
+      const { pc, keep } = peer;
+      return {
+        close: async () => {
+          keep.length = 0;
+          pc.close();
+          socket.disconnect();
+        },
+      };
+    } catch (err) {
+      peer?.pc.close();
+      if (attempt >= 3) {
+        socket.disconnect();
+        throw err;
+      }
+      counters.retries++;
+    }
+  }
+}
+
+/** Janus, as janus.js does it: a session, a VideoRoom handle, join as subscriber to the seller's feed, answer with `start`. */
+async function joinJanus(connection: JanodeConnection, room: number, feed: number, i: number, st: ViewerStats): Promise<Joined> {
+  st.t0 = performance.now();
+  const session = await connection.create();
+  const handle = await session.attach<VideoRoomHandle>(VideoRoomPlugin);
+  const joined = await handle.joinSubscriber({ room, feed });
+  if (!joined.jsep) throw new Error('Janus sent no offer');
+  // As the live page's Janus viewer does (src/web/video/janus.ts): Janus is made the DTLS client.
+  const { pc, sdp, keep } = await answerOffer(`j${i}`, offerAsDtlsClient(joined.jsep.sdp), false, st);
+  await handle.message({ request: 'start', room }, { type: 'answer', sdp });
+  return {
+    close: async () => {
+      keep.length = 0;
+      pc.close();
+      await handle.detach().catch(() => {});
+      await session.destroy().catch(() => {});
+    },
+  };
+}
+
+/** The newest publishing feed of a room (the seller's page puts its join time in `display`). */
+async function sellerFeed(connection: JanodeConnection, room: number): Promise<number> {
+  const session = await connection.create();
+  const handle = await session.attach<VideoRoomHandle>(VideoRoomPlugin);
+  try {
+    const { participants } = await handle.listParticipants({ room });
+    const live = participants.filter((p) => p.publisher).sort((a, b) => Number(b.display ?? 0) - Number(a.display ?? 0));
+    if (!live[0]) throw new Error(`no publisher in Janus room ${room}`);
+    return live[0].feed;
+  } finally {
+    await handle.detach().catch(() => {});
+    await session.destroy().catch(() => {});
+  }
+}
+
+async function runLoad(): Promise<void> {
+  ndc.initLogger('Error', () => {});
+  const start = await onceMessage<LoadStart>(process, 'start');
+  const stats: ViewerStats[] = [];
+  const joined: Joined[] = [];
+  const counters = { retries: 0 };
+  let failures = 0;
+  let lastError: string | null = null;
+  let connection: JanodeConnection | null = null;
+  let feed = 0;
+  if (start.provider === 'janus') {
+    if (!start.janus) throw new Error('janus: no grant');
+    Janode.Logger.setLevel('none');
+    connection = await Janode.connect({ address: { url: start.janus.url } });
+    feed = await sellerFeed(connection, start.janus.room);
+  }
+  const began = performance.now();
+  const pending: Promise<void>[] = [];
+  for (let i = 0; i < start.viewers; i++) {
+    const st: ViewerStats = { t0: performance.now(), connected: null, firstKeyframe: null, videoPayload: 0, rtpBytes: 0, state: 'new' };
+    stats.push(st);
+    // Joins overlap as a crowd's do: the next one starts after GAP_MS whether or not this one is done.
+    const join =
+      start.provider === 'janus' ? joinJanus(connection as JanodeConnection, start.janus?.room ?? 0, feed, i, st) : joinEmbedded(start, i, st, counters);
+    pending.push(
+      join.then(
+        (j) => {
+          joined.push(j);
+        },
+        (err: unknown) => {
+          failures++;
+          st.state = 'join-failed';
+          lastError = err instanceof Error ? err.message : String(err);
+        },
+      ),
+    );
+    await sleep(start.gapMs);
+  }
+  await Promise.all(pending);
+  const joinSeconds = round((performance.now() - began) / 1000, 1);
+  const deadline = performance.now() + KEYFRAME_WAIT_MS;
+  while (performance.now() < deadline && stats.some((s) => s.firstKeyframe === null && s.state !== 'join-failed')) await sleep(50);
+  const result: LoadJoined = {
+    type: 'joined',
+    joinSeconds,
+    keyframeMs: stats.map((s) => (s.firstKeyframe === null ? null : round(s.firstKeyframe - s.t0, 1))),
+    connectedMs: stats.map((s) => (s.connected === null ? null : round(s.connected - s.t0, 1))),
+    failures,
+    retries: counters.retries,
+    lastError,
+  };
+  await sendToParent(result);
+
+  for (;;) {
+    const message = await Promise.race([onceMessage<{ type: 'snapshot' }>(process, 'snapshot'), onceMessage<{ type: 'stop' }>(process, 'stop')]);
+    if (message.type === 'snapshot') {
+      const bytes: LoadBytes = { type: 'bytes', video: stats.map((s) => s.videoPayload), rtp: stats.map((s) => s.rtpBytes) };
+      await sendToParent(bytes);
+      continue;
+    }
+    const states: Record<string, number> = {};
+    for (const s of stats) states[s.state] = (states[s.state] ?? 0) + 1;
+    await Promise.all(joined.map((j) => j.close().catch(() => {})));
+    await connection?.close().catch(() => {});
+    const done: LoadDone = { type: 'done', states };
+    await sendToParent(done);
+    ndc.cleanup();
+    process.exit(0);
+  }
+}
+
+// ── The browser: the seller's canvas camera and the viewers' clock reader ────
+
+/**
+ * The seller page's camera: Chromium's fake camera drawn into a canvas with the wall clock (ms,
+ * 32 bits) painted over its top row as black/white blocks, sent as the camera track. Also keeps
+ * every RTCPeerConnection, to read what the seller sends. Instrumentation of the bench's browser,
+ * not product code.
+ */
+function sellerInitScript(): void {
+  const w = window as unknown as { __pcs: RTCPeerConnection[] };
+  w.__pcs = [];
+  const Native = window.RTCPeerConnection;
+  window.RTCPeerConnection = class extends Native {
+    constructor(config?: RTCConfiguration) {
+      super(config);
+      w.__pcs.push(this);
+    }
+  };
+  const media = navigator.mediaDevices;
+  const original = media.getUserMedia.bind(media);
+  media.getUserMedia = (constraints?: MediaStreamConstraints) =>
+    canvasCamera(constraints).catch((err: unknown) => {
+      // The Hub shows only its own message: the cause goes to the console, which the bench prints on failure.
+      console.error(`bench canvas camera: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`);
+      throw err;
+    });
+  const canvasCamera = async (constraints?: MediaStreamConstraints) => {
+    const real = await original(constraints);
+    const camera = real.getVideoTracks()[0];
+    if (!camera) return real;
+    // 640x480 whatever the Hub asks the camera for: VIDEO.md's reference picture, and what two
+    // cores can encode beside the server under test and two decoding viewers.
+    const width = 640;
+    const height = 480;
+    const source = document.createElement('video');
+    source.muted = true;
+    source.srcObject = new MediaStream([camera]);
+    await source.play();
+    const canvas = document.createElement('canvas');
+    canvas.width = width;
+    canvas.height = height;
+    const g = canvas.getContext('2d') as CanvasRenderingContext2D;
+    const block = width / 32;
+    const paint = () => {
+      g.drawImage(source, 0, 0, width, height);
+      const now = Date.now() >>> 0;
+      for (let i = 0; i < 32; i++) {
+        g.fillStyle = (now >>> (31 - i)) & 1 ? '#fff' : '#000';
+        g.fillRect(Math.round(i * block), 0, Math.ceil(block), Math.ceil(block));
+      }
+    };
+    paint();
+    const timer = setInterval(paint, 1000 / 30);
+    const track = canvas.captureStream(30).getVideoTracks()[0] as MediaStreamTrack;
+    const stop = track.stop.bind(track);
+    track.stop = () => {
+      clearInterval(timer);
+      camera.stop();
+      stop();
+    };
+    return new MediaStream([track, ...real.getAudioTracks()]);
+  };
+}
+
+/**
+ * The viewer page's reader: on every frame the live player presents, the painted clock is read
+ * back from the frame's top row and compared with when the frame is expected on screen.
+ */
+function viewerInitScript(selector: string): void {
+  const w = window as unknown as { __g2g: number[]; __g2gBad: number; __frames: number };
+  w.__g2g = [];
+  w.__g2gBad = 0;
+  w.__frames = 0;
+  const reader = document.createElement('canvas');
+  const g = reader.getContext('2d', { willReadFrequently: true }) as CanvasRenderingContext2D;
+  const hook = (video: HTMLVideoElement) => {
+    const onFrame = (_now: number, meta: VideoFrameCallbackMetadata) => {
+      w.__frames++;
+      const width = meta.width;
+      const block = width / 32;
+      if (width >= 64) {
+        const rows = Math.max(1, Math.floor(block));
+        if (reader.width !== width || reader.height !== rows) {
+          reader.width = width;
+          reader.height = rows;
+        }
+        g.drawImage(video, 0, 0, width, rows, 0, 0, width, rows);
+        const px = g.getImageData(0, 0, width, rows).data;
+        const y = Math.floor(rows / 2);
+        let painted = 0;
+        for (let i = 0; i < 32; i++) {
+          const o = (y * width + Math.floor(i * block + block / 2)) * 4;
+          painted = painted * 2 + ((px[o] ?? 0) + (px[o + 1] ?? 0) + (px[o + 2] ?? 0) > 384 ? 1 : 0);
+        }
+        const shown = Math.floor(performance.timeOrigin + meta.expectedDisplayTime) >>> 0;
+        const delay = (shown - painted) >>> 0;
+        // A misread clock lands anywhere in 2^32 ms: anything past 5 s is counted as unreadable.
+        if (delay < 5000) w.__g2g.push(delay);
+        else w.__g2gBad++;
+      }
+      video.requestVideoFrameCallback(onFrame);
+    };
+    video.requestVideoFrameCallback(onFrame);
+  };
+  // The player may be replaced (a resubscription): hook each element once.
+  const hooked = new WeakSet<HTMLVideoElement>();
+  setInterval(() => {
+    const video = document.querySelector<HTMLVideoElement>(selector);
+    if (video && !hooked.has(video)) {
+      hooked.add(video);
+      hook(video);
+    }
+  }, 200);
+}
+
+/**
+ * A function of this file as a page's init script. tsx (esbuild, keepNames) wraps named functions
+ * in a `__name` helper that exists only in Node: the page gets a stand-in.
+ */
+function pageScript(fn: (arg: string) => void, arg = ''): string {
+  return `var __name = (target) => target;\n(${fn.toString()})(${JSON.stringify(arg)});`;
+}
+
+async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: VIDEO_BROWSER_ARGS });
+}
+
+/** The seller's video bytes sent so far (outbound-rtp, retransmissions excluded), and how it sends. */
+function sellerSent(page: Page) {
+  return page.evaluate(async () => {
+    const pcs = (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs;
+    let bytes = 0;
+    let fps: number | null = null;
+    let size: string | null = null;
+    let limitation: string | null = null;
+    for (const pc of pcs) {
+      if (pc.connectionState === 'closed') continue;
+      (await pc.getStats()).forEach((s: Record<string, unknown>) => {
+        if (s.type !== 'outbound-rtp' || s.kind !== 'video') return;
+        bytes += Number(s.bytesSent ?? 0) - Number(s.retransmittedBytesSent ?? 0);
+        fps = (s.framesPerSecond as number | undefined) ?? fps;
+        if (s.frameWidth) size = `${s.frameWidth}x${s.frameHeight}`;
+        limitation = (s.qualityLimitationReason as string | undefined) ?? limitation;
+      });
+    }
+    return { bytes, at: performance.now(), fps, size, limitation };
+  });
+}
+
+// ── The server (its own process) and one provider's run ──────────────────────
+
+interface Server {
+  base: string;
+  pid: number;
+  tail(): string;
+  stop(): Promise<void>;
+}
+
+async function startServer(provider: Provider, janusUrl: string | null): Promise<Server> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'martillo-bench-video-'));
+  const base = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    // Empty counts as unset for the server, and a checkout's .env does not override a set variable: PGlite, no Redis.
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    NODE_ENV: 'development',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: base,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    SESSION_SECRET: randomBytes(24).toString('hex'),
+    ADMIN_EMAILS: ADMIN_EMAIL,
+    VIDEO_PROVIDER: provider,
+    VIDEO_BIND_ADDRESS: '127.0.0.1',
+    ...(janusUrl ? { JANUS_URL: janusUrl } : {}),
+  };
+  delete env[ROLE_ENV];
+  const args = ['--import', 'tsx', path.join(ROOT, 'src/server/main.ts')];
+  // setpriv's parent-death signal: the server goes with the bench, even on a crash.
+  const child: ChildProcess = existsSync('/usr/bin/setpriv')
+    ? spawn('/usr/bin/setpriv', ['--pdeathsig', 'KILL', '--', process.execPath, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const collect = (chunk: Buffer) => {
+    lines.push(...String(chunk).split('\n').filter(Boolean));
+    if (lines.length > 100) lines.splice(0, lines.length - 100);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const tail = () => lines.slice(-30).join('\n');
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited(child);
+      clearTimeout(killer);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`the server exited (${child.exitCode}):\n${tail()}`);
+    }
+    const ok = await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the server did not answer on ${base} within 120 s:\n${tail()}`);
+    }
+    await sleep(200);
+  }
+  return { base, pid: child.pid as number, tail, stop };
+}
+
+interface Percentiles {
+  p50: number | null;
+  p95?: number | null;
+  p99?: number | null;
+  max: number | null;
+  count: number;
+}
+
+async function runProvider(provider: Provider, browser: Browser) {
+  log(`${provider}: starting`);
+  let janus: RunningJanus | null = null;
+  let server: Server | null = null;
+  let load: ChildProcess | null = null;
+  const pages: Page[] = [];
+  /** The pages' errors, printed when the run fails. */
+  const pageErrors: string[] = [];
+  try {
+    if (provider === 'janus') janus = await startJanus({ netns: true });
+    const janusPid = janus ? processTree(process.pid).find((pid) => procStat(pid)?.comm === 'janus') : undefined;
+    if (janus && !janusPid) throw new Error('Janus runs but its process was not found under the bench');
+    server = await startServer(provider, janus?.url ?? null);
+    const { base } = server;
+
+    // The seller: the admin of ADMIN_EMAILS, signed in through the development form, creates the session over the API.
+    const sellerContext = await browser.newContext({ locale: 'es-MX', timezoneId: 'America/Mexico_City', viewport: { width: 1280, height: 900 } });
+    await sellerContext.addInitScript({ content: pageScript(sellerInitScript) });
+    const signIn = await sellerContext.request.post(`${base}/auth/dev`, {
+      form: { email: ADMIN_EMAIL, name: 'Banco Video', returnTo: '/admin' },
+      headers: { origin: base },
+      maxRedirects: 0,
+    });
+    if (signIn.status() >= 400) throw new Error(`dev sign-in: ${signIn.status()} ${await signIn.text()}`);
+    // A complete profile, as a seller's is: the Hub otherwise opens the profile form over everything.
+    const profile = await sellerContext.request.put(`${base}/api/profile`, {
+      data: { lastName: 'Video', companyName: 'Banco', whatsappCountryCode: '+52', whatsappLocal: '3312345678', whatsappConsentGiven: true },
+      headers: { origin: base },
+    });
+    if (!profile.ok()) throw new Error(`profile: ${profile.status()} ${await profile.text()}`);
+    const created = await sellerContext.request.post(`${base}/api/live-sessions`, {
+      data: { title: `Banco de video ${provider}`, scheduledAt: Date.now() + 3_600_000, sellerSlug: 'banco-video' },
+      headers: { origin: base },
+    });
+    if (created.status() !== 201) throw new Error(`create session: ${created.status()} ${await created.text()}`);
+    const session = ((await created.json()) as { session: { id: string; sellerSlug: string | null } }).session;
+
+    const hub = await sellerContext.newPage();
+    pages.push(hub);
+    hub.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') pageErrors.push(`seller: ${m.text()}`);
+    });
+    hub.on('pageerror', (e) => pageErrors.push(`seller: ${e.message}`));
+    hub.setDefaultTimeout(30_000);
+    await hub.goto(`${base}/admin/livehub?session=${session.id}`);
+    await hub.getByTestId('transmission-panel').waitFor();
+    await hub.getByRole('button', { name: es.livehub.broadcast.start, exact: true }).click();
+    await hub.getByTestId('player-badge').getByText(es.livehub.broadcast.liveBadge).waitFor();
+    log(`${provider}: the seller is live`);
+
+    for (let i = 0; i < BROWSER_VIEWERS; i++) {
+      const context = await browser.newContext({ locale: 'es-MX', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+      await context.addInitScript({ content: pageScript(viewerInitScript, PLAYER) });
+      const page = await context.newPage();
+      pages.push(page);
+      await page.goto(`${base}${livePath({ id: session.id, sellerSlug: session.sellerSlug })}`);
+      await page.getByTestId('live-session').waitFor({ timeout: 30_000 });
+    }
+    const viewerPages = pages.slice(1);
+    const g2gCount = () => Promise.all(viewerPages.map((p) => p.evaluate(() => (window as unknown as { __g2g: number[] }).__g2g.length)));
+    const readyBy = Date.now() + 30_000;
+    while ((await g2gCount()).some((n) => n === 0)) {
+      if (Date.now() > readyBy) throw new Error(`a browser viewer read no painted clock within 30 s (samples: ${await g2gCount()})`);
+      await sleep(250);
+    }
+
+    // Phase 1, glass to glass: the seller and the browser viewers alone. On 2 cores their decoders
+    // and the synthetic crowd cannot share the machine without starving each other (VIDEO.md measured
+    // the two apart too), so the crowd comes after the browser viewers leave.
+    for (const p of viewerPages) await p.evaluate(() => ((window as unknown as { __g2g: number[] }).__g2g.length = 0));
+    await sleep(G2G_S * 1000);
+    const g2g = (await Promise.all(viewerPages.map((p) => p.evaluate(() => (window as unknown as { __g2g: number[] }).__g2g.slice())))).flat();
+    const g2gBad = (await Promise.all(viewerPages.map((p) => p.evaluate(() => (window as unknown as { __g2gBad: number }).__g2gBad)))).reduce(
+      (a, b) => a + b,
+      0,
+    );
+    for (const p of viewerPages) await p.context().close();
+    pages.splice(1);
+    // Their renderer processes leave the tree: let them go before the baseline reads it.
+    await sleep(2000);
+    log(`${provider}: glass to glass read on ${g2g.length} frames; the browser viewers leave`);
+
+    const roots = () => ({
+      server: [server?.pid ?? 0, ...(janusPid ? [janusPid] : [])],
+      load: load?.pid ? [load.pid] : [],
+      // The bench's own process holds Chromium (and nothing else once the others are claimed).
+      benchAndBrowser: [process.pid],
+    });
+    // Phase 2, the crowd: first the seller alone (baseline), then N synthetic viewers.
+    const baseline0 = cpuMark(roots);
+    await sleep(BASELINE_S * 1000);
+    const baseline = cpuBetween(baseline0, cpuMark(roots));
+
+    // The synthetic viewers.
+    let grant: { url: string; room: number } | null = null;
+    if (provider === 'janus') {
+      // One grant for all: the room is the session's, and the grant route is rate-limited per address (30 a minute).
+      const res = await fetch(`${base}/api/live-sessions/${session.id}/video?role=subscriber`);
+      const body = (await res.json()) as VideoGrant;
+      if (body.provider !== 'janus') throw new Error(`subscriber grant: ${res.status} ${JSON.stringify(body)}`);
+      grant = { url: body.url, room: body.room };
+    }
+    load = forkRole(THIS_FILE, ROLE_ENV, 'load');
+    const loadChild = load;
+    const start: LoadStart = { type: 'start', provider, base, sessionId: session.id, viewers: VIEWERS, gapMs: GAP_MS, janus: grant };
+    loadChild.send(start);
+    log(`${provider}: ${VIEWERS} synthetic viewers joining, ${GAP_MS} ms apart`);
+    const joined = await onceMessage<LoadJoined>(loadChild, 'joined');
+    log(`${provider}: joined in ${joined.joinSeconds} s (${joined.failures} failed); measuring ${WINDOW_S} s`);
+
+    const snapshot = async () => {
+      loadChild.send({ type: 'snapshot' });
+      return onceMessage<LoadBytes>(loadChild, 'bytes');
+    };
+    const sent0 = await sellerSent(hub);
+    const bytes0 = await snapshot();
+    const window0 = cpuMark(roots);
+    await sleep(WINDOW_S * 1000);
+    const window1 = cpuMark(roots);
+    const bytes1 = await snapshot();
+    const sent1 = await sellerSent(hub);
+    const cpu = cpuBetween(window0, window1);
+    const windowS = (window1.at - window0.at) / 1000;
+    loadChild.send({ type: 'stop' });
+    const done = await onceMessage<LoadDone>(loadChild, 'done');
+    await exited(loadChild);
+
+    const sellerKbps = round((8 * (sent1.bytes - sent0.bytes)) / ((sent1.at - sent0.at) / 1000) / 1000, 0);
+    const viewerKbps = bytes1.video.map((b, i) => (8 * (b - (bytes0.video[i] ?? 0))) / windowS / 1000);
+    const rtpKbps = bytes1.rtp.map((b, i) => (8 * (b - (bytes0.rtp[i] ?? 0))) / windowS / 1000);
+    const sortedKbps = [...viewerKbps].sort((a, b) => a - b);
+    const medianKbps = percentile(sortedKbps, 50) ?? 0;
+    const fullRate = viewerKbps.filter((k) => k >= FULL_RATE_SHARE * sellerKbps).length;
+    const keyframes = joined.keyframeMs.filter((k): k is number => k !== null).sort((a, b) => a - b);
+    const sortedG2g = [...g2g].sort((a, b) => a - b);
+    const serverPct = cpu.serverPct ?? 0;
+
+    const connections = joined.connectedMs.filter((k): k is number => k !== null).sort((a, b) => a - b);
+    // The share of the first keyframe's wait spent connecting (ICE + DTLS), the rest waiting for the picture.
+    const connectedMs: Percentiles = {
+      p50: percentile(connections, 50),
+      p99: percentile(connections, 99),
+      max: percentile(connections, 100),
+      count: connections.length,
+    };
+    const firstKeyframeMs: Percentiles = {
+      p50: percentile(keyframes, 50),
+      p99: percentile(keyframes, 99),
+      max: percentile(keyframes, 100),
+      count: keyframes.length,
+    };
+    const glassToGlassMs: Percentiles = { p50: percentile(sortedG2g, 50), p95: percentile(sortedG2g, 95), max: percentile(sortedG2g, 100), count: g2g.length };
+    const keyframeOk = (firstKeyframeMs.p99 ?? Number.POSITIVE_INFINITY) < TARGET_KEYFRAME_P99_MS;
+    const g2gOk = (glassToGlassMs.p95 ?? Number.POSITIVE_INFINITY) < TARGET_G2G_P95_MS;
+    const rateOk = fullRate === VIEWERS && serverPct < TARGET_SERVER_CPU_PCT;
+    const targets = {
+      ...(provider === 'embedded' ? { allAtFullRateUnderOneCore: rateOk } : {}),
+      firstKeyframeP99Under1s: keyframeOk,
+      glassToGlassP95Under150ms: g2gOk,
+      met: keyframeOk && g2gOk && (provider !== 'embedded' || rateOk),
+    };
+    const consistency = {
+      joined: VIEWERS - joined.failures,
+      everyViewerGotAKeyframe: keyframes.length === VIEWERS,
+      bytesFlowedToEveryViewer: viewerKbps.every((k) => k > 0),
+      sellerSent: sellerKbps > 0,
+      browserViewersReadTheClock: g2g.length > 0,
+      ok: false,
+    };
+    consistency.ok =
+      consistency.joined === VIEWERS &&
+      consistency.everyViewerGotAKeyframe &&
+      consistency.bytesFlowedToEveryViewer &&
+      consistency.sellerSent &&
+      consistency.browserViewersReadTheClock;
+
+    return {
+      provider,
+      engine: 'pglite',
+      viewers: VIEWERS,
+      browserViewers: BROWSER_VIEWERS,
+      gapMs: GAP_MS,
+      windowS: round(windowS, 1),
+      joinSeconds: joined.joinSeconds,
+      joinFailures: joined.failures,
+      joinRetries: joined.retries,
+      lastJoinError: joined.lastError,
+      peerStates: done.states,
+      seller: { videoKbps: sellerKbps, fps: sent1.fps, size: sent1.size, qualityLimitation: sent1.limitation },
+      fullRate: {
+        viewers: fullRate,
+        rule: `VP8 payload rate ≥ ${FULL_RATE_SHARE * 100} % of the seller's sent video (outbound-rtp bytesSent − retransmittedBytesSent)`,
+        ofMedianViewer: viewerKbps.filter((k) => k >= FULL_RATE_SHARE * medianKbps).length,
+        videoKbps: { min: round(sortedKbps[0] ?? 0, 0), p50: round(medianKbps, 0), max: round(sortedKbps[sortedKbps.length - 1] ?? 0, 0) },
+        rtpKbpsMean: round(rtpKbps.reduce((a, b) => a + b, 0) / Math.max(1, rtpKbps.length), 0),
+      },
+      firstKeyframeMs,
+      connectedMs,
+      glassToGlassMs: { ...glassToGlassMs, unreadableFrames: g2gBad },
+      cpu: {
+        note: "% of one core; server = the server process tree (with the SFU child, or the Janus process); load = the synthetic viewers; benchAndBrowser = this process and Chromium (the seller's page; the browser viewers left after phase 1)",
+        baseline,
+        window: cpu,
+        serverPerViewerPct: round(serverPct / VIEWERS, 3),
+        serverPerViewerAboveBaselinePct: round((serverPct - (baseline.serverPct ?? 0)) / VIEWERS, 3),
+      },
+      targets,
+      consistency,
+    };
+  } catch (err) {
+    if (server) log(`${provider}: server log tail:\n${server.tail()}`);
+    if (janus) log(`${provider}: Janus log tail:\n${janus.logTail()}`);
+    if (pageErrors.length) log(`${provider}: browser errors:\n${pageErrors.slice(-20).join('\n')}`);
+    const panel = await pages[0]
+      ?.getByTestId('transmission-panel')
+      .innerText({ timeout: 1000 })
+      .catch(() => null);
+    if (panel) log(`${provider}: the Hub's transmission panel says:\n${panel}`);
+    throw err;
+  } finally {
+    if (load && load.exitCode === null) load.kill('SIGKILL');
+    for (const page of pages)
+      await page
+        .context()
+        .close()
+        .catch(() => {});
+    await server?.stop();
+    await janus?.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  if (!process.env.MARTILLO_VIDEO_NETNS) {
+    // Re-run inside a fresh loopback-only namespace: media must never leave 127.0.0.0/8.
+    const reason = canMakeVideoNetns();
+    if (reason) {
+      console.error(`bench:video needs a network namespace (scripts/video-netns.ts): ${reason}`);
+      process.exit(2);
+    }
+    const res = spawnSync(TSX, [path.join(ROOT, 'scripts/video-netns.ts'), '--', TSX, THIS_FILE], { stdio: 'inherit', cwd: ROOT });
+    process.exit(res.status ?? 1);
+  }
+  for (const provider of PROVIDERS) {
+    if (provider !== 'embedded' && provider !== 'janus') throw new Error(`PROVIDERS: unknown provider '${provider}' (embedded, janus)`);
+  }
+  if (!(VIEWERS >= 1 && Number.isInteger(VIEWERS))) throw new Error('VIEWERS must be a whole number of at least 1');
+  if (!(WINDOW_S > 0 && BASELINE_S > 0 && GAP_MS >= 0 && BROWSER_VIEWERS >= 1))
+    throw new Error('WINDOW_S and BASELINE_S must be > 0, GAP_MS ≥ 0, BROWSER_VIEWERS ≥ 1');
+  if (PROVIDERS.includes('janus')) {
+    const missing = janusMissingReason();
+    if (missing) throw new Error(`PROVIDERS includes janus, but ${missing}`);
+  }
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (CHROMIUM_PATH)`);
+
+  // Built once here, so no server start spends its first minute in Vite.
+  const { ensureWebBundle } = await import('../src/server/web/bundle.js');
+  await ensureWebBundle(ROOT, log);
+  const browser = await launchBrowser();
+  const runs = [];
+  try {
+    for (const provider of PROVIDERS) runs.push(await runProvider(provider, browser));
+  } finally {
+    await browser.close();
+  }
+  const targets = {
+    firstKeyframeP99Ms: TARGET_KEYFRAME_P99_MS,
+    glassToGlassP95Ms: TARGET_G2G_P95_MS,
+    embedded: { viewers: 300, allAtFullRate: true, serverCpuPctUnder: TARGET_SERVER_CPU_PCT },
+  };
+  console.log(
+    JSON.stringify(
+      {
+        bench: 'video',
+        at: new Date().toISOString(),
+        node: process.version,
+        cpus: os.cpus().length,
+        targets,
+        meetsTargets: runs.every((r) => r.targets.met) && (!PROVIDERS.includes('embedded') || VIEWERS >= 300),
+        runs,
+      },
+      null,
+      2,
+    ),
+  );
+}
+
+const role = process.env[ROLE_ENV];
+(role === 'load' ? runLoad() : main()).catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildCategory, signInAs } from '../../test/support/actors.js';
+import { injectAs } from '../../test/support/server.js';
+import { setupAppAndBrowser, webDir } from '../support/app.js';
+import { newPage } from '../support/browser.js';
+import { t } from '../support/catalogue.js';
+
+const ctx = setupAppAndBrowser();
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+
+/** Vite's manifest of the bundle under test: which file each source module was built into. */
+function manifest(): Record<string, ManifestChunk> {
+  return JSON.parse(readFileSync(path.join(webDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+}
+
+/** The files built from the admin panel's own sources (its screen and what it loads on demand). */
+function adminFiles(): Set<string> {
+  return new Set(
+    Object.values(manifest())
+      .filter((chunk) => chunk.src?.startsWith('src/web/admin/'))
+      .map((chunk) => `/${chunk.file}`),
+  );
+}
+
+let auctionPath = '';
+beforeAll(async () => {
+  const seller = await signInAs(ctx.app, { email: 'vendedora.ligera@ejemplo.mx', roles: ['seller'], companyId: 'tienda-ligera', completeProfile: true });
+  const categoryId = await buildCategory(ctx.app, 'Relojes');
+  const res = await injectAs(ctx.app, seller, 'POST', '/api/auctions', {
+    name: 'Reloj de bolsillo',
+    description: 'Reloj de bolsillo de plata, funcionando.',
+    categoryId,
+    startingPrice: 900,
+    status: 'active',
+    endTime: Date.now() + 3_600_000,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  auctionPath = `/auctions/${res.json().id}`;
+});
+
+describe('a light public page', () => {
+  it('opens the auction page on a phone without fetching any of the admin panel, compressed', async () => {
+    const admin = adminFiles();
+    expect(admin.size, 'the admin panel is built into chunks of its own, not into the entry').toBeGreaterThan(0);
+
+    const page = await newPage(ctx.browser, { mobile: true });
+    const scripts: { path: string; encoding: string | null }[] = [];
+    page.on('response', async (res) => {
+      if (res.request().resourceType() !== 'script') return;
+      scripts.push({ path: new URL(res.url()).pathname, encoding: await res.headerValue('content-encoding') });
+    });
+    await page.goto(`${ctx.app.url}${auctionPath}`);
+    await page.getByRole('heading', { name: 'Reloj de bolsillo' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((s) => admin.has(s.path))).toEqual([]);
+    // Chromium accepts brotli: every script worth compressing came as brotli.
+    expect(scripts.filter((s) => s.encoding === 'br').length).toBeGreaterThan(0);
+    await page.context().close();
+
+    // The same check sees the admin panel where it is loaded: the panel's sign-in screen.
+    const adminPage = await newPage(ctx.browser);
+    const adminScripts: string[] = [];
+    adminPage.on('request', (req) => {
+      if (req.resourceType() === 'script') adminScripts.push(new URL(req.url()).pathname);
+    });
+    await adminPage.goto(`${ctx.app.url}/admin`);
+    await adminPage.getByRole('button', { name: t.auth.signInWithGoogle }).waitFor();
+    expect(adminScripts.some((s) => admin.has(s))).toBe(true);
+    await adminPage.context().close();
+  });
+});

@@ -1,0 +1,44 @@
+import type { VideoProviderName } from '../../../domain/video.js';
+import { recordAudit } from '../../audit.js';
+import type { Db } from '../../db/connect.js';
+import { type Actor, bumpSession, lockEditable, type SessionChange } from './sessions.js';
+
+/**
+ * SPEC §4 "Broadcast state": 'Iniciar' sets the session live with the provider that carries it and
+ * a start time; 'Detener' sets it scheduled with a stop time (an ended session stays ended: the
+ * seller closed the show before stopping the camera). Both are the session's editors' only.
+ */
+export async function startStream(db: Db, opts: { actor: Actor; sessionId: string; provider: VideoProviderName; ip?: string }): Promise<SessionChange> {
+  return db.transaction(async (tx) => {
+    const before = await lockEditable(tx, opts.sessionId, opts.actor);
+    const row = await bumpSession(tx, before.id, { status: 'live', streamType: opts.provider, lastStreamStart: new Date() });
+    await recordAudit(tx, {
+      actorId: opts.actor.id,
+      action: 'live_session.stream_start',
+      entityType: 'live_session',
+      entityId: row.id,
+      before: { status: before.status, streamType: before.streamType },
+      after: { status: row.status, streamType: row.streamType },
+      ip: opts.ip ?? null,
+    });
+    return { sessionId: row.id, statusChanged: before.status !== row.status };
+  });
+}
+
+export async function stopStream(db: Db, opts: { actor: Actor; sessionId: string; ip?: string }): Promise<SessionChange> {
+  return db.transaction(async (tx) => {
+    const before = await lockEditable(tx, opts.sessionId, opts.actor);
+    const status = before.status === 'ended' ? 'ended' : 'scheduled';
+    const row = await bumpSession(tx, before.id, { status, lastStreamStop: new Date() });
+    await recordAudit(tx, {
+      actorId: opts.actor.id,
+      action: 'live_session.stream_stop',
+      entityType: 'live_session',
+      entityId: row.id,
+      before: { status: before.status },
+      after: { status: row.status },
+      ip: opts.ip ?? null,
+    });
+    return { sessionId: row.id, statusChanged: before.status !== row.status };
+  });
+}

@@ -1,0 +1,312 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Socket } from 'socket.io';
+import { isUuid } from '../../../domain/ids.js';
+import { MAX_SDP_BYTES, type VideoAckError, type VideoPublisherEvent, type VideoRole } from '../../../domain/video.js';
+import { liveSessions } from '../../db/schema.js';
+import { canEditSession } from '../../features/live/policies.js';
+import type { SocketData } from '../../realtime/index.js';
+import { rooms } from '../../realtime/rooms.js';
+import { type VideoProvider, type VideoProviderDeps, VideoUnavailableError } from './index.js';
+import { createSfuSupervisor, SfuRequestError, type SfuSupervisor } from './sfu/supervisor.js';
+
+/** Peers one socket may watch at once (a live page and its preview); more is a scraper. */
+const MAX_VIEWERS_PER_SOCKET = 2;
+/** Viewers on this SFU process: ~500–700 fit one JS thread (VIDEO.md); past this, Janus. */
+const MAX_VIEWERS = 2000;
+/** videoPublish + videoSubscribe per socket in a window: a page retries every few seconds at most. */
+const SIGNAL_LIMIT = { count: 10, windowMs: 10_000 };
+/** REMB to publishers: what a 640x480–720p camera needs, without inviting the uplink to flood. */
+const REMB_BPS = 1_500_000;
+/** A request arriving while the child starts (~1 s under tsx) waits for it rather than failing. */
+const START_WAIT_MS = 5000;
+
+interface PublisherState {
+  pubId: string;
+  socketId: string;
+  live: boolean;
+}
+interface ViewerState {
+  peerId: string;
+  sessionId: string;
+  socketId: string;
+}
+interface SocketVideo {
+  /** sessionId → pubId this socket publishes. */
+  publishing: Map<string, string>;
+  /** sessionId → its viewer here. */
+  watching: Map<string, ViewerState>;
+  signals: number[];
+}
+
+type AnySocket = Socket<Record<string, never>, Record<string, never>, Record<string, never>, SocketData>;
+type Reply = (answer: unknown) => void;
+
+/**
+ * The embedded SFU (issue 13, VIDEO.md): a node-datachannel child process (sfu/worker.ts, kept
+ * alive by sfu/supervisor.ts) and its signalling over the page's Socket.IO connection. Only the
+ * session's editors publish; anyone may watch. This process holds who publishes and watches, the
+ * child holds the peers: when the child dies, every session it carried hears 'restart'.
+ */
+export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<VideoProvider & { debug: NonNullable<VideoProvider['debug']> }> {
+  const { config, db, realtime, log } = deps;
+  const publishers = new Map<string, PublisherState>();
+  const viewers = new Map<string, ViewerState>();
+  const sockets = new Map<string, SocketVideo>();
+  const epochs = new Map<string, number>();
+
+  const sfu: SfuSupervisor = createSfuSupervisor({
+    config: {
+      bindAddress: config.video.embedded.bindAddress,
+      publicIp: config.video.embedded.publicIp,
+      portRange: config.video.embedded.portRange,
+      iceServers: config.video.iceServers,
+      rembBps: REMB_BPS,
+    },
+    log,
+    onExit() {
+      // Every peer died with the child: the sessions it carried go off, and their pages reconnect.
+      const had = [...publishers.keys()];
+      publishers.clear();
+      viewers.clear();
+      for (const s of sockets.values()) {
+        s.publishing.clear();
+        s.watching.clear();
+      }
+      for (const sessionId of had) announce(sessionId, false, 'restart');
+    },
+    onEvent(event) {
+      if (event.t === 'publisherState') {
+        const current = publishers.get(event.room);
+        if (!current || current.pubId !== event.pubId) return;
+        if (event.state === 'connected' && !current.live) {
+          current.live = true;
+          announce(event.room, true);
+        } else if (event.state === 'failed' || event.state === 'closed') {
+          dropPublisher(event.room, 'lost');
+        }
+      } else if (event.t === 'viewerState' && (event.state === 'failed' || event.state === 'closed')) {
+        forgetViewer(event.peerId);
+      }
+    },
+  });
+
+  /** Epochs start from the clock, so they keep growing across server restarts too. */
+  function nextEpoch(sessionId: string): number {
+    const epoch = Math.max((epochs.get(sessionId) ?? 0) + 1, Date.now());
+    epochs.set(sessionId, epoch);
+    return epoch;
+  }
+  function announce(sessionId: string, live: boolean, reason?: VideoPublisherEvent['reason']): void {
+    const event: VideoPublisherEvent = { sessionId, live, epoch: nextEpoch(sessionId), ...(reason ? { reason } : {}) };
+    realtime.toSession(sessionId, 'videoPublisher', event);
+  }
+
+  function stateOf(socket: AnySocket): SocketVideo {
+    let s = sockets.get(socket.id);
+    if (!s) {
+      s = { publishing: new Map(), watching: new Map(), signals: [] };
+      sockets.set(socket.id, s);
+    }
+    return s;
+  }
+
+  function dropPublisher(sessionId: string, reason: 'stopped' | 'lost'): void {
+    const current = publishers.get(sessionId);
+    if (!current) return;
+    publishers.delete(sessionId);
+    sockets.get(current.socketId)?.publishing.delete(sessionId);
+    sfu.request({ t: 'leave', peerId: current.pubId }).catch(() => {});
+    announce(sessionId, false, reason);
+  }
+
+  function forgetViewer(peerId: string): void {
+    const v = viewers.get(peerId);
+    if (!v) return;
+    viewers.delete(peerId);
+    const s = sockets.get(v.socketId);
+    if (s?.watching.get(v.sessionId)?.peerId === peerId) s.watching.delete(v.sessionId);
+  }
+  function endViewer(peerId: string): void {
+    forgetViewer(peerId);
+    sfu.request({ t: 'leave', peerId }).catch(() => {});
+  }
+
+  /** Publish and subscribe cost a peer connection each: counted per socket in a sliding window. */
+  function allowSignal(s: SocketVideo): boolean {
+    const now = Date.now();
+    s.signals = s.signals.filter((at) => now - at < SIGNAL_LIMIT.windowMs);
+    if (s.signals.length >= SIGNAL_LIMIT.count) return false;
+    s.signals.push(now);
+    return true;
+  }
+
+  const fail = (reply: Reply, error: VideoAckError) => reply({ ok: false, error });
+  const ackOf = (ack: unknown): Reply => (typeof ack === 'function' ? (ack as Reply) : () => {});
+  const field = (payload: unknown, key: string): unknown =>
+    payload !== null && typeof payload === 'object' ? (payload as Record<string, unknown>)[key] : undefined;
+  const isSdp = (sdp: unknown): sdp is string => typeof sdp === 'string' && sdp.startsWith('v=0') && Buffer.byteLength(sdp) <= MAX_SDP_BYTES;
+  const errorOf = (err: unknown): VideoAckError =>
+    err instanceof SfuRequestError ? (err.code === 'invalid' ? 'invalid' : err.code === 'not_publishing' ? 'not_publishing' : 'unavailable') : 'unavailable';
+
+  async function onPublish(socket: AnySocket, payload: unknown, reply: Reply): Promise<void> {
+    const sessionId = field(payload, 'sessionId');
+    const sdp = field(payload, 'sdp');
+    if (!isUuid(sessionId) || !isSdp(sdp)) return fail(reply, 'invalid');
+    if (!socket.data.user) return fail(reply, 'forbidden');
+    const s = stateOf(socket);
+    if (!allowSignal(s)) return fail(reply, 'too_many');
+    const id = sessionId.toLowerCase();
+    const [session] = await db.select({ companyId: liveSessions.companyId, sellerId: liveSessions.sellerId }).from(liveSessions).where(eq(liveSessions.id, id));
+    // The user as this socket knows it now (an access change re-assigns it).
+    if (!session || !canEditSession(socket.data.user, session)) return fail(reply, 'forbidden');
+    if (!(await sfu.ready(START_WAIT_MS))) return fail(reply, 'unavailable');
+    if (!socket.connected) return;
+    const pubId = randomUUID();
+    const previous = publishers.get(id);
+    if (previous) {
+      sockets.get(previous.socketId)?.publishing.delete(id);
+      // Another tab or device took over: that page must stop, not publish back (they would take turns).
+      if (previous.socketId !== socket.id) {
+        const event: VideoPublisherEvent = { sessionId: id, live: false, reason: 'replaced', epoch: epochs.get(id) ?? 0 };
+        realtime.io.to(previous.socketId).emit('videoPublisher', event);
+      }
+    }
+    // Replaced at once (the seller reloaded): the child closes the old peer when it takes the new one.
+    publishers.set(id, { pubId, socketId: socket.id, live: false });
+    s.publishing.set(id, pubId);
+    // The seller's page hears 'restart' in the session room, like the viewers.
+    await socket.join(rooms.session(id));
+    try {
+      const answer = await sfu.request({ t: 'publish', room: id, pubId, sdp });
+      if (publishers.get(id)?.pubId !== pubId) return fail(reply, 'unavailable');
+      // The socket left while the SFU answered: its disconnect found nothing to end yet.
+      if (!socket.connected) return dropPublisher(id, 'lost');
+      reply({ ok: true, sdp: answer.sdp });
+    } catch (err) {
+      if (publishers.get(id)?.pubId === pubId) {
+        publishers.delete(id);
+        s.publishing.delete(id);
+        if (previous?.live) announce(id, false, 'lost');
+      }
+      fail(reply, errorOf(err));
+    }
+  }
+
+  async function onSubscribe(socket: AnySocket, payload: unknown, reply: Reply): Promise<void> {
+    const sessionId = field(payload, 'sessionId');
+    if (!isUuid(sessionId)) return fail(reply, 'invalid');
+    const id = sessionId.toLowerCase();
+    const s = stateOf(socket);
+    if (!allowSignal(s)) return fail(reply, 'too_many');
+    const replacing = s.watching.get(id);
+    if (!replacing && (s.watching.size >= MAX_VIEWERS_PER_SOCKET || viewers.size >= MAX_VIEWERS)) return fail(reply, 'too_many');
+    if (!(await sfu.ready(START_WAIT_MS))) return fail(reply, 'unavailable');
+    // In the room before the answer, so the live:true that may follow a 'not_publishing' reaches it.
+    await socket.join(rooms.session(id));
+    if (replacing) endViewer(replacing.peerId);
+    const epoch = epochs.get(id) ?? 0;
+    if (!publishers.has(id)) return reply({ ok: false, error: 'not_publishing' });
+    const peerId = randomUUID();
+    const viewer: ViewerState = { peerId, sessionId: id, socketId: socket.id };
+    viewers.set(peerId, viewer);
+    s.watching.set(id, viewer);
+    try {
+      const offer = await sfu.request({ t: 'subscribe', room: id, peerId });
+      if (viewers.get(peerId) !== viewer) return fail(reply, 'unavailable');
+      if (!socket.connected) return endViewer(peerId);
+      reply({ ok: true, peerId, sdp: offer.sdp, epoch });
+    } catch (err) {
+      forgetViewer(peerId);
+      fail(reply, errorOf(err));
+    }
+  }
+
+  async function onAnswer(socket: AnySocket, payload: unknown, reply: Reply): Promise<void> {
+    const sessionId = field(payload, 'sessionId');
+    const peerId = field(payload, 'peerId');
+    const sdp = field(payload, 'sdp');
+    if (!isUuid(sessionId) || !isUuid(peerId) || !isSdp(sdp)) return reply({ ok: false });
+    const v = viewers.get(peerId.toLowerCase());
+    // Only the socket that subscribed answers for its peer.
+    if (!v || v.socketId !== socket.id || v.sessionId !== sessionId.toLowerCase()) return reply({ ok: false });
+    try {
+      await sfu.request({ t: 'answer', peerId: v.peerId, sdp });
+      reply({ ok: true });
+    } catch {
+      forgetViewer(v.peerId);
+      reply({ ok: false });
+    }
+  }
+
+  function onLeave(socket: AnySocket, payload: unknown, reply: Reply): void {
+    const sessionId = field(payload, 'sessionId');
+    if (!isUuid(sessionId)) {
+      reply({ ok: false });
+      return;
+    }
+    const id = sessionId.toLowerCase();
+    const s = sockets.get(socket.id);
+    if (s?.publishing.has(id) && publishers.get(id)?.socketId === socket.id) dropPublisher(id, 'stopped');
+    const v = s?.watching.get(id);
+    if (v) endViewer(v.peerId);
+    reply({ ok: true });
+  }
+
+  function onDisconnect(socket: AnySocket): void {
+    const s = sockets.get(socket.id);
+    sockets.delete(socket.id);
+    if (!s) return;
+    for (const sessionId of s.publishing.keys()) if (publishers.get(sessionId)?.socketId === socket.id) dropPublisher(sessionId, 'lost');
+    for (const v of s.watching.values()) endViewer(v.peerId);
+  }
+
+  const io = realtime.io as unknown as {
+    on(event: 'connection', listener: (socket: AnySocket) => void): void;
+    off(event: 'connection', listener: (socket: AnySocket) => void): void;
+  };
+  const onConnection = (socket: AnySocket) => {
+    // Payloads come from anyone: typed as the client should send them, checked as unknown.
+    const on = socket.on.bind(socket) as (event: string, listener: (payload: unknown, ack?: unknown) => void) => void;
+    const guard = (task: Promise<void>, reply: Reply) =>
+      task.catch((err: unknown) => {
+        log.error({ err }, 'video signalling failed');
+        fail(reply, 'unavailable');
+      });
+    on('videoPublish', (payload, ack) => void guard(onPublish(socket, payload, ackOf(ack)), ackOf(ack)));
+    on('videoSubscribe', (payload, ack) => void guard(onSubscribe(socket, payload, ackOf(ack)), ackOf(ack)));
+    on('videoAnswer', (payload, ack) => void guard(onAnswer(socket, payload, ackOf(ack)), ackOf(ack)));
+    on('videoLeave', (payload, ack) => onLeave(socket, payload, ackOf(ack)));
+    socket.on('disconnect', () => onDisconnect(socket));
+  };
+  io.on('connection', onConnection);
+
+  return {
+    name: 'embedded',
+    // The browser reaches the SFU over WebRTC only (no HTTP or WebSocket origin of its own).
+    cspConnectSrc: [],
+    async grant(_sessionId: string, role: VideoRole) {
+      if (!(await sfu.ready(START_WAIT_MS))) throw new VideoUnavailableError('the embedded SFU is restarting');
+      return { provider: 'embedded', role, iceServers: config.video.iceServers };
+    },
+    async endSession(sessionId: string) {
+      const id = sessionId.toLowerCase();
+      for (const v of [...viewers.values()]) if (v.sessionId === id) forgetViewer(v.peerId);
+      const current = publishers.get(id);
+      if (current) {
+        publishers.delete(id);
+        sockets.get(current.socketId)?.publishing.delete(id);
+        announce(id, false, 'stopped');
+      }
+      if (sfu.isUp()) await sfu.request({ t: 'endRoom', room: id }).catch(() => {});
+    },
+    async close() {
+      io.off('connection', onConnection);
+      await sfu.close();
+    },
+    debug: {
+      workerPid: () => sfu.pid(),
+      stats: async () => ({ ...(await sfu.request({ t: 'stats' })).stats, sessions: publishers.size, trackedViewers: viewers.size }),
+    },
+  };
+}

@@ -1,0 +1,237 @@
+import { createHmac } from 'node:crypto';
+import Janode, { type JanodeConnection, type JanodeSession } from 'janode';
+import VideoRoomPlugin, { type VideoRoomHandle } from 'janode/plugins/videoroom';
+import type { VideoGrant, VideoRole } from '../../../domain/video.js';
+import { type VideoProvider, type VideoProviderDeps, VideoUnavailableError } from './index.js';
+
+/**
+ * VIDEO_PROVIDER=janus (issue 13, VIDEO.md): one Janus VideoRoom per live session, reached through
+ * janode over JANUS_URL. Browsers talk to Janus themselves (janus.js, src/web/video/janus.ts); the
+ * server only creates and destroys rooms and hands out what a browser needs to join one.
+ *
+ * Several server instances may share one Janus, so nothing about a room is stored: its number, its
+ * secret and its publish token are HMACs of the session id keyed by SESSION_SECRET, the same on
+ * every instance, and creating a room that already exists counts as success.
+ *
+ * Who may publish: the room's `allowed` list holds only the publish token, which only editors get
+ * (the route checks `canEditSession`). Janus 1.1.2 checks `allowed` on a publisher's join and not on
+ * a subscriber's (verified against the real Janus with a live publisher in a network namespace; a
+ * subscription needs media, so the control-plane suite cannot show it), so viewers subscribe with
+ * the room number alone and never hold a token that would let them publish.
+ */
+
+/** A little above what the seller's camera sends (~0.8 Mbps at 640x480): the room's REMB cap. */
+export const JANUS_ROOM_BITRATE = 1_500_000;
+/** VIDEO.md: Janus 1.1.2 retries a keyframe request only for remote publishers, so viewers joining in a burst wait for the periodic one. */
+export const JANUS_FIR_FREQ_SECONDS = 2;
+/** A reconnecting seller's new feed may overlap its old one for a moment; viewers watch the newest. */
+export const JANUS_ROOM_PUBLISHERS = 2;
+/** A Janus that does not answer within this is treated as down (the route answers 503). */
+const REQUEST_TIMEOUT_MS = 5000;
+
+const VIDEOROOM_ERROR = { NO_SUCH_ROOM: 426, ROOM_EXISTS: 427 } as const;
+
+export interface JanusRoomKeys {
+  /** A positive integer below 2^48 (Janus room ids are 64-bit; JSON keeps integers exact below 2^53). */
+  room: number;
+  /** Manages the room (destroy, kick): only servers know it. */
+  secret: string;
+  /** The room's only `allowed` token: joins as a publisher. */
+  token: string;
+}
+
+/** The session's room number, secret and publish token: the same on every server sharing SESSION_SECRET. */
+export function janusRoomKeys(sessionSecret: string, sessionId: string): JanusRoomKeys {
+  const mac = (purpose: string) => createHmac('sha256', sessionSecret).update(`janus:${purpose}:${sessionId}`).digest();
+  const room = mac('room').readUIntBE(0, 6) + 1;
+  return { room, secret: mac('secret').toString('base64url'), token: mac('publish').toString('base64url') };
+}
+
+/** Janus's error code from a janode rejection ("427 Room 1 already exists"), or null for a transport failure. */
+export function janusErrorCode(err: unknown): number | null {
+  if (!(err instanceof Error)) return null;
+  const own = (err as { _code?: unknown })._code;
+  if (typeof own === 'number') return own;
+  const m = /^(\d{3}) /.exec(err.message);
+  return m ? Number(m[1]) : null;
+}
+
+class JanusTimeoutError extends Error {
+  override name = 'JanusTimeoutError';
+}
+
+function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new JanusTimeoutError(`Janus did not answer ${what} within ${REQUEST_TIMEOUT_MS} ms`)), REQUEST_TIMEOUT_MS);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+interface Link {
+  connection: JanodeConnection;
+  session: JanodeSession;
+  handle: VideoRoomHandle;
+}
+
+export async function createJanusVideo(deps: VideoProviderDeps): Promise<VideoProvider> {
+  const janus = deps.config.video.janus;
+  if (!janus) throw new Error('VIDEO_PROVIDER=janus needs JANUS_URL');
+  const { url, publicUrl, adminKey } = janus;
+  const { log } = deps;
+  // janode prints to the console by itself; its failures reach our logger through the errors below.
+  Janode.Logger.setLevel('none');
+
+  let link: Promise<Link> | null = null;
+  let closed = false;
+
+  /** Opens the connection, a session and one VideoRoom handle; forgets them when any of them drops. */
+  async function open(onDrop: () => void): Promise<Link> {
+    // No retries inside janode (its default waits 10 s five times): a grant fails fast with 503 and the next one reconnects.
+    const connection = await Janode.connect({ address: { url }, max_retries: 0 });
+    try {
+      const session = await connection.create();
+      const handle = await session.attach(VideoRoomPlugin);
+      let dropped = false;
+      const forget = (why: string) => () => {
+        if (dropped) return;
+        dropped = true;
+        onDrop();
+        if (!closed) log.warn({ janus: url, why }, 'janus: connection lost; the next request reconnects');
+      };
+      connection.once(Janode.EVENT.CONNECTION_ERROR, forget('connection error'));
+      connection.once(Janode.EVENT.CONNECTION_CLOSED, forget('connection closed'));
+      session.once(Janode.EVENT.SESSION_DESTROYED, forget('session destroyed'));
+      handle.once(Janode.EVENT.HANDLE_DETACHED, forget('handle detached'));
+      return { connection, session, handle };
+    } catch (err) {
+      await connection.close().catch(() => {});
+      throw err;
+    }
+  }
+
+  async function getLink(): Promise<Link> {
+    if (closed) throw new VideoUnavailableError('janus: the provider is closed');
+    if (!link) {
+      const opening = open(() => {
+        if (link === attempt) link = null;
+      });
+      const attempt = withTimeout(opening, 'a connection');
+      link = attempt;
+      attempt.catch(() => {
+        if (link === attempt) link = null;
+        // A connection that opens after its timeout is nobody's: close it.
+        opening.then((l) => l.connection.close()).catch(() => {});
+      });
+    }
+    return link;
+  }
+
+  /** One request on the shared handle; a transport failure or a silent Janus becomes VideoUnavailableError. */
+  async function request<T>(what: string, run: (handle: VideoRoomHandle) => Promise<T>): Promise<T> {
+    let current: Promise<Link> | null = null;
+    try {
+      current = getLink();
+      const { handle } = await current;
+      return await withTimeout(run(handle), what);
+    } catch (err) {
+      if (err instanceof VideoUnavailableError) throw err;
+      if (janusErrorCode(err) !== null) throw err;
+      // The link is suspect (a timeout, a closed socket): drop it so the next request opens a fresh one.
+      if (current && link === current) {
+        link = null;
+        current.then((l) => l.connection.close()).catch(() => {});
+      }
+      log.warn({ janus: url, err: err instanceof Error ? err.message : String(err) }, `janus: ${what} failed`);
+      throw new VideoUnavailableError(`janus: ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** Concurrent grants of one session share one create request. */
+  const creating = new Map<number, Promise<void>>();
+
+  function ensureRoom(sessionId: string, keys: JanusRoomKeys): Promise<void> {
+    const pending = creating.get(keys.room);
+    if (pending) return pending;
+    const work = request('create room', async (handle) => {
+      try {
+        // A raw request: janode's create() drops `allowed`, and the ACL must exist from the room's first instant.
+        await handle.message({
+          request: 'create',
+          room: keys.room,
+          description: `martillo ${sessionId}`,
+          permanent: false,
+          is_private: true,
+          secret: keys.secret,
+          allowed: [keys.token],
+          publishers: JANUS_ROOM_PUBLISHERS,
+          bitrate: JANUS_ROOM_BITRATE,
+          bitrate_cap: true,
+          fir_freq: JANUS_FIR_FREQ_SECONDS,
+          videocodec: 'vp8',
+          audiocodec: 'opus',
+          record: false,
+          ...(adminKey ? { admin_key: adminKey } : {}),
+        });
+        log.info({ sessionId, room: keys.room }, 'janus: room created');
+      } catch (err) {
+        // Another grant or another server created it first: same number, secret and token.
+        if (janusErrorCode(err) === VIDEOROOM_ERROR.ROOM_EXISTS) return;
+        throw err;
+      }
+    })
+      .catch((err: unknown) => {
+        if (err instanceof VideoUnavailableError) throw err;
+        log.error({ sessionId, room: keys.room, err: err instanceof Error ? err.message : String(err) }, 'janus: room creation refused');
+        throw new VideoUnavailableError(`janus: room creation refused: ${err instanceof Error ? err.message : String(err)}`);
+      })
+      .finally(() => creating.delete(keys.room));
+    creating.set(keys.room, work);
+    return work;
+  }
+
+  return {
+    name: 'janus',
+    cspConnectSrc: [new URL(publicUrl).origin],
+
+    async grant(sessionId: string, role: VideoRole): Promise<VideoGrant> {
+      const keys = janusRoomKeys(deps.config.sessionSecret, sessionId);
+      const base = { provider: 'janus' as const, role, iceServers: deps.config.video.iceServers, url: publicUrl, room: keys.room };
+      if (role === 'publisher') {
+        await ensureRoom(sessionId, keys);
+        return { ...base, token: keys.token };
+      }
+      // Viewers do not create rooms (a viewer of an ended session would revive its room); this
+      // round trip only proves Janus answers, so the page says "unavailable" rather than waiting forever.
+      await request('exists', (handle) => handle.exists({ room: keys.room }));
+      return base;
+    },
+
+    async endSession(sessionId: string): Promise<void> {
+      const keys = janusRoomKeys(deps.config.sessionSecret, sessionId);
+      await creating.get(keys.room)?.catch(() => {});
+      try {
+        await request('destroy room', (handle) => handle.destroy({ room: keys.room, secret: keys.secret }));
+        log.info({ sessionId, room: keys.room }, 'janus: room destroyed');
+      } catch (err) {
+        if (janusErrorCode(err) === VIDEOROOM_ERROR.NO_SUCH_ROOM) return;
+        if (err instanceof VideoUnavailableError) throw err;
+        throw new VideoUnavailableError(`janus: room destruction refused: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    },
+
+    async close(): Promise<void> {
+      closed = true;
+      const current = link;
+      link = null;
+      if (!current) return;
+      try {
+        const { connection, session } = await current;
+        await withTimeout(session.destroy(), 'session destroy').catch(() => {});
+        await withTimeout(connection.close(), 'close').catch(() => {});
+      } catch {
+        // Never connected: nothing to close.
+      }
+    },
+  };
+}

@@ -1,0 +1,446 @@
+/**
+ * The embedded SFU's child process (VIDEO.md): one libdatachannel peer per publisher and viewer,
+ * RTP forwarded from each room's publisher to its viewers with the payload type and SSRC
+ * rewritten. It lives in its own process because a native fault here must not take the server
+ * down; the server (embedded.ts) restarts it. It exits when the server's IPC channel closes.
+ */
+
+import ndc, { type PeerConnection, type RtcConfig, type Track } from 'node-datachannel';
+import { GopCache } from './gop.js';
+import type { SfuErrorCode, SfuEvent, SfuReply, SfuRequest, SfuStats, SfuWorkerConfig } from './protocol.js';
+import { asksForKeyframe, isRtcp, isVp8KeyframeStart, ndcIceServers, payloadTypeOf, rewriteHostCandidates, trimPublisherAnswer } from './sdp.js';
+
+type Kind = 'video' | 'audio';
+/** What every viewer receives: fixed payload types and SSRCs per room, whoever publishes. */
+const OUT = { video: { pt: 96, ssrc: 0x4d560001 }, audio: { pt: 111, ssrc: 0x4d410001 } } as const;
+/** libdatachannel answers within milliseconds on a LAN; this only bounds a stuck gathering. */
+const GATHER_TIMEOUT_MS = 5000;
+/**
+ * Keyframe requests to one publisher are coalesced to one per this interval (a burst of joins),
+ * and repeated at it while a viewer still waits: Chrome ignores a request that comes within 300 ms
+ * of its last keyframe (its EncoderRtcpFeedback), so a request inside that window would be lost.
+ */
+const KEYFRAME_EVERY_MS = 350;
+
+interface Publisher {
+  id: string;
+  pc: PeerConnection;
+  pt: Record<Kind, number | null>;
+  tracks: Partial<Record<Kind, Track>>;
+  /** JS references to every track and media handler: without them they are collected and stop delivering. */
+  keep: unknown[];
+  remb: NodeJS.Timeout | null;
+  lastKeyframeAt: number;
+  keyframeTimer: NodeJS.Timeout | null;
+  /** Its video since the last keyframe, replayed to a viewer who connects (gop.ts). */
+  gop: GopCache;
+}
+interface Viewer {
+  id: string;
+  room: string;
+  pc: PeerConnection;
+  tracks: Record<Kind, Track>;
+  keep: unknown[];
+  ready: boolean;
+  /**
+   * Its video began with a keyframe (forwarded or replayed). Until then no video is sent to it:
+   * frames that refer to a picture it never had would not decode.
+   */
+  started: boolean;
+  /** Connected (or asked by PLI/FIR) and no keyframe forwarded to it since. */
+  waitingKeyframe: boolean;
+}
+interface Room {
+  id: string;
+  publisher: Publisher | null;
+  viewers: Map<string, Viewer>;
+}
+
+class SfuError extends Error {
+  constructor(
+    readonly code: SfuErrorCode,
+    message: string = code,
+  ) {
+    super(message);
+  }
+}
+
+const config = JSON.parse(process.env.SFU_CONFIG ?? '{}') as SfuWorkerConfig;
+const rooms = new Map<string, Room>();
+const viewers = new Map<string, Viewer>();
+const counters = { rtpIn: 0, rtpOut: 0, keyframeRequests: 0, pliFromViewers: 0, gopReplays: 0 };
+
+ndc.initLogger('Error', (_level, message) => process.stderr.write(`sfu: ${message}\n`));
+
+function rtcConfig(): RtcConfig {
+  return {
+    iceServers: ndcIceServers(config.iceServers ?? []) as RtcConfig['iceServers'],
+    ...(config.bindAddress ? { bindAddress: config.bindAddress } : {}),
+    ...(config.portRange ? { portRangeBegin: config.portRange[0], portRangeEnd: config.portRange[1] } : {}),
+  };
+}
+
+function send(message: SfuReply | SfuEvent): void {
+  if (process.connected) process.send?.(message);
+}
+
+const isOpen = (track: Track | undefined): track is Track => {
+  try {
+    return Boolean(track?.isOpen());
+  } catch {
+    return false;
+  }
+};
+
+function room(id: string): Room {
+  let r = rooms.get(id);
+  if (!r) {
+    r = { id, publisher: null, viewers: new Map() };
+    rooms.set(id, r);
+  }
+  return r;
+}
+function dropRoomIfEmpty(r: Room): void {
+  if (!r.publisher && r.viewers.size === 0) rooms.delete(r.id);
+}
+
+/**
+ * The local description once ICE gathering completed. The callback is registered before the
+ * description is set (the caller sets it after): the native event can fire before a late callback.
+ */
+function gathered(pc: PeerConnection): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new SfuError('failed', 'ICE gathering timed out')), GATHER_TIMEOUT_MS);
+    pc.onGatheringStateChange((state) => {
+      if (state !== 'complete') return;
+      clearTimeout(timer);
+      const sdp = pc.localDescription()?.sdp;
+      if (sdp) resolve(sdp);
+      else reject(new SfuError('failed', 'no local description'));
+    });
+  });
+}
+
+function closePc(pc: PeerConnection): void {
+  try {
+    pc.close();
+  } catch {
+    // already closed
+  }
+}
+
+function someoneWaits(r: Room): boolean {
+  for (const v of r.viewers.values()) if (v.ready && v.waitingKeyframe) return true;
+  return false;
+}
+
+function requestKeyframe(r: Room): void {
+  const pub = r.publisher;
+  // A request (or its follow-up) is scheduled: it covers this one.
+  if (!pub || pub.keyframeTimer) return;
+  const wait = pub.lastKeyframeAt + KEYFRAME_EVERY_MS - Date.now();
+  const fire = () => {
+    pub.keyframeTimer = null;
+    if (r.publisher !== pub || !isOpen(pub.tracks.video)) return;
+    pub.lastKeyframeAt = Date.now();
+    counters.keyframeRequests++;
+    try {
+      pub.tracks.video.requestKeyframe();
+    } catch {
+      // the track closed in between
+    }
+    // Asked again while a viewer still waits (the encoder may have ignored it, or the keyframe got lost).
+    pub.keyframeTimer = setTimeout(() => {
+      pub.keyframeTimer = null;
+      if (r.publisher === pub && someoneWaits(r)) requestKeyframe(r);
+    }, KEYFRAME_EVERY_MS);
+  };
+  // A request inside the interval is delayed, not dropped: the viewer who asked still gets its keyframe.
+  if (wait <= 0) fire();
+  else pub.keyframeTimer = setTimeout(fire, wait);
+}
+
+/**
+ * A viewer's video begins: once it is connected and its video track is open, it gets the
+ * publisher's current group of pictures at once when one is fresh (gop.ts), so its first picture
+ * need not wait for the encoder; otherwise the publisher is asked for a keyframe.
+ */
+function startVideo(r: Room, v: Viewer): void {
+  if (!v.ready || v.started || !isOpen(v.tracks.video)) return;
+  const packets = r.publisher?.gop.replay(Date.now());
+  if (packets && packets.length > 0) {
+    try {
+      for (const packet of packets) v.tracks.video.sendMessageBinary(packet);
+      counters.rtpOut += packets.length;
+      counters.gopReplays++;
+      v.started = true;
+      v.waitingKeyframe = false;
+      return;
+    } catch {
+      // the track closed in between; its state change removes the viewer
+      return;
+    }
+  }
+  v.waitingKeyframe = true;
+  requestKeyframe(r);
+}
+
+function endPublisher(pub: Publisher): void {
+  if (pub.remb) clearInterval(pub.remb);
+  if (pub.keyframeTimer) clearTimeout(pub.keyframeTimer);
+  pub.remb = null;
+  pub.keyframeTimer = null;
+  pub.gop.clear();
+  closePc(pub.pc);
+}
+
+function endViewer(v: Viewer): void {
+  viewers.delete(v.id);
+  const r = rooms.get(v.room);
+  if (r) {
+    r.viewers.delete(v.id);
+    dropRoomIfEmpty(r);
+  }
+  closePc(v.pc);
+}
+
+async function publish(roomId: string, pubId: string, offer: string): Promise<string> {
+  const video = payloadTypeOf(offer, 'VP8/90000');
+  const audio = payloadTypeOf(offer, 'opus/48000');
+  if (video === null) throw new SfuError('invalid', 'the offer has no VP8 video');
+  const r = room(roomId);
+  // A new publish replaces the old one (the seller reloaded): viewers stay in the room.
+  if (r.publisher) endPublisher(r.publisher);
+  // The new publisher's frames do not continue the old one's pictures: every viewer restarts at its keyframe.
+  for (const v of r.viewers.values()) {
+    v.started = false;
+    v.waitingKeyframe = true;
+  }
+  const pc = new ndc.PeerConnection(`pub-${pubId.slice(0, 8)}`, rtcConfig());
+  const pub: Publisher = {
+    id: pubId,
+    pc,
+    pt: { video, audio },
+    tracks: {},
+    keep: [],
+    remb: null,
+    lastKeyframeAt: 0,
+    keyframeTimer: null,
+    gop: new GopCache(),
+  };
+  r.publisher = pub;
+  pc.onStateChange((state) => {
+    send({ t: 'publisherState', room: roomId, pubId, state });
+    if ((state === 'failed' || state === 'closed') && r.publisher === pub) {
+      endPublisher(pub);
+      r.publisher = null;
+      dropRoomIfEmpty(r);
+    }
+  });
+  pc.onTrack((track) => {
+    pub.keep.push(track);
+    const kind: Kind = track.type() === 'audio' ? 'audio' : 'video';
+    // Sends receiver reports, and the PLI (requestKeyframe) and REMB (requestBitrate) below.
+    const session = new ndc.RtcpReceivingSession();
+    track.setMediaHandler(session);
+    pub.keep.push(session);
+    pub.tracks[kind] = track;
+    const out = OUT[kind];
+    const pt = pub.pt[kind];
+    track.onMessage((message) => {
+      const packet = Buffer.isBuffer(message) ? message : Buffer.from(message);
+      if (packet.length < 12 || isRtcp(packet)) return;
+      // Only the primary codec: retransmissions (rtx) would need their own SSRC towards viewers.
+      const marker = packet[1] as number;
+      if ((marker & 0x7f) !== pt || r.publisher !== pub) return;
+      counters.rtpIn++;
+      packet[1] = (marker & 0x80) | out.pt;
+      packet.writeUInt32BE(out.ssrc, 8);
+      const keyframe = kind === 'video' && isVp8KeyframeStart(packet);
+      if (kind === 'video') pub.gop.push(packet, keyframe, Date.now());
+      for (const v of r.viewers.values()) {
+        const target = v.tracks[kind];
+        if (!v.ready || !isOpen(target)) continue;
+        if (kind === 'video') {
+          if (keyframe) {
+            v.started = true;
+            v.waitingKeyframe = false;
+          } else if (!v.started) continue;
+        }
+        try {
+          target.sendMessageBinary(packet);
+          counters.rtpOut++;
+        } catch {
+          // the viewer is going away; its state change removes it
+        }
+      }
+    });
+    if (kind === 'video') {
+      track.onOpen(() => {
+        requestKeyframe(r);
+        pub.remb = setInterval(() => {
+          if (r.publisher !== pub || !isOpen(pub.tracks.video)) return;
+          try {
+            pub.tracks.video.requestBitrate(config.rembBps);
+          } catch {
+            // closed in between
+          }
+        }, 1000);
+      });
+    }
+  });
+  const answer = gathered(pc);
+  try {
+    pc.setRemoteDescription(offer, 'offer');
+  } catch (err) {
+    if (r.publisher === pub) r.publisher = null;
+    endPublisher(pub);
+    throw new SfuError('invalid', `bad offer: ${String(err)}`);
+  }
+  const sdp = await answer;
+  return rewriteHostCandidates(trimPublisherAnswer(sdp, { video, audio }), config.publicIp);
+}
+
+async function subscribe(roomId: string, peerId: string): Promise<string> {
+  const r = rooms.get(roomId);
+  if (!r?.publisher) throw new SfuError('not_publishing');
+  const old = viewers.get(peerId);
+  if (old) endViewer(old);
+  const pc = new ndc.PeerConnection(`sub-${peerId.slice(0, 8)}`, rtcConfig());
+  // Sendonly: a viewer can only receive; whatever media it might send is never read.
+  const videoDesc = new ndc.Video('0', 'SendOnly');
+  videoDesc.addVideoCodec(OUT.video.pt, 'VP8');
+  videoDesc.addSSRC(OUT.video.ssrc, 'martillo', 'martillo', 'video');
+  const audioDesc = new ndc.Audio('1', 'SendOnly');
+  audioDesc.addOpusCodec(OUT.audio.pt);
+  audioDesc.addSSRC(OUT.audio.ssrc, 'martillo', 'martillo', 'audio');
+  const videoTrack = pc.addTrack(videoDesc);
+  const audioTrack = pc.addTrack(audioDesc);
+  const v: Viewer = {
+    id: peerId,
+    room: roomId,
+    pc,
+    tracks: { video: videoTrack, audio: audioTrack },
+    keep: [videoDesc, audioDesc],
+    ready: false,
+    started: false,
+    waitingKeyframe: true,
+  };
+  // Only RTCP comes back on a sendonly track; a PLI or FIR becomes a keyframe request to the publisher.
+  videoTrack.onMessage((message) => {
+    const packet = Buffer.isBuffer(message) ? message : Buffer.from(message);
+    if (isRtcp(packet) && asksForKeyframe(packet)) {
+      counters.pliFromViewers++;
+      v.waitingKeyframe = true;
+      const current = rooms.get(roomId);
+      if (current) requestKeyframe(current);
+    }
+  });
+  audioTrack.onMessage(() => {});
+  // The track usually opens (DTLS-SRTP) just after the connection does; whichever comes last starts the video.
+  videoTrack.onOpen(() => {
+    const current = rooms.get(roomId);
+    if (current) startVideo(current, v);
+  });
+  pc.onStateChange((state) => {
+    send({ t: 'viewerState', room: roomId, peerId, state });
+    if (state === 'connected') {
+      v.ready = true;
+      const current = rooms.get(roomId);
+      if (current) startVideo(current, v);
+    }
+    if ((state === 'failed' || state === 'closed') && viewers.get(peerId) === v) endViewer(v);
+  });
+  r.viewers.set(peerId, v);
+  viewers.set(peerId, v);
+  const offer = gathered(pc);
+  pc.setLocalDescription();
+  try {
+    // The SFU stays the DTLS server (actpass) towards its viewers: as the client it raced
+    // libdatachannel's own setRemoteDescription (the handshake started, and checked the viewer's
+    // certificate, before the answer's fingerprint was stored: "certificate verify failed", then
+    // "Got a remote candidate without ICE transport"), often under load. Janus viewers do make
+    // Janus the client (offerAsDtlsClient), where no such race was seen.
+    return rewriteHostCandidates(await offer, config.publicIp);
+  } catch (err) {
+    endViewer(v);
+    throw err;
+  }
+}
+
+function answer(peerId: string, sdp: string): void {
+  const v = viewers.get(peerId);
+  if (!v) throw new SfuError('unknown_peer');
+  try {
+    v.pc.setRemoteDescription(sdp, 'answer');
+  } catch (err) {
+    endViewer(v);
+    throw new SfuError('invalid', `bad answer: ${String(err)}`);
+  }
+}
+
+function leave(peerId: string): void {
+  const v = viewers.get(peerId);
+  if (v) {
+    endViewer(v);
+    return;
+  }
+  for (const r of rooms.values()) {
+    if (r.publisher?.id !== peerId) continue;
+    endPublisher(r.publisher);
+    r.publisher = null;
+    dropRoomIfEmpty(r);
+  }
+}
+
+function endRoom(roomId: string): void {
+  const r = rooms.get(roomId);
+  if (!r) return;
+  if (r.publisher) endPublisher(r.publisher);
+  r.publisher = null;
+  for (const v of [...r.viewers.values()]) endViewer(v);
+  rooms.delete(roomId);
+}
+
+function stats(): SfuStats {
+  let publishers = 0;
+  for (const r of rooms.values()) if (r.publisher) publishers++;
+  return { rooms: rooms.size, publishers, viewers: viewers.size, ...counters };
+}
+
+async function handle(req: SfuRequest): Promise<SfuReply> {
+  switch (req.t) {
+    case 'publish':
+      return { t: 'reply', id: req.id, ok: true, sdp: await publish(req.room, req.pubId, req.sdp) };
+    case 'subscribe':
+      return { t: 'reply', id: req.id, ok: true, sdp: await subscribe(req.room, req.peerId) };
+    case 'answer':
+      answer(req.peerId, req.sdp);
+      return { t: 'reply', id: req.id, ok: true };
+    case 'leave':
+      leave(req.peerId);
+      return { t: 'reply', id: req.id, ok: true };
+    case 'endRoom':
+      endRoom(req.room);
+      return { t: 'reply', id: req.id, ok: true };
+    case 'stats':
+      return { t: 'reply', id: req.id, ok: true, stats: stats() };
+  }
+}
+
+process.on('message', (raw: unknown) => {
+  const req = raw as SfuRequest;
+  if (!req || typeof req !== 'object' || typeof req.id !== 'number') return;
+  handle(req).then(send, (err: unknown) => {
+    const code = err instanceof SfuError ? err.code : 'failed';
+    send({ t: 'reply', id: req.id, ok: false, error: code, message: err instanceof Error ? err.message : String(err) });
+  });
+});
+
+// The server went away (or closed us): nothing is left to serve.
+process.on('disconnect', () => {
+  for (const r of rooms.values()) endRoom(r.id);
+  process.exit(0);
+});
+
+send({ t: 'ready', pid: process.pid });

@@ -1,0 +1,344 @@
+import type { VideoAckError, VideoPublishAck, VideoPublisherEvent, VideoSubscribeAck } from '../../domain/video.js';
+import type { AppSocket } from '../api/socket';
+import { publisherStatsSampler } from './rtc-stats';
+import { type PublishHandle, type PublishOptions, type PublishStatus, type VideoClient, VideoClientError, type WatchHandle, type WatchOptions } from './types';
+
+/** How long a signalling answer may take before the attempt counts as failed. */
+const ACK_TIMEOUT_MS = 10_000;
+/** ICE gathering on a LAN takes milliseconds; a missing STUN server must not hold the seller up. */
+const GATHER_CAP_MS = 2000;
+/** Retry delays after a failure: doubling from the first to the last. */
+const RETRY_MIN_MS = 1000;
+const RETRY_MAX_MS = 10_000;
+
+/**
+ * Timers of one publisher or viewer, all cleared by `clear()` (stop leaves nothing running), and
+ * acknowledgements that resolve as 'stopped' once cleared.
+ */
+function timers() {
+  const live = new Set<ReturnType<typeof setTimeout>>();
+  const aborts = new Set<() => void>();
+  return {
+    after(ms: number, fn: () => void) {
+      const t = setTimeout(() => {
+        live.delete(t);
+        fn();
+      }, ms);
+      live.add(t);
+    },
+    /** `socket.emit` with an acknowledgement, 'timeout' after ACK_TIMEOUT_MS, 'stopped' when cleared. */
+    ask<T>(socket: AppSocket, event: 'videoPublish' | 'videoSubscribe' | 'videoAnswer', payload: unknown): Promise<T | 'timeout' | 'stopped'> {
+      return new Promise((resolve) => {
+        let done = false;
+        const finish = (value: T | 'timeout' | 'stopped') => {
+          if (done) return;
+          done = true;
+          clearTimeout(timer);
+          live.delete(timer);
+          aborts.delete(abort);
+          resolve(value);
+        };
+        const abort = () => finish('stopped');
+        const timer = setTimeout(() => finish('timeout'), ACK_TIMEOUT_MS);
+        live.add(timer);
+        aborts.add(abort);
+        (socket.emit as (e: string, p: unknown, ack: (answer: T) => void) => void)(event, payload, (answer: T) => finish(answer));
+      });
+    },
+    /** The local description once ICE gathering completed, or after GATHER_CAP_MS with what it has. */
+    gathered(pc: RTCPeerConnection): Promise<string> {
+      return new Promise((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          live.delete(timer);
+          aborts.delete(done);
+          pc.removeEventListener('icegatheringstatechange', check);
+          resolve(pc.localDescription?.sdp ?? '');
+        };
+        const check = () => {
+          if (pc.iceGatheringState === 'complete') done();
+        };
+        const timer = setTimeout(done, GATHER_CAP_MS);
+        live.add(timer);
+        aborts.add(done);
+        pc.addEventListener('icegatheringstatechange', check);
+        check();
+      });
+    },
+    clear() {
+      for (const t of live) clearTimeout(t);
+      live.clear();
+      for (const abort of [...aborts]) abort();
+    },
+  };
+}
+
+function failureOf(error: VideoAckError | 'timeout'): VideoClientError {
+  if (error === 'forbidden') return new VideoClientError('token', 'not an editor of this session');
+  if (error === 'unavailable' || error === 'timeout') return new VideoClientError('unavailable', 'the video server did not answer');
+  return new VideoClientError('failed', error);
+}
+
+function closePeer(pc: RTCPeerConnection | null): void {
+  if (!pc) return;
+  pc.onconnectionstatechange = null;
+  pc.ontrack = null;
+  try {
+    pc.close();
+  } catch {
+    // already closed
+  }
+}
+
+async function publish(opts: PublishOptions): Promise<PublishHandle> {
+  const { socket, sessionId } = opts;
+  const t = timers();
+  const tracks: { video: MediaStreamTrack | null; audio: MediaStreamTrack | null } = {
+    video: opts.stream.getVideoTracks()[0] ?? null,
+    audio: opts.stream.getAudioTracks()[0] ?? null,
+  };
+  if (!tracks.video) throw new VideoClientError('failed', 'no camera track');
+  let pc: RTCPeerConnection | null = null;
+  let stopped = false;
+  let attempt = 0;
+  let retries = 0;
+  let status: PublishStatus | null = null;
+  const setStatus = (next: PublishStatus) => {
+    if (stopped || next === status) return;
+    status = next;
+    opts.onStatus(next);
+  };
+
+  /** One publish: a fresh peer connection, offered over the socket. Throws a VideoClientError. */
+  async function connect(): Promise<void> {
+    const mine = ++attempt;
+    closePeer(pc);
+    const peer = new RTCPeerConnection({ iceServers: opts.config.iceServers });
+    pc = peer;
+    for (const kind of ['video', 'audio'] as const) {
+      const track = tracks[kind];
+      if (track) peer.addTransceiver(track, { direction: 'sendonly', streams: [opts.stream] });
+    }
+    peer.onconnectionstatechange = () => {
+      if (pc !== peer || stopped) return;
+      if (peer.connectionState === 'connected') {
+        retries = 0;
+        setStatus('live');
+      } else if (peer.connectionState === 'failed') retry();
+    };
+    await peer.setLocalDescription(await peer.createOffer());
+    const sdp = await t.gathered(peer);
+    const ack = await t.ask<VideoPublishAck>(socket, 'videoPublish', { sessionId, sdp });
+    if (stopped || mine !== attempt || ack === 'stopped') return;
+    if (ack === 'timeout') throw failureOf('timeout');
+    if (!ack.ok) throw failureOf(ack.error);
+    await peer.setRemoteDescription({ type: 'answer', sdp: ack.sdp });
+  }
+
+  /** Publishes again after a lost socket, a failed peer or an SFU restart; stops on a refusal. */
+  function retry(delayMs = 0): void {
+    if (stopped) return;
+    setStatus('reconnecting');
+    closePeer(pc);
+    pc = null;
+    const mine = ++attempt;
+    t.after(delayMs, () => {
+      if (stopped || mine !== attempt) return;
+      // Signalling needs the socket: its 'connect' handler publishes again.
+      if (!socket.connected) return;
+      connect().catch((err: unknown) => {
+        if (stopped) return;
+        if (err instanceof VideoClientError && err.reason === 'token') return setStatus('failed');
+        retries++;
+        retry(Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** (retries - 1)));
+      });
+    });
+  }
+
+  const onPublisher = (event: VideoPublisherEvent) => {
+    if (event?.sessionId !== sessionId || event.live) return;
+    if (event.reason === 'restart') retry();
+    if (event.reason === 'replaced') {
+      setStatus('replaced');
+      stopped = true;
+      t.clear();
+      closePeer(pc);
+      pc = null;
+      detach();
+    }
+  };
+  const onConnect = () => retry();
+  const onDisconnect = () => {
+    if (!stopped) setStatus('reconnecting');
+  };
+  socket.on('videoPublisher', onPublisher);
+  socket.on('connect', onConnect);
+  socket.on('disconnect', onDisconnect);
+  const detach = () => {
+    socket.off('videoPublisher', onPublisher);
+    socket.off('connect', onConnect);
+    socket.off('disconnect', onDisconnect);
+  };
+
+  setStatus('connecting');
+  try {
+    await connect();
+  } catch (err) {
+    stopped = true;
+    detach();
+    t.clear();
+    closePeer(pc);
+    throw err instanceof VideoClientError ? err : new VideoClientError('failed', err instanceof Error ? err.message : String(err));
+  }
+
+  const sample = publisherStatsSampler(() => pc);
+  return {
+    async replaceTrack(track) {
+      const kind = track.kind === 'audio' ? 'audio' : 'video';
+      tracks[kind] = track;
+      // The sender of that kind (a transceiver's kind is its receiver track's); a reconnect sends the new track too.
+      const sender = pc?.getTransceivers().find((tr) => tr.receiver.track.kind === kind)?.sender;
+      if (sender) await sender.replaceTrack(track);
+    },
+    stats: () => sample(),
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      detach();
+      t.clear();
+      closePeer(pc);
+      pc = null;
+      if (socket.connected) socket.emit('videoLeave', { sessionId });
+    },
+  };
+}
+
+function watch(opts: WatchOptions): WatchHandle {
+  const { socket, sessionId } = opts;
+  const t = timers();
+  let pc: RTCPeerConnection | null = null;
+  let stopped = false;
+  let attempt = 0;
+  let retries = 0;
+  /** The newest videoPublisher epoch this viewer acted on. */
+  let epoch = 0;
+  let hasStream = false;
+  let status: string | null = null;
+  const setStatus = (next: Parameters<WatchOptions['onStatus']>[0]) => {
+    if (stopped || next === status) return;
+    status = next;
+    opts.onStatus(next);
+  };
+  const dropStream = () => {
+    if (!hasStream) return;
+    hasStream = false;
+    opts.onStream(null);
+  };
+
+  async function subscribe(mine: number): Promise<void> {
+    const ack = await t.ask<VideoSubscribeAck>(socket, 'videoSubscribe', { sessionId });
+    if (stopped || mine !== attempt || ack === 'stopped') return;
+    if (ack === 'timeout') return later();
+    if (!ack.ok) {
+      if (ack.error === 'not_publishing') {
+        dropStream();
+        return setStatus('waiting');
+      }
+      if (ack.error === 'invalid' || ack.error === 'forbidden') return setStatus('failed');
+      return later();
+    }
+    if (ack.epoch !== undefined && ack.epoch > epoch) epoch = ack.epoch;
+    const peer = new RTCPeerConnection({ iceServers: opts.config.iceServers });
+    pc = peer;
+    const stream = new MediaStream();
+    peer.ontrack = (e) => {
+      if (pc !== peer) return;
+      stream.addTrack(e.track);
+      if (stream.getTracks().length === 1) {
+        hasStream = true;
+        opts.onStream(stream);
+      }
+    };
+    peer.onconnectionstatechange = () => {
+      if (pc !== peer || stopped) return;
+      if (peer.connectionState === 'connected') {
+        retries = 0;
+        setStatus('playing');
+      } else if (peer.connectionState === 'failed') {
+        setStatus('reconnecting');
+        later();
+      }
+    };
+    await peer.setRemoteDescription({ type: 'offer', sdp: ack.sdp });
+    await peer.setLocalDescription(await peer.createAnswer());
+    const sdp = await t.gathered(peer);
+    if (stopped || mine !== attempt) return;
+    const answered = await t.ask<{ ok: boolean }>(socket, 'videoAnswer', { sessionId, peerId: ack.peerId, sdp });
+    if (stopped || mine !== attempt || answered === 'stopped') return;
+    if (answered === 'timeout' || !answered.ok) later();
+  }
+
+  /** (Re)subscribes now: the previous peer, if any, is dropped first. */
+  function start(): void {
+    if (stopped) return;
+    const mine = ++attempt;
+    closePeer(pc);
+    pc = null;
+    if (!socket.connected) {
+      setStatus('reconnecting');
+      return;
+    }
+    setStatus(status === 'playing' || status === 'reconnecting' ? 'reconnecting' : 'connecting');
+    subscribe(mine).catch(() => {
+      if (!stopped && mine === attempt) later();
+    });
+  }
+
+  function later(): void {
+    if (stopped) return;
+    closePeer(pc);
+    pc = null;
+    retries++;
+    const mine = ++attempt;
+    t.after(Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** (retries - 1)), () => {
+      if (mine === attempt) start();
+    });
+  }
+
+  const onPublisher = (event: VideoPublisherEvent) => {
+    if (stopped || event?.sessionId !== sessionId || typeof event.epoch !== 'number' || event.epoch <= epoch) return;
+    epoch = event.epoch;
+    if (event.live) {
+      retries = 0;
+      return start();
+    }
+    ++attempt;
+    closePeer(pc);
+    pc = null;
+    dropStream();
+    setStatus('waiting');
+  };
+  const onConnect = () => start();
+  const onDisconnect = () => setStatus('reconnecting');
+  socket.on('videoPublisher', onPublisher);
+  socket.on('connect', onConnect);
+  socket.on('disconnect', onDisconnect);
+  start();
+
+  return {
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      socket.off('videoPublisher', onPublisher);
+      socket.off('connect', onConnect);
+      socket.off('disconnect', onDisconnect);
+      t.clear();
+      closePeer(pc);
+      pc = null;
+      if (socket.connected) socket.emit('videoLeave', { sessionId });
+    },
+  };
+}
+
+/** The embedded SFU's browser side (issue 13): signalling over the page's socket, media over WebRTC. */
+export const embeddedClient: VideoClient = { publish, watch };

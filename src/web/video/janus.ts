@@ -1,0 +1,495 @@
+import Janus, { type JanusJS } from 'janus-gateway';
+import adapter from 'webrtc-adapter';
+import { offerAsDtlsClient, type VideoGrant } from '../../domain/video.js';
+import { fetchVideoGrant } from './grant';
+import { publisherStatsSampler } from './rtc-stats';
+import {
+  type PublishHandle,
+  type PublishOptions,
+  type PublishStatus,
+  type VideoClient,
+  VideoClientError,
+  type WatchHandle,
+  type WatchOptions,
+  type WatchStatus,
+} from './types';
+
+/**
+ * VIDEO_PROVIDER=janus in the browser (issue 13): janus.js (the `janus-gateway` package) talks to the
+ * session's VideoRoom at the address the server granted. This module is loaded only through
+ * `loadVideoClient('janus')`, so janus.js and webrtc-adapter reach only the pages that use Janus.
+ *
+ * The seller joins as a publisher with the grant's token and offers its camera and microphone. A
+ * viewer holds no token, and a VideoRoom sends room events only to publishers, so a viewer learns
+ * that the seller (re)appeared or left by asking `listparticipants` every few seconds (allowed
+ * without a token or the room's secret), then subscribes to the newest publishing feed.
+ */
+
+type JanusGrant = Extract<VideoGrant, { provider: 'janus' }>;
+type Handle = JanusJS.PluginHandle;
+type Msg = JanusJS.Message;
+
+/** How often a viewer asks who publishes (VIDEO.md: 2–3 s), and how long a Janus request may take. */
+const POLL_MS = 2500;
+const REQUEST_TIMEOUT_MS = 10_000;
+/** Reconnection backoff: 1 s, doubling, at most 10 s. */
+const backoff = (attempt: number) => Math.min(10_000, 1000 * 2 ** Math.min(attempt, 4));
+/** An ICE 'disconnected' that lasts this long is treated as lost (it often recovers by itself). */
+const DISCONNECTED_GRACE_MS = 5000;
+
+const VIDEOROOM_UNAUTHORIZED = 433;
+const VIDEOROOM_NO_SUCH_ROOM = 426;
+
+let ready: Promise<void> | null = null;
+/** janus.js wants one global init; webrtc-adapter is handed over rather than expected on `window`. */
+function initJanus(): Promise<void> {
+  ready ??= new Promise<void>((resolve) => {
+    Janus.init({ debug: false, dependencies: Janus.useDefaultDependencies({ adapter }), callback: () => resolve() });
+  });
+  return ready;
+}
+
+const sleep = (ms: number, signal: { stopped: boolean }) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    if (signal.stopped) {
+      clearTimeout(t);
+      resolve();
+    }
+  });
+
+function timeout<T>(work: Promise<T>, what: string, reason: 'unavailable' | 'failed' = 'unavailable'): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new VideoClientError(reason, `Janus: ${what} timed out`)), REQUEST_TIMEOUT_MS);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/** The janus.js session and one handle's events, as promises and a single "lost" signal. */
+interface Link {
+  janus: Janus;
+  handle: Handle;
+  /** The next plugin message (with its JSEP) that `accept` takes. */
+  next(accept: (msg: Msg, jsep?: JanusJS.JSEP) => boolean, what: string): Promise<{ msg: Msg; jsep?: JanusJS.JSEP }>;
+  destroy(): void;
+}
+
+interface LinkEvents {
+  onLost(why: string): void;
+  onWebrtc?(up: boolean): void;
+  onRemoteTrack?(track: MediaStreamTrack, on: boolean): void;
+}
+
+/** Connects to Janus and attaches the VideoRoom plugin; rejects with 'unavailable' when Janus cannot be reached. */
+async function connect(grant: JanusGrant, events: LinkEvents): Promise<Link> {
+  await initJanus();
+  let live = false;
+  let gone = false;
+  const waiters: { accept: (msg: Msg, jsep?: JanusJS.JSEP) => boolean; resolve: (v: { msg: Msg; jsep?: JanusJS.JSEP }) => void }[] = [];
+  const lost = (why: string) => {
+    if (gone) return;
+    gone = true;
+    events.onLost(why);
+  };
+  let disconnectedTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const janus = await timeout(
+    new Promise<Janus>((resolve, reject) => {
+      const j: Janus = new Janus({
+        server: grant.url,
+        iceServers: grant.iceServers as RTCIceServer[],
+        destroyOnUnload: true,
+        success: () => {
+          live = true;
+          resolve(j);
+        },
+        error: (err: unknown) => {
+          if (!live) reject(new VideoClientError('unavailable', `Janus: ${String(err)}`));
+          else lost(`session: ${String(err)}`);
+        },
+      });
+    }),
+    'connecting',
+  );
+
+  try {
+    const handle = await timeout(
+      new Promise<Handle>((resolve, reject) => {
+        janus.attach({
+          plugin: 'janus.plugin.videoroom',
+          success: resolve,
+          error: (err) => reject(new VideoClientError('unavailable', `Janus: attach: ${err}`)),
+          onmessage: (msg, jsep) => {
+            const i = waiters.findIndex((w) => w.accept(msg, jsep));
+            if (i >= 0) waiters.splice(i, 1)[0]?.resolve({ msg, jsep });
+            // The room was destroyed (the session ended) or we were kicked: this link is over.
+            if (msg.videoroom === 'destroyed' || (msg.videoroom === 'event' && (msg.leaving === 'ok' || msg.kicked !== undefined)))
+              lost(`room: ${msg.videoroom}`);
+          },
+          webrtcState: (up) => {
+            events.onWebrtc?.(up);
+            if (!up) lost('peer connection down');
+          },
+          iceState: (state) => {
+            clearTimeout(disconnectedTimer);
+            if (state === 'failed' || state === 'closed') lost(`ice ${state}`);
+            else if (state === 'disconnected') disconnectedTimer = setTimeout(() => lost('ice disconnected'), DISCONNECTED_GRACE_MS);
+          },
+          onremotetrack: (track, _mid, on) => events.onRemoteTrack?.(track, on),
+          ondetached: () => lost('handle detached'),
+        });
+      }),
+      'attaching',
+    );
+    return {
+      janus,
+      handle,
+      next: (accept, what) =>
+        timeout(
+          new Promise((resolve) => {
+            waiters.push({ accept, resolve });
+          }),
+          what,
+        ),
+      destroy: () => {
+        gone = true;
+        clearTimeout(disconnectedTimer);
+        try {
+          janus.destroy({ cleanupHandles: true, notifyDestroyed: false });
+        } catch {
+          // Already torn down by janus.js itself.
+        }
+      },
+    };
+  } catch (err) {
+    gone = true;
+    janus.destroy({ cleanupHandles: true, notifyDestroyed: false });
+    throw err;
+  }
+}
+
+/** A synchronous plugin request (listparticipants): Janus's answer, errors included. */
+function request(handle: Handle, message: { request: string; [k: string]: unknown }): Promise<Msg> {
+  return timeout(
+    new Promise<Msg>((resolve, reject) => {
+      handle.send({ message, success: (data) => resolve((data ?? {}) as Msg), error: (err) => reject(new VideoClientError('unavailable', `Janus: ${err}`)) });
+    }),
+    message.request,
+  );
+}
+
+/** The answer to an asynchronous request: the event `expected` recognises, or the error event. */
+async function ask(link: Link, message: { request: string; [k: string]: unknown }, expected: (msg: Msg) => boolean, jsep?: JanusJS.JSEP) {
+  const answer = link.next((msg) => expected(msg) || typeof msg.error_code === 'number', message.request);
+  link.handle.send({ message, ...(jsep ? { jsep } : {}) });
+  const got = await answer;
+  if (typeof got.msg.error_code === 'number') {
+    const reason = got.msg.error_code === VIDEOROOM_UNAUTHORIZED ? 'token' : got.msg.error_code === VIDEOROOM_NO_SUCH_ROOM ? 'unavailable' : 'failed';
+    throw new VideoClientError(reason, `Janus: ${message.request}: ${got.msg.error_code} ${got.msg.error ?? ''}`.trim());
+  }
+  return got;
+}
+
+function asJanusGrant(grant: VideoGrant): JanusGrant {
+  if (grant.provider !== 'janus') throw new VideoClientError('failed', `the server grants ${grant.provider} video, not janus`);
+  return grant;
+}
+
+function offer(handle: Handle, tracks: JanusJS.TrackOption[]): Promise<JanusJS.JSEP> {
+  return new Promise((resolve, reject) =>
+    handle.createOffer({ tracks, success: resolve, error: (err) => reject(new VideoClientError('failed', `offer: ${String(err)}`)) }),
+  );
+}
+
+// ── Publishing ───────────────────────────────────────────────────────────────
+
+async function publish(opts: PublishOptions): Promise<PublishHandle> {
+  const state = { stopped: false };
+  const current: { video: MediaStreamTrack | null; audio: MediaStreamTrack | null } = {
+    video: opts.stream.getVideoTracks()[0] ?? null,
+    audio: opts.stream.getAudioTracks()[0] ?? null,
+  };
+  if (!current.video && !current.audio) throw new VideoClientError('failed', 'nothing to publish: the stream has no track');
+  let link: Link | null = null;
+  let lastStatus: PublishStatus | null = null;
+  const status = (s: PublishStatus) => {
+    if (state.stopped || s === lastStatus) return;
+    lastStatus = s;
+    opts.onStatus(s);
+  };
+
+  /** One whole attempt: grant, connect, join with the token, offer, configure. */
+  async function attempt(onLost: () => void): Promise<void> {
+    const grant = asJanusGrant(await fetchVideoGrant(opts.sessionId, 'publisher'));
+    if (!grant.token) throw new VideoClientError('token', 'the server granted no publish token');
+    const next = await connect(grant, {
+      onLost,
+      onWebrtc: (up) => {
+        if (up && link === next) status('live');
+      },
+    });
+    if (state.stopped) return next.destroy();
+    link = next;
+    try {
+      // display: the join time, so viewers pick the newest feed when a reconnect overlaps the old one.
+      await ask(
+        next,
+        { request: 'join', room: grant.room, ptype: 'publisher', token: grant.token, display: String(Date.now()) },
+        (m) => m.videoroom === 'joined',
+      );
+      const tracks: JanusJS.TrackOption[] = [];
+      // dontStop: the tracks stay the caller's when janus.js cleans up (a reconnect, stop()).
+      for (const track of [current.video, current.audio]) {
+        if (track)
+          tracks.push({
+            type: track.kind as 'audio' | 'video',
+            capture: track,
+            recv: false,
+            dontStop: true,
+            ...(track.kind === 'video' ? { codec: 'vp8' } : {}),
+          } as JanusJS.TrackOption);
+      }
+      const jsep = await offer(next.handle, tracks);
+      const configured = await ask(next, { request: 'configure', audio: !!current.audio, video: !!current.video }, (m) => m.configured === 'ok', jsep);
+      if (!configured.jsep) throw new VideoClientError('failed', 'Janus answered the offer without an SDP');
+      await new Promise<void>((resolve, reject) =>
+        next.handle.handleRemoteJsep({
+          jsep: configured.jsep as JanusJS.JSEP,
+          success: () => resolve(),
+          error: (err) => reject(new VideoClientError('failed', String(err))),
+        }),
+      );
+    } catch (err) {
+      if (link === next) link = null;
+      next.destroy();
+      throw err;
+    }
+  }
+
+  let lostCount = 0;
+  const onLost = () => {
+    if (state.stopped) return;
+    link?.destroy();
+    link = null;
+    status('reconnecting');
+    void reconnect();
+  };
+  let reconnecting = false;
+  async function reconnect(): Promise<void> {
+    if (reconnecting) return;
+    reconnecting = true;
+    try {
+      while (!state.stopped) {
+        await sleep(backoff(lostCount++), state);
+        if (state.stopped) return;
+        try {
+          await attempt(onLost);
+          lostCount = 0;
+          return;
+        } catch (err) {
+          // Refused (no longer an editor, session gone): retrying would not change the answer.
+          if (err instanceof VideoClientError && err.reason === 'token') {
+            status('failed');
+            return;
+          }
+        }
+      }
+    } finally {
+      reconnecting = false;
+    }
+  }
+
+  status('connecting');
+  await attempt(onLost);
+
+  const sample = publisherStatsSampler(() => (link?.handle.webrtcStuff?.pc as RTCPeerConnection | undefined) ?? null);
+  return {
+    async replaceTrack(track: MediaStreamTrack) {
+      if (track.kind === 'video') current.video = track;
+      else if (track.kind === 'audio') current.audio = track;
+      else throw new VideoClientError('failed', `cannot send a ${track.kind} track`);
+      (track as MediaStreamTrack & { dontStop?: boolean }).dontStop = true;
+      const pc = link?.handle.webrtcStuff?.pc as RTCPeerConnection | undefined;
+      const sender = pc
+        ?.getSenders()
+        .find((s) => s.track?.kind === track.kind || (!s.track && pc.getTransceivers().some((t) => t.sender === s && t.receiver.track.kind === track.kind)));
+      // Without a connection now, the next attempt offers the new track anyway.
+      if (sender) await sender.replaceTrack(track);
+    },
+    stats: sample,
+    async stop() {
+      state.stopped = true;
+      link?.destroy();
+      link = null;
+    },
+  };
+}
+
+// ── Watching ─────────────────────────────────────────────────────────────────
+
+interface Participant {
+  id: number;
+  display?: string;
+  publisher?: boolean;
+}
+
+/** The newest publishing feed (display is the publisher's join time), or null. */
+export function newestPublisher(participants: unknown): number | null {
+  if (!Array.isArray(participants)) return null;
+  let best: { id: number; at: number } | null = null;
+  for (const p of participants as Participant[]) {
+    if (p?.publisher !== true || typeof p.id !== 'number') continue;
+    const at = Number(p.display) || 0;
+    if (!best || at > best.at) best = { id: p.id, at };
+  }
+  return best?.id ?? null;
+}
+
+function watch(opts: WatchOptions): WatchHandle {
+  const state = { stopped: false };
+  let lastStatus: WatchStatus | null = null;
+  const status = (s: WatchStatus) => {
+    if (state.stopped || s === lastStatus) return;
+    lastStatus = s;
+    opts.onStatus(s);
+  };
+  let streaming = false;
+  const showStream = (s: MediaStream | null) => {
+    if (state.stopped || (s === null && !streaming)) return;
+    streaming = s !== null;
+    opts.onStream(s);
+  };
+
+  let control: Link | null = null;
+  let viewer: { link: Link; feed: number } | null = null;
+  /** Set when the control session or the viewer's peer is lost: the loop notices at its next turn. */
+  let controlLost = false;
+  let viewerLost = false;
+  let wake: (() => void) | null = null;
+  const nudge = () => wake?.();
+  const nap = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        wake = null;
+        resolve();
+      }, ms);
+      wake = () => {
+        clearTimeout(t);
+        wake = null;
+        resolve();
+      };
+    });
+
+  const dropViewer = () => {
+    viewer?.link.destroy();
+    viewer = null;
+    viewerLost = false;
+  };
+
+  async function subscribe(grant: JanusGrant, feed: number): Promise<void> {
+    status('connecting');
+    const stream = new MediaStream();
+    let shown = false;
+    const link = await connect(grant, {
+      onLost: () => {
+        viewerLost = true;
+        nudge();
+      },
+      onRemoteTrack: (track, on) => {
+        if (on) {
+          if (!stream.getTracks().includes(track)) stream.addTrack(track);
+        } else if (stream.getTracks().includes(track)) stream.removeTrack(track);
+        if (on && !shown) {
+          shown = true;
+          showStream(stream);
+        }
+      },
+      onWebrtc: (up) => {
+        if (up && viewer?.link === link) status('playing');
+      },
+    });
+    viewer = { link, feed };
+    if (state.stopped) return dropViewer();
+    const joined = await ask(link, { request: 'join', room: grant.room, ptype: 'subscriber', streams: [{ feed }] }, (m) => m.videoroom === 'attached');
+    if (!joined.jsep) throw new VideoClientError('failed', 'Janus offered no SDP');
+    // Janus becomes the DTLS client: it starts the handshake once it holds our answer (offerAsDtlsClient).
+    const offered = { ...joined.jsep, sdp: offerAsDtlsClient(joined.jsep.sdp ?? '') } as JanusJS.JSEP;
+    const answer = await new Promise<JanusJS.JSEP>((resolve, reject) =>
+      link.handle.createAnswer({
+        jsep: offered,
+        // Receive only: with no local track janus.js would otherwise ask for the camera.
+        tracks: [{ type: 'data', capture: false }],
+        success: resolve,
+        error: (err) => reject(new VideoClientError('failed', `answer: ${String(err)}`)),
+      }),
+    );
+    await ask(link, { request: 'start', room: grant.room }, (m) => m.started === 'ok', answer);
+  }
+
+  async function loop(): Promise<void> {
+    let failures = 0;
+    let grant: JanusGrant | null = null;
+    while (!state.stopped) {
+      try {
+        if (!control || controlLost) {
+          control?.destroy();
+          control = null;
+          controlLost = false;
+          dropViewer();
+          grant = asJanusGrant(await fetchVideoGrant(opts.sessionId, 'subscriber'));
+          control = await connect(grant, {
+            onLost: () => {
+              controlLost = true;
+              nudge();
+            },
+          });
+        }
+        if (!grant) continue;
+        const list = await request(control.handle, { request: 'listparticipants', room: grant.room });
+        // No room yet (nobody has published since the session's video began) reads as nobody publishing.
+        const feed = list.error_code === VIDEOROOM_NO_SUCH_ROOM ? null : newestPublisher(list.participants);
+        if (typeof list.error_code === 'number' && list.error_code !== VIDEOROOM_NO_SUCH_ROOM) {
+          throw new VideoClientError('failed', `Janus: listparticipants: ${list.error_code} ${list.error ?? ''}`);
+        }
+        if (viewer && (viewerLost || viewer.feed !== feed)) {
+          dropViewer();
+          showStream(null);
+        }
+        if (feed === null) status('waiting');
+        else if (!viewer) await subscribe(grant, feed);
+        failures = 0;
+        if (!state.stopped) await nap(POLL_MS);
+      } catch (err) {
+        if (state.stopped) return;
+        dropViewer();
+        showStream(null);
+        if (err instanceof VideoClientError && err.reason === 'token') {
+          // No such session, or no longer visible: retrying would not change the answer.
+          status('failed');
+          return;
+        }
+        // The control session may be fine (the subscription failed): only a lost one is rebuilt.
+        if (!(err instanceof VideoClientError && err.reason === 'failed')) controlLost = true;
+        status('reconnecting');
+        await nap(backoff(failures++));
+      }
+    }
+  }
+
+  status('connecting');
+  void loop();
+  return {
+    stop() {
+      state.stopped = true;
+      dropViewer();
+      control?.destroy();
+      control = null;
+      nudge();
+    },
+  };
+}
+
+export const janusClient: VideoClient = { publish, watch };

@@ -1,0 +1,85 @@
+import type { LinkStats, VideoClientConfig, VideoProviderName } from '../../domain/video.js';
+import type { AppSocket } from '../api/socket';
+
+/**
+ * The browser side of a video provider (issue 13): the Live Hub publishes the seller's camera and
+ * microphone through it, the public live page watches through it. Each provider is its own module,
+ * loaded on demand (`loadVideoClient`), so a page carries only the one configured.
+ */
+export interface VideoClient {
+  /**
+   * Publishes `stream` (one video and one audio track) into the session. Resolves once the
+   * provider accepted it (media may still be connecting: see `onStatus`); rejects with a
+   * VideoClientError. The client reconnects by itself while the handle lives (a lost socket,
+   * the embedded SFU restarting, a network change).
+   */
+  publish(opts: PublishOptions): Promise<PublishHandle>;
+  /** Watches the session's video; retries by itself until stopped. */
+  watch(opts: WatchOptions): WatchHandle;
+}
+
+/** 'replaced': an editor's other tab or device took the broadcast over; this one stopped sending. */
+export type PublishStatus = 'connecting' | 'live' | 'reconnecting' | 'failed' | 'replaced';
+
+export interface PublishOptions {
+  sessionId: string;
+  stream: MediaStream;
+  config: VideoClientConfig;
+  /** The page's Socket.IO client (embedded signalling). */
+  socket: AppSocket;
+  onStatus(status: PublishStatus): void;
+}
+
+export interface PublishHandle {
+  /** Sends another camera or microphone (flip, device change) without renegotiating. */
+  replaceTrack(track: MediaStreamTrack): Promise<void>;
+  /** The panel's readouts (SPEC §2), sampled when called (every 2 s). */
+  stats(): Promise<LinkStats>;
+  /** Stops publishing; the local tracks stay the caller's. */
+  stop(): Promise<void>;
+}
+
+/** 'waiting': nobody publishes yet; 'playing': media arrives. */
+export type WatchStatus = 'waiting' | 'connecting' | 'playing' | 'reconnecting' | 'failed';
+
+export interface WatchOptions {
+  sessionId: string;
+  config: VideoClientConfig;
+  socket: AppSocket;
+  /** The remote stream to attach to the player, or null when it went away. */
+  onStream(stream: MediaStream | null): void;
+  onStatus(status: WatchStatus): void;
+}
+
+export interface WatchHandle {
+  stop(): void;
+}
+
+/**
+ * Why publishing failed, for SPEC's messages: 'disabled' (the provider is not configured),
+ * 'token' (refused: not an editor, or the token service failed), 'unavailable' (the video server
+ * cannot be reached now), 'failed' (anything else).
+ */
+export type VideoFailure = 'disabled' | 'token' | 'unavailable' | 'failed';
+
+export class VideoClientError extends Error {
+  override name = 'VideoClientError';
+  constructor(
+    readonly reason: VideoFailure,
+    message: string = reason,
+  ) {
+    super(message);
+  }
+}
+
+/** The configured provider's browser module. */
+export async function loadVideoClient(provider: VideoProviderName): Promise<VideoClient> {
+  switch (provider) {
+    case 'embedded':
+      return (await import('./embedded')).embeddedClient;
+    case 'janus':
+      return (await import('./janus')).janusClient;
+    case 'agora':
+      return (await import('./agora')).agoraClient;
+  }
+}

@@ -1,0 +1,290 @@
+import ndc, { type PeerConnection, type Track } from 'node-datachannel';
+import type { Socket } from 'socket.io-client';
+import type { VideoPublishAck, VideoSubscribeAck } from '../../src/domain/video.js';
+import { isVp8KeyframeStart } from '../../src/server/providers/video/sfu/sdp.js';
+
+/**
+ * Synthetic WebRTC peers for the embedded SFU's tests: real libdatachannel peers (ICE, DTLS-SRTP)
+ * bound to 127.0.0.1, signalled over a real Socket.IO client, exchanging RTP shaped like a
+ * browser's (VP8 with its payload descriptor, Opus) without encoding anything.
+ */
+
+// Payload types other than the SFU's own (96, 111), so a test sees that it rewrites them.
+const PUB = { video: { pt: 100, ssrc: 0x0badf00d }, audio: { pt: 109, ssrc: 0x0badbeef } } as const;
+const BIND = { iceServers: [], bindAddress: '127.0.0.1' };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` until it holds (the test's own timeout bounds the wait, not this). */
+export async function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+function gathered(pc: PeerConnection): Promise<string> {
+  return new Promise((resolve) => {
+    pc.onGatheringStateChange((state) => {
+      if (state === 'complete') resolve(pc.localDescription()?.sdp ?? '');
+    });
+  });
+}
+
+function rtp(pt: number, seq: number, timestamp: number, ssrc: number, payload: Buffer, marker: boolean): Buffer {
+  const header = Buffer.alloc(12);
+  header[0] = 0x80;
+  header[1] = (marker ? 0x80 : 0) | pt;
+  header.writeUInt16BE(seq & 0xffff, 2);
+  header.writeUInt32BE(timestamp >>> 0, 4);
+  header.writeUInt32BE(ssrc >>> 0, 8);
+  return Buffer.concat([header, payload]);
+}
+
+/** Whether an RTP packet starts a VP8 keyframe: the SFU's own test (the same RFC 7741 parse). */
+export { isVp8KeyframeStart };
+
+/**
+ * RR + PLI (RFC 4585) about the sender of `packet`, as a browser sends it when it has no keyframe:
+ * Janus maps RTCP to a stream by the report block's SSRC, so the compound carries both.
+ */
+export function pliFor(packet: Buffer): Buffer {
+  const pli = Buffer.alloc(44);
+  pli[0] = 0x81;
+  pli[1] = 201;
+  pli.writeUInt16BE(7, 2);
+  pli.writeUInt32BE(1, 4);
+  packet.copy(pli, 8, 8, 12);
+  pli[32] = 0x81;
+  pli[33] = 206;
+  pli.writeUInt16BE(2, 34);
+  pli.writeUInt32BE(1, 36);
+  packet.copy(pli, 40, 8, 12);
+  return pli;
+}
+
+function keyframeAsked(packet: Buffer): boolean {
+  for (let o = 0; o + 4 <= packet.length; ) {
+    const fmt = (packet[o] ?? 0) & 0x1f;
+    if (packet[o + 1] === 206 && (fmt === 1 || fmt === 4)) return true;
+    o += (packet.readUInt16BE(o + 2) + 1) * 4;
+  }
+  return false;
+}
+
+export interface SyntheticPublisher {
+  pc: PeerConnection;
+  /** PLI/FIR received from the SFU. */
+  keyframeRequests: number;
+  /** REMB packets received (RTCP PSFB FMT 15). */
+  rembs: number;
+  keyframesSent: number;
+  packetsSent: number;
+  /** Also a keyframe every this many frames (25 a second); 0: only when asked. */
+  keyframeEvery: number;
+  state: string;
+  close(): void;
+}
+
+/**
+ * Publishes through `socket`: offers sendonly VP8 + Opus, and once connected sends 25 video
+ * packets and 50 audio packets a second. The first frame is a keyframe; later ones only when the
+ * SFU asks (PLI/FIR), so a viewer's keyframe proves the request reached the publisher, or every
+ * `keyframeEvery` frames when a test sets it.
+ */
+export async function publishSynthetic(socket: Socket, sessionId: string): Promise<{ ack: VideoPublishAck; publisher: SyntheticPublisher | null }> {
+  return withRetry(() => publishOnce(socket, sessionId));
+}
+
+/**
+ * libdatachannel 0.23 (node-datachannel 0.33.4) now and then closes a fresh peer connection
+ * between its local description and the remote one ("Got a remote candidate without ICE
+ * transport"), seemingly when other peers' wrappers are collected; seen about once in three runs
+ * of this suite. Browsers retry such an attempt (src/web/video/embedded.ts), and so do these peers.
+ */
+class NativeFlake extends Error {}
+
+/**
+ * Resolves once the peer is connected. The same libdatachannel race can also end a peer just
+ * after the answer: under load the DTLS handshake now and then runs before the remote fingerprint
+ * is stored ("certificate verify failed"), and the peer fails. A browser's client starts over on
+ * 'failed' (src/web/video/embedded.ts); these peers count it as the flake above and retry.
+ */
+async function connectedOrFlake(state: () => string, close: () => void, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const now = state();
+    if (now === 'connected') return;
+    if (now === 'failed' || now === 'closed' || Date.now() > deadline) {
+      close();
+      throw new NativeFlake(`peer ${now} before connecting`);
+    }
+    await sleep(25);
+  }
+}
+async function withRetry<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!(err instanceof NativeFlake) || i >= 3) throw err;
+    }
+  }
+}
+
+async function publishOnce(socket: Socket, sessionId: string): Promise<{ ack: VideoPublishAck; publisher: SyntheticPublisher | null }> {
+  const pc = new ndc.PeerConnection('synthetic-pub', BIND);
+  const video = new ndc.Video('0', 'SendOnly');
+  video.addVideoCodec(PUB.video.pt, 'VP8');
+  video.addSSRC(PUB.video.ssrc, 'synthetic', 'synthetic', 'v');
+  const audio = new ndc.Audio('1', 'SendOnly');
+  audio.addOpusCodec(PUB.audio.pt);
+  audio.addSSRC(PUB.audio.ssrc, 'synthetic', 'synthetic', 'a');
+  const tracks: Track[] = [pc.addTrack(video), pc.addTrack(audio)];
+  const [videoTrack, audioTrack] = tracks as [Track, Track];
+  const me: SyntheticPublisher = { pc, keyframeRequests: 0, rembs: 0, keyframesSent: 0, packetsSent: 0, keyframeEvery: 0, state: 'new', close };
+  let wantKeyframe = true;
+  videoTrack.onMessage((message) => {
+    const packet = Buffer.from(message);
+    if (keyframeAsked(packet)) {
+      me.keyframeRequests++;
+      wantKeyframe = true;
+    }
+    for (let o = 0; o + 4 <= packet.length; o += (packet.readUInt16BE(o + 2) + 1) * 4) {
+      if (packet[o + 1] === 206 && ((packet[o] ?? 0) & 0x1f) === 15) me.rembs++;
+    }
+  });
+  pc.onStateChange((state) => {
+    me.state = state;
+  });
+  const offer = gathered(pc);
+  pc.setLocalDescription();
+  const ack = (await socket.timeout(15_000).emitWithAck('videoPublish', { sessionId, sdp: await offer })) as VideoPublishAck;
+  if (!ack.ok) {
+    pc.close();
+    return { ack, publisher: null };
+  }
+  try {
+    pc.setRemoteDescription(ack.sdp, 'answer');
+  } catch (err) {
+    pc.close();
+    throw new NativeFlake(String(err));
+  }
+  let tick = 0;
+  let videoSeq = 1000;
+  let audioSeq = 5000;
+  const timer = setInterval(() => {
+    tick++;
+    if (audioTrack.isOpen()) audioTrack.sendMessageBinary(rtp(PUB.audio.pt, audioSeq++, tick * 960, PUB.audio.ssrc, Buffer.alloc(60, 0xaa), false));
+    if (tick % 2 !== 0 || !videoTrack.isOpen()) return;
+    // VP8 payload descriptor S=1 PID=0, then the payload header whose low bit is 0 on a keyframe.
+    const keyframe = wantKeyframe || (me.keyframeEvery > 0 && me.packetsSent % me.keyframeEvery === 0);
+    wantKeyframe = false;
+    if (keyframe) me.keyframesSent++;
+    const payload = Buffer.concat([Buffer.from([0x10, keyframe ? 0x00 : 0x01]), Buffer.alloc(400, 0x55)]);
+    videoTrack.sendMessageBinary(rtp(PUB.video.pt, videoSeq++, tick * 1800, PUB.video.ssrc, payload, true));
+    me.packetsSent++;
+  }, 20);
+  function close() {
+    clearInterval(timer);
+    try {
+      pc.close();
+    } catch {
+      // already closed
+    }
+  }
+  await connectedOrFlake(() => me.state, close);
+  return { ack, publisher: me };
+}
+
+export interface SyntheticViewer {
+  peerId: string;
+  pc: PeerConnection;
+  state: string;
+  video: number;
+  audio: number;
+  /** SSRCs and payload types seen, per kind. */
+  ssrcs: Set<number>;
+  pts: Set<number>;
+  /** Video packets received before the first keyframe start. */
+  beforeKeyframe: number;
+  keyframes: number;
+  close(): void;
+}
+
+/** Watches through `socket`: answers the SFU's offer and counts what arrives. */
+export function watchSynthetic(
+  socket: Socket,
+  sessionId: string,
+  opts: { pli?: boolean } = {},
+): Promise<{ ack: VideoSubscribeAck; viewer: SyntheticViewer | null }> {
+  return withRetry(() => watchOnce(socket, sessionId, opts));
+}
+
+async function watchOnce(socket: Socket, sessionId: string, opts: { pli?: boolean }): Promise<{ ack: VideoSubscribeAck; viewer: SyntheticViewer | null }> {
+  const ack = (await socket.timeout(15_000).emitWithAck('videoSubscribe', { sessionId })) as VideoSubscribeAck;
+  if (!ack.ok) return { ack, viewer: null };
+  const pc = new ndc.PeerConnection('synthetic-sub', BIND);
+  const keep: Track[] = [];
+  const me: SyntheticViewer = {
+    peerId: ack.peerId,
+    pc,
+    state: 'new',
+    video: 0,
+    audio: 0,
+    ssrcs: new Set(),
+    pts: new Set(),
+    beforeKeyframe: 0,
+    keyframes: 0,
+    close() {
+      try {
+        pc.close();
+      } catch {
+        // already closed
+      }
+    },
+  };
+  let lastPli = 0;
+  pc.onStateChange((state) => {
+    me.state = state;
+  });
+  pc.onTrack((track) => {
+    keep.push(track);
+    track.onMessage((message) => {
+      const packet = Buffer.from(message);
+      const type = packet[1] ?? 0;
+      if (type >= 192 && type <= 223) return;
+      me.ssrcs.add(packet.readUInt32BE(8));
+      me.pts.add(type & 0x7f);
+      if (track.type() === 'audio') {
+        me.audio++;
+        return;
+      }
+      me.video++;
+      if (isVp8KeyframeStart(packet)) me.keyframes++;
+      else if (me.keyframes === 0) me.beforeKeyframe++;
+      // Like a browser whose picture broke after a loss: PLI to the sender's SSRC, once a second, until a new keyframe.
+      if (opts.pli && me.keyframes === 1 && Date.now() - lastPli > 1000) {
+        lastPli = Date.now();
+        track.sendMessageBinary(pliFor(packet));
+      }
+    });
+  });
+  const answer = gathered(pc);
+  pc.setRemoteDescription(ack.sdp, 'offer');
+  const answered = (await socket.timeout(15_000).emitWithAck('videoAnswer', { sessionId, peerId: ack.peerId, sdp: await answer })) as { ok: boolean };
+  if (!answered.ok) {
+    // The SFU's side of the same libdatachannel flake: its peer closed before our answer.
+    me.close();
+    throw new NativeFlake('videoAnswer refused');
+  }
+  (me as SyntheticViewer & { keep: Track[] }).keep = keep;
+  await connectedOrFlake(
+    () => me.state,
+    () => me.close(),
+  );
+  return { ack, viewer: me };
+}
+
+/** The SSRCs the synthetic publisher sends with: a viewer must never see them (the SFU rewrites). */
+export const PUBLISHER_SSRCS = [PUB.video.ssrc, PUB.audio.ssrc];
