@@ -2,11 +2,12 @@ import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Navigate, useLocation } from 'react-router';
 import { LoadingScreen } from './components/loading-screen';
 import { ADMIN_HOME, screenForPath } from './routes';
-import { theme } from './theme';
+import { cssVariablesResolver, themeWithLabels } from './theme';
 
 // Every screen loads on demand: a buyer's phone fetches only the public page it opens, never the
 // admin panel's code (issue 14), and the panel is fetched by those who open it.
@@ -36,8 +37,10 @@ function ScreenByPath() {
 }
 
 export function App({ queryClient }: { queryClient: QueryClient }) {
+  const { t } = useTranslation();
+  const theme = useMemo(() => themeWithLabels({ closeDialog: t('common.close'), closeNotice: t('common.closeNotice') }), [t]);
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
           <Notifications position="top-right" />

@@ -17,7 +17,7 @@ export function UnauthorizedScreen({ me, inverted = false }: { me: Me | null; in
 
   return (
     <Stack mih="100dvh" justify="space-between" gap={0}>
-      <Center flex={1} p="md">
+      <Center component="main" flex={1} p="md">
         <Paper withBorder shadow="md" p="xl" radius="lg" maw={460} w="100%">
           <Stack gap="md">
             <Center c="martillo.7">
@@ -27,7 +27,7 @@ export function UnauthorizedScreen({ me, inverted = false }: { me: Me | null; in
               {t('auth.loginHeading')}
             </Title>
             <Stack gap={4} ta="center">
-              <Title order={2} size="h4" c="red.8">
+              <Title order={2} size="h4" c="red">
                 {t('auth.unauthorizedTitle')}
               </Title>
               <Text>{t('auth.unauthorizedMessage')}</Text>

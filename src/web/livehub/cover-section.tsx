@@ -86,7 +86,7 @@ export function CoverSection({ detail }: { detail: LiveSessionData }) {
           {cover ? (
             <Image src={cover} alt={t('livehub.edit.coverAlt')} w="100%" h="100%" fit="cover" />
           ) : (
-            <Center h="100%" c="gray.6" p={4}>
+            <Center h="100%" c="dimmed" p={4}>
               <Stack gap={4} align="center">
                 <PhotoIcon size={22} />
                 <Text size="xs" ta="center">

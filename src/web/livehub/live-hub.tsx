@@ -82,7 +82,7 @@ function LiveHubScreen({ me }: { me: Me }) {
         onCreateSession={() => setDialog({ kind: 'create' })}
         onAddAuction={() => setDialog({ kind: 'auction' })}
       />
-      <Container size="xl" w="100%" py="lg" px={{ base: 'xs', sm: 'md' }} flex={1}>
+      <Container component="main" size="xl" w="100%" py="lg" px={{ base: 'xs', sm: 'md' }} flex={1}>
         {sessionId ? (
           <LoadedSession
             key={sessionId}

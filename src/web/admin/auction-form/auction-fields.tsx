@@ -78,7 +78,7 @@ export function CategoryField({ values, errors, onChange, onBlur }: FieldsProps)
   if (categories.isError) {
     hint = (
       <Group gap={6}>
-        <Text size="xs" c="red.8">
+        <Text size="xs" c="red">
           {t('auctionForm.fields.categoriesFailed')}
         </Text>
         <Anchor component="button" type="button" size="xs" onClick={() => void categories.refetch()}>
@@ -88,7 +88,7 @@ export function CategoryField({ values, errors, onChange, onBlur }: FieldsProps)
     );
   } else if (isEmpty) {
     hint = (
-      <Text size="xs" c="orange.8" role="note">
+      <Text size="xs" c="orange" role="note">
         {t('auctionForm.fields.noCategories')}
       </Text>
     );
@@ -196,7 +196,7 @@ function LockedBuyNow({
       )}
       {stored !== null && value === '' && (
         <Group gap={6}>
-          <Text size="xs" c="orange.8">
+          <Text size="xs" c="orange">
             {t('auctionForm.locked.buyNowRemoved')}
           </Text>
           <Button size="compact-xs" variant="subtle" onClick={() => onChange(stored)}>

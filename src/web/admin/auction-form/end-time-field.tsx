@@ -71,7 +71,7 @@ export function EndTimeField({ value, onChange, error, lockedFrom, frozenBecause
         {value === null ? t('auctionForm.endTime.none') : t('auctionForm.endTime.chosen', { date: formatDate(value, CHOSEN_FORMAT) })}
       </Input.Description>
       {isPast && (
-        <Text size="xs" c="orange.8">
+        <Text size="xs" c="orange">
           {t('auctionForm.endTime.past')}
         </Text>
       )}

@@ -122,7 +122,7 @@ export function ImageTile(props: ImageTileProps) {
                 top={6}
                 right={6}
                 bg="white"
-                c="orange.8"
+                c="orange"
                 px={4}
                 pt={2}
                 style={{ borderRadius: 'var(--mantine-radius-xl)', lineHeight: 0 }}
@@ -145,7 +145,7 @@ export function ImageTile(props: ImageTileProps) {
         )}
         {item.status === 'error' && (
           <Stack gap={4}>
-            <Text size="xs" c="red.8" role="alert">
+            <Text size="xs" c="red" role="alert">
               {item.error}
             </Text>
             {item.file && (

@@ -1,4 +1,4 @@
-import { Alert, Button, Code, Group, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Code, Group, Modal, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -89,7 +89,9 @@ function CompaniesManager() {
                 <Table.Th>{t('companies.columns.name')}</Table.Th>
                 <Table.Th>{t('companies.columns.id')}</Table.Th>
                 <Table.Th>{t('companies.columns.rfc')}</Table.Th>
-                <Table.Th />
+                <Table.Th>
+                  <VisuallyHidden>{t('companies.columns.actions')}</VisuallyHidden>
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>

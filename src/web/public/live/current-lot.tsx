@@ -46,7 +46,7 @@ export function CurrentLot({ sessionId, lot, companyId, offset }: CurrentLotProp
     <Stack gap="md" component="section" aria-labelledby={headingId} data-testid="current-lot" data-lot-id={lot.id} data-auction-id={lot.auctionId}>
       <Stack gap={4}>
         <Group gap="xs">
-          <Title order={2} size="sm" fw={800} c="red.7" tt="uppercase" id={headingId}>
+          <Title order={2} size="sm" fw={800} c="red" tt="uppercase" id={headingId}>
             {t('live.current.heading')}
           </Title>
           <Badge variant="light" color="gray" tt="none">
