@@ -133,8 +133,9 @@ describe('billing the winners: draft, link, checkout, payout', () => {
       [carrier, 'Estafeta'],
       [cost, '150'],
     ] as const) {
-      await field.fill(value);
+      // Listening before typing: the save must come from this field's blur, whenever that lands.
       const saved = page.waitForResponse((res) => res.url().endsWith('/update-shipping') && res.request().method() === 'POST');
+      await field.fill(value);
       await field.blur();
       expect((await saved).status()).toBe(200);
     }

@@ -267,6 +267,16 @@ describe('accessibility: zero serious or critical axe-core findings (issue 14, i
         await ready.getByRole('row').filter({ hasText: BUYER.name }).getByRole('button', { name: t.payments.actions.createDraft }).click();
         await page.getByRole('alert').filter({ hasText: t.payments.notices.draftCreated }).first().waitFor();
         await audit(found, page, `${label} a notification`);
+        // The new draft's 'Finalizar y generar enlace' confirmation.
+        const drafts = main.getByRole('region', { name: t.payments.sections.drafts, exact: true });
+        const finalize = await auditDialog(
+          found,
+          page,
+          drafts.getByRole('row').filter({ hasText: 'Tocadiscos Dual' }).getByRole('button', { name: t.payments.actions.finalize }),
+          t.payments.confirm.finalizeTitle,
+          `${label} finalize a draft`,
+        );
+        await closeDialog(page, finalize);
       }
 
       const payments = await auditDialog(
@@ -303,6 +313,15 @@ describe('accessibility: zero serious or critical axe-core findings (issue 14, i
     const users = await auditDialog(found, page, nav.getByRole('button', { name: t.admin.nav.users }), t.users.title, 'users');
     await users.getByText(SELLER.email).waitFor();
     await audit(found, page, 'users, loaded');
+    await users
+      .getByRole('row', { name: new RegExp(SELLER.email.replace(/\./g, '\\.')) })
+      .getByRole('button', { name: new RegExp(`^${t.users.editRoles}`) })
+      .click();
+    const roles = page.getByRole('dialog', { name: t.users.rolesTitle });
+    await roles.waitFor();
+    await audit(found, page, 'user roles');
+    await closeDialog(page, roles);
+    await users.waitFor();
     await users.getByRole('tab', { name: t.users.tabs.invitations }).click();
     await page.waitForTimeout(300);
     await audit(found, page, 'invitations');
