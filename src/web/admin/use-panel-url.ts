@@ -31,12 +31,18 @@ export interface PanelUrlCodec<S> {
   write: (params: URLSearchParams, state: S) => URLSearchParams;
 }
 
-export interface PanelUrl<S> {
+/** Both the auction list and the windows have a search that goes back to page 1. */
+interface Searchable {
+  search: string;
+  page: number;
+}
+
+export interface PanelUrl<S extends Searchable> {
   state: S;
   /** Pushes (or replaces) the state `patch` makes of the URL's state now; null changes nothing. */
   update: (patch: (current: S) => Partial<S> | null, opts?: { replace?: boolean }) => void;
-  /** The typed-search rule: `patch` gives the change for a search (usually also page 1). */
-  applySearch: (search: string, source: SearchSource, read: (state: S) => string, patch: (search: string) => Partial<S>) => void;
+  /** A new search, back to page 1, by the typed-search rule above. */
+  setSearch: (search: string, source: SearchSource) => void;
 }
 
 /**
@@ -45,7 +51,7 @@ export interface PanelUrl<S> {
  * Forward re-read the URL. The auction list and the windows both go through here; the `codec`
  * must be a stable (module-level) object.
  */
-export function usePanelUrl<S>(codec: PanelUrlCodec<S>): PanelUrl<S> {
+export function usePanelUrl<S extends Searchable>(codec: PanelUrlCodec<S>): PanelUrl<S> {
   const [params, setParams] = useSearchParams();
   const state = useMemo(() => codec.parse(params), [codec, params]);
 
@@ -79,16 +85,16 @@ export function usePanelUrl<S>(codec: PanelUrlCodec<S>): PanelUrl<S> {
     [codec, commit],
   );
 
-  const applySearch = useCallback(
-    (search: string, source: SearchSource, read: (state: S) => string, patch: (search: string) => Partial<S>) => {
+  const setSearch = useCallback(
+    (search: string, source: SearchSource) => {
       const isRunGoingOn = Boolean(currentEntry().isTypedSearch);
       const current = new URLSearchParams(window.location.search);
-      if (source === 'enter' && isRunGoingOn && read(codec.parse(current)) === search) {
+      if (source === 'enter' && isRunGoingOn && codec.parse(current).search === search) {
         // Enter on what the debounce already applied: the run ends here, the next word pushes.
         commit(current, { replace: true });
         return;
       }
-      update((s) => (read(s) === search ? null : patch(search)), {
+      update((s) => (s.search === search ? null : ({ search, page: 1 } as Partial<S>)), {
         // The rest of a typing run, and the Enter that ends it, rewrite the run's entry.
         replace: isRunGoingOn && source !== 'clear',
         isTypedSearch: source === 'typing',
@@ -97,5 +103,5 @@ export function usePanelUrl<S>(codec: PanelUrlCodec<S>): PanelUrl<S> {
     [codec, commit, update],
   );
 
-  return { state, update, applySearch };
+  return { state, update, setSearch };
 }

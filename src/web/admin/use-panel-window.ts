@@ -29,7 +29,7 @@ export interface PanelWindowControls {
  * entry to go back to, so closing it pushes the panel without the window instead.
  */
 export function usePanelWindow(): PanelWindowControls {
-  const { state, update, applySearch } = usePanelUrl(codec);
+  const { state, update, setSearch } = usePanelUrl(codec);
   const navigate = useNavigate();
   const location = useLocation();
   // A second close before the first one's popstate arrives (Escape twice) must not go back twice.
@@ -53,16 +53,6 @@ export function usePanelWindow(): PanelWindowControls {
   const set = useCallback(
     (patch: Partial<Omit<WindowState, 'window'>>, opts?: { replace?: boolean }) => update((s) => (s.window ? patch : null), opts),
     [update],
-  );
-  const setSearch = useCallback(
-    (search: string, source: SearchSource) =>
-      applySearch(
-        search,
-        source,
-        (s) => s.search,
-        (next) => ({ search: next, page: 1 }),
-      ),
-    [applySearch],
   );
 
   return { state, open, close, set, setSearch };

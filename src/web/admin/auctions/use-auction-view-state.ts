@@ -27,19 +27,10 @@ const codec = { parse: parseViewState, write: writeViewState };
  * the search box follow. Changing the filter, the search or the page size goes back to page 1.
  */
 export function useAuctionViewState(): AuctionViewControls {
-  const { state, update, applySearch } = usePanelUrl(codec);
+  const { state, update, setSearch: applySearchRule } = usePanelUrl(codec);
 
   const setView = useCallback((view: AuctionView) => update((s) => (s.view === view ? null : { view, page: 1 })), [update]);
-  const setSearch = useCallback(
-    (search: string, source: SearchSource = 'enter') =>
-      applySearch(
-        search,
-        source,
-        (s) => s.search,
-        (next) => ({ search: next, page: 1 }),
-      ),
-    [applySearch],
-  );
+  const setSearch = useCallback((search: string, source: SearchSource = 'enter') => applySearchRule(search, source), [applySearchRule]);
   const setPage = useCallback((page: number) => update(() => ({ page: Math.max(1, Math.floor(page)) })), [update]);
   const clampPage = useCallback((page: number) => update(() => ({ page: Math.max(1, Math.floor(page)) }), { replace: true }), [update]);
   const stepPage = useCallback((delta: number) => update((s) => ({ page: Math.max(1, s.page + delta) })), [update]);

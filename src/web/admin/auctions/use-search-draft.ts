@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { SEARCH_DEBOUNCE_MS } from '../../../domain/auctions.js';
 import { MAX_SEARCH_LENGTH } from '../panel-url';
 import type { SearchSource } from '../use-panel-url';
@@ -11,6 +11,8 @@ export interface SearchDraft {
   applyNow: () => void;
   /** Clear button, Escape: empty the box and the applied search at once. */
   clear: () => void;
+  /** For a search box with no handler of its own: Enter applies now. */
+  onKeyDown: (event: KeyboardEvent<HTMLInputElement>) => void;
 }
 
 /**
@@ -70,5 +72,14 @@ export function useSearchDraft(applied: string, apply: (search: string, source: 
     commit('', 'clear');
   }, [commit]);
 
-  return { draft, setDraft, applyNow, clear };
+  const onKeyDown = useCallback(
+    (event: KeyboardEvent<HTMLInputElement>) => {
+      if (event.key !== 'Enter') return;
+      event.preventDefault();
+      applyNow();
+    },
+    [applyNow],
+  );
+
+  return { draft, setDraft, applyNow, clear, onKeyDown };
 }

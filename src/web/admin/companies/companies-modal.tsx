@@ -76,12 +76,7 @@ function CompaniesManager() {
         aria-label={t('companies.searchPlaceholder')}
         value={search.draft}
         onChange={(e) => search.setDraft(e.currentTarget.value)}
-        onKeyDown={(event) => {
-          if (event.key === 'Enter') {
-            event.preventDefault();
-            search.applyNow();
-          }
-        }}
+        onKeyDown={search.onKeyDown}
         maxLength={MAX_SEARCH_LENGTH}
       />
       {list.isError && <Alert color="red">{apiErrorText(list.error, { networkMessage: t('common.networkError'), fallback: t('companies.loadFailed') })}</Alert>}

@@ -138,12 +138,7 @@ function PaymentsManager({ isCompact }: { isCompact: boolean }) {
           leftSection={<SearchIcon />}
           value={search.draft}
           onChange={(event) => search.setDraft(event.currentTarget.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter') {
-              event.preventDefault();
-              search.applyNow();
-            }
-          }}
+          onKeyDown={search.onKeyDown}
           flex={1}
           miw={isCompact ? '100%' : 220}
           maxLength={100}
