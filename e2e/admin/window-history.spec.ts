@@ -59,7 +59,7 @@ async function usersView(page: Page) {
   if (tab === 'invitations') return { open: true, tab };
   let role = '';
   for (const key of ['all', 'seller', 'admin', 'buyer'] as const) {
-    if (await dialog.getByRole('radio', { name: u.filters[key], exact: true }).isChecked()) role = key;
+    if (await dialog.getByRole('radio', { name: u.filters[key], exact: true }).isChecked({ timeout: 1000 })) role = key;
   }
   const pager = dialog.getByRole('navigation', { name: u.pagination.label });
   const search = await dialog.getByRole('searchbox', { name: u.searchLabel }).inputValue();
@@ -155,7 +155,7 @@ describe("the panel's windows and the browser history", () => {
       if ((await modal.count()) === 0) return null;
       for (const key of ['all', 'draft', 'pending', 'paid', 'canceled'] as const) {
         const label = key === 'all' ? p.modal.allStatuses : p.status[key];
-        if (await statusGroup.getByRole('radio', { name: label, exact: true }).isChecked()) return key;
+        if (await statusGroup.getByRole('radio', { name: label, exact: true }).isChecked({ timeout: 1000 })) return key;
       }
       return '?';
     };
