@@ -231,9 +231,10 @@ describe('Usuarios modal', () => {
     await row(buyer).getByRole('textbox', { name: COMPANY_LABEL }).press('Enter');
     await expect.poll(async () => (await profileOf(buyer)).companyId).toBeNull();
 
-    // The roles survive a reload (read back from the server).
+    // The roles survive a reload (read back from the server); the open window is in the URL, so it reopens by itself.
     await page.reload();
-    const reloaded = await openModal(page, t.admin.nav.users, t.users.title);
+    const reloaded = page.getByRole('dialog', { name: t.users.title });
+    await reloaded.waitFor();
     await reloaded
       .getByRole('row', { name: new RegExp(escapeRegExp(buyer.email)) })
       .getByText(t.users.roles.seller, { exact: true })

@@ -1,5 +1,5 @@
 import { Button, Divider, Group, Stack, Text, Title } from '@mantine/core';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Me } from '../../domain/api-types.js';
 import { isAdmin } from '../../domain/roles.js';
@@ -8,7 +8,6 @@ import { CashIcon, LogoutIcon, PlusIcon, ReceiptIcon, TagIcon, UserIcon, UsersIc
 import { companyEntry } from './companies/companies-modal';
 import { CompanyInfo } from './company-info';
 import { MpConnection } from './payments/mp-connection';
-import { PaymentsModal } from './payments/payments-modal';
 
 interface AdminNavbarProps {
   me: Me;
@@ -16,6 +15,7 @@ interface AdminNavbarProps {
   onOpenCategories: () => void;
   onOpenUsers: () => void;
   onOpenCompanies: () => void;
+  onOpenPayments: () => void;
   onOpenProfile: () => void;
   onSignOut: () => void;
   isSigningOut: boolean;
@@ -40,12 +40,20 @@ function NavButton({ icon, label, onClick }: { icon: ReactNode; label: string; o
 }
 
 /** Sidebar 'Acciones' (SPEC §2), then the payment-provider section. */
-export function AdminNavbar({ me, onAddAuction, onOpenCategories, onOpenUsers, onOpenCompanies, onOpenProfile, onSignOut, isSigningOut }: AdminNavbarProps) {
+export function AdminNavbar({
+  me,
+  onAddAuction,
+  onOpenCategories,
+  onOpenUsers,
+  onOpenCompanies,
+  onOpenPayments,
+  onOpenProfile,
+  onSignOut,
+  isSigningOut,
+}: AdminNavbarProps) {
   const { t } = useTranslation();
   const admin = isAdmin(me.roles);
   const companies = companyEntry(me);
-  // The 'Pagos' window belongs to its button here (admin-panel.tsx holds the other windows).
-  const [isPaymentsOpen, setPaymentsOpen] = useState(false);
 
   return (
     <Stack gap="xs" h="100%" component="nav" aria-labelledby="admin-actions-title">
@@ -56,11 +64,10 @@ export function AdminNavbar({ me, onAddAuction, onOpenCategories, onOpenUsers, o
       {admin && <NavButton icon={<TagIcon />} label={t('admin.nav.categories')} onClick={onOpenCategories} />}
       {admin && <NavButton icon={<UsersIcon />} label={t('admin.nav.users')} onClick={onOpenUsers} />}
       {companies && <NavButton icon={<ReceiptIcon />} label={t(companies === 'all' ? 'admin.nav.companies' : 'admin.nav.company')} onClick={onOpenCompanies} />}
-      <NavButton icon={<CashIcon />} label={t('admin.nav.payments')} onClick={() => setPaymentsOpen(true)} />
+      <NavButton icon={<CashIcon />} label={t('admin.nav.payments')} onClick={onOpenPayments} />
       <NavButton icon={<UserIcon />} label={t('admin.nav.profile')} onClick={onOpenProfile} />
       <Divider my="xs" />
       <MpConnection />
-      <PaymentsModal opened={isPaymentsOpen} onClose={() => setPaymentsOpen(false)} />
       <Stack hiddenFrom="sm" gap="sm" mt="auto">
         <Divider />
         <Group>

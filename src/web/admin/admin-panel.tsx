@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Me } from '../../domain/api-types.js';
+import { isAdmin } from '../../domain/roles.js';
 import { useAuctionListRefresh } from '../api/auctions';
 import { useSignOut } from '../api/auth';
 import { PanelGate } from '../components/panel-gate';
@@ -15,7 +16,10 @@ import { AdminHome } from './admin-home';
 import { AdminNavbar } from './admin-navbar';
 import { AuctionFormModal } from './auction-form/auction-form-modal';
 import { CategoriesModal } from './categories/categories-modal';
-import { CompaniesModal } from './companies/companies-modal';
+import { CompaniesModal, companyEntry } from './companies/companies-modal';
+import type { PanelWindow } from './panel-url';
+import { PaymentsModal } from './payments/payments-modal';
+import { usePanelWindow } from './use-panel-window';
 import { UsersModal } from './users/users-modal';
 
 /** Every path that is not the Live Hub or a public page (SPEC §2). */
@@ -23,29 +27,41 @@ export function AdminPanel() {
   return <PanelGate>{(me) => <AdminShell me={me} />}</PanelGate>;
 }
 
-type AdminModal = { kind: 'auction'; auctionId: string | null } | { kind: 'categories' } | { kind: 'users' } | { kind: 'companies' } | null;
+/** The auction form stays out of the URL (it holds unsaved input); the other windows live there (use-panel-window.ts). */
+type AuctionModal = { auctionId: string | null } | null;
 
 function AdminShell({ me }: { me: Me }) {
   const { t } = useTranslation();
   const [isNavOpened, nav] = useDisclosure(false);
   const profilePrompt = useProfilePrompt(me);
   const { signOut, isSigningOut, error: signOutError } = useSignOut();
-  const [modal, setModal] = useState<AdminModal>(null);
+  const [auctionModal, setAuctionModal] = useState<AuctionModal>(null);
+  const windows = usePanelWindow();
+  // A window the user may not open (a link to 'Categorías' for a seller) is simply not opened.
+  const admin = isAdmin(me.roles);
+  const allowed: Record<PanelWindow, boolean> = {
+    categories: admin,
+    users: admin,
+    companies: companyEntry(me) !== null,
+    payments: true,
+    profile: true,
+  };
+  const openWindow = windows.state.window && allowed[windows.state.window] ? windows.state.window : null;
   useAuctionListRefresh();
 
   useEffect(() => {
     if (signOutError) notifications.show({ color: 'red', message: t('auth.signOutFailed') });
   }, [signOutError, t]);
 
-  const openProfile = () => {
+  const open = (next: PanelWindow) => {
     nav.close();
-    profilePrompt.open();
+    windows.open(next);
   };
-  const openModal = (next: Exclude<AdminModal, null>) => {
-    nav.close();
-    setModal(next);
+  // 'Mi perfil' lives in the URL; the prompt for an incomplete profile opens by itself on load and does not.
+  const closeProfile = () => {
+    profilePrompt.close();
+    if (openWindow === 'profile') windows.close();
   };
-  const closeModal = () => setModal(null);
 
   return (
     <AppShell header={{ height: 64 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !isNavOpened } }} padding="md">
@@ -55,11 +71,15 @@ function AdminShell({ me }: { me: Me }) {
       <AppShell.Navbar p="md">
         <AdminNavbar
           me={me}
-          onAddAuction={() => openModal({ kind: 'auction', auctionId: null })}
-          onOpenCategories={() => openModal({ kind: 'categories' })}
-          onOpenUsers={() => openModal({ kind: 'users' })}
-          onOpenCompanies={() => openModal({ kind: 'companies' })}
-          onOpenProfile={openProfile}
+          onAddAuction={() => {
+            nav.close();
+            setAuctionModal({ auctionId: null });
+          }}
+          onOpenCategories={() => open('categories')}
+          onOpenUsers={() => open('users')}
+          onOpenCompanies={() => open('companies')}
+          onOpenPayments={() => open('payments')}
+          onOpenProfile={() => open('profile')}
           onSignOut={signOut}
           isSigningOut={isSigningOut}
         />
@@ -67,16 +87,17 @@ function AdminShell({ me }: { me: Me }) {
       <AppShell.Main>
         <Box mih="calc(100dvh - 64px - 2 * var(--mantine-spacing-md))" display="flex" style={{ flexDirection: 'column' }}>
           <Container size="lg" w="100%" px={0} flex={1}>
-            <AdminHome me={me} onEditAuction={(auctionId) => setModal({ kind: 'auction', auctionId })} />
+            <AdminHome me={me} onEditAuction={(auctionId) => setAuctionModal({ auctionId })} />
           </Container>
           <SiteFooter />
         </Box>
       </AppShell.Main>
-      <ProfileModal opened={profilePrompt.opened} onClose={profilePrompt.close} me={me} />
-      <AuctionFormModal opened={modal?.kind === 'auction'} auctionId={modal?.kind === 'auction' ? modal.auctionId : null} onClose={closeModal} />
-      <CategoriesModal opened={modal?.kind === 'categories'} onClose={closeModal} />
-      <UsersModal opened={modal?.kind === 'users'} onClose={closeModal} me={me} />
-      <CompaniesModal opened={modal?.kind === 'companies'} onClose={closeModal} me={me} />
+      <ProfileModal opened={profilePrompt.opened || openWindow === 'profile'} onClose={closeProfile} me={me} />
+      <AuctionFormModal opened={auctionModal !== null} auctionId={auctionModal?.auctionId ?? null} onClose={() => setAuctionModal(null)} />
+      <CategoriesModal opened={openWindow === 'categories'} onClose={windows.close} />
+      <UsersModal opened={openWindow === 'users'} onClose={windows.close} me={me} />
+      <CompaniesModal opened={openWindow === 'companies'} onClose={windows.close} me={me} />
+      <PaymentsModal opened={openWindow === 'payments'} onClose={windows.close} />
     </AppShell>
   );
 }

@@ -10,10 +10,14 @@ export function signInUrl(returnTo: string): string {
   return `/auth/google?returnTo=${encodeURIComponent(safe)}`;
 }
 
-/** Full-page navigation to the sign-in flow (a fetch cannot follow an OAuth redirect). */
+/**
+ * Full-page navigation to the sign-in flow (a fetch cannot follow an OAuth redirect). It replaces
+ * the sign-in screen's history entry instead of adding one: once signed in, the server sends the
+ * browser back to the same path, so Back from there does not land on the sign-in screen again.
+ */
 export function startSignIn(): void {
   const { pathname, search } = window.location;
-  window.location.assign(signInUrl(`${pathname}${search}`));
+  window.location.replace(signInUrl(`${pathname}${search}`));
 }
 
 /**

@@ -1,13 +1,8 @@
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useCallback } from 'react';
+import { type SearchSource, usePanelUrl } from '../use-panel-url';
 import { type AuctionView, type AuctionViewState, parseViewState, writeViewState } from './view-state';
 
-/**
- * How a search reached the list: typed (applied after the debounce), submitted with Enter, or
- * cleared. Only the first typed search of a run pushes a history entry; the rest of the run
- * replaces it, so Back does not step through every pause in the typing.
- */
-export type SearchSource = 'typing' | 'enter' | 'clear';
+export type { SearchSource } from '../use-panel-url';
 
 export interface AuctionViewControls {
   state: AuctionViewState;
@@ -23,16 +18,7 @@ export interface AuctionViewControls {
   show: (patch: Partial<AuctionViewState>) => void;
 }
 
-/** What our own entries carry in history.state (React Router keeps it under `usr`). */
-interface EntryState {
-  /** The entry was made by a typed search whose run has not ended yet. */
-  isTypedSearch?: boolean;
-}
-
-function isTypedSearchEntry(): boolean {
-  const state = window.history.state as { usr?: EntryState | null } | null;
-  return Boolean(state?.usr?.isTypedSearch);
-}
+const codec = { parse: parseViewState, write: writeViewState };
 
 /**
  * Filter, search, page and page size live in the query string, so a reload or a shared link shows
@@ -41,40 +27,10 @@ function isTypedSearchEntry(): boolean {
  * the search box follow. Changing the filter, the search or the page size goes back to page 1.
  */
 export function useAuctionViewState(): AuctionViewControls {
-  const [params, setParams] = useSearchParams();
-  const state = useMemo(() => parseViewState(params), [params]);
-
-  const update = useCallback(
-    (patch: (current: AuctionViewState) => Partial<AuctionViewState> | null, opts: { replace?: boolean; entry?: EntryState } = {}) => {
-      // The live URL, not the render's copy: two updates in one tick must not undo each other.
-      const current = new URLSearchParams(window.location.search);
-      const currentState = parseViewState(current);
-      const changes = patch(currentState);
-      if (!changes) return;
-      const next = writeViewState(current, { ...currentState, ...changes });
-      if (next.toString() === current.toString()) return;
-      setParams(next, { replace: opts.replace ?? false, preventScrollReset: true, state: opts.entry ?? null });
-    },
-    [setParams],
-  );
+  const { state, update, setSearch: applySearchRule } = usePanelUrl(codec);
 
   const setView = useCallback((view: AuctionView) => update((s) => (s.view === view ? null : { view, page: 1 })), [update]);
-  const setSearch = useCallback(
-    (search: string, source: SearchSource = 'enter') => {
-      const isRunGoingOn = isTypedSearchEntry();
-      if (source === 'enter' && isRunGoingOn && parseViewState(new URLSearchParams(window.location.search)).search === search) {
-        // Enter on what the debounce already applied: the run ends here, the next word pushes.
-        setParams(new URLSearchParams(window.location.search), { replace: true, preventScrollReset: true, state: null });
-        return;
-      }
-      update((s) => (s.search === search ? null : { search, page: 1 }), {
-        // The rest of a typing run, and the Enter that ends it, rewrite the run's entry.
-        replace: isRunGoingOn && source !== 'clear',
-        entry: source === 'typing' ? { isTypedSearch: true } : undefined,
-      });
-    },
-    [update, setParams],
-  );
+  const setSearch = useCallback((search: string, source: SearchSource = 'enter') => applySearchRule(search, source), [applySearchRule]);
   const setPage = useCallback((page: number) => update(() => ({ page: Math.max(1, Math.floor(page)) })), [update]);
   const clampPage = useCallback((page: number) => update(() => ({ page: Math.max(1, Math.floor(page)) }), { replace: true }), [update]);
   const stepPage = useCallback((delta: number) => update((s) => ({ page: Math.max(1, s.page + delta) })), [update]);

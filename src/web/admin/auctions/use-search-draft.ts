@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { SEARCH_DEBOUNCE_MS } from '../../../domain/auctions.js';
-import type { SearchSource } from './use-auction-view-state';
-import { MAX_SEARCH_LENGTH } from './view-state';
+import { MAX_SEARCH_LENGTH } from '../panel-url';
+import type { SearchSource } from '../use-panel-url';
 
 export interface SearchDraft {
   /** What the box shows, applied SEARCH_DEBOUNCE_MS after the last keystroke. */
@@ -11,6 +11,8 @@ export interface SearchDraft {
   applyNow: () => void;
   /** Clear button, Escape: empty the box and the applied search at once. */
   clear: () => void;
+  /** For a search box with no handler of its own: Enter applies now. */
+  onKeyDown: (event: KeyboardEvent<HTMLInputElement>) => void;
 }
 
 /**
@@ -70,5 +72,14 @@ export function useSearchDraft(applied: string, apply: (search: string, source: 
     commit('', 'clear');
   }, [commit]);
 
-  return { draft, setDraft, applyNow, clear };
+  const onKeyDown = useCallback(
+    (event: KeyboardEvent<HTMLInputElement>) => {
+      if (event.key !== 'Enter') return;
+      event.preventDefault();
+      applyNow();
+    },
+    [applyNow],
+  );
+
+  return { draft, setDraft, applyNow, clear, onKeyDown };
 }

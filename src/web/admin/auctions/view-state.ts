@@ -1,4 +1,7 @@
 import { AUCTION_FILTERS, type AuctionFilter, DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../../domain/auctions.js';
+import { PANEL_PARAMS, parsePage, parseSearch } from '../panel-url';
+
+export { MAX_SEARCH_LENGTH } from '../panel-url';
 
 /** The panel's views: the three auction filters of SPEC §2 plus the winners summary. */
 export const AUCTION_VIEWS = [...AUCTION_FILTERS, 'winners'] as const;
@@ -12,12 +15,8 @@ export interface AuctionViewState {
   pageSize: number;
 }
 
-/** Same bounds as the server's ZAuctionListQuery. */
-export const MAX_SEARCH_LENGTH = 100;
-const MAX_PAGE = 100_000;
-
-/** Query-string keys; defaults are left out so /admin stays clean. */
-const KEYS = { view: 'filter', search: 'search', page: 'page', pageSize: 'pageSize' } as const;
+/** Query-string keys (shared with the windows' in panel-url.ts); defaults are left out so /admin stays clean. */
+const KEYS = { view: PANEL_PARAMS.view, search: PANEL_PARAMS.search, page: PANEL_PARAMS.page, pageSize: PANEL_PARAMS.pageSize } as const;
 
 export const DEFAULT_VIEW_STATE: AuctionViewState = { view: 'all', search: '', page: 1, pageSize: DEFAULT_PAGE_SIZE };
 
@@ -33,12 +32,11 @@ export function listFilterFor(view: AuctionView): AuctionFilter {
 /** Reads the view from the URL; anything malformed falls back to its default. */
 export function parseViewState(params: URLSearchParams): AuctionViewState {
   const view = params.get(KEYS.view);
-  const page = Number(params.get(KEYS.page));
   const pageSize = Number(params.get(KEYS.pageSize));
   return {
     view: isAuctionView(view) ? view : DEFAULT_VIEW_STATE.view,
-    search: (params.get(KEYS.search) ?? '').trim().slice(0, MAX_SEARCH_LENGTH),
-    page: Number.isInteger(page) && page >= 1 ? Math.min(page, MAX_PAGE) : 1,
+    search: parseSearch(params.get(KEYS.search)),
+    page: parsePage(params.get(KEYS.page)),
     pageSize: (PAGE_SIZES as readonly number[]).includes(pageSize) ? pageSize : DEFAULT_PAGE_SIZE,
   };
 }

@@ -1,5 +1,5 @@
 import { Alert, Button, Code, Group, Modal, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
-import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../domain/api-types.js';
@@ -8,6 +8,9 @@ import { isPlatformAdmin } from '../../../domain/roles.js';
 import { useCompanies } from '../../api/companies';
 import { SearchIcon } from '../../components/icons';
 import { apiErrorText } from '../../lib/api-errors';
+import { useSearchDraft } from '../auctions/use-search-draft';
+import { MAX_SEARCH_LENGTH } from '../panel-url';
+import { usePanelWindow } from '../use-panel-window';
 import { UsersPager } from '../users/users-pager';
 import { CompanyEditor } from './company-form';
 
@@ -43,11 +46,13 @@ export function CompaniesModal({ opened, onClose, me }: { opened: boolean; onClo
 
 function CompaniesManager() {
   const { t } = useTranslation();
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, 250);
-  const [page, setPage] = useState(1);
+  // Search and page live in the URL (use-panel-window.ts): each change is a history entry.
+  const { state, set, setSearch } = usePanelWindow();
+  const { page } = state;
+  const search = useSearchDraft(state.search, setSearch);
+  const setPage = (next: number) => set({ page: Math.max(1, next) });
   const [editing, setEditing] = useState<string | null>(null);
-  const list = useCompanies({ search: debounced, page, pageSize: PAGE_SIZE }, editing === null);
+  const list = useCompanies({ search: state.search, page, pageSize: PAGE_SIZE }, editing === null);
 
   if (editing) {
     return (
@@ -69,11 +74,10 @@ function CompaniesManager() {
         leftSection={<SearchIcon size={16} />}
         placeholder={t('companies.searchPlaceholder')}
         aria-label={t('companies.searchPlaceholder')}
-        value={search}
-        onChange={(e) => {
-          setSearch(e.currentTarget.value);
-          setPage(1);
-        }}
+        value={search.draft}
+        onChange={(e) => search.setDraft(e.currentTarget.value)}
+        onKeyDown={search.onKeyDown}
+        maxLength={MAX_SEARCH_LENGTH}
       />
       {list.isError && <Alert color="red">{apiErrorText(list.error, { networkMessage: t('common.networkError'), fallback: t('companies.loadFailed') })}</Alert>}
       {list.data && list.data.items.length === 0 && (

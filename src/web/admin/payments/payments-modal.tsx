@@ -1,27 +1,20 @@
 import { Alert, Button, EmptyState, Group, Loader, Modal, NativeSelect, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import { useState } from 'react';
+import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
-import { PAYMENT_STATUSES, type PaymentView } from '../../../domain/payments.js';
+import type { PaymentView } from '../../../domain/payments.js';
 import { useMe } from '../../api/me';
 import { usePayments } from '../../api/payments';
 import { AlertIcon, ReceiptIcon, RetryIcon, SearchIcon } from '../../components/icons';
 import { useErrorText } from '../auctions/auction-states';
+import { useSearchDraft } from '../auctions/use-search-draft';
+import { isPaymentStatusFilter, PAYMENT_STATUS_FILTERS, type PaymentStatusFilter } from '../panel-url';
+import { usePanelWindow } from '../use-panel-window';
 import { isPlatformAdmin } from '../users/user-format';
 import { type BillingColumn, BillingList, BillingListSkeleton } from './billing-list';
 import { Money, PaymentIdCell, ShippingCell, StatusCell, WebhookCell, WinnerCell } from './payment-cells';
 import { linkActions, payoutView } from './payment-rules';
 import { useBillingActions } from './use-billing-actions';
 import { busyKey } from './use-in-flight';
-
-/** SPEC §9: search debounce 250 ms. */
-const SEARCH_DEBOUNCE_MS = 250;
-const STATUS_FILTERS = ['all', ...PAYMENT_STATUSES] as const;
-type StatusFilter = (typeof STATUS_FILTERS)[number];
-
-function isStatusFilter(value: string): value is StatusFilter {
-  return (STATUS_FILTERS as readonly string[]).includes(value);
-}
 
 /** 'Pagos' (SPEC §2 modals): every payment this user may see, with the provider's webhook state. */
 export function PaymentsModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -49,11 +42,15 @@ function PaymentsManager({ isCompact }: { isCompact: boolean }) {
   const me = useMe();
   // Marking a payout done is the platform's; everyone else may ask for it (as in 'Pagos realizados').
   const role = me.data && isPlatformAdmin(me.data) ? 'admin' : 'seller';
-  const [status, setStatus] = useState<StatusFilter>('all');
-  const [search, setSearch] = useState('');
-  const [debouncedSearch, , searchHandlers] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
-  const payments = usePayments({ status: status === 'all' ? null : status, q: debouncedSearch.trim() });
-  const options = STATUS_FILTERS.map((value) => ({ value, label: t(value === 'all' ? 'payments.modal.allStatuses' : `payments.status.${value}`) }));
+  // Status filter and search live in the URL (use-panel-window.ts): each change is a history entry.
+  const { state, set, setSearch } = usePanelWindow();
+  const { status } = state;
+  const setStatus = (next: PaymentStatusFilter) => {
+    if (next !== status) set({ status: next });
+  };
+  const search = useSearchDraft(state.search, setSearch);
+  const payments = usePayments({ status: status === 'all' ? null : status, q: state.search });
+  const options = PAYMENT_STATUS_FILTERS.map((value) => ({ value, label: t(value === 'all' ? 'payments.modal.allStatuses' : `payments.status.${value}`) }));
 
   const columns: BillingColumn<PaymentView>[] = [
     { id: 'id', label: t('payments.columns.id'), render: (p) => <PaymentIdCell id={p.id} /> },
@@ -120,7 +117,7 @@ function PaymentsManager({ isCompact }: { isCompact: boolean }) {
             data={options}
             value={status}
             onChange={(event) => {
-              if (isStatusFilter(event.currentTarget.value)) setStatus(event.currentTarget.value);
+              if (isPaymentStatusFilter(event.currentTarget.value)) setStatus(event.currentTarget.value);
             }}
             w="100%"
           />
@@ -130,7 +127,7 @@ function PaymentsManager({ isCompact }: { isCompact: boolean }) {
             data={options}
             value={status}
             onChange={(value) => {
-              if (isStatusFilter(value)) setStatus(value);
+              if (isPaymentStatusFilter(value)) setStatus(value);
             }}
           />
         )}
@@ -139,14 +136,9 @@ function PaymentsManager({ isCompact }: { isCompact: boolean }) {
           aria-label={t('payments.modal.searchLabel')}
           placeholder={t('payments.modal.searchPlaceholder')}
           leftSection={<SearchIcon />}
-          value={search}
-          onChange={(event) => setSearch(event.currentTarget.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter') {
-              event.preventDefault();
-              searchHandlers.flush();
-            }
-          }}
+          value={search.draft}
+          onChange={(event) => search.setDraft(event.currentTarget.value)}
+          onKeyDown={search.onKeyDown}
           flex={1}
           miw={isCompact ? '100%' : 220}
           maxLength={100}

@@ -1,34 +1,35 @@
 import { Alert, Button, EmptyState, Group, Loader, Stack, Text } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../domain/api-types.js';
 import type { UserListItem, UserRoleFilter } from '../../../domain/users.js';
 import { useUsers } from '../../api/users';
 import { UsersIcon } from '../../components/icons';
+import { useSearchDraft } from '../auctions/use-search-draft';
+import { usePanelWindow } from '../use-panel-window';
 import { isPlatformAdmin } from './user-format';
 import { UserRolesModal } from './user-roles-modal';
 import { UsersPager } from './users-pager';
 import { UsersTable } from './users-table';
 import { UsersToolbar } from './users-toolbar';
 
-/** SPEC §9: page size default 20; search debounce 250 ms. */
+/** SPEC §9: page size default 20. */
 export const USERS_PAGE_SIZE = 20;
-const SEARCH_DEBOUNCE_MS = 250;
 
-/** The body of 'Usuarios'; mounted only while the window is open, so each opening starts clean. */
+/**
+ * The body of 'Usuarios'. Role filter, search and page live in the URL (use-panel-window.ts): each
+ * change is a history entry, and Back or a link sets the controls. Changing the filter or the
+ * search goes back to page 1.
+ */
 export function UsersManager({ me, isCompact }: { me: Me; isCompact: boolean }) {
   const { t } = useTranslation();
-  const [role, setRole] = useState<UserRoleFilter>('all');
-  const [search, setSearch] = useState('');
-  const [debouncedSearch, , searchHandlers] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
-  const query = debouncedSearch.trim();
-  // The page belongs to one filter and search: changing either goes back to page 1.
-  const filterKey = `${role}\n${query}`;
-  const [pageState, setPageState] = useState({ filterKey, page: 1 });
-  if (pageState.filterKey !== filterKey) setPageState({ filterKey, page: 1 });
-  const page = pageState.filterKey === filterKey ? pageState.page : 1;
-  const setPage = (next: number) => setPageState({ filterKey, page: next });
+  const { state, set, setSearch } = usePanelWindow();
+  const { role, page, search: query } = state;
+  const search = useSearchDraft(query, setSearch);
+  const setRole = (next: UserRoleFilter) => {
+    if (next !== role) set({ role: next, page: 1 });
+  };
+  const setPage = (next: number) => set({ page: Math.max(1, next) });
 
   const users = useUsers({ role, search: query, page, pageSize: USERS_PAGE_SIZE });
   const data = users.data;
@@ -36,15 +37,23 @@ export function UsersManager({ me, isCompact }: { me: Me; isCompact: boolean }) 
 
   // Users left the filter (or were edited out of it) while on a later page: step back to the last one.
   useEffect(() => {
-    if (data && !users.isPlaceholderData && page > totalPages) setPageState({ filterKey, page: totalPages });
-  }, [data, users.isPlaceholderData, page, totalPages, filterKey]);
+    // Fixed in place: no history entry for a page that was never shown.
+    if (data && !users.isPlaceholderData && page > totalPages) set({ page: totalPages }, { replace: true });
+  }, [data, users.isPlaceholderData, page, totalPages, set]);
 
   const [rolesUser, setRolesUser] = useState<UserListItem | null>(null);
   const [isRolesOpen, setRolesOpen] = useState(false);
 
   return (
     <Stack gap="md">
-      <UsersToolbar role={role} onRoleChange={setRole} search={search} onSearchChange={setSearch} onSearchSubmit={searchHandlers.flush} isCompact={isCompact} />
+      <UsersToolbar
+        role={role}
+        onRoleChange={setRole}
+        search={search.draft}
+        onSearchChange={search.setDraft}
+        onSearchSubmit={search.applyNow}
+        isCompact={isCompact}
+      />
       {users.isError ? (
         <Alert color="red" variant="light" role="alert" title={t('users.loadFailed')}>
           <Button size="xs" variant="outline" color="red" onClick={() => void users.refetch()} loading={users.isFetching}>

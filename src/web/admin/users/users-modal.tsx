@@ -3,6 +3,8 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../domain/api-types.js';
 import { isAdmin } from '../../../domain/roles.js';
+import { isUsersTab } from '../panel-url';
+import { usePanelWindow } from '../use-panel-window';
 import { InvitationsPanel } from './invitations-panel';
 import { UsersManager } from './users-manager';
 
@@ -18,6 +20,7 @@ export function UsersModal({ opened, onClose, me }: UsersModalProps) {
   const isMobile = useMediaQuery('(max-width: 48em)') ?? false;
   // An admin who just removed its own admin role must not keep the window open.
   const isOpen = opened && isAdmin(me.roles);
+  const { state: windowState, set } = usePanelWindow();
 
   return (
     // The stack puts 'Editar roles' on top: Escape and focus belong to the top window only.
@@ -33,8 +36,14 @@ export function UsersModal({ opened, onClose, me }: UsersModalProps) {
         closeButtonProps={{ 'aria-label': t('common.close') }}
       >
         {isOpen && (
-          // keepMounted off: each tab starts clean, like the window itself.
-          <Tabs defaultValue="users" keepMounted={false}>
+          // keepMounted off: each tab starts clean; the tab lives in the URL, so Back returns to the other one.
+          <Tabs
+            value={windowState.tab}
+            onChange={(value) => {
+              if (isUsersTab(value)) set({ tab: value, role: 'all', search: '', page: 1 });
+            }}
+            keepMounted={false}
+          >
             <Tabs.List mb="md">
               <Tabs.Tab value="users">{t('users.tabs.users')}</Tabs.Tab>
               <Tabs.Tab value="invitations">{t('users.tabs.invitations')}</Tabs.Tab>
