@@ -18,7 +18,8 @@ export function catalogueParts(): Plugin {
     name: 'martillo:catalogue-parts',
     enforce: 'pre',
     load(id) {
-      const match = /^(.*\.json)\?(public|panel)$/.exec(id);
+      // The build asks for 'file.json?public'; the dev server for 'file.json?import&public'.
+      const match = /^(.*\.json)\?(?:import&)?(public|panel)$/.exec(id);
       if (!match?.[1]) return null;
       const file = match[1];
       const wantPublic = match[2] === 'public';
