@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { precompress } from './src/server/web/precompress.js';
@@ -31,29 +30,11 @@ export function catalogueParts(): Plugin {
   };
 }
 
-/**
- * Mantine's ScrollArea imports only useMergeRefs from @floating-ui/react; it gets a copy
- * (src/web/components/merge-refs.ts), so the public pages' review dialog (Modal, which imports
- * ScrollArea) does not bring @floating-ui/react's whole module with it (issue 14). Should
- * ScrollArea import anything else from there, the build fails on the missing export.
- */
-function scrollAreaMergeRefs(): Plugin {
-  const copy = fileURLToPath(new URL('./src/web/components/merge-refs.ts', import.meta.url));
-  return {
-    name: 'martillo:scroll-area-merge-refs',
-    enforce: 'pre',
-    resolveId(source, importer) {
-      if (source === '@floating-ui/react' && importer && /@mantine\/core\/esm\/components\/ScrollArea\/ScrollArea\.mjs$/.test(importer)) return copy;
-      return null;
-    },
-  };
-}
-
 // The web shell is served by Vite in development and by the Fastify server from dist/web in production.
 export default defineConfig({
   root: '.',
   publicDir: 'public',
-  plugins: [catalogueParts(), scrollAreaMergeRefs(), react(), precompress()],
+  plugins: [catalogueParts(), react(), precompress()],
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,
