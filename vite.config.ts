@@ -1,15 +1,40 @@
+import { readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { precompress } from './src/server/web/precompress.js';
+import { PUBLIC_NAMESPACES } from './src/web/i18n/parts.js';
 
 // The API server the dev server forwards to; BACKEND_URL points it elsewhere (another port, a container).
 const backend = process.env.BACKEND_URL ?? 'http://localhost:3000';
+
+/**
+ * `catalogue.json?public` is the catalogue's public sections (src/web/i18n/parts.ts), `?panel` the
+ * rest, each a module of its own, so the panel's strings stay out of
+ * the public pages' first load (issue 14).
+ */
+export function catalogueParts(): Plugin {
+  return {
+    name: 'martillo:catalogue-parts',
+    enforce: 'pre',
+    load(id) {
+      // The build asks for 'file.json?public'; the dev server for 'file.json?import&public'.
+      const match = /^(.*\.json)\?(?:import&)?(public|panel)$/.exec(id);
+      if (!match?.[1]) return null;
+      const file = match[1];
+      const wantPublic = match[2] === 'public';
+      this.addWatchFile(file);
+      const catalogue = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      const part = Object.fromEntries(Object.entries(catalogue).filter(([key]) => PUBLIC_NAMESPACES.includes(key) === wantPublic));
+      return { code: `export default ${JSON.stringify(part)};`, moduleType: 'js' };
+    },
+  };
+}
 
 // The web shell is served by Vite in development and by the Fastify server from dist/web in production.
 export default defineConfig({
   root: '.',
   publicDir: 'public',
-  plugins: [react(), precompress()],
+  plugins: [catalogueParts(), react(), precompress()],
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { catalogueParts } from './vite.config';
 
 const serverSuite = (name: string, engine: 'pglite' | 'postgresql') => ({
   extends: true as const,
@@ -15,6 +16,8 @@ const serverSuite = (name: string, engine: 'pglite' | 'postgresql') => ({
 
 /** Unit and integration suites. The server suite runs on PGlite, and again on PostgreSQL when TEST_DATABASE_URL is set. */
 export default defineConfig({
+  // The web code imports its catalogue in parts (src/web/i18n/parts.ts), as the build does.
+  plugins: [catalogueParts()],
   test: {
     projects: [
       { extends: true, test: { name: 'domain', include: ['test/domain/**/*.test.ts'] } },

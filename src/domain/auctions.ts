@@ -1,5 +1,9 @@
 import { z } from 'zod';
+import { MAX_PRICE } from './money.js';
 import { zText } from './text.js';
+
+/** Kept with the money rules (no Zod there, so public pages import it alone); re-exported for existing importers. */
+export { MAX_PRICE };
 
 /**
  * Auctions as the admin panel and the public page see them (SPEC §3, §4, §5), shared by the
@@ -30,8 +34,6 @@ export const END_TIME_PRESETS_MINUTES = [1, 2, 3, 5, 10, 20] as const;
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 20;
 export const SEARCH_DEBOUNCE_MS = 250;
-/** Prices stay below what an integer column holds, with room for bids on top. */
-export const MAX_PRICE = 100_000_000;
 
 export const AUCTION_FILTERS = ['all', 'paid', 'pending'] as const;
 export type AuctionFilter = (typeof AUCTION_FILTERS)[number];

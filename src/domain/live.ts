@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import type { AuctionLiveState } from './bidding.js';
 import { isUuid } from './ids.js';
+import { formatClock, formatTimer, livePath, slugify, type TimerState, timerState } from './live-public.js';
 import { nameTokens, zText } from './text.js';
+
+/** The Zod-free part (live-public.ts), re-exported for the existing importers. */
+export { formatClock, formatTimer, livePath, slugify, type TimerState, timerState };
 
 /**
  * Live sessions and their lots (SPEC §3 liveSessions, §4 "Session status", "Lot status", "Timer
@@ -69,22 +73,6 @@ export const WHATSAPP_LINK_MAX = 300;
 
 // ── Slugs (SPEC §5 "Create session") ─────────────────────────────────────────
 
-/**
- * SPEC §5's slug: lower-cased, normalised (accents dropped), everything but word characters,
- * spaces and hyphens removed, spaces turned to hyphens, repeated hyphens collapsed, leading and
- * trailing hyphens trimmed.
- */
-export function slugify(value: string): string {
-  return value
-    .toLowerCase()
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .replace(/[^\w\s-]/g, '')
-    .replace(/\s+/g, '-')
-    .replace(/-+/g, '-')
-    .replace(/^-+|-+$/g, '');
-}
-
 const WEEKDAYS_ES = ['domingo', 'lunes', 'martes', 'miércoles', 'jueves', 'viernes', 'sábado'] as const;
 export const MEXICO_CITY_TZ = 'America/Mexico_City';
 
@@ -98,12 +86,6 @@ export function weekdayInMexicoCity(epochMs: number): string {
 /** SPEC §5: the slug from the seller's input, else from the title, else the weekday of the scheduled date. */
 export function sessionSlug(input: { sellerSlug?: string | null; title: string; scheduledAt: number }): string {
   return slugify(input.sellerSlug ?? '') || slugify(input.title) || slugify(weekdayInMexicoCity(input.scheduledAt));
-}
-
-/** The public link of a session (SPEC §2): /live/{slug}/{sessionId}, or /live/{sessionId} without a slug. */
-export function livePath(session: { id: string; sellerSlug: string | null | undefined }): string {
-  const slug = session.sellerSlug ? slugify(session.sellerSlug) : '';
-  return slug ? `/live/${encodeURIComponent(slug)}/${session.id}` : `/live/${session.id}`;
 }
 
 // ── WhatsApp group links (SPEC §5, ARCHITECTURE "Interpretations") ───────────
@@ -171,37 +153,6 @@ export function splitLots<T extends LotFacts>(lots: readonly T[], currentLotId: 
 /** SPEC §3: order is 1-based and appended as count plus 1. */
 export function nextLotOrder(lotCount: number): number {
   return lotCount + 1;
-}
-
-// ── Timer (SPEC §4 "Timer state") ────────────────────────────────────────────
-
-export type TimerState = { kind: 'idle' } | { kind: 'running'; remainingMs: number } | { kind: 'finished' };
-
-/**
- * idle: no current lot or no auction; running: the end time is in the future; finished: the end
- * time is missing or passed. `now` is the server's clock as the client corrects it.
- */
-export function timerState(input: { hasCurrentLot: boolean; auction: { endTime: number | null; status: string } | null; now: number }): TimerState {
-  if (!input.hasCurrentLot || !input.auction) return { kind: 'idle' };
-  const { endTime, status } = input.auction;
-  if (endTime === null || status === 'ended' || endTime <= input.now) return { kind: 'finished' };
-  return { kind: 'running', remainingMs: endTime - input.now };
-}
-
-/** 'mm:ss', rounding up so a running timer never reads 00:00 (an hour or more reads 'h:mm:ss'). */
-export function formatTimer(remainingMs: number): string {
-  return formatClock(Math.max(0, Math.ceil(remainingMs / 1000)));
-}
-
-/** Whole seconds as 'mm:ss', or 'h:mm:ss' from an hour (the lot timer, the broadcast's elapsed clock). */
-export function formatClock(totalSeconds: number): string {
-  const total = Math.max(0, Math.floor(totalSeconds));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  const mm = String(m).padStart(2, '0');
-  const ss = String(s).padStart(2, '0');
-  return h > 0 ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
 }
 
 // ── Picker (SPEC §5 "Auction picker search") ─────────────────────────────────

@@ -24,3 +24,6 @@ export function formatMoney(amount: number): string {
 export function isValidPesos(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
+
+/** Prices stay below what an integer column holds, with room for bids on top. */
+export const MAX_PRICE = 100_000_000;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PRICE } from './auctions.js';
+import { MAX_PRICE } from './money.js';
 import { zText } from './text.js';
 
 /**

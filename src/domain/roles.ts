@@ -1,24 +1,7 @@
 import { z } from 'zod';
+import { ROLES } from './role-rules.js';
 
-export const ROLES = ['admin', 'seller', 'buyer'] as const;
+/** The Zod-free rules (role-rules.ts), re-exported for the existing importers. */
+export * from './role-rules.js';
+
 export const ZRole = z.enum(ROLES);
-export type Role = z.infer<typeof ZRole>;
-
-/** SPEC §6: only admins and sellers may use the admin panel and the Live Hub. */
-export function canUsePanel(roles: readonly Role[]): boolean {
-  return roles.includes('admin') || roles.includes('seller');
-}
-
-export function isAdmin(roles: readonly Role[]): boolean {
-  return roles.includes('admin');
-}
-
-/** SPEC §6: an admin with no companyId of its own runs the platform; one with a companyId, only its company. */
-export function isPlatformAdmin(user: { roles: readonly Role[]; profileCompanyId: string | null }): boolean {
-  return isAdmin(user.roles) && !user.profileCompanyId;
-}
-
-/** SPEC §3: a profile's companyId falls back to the user's own id. */
-export function effectiveCompanyId(userId: string, companyId: string | null | undefined): string {
-  return companyId?.trim() ? companyId.trim() : userId;
-}

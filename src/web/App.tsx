@@ -1,18 +1,19 @@
 import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Navigate, useLocation } from 'react-router';
 import { LoadingScreen } from './components/loading-screen';
+import { lazyWithModals } from './components/with-modals';
 import { ADMIN_HOME, screenForPath } from './routes';
 import { cssVariablesResolver, themeWithLabels } from './theme';
 
 // Every screen loads on demand: a buyer's phone fetches only the public page it opens, never the
 // admin panel's code (issue 14), and the panel is fetched by those who open it.
-const AdminPanel = lazy(() => import('./admin/admin-panel').then((m) => ({ default: m.AdminPanel })));
-const LiveHub = lazy(() => import('./livehub/live-hub').then((m) => ({ default: m.LiveHub })));
+// The panel and the Live Hub bring @mantine/modals' provider with them (their confirm dialogs).
+const AdminPanel = lazyWithModals(() => import('./admin/admin-panel').then((m) => m.AdminPanel));
+const LiveHub = lazyWithModals(() => import('./livehub/live-hub').then((m) => m.LiveHub));
 const AuctionPage = lazy(() => import('./public/auction-page').then((m) => ({ default: m.AuctionPage })));
 const LivePage = lazy(() => import('./public/live-page').then((m) => ({ default: m.LivePage })));
 const PayPage = lazy(() => import('./public/pay-page').then((m) => ({ default: m.PayPage })));
@@ -42,14 +43,12 @@ export function App({ queryClient }: { queryClient: QueryClient }) {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <QueryClientProvider client={queryClient}>
-        <ModalsProvider>
-          <Notifications position="top-right" />
-          <BrowserRouter>
-            <Suspense fallback={<LoadingScreen />}>
-              <ScreenByPath />
-            </Suspense>
-          </BrowserRouter>
-        </ModalsProvider>
+        <Notifications position="top-right" />
+        <BrowserRouter>
+          <Suspense fallback={<LoadingScreen />}>
+            <ScreenByPath />
+          </Suspense>
+        </BrowserRouter>
       </QueryClientProvider>
     </MantineProvider>
   );

@@ -1,5 +1,35 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { amountValue, checkBid, LARGE_BID_FACTOR, largeBid } from '../../src/web/public/bidding/bid-input';
+import { ZBidInput } from '../../src/domain/bidding';
+import { amountValue, bidInputIssues, checkBid, LARGE_BID_FACTOR, largeBid } from '../../src/web/public/bidding/bid-input';
+
+/** What the server's schema says: the first issue's message per field. */
+function zodIssues(amount: number | undefined, maxAmount: number | null | undefined) {
+  const parsed = ZBidInput.safeParse({ amount, maxAmount });
+  const errors: Record<string, string> = {};
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) errors[issue.path[0] === 'maxAmount' ? 'maxAmount' : 'amount'] ??= issue.message;
+  }
+  return errors;
+}
+
+describe('bidInputIssues (the form, without Zod) agrees with ZBidInput (the server)', () => {
+  const amount = fc.oneof(
+    fc.constant(undefined),
+    fc.integer({ min: -10, max: 10 }),
+    fc.integer({ min: -2_000_000_000, max: 2_000_000_000 }),
+    fc.double({ noNaN: false }),
+    fc.constantFrom(0, 1, 0.5, -0.5, 1.5, 99_999_999, 100_000_000, 100_000_001, 1e20, 2 ** 53, Number.MAX_SAFE_INTEGER, Infinity, -Infinity, Number.NaN),
+  );
+  it('on any pair of amounts', () => {
+    fc.assert(
+      fc.property(amount, fc.oneof(fc.constant(null), amount), (a, m) => {
+        expect(bidInputIssues(a, m)).toEqual(zodIssues(a, m));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
 
 describe('checkBid on what was typed, as typed', () => {
   it('says a bid under the minimum is under the minimum (it is never raised to it)', () => {

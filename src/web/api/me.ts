@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Me } from '../../domain/api-types.js';
-import { canUsePanel } from '../../domain/roles.js';
+import { canUsePanel } from '../../domain/role-rules.js';
 import { api, isApiError } from './client';
 
 export const meKeys = {

@@ -1,18 +1,18 @@
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  type CheckoutView,
-  type DraftAnswer,
-  type FinalizeAnswer,
-  type MpConnectAnswer,
-  type MpConnectionStatus,
-  PAYMENT_STATUS_EVENT,
-  type PaymentAnswer,
-  type PaymentStatus,
-  type PaymentView,
-  type PayoutStatus,
-  type SandboxOutcome,
-  type WinnersSummary,
+import type {
+  CheckoutView,
+  DraftAnswer,
+  FinalizeAnswer,
+  MpConnectAnswer,
+  MpConnectionStatus,
+  PaymentAnswer,
+  PaymentStatus,
+  PaymentView,
+  PayoutStatus,
+  SandboxOutcome,
+  WinnersSummary,
 } from '../../domain/payments.js';
+import { PAYMENT_STATUS_EVENT } from '../../domain/realtime.js';
 import { auctionKeys } from './auctions';
 import { api, isApiError } from './client';
 import { useResync, useSocketEvent } from './socket';

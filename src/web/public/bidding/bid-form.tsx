@@ -1,8 +1,7 @@
 import { Button, Collapse, Group, NumberInput, Stack, Switch, Text } from '@mantine/core';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MAX_PRICE } from '../../../domain/auctions.js';
-import { formatMoney } from '../../../domain/money.js';
+import { formatMoney, MAX_PRICE } from '../../../domain/money.js';
 import { GavelIcon } from '../../components/icons';
 import { type Amount, amountValue, type BidErrors, type BidFormValues, checkBid } from './bid-input';
 

@@ -1,5 +1,4 @@
-import { MAX_PRICE } from '../../../domain/auctions.js';
-import { ZBidInput } from '../../../domain/bidding.js';
+import { MAX_PRICE } from '../../../domain/money.js';
 
 /**
  * A NumberInput's value as Mantine hands it over: a number, '' while empty, or the typed text when
@@ -14,7 +13,34 @@ export interface BidErrors {
   amount?: BidErrorKey;
   maxAmount?: BidErrorKey;
 }
-const ERROR_KEYS = new Set<string>(['bidRequired', 'bidInteger', 'bidPositive', 'bidTooHigh', 'maxBelowAmount', 'belowMinimum'] satisfies BidErrorKey[]);
+
+/** ZBidInput's rule for one amount (ZPesos): its first issue, or undefined. */
+function pesosIssue(value: number | undefined): BidErrorKey | undefined {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return 'bidRequired';
+  if (!Number.isSafeInteger(value)) return 'bidInteger';
+  if (value < 1) return 'bidPositive';
+  if (value > MAX_PRICE) return 'bidTooHigh';
+  return undefined;
+}
+
+/**
+ * The first issue per field that the server's ZBidInput (src/domain/bidding.ts) finds in these
+ * values, without Zod: a buyer's phone does not download 85 KB of Zod for two numbers (issue 14).
+ * test/web/bid-input.test.ts checks it against ZBidInput itself, so the two cannot drift apart.
+ */
+export function bidInputIssues(amount: number | undefined, maxAmount: number | null | undefined): BidErrors {
+  const errors: BidErrors = {};
+  const amountIssue = pesosIssue(amount);
+  if (amountIssue) errors.amount = amountIssue;
+  if (maxAmount != null) {
+    const maxIssue = pesosIssue(maxAmount);
+    if (maxIssue) errors.maxAmount = maxIssue;
+  }
+  // ZBidInput's refinement runs unless a field is no whole number (Zod aborts there, not on a range).
+  const whole = (value: number | undefined): value is number => Number.isInteger(value);
+  if (maxAmount != null && whole(amount) && whole(maxAmount) && maxAmount < amount) errors.maxAmount ??= 'maxBelowAmount';
+  return errors;
+}
 
 export interface BidFormValues {
   amount: number;
@@ -32,22 +58,18 @@ export function amountValue(value: Amount): number | undefined {
 
 /**
  * Why these values cannot be sent, as catalogue keys per field; null when they can. The server's
- * own schema (ZBidInput) plus the live minimum, so the form refuses what the server would.
+ * own rules (ZBidInput, through bidInputIssues) plus the live minimum, so the form refuses what the server would.
  */
 export function checkBid(amount: Amount, maxAmount: Amount, isAuto: boolean, nextMinimum: number): BidErrors | null {
   const bid = amountValue(amount);
   const max = amountValue(maxAmount);
-  const parsed = ZBidInput.safeParse({ amount: bid, maxAmount: isAuto ? max : null });
+  const issues = bidInputIssues(bid, isAuto ? max : null);
   const errors: BidErrors = {};
   // Past the top price, that is the news (Zod would call 20 digits 'not an integer').
   if (bid !== undefined && bid > MAX_PRICE) errors.amount = 'bidTooHigh';
   if (isAuto && max !== undefined && max > MAX_PRICE) errors.maxAmount = 'bidTooHigh';
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const field = issue.path[0] === 'maxAmount' ? 'maxAmount' : 'amount';
-      errors[field] ??= ERROR_KEYS.has(issue.message) ? (issue.message as BidErrorKey) : 'bidRequired';
-    }
-  }
+  errors.amount ??= issues.amount;
+  errors.maxAmount ??= issues.maxAmount;
   if (isAuto && max === undefined) errors.maxAmount ??= 'bidRequired';
   if (bid !== undefined && !errors.amount && bid < nextMinimum) errors.amount = 'belowMinimum';
   // Zod skips the maximum-versus-bid rule when a field failed; a maximum under the bid is still worth saying.

@@ -2,7 +2,8 @@ import { Alert, Badge, Button, Card, CloseButton, Divider, Group, Loader, Stack,
 import type { Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../domain/api-types.js';
-import { type AuctionLiveState, BID_ERROR_CODES, type BidderView, canBuyNow } from '../../../domain/bidding.js';
+import { BID_ERROR_CODES, canBuyNow } from '../../../domain/bid-rules.js';
+import type { AuctionLiveState, BidderView } from '../../../domain/bidding.js';
 import { formatMoney } from '../../../domain/money.js';
 import { AlertIcon, CashIcon, CheckIcon, ClockIcon, GavelIcon, TrophyIcon } from '../../components/icons';
 import { formatDate } from '../../lib/dates';

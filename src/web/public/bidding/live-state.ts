@@ -1,5 +1,6 @@
 import type { PublicAuction } from '../../../domain/auctions.js';
-import { type AuctionLiveState, DEFAULT_ANTI_SNIPE_SECONDS, DEFAULT_MIN_INCREMENT, nextMinimumBid } from '../../../domain/bidding.js';
+import { DEFAULT_ANTI_SNIPE_SECONDS, DEFAULT_MIN_INCREMENT, nextMinimumBid } from '../../../domain/bid-rules.js';
+import type { AuctionLiveState } from '../../../domain/bidding.js';
 
 /**
  * The live state as the auction record already tells it, for the moment before the bid history

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Me } from '../../../domain/api-types.js';
-import { BID_ERROR_CODES, type BidAnswer } from '../../../domain/bidding.js';
+import { BID_ERROR_CODES } from '../../../domain/bid-rules.js';
+import type { BidAnswer } from '../../../domain/bidding.js';
 import { startSignIn } from '../../api/auth';
 import { isUncertainFailure, newIdempotencyKey, SEND_ERROR_CODES, useBuyNow, usePlaceBid } from '../../api/bids';
 import { isApiError } from '../../api/client';

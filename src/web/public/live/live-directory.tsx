@@ -1,7 +1,8 @@
 import { Badge, Box, Card, Center, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type LiveSessionCard, livePath } from '../../../domain/live.js';
+import type { LiveSessionCard } from '../../../domain/live.js';
+import { livePath } from '../../../domain/live-public.js';
 import { useLiveDirectory } from '../../api/live';
 import { BroadcastIcon } from '../../components/icons';
 import { formatDate } from '../../lib/dates';

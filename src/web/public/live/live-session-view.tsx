@@ -1,7 +1,7 @@
 import { Alert, Button, Card, Stack, Text, Title } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { livePath } from '../../../domain/live.js';
+import { livePath } from '../../../domain/live-public.js';
 import type { LiveSessionData } from '../../api/live';
 import { useSocketEvent } from '../../api/socket';
 import { ChatIcon, ClockIcon } from '../../components/icons';

@@ -1,6 +1,7 @@
 import { Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { formatTimer, type LotView, timerState } from '../../../domain/live.js';
+import type { LotView } from '../../../domain/live.js';
+import { formatTimer, timerState } from '../../../domain/live-public.js';
 import { formatMoney } from '../../../domain/money.js';
 import { useServerNow } from '../bidding/use-server-clock';
 import classes from './live-page.module.css';

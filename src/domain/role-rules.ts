@@ -1,0 +1,26 @@
+/**
+ * Roles and what they allow, without Zod: roles.ts adds the schema and re-exports these, so the web
+ * shell (which asks canUsePanel of every signed-in user) does not download Zod (issue 14).
+ */
+
+export const ROLES = ['admin', 'seller', 'buyer'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** SPEC §6: only admins and sellers may use the admin panel and the Live Hub. */
+export function canUsePanel(roles: readonly Role[]): boolean {
+  return roles.includes('admin') || roles.includes('seller');
+}
+
+export function isAdmin(roles: readonly Role[]): boolean {
+  return roles.includes('admin');
+}
+
+/** SPEC §6: an admin with no companyId of its own runs the platform; one with a companyId, only its company. */
+export function isPlatformAdmin(user: { roles: readonly Role[]; profileCompanyId: string | null }): boolean {
+  return isAdmin(user.roles) && !user.profileCompanyId;
+}
+
+/** SPEC §3: a profile's companyId falls back to the user's own id. */
+export function effectiveCompanyId(userId: string, companyId: string | null | undefined): string {
+  return companyId?.trim() ? companyId.trim() : userId;
+}
