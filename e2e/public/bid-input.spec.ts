@@ -192,6 +192,34 @@ describe('offline and slow networks', () => {
     await page.context().close();
   });
 
+  it("the review's code does not arrive: says so, sends nothing, and 'Reintentar' opens the review", async () => {
+    const auction = await newAuction('Cámara Rolleiflex', 1800);
+    const page = await newPage(ctx.browser, { mobile: true });
+    await signInPage(page, ctx.app, ANA);
+    // The review dialog's chunk fails, as it would with the network gone or after a new deploy.
+    const chunk = '**/assets/review-modal-*.js';
+    await page.route(chunk, (route) => route.abort('internetdisconnected'));
+    const posts = bidPosts(page);
+    await page.goto(`${ctx.app.url}/auctions/${auction.id}`);
+    await page.getByTestId('current-price').waitFor();
+
+    await pujar(page);
+    const failed = page.getByRole('alert').filter({ hasText: b.dialogLoadFailed });
+    await failed.waitFor();
+    // The page is still there, with what was typed.
+    expect(await amountBox(page).inputValue()).toBe('$1,800');
+    expect(posts).toHaveLength(0);
+
+    await page.unroute(chunk);
+    await failed.getByRole('button', { name: t.common.retry }).click();
+    await review(page).waitFor();
+    const answered = page.waitForResponse((res) => res.url().endsWith('/bids') && res.request().method() === 'POST');
+    await review(page).getByRole('button', { name: b.confirm.submit }).click();
+    expect((await answered).status()).toBe(201);
+    expect(posts).toHaveLength(1);
+    await page.context().close();
+  });
+
   it('no answer within the limit: says it could not confirm, shows what the server holds, and a retry places it once', async () => {
     const auction = await newAuction('Cámara Hasselblad 500C', 1800);
     const page = await openAsAna(auction.id);

@@ -1,9 +1,10 @@
-import { MantineProvider } from '@mantine/core';
+import { Center, MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Navigate, useLocation } from 'react-router';
+import { LoadErrorBoundary, LoadFailed } from './components/load-error-boundary';
 import { LoadingScreen } from './components/loading-screen';
 import { lazyWithModals } from './components/with-modals';
 import { ADMIN_HOME, screenForPath } from './routes';
@@ -45,9 +46,18 @@ export function App({ queryClient }: { queryClient: QueryClient }) {
       <QueryClientProvider client={queryClient}>
         <Notifications position="top-right" />
         <BrowserRouter>
-          <Suspense fallback={<LoadingScreen />}>
-            <ScreenByPath />
-          </Suspense>
+          {/* A screen whose code did not arrive (offline, or a new deploy): say so and reload, not a blank page. */}
+          <LoadErrorBoundary
+            fallback={() => (
+              <Center mih="100dvh" p="md">
+                <LoadFailed message={t('common.screenLoadFailed')} onRetry={() => window.location.reload()} />
+              </Center>
+            )}
+          >
+            <Suspense fallback={<LoadingScreen />}>
+              <ScreenByPath />
+            </Suspense>
+          </LoadErrorBoundary>
         </BrowserRouter>
       </QueryClientProvider>
     </MantineProvider>

@@ -1,12 +1,13 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LoadErrorBoundary, LoadFailed } from '../../components/load-error-boundary';
 import type { Bidding } from './use-bidding';
 
 // The dialogs are not in the page's first paint (issue 14). The review loads once the page is up,
 // so a bid made after the network dropped still gets its review and its 'Sin conexión' answer; the
 // profile form, which needs the network anyway, loads when first opened.
 const loadReviewModal = () => import('./review-modal');
-const ReviewModal = lazy(() => loadReviewModal().then((m) => ({ default: m.ReviewModal })));
-const ProfileModal = lazy(() => import('../../components/profile-modal').then((m) => ({ default: m.ProfileModal })));
+const loadProfileModal = () => import('../../components/profile-modal');
 
 /** True from the first time `opened` is, so a dialog stays mounted to animate out and reopen at once. */
 function useOpenedOnce(opened: boolean): boolean {
@@ -15,17 +16,47 @@ function useOpenedOnce(opened: boolean): boolean {
   return seen || opened;
 }
 
+/**
+ * The lazy dialogs, made again on a retry: React keeps a lazy component's failed load for good, so
+ * a dialog whose code did not arrive (offline, or a new deploy) could never open otherwise.
+ */
+function useDialogs() {
+  const [attempt, setAttempt] = useState(0);
+  const dialogs = useMemo(
+    () => ({
+      attempt,
+      ReviewModal: lazy(() => loadReviewModal().then((m) => ({ default: m.ReviewModal }))),
+      ProfileModal: lazy(() => loadProfileModal().then((m) => ({ default: m.ProfileModal }))),
+    }),
+    [attempt],
+  );
+  return { ...dialogs, retry: () => setAttempt((n) => n + 1) };
+}
+
 /** The review step and the profile form that the bid flow opens. */
 export function BiddingModals({ bidding }: { bidding: Bidding }) {
+  const { t } = useTranslation();
   useEffect(() => {
-    void loadReviewModal();
+    // Fetched once the page is up; a failure here is met again, and shown, when the dialog opens.
+    loadReviewModal().catch(() => undefined);
   }, []);
+  const { ReviewModal, ProfileModal, attempt, retry } = useDialogs();
   const reviewMounted = useOpenedOnce(bidding.review.review !== null);
   const profileMounted = useOpenedOnce(bidding.profile.opened);
+  const failed = (reset: () => void) => (
+    <LoadFailed
+      fixed
+      message={t('bidding.dialogLoadFailed')}
+      onRetry={() => {
+        retry();
+        reset();
+      }}
+    />
+  );
   return (
-    <>
+    <LoadErrorBoundary key={attempt} fallback={failed}>
       <Suspense fallback={null}>{reviewMounted && <ReviewModal {...bidding.review} />}</Suspense>
       <Suspense fallback={null}>{profileMounted && <ProfileModal {...bidding.profile} />}</Suspense>
-    </>
+    </LoadErrorBoundary>
   );
 }
