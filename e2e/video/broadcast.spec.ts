@@ -201,7 +201,11 @@ for (const provider of PROVIDERS) {
     it('stops: the viewers see the stopped state and keep the page', async () => {
       await hub.getByRole('button', { name: b.stop, exact: true }).click();
       await hub.getByRole('button', { name: b.start, exact: true }).waitFor();
-      for (const viewer of viewers) await viewer.getByTestId('video-stopped').waitFor();
+      for (const viewer of viewers) {
+        await viewer.getByTestId('video-stopped').waitFor();
+        // The badge says the broadcast stopped, not 'Por comenzar' (the session is scheduled again).
+        expect(await viewer.getByTestId('live-status').innerText()).toBe(t.live.status.stopped);
+      }
       const row = await app.ctx.db.query.liveSessions.findFirst({ where: (s, { eq }) => eq(s.id, sessionId) });
       expect(row).toMatchObject({ status: 'scheduled' });
       expect(row?.lastStreamStop).toBeInstanceOf(Date);

@@ -49,6 +49,9 @@ export function LiveVideo({ title, coverImageUrl, pageState, viewerCount, feed, 
   }, [muted, onMutedChange]);
 
   const isPlaying = Boolean(stream) && status === 'playing';
+  // Stopping sets the session back to scheduled (SPEC §4), which alone would read 'Por comenzar'
+  // under the notice that the seller stopped: the badge says what happened instead.
+  const isStopped = stopped && !stream;
   const notice =
     status === 'connecting' || status === 'waiting'
       ? t(status === 'waiting' ? 'live.video.waiting' : 'live.video.connecting')
@@ -83,8 +86,8 @@ export function LiveVideo({ title, coverImageUrl, pageState, viewerCount, feed, 
         style={{ visibility: isPlaying ? 'visible' : 'hidden' }}
       />
       <Group className={classes.overlayTop} justify="space-between" wrap="nowrap">
-        <Badge color={STATE_COLORS[pageState]} variant="filled" size="lg" tt="none" data-testid="live-status">
-          {t(`live.status.${pageState}`)}
+        <Badge color={isStopped ? 'gray' : STATE_COLORS[pageState]} variant="filled" size="lg" tt="none" data-testid="live-status">
+          {t(isStopped ? 'live.status.stopped' : `live.status.${pageState}`)}
         </Badge>
         {viewerCount !== null && (
           <Group
@@ -103,11 +106,11 @@ export function LiveVideo({ title, coverImageUrl, pageState, viewerCount, feed, 
           </Group>
         )}
       </Group>
-      {(notice || (stopped && !stream)) && (
-        <Stack className={classes.videoNotice} gap={6} align="center" role="status" data-testid={stopped && !stream ? 'video-stopped' : 'video-notice'}>
+      {(notice || isStopped) && (
+        <Stack className={classes.videoNotice} gap={6} align="center" role="status" data-testid={isStopped ? 'video-stopped' : 'video-notice'}>
           {notice && status !== 'failed' && <Loader size="sm" color="white" />}
           <Text size="sm" ta="center" fw={600}>
-            {stopped && !stream ? t('live.video.stopped') : notice}
+            {isStopped ? t('live.video.stopped') : notice}
           </Text>
         </Stack>
       )}
