@@ -189,15 +189,24 @@ describe('GET of a screen path: its code and first API reads are preloaded', () 
     for (const id of ['123', 'abc"><script>alert(1)</script>', '%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E', `${auctionId}x`, `${auctionId.toUpperCase()}'`]) {
       const url = `/auctions/${id.includes('<') || id.includes('"') ? encodeURIComponent(id) : id}`;
       const preloads = await preloadsAt(url);
-      expect(preloads.filter((tag) => tag.includes('as="fetch"')), url).toEqual([]);
+      expect(
+        preloads.filter((tag) => tag.includes('as="fetch"')),
+        url,
+      ).toEqual([]);
       // The chunk preloads stay: they do not depend on the id.
-      expect(preloads.some((tag) => tag.includes('auction-page-Gg77Hh88.js')), url).toBe(true);
+      expect(
+        preloads.some((tag) => tag.includes('auction-page-Gg77Hh88.js')),
+        url,
+      ).toBe(true);
       const page = (await get(url)).payload;
       expect(page, url).not.toContain('<script>alert');
       expect(page, url).not.toContain('alert(1)');
     }
     for (const url of [`/pay/${paymentId}/extra`, '/pay/%3Cb%3E']) {
-      expect((await preloadsAt(url)).filter((tag) => tag.includes('as="fetch"')), url).toEqual([]);
+      expect(
+        (await preloadsAt(url)).filter((tag) => tag.includes('as="fetch"')),
+        url,
+      ).toEqual([]);
     }
   });
 

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { BID_PAGE_DEFAULT } from '../../domain/bid-rules.js';
 import { isUuid } from '../../domain/ids.js';
 import { type Screen, screenForPath } from '../../web/routes.js';
