@@ -25,13 +25,15 @@ interface ManifestChunk {
 }
 type Manifest = Record<string, ManifestChunk>;
 
-/** The source module each screen loads lazily (src/web/App.tsx). */
-const SCREEN_SOURCES: Record<Screen['kind'], string> = {
+/**
+ * The source module each public screen loads lazily (src/web/App.tsx). The admin panel and the Live
+ * Hub get none: measured, preloading the panel's larger chunks moved its compile work ahead of the
+ * entry's and made its first paint later, not earlier.
+ */
+const SCREEN_SOURCES: Partial<Record<Screen['kind'], string>> = {
   auction: 'src/web/public/auction-page.tsx',
   live: 'src/web/public/live-page.tsx',
   pay: 'src/web/public/pay-page.tsx',
-  admin: 'src/web/admin/admin-panel.tsx',
-  livehub: 'src/web/livehub/live-hub.tsx',
 };
 
 const ATTR_ESCAPES: Record<string, string> = { '&': '&amp;', '"': '&quot;', "'": '&#39;', '<': '&lt;', '>': '&gt;' };
@@ -59,7 +61,7 @@ export function screenAssets(manifest: Manifest, kind: Screen['kind']): { script
   };
   for (const [key] of entries) walk(key, loaded, loadedCss);
   const source = SCREEN_SOURCES[kind];
-  if (!manifest[source]) return { scripts: [], styles: [] };
+  if (!source || !manifest[source]) return { scripts: [], styles: [] };
   const mine = new Set<string>();
   const mineCss = new Set<string>();
   // The entry's chunks count as seen, so the walk stops at them.
