@@ -77,4 +77,34 @@ describe('a light public page', () => {
     expect(adminScripts.some((s) => admin.has(s))).toBe(true);
     await adminPage.context().close();
   });
+
+  it("starts the auction page's code and API reads from index.html, and each API path is asked once", async () => {
+    const page = await newPage(ctx.browser, { mobile: true });
+    const api = new Map<string, number>();
+    const warnings: string[] = [];
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.pathname.startsWith('/api/')) api.set(`${url.pathname}${url.search}`, (api.get(`${url.pathname}${url.search}`) ?? 0) + 1);
+    });
+    // Chromium says so when a preload does not match the app's request (and then asks a second time).
+    page.on('console', (msg) => {
+      if (/preload/i.test(msg.text())) warnings.push(msg.text());
+    });
+    await page.goto(`${ctx.app.url}${auctionPath}`);
+    await page.getByRole('heading', { name: 'Reloj de bolsillo' }).waitFor();
+    await page.waitForLoadState('networkidle');
+
+    const auctionPage = `/${manifest()['src/web/public/auction-page.tsx']?.file}`;
+    const preloads = await page.$$eval('head link[rel="modulepreload"], head link[rel="preload"]', (links) =>
+      links.map((l) => `${l.getAttribute('rel')} ${l.getAttribute('as') ?? ''} ${l.getAttribute('href')}`.replace('  ', ' ')),
+    );
+    const id = auctionPath.split('/').pop();
+    expect(preloads).toContain(`modulepreload ${auctionPage}`);
+    expect(preloads).toContain(`preload fetch /api/auctions/${id}`);
+    expect(preloads).toContain(`preload fetch /api/auctions/${id}/bids?limit=30`);
+    expect(preloads).toContain('preload fetch /api/me');
+    expect(Object.fromEntries(api)).toEqual({ [`/api/auctions/${id}`]: 1, [`/api/auctions/${id}/bids?limit=30`]: 1, '/api/me': 1 });
+    expect(warnings).toEqual([]);
+    await page.context().close();
+  });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precompressDir } from '../../src/server/web/precompress.js';
+import { escapeAttr, negotiateEncoding } from '../../src/server/web/preload.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 // A built web app in miniature: an entry chunk big enough to be worth compressing, a small one that
@@ -15,6 +16,26 @@ const SECRET = 'no-debe-salir-del-servidor';
 const entry = `export const catalogo = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `Subasta número ${i}: reloj, bicicleta o cuadro`))};\n`;
 const tiny = 'export const x = 1;\n';
 const css = `.tarjeta{color:#1a1b1e}\n`.repeat(200);
+// Vite's manifest in miniature: the entry (with a chunk of its own), the auction page's lazy chunk with
+// a chunk it shares with the entry, one of its own and a stylesheet; the pay page's chunk.
+const manifestJson = {
+  'index.html': { file: 'assets/index-Ab12Cd34.js', src: 'index.html', isEntry: true, imports: ['_shared-Aa11Bb22.js'], css: ['assets/index-Ef56Gh78.css'] },
+  '_shared-Aa11Bb22.js': { file: 'assets/shared-Aa11Bb22.js' },
+  '_gallery-Cc33Dd44.js': { file: 'assets/gallery-Cc33Dd44.js', imports: ['_shared-Aa11Bb22.js', 'index.html'], css: ['assets/gallery-Ee55Ff66.css'] },
+  'src/web/public/auction-page.tsx': {
+    file: 'assets/auction-page-Gg77Hh88.js',
+    src: 'src/web/public/auction-page.tsx',
+    isDynamicEntry: true,
+    imports: ['index.html', '_gallery-Cc33Dd44.js', '_shared-Aa11Bb22.js'],
+  },
+  'src/web/admin/admin-panel.tsx': {
+    file: 'assets/admin-panel-Kk11Ll22.js',
+    src: 'src/web/admin/admin-panel.tsx',
+    isDynamicEntry: true,
+    imports: ['index.html'],
+  },
+  'src/web/public/pay-page.tsx': { file: 'assets/pay-page-Ii99Jj00.js', src: 'src/web/public/pay-page.tsx', isDynamicEntry: true, imports: ['index.html'] },
+};
 const html = `<!doctype html><html lang="es-MX"><head><title>Martillo</title><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"></div>${'<!-- relleno -->'.repeat(80)}</body></html>`;
 
 beforeAll(async () => {
@@ -23,6 +44,8 @@ beforeAll(async () => {
   await mkdir(path.join(webDir, 'assets'), { recursive: true });
   await writeFile(path.join(parent, 'secret.txt'), SECRET);
   await writeFile(path.join(webDir, 'index.html'), html);
+  await mkdir(path.join(webDir, '.vite'));
+  await writeFile(path.join(webDir, '.vite/manifest.json'), JSON.stringify(manifestJson));
   await writeFile(path.join(webDir, 'assets/index-Ab12Cd34.js'), entry);
   await writeFile(path.join(webDir, 'assets/tiny-Zz99Yy88.js'), tiny);
   await writeFile(path.join(webDir, 'assets/index-Ef56Gh78.css'), css);
@@ -108,11 +131,15 @@ describe('GET of the web app: the encoding the browser accepts', () => {
       expect(res.headers['cache-control'], url).toBe('no-cache');
       expect(res.headers['content-security-policy'], url).toContain("script-src 'self'");
       expect(res.headers['x-frame-options'], url).toBe('DENY');
-      expect(brotliDecompressSync(res.rawPayload).toString(), url).toBe(html);
+      expect(res.headers.vary, url).toMatch(/accept-encoding/i);
+      expect(withoutPreloads(brotliDecompressSync(res.rawPayload).toString()), url).toBe(html);
     }
     const plain = await get('/auctions/123');
     expect(plain.headers['content-encoding']).toBeUndefined();
-    expect(plain.payload).toBe(html);
+    expect(withoutPreloads(plain.payload)).toBe(html);
+    const gzip = await get('/pay/xyz', 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(withoutPreloads(gunzipSync(gzip.rawPayload).toString())).toBe(html);
   });
 
   it('answers HEAD like GET, without a body', async () => {
@@ -120,6 +147,95 @@ describe('GET of the web app: the encoding the browser accepts', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBe('br');
     expect(res.payload).toBe('');
+  });
+});
+
+const withoutPreloads = (page: string) => page.replace(/<link rel="(modulepreload|preload)"[^>]*>/g, '');
+/** The preload tags of the page served at a path, in order. */
+async function preloadsAt(url: string): Promise<string[]> {
+  const res = await get(url);
+  expect(res.statusCode, url).toBe(200);
+  expect(res.headers['cache-control'], url).toBe('no-cache');
+  const head = res.payload.slice(0, res.payload.indexOf('</head>'));
+  return head.match(/<link rel="(modulepreload|preload)"[^>]*>/g) ?? [];
+}
+
+describe('GET of a screen path: its code and first API reads are preloaded', () => {
+  const auctionId = '0b7a3c52-9d1e-4f6a-8b2c-3d4e5f607182';
+  const paymentId = 'a1b2c3d4-e5f6-4789-8abc-def012345678';
+  const sessionId = 'f0e1d2c3-b4a5-4968-8776-655443322110';
+
+  it("announces the auction page's chunk, the chunks it adds to the entry's and their CSS, then its API reads", async () => {
+    expect(await preloadsAt(`/auctions/${auctionId}`)).toEqual([
+      `<link rel="preload" as="fetch" crossorigin href="/api/auctions/${auctionId}">`,
+      `<link rel="preload" as="fetch" crossorigin href="/api/auctions/${auctionId}/bids?limit=30">`,
+      '<link rel="preload" as="fetch" crossorigin href="/api/me">',
+      '<link rel="modulepreload" crossorigin href="/assets/auction-page-Gg77Hh88.js">',
+      '<link rel="modulepreload" crossorigin href="/assets/gallery-Cc33Dd44.js">',
+      '<link rel="preload" as="style" crossorigin href="/assets/gallery-Ee55Ff66.css">',
+    ]);
+  });
+
+  it('announces the pay page and its checkout, the live page its session', async () => {
+    expect(await preloadsAt(`/pay/${paymentId}`)).toEqual([
+      `<link rel="preload" as="fetch" crossorigin href="/api/pay/${paymentId}">`,
+      '<link rel="preload" as="fetch" crossorigin href="/api/config">',
+      '<link rel="modulepreload" crossorigin href="/assets/pay-page-Ii99Jj00.js">',
+    ]);
+    // The live page's chunk is not in this manifest: its session is still announced, nothing else.
+    expect(await preloadsAt(`/live/tienda/${sessionId}`)).toEqual([
+      `<link rel="preload" as="fetch" crossorigin href="/api/live-sessions/${sessionId}">`,
+      '<link rel="preload" as="fetch" crossorigin href="/api/config">',
+      '<link rel="preload" as="fetch" crossorigin href="/api/me">',
+    ]);
+    expect(await preloadsAt('/live/tienda')).toEqual([]);
+  });
+
+  it('announces no API read for an id that is not a UUID, and never writes the path into the page', async () => {
+    for (const id of ['123', 'abc"><script>alert(1)</script>', '%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E', `${auctionId}x`, `${auctionId.toUpperCase()}'`]) {
+      const url = `/auctions/${id.includes('<') || id.includes('"') ? encodeURIComponent(id) : id}`;
+      const preloads = await preloadsAt(url);
+      expect(
+        preloads.filter((tag) => tag.includes('as="fetch"')),
+        url,
+      ).toEqual([]);
+      // The chunk preloads stay: they do not depend on the id.
+      expect(
+        preloads.some((tag) => tag.includes('auction-page-Gg77Hh88.js')),
+        url,
+      ).toBe(true);
+      const page = (await get(url)).payload;
+      expect(page, url).not.toContain('<script>alert');
+      expect(page, url).not.toContain('alert(1)');
+    }
+    for (const url of [`/pay/${paymentId}/extra`, '/pay/%3Cb%3E']) {
+      expect(
+        (await preloadsAt(url)).filter((tag) => tag.includes('as="fetch"')),
+        url,
+      ).toEqual([]);
+    }
+  });
+
+  it('preloads nothing for the admin panel (its chunk loads as before), and leaves the rest of the page as it is', async () => {
+    for (const url of ['/admin', '/admin/livehub', '/', '/otra/cosa']) {
+      expect(await preloadsAt(url), url).toEqual([]);
+      expect((await get(url)).payload, url).toBe(html);
+    }
+  });
+});
+
+describe('the preload tags are written safely', () => {
+  it('escapes every character that could end an attribute or open a tag', () => {
+    expect(escapeAttr(`/a"b'c<d>e&f`)).toBe('/a&quot;b&#39;c&lt;d&gt;e&amp;f');
+  });
+
+  it('negotiates the HTML encoding by the weights the browser gives', () => {
+    expect(negotiateEncoding('gzip, deflate, br, zstd')).toBe('br');
+    expect(negotiateEncoding('br;q=0.5, gzip;q=1')).toBe('gzip');
+    expect(negotiateEncoding('*')).toBe('br');
+    expect(negotiateEncoding('br;q=0, *;q=0.1')).toBe('gzip');
+    expect(negotiateEncoding('deflate')).toBe('identity');
+    expect(negotiateEncoding(undefined)).toBe('identity');
   });
 });
 

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { indexPages } from './preload.js';
 
 const NOT_SPA = /^\/(api|auth|socket\.io|uploads)(\/|$)|^\/(healthz|readyz|metrics)$/;
 
@@ -9,7 +10,8 @@ const NOT_SPA = /^\/(api|auth|socket\.io|uploads)(\/|$)|^\/(healthz|readyz|metri
  * Serves dist/web, and index.html for every other GET so the web app can choose the screen by path.
  * The build writes a brotli and a gzip copy next to each text file (precompress.ts): the copy the
  * request's Accept-Encoding prefers is sent, with its Content-Encoding, the original's Content-Type
- * and `Vary: Accept-Encoding`; a client that accepts neither gets the original.
+ * and `Vary: Accept-Encoding`; a client that accepts neither gets the original. index.html carries,
+ * per path, the preloads of the screen's code and first API reads (preload.ts).
  */
 export async function webRoutes(app: FastifyInstance, opts: { distDir: string }): Promise<void> {
   const index = path.join(opts.distDir, 'index.html');
@@ -17,6 +19,7 @@ export async function webRoutes(app: FastifyInstance, opts: { distDir: string })
     app.log.warn(`No web bundle at ${opts.distDir}: run "npm run build".`);
     return;
   }
+  const pages = indexPages(opts.distDir);
   await app.register(fastifyStatic, {
     root: opts.distDir,
     wildcard: false,
@@ -33,6 +36,9 @@ export async function webRoutes(app: FastifyInstance, opts: { distDir: string })
     // Files that exist have their own routes (wildcard: false); a missing asset is a 404, not the app.
     const url = req.url.split('?')[0] ?? '/';
     if (NOT_SPA.test(url) || /\.[a-z0-9]+$/i.test(url)) return reply.callNotFound();
-    return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    const page = pages.render(url, req.headers['accept-encoding']);
+    reply.header('Cache-Control', 'no-cache').header('Vary', 'Accept-Encoding').type('text/html; charset=utf-8');
+    if (page.encoding !== 'identity') reply.header('Content-Encoding', page.encoding);
+    return reply.send(page.body);
   });
 }

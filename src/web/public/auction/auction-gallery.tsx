@@ -74,6 +74,8 @@ export function AuctionGallery({ images, name }: { images: AuctionImage[]; name:
               fit="contain"
               h="100%"
               w="100%"
+              // The page's largest paint on a phone: fetched ahead of the thumbnails and the rest.
+              fetchPriority="high"
               draggable={false}
             />
           </Box>
