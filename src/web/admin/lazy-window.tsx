@@ -1,4 +1,4 @@
-import { Center, Loader, Modal, type ModalProps } from '@mantine/core';
+import { Group, Loader, Modal, type ModalProps, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { type ComponentType, lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -66,13 +66,7 @@ export function LazyWindow<P extends WindowProps>({ load, props, title, size }: 
     );
   return (
     <LoadErrorBoundary key={attempt} fallback={failed}>
-      <Suspense
-        fallback={frame(
-          <Center mih={200}>
-            <Loader aria-label={t('common.loading')} />
-          </Center>,
-        )}
-      >
+      <Suspense fallback={frame(<WindowLoading />)}>
         <Loaded {...props} />
       </Suspense>
     </LoadErrorBoundary>
@@ -90,4 +84,15 @@ export function prefetchWhenIdle(loads: readonly (() => Promise<unknown>)[]): ()
   }
   const id = window.setTimeout(run, 2000);
   return () => window.clearTimeout(id);
+}
+
+/** The body of a window whose code is on its way: as tall as a short window, announced politely. */
+export function WindowLoading() {
+  const { t } = useTranslation();
+  return (
+    <Group gap="sm" mih={200} justify="center" role="status" aria-live="polite">
+      <Loader size="sm" aria-hidden="true" />
+      <Text>{t('common.loading')}</Text>
+    </Group>
+  );
 }

@@ -1,10 +1,11 @@
-import { Card, Center, Group, Loader, Stack, Title } from '@mantine/core';
+import { Card, Group, Loader, Stack, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../domain/api-types.js';
 import { usePaymentsRefresh } from '../../api/payments';
 import { LoadErrorBoundary, LoadFailed } from '../../components/load-error-boundary';
+import { WindowLoading } from '../lazy-window';
 import { AuctionFilterBar } from './auction-filter-bar';
 import { AuctionResults } from './auction-results';
 import { useAuctionPage } from './use-auction-page';
@@ -39,13 +40,7 @@ function LazyBillingWorkspace(props: { me: Me; isMobile: boolean; search: string
   );
   return (
     <LoadErrorBoundary key={attempt} fallback={failed}>
-      <Suspense
-        fallback={
-          <Center mih={240}>
-            <Loader aria-label={t('common.loading')} />
-          </Center>
-        }
-      >
+      <Suspense fallback={<WindowLoading />}>
         <BillingWorkspace {...props} />
       </Suspense>
     </LoadErrorBoundary>
