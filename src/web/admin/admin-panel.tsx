@@ -30,9 +30,13 @@ const WINDOWS = {
 } as const;
 export type LazyWindowName = keyof typeof WINDOWS;
 
-/** Starts fetching a window's code ahead of the click; a failure is met again, and shown, when it opens. */
+const prefetched = new Set<LazyWindowName>();
+
+/** Starts fetching a window's code ahead of the click, once; a failure is met again, and shown, when it opens. */
 export function prefetchWindow(name: LazyWindowName): void {
-  WINDOWS[name]().catch(() => undefined);
+  if (prefetched.has(name)) return;
+  prefetched.add(name);
+  WINDOWS[name]().catch(() => prefetched.delete(name));
 }
 
 /** Every path that is not the Live Hub or a public page (SPEC §2). */

@@ -73,19 +73,6 @@ export function LazyWindow<P extends WindowProps>({ load, props, title, size }: 
   );
 }
 
-/** Fetches a window's code while the browser is idle, so the likely next click opens at once; a failure is met again on open. */
-export function prefetchWhenIdle(loads: readonly (() => Promise<unknown>)[]): () => void {
-  const run = () => {
-    for (const load of loads) load().catch(() => undefined);
-  };
-  if (typeof window.requestIdleCallback === 'function') {
-    const id = window.requestIdleCallback(run, { timeout: 4000 });
-    return () => window.cancelIdleCallback(id);
-  }
-  const id = window.setTimeout(run, 2000);
-  return () => window.clearTimeout(id);
-}
-
 /** The body of a window whose code is on its way: as tall as a short window, announced politely. */
 export function WindowLoading() {
   const { t } = useTranslation();
