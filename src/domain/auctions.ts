@@ -1,9 +1,20 @@
 import { z } from 'zod';
+import {
+  AUCTION_FILTERS,
+  type AuctionFilter,
+  type AuctionHold,
+  DEFAULT_PAGE_SIZE,
+  type DeleteBlock,
+  deleteBlock,
+  PAGE_SIZES,
+  SEARCH_DEBOUNCE_MS,
+} from './auction-list.js';
 import { MAX_PRICE } from './money.js';
 import { zText } from './text.js';
 
 /** Kept with the money rules (no Zod there, so public pages import it alone); re-exported for existing importers. */
-export { MAX_PRICE };
+/** The list's Zod-free rules (auction-list.ts), re-exported for the existing importers. */
+export { AUCTION_FILTERS, type AuctionFilter, type AuctionHold, DEFAULT_PAGE_SIZE, type DeleteBlock, deleteBlock, MAX_PRICE, PAGE_SIZES, SEARCH_DEBOUNCE_MS };
 
 /**
  * Auctions as the admin panel and the public page see them (SPEC §3, §4, §5), shared by the
@@ -31,12 +42,6 @@ export type Condicion = (typeof CONDITIONS)[number];
 /** SPEC §9. */
 export const MAX_AUCTION_IMAGES = 6;
 export const END_TIME_PRESETS_MINUTES = [1, 2, 3, 5, 10, 20] as const;
-export const PAGE_SIZES = [10, 20, 50, 100] as const;
-export const DEFAULT_PAGE_SIZE = 20;
-export const SEARCH_DEBOUNCE_MS = 250;
-
-export const AUCTION_FILTERS = ['all', 'paid', 'pending'] as const;
-export type AuctionFilter = (typeof AUCTION_FILTERS)[number];
 
 /**
  * SPEC §3: endTime is epoch ms but may arrive as a number, an ISO string or a timestamp
@@ -195,17 +200,6 @@ export interface AuctionListItem {
   version: number;
   /** A payment or a live session holds it (as the list was read): it cannot be deleted. */
   heldBy: AuctionHold | null;
-}
-
-/** What besides bids keeps an auction from being deleted. */
-export type AuctionHold = 'payment' | 'liveSession';
-/** Why an auction cannot be deleted, in the order the server checks (bids first). */
-export type DeleteBlock = 'bids' | AuctionHold;
-
-/** Issue 14 item 7: the panel disables 'Eliminar' and says why, instead of refusing after the confirmation. */
-export function deleteBlock(item: Pick<AuctionListItem, 'bidCount' | 'heldBy'>): DeleteBlock | null {
-  if (item.bidCount > 0) return 'bids';
-  return item.heldBy;
 }
 
 /**

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { isAdmin, type Role } from './roles.js';
 import { zText } from './text.js';
 
 /** A company as GET /api/companies and PUT /api/companies/{id} answer it. */
@@ -72,11 +71,5 @@ export const ZCompanyInput = z.object({
 });
 export type CompanyInput = z.input<typeof ZCompanyInput>;
 
-/**
- * Who may edit a company's record: a platform admin (no companyId) any company; a company admin
- * its company; a seller who is its own company (no companyId) that one-person company.
- */
-export function canManageCompany(user: { id: string; roles: readonly Role[]; profileCompanyId: string | null }, companyId: string): boolean {
-  if (isAdmin(user.roles)) return user.profileCompanyId === null || user.profileCompanyId === companyId;
-  return user.roles.includes('seller') && user.profileCompanyId === null && companyId === user.id;
-}
+/** Who may edit a company's record (Zod-free, in role-rules.ts so the panel's first load needs no Zod). */
+export { canManageCompany } from './role-rules.js';

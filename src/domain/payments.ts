@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_PRICE } from './money.js';
+import { PAYMENT_STATUSES, type PaymentStatus } from './payment-status.js';
 import { zText } from './text.js';
 
 /**
@@ -8,8 +9,7 @@ import { zText } from './text.js';
  * validate. Money is integer pesos; grand total = items + shipping.
  */
 
-export const PAYMENT_STATUSES = ['draft', 'pending', 'paid', 'canceled'] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export { PAYMENT_STATUSES, type PaymentStatus };
 export const PAYOUT_STATUSES = ['none', 'requested', 'paid_out'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 

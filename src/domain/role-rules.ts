@@ -24,3 +24,16 @@ export function isPlatformAdmin(user: { roles: readonly Role[]; profileCompanyId
 export function effectiveCompanyId(userId: string, companyId: string | null | undefined): string {
   return companyId?.trim() ? companyId.trim() : userId;
 }
+
+/**
+ * Who may edit a company's record: a platform admin (no companyId) any company; a company admin
+ * its company; a seller who is its own company (no companyId) that one-person company.
+ */
+export function canManageCompany(user: { id: string; roles: readonly Role[]; profileCompanyId: string | null }, companyId: string): boolean {
+  if (isAdmin(user.roles)) return user.profileCompanyId === null || user.profileCompanyId === companyId;
+  return user.roles.includes('seller') && user.profileCompanyId === null && companyId === user.id;
+}
+
+/** Role filter of the 'Usuarios' modal: Todos / Vendedores / Administradores / Compradores. */
+export const USER_ROLE_FILTERS = ['all', 'seller', 'admin', 'buyer'] as const;
+export type UserRoleFilter = (typeof USER_ROLE_FILTERS)[number];

@@ -18,9 +18,10 @@ export interface UserListItem {
   createdAt: number;
 }
 
-/** Role filter of the 'Usuarios' modal: Todos / Vendedores / Administradores / Compradores. */
-export const USER_ROLE_FILTERS = ['all', 'seller', 'admin', 'buyer'] as const;
-export type UserRoleFilter = (typeof USER_ROLE_FILTERS)[number];
+/** Role filter of the 'Usuarios' modal (Zod-free, in role-rules.ts: the panel's URL state reads it). */
+import { USER_ROLE_FILTERS, type UserRoleFilter } from './role-rules.js';
+
+export { USER_ROLE_FILTERS, type UserRoleFilter };
 
 export const ZUserListQuery = z.object({
   role: z.enum(USER_ROLE_FILTERS).default('all'),

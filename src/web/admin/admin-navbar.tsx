@@ -2,10 +2,11 @@ import { Button, Divider, Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Me } from '../../domain/api-types.js';
-import { isAdmin } from '../../domain/roles.js';
+import { isAdmin } from '../../domain/role-rules.js';
 import { DevModeBadge } from '../components/dev-mode-badge';
 import { CashIcon, LogoutIcon, PlusIcon, ReceiptIcon, TagIcon, UserIcon, UsersIcon } from '../components/icons';
-import { companyEntry } from './companies/companies-modal';
+import type { LazyWindowName } from './admin-panel';
+import { companyEntry } from './companies/company-entry';
 import { CompanyInfo } from './company-info';
 import { MpConnection } from './payments/mp-connection';
 
@@ -17,11 +18,13 @@ interface AdminNavbarProps {
   onOpenCompanies: () => void;
   onOpenPayments: () => void;
   onOpenProfile: () => void;
+  /** The pointer or focus reached an entry: its window's code may be fetched ahead of the click. */
+  onPrefetch?: (window: LazyWindowName) => void;
   onSignOut: () => void;
   isSigningOut: boolean;
 }
 
-function NavButton({ icon, label, onClick }: { icon: ReactNode; label: string; onClick?: () => void }) {
+function NavButton({ icon, label, onClick, onIntent }: { icon: ReactNode; label: string; onClick?: () => void; onIntent?: () => void }) {
   return (
     <Button
       variant="subtle"
@@ -30,6 +33,8 @@ function NavButton({ icon, label, onClick }: { icon: ReactNode; label: string; o
       fullWidth
       leftSection={icon}
       onClick={onClick}
+      onPointerEnter={onIntent}
+      onFocus={onIntent}
       disabled={!onClick}
       // A disabled entry reads as "not yet": dimmed text, no grey slab.
       bg={onClick ? undefined : 'transparent'}
@@ -48,24 +53,33 @@ export function AdminNavbar({
   onOpenCompanies,
   onOpenPayments,
   onOpenProfile,
+  onPrefetch,
   onSignOut,
   isSigningOut,
 }: AdminNavbarProps) {
   const { t } = useTranslation();
   const admin = isAdmin(me.roles);
   const companies = companyEntry(me);
+  const intent = (window: LazyWindowName) => (onPrefetch ? () => onPrefetch(window) : undefined);
 
   return (
     <Stack gap="xs" h="100%" component="nav" aria-labelledby="admin-actions-title">
       <Title order={2} size="h6" tt="uppercase" c="dimmed" id="admin-actions-title" px="xs">
         {t('admin.actionsTitle')}
       </Title>
-      <NavButton icon={<PlusIcon />} label={t('admin.nav.addAuction')} onClick={onAddAuction} />
-      {admin && <NavButton icon={<TagIcon />} label={t('admin.nav.categories')} onClick={onOpenCategories} />}
-      {admin && <NavButton icon={<UsersIcon />} label={t('admin.nav.users')} onClick={onOpenUsers} />}
-      {companies && <NavButton icon={<ReceiptIcon />} label={t(companies === 'all' ? 'admin.nav.companies' : 'admin.nav.company')} onClick={onOpenCompanies} />}
-      <NavButton icon={<CashIcon />} label={t('admin.nav.payments')} onClick={onOpenPayments} />
-      <NavButton icon={<UserIcon />} label={t('admin.nav.profile')} onClick={onOpenProfile} />
+      <NavButton icon={<PlusIcon />} label={t('admin.nav.addAuction')} onClick={onAddAuction} onIntent={intent('auctionForm')} />
+      {admin && <NavButton icon={<TagIcon />} label={t('admin.nav.categories')} onClick={onOpenCategories} onIntent={intent('categories')} />}
+      {admin && <NavButton icon={<UsersIcon />} label={t('admin.nav.users')} onClick={onOpenUsers} onIntent={intent('users')} />}
+      {companies && (
+        <NavButton
+          icon={<ReceiptIcon />}
+          label={t(companies === 'all' ? 'admin.nav.companies' : 'admin.nav.company')}
+          onClick={onOpenCompanies}
+          onIntent={intent('companies')}
+        />
+      )}
+      <NavButton icon={<CashIcon />} label={t('admin.nav.payments')} onClick={onOpenPayments} onIntent={intent('payments')} />
+      <NavButton icon={<UserIcon />} label={t('admin.nav.profile')} onClick={onOpenProfile} onIntent={intent('profile')} />
       <Divider my="xs" />
       <MpConnection />
       <Stack hiddenFrom="sm" gap="sm" mt="auto">

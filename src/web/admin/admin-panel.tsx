@@ -4,23 +4,40 @@ import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Me } from '../../domain/api-types.js';
-import { isAdmin } from '../../domain/roles.js';
+import { isAdmin } from '../../domain/role-rules.js';
 import { useAuctionListRefresh } from '../api/auctions';
 import { useSignOut } from '../api/auth';
 import { PanelGate } from '../components/panel-gate';
-import { ProfileModal } from '../components/profile-modal';
 import { SiteFooter } from '../components/site-footer';
 import { useProfilePrompt } from '../components/use-profile-prompt';
 import { AdminHeader } from './admin-header';
 import { AdminHome } from './admin-home';
 import { AdminNavbar } from './admin-navbar';
-import { AuctionFormModal } from './auction-form/auction-form-modal';
-import { CategoriesModal } from './categories/categories-modal';
-import { CompaniesModal, companyEntry } from './companies/companies-modal';
+import { companyEntry } from './companies/company-entry';
+import { LazyWindow } from './lazy-window';
 import type { PanelWindow } from './panel-url';
-import { PaymentsModal } from './payments/payments-modal';
 import { usePanelWindow } from './use-panel-window';
-import { UsersModal } from './users/users-modal';
+
+// The windows are not in the panel's first load (issue 14): the first screen is the auctions list.
+// Each is fetched when first opened, or when the pointer or focus shows it is likely next.
+const WINDOWS = {
+  auctionForm: () => import('./auction-form/auction-form-modal').then((m) => m.AuctionFormModal),
+  categories: () => import('./categories/categories-modal').then((m) => m.CategoriesModal),
+  users: () => import('./users/users-modal').then((m) => m.UsersModal),
+  companies: () => import('./companies/companies-modal').then((m) => m.CompaniesModal),
+  payments: () => import('./payments/payments-modal').then((m) => m.PaymentsModal),
+  profile: () => import('../components/profile-modal').then((m) => m.ProfileModal),
+} as const;
+export type LazyWindowName = keyof typeof WINDOWS;
+
+const prefetched = new Set<LazyWindowName>();
+
+/** Starts fetching a window's code ahead of the click, once; a failure is met again, and shown, when it opens. */
+export function prefetchWindow(name: LazyWindowName): void {
+  if (prefetched.has(name)) return;
+  prefetched.add(name);
+  WINDOWS[name]().catch(() => prefetched.delete(name));
+}
 
 /** Every path that is not the Live Hub or a public page (SPEC §2). */
 export function AdminPanel() {
@@ -80,24 +97,51 @@ function AdminShell({ me }: { me: Me }) {
           onOpenCompanies={() => open('companies')}
           onOpenPayments={() => open('payments')}
           onOpenProfile={() => open('profile')}
+          onPrefetch={prefetchWindow}
           onSignOut={signOut}
           isSigningOut={isSigningOut}
         />
       </AppShell.Navbar>
       <AppShell.Main>
-        <Box mih="calc(100dvh - 64px - 2 * var(--mantine-spacing-md))" display="flex" style={{ flexDirection: 'column' }}>
+        <Box
+          onPointerOver={() => prefetchWindow('auctionForm')}
+          onFocus={() => prefetchWindow('auctionForm')}
+          mih="calc(100dvh - 64px - 2 * var(--mantine-spacing-md))"
+          display="flex"
+          style={{ flexDirection: 'column' }}
+        >
           <Container size="lg" w="100%" px={0} flex={1}>
             <AdminHome me={me} onEditAuction={(auctionId) => setAuctionModal({ auctionId })} />
           </Container>
           <SiteFooter />
         </Box>
       </AppShell.Main>
-      <ProfileModal opened={profilePrompt.opened || openWindow === 'profile'} onClose={closeProfile} me={me} />
-      <AuctionFormModal opened={auctionModal !== null} auctionId={auctionModal?.auctionId ?? null} onClose={() => setAuctionModal(null)} />
-      <CategoriesModal opened={openWindow === 'categories'} onClose={windows.close} />
-      <UsersModal opened={openWindow === 'users'} onClose={windows.close} me={me} />
-      <CompaniesModal opened={openWindow === 'companies'} onClose={windows.close} me={me} />
-      <PaymentsModal opened={openWindow === 'payments'} onClose={windows.close} />
+      <LazyWindow
+        load={WINDOWS.profile}
+        title={t('profile.title')}
+        size="lg"
+        props={{ opened: profilePrompt.opened || openWindow === 'profile', onClose: closeProfile, me }}
+      />
+      <LazyWindow
+        load={WINDOWS.auctionForm}
+        title={auctionModal?.auctionId ? t('auctionForm.titleEdit') : t('auctionForm.titleCreate')}
+        size="xl"
+        props={{ opened: auctionModal !== null, auctionId: auctionModal?.auctionId ?? null, onClose: () => setAuctionModal(null) }}
+      />
+      <LazyWindow load={WINDOWS.categories} title={t('categories.title')} size="lg" props={{ opened: openWindow === 'categories', onClose: windows.close }} />
+      <LazyWindow load={WINDOWS.users} title={t('users.title')} size="70rem" props={{ opened: openWindow === 'users', onClose: windows.close, me }} />
+      <LazyWindow
+        load={WINDOWS.companies}
+        title={companyEntry(me) === 'all' ? t('companies.titleAll') : t('companies.title')}
+        size={companyEntry(me) === 'all' ? '50rem' : 'md'}
+        props={{ opened: openWindow === 'companies', onClose: windows.close, me }}
+      />
+      <LazyWindow
+        load={WINDOWS.payments}
+        title={t('payments.modal.title')}
+        size="80rem"
+        props={{ opened: openWindow === 'payments', onClose: windows.close }}
+      />
     </AppShell>
   );
 }

@@ -1,5 +1,5 @@
-import { PAYMENT_STATUSES } from '../../domain/payments.js';
-import { USER_ROLE_FILTERS, type UserRoleFilter } from '../../domain/users.js';
+import { PAYMENT_STATUSES } from '../../domain/payment-status.js';
+import { USER_ROLE_FILTERS, type UserRoleFilter } from '../../domain/role-rules.js';
 
 /**
  * Every query-string key of the panel, in one place: the auction list's own (filter, search, page,

@@ -1,10 +1,11 @@
 import { Card, Group, Loader, Stack, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../domain/api-types.js';
 import { usePaymentsRefresh } from '../../api/payments';
-import { BillingWorkspace } from '../payments/billing-workspace';
+import { LoadErrorBoundary, LoadFailed } from '../../components/load-error-boundary';
+import { WindowLoading } from '../lazy-window';
 import { AuctionFilterBar } from './auction-filter-bar';
 import { AuctionResults } from './auction-results';
 import { useAuctionPage } from './use-auction-page';
@@ -16,6 +17,34 @@ import { useSearchDraft } from './use-search-draft';
 export interface AuctionPanelProps {
   me: Me;
   onEdit: (auctionId: string) => void;
+}
+
+// 'Pendientes' and 'Resumen de ganadores' only: the billing code (Zod, the phone rules, dates) is
+// not in the panel's first load (issue 14).
+const loadBillingWorkspace = () => import('../payments/billing-workspace').then((m) => ({ default: m.BillingWorkspace }));
+
+/** The billing workspace, fetched on demand; a failed fetch says so with 'Reintentar' and leaves the rest of the panel as it was. */
+function LazyBillingWorkspace(props: { me: Me; isMobile: boolean; search: string }) {
+  const { t } = useTranslation();
+  const [attempt, setAttempt] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` makes the lazy component anew on a retry.
+  const BillingWorkspace = useMemo(() => lazy(loadBillingWorkspace), [attempt]);
+  const failed = (reset: () => void) => (
+    <LoadFailed
+      message={t('admin.windowLoadFailed')}
+      onRetry={() => {
+        setAttempt((n) => n + 1);
+        reset();
+      }}
+    />
+  );
+  return (
+    <LoadErrorBoundary key={attempt} fallback={failed}>
+      <Suspense fallback={<WindowLoading />}>
+        <BillingWorkspace {...props} />
+      </Suspense>
+    </LoadErrorBoundary>
+  );
 }
 
 /** SPEC §9: the layout turns into cards below 780 px. */
@@ -64,7 +93,7 @@ export function AuctionPanel({ me, onEdit }: AuctionPanelProps) {
         </Group>
         <AuctionFilterBar view={state.view} onView={setView} counts={list.data?.counts} search={search} searchRef={searchRef} isCompact={isMobile} />
         {state.view === 'winners' ? (
-          <BillingWorkspace me={me} isMobile={isMobile} search={state.search} />
+          <LazyBillingWorkspace me={me} isMobile={isMobile} search={state.search} />
         ) : (
           <AuctionResults
             list={list}

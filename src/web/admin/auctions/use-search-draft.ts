@@ -1,5 +1,5 @@
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
-import { SEARCH_DEBOUNCE_MS } from '../../../domain/auctions.js';
+import { SEARCH_DEBOUNCE_MS } from '../../../domain/auction-list.js';
 import { MAX_SEARCH_LENGTH } from '../panel-url';
 import type { SearchSource } from '../use-panel-url';
 

@@ -1,4 +1,4 @@
-import { AUCTION_FILTERS, type AuctionFilter, DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../../domain/auctions.js';
+import { AUCTION_FILTERS, type AuctionFilter, DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../../domain/auction-list.js';
 import { PANEL_PARAMS, parsePage, parseSearch } from '../panel-url';
 
 export { MAX_SEARCH_LENGTH } from '../panel-url';

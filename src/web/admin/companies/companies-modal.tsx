@@ -3,8 +3,6 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../domain/api-types.js';
-import { canManageCompany } from '../../../domain/companies.js';
-import { isPlatformAdmin } from '../../../domain/roles.js';
 import { useCompanies } from '../../api/companies';
 import { SearchIcon } from '../../components/icons';
 import { apiErrorText } from '../../lib/api-errors';
@@ -12,16 +10,10 @@ import { useSearchDraft } from '../auctions/use-search-draft';
 import { MAX_SEARCH_LENGTH } from '../panel-url';
 import { usePanelWindow } from '../use-panel-window';
 import { UsersPager } from '../users/users-pager';
+import { companyEntry } from './company-entry';
 import { CompanyEditor } from './company-form';
 
 const PAGE_SIZE = 20;
-
-/** Who sees which entry: a platform admin 'Empresas' (every company), a company's admin or a solo seller 'Empresa'. */
-export function companyEntry(me: Me): 'all' | 'own' | null {
-  const actor = { id: me.user.id, roles: me.roles, profileCompanyId: me.profile.companyId };
-  if (isPlatformAdmin(actor)) return 'all';
-  return canManageCompany(actor, me.companyId) ? 'own' : null;
-}
 
 /** 'Empresa' / 'Empresas': the company's name, RFC and razón social, the one source of its name. */
 export function CompaniesModal({ opened, onClose, me }: { opened: boolean; onClose: () => void; me: Me }) {

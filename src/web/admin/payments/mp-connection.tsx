@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { fetchMpConnectUrl, useMpStatus } from '../../api/payments';
 import { CashIcon, RetryIcon } from '../../components/icons';
 import { openBlankTab, openInNewTab } from './browser';
-import { connectFailure, connectUrl, mpBadge } from './payment-rules';
+import { connectFailure, connectUrl, mpBadge } from './mp-rules';
 
 /**
  * SPEC §2 payment-provider section: the Mercado Pago connection's badge (user id in the tooltip),

@@ -1,0 +1,23 @@
+/**
+ * The auction list's rules without Zod: auctions.ts adds the schemas and re-exports these, so the
+ * admin panel's first screen (the auctions list) does not download Zod (issue 14).
+ */
+import type { AuctionListItem } from './auctions.js';
+
+export const PAGE_SIZES = [10, 20, 50, 100] as const;
+export const DEFAULT_PAGE_SIZE = 20;
+export const SEARCH_DEBOUNCE_MS = 250;
+
+export const AUCTION_FILTERS = ['all', 'paid', 'pending'] as const;
+export type AuctionFilter = (typeof AUCTION_FILTERS)[number];
+
+/** What besides bids keeps an auction from being deleted. */
+export type AuctionHold = 'payment' | 'liveSession';
+/** Why an auction cannot be deleted, in the order the server checks (bids first). */
+export type DeleteBlock = 'bids' | AuctionHold;
+
+/** Issue 14 item 7: the panel disables 'Eliminar' and says why, instead of refusing after the confirmation. */
+export function deleteBlock(item: Pick<AuctionListItem, 'bidCount' | 'heldBy'>): DeleteBlock | null {
+  if (item.bidCount > 0) return 'bids';
+  return item.heldBy;
+}
