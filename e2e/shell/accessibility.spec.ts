@@ -142,6 +142,8 @@ async function auditDialog(found: A11yFinding[], page: Page, trigger: Locator, t
   await trigger.click();
   const dialog = page.getByRole('dialog', { name: title });
   await dialog.waitFor();
+  // A window whose code loads on demand opens with 'Cargando...' first: audit its content.
+  await dialog.getByText(t.common.loading, { exact: true }).waitFor({ state: 'detached' });
   await audit(found, page, screen);
   return dialog;
 }
