@@ -28,6 +28,11 @@ const COMPANY_ADMIN = { email: 'jefa.accesible@ejemplo.mx', name: 'Julia Jefa' }
 const DESKTOP = { width: 1366, height: 800 };
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const PHONE = { mobile: true } as const;
+/** Each screen at 1366 px and on a 390 px phone. */
+const VIEWPORTS = [
+  ['1366', {}],
+  ['phone', PHONE],
+] as const;
 
 let seller: E2eUser;
 let admin: E2eUser;
@@ -156,10 +161,7 @@ async function closeDialog(page: Page, dialog: Locator): Promise<void> {
 describe('accessibility: zero serious or critical axe-core findings (issue 14, item 13)', () => {
   it('the public pages, on a phone and at 1366 px', async () => {
     const found: A11yFinding[] = [];
-    for (const [label, opts] of [
-      ['phone', PHONE],
-      ['1366', {}],
-    ] as const) {
+    for (const [label, opts] of VIEWPORTS) {
       const anon = await pageFor(null, opts);
       const history = anon.waitForResponse((res) => res.url().includes(`/api/auctions/${activeId}/bids`) && res.ok());
       await anon.goto(`${ctx.app.url}/auctions/${activeId}`);
@@ -223,10 +225,7 @@ describe('accessibility: zero serious or critical axe-core findings (issue 14, i
 
   it("the seller's panel: auctions, billing and every window", async () => {
     const found: A11yFinding[] = [];
-    for (const [label, opts] of [
-      ['1366', {}],
-      ['phone', PHONE],
-    ] as const) {
+    for (const [label, opts] of VIEWPORTS) {
       const page = await pageFor(seller, opts);
       await page.goto(`${ctx.app.url}/admin`);
       const main = page.getByRole('main');
@@ -325,7 +324,7 @@ describe('accessibility: zero serious or critical axe-core findings (issue 14, i
     await closeDialog(page, roles);
     await users.waitFor();
     await users.getByRole('tab', { name: t.users.tabs.invitations }).click();
-    await page.waitForTimeout(300);
+    await users.getByRole('tabpanel', { name: t.users.tabs.invitations }).waitFor();
     await audit(found, page, 'invitations');
     await closeDialog(page, users);
 
@@ -343,7 +342,7 @@ describe('accessibility: zero serious or critical axe-core findings (issue 14, i
     await closeDialog(own, company);
     const ownUsers = await auditDialog(found, own, ownNav.getByRole('button', { name: t.admin.nav.users }), t.users.title, 'users, company admin');
     await ownUsers.getByRole('tab', { name: t.users.tabs.invitations }).click();
-    await own.waitForTimeout(300);
+    await ownUsers.getByRole('tabpanel', { name: t.users.tabs.invitations }).waitFor();
     await audit(found, own, 'invitations, company admin');
     await own.context().close();
     expect(found, formatFindings(found)).toEqual([]);
@@ -351,10 +350,7 @@ describe('accessibility: zero serious or critical axe-core findings (issue 14, i
 
   it('the Live Hub, with a session loaded, and its windows', async () => {
     const found: A11yFinding[] = [];
-    for (const [label, opts] of [
-      ['1366', {}],
-      ['phone', PHONE],
-    ] as const) {
+    for (const [label, opts] of VIEWPORTS) {
       const page = await pageFor(seller, opts);
       await page.goto(`${ctx.app.url}/admin/livehub`);
       await page.getByText(t.livehub.bar.pickFirst).first().waitFor();
