@@ -3,7 +3,7 @@ import path from 'node:path';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { BID_PAGE_DEFAULT } from '../../domain/bid-rules.js';
 import { isUuid } from '../../domain/ids.js';
-import { type Screen, screenForPath } from '../../web/routes.js';
+import { type Screen, screenForPath } from '../../domain/screens.js';
 
 /**
  * index.html per path, with what the page's first paint waits for announced in its head, so the

@@ -1,0 +1,35 @@
+/** Which screen a path opens (SPEC §2). Pure, so it is tested without a browser. */
+export type Screen =
+  | { kind: 'livehub' }
+  | { kind: 'auction'; auctionId: string }
+  | { kind: 'live'; slug: string | null; sessionId: string | null }
+  | { kind: 'pay'; paymentId: string }
+  | { kind: 'admin' };
+
+export const ADMIN_HOME = '/admin';
+export const LIVE_HUB_PATH = '/admin/livehub';
+export const PRIVACY_POLICY_PATH = '/privacy-policy.html';
+
+/** The public checkout a payment link opens (the sandbox's, and where Mercado Pago's back_urls land). */
+export const payPath = (paymentId: string) => `/pay/${encodeURIComponent(paymentId)}`;
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+export function screenForPath(pathname: string): Screen {
+  if (/\/livehub\/?$/.test(pathname)) return { kind: 'livehub' };
+  const segments = pathname.split('/').filter(Boolean).map(decode);
+  const [first, second, third, ...rest] = segments;
+  if (first === 'auctions' && second && !third) return { kind: 'auction', auctionId: second };
+  if (first === 'pay' && second && !third) return { kind: 'pay', paymentId: second };
+  if (first === 'live' && rest.length === 0) {
+    if (second && third) return { kind: 'live', slug: second, sessionId: third };
+    return { kind: 'live', slug: null, sessionId: second ?? null };
+  }
+  return { kind: 'admin' };
+}
