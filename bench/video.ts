@@ -176,6 +176,8 @@ interface LoadJoined {
   connectedMs: (number | null)[];
   failures: number;
   retries: number;
+  /** Why the last retried join was retried. */
+  lastRetry: string | null;
   lastError: string | null;
 }
 interface LoadBytes {
@@ -198,6 +200,8 @@ interface ViewerStats {
   videoPayload: number;
   rtpBytes: number;
   state: string;
+  /** Its peer connections so far (a join can be retried). */
+  attempt: number;
 }
 
 /** The payload type of VP8 in an offer (the first rtpmap naming it). */
@@ -217,42 +221,55 @@ function payloadLength(packet: Buffer): number {
 }
 
 /**
- * A viewer's peer: answers the server's offer, counts what arrives, and like a browser without a
- * keyframe yet sends RR + PLI to the sender's SSRC once a second until one comes.
+ * What a viewer's track receives, counted into `st`; like a browser without a keyframe yet, it
+ * sends RR + PLI to the sender's SSRC once a second until one comes.
  */
-function answerOffer(name: string, offerSdp: string, bind: boolean, st: ViewerStats): Promise<{ pc: PeerConnection; sdp: string; keep: Track[] }> {
+function countMedia(track: Track, vp8: number | null, st: ViewerStats): void {
+  let lastPli = 0;
+  track.onMessage((message) => {
+    const packet = Buffer.from(message);
+    const type = packet[1] ?? 0;
+    if (type >= 192 && type <= 223) return; // RTCP
+    st.rtpBytes += packet.length;
+    if ((type & 0x7f) !== vp8) return;
+    st.videoPayload += payloadLength(packet);
+    if (st.firstKeyframe !== null) return;
+    if (isVp8KeyframeStart(packet)) {
+      st.firstKeyframe = performance.now();
+      return;
+    }
+    if (performance.now() - lastPli < 1000) return;
+    lastPli = performance.now();
+    try {
+      if (track.isOpen()) track.sendMessageBinary(pliFor(packet));
+    } catch {
+      // closed meanwhile: the next packet (if any) asks again
+    }
+  });
+}
+
+function viewerPeer(name: string, bind: boolean, st: ViewerStats): PeerConnection {
   // libjuice skips 127.x unless bound; Janus (libnice) then fails to pair with 127.0.0.1, so not for Janus (VIDEO.md).
   const pc = new ndc.PeerConnection(name, bind ? { iceServers: [], bindAddress: '127.0.0.1' } : { iceServers: [] });
-  const vp8 = vp8PayloadType(offerSdp);
-  const keep: Track[] = [];
-  let lastPli = 0;
+  // A retried join's earlier peer (closed) no longer speaks for the viewer.
+  const attempt = ++st.attempt;
   pc.onStateChange((state) => {
+    if (st.attempt !== attempt) return;
     st.state = state;
     if (state === 'connected' && st.connected === null) st.connected = performance.now();
   });
+  return pc;
+}
+
+/** A Janus viewer's peer: answers Janus's offer. */
+function answerOffer(name: string, offerSdp: string, bind: boolean, st: ViewerStats): Promise<{ pc: PeerConnection; sdp: string; keep: Track[] }> {
+  const pc = viewerPeer(name, bind, st);
+  const vp8 = vp8PayloadType(offerSdp);
+  const keep: Track[] = [];
   pc.onTrack((track) => {
     // Without a JavaScript reference the track and its callback can be collected (VIDEO.md).
     keep.push(track);
-    track.onMessage((message) => {
-      const packet = Buffer.from(message);
-      const type = packet[1] ?? 0;
-      if (type >= 192 && type <= 223) return; // RTCP
-      st.rtpBytes += packet.length;
-      if ((type & 0x7f) !== vp8) return;
-      st.videoPayload += payloadLength(packet);
-      if (st.firstKeyframe !== null) return;
-      if (isVp8KeyframeStart(packet)) {
-        st.firstKeyframe = performance.now();
-        return;
-      }
-      if (performance.now() - lastPli < 1000) return;
-      lastPli = performance.now();
-      try {
-        if (track.isOpen()) track.sendMessageBinary(pliFor(packet));
-      } catch {
-        // closed meanwhile: the next packet (if any) asks again
-      }
-    });
+    countMedia(track, vp8, st);
   });
   return new Promise((resolve, reject) => {
     // Registered before the description: the native event can fire first (VIDEO.md).
@@ -268,16 +285,42 @@ function answerOffer(name: string, offerSdp: string, bind: boolean, st: ViewerSt
   });
 }
 
+/** An embedded SFU viewer's peer: offers recvonly VP8 + Opus (Chrome's payload types), as the live page does. */
+function makeOffer(name: string, st: ViewerStats): Promise<{ pc: PeerConnection; sdp: string; keep: unknown[] }> {
+  const pc = viewerPeer(name, true, st);
+  const video = new ndc.Video('0', 'RecvOnly');
+  video.addVideoCodec(96, 'VP8');
+  const audio = new ndc.Audio('1', 'RecvOnly');
+  audio.addOpusCodec(111);
+  const videoTrack = pc.addTrack(video);
+  const audioTrack = pc.addTrack(audio);
+  countMedia(videoTrack, 96, st);
+  countMedia(audioTrack, 96, st);
+  const keep: unknown[] = [video, audio, videoTrack, audioTrack];
+  return new Promise((resolve, reject) => {
+    pc.onGatheringStateChange((state) => {
+      if (state === 'complete') resolve({ pc, sdp: pc.localDescription()?.sdp ?? '', keep });
+    });
+    try {
+      pc.setLocalDescription();
+    } catch (err) {
+      pc.close();
+      reject(err);
+    }
+  });
+}
+
 interface Joined {
   close(): Promise<void>;
 }
 
 /**
- * The embedded SFU, as the live page does it: a Socket.IO connection, `videoSubscribe`, then
- * `videoAnswer`. libdatachannel now and then closes a fresh peer before the answer (see
- * test/support/rtp-peers.ts); the browser client retries such an attempt, and so does this viewer.
+ * The embedded SFU, as the live page does it: a Socket.IO connection, then `videoSubscribe` with
+ * the viewer's offer, answered by the SFU. libdatachannel now and then closes a fresh peer before
+ * it connects (see test/support/rtp-peers.ts); the browser client retries such an attempt, and so
+ * does this viewer.
  */
-async function joinEmbedded(start: LoadStart, i: number, st: ViewerStats, counters: { retries: number }): Promise<Joined> {
+async function joinEmbedded(start: LoadStart, i: number, st: ViewerStats, counters: { retries: number; lastRetry: string | null }): Promise<Joined> {
   const socket: Socket = io(start.base, { path: '/socket.io', transports: ['websocket'], reconnection: false, forceNew: true });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
@@ -285,18 +328,17 @@ async function joinEmbedded(start: LoadStart, i: number, st: ViewerStats, counte
   });
   st.t0 = performance.now();
   for (let attempt = 1; ; attempt++) {
-    const ack = (await socket.timeout(15_000).emitWithAck('videoSubscribe', { sessionId: start.sessionId })) as VideoSubscribeAck;
-    if (!ack.ok) {
-      socket.disconnect();
-      throw new Error(`videoSubscribe: ${ack.error}`);
-    }
-    let peer: Awaited<ReturnType<typeof answerOffer>> | null = null;
+    let peer: Awaited<ReturnType<typeof makeOffer>> | null = null;
     try {
-      peer = await answerOffer(`v${i}`, ack.sdp, true, st);
-      const answered = (await socket.timeout(15_000).emitWithAck('videoAnswer', { sessionId: start.sessionId, peerId: ack.peerId, sdp: peer.sdp })) as {
-        ok: boolean;
-      };
-      if (!answered.ok) throw new Error('videoAnswer refused');
+      peer = await makeOffer(`v${i}`, st);
+      const ack = (await socket.timeout(15_000).emitWithAck('videoSubscribe', { sessionId: start.sessionId, sdp: peer.sdp })) as VideoSubscribeAck;
+      if (!ack.ok) {
+        peer.pc.close();
+        socket.disconnect();
+        throw new FatalJoin(`videoSubscribe: ${ack.error}`);
+      }
+      peer.pc.setRemoteDescription(ack.sdp, 'answer');
+      await connectedOrFailed(st);
       const { pc, keep } = peer;
       return {
         close: async () => {
@@ -307,12 +349,30 @@ async function joinEmbedded(start: LoadStart, i: number, st: ViewerStats, counte
       };
     } catch (err) {
       peer?.pc.close();
-      if (attempt >= 3) {
+      if (err instanceof FatalJoin || attempt >= 3) {
         socket.disconnect();
         throw err;
       }
       counters.retries++;
+      counters.lastRetry = err instanceof Error ? err.message : String(err);
     }
+  }
+}
+
+/** A refusal by the server: not retried. */
+class FatalJoin extends Error {}
+
+/**
+ * Resolves once the viewer's peer is connected; throws if it fails or closes first, or after
+ * 10 s. The live page starts over on 'failed' (src/web/video/embedded.ts), and so does this
+ * viewer: libdatachannel now and then ends a fresh peer (test/support/rtp-peers.ts).
+ */
+async function connectedOrFailed(st: ViewerStats): Promise<void> {
+  const deadline = performance.now() + 10_000;
+  for (;;) {
+    if (st.state === 'connected') return;
+    if (st.state === 'failed' || st.state === 'closed' || performance.now() > deadline) throw new Error(`peer ${st.state} before connecting`);
+    await sleep(20);
   }
 }
 
@@ -356,7 +416,7 @@ async function runLoad(): Promise<void> {
   const start = await onceMessage<LoadStart>(process, 'start');
   const stats: ViewerStats[] = [];
   const joined: Joined[] = [];
-  const counters = { retries: 0 };
+  const counters: { retries: number; lastRetry: string | null } = { retries: 0, lastRetry: null };
   let failures = 0;
   let lastError: string | null = null;
   let connection: JanodeConnection | null = null;
@@ -370,7 +430,7 @@ async function runLoad(): Promise<void> {
   const began = performance.now();
   const pending: Promise<void>[] = [];
   for (let i = 0; i < start.viewers; i++) {
-    const st: ViewerStats = { t0: performance.now(), connected: null, firstKeyframe: null, videoPayload: 0, rtpBytes: 0, state: 'new' };
+    const st: ViewerStats = { t0: performance.now(), connected: null, firstKeyframe: null, videoPayload: 0, rtpBytes: 0, state: 'new', attempt: 0 };
     stats.push(st);
     // Joins overlap as a crowd's do: the next one starts after GAP_MS whether or not this one is done.
     const join =
@@ -400,6 +460,7 @@ async function runLoad(): Promise<void> {
     connectedMs: stats.map((s) => (s.connected === null ? null : round(s.connected - s.t0, 1))),
     failures,
     retries: counters.retries,
+    lastRetry: counters.lastRetry,
     lastError,
   };
   await sendToParent(result);
@@ -838,6 +899,7 @@ async function runProvider(provider: Provider, browser: Browser) {
       joinSeconds: joined.joinSeconds,
       joinFailures: joined.failures,
       joinRetries: joined.retries,
+      lastJoinRetry: joined.lastRetry,
       lastJoinError: joined.lastError,
       peerStates: done.states,
       seller: { videoKbps: sellerKbps, fps: sent1.fps, size: sent1.size, qualityLimitation: sent1.limitation },

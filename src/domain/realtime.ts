@@ -8,7 +8,6 @@ import type { LiveSessionPublic, LotView, SessionStatus } from './live.js';
 import type { PaymentStatus, PayoutStatus } from './payments.js';
 import type {
   VIDEO_PUBLISHER_EVENT,
-  VideoAnswerRequest,
   VideoLeaveRequest,
   VideoPublishAck,
   VideoPublisherEvent,
@@ -167,7 +166,6 @@ export interface ClientToServerEvents {
   /** Embedded SFU signalling (domain/video.ts): only the session's editors may publish; anyone may subscribe. */
   videoPublish: (payload: VideoPublishRequest, ack: (answer: VideoPublishAck) => void) => void;
   videoSubscribe: (payload: VideoSubscribeRequest, ack: (answer: VideoSubscribeAck) => void) => void;
-  videoAnswer: (payload: VideoAnswerRequest, ack?: (answer: { ok: boolean }) => void) => void;
   /** Ends this socket's publishing or watching in the session. */
   videoLeave: (payload: VideoLeaveRequest, ack?: (answer: { ok: boolean }) => void) => void;
 }

@@ -84,19 +84,20 @@ export interface VideoPublishRequest {
 export type VideoPublishAck = VideoAck<{ sdp: string }>;
 export interface VideoSubscribeRequest {
   sessionId: string;
+  /**
+   * The viewer's offer (recvonly video with VP8 and audio with Opus), ICE gathered. The viewer
+   * offers so that the SFU is connected before the viewer's DTLS handshake starts (see the SFU's
+   * worker).
+   */
+  sdp: string;
 }
-/** The SFU's offer (sendonly VP8 + Opus) to a viewer, who answers with `videoAnswer`. */
+/** The SFU's answer (sendonly VP8 + Opus, `a=setup:passive`): the viewer sets it and is done. */
 export type VideoSubscribeAck = VideoAck<{
   peerId: string;
   sdp: string;
-  /** The session's videoPublisher epoch when this offer was made: only a newer live event calls for a new subscription. */
+  /** The session's videoPublisher epoch when this answer was made: only a newer live event calls for a new subscription. */
   epoch?: number;
 }>;
-export interface VideoAnswerRequest {
-  sessionId: string;
-  peerId: string;
-  sdp: string;
-}
 export interface VideoLeaveRequest {
   sessionId: string;
 }
@@ -121,13 +122,15 @@ export interface VideoPublisherEvent {
 export const MAX_SDP_BYTES = 32 * 1024;
 
 /**
- * A media server's offer to a viewer, rewritten so that the server is the DTLS client
- * (`a=setup:active` instead of `actpass`; the viewer answers `passive`). Used by the Janus viewer
- * on Janus's offers (not by the embedded SFU: see its worker). A viewer's ICE connects as soon as the server
- * answers its checks, which can be before the viewer's answer has reached the server; as the DTLS
- * client the viewer would then send its ClientHello to a server that cannot read it yet, and
- * resend it only after a timeout (1 s in libdatachannel, 50 ms or more in Chrome). As the client,
- * the server starts the handshake once it holds the answer.
+ * An offer rewritten so that its sender is the DTLS client (`a=setup:active` instead of
+ * `actpass`; the answer then says `passive`). Both uses keep the DTLS server from being sent a
+ * ClientHello before it can read one, which a libdatachannel client resends only after 1 s (Chrome
+ * after 50 ms):
+ * - the Janus viewer, on Janus's offer: a viewer's ICE connects as soon as Janus answers its
+ *   checks, which can be before the viewer's answer has reached Janus. As the client, Janus starts
+ *   the handshake once it holds the answer;
+ * - the embedded SFU, on a viewer's offer: the SFU's ICE connects before the viewer's can (see
+ *   its worker), so the SFU answers as the server.
  */
 export function offerAsDtlsClient(sdp: string): string {
   return sdp.replace(/^a=setup:actpass(?=\r?$)/gm, 'a=setup:active');

@@ -6,7 +6,7 @@ import { GOP_LIMITS } from '../../src/server/providers/video/sfu/gop.js';
 import type { SfuStats } from '../../src/server/providers/video/sfu/protocol.js';
 import { type Actor, buildActor } from '../support/actors.js';
 import { buildSession } from '../support/factories.js';
-import { PUBLISHER_SSRCS, publishSynthetic, type SyntheticPublisher, type SyntheticViewer, until, watchSynthetic } from '../support/rtp-peers.js';
+import { PUBLISHER_SSRCS, publishSynthetic, type SyntheticPublisher, type SyntheticViewer, until, viewerOffer, watchSynthetic } from '../support/rtp-peers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { connected, connectSocket, eventMatching } from '../support/sockets.js';
 
@@ -70,14 +70,19 @@ describe('the embedded SFU', () => {
     peers.push(publisher);
     return publisher;
   }
-  async function watch(s: Socket, opts: { pli?: boolean } = {}): Promise<SyntheticViewer> {
+  async function watch(s: Socket, opts: { pli?: boolean; pts?: { video: number; audio: number } } = {}): Promise<SyntheticViewer> {
     const { ack, viewer } = await watchSynthetic(s, sessionId, opts);
     expect(ack).toMatchObject({ ok: true });
-    if (!viewer) throw new Error('no viewer');
+    if (!viewer || !ack.ok) throw new Error('no viewer');
+    // The SFU answers the viewer's offer as the DTLS server, in the viewer's payload types (its worker says why).
+    expect(ack.sdp).toMatch(/^a=setup:passive\r?$/m);
+    expect(ack.sdp).toMatch(new RegExp(`^a=rtpmap:${opts.pts?.video ?? 96} VP8/90000`, 'm'));
     peers.push(viewer);
     return viewer;
   }
   const stats = async () => (await server.ctx.video.debug?.stats()) as SfuStats;
+  /** A subscription that only learns whether the video is on (and joins the session's room). */
+  const subscribeOnly = async (s: Socket) => ask(s, 'videoSubscribe', { sessionId, sdp: await viewerOffer() });
   const ask = (s: Socket, event: string, payload: unknown) => s.timeout(15_000).emitWithAck(event as 'videoPublish', payload as never) as Promise<unknown>;
 
   it('lets only the session’s editors publish, and checks every payload', async () => {
@@ -101,15 +106,24 @@ describe('the embedded SFU', () => {
     }
     // An offer without VP8 is not something the SFU can forward.
     expect(await ask(s, 'videoPublish', { sessionId, sdp: offer })).toEqual({ ok: false, error: 'invalid' });
-    expect(await ask(s, 'videoSubscribe', { sessionId: 'nope' })).toEqual({ ok: false, error: 'invalid' });
-    expect(await ask(s, 'videoAnswer', { sessionId, peerId: crypto.randomUUID(), sdp: offer })).toEqual({ ok: false });
+    // A viewer subscribes with its offer.
+    const watcherOffer = await viewerOffer();
+    for (const bad of [
+      null,
+      { sessionId: 'nope', sdp: watcherOffer },
+      { sessionId },
+      { sessionId, sdp: 42 },
+      { sessionId, sdp: `v=0\r\n${'a'.repeat(40_000)}` },
+    ]) {
+      expect(await ask(s, 'videoSubscribe', bad)).toEqual({ ok: false, error: 'invalid' });
+    }
     // The server is still fine after all that.
     expect((await server.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
   });
 
   it('forwards the publisher to every viewer with its own SSRCs, asks for a keyframe per viewer, and says when it goes', async () => {
     const early = await socket();
-    expect(await ask(early, 'videoSubscribe', { sessionId })).toEqual({ ok: false, error: 'not_publishing' });
+    expect(await subscribeOnly(early)).toEqual({ ok: false, error: 'not_publishing' });
     const goesLive = eventMatching<VideoPublisherEvent>(early, 'videoPublisher', (e) => e.sessionId === sessionId && e.live);
 
     const sellerSocket = await socket(seller);
@@ -117,6 +131,10 @@ describe('the embedded SFU', () => {
     const live = await goesLive;
     expect(live.epoch).toBeGreaterThan(0);
     await until(() => publisher.keyframesSent >= 1 && publisher.packetsSent > 10, 'the publisher sending');
+    // An offer that cannot receive VP8 and Opus is refused, and leaves no viewer behind.
+    const noVp8 = (await viewerOffer()).replace(/VP8\/90000/g, 'H264/90000');
+    expect(await ask(await socket(), 'videoSubscribe', { sessionId, sdp: noVp8 })).toEqual({ ok: false, error: 'invalid' });
+    expect((await stats()).viewers).toBe(0);
 
     const first = await watch(early);
     await until(() => first.keyframes > 0 && first.audio > 0, 'the first viewer’s keyframe and audio');
@@ -132,7 +150,9 @@ describe('the embedded SFU', () => {
     // With a recent keyframe, viewers who join get the group of pictures since it at once.
     publisher.keyframeEvery = 10;
     const replaysBefore = (await stats()).gopReplays;
-    const joiners = [await watch(await socket()), await watch(await socket()), await watch(await socket())];
+    // One of them offers Firefox's payload types (VP8 120, Opus 109): it gets its own copies.
+    const firefoxLike = await watch(await socket(), { pts: { video: 120, audio: 109 } });
+    const joiners = [await watch(await socket()), firefoxLike, await watch(await socket())];
     await until(() => joiners.every((v) => v.keyframes > 0 && v.audio > 0), 'the joiners’ keyframes and audio');
     expect((await stats()).gopReplays).toBeGreaterThan(replaysBefore);
     publisher.keyframeEvery = 0;
@@ -141,7 +161,7 @@ describe('the embedded SFU', () => {
       expect(v.state).toBe('connected');
       expect([...v.ssrcs].some((ssrc) => (PUBLISHER_SSRCS as readonly number[]).includes(ssrc))).toBe(false);
       expect(v.ssrcs.size).toBe(2);
-      expect([...v.pts].sort((a, b) => a - b)).toEqual([96, 111]);
+      expect([...v.pts].sort((a, b) => a - b)).toEqual(v === firefoxLike ? [109, 120] : [96, 111]);
       // No viewer is sent a frame that refers to a picture it never had.
       expect(v.beforeKeyframe).toBe(0);
     }
@@ -157,12 +177,12 @@ describe('the embedded SFU', () => {
     const off = await stopped;
     expect(off).toMatchObject({ live: false, reason: 'stopped' });
     expect(off.epoch).toBeGreaterThan(live.epoch);
-    expect(await ask(early, 'videoSubscribe', { sessionId })).toEqual({ ok: false, error: 'not_publishing' });
+    expect(await subscribeOnly(early)).toEqual({ ok: false, error: 'not_publishing' });
   });
 
   it('announces a lost publisher when its socket goes, and a new publish replaces the old one', async () => {
     const viewerSocket = await socket();
-    expect(await ask(viewerSocket, 'videoSubscribe', { sessionId })).toEqual({ ok: false, error: 'not_publishing' });
+    expect(await subscribeOnly(viewerSocket)).toEqual({ ok: false, error: 'not_publishing' });
     const first = await socket(seller);
     const live1 = eventMatching<VideoPublisherEvent>(viewerSocket, 'videoPublisher', (e) => e.live);
     await publish(first);
@@ -188,7 +208,7 @@ describe('the embedded SFU', () => {
 
   it('ends the session’s video when the broadcast ends (endSession)', async () => {
     const viewerSocket = await socket();
-    await ask(viewerSocket, 'videoSubscribe', { sessionId });
+    await subscribeOnly(viewerSocket);
     const live = eventMatching<VideoPublisherEvent>(viewerSocket, 'videoPublisher', (e) => e.live);
     await publish(await socket(seller));
     await live;
@@ -197,7 +217,7 @@ describe('the embedded SFU', () => {
     const ended = eventMatching<VideoPublisherEvent>(viewerSocket, 'videoPublisher', (e) => !e.live);
     await server.ctx.video.endSession(sessionId);
     expect(await ended).toMatchObject({ live: false, reason: 'stopped' });
-    expect(await ask(viewerSocket, 'videoSubscribe', { sessionId })).toEqual({ ok: false, error: 'not_publishing' });
+    expect(await subscribeOnly(viewerSocket)).toEqual({ ok: false, error: 'not_publishing' });
     expect(await server.ctx.video.debug?.stats()).toMatchObject({ publishers: 0, viewers: 0 });
   });
 
@@ -205,7 +225,7 @@ describe('the embedded SFU', () => {
     const video = server.ctx.video;
     const sellerSocket = await socket(seller);
     const viewerSocket = await socket();
-    await ask(viewerSocket, 'videoSubscribe', { sessionId });
+    await subscribeOnly(viewerSocket);
     const live = eventMatching<VideoPublisherEvent>(viewerSocket, 'videoPublisher', (e) => e.live);
     await publish(sellerSocket);
     await live;

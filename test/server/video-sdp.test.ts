@@ -6,6 +6,7 @@ import {
   payloadTypeOf,
   rewriteHostCandidates,
   trimPublisherAnswer,
+  viewerSections,
 } from '../../src/server/providers/video/sfu/sdp.js';
 
 /** The embedded SFU's SDP rewriting (VIDEO.md's facts), on SDP shaped like libdatachannel's and Chrome's. */
@@ -60,6 +61,31 @@ describe('the SFU’s SDP rewriting', () => {
     expect(sdp).toContain('c=IN IP4 198.51.100.20');
     expect(sdp).not.toContain('c=IN IP4 10.0.0.5');
     expect(rewriteHostCandidates(ANSWER, null)).toBe(ANSWER);
+  });
+
+  it('reads a viewer’s offer for the mids and payload types it wants VP8 and Opus in', () => {
+    // Shaped like Firefox's: audio first, its own payload types, and a data channel.
+    const firefox = [
+      'v=0',
+      'm=audio 9 UDP/TLS/RTP/SAVPF 109 9 0',
+      'a=mid:0',
+      'a=recvonly',
+      'a=rtpmap:109 opus/48000/2',
+      'm=video 9 UDP/TLS/RTP/SAVPF 120 124 126',
+      'a=mid:1',
+      'a=recvonly',
+      'a=rtpmap:126 H264/90000',
+      'a=rtpmap:120 VP8/90000',
+      'm=application 9 UDP/DTLS/SCTP webrtc-datachannel',
+      'a=mid:2',
+      '',
+    ].join('\r\n');
+    expect(viewerSections(firefox)).toEqual({ video: { mid: '1', pt: 120 }, audio: { mid: '0', pt: 109 } });
+    expect(viewerSections(ANSWER)).toEqual({ video: { mid: '0', pt: 96 }, audio: { mid: '1', pt: 111 } });
+    // A section that cannot receive, or has no VP8, does not count.
+    expect(viewerSections(firefox.replace('a=mid:1\r\na=recvonly', 'a=mid:1\r\na=inactive')).video).toBeNull();
+    expect(viewerSections(ANSWER.replace('a=rtpmap:96 VP8/90000', 'a=rtpmap:96 H264/90000')).video).toBeNull();
+    expect(viewerSections('v=0\r\n')).toEqual({ video: null, audio: null });
   });
 
   it('reads ICE_SERVERS for libdatachannel, skipping what it cannot use', () => {

@@ -212,22 +212,36 @@ export interface SyntheticViewer {
   close(): void;
 }
 
-/** Watches through `socket`: answers the SFU's offer and counts what arrives. */
+/** The payload types a synthetic viewer offers unless told otherwise: Chrome's. */
+const VIEWER_PTS = { video: 96, audio: 111 };
+
+/**
+ * Watches through `socket`: offers recvonly VP8 + Opus (with `pts`, as a browser chooses them),
+ * sets the SFU's answer and counts what arrives.
+ */
 export function watchSynthetic(
   socket: Socket,
   sessionId: string,
-  opts: { pli?: boolean } = {},
+  opts: { pli?: boolean; pts?: { video: number; audio: number } } = {},
 ): Promise<{ ack: VideoSubscribeAck; viewer: SyntheticViewer | null }> {
   return withRetry(() => watchOnce(socket, sessionId, opts));
 }
 
-async function watchOnce(socket: Socket, sessionId: string, opts: { pli?: boolean }): Promise<{ ack: VideoSubscribeAck; viewer: SyntheticViewer | null }> {
-  const ack = (await socket.timeout(15_000).emitWithAck('videoSubscribe', { sessionId })) as VideoSubscribeAck;
-  if (!ack.ok) return { ack, viewer: null };
+async function watchOnce(
+  socket: Socket,
+  sessionId: string,
+  opts: { pli?: boolean; pts?: { video: number; audio: number } },
+): Promise<{ ack: VideoSubscribeAck; viewer: SyntheticViewer | null }> {
+  const pts = opts.pts ?? VIEWER_PTS;
   const pc = new ndc.PeerConnection('synthetic-sub', BIND);
-  const keep: Track[] = [];
+  const videoDesc = new ndc.Video('0', 'RecvOnly');
+  videoDesc.addVideoCodec(pts.video, 'VP8');
+  const audioDesc = new ndc.Audio('1', 'RecvOnly');
+  audioDesc.addOpusCodec(pts.audio);
+  // Without a JavaScript reference a track and its callback can be collected (VIDEO.md).
+  const keep: unknown[] = [videoDesc, audioDesc];
   const me: SyntheticViewer = {
-    peerId: ack.peerId,
+    peerId: '',
     pc,
     state: 'new',
     video: 0,
@@ -248,7 +262,11 @@ async function watchOnce(socket: Socket, sessionId: string, opts: { pli?: boolea
   pc.onStateChange((state) => {
     me.state = state;
   });
-  pc.onTrack((track) => {
+  for (const [kind, desc] of [
+    ['video', videoDesc],
+    ['audio', audioDesc],
+  ] as const) {
+    const track = pc.addTrack(desc);
     keep.push(track);
     track.onMessage((message) => {
       const packet = Buffer.from(message);
@@ -256,7 +274,7 @@ async function watchOnce(socket: Socket, sessionId: string, opts: { pli?: boolea
       if (type >= 192 && type <= 223) return;
       me.ssrcs.add(packet.readUInt32BE(8));
       me.pts.add(type & 0x7f);
-      if (track.type() === 'audio') {
+      if (kind === 'audio') {
         me.audio++;
         return;
       }
@@ -269,21 +287,48 @@ async function watchOnce(socket: Socket, sessionId: string, opts: { pli?: boolea
         track.sendMessageBinary(pliFor(packet));
       }
     });
-  });
-  const answer = gathered(pc);
-  pc.setRemoteDescription(ack.sdp, 'offer');
-  const answered = (await socket.timeout(15_000).emitWithAck('videoAnswer', { sessionId, peerId: ack.peerId, sdp: await answer })) as { ok: boolean };
-  if (!answered.ok) {
-    // The SFU's side of the same libdatachannel flake: its peer closed before our answer.
-    me.close();
-    throw new NativeFlake('videoAnswer refused');
   }
-  (me as SyntheticViewer & { keep: Track[] }).keep = keep;
+  const offer = gathered(pc);
+  pc.setLocalDescription();
+  const ack = (await socket.timeout(15_000).emitWithAck('videoSubscribe', { sessionId, sdp: await offer })) as VideoSubscribeAck;
+  if (!ack.ok) {
+    me.close();
+    return { ack, viewer: null };
+  }
+  me.peerId = ack.peerId;
+  try {
+    pc.setRemoteDescription(ack.sdp, 'answer');
+  } catch (err) {
+    me.close();
+    throw new NativeFlake(String(err));
+  }
+  (me as SyntheticViewer & { keep: unknown[] }).keep = keep;
   await connectedOrFlake(
     () => me.state,
     () => me.close(),
   );
   return { ack, viewer: me };
+}
+
+/**
+ * A viewer's offer made and dropped at once: for a socket that only asks whether the session's
+ * video is on (an offer is part of every subscription).
+ */
+export async function viewerOffer(): Promise<string> {
+  const pc = new ndc.PeerConnection('synthetic-offer', BIND);
+  const video = new ndc.Video('0', 'RecvOnly');
+  video.addVideoCodec(VIEWER_PTS.video, 'VP8');
+  const audio = new ndc.Audio('1', 'RecvOnly');
+  audio.addOpusCodec(VIEWER_PTS.audio);
+  pc.addTrack(video);
+  pc.addTrack(audio);
+  const offer = gathered(pc);
+  pc.setLocalDescription();
+  try {
+    return await offer;
+  } finally {
+    pc.close();
+  }
 }
 
 /** The SSRCs the synthetic publisher sends with: a viewer must never see them (the SFU rewrites). */

@@ -27,7 +27,7 @@ function timers() {
       live.add(t);
     },
     /** `socket.emit` with an acknowledgement, 'timeout' after ACK_TIMEOUT_MS, 'stopped' when cleared. */
-    ask<T>(socket: AppSocket, event: 'videoPublish' | 'videoSubscribe' | 'videoAnswer', payload: unknown): Promise<T | 'timeout' | 'stopped'> {
+    ask<T>(socket: AppSocket, event: 'videoPublish' | 'videoSubscribe', payload: unknown): Promise<T | 'timeout' | 'stopped'> {
       return new Promise((resolve) => {
         let done = false;
         const finish = (value: T | 'timeout' | 'stopped') => {
@@ -235,21 +235,19 @@ function watch(opts: WatchOptions): WatchHandle {
     opts.onStream(null);
   };
 
+  /**
+   * The viewer offers (recvonly VP8 video and Opus audio) and the SFU answers: the SFU is then
+   * connected before this page's DTLS handshake can start (its worker says why).
+   */
   async function subscribe(mine: number): Promise<void> {
-    const ack = await t.ask<VideoSubscribeAck>(socket, 'videoSubscribe', { sessionId });
-    if (stopped || mine !== attempt || ack === 'stopped') return;
-    if (ack === 'timeout') return later();
-    if (!ack.ok) {
-      if (ack.error === 'not_publishing') {
-        dropStream();
-        return setStatus('waiting');
-      }
-      if (ack.error === 'invalid' || ack.error === 'forbidden') return setStatus('failed');
-      return later();
-    }
-    if (ack.epoch !== undefined && ack.epoch > epoch) epoch = ack.epoch;
     const peer = new RTCPeerConnection({ iceServers: opts.config.iceServers });
     pc = peer;
+    const drop = () => {
+      closePeer(peer);
+      if (pc === peer) pc = null;
+    };
+    peer.addTransceiver('video', { direction: 'recvonly' });
+    peer.addTransceiver('audio', { direction: 'recvonly' });
     const stream = new MediaStream();
     peer.ontrack = (e) => {
       if (pc !== peer) return;
@@ -269,13 +267,23 @@ function watch(opts: WatchOptions): WatchHandle {
         later();
       }
     };
-    await peer.setRemoteDescription({ type: 'offer', sdp: ack.sdp });
-    await peer.setLocalDescription(await peer.createAnswer());
+    await peer.setLocalDescription(await peer.createOffer());
     const sdp = await t.gathered(peer);
-    if (stopped || mine !== attempt) return;
-    const answered = await t.ask<{ ok: boolean }>(socket, 'videoAnswer', { sessionId, peerId: ack.peerId, sdp });
-    if (stopped || mine !== attempt || answered === 'stopped') return;
-    if (answered === 'timeout' || !answered.ok) later();
+    if (stopped || mine !== attempt) return drop();
+    const ack = await t.ask<VideoSubscribeAck>(socket, 'videoSubscribe', { sessionId, sdp });
+    if (stopped || mine !== attempt || ack === 'stopped') return drop();
+    if (ack === 'timeout') return later();
+    if (!ack.ok) {
+      drop();
+      if (ack.error === 'not_publishing') {
+        dropStream();
+        return setStatus('waiting');
+      }
+      if (ack.error === 'invalid' || ack.error === 'forbidden') return setStatus('failed');
+      return later();
+    }
+    if (ack.epoch !== undefined && ack.epoch > epoch) epoch = ack.epoch;
+    await peer.setRemoteDescription({ type: 'answer', sdp: ack.sdp });
   }
 
   /** (Re)subscribes now: the previous peer, if any, is dropped first. */

@@ -195,7 +195,8 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
 
   async function onSubscribe(socket: AnySocket, payload: unknown, reply: Reply): Promise<void> {
     const sessionId = field(payload, 'sessionId');
-    if (!isUuid(sessionId)) return fail(reply, 'invalid');
+    const sdp = field(payload, 'sdp');
+    if (!isUuid(sessionId) || !isSdp(sdp)) return fail(reply, 'invalid');
     const id = sessionId.toLowerCase();
     const s = stateOf(socket);
     if (!allowSignal(s)) return fail(reply, 'too_many');
@@ -212,30 +213,13 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     viewers.set(peerId, viewer);
     s.watching.set(id, viewer);
     try {
-      const offer = await sfu.request({ t: 'subscribe', room: id, peerId });
+      const answer = await sfu.request({ t: 'subscribe', room: id, peerId, sdp });
       if (viewers.get(peerId) !== viewer) return fail(reply, 'unavailable');
       if (!socket.connected) return endViewer(peerId);
-      reply({ ok: true, peerId, sdp: offer.sdp, epoch });
+      reply({ ok: true, peerId, sdp: answer.sdp, epoch });
     } catch (err) {
       forgetViewer(peerId);
       fail(reply, errorOf(err));
-    }
-  }
-
-  async function onAnswer(socket: AnySocket, payload: unknown, reply: Reply): Promise<void> {
-    const sessionId = field(payload, 'sessionId');
-    const peerId = field(payload, 'peerId');
-    const sdp = field(payload, 'sdp');
-    if (!isUuid(sessionId) || !isUuid(peerId) || !isSdp(sdp)) return reply({ ok: false });
-    const v = viewers.get(peerId.toLowerCase());
-    // Only the socket that subscribed answers for its peer.
-    if (!v || v.socketId !== socket.id || v.sessionId !== sessionId.toLowerCase()) return reply({ ok: false });
-    try {
-      await sfu.request({ t: 'answer', peerId: v.peerId, sdp });
-      reply({ ok: true });
-    } catch {
-      forgetViewer(v.peerId);
-      reply({ ok: false });
     }
   }
 
@@ -275,7 +259,6 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
       });
     on('videoPublish', (payload, ack) => void guard(onPublish(socket, payload, ackOf(ack)), ackOf(ack)));
     on('videoSubscribe', (payload, ack) => void guard(onSubscribe(socket, payload, ackOf(ack)), ackOf(ack)));
-    on('videoAnswer', (payload, ack) => void guard(onAnswer(socket, payload, ackOf(ack)), ackOf(ack)));
     on('videoLeave', (payload, ack) => onLeave(socket, payload, ackOf(ack)));
     socket.on('disconnect', () => onDisconnect(socket));
   };

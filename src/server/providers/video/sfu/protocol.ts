@@ -19,15 +19,15 @@ export interface SfuWorkerConfig {
 
 export type SfuRequest =
   | { t: 'publish'; id: number; room: string; pubId: string; sdp: string }
-  | { t: 'subscribe'; id: number; room: string; peerId: string }
-  | { t: 'answer'; id: number; peerId: string; sdp: string }
+  /** A viewer's offer; the reply carries the SFU's answer. */
+  | { t: 'subscribe'; id: number; room: string; peerId: string; sdp: string }
   /** Ends one publisher or viewer (no error when it is already gone). */
   | { t: 'leave'; id: number; peerId: string }
   /** Ends the room's publisher and every viewer. */
   | { t: 'endRoom'; id: number; room: string }
   | { t: 'stats'; id: number };
 
-export type SfuErrorCode = 'invalid' | 'not_publishing' | 'unknown_peer' | 'failed';
+export type SfuErrorCode = 'invalid' | 'not_publishing' | 'failed';
 
 export type SfuReply =
   | { t: 'reply'; id: number; ok: true; sdp?: string; stats?: SfuStats }

@@ -143,3 +143,27 @@ export function isVp8KeyframeStart(packet: Buffer): boolean {
   }
   return p < packet.length && ((packet[p] as number) & 0x01) === 0;
 }
+
+/** Where a viewer's offer wants each kind: the section's mid and the payload type it gave the codec. */
+export interface OfferedSection {
+  mid: string;
+  pt: number;
+}
+
+/**
+ * A viewer's offer, read for its first video section offering VP8 and its first audio section
+ * offering Opus: the SFU answers each in the viewer's own mid and payload type.
+ */
+export function viewerSections(sdp: string): { video: OfferedSection | null; audio: OfferedSection | null } {
+  const found: { video: OfferedSection | null; audio: OfferedSection | null } = { video: null, audio: null };
+  const sections = sdp.split(/\r?\nm=/).slice(1);
+  for (const section of sections) {
+    const kind = section.split(' ')[0];
+    if (kind !== 'video' && kind !== 'audio') continue;
+    if (found[kind]) continue;
+    const mid = /^a=mid:(\S+)/m.exec(section)?.[1];
+    const pt = payloadTypeOf(section, kind === 'video' ? 'VP8/90000' : 'opus/48000');
+    if (mid && pt !== null && !/^a=(inactive|sendonly)\r?$/m.test(section)) found[kind] = { mid, pt };
+  }
+  return found;
+}

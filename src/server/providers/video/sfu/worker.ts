@@ -6,12 +6,25 @@
  */
 
 import ndc, { type PeerConnection, type RtcConfig, type Track } from 'node-datachannel';
+import { offerAsDtlsClient } from '../../../../domain/video.js';
 import { GopCache } from './gop.js';
 import type { SfuErrorCode, SfuEvent, SfuReply, SfuRequest, SfuStats, SfuWorkerConfig } from './protocol.js';
-import { asksForKeyframe, isRtcp, isVp8KeyframeStart, ndcIceServers, payloadTypeOf, rewriteHostCandidates, trimPublisherAnswer } from './sdp.js';
+import {
+  asksForKeyframe,
+  isRtcp,
+  isVp8KeyframeStart,
+  ndcIceServers,
+  payloadTypeOf,
+  rewriteHostCandidates,
+  trimPublisherAnswer,
+  viewerSections,
+} from './sdp.js';
 
 type Kind = 'video' | 'audio';
-/** What every viewer receives: fixed payload types and SSRCs per room, whoever publishes. */
+/**
+ * What every viewer receives: fixed SSRCs per room, whoever publishes, and these payload types
+ * unless the viewer's offer chose others (Firefox offers VP8 as 120): then a copy is retyped.
+ */
 const OUT = { video: { pt: 96, ssrc: 0x4d560001 }, audio: { pt: 111, ssrc: 0x4d410001 } } as const;
 /** libdatachannel answers within milliseconds on a LAN; this only bounds a stuck gathering. */
 const GATHER_TIMEOUT_MS = 5000;
@@ -40,6 +53,8 @@ interface Viewer {
   room: string;
   pc: PeerConnection;
   tracks: Record<Kind, Track>;
+  /** The payload types its offer gave VP8 and Opus. */
+  pt: Record<Kind, number>;
   keep: unknown[];
   ready: boolean;
   /**
@@ -129,6 +144,24 @@ function closePc(pc: PeerConnection): void {
   }
 }
 
+/** Copies of the packet being forwarded, per payload type: cleared for each packet. */
+const retypedCopies = new Map<number, Buffer>();
+
+/**
+ * `packet` (carrying OUT's payload type for its kind) as a viewer whose offer chose `pt` takes it:
+ * the same buffer, or a copy with `pt`, made once per packet and payload type.
+ */
+function retyped(packet: Buffer, pt: number): Buffer {
+  if (((packet[1] as number) & 0x7f) === pt) return packet;
+  let copy = retypedCopies.get(pt);
+  if (!copy) {
+    copy = Buffer.from(packet);
+    copy[1] = ((packet[1] as number) & 0x80) | pt;
+    retypedCopies.set(pt, copy);
+  }
+  return copy;
+}
+
 function someoneWaits(r: Room): boolean {
   for (const v of r.viewers.values()) if (v.ready && v.waitingKeyframe) return true;
   return false;
@@ -170,7 +203,10 @@ function startVideo(r: Room, v: Viewer): void {
   const packets = r.publisher?.gop.replay(Date.now());
   if (packets && packets.length > 0) {
     try {
-      for (const packet of packets) v.tracks.video.sendMessageBinary(packet);
+      for (const packet of packets) {
+        retypedCopies.clear();
+        v.tracks.video.sendMessageBinary(retyped(packet, v.pt.video));
+      }
       counters.rtpOut += packets.length;
       counters.gopReplays++;
       v.started = true;
@@ -258,6 +294,7 @@ async function publish(roomId: string, pubId: string, offer: string): Promise<st
       packet.writeUInt32BE(out.ssrc, 8);
       const keyframe = kind === 'video' && isVp8KeyframeStart(packet);
       if (kind === 'video') pub.gop.push(packet, keyframe, Date.now());
+      retypedCopies.clear();
       for (const v of r.viewers.values()) {
         const target = v.tracks[kind];
         if (!v.ready || !isOpen(target)) continue;
@@ -268,7 +305,7 @@ async function publish(roomId: string, pubId: string, offer: string): Promise<st
           } else if (!v.started) continue;
         }
         try {
-          target.sendMessageBinary(packet);
+          target.sendMessageBinary(retyped(packet, v.pt[kind]));
           counters.rtpOut++;
         } catch {
           // the viewer is going away; its state change removes it
@@ -301,18 +338,37 @@ async function publish(roomId: string, pubId: string, offer: string): Promise<st
   return rewriteHostCandidates(trimPublisherAnswer(sdp, { video, audio }), config.publicIp);
 }
 
-async function subscribe(roomId: string, peerId: string): Promise<string> {
+/**
+ * A viewer's offer (recvonly video and audio, ICE gathered) answered: a sendonly VP8 and Opus
+ * track in the viewer's own mids and payload types, with the room's SSRCs.
+ *
+ * The viewer offers, and the SFU answers as the DTLS server, because libdatachannel starts a
+ * peer's DTLS only once that peer's own ICE is connected and drops what arrives before; a client
+ * whose first flight is dropped resends it after 1 s (libdatachannel; Chrome after 50 ms). libjuice
+ * reports an agent connected as soon as its own check is answered, and answers checks before it
+ * knows the other side (RFC 8445). Holding the viewer's offer, the SFU checks the viewer first and
+ * is connected, its DTLS server listening, within a loopback or LAN round trip, while its answer
+ * still travels the socket; the viewer, the client, can only check (and then send its ClientHello)
+ * once it has the answer. When the SFU offered
+ * instead, the viewer's checks were answered first, and whichever side was the DTLS client, some
+ * first flights were dropped: a 1 s tail in the first keyframe (bench/README.md). The offer's
+ * `actpass` is read as `active` (offerAsDtlsClient) so that the SFU answers `passive`, which an
+ * `actpass` offer allows.
+ */
+async function subscribe(roomId: string, peerId: string, offer: string): Promise<string> {
   const r = rooms.get(roomId);
   if (!r?.publisher) throw new SfuError('not_publishing');
+  const wants = viewerSections(offer);
+  if (!wants.video || !wants.audio) throw new SfuError('invalid', 'the offer does not receive VP8 video and Opus audio');
   const old = viewers.get(peerId);
   if (old) endViewer(old);
   const pc = new ndc.PeerConnection(`sub-${peerId.slice(0, 8)}`, rtcConfig());
   // Sendonly: a viewer can only receive; whatever media it might send is never read.
-  const videoDesc = new ndc.Video('0', 'SendOnly');
-  videoDesc.addVideoCodec(OUT.video.pt, 'VP8');
+  const videoDesc = new ndc.Video(wants.video.mid, 'SendOnly');
+  videoDesc.addVideoCodec(wants.video.pt, 'VP8');
   videoDesc.addSSRC(OUT.video.ssrc, 'martillo', 'martillo', 'video');
-  const audioDesc = new ndc.Audio('1', 'SendOnly');
-  audioDesc.addOpusCodec(OUT.audio.pt);
+  const audioDesc = new ndc.Audio(wants.audio.mid, 'SendOnly');
+  audioDesc.addOpusCodec(wants.audio.pt);
   audioDesc.addSSRC(OUT.audio.ssrc, 'martillo', 'martillo', 'audio');
   const videoTrack = pc.addTrack(videoDesc);
   const audioTrack = pc.addTrack(audioDesc);
@@ -321,6 +377,7 @@ async function subscribe(roomId: string, peerId: string): Promise<string> {
     room: roomId,
     pc,
     tracks: { video: videoTrack, audio: audioTrack },
+    pt: { video: wants.video.pt, audio: wants.audio.pt },
     keep: [videoDesc, audioDesc],
     ready: false,
     started: false,
@@ -353,29 +410,19 @@ async function subscribe(roomId: string, peerId: string): Promise<string> {
   });
   r.viewers.set(peerId, v);
   viewers.set(peerId, v);
-  const offer = gathered(pc);
-  pc.setLocalDescription();
+  // The answer is made by libdatachannel on the offer, from the tracks above (their mids match).
+  const answer = gathered(pc);
   try {
-    // The SFU stays the DTLS server (actpass) towards its viewers: as the client it raced
-    // libdatachannel's own setRemoteDescription (the handshake started, and checked the viewer's
-    // certificate, before the answer's fingerprint was stored: "certificate verify failed", then
-    // "Got a remote candidate without ICE transport"), often under load. Janus viewers do make
-    // Janus the client (offerAsDtlsClient), where no such race was seen.
-    return rewriteHostCandidates(await offer, config.publicIp);
+    pc.setRemoteDescription(offerAsDtlsClient(offer), 'offer');
+  } catch (err) {
+    endViewer(v);
+    throw new SfuError('invalid', `bad offer: ${String(err)}`);
+  }
+  try {
+    return rewriteHostCandidates(await answer, config.publicIp);
   } catch (err) {
     endViewer(v);
     throw err;
-  }
-}
-
-function answer(peerId: string, sdp: string): void {
-  const v = viewers.get(peerId);
-  if (!v) throw new SfuError('unknown_peer');
-  try {
-    v.pc.setRemoteDescription(sdp, 'answer');
-  } catch (err) {
-    endViewer(v);
-    throw new SfuError('invalid', `bad answer: ${String(err)}`);
   }
 }
 
@@ -413,10 +460,7 @@ async function handle(req: SfuRequest): Promise<SfuReply> {
     case 'publish':
       return { t: 'reply', id: req.id, ok: true, sdp: await publish(req.room, req.pubId, req.sdp) };
     case 'subscribe':
-      return { t: 'reply', id: req.id, ok: true, sdp: await subscribe(req.room, req.peerId) };
-    case 'answer':
-      answer(req.peerId, req.sdp);
-      return { t: 'reply', id: req.id, ok: true };
+      return { t: 'reply', id: req.id, ok: true, sdp: await subscribe(req.room, req.peerId, req.sdp) };
     case 'leave':
       leave(req.peerId);
       return { t: 'reply', id: req.id, ok: true };
