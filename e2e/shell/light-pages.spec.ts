@@ -21,6 +21,10 @@ function manifest(): Record<string, ManifestChunk> {
   return JSON.parse(readFileSync(path.join(webDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
 }
 
+/** A message only React Router's code carries (kept in the production build). */
+const ROUTER_MARK = 'may be used only in the context of a <Router>';
+const hasRouter = (scriptPath: string) => readFileSync(path.join(webDir, scriptPath), 'utf8').includes(ROUTER_MARK);
+
 /** The files built from the admin panel's own sources (its screen and what it loads on demand). */
 function adminFiles(): Set<string> {
   return new Set(
@@ -62,6 +66,8 @@ describe('a light public page', () => {
     await page.waitForLoadState('networkidle');
     expect(scripts.length).toBeGreaterThan(0);
     expect(scripts.filter((s) => admin.has(s.path))).toEqual([]);
+    // Nor React Router: the shell picks the screen without it (lib/pathname.ts).
+    expect(scripts.filter((s) => hasRouter(s.path))).toEqual([]);
     // Chromium accepts brotli: every script worth compressing came as brotli.
     expect(scripts.filter((s) => s.encoding === 'br').length).toBeGreaterThan(0);
     await page.context().close();
@@ -75,6 +81,7 @@ describe('a light public page', () => {
     await adminPage.goto(`${ctx.app.url}/admin`);
     await adminPage.getByRole('button', { name: t.auth.signInWithGoogle }).waitFor();
     expect(adminScripts.some((s) => admin.has(s))).toBe(true);
+    expect(adminScripts.some(hasRouter)).toBe(true);
     await adminPage.context().close();
   });
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { setupAppAndBrowser } from '../support/app.js';
 import { newPage } from '../support/browser.js';
 import { t } from '../support/catalogue.js';
+import { prepareUser, signInPage } from '../support/session.js';
 
 const ctx = setupAppAndBrowser();
 
@@ -43,6 +44,35 @@ describe('screens chosen by path', () => {
       });
       expect(hubBackground).not.toBe(adminBackground);
     }
+    await page.context().close();
+  });
+
+  it('moves between the panel and the Live Hub within the page, with Back and Forward; / opens the panel', async () => {
+    const seller = await prepareUser(ctx.app, { email: 'vendedora.rutas@ejemplo.mx', name: 'Rita Rutas', roles: ['seller'], companyId: 'tienda-rutas' });
+    const page = await newPage(ctx.browser);
+    await signInPage(page, ctx.app, seller);
+    await page.goto(`${ctx.app.url}/`);
+    await page.waitForURL(`${ctx.app.url}/admin`);
+    const toHub = page.getByRole('button', { name: t.admin.liveHub });
+    const hubTitle = page.getByRole('heading', { name: t.livehub.title });
+    await toHub.waitFor();
+    // The same document all along: the shell follows the panel's router without a reload.
+    await page.evaluate(() => {
+      (window as unknown as { samePage: boolean }).samePage = true;
+    });
+    await toHub.click();
+    await hubTitle.waitFor();
+    expect(new URL(page.url()).pathname).toBe('/admin/livehub');
+    await page.getByRole('button', { name: t.livehub.backToAdmin }).click();
+    await toHub.waitFor();
+    expect(new URL(page.url()).pathname).toBe('/admin');
+    await page.goBack();
+    await hubTitle.waitFor();
+    await page.goBack();
+    await toHub.waitFor();
+    await page.goForward();
+    await hubTitle.waitFor();
+    expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
     await page.context().close();
   });
 

@@ -1,28 +1,34 @@
 import { Center, MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BrowserRouter, Navigate, useLocation } from 'react-router';
 import { LoadErrorBoundary, LoadFailed } from './components/load-error-boundary';
 import { LoadingScreen } from './components/loading-screen';
-import { lazyWithModals } from './components/with-modals';
+import { lazyPanelScreen } from './components/panel-screen';
+import { replaceUrl, usePathname } from './lib/pathname';
 import { ADMIN_HOME, screenForPath } from './routes';
 import { cssVariablesResolver, themeWithLabels } from './theme';
 
 // Every screen loads on demand: a buyer's phone fetches only the public page it opens, never the
 // admin panel's code (issue 14), and the panel is fetched by those who open it.
-// The panel and the Live Hub bring @mantine/modals' provider with them (their confirm dialogs).
-const AdminPanel = lazyWithModals(() => import('./admin/admin-panel').then((m) => m.AdminPanel));
-const LiveHub = lazyWithModals(() => import('./livehub/live-hub').then((m) => m.LiveHub));
+// The panel and the Live Hub bring React Router and @mantine/modals' provider with them (panel-screen.tsx).
+const AdminPanel = lazyPanelScreen(() => import('./admin/admin-panel').then((m) => m.AdminPanel));
+const LiveHub = lazyPanelScreen(() => import('./livehub/live-hub').then((m) => m.LiveHub));
 const AuctionPage = lazy(() => import('./public/auction-page').then((m) => ({ default: m.AuctionPage })));
 const LivePage = lazy(() => import('./public/live-page').then((m) => ({ default: m.LivePage })));
 const PayPage = lazy(() => import('./public/pay-page').then((m) => ({ default: m.PayPage })));
 
+/** `/` is the admin panel's home: the address bar says so (no history entry of its own). */
+function GoHome() {
+  useEffect(() => replaceUrl(ADMIN_HOME), []);
+  return <LoadingScreen />;
+}
+
 /** SPEC §2: the screen is chosen by path. */
 function ScreenByPath() {
-  const { pathname } = useLocation();
-  if (pathname === '/') return <Navigate to={ADMIN_HOME} replace />;
+  const pathname = usePathname();
+  if (pathname === '/') return <GoHome />;
   const screen = screenForPath(pathname);
   switch (screen.kind) {
     case 'livehub':
@@ -45,20 +51,18 @@ export function App({ queryClient }: { queryClient: QueryClient }) {
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <QueryClientProvider client={queryClient}>
         <Notifications position="top-right" />
-        <BrowserRouter>
-          {/* A screen whose code did not arrive (offline, or a new deploy): say so and reload, not a blank page. */}
-          <LoadErrorBoundary
-            fallback={() => (
-              <Center mih="100dvh" p="md">
-                <LoadFailed message={t('common.screenLoadFailed')} onRetry={() => window.location.reload()} />
-              </Center>
-            )}
-          >
-            <Suspense fallback={<LoadingScreen />}>
-              <ScreenByPath />
-            </Suspense>
-          </LoadErrorBoundary>
-        </BrowserRouter>
+        {/* A screen whose code did not arrive (offline, or a new deploy): say so and reload, not a blank page. */}
+        <LoadErrorBoundary
+          fallback={() => (
+            <Center mih="100dvh" p="md">
+              <LoadFailed message={t('common.screenLoadFailed')} onRetry={() => window.location.reload()} />
+            </Center>
+          )}
+        >
+          <Suspense fallback={<LoadingScreen />}>
+            <ScreenByPath />
+          </Suspense>
+        </LoadErrorBoundary>
       </QueryClientProvider>
     </MantineProvider>
   );

@@ -46,7 +46,7 @@ function publicMantineComponents(): Map<string, string> {
     }
     for (const match of source.matchAll(/(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'|import\('(\.[^']+)'\)/g)) {
       const target = resolveImport(file, (match[1] ?? match[2]) as string);
-      // The panel and the Live Hub load every stylesheet with them (components/with-modals.tsx).
+      // The panel and the Live Hub load every stylesheet with them (components/panel-screen.tsx).
       if (target && !/^(admin|livehub)[\\/]/.test(path.relative(web, target))) queue.push(target);
     }
   }

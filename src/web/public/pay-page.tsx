@@ -1,12 +1,12 @@
 import { Alert, Stack, Text, Title } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
 import type { SandboxOutcome } from '../../domain/payments.js';
 import { usePublicConfig } from '../api/config';
 import { useCheckout, useSandboxPay } from '../api/payments';
 import { AlertIcon } from '../components/icons';
 import { apiErrorText } from '../lib/api-errors';
+import { replaceUrl } from '../lib/pathname';
 import { CheckoutLoadError, CheckoutOutcome, CheckoutUnavailable, PayNotice, ProviderHint, SandboxButtons, TestPaymentBanner } from './pay/checkout-panels';
 import { type CheckoutResult, checkoutResultFrom, checkoutScreen, PROCESSING_POLL_MS } from './pay/checkout-state';
 import { CheckoutSkeleton, CheckoutSummary } from './pay/checkout-summary';
@@ -23,11 +23,9 @@ export function PayPage({ paymentId }: { paymentId: string }) {
 
 function PayContent({ paymentId }: { paymentId: string }) {
   const { t } = useTranslation();
-  const location = useLocation();
-  const navigate = useNavigate();
   const config = usePublicConfig();
   const [outcome, setOutcome] = useState<SandboxOutcome | null>(null);
-  const [result, setResult] = useState<CheckoutResult | null>(() => checkoutResultFrom(location.search));
+  const [result, setResult] = useState<CheckoutResult | null>(() => checkoutResultFrom(window.location.search));
   const [isPolling, setPolling] = useState(false);
   const checkout = useCheckout(paymentId, isPolling ? PROCESSING_POLL_MS : false);
 
@@ -55,7 +53,8 @@ function PayContent({ paymentId }: { paymentId: string }) {
   const tryAgain = () => {
     setOutcome(null);
     setResult(null);
-    if (location.search) navigate({ pathname: location.pathname, search: '' }, { replace: true });
+    // Mercado Pago's return parameters go from the address, so a reload does not show that result again.
+    if (window.location.search) replaceUrl(window.location.pathname);
   };
 
   return (
