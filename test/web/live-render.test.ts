@@ -2,7 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createElement, type ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Me } from '../../src/domain/api-types';
 import type { PublicAuction } from '../../src/domain/auctions';
 import type { AuctionLiveState } from '../../src/domain/bidding';
@@ -11,7 +11,6 @@ import { formatMoney } from '../../src/domain/money';
 import { type LiveSessionData, liveKeys } from '../../src/web/api/live';
 import { meKeys } from '../../src/web/api/me';
 import { createQueryClient } from '../../src/web/api/query-client';
-import { i18nReady } from '../../src/web/i18n';
 import es from '../../src/web/i18n/es-MX.json';
 import { AuctionView } from '../../src/web/public/auction/auction-view';
 import { LiveSessionView } from '../../src/web/public/live/live-session-view';
@@ -22,10 +21,6 @@ import { theme } from '../../src/web/theme';
  * The live page's states rendered by the real components (server-side rendering, so no browser
  * here: effects and the socket do not run). The Chromium walkthrough covers the live updates.
  */
-
-beforeAll(async () => {
-  await i18nReady;
-});
 
 /** The device clock is the server's here (offset zero), so times are relative to now. */
 const NOW = Date.now();

@@ -1,10 +1,10 @@
 import { Anchor, Box, Burger, Button, Group } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { Me } from '../../domain/api-types.js';
 import { BrandMark } from '../components/brand-mark';
 import { DevModeBadge } from '../components/dev-mode-badge';
 import { BroadcastIcon, LogoutIcon } from '../components/icons';
+import { useTranslation } from '../i18n';
 import { ADMIN_HOME, LIVE_HUB_PATH } from '../routes';
 import { CompanyInfo } from './company-info';
 

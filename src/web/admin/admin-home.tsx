@@ -1,7 +1,7 @@
 import { Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import type { Me } from '../../domain/api-types.js';
 import { displayNameOf } from '../api/me';
+import { useTranslation } from '../i18n';
 import { AuctionPanel } from './auctions/auction-panel';
 
 /** The main area: a short welcome, then the auction management panel (SPEC §2). */

@@ -1,10 +1,10 @@
 import { Button, Divider, Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { Me } from '../../domain/api-types.js';
 import { isAdmin } from '../../domain/role-rules.js';
 import { DevModeBadge } from '../components/dev-mode-badge';
 import { CashIcon, LogoutIcon, PlusIcon, ReceiptIcon, TagIcon, UserIcon, UsersIcon } from '../components/icons';
+import { useTranslation } from '../i18n';
 import type { LazyWindowName } from './admin-panel';
 import { companyEntry } from './companies/company-entry';
 import { CompanyInfo } from './company-info';

@@ -1,6 +1,6 @@
 import { Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import type { Me } from '../../domain/api-types.js';
+import { useTranslation } from '../i18n';
 
 /** Company name and id from /api/me, each shown only when known (SPEC §2 header). */
 export function CompanyInfo({ me, inverted = false }: { me: Me; inverted?: boolean }) {

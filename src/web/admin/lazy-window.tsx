@@ -1,8 +1,8 @@
 import { Group, Loader, Modal, type ModalProps, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { type ComponentType, lazy, Suspense, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { LoadErrorBoundary, LoadFailed } from '../components/load-error-boundary';
+import { useTranslation } from '../i18n';
 
 /** What every panel window takes: whether it shows, and how it closes. */
 interface WindowProps {

@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import type { AuctionStatus } from '../../domain/auctions.js';
+import { useTranslation } from '../i18n';
 
 const STATUS_COLORS: Record<AuctionStatus, string> = { active: 'green', live: 'oro', pending: 'gray', ended: 'dark' };
 

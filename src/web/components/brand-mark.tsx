@@ -1,5 +1,5 @@
 import { Group, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { GavelIcon } from './icons';
 
 /** The gavel and the name, as every header shows them. */

@@ -1,6 +1,6 @@
 import { Badge, Tooltip } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { usePublicConfig } from '../api/config';
+import { useTranslation } from '../i18n';
 
 /** 'Modo desarrollo' when the server runs its development sign-in, so nobody mistakes it for production. */
 export function DevModeBadge() {

@@ -1,6 +1,6 @@
 import { Alert, Button, Center, Paper } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { isApiError, NETWORK_ERROR_STATUS } from '../api/client';
+import { useTranslation } from '../i18n';
 
 /** Shown when the session itself cannot be read (server down, offline): say so and offer a retry. */
 export function ErrorScreen({ error, onRetry }: { error: unknown; onRetry: () => void }) {

@@ -1,5 +1,5 @@
 import { Center, Loader, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 
 /** Full-page 'Cargando...' while the session (or a lazy screen) resolves. */
 export function LoadingScreen({ inverted = false }: { inverted?: boolean }) {

@@ -1,11 +1,11 @@
 import { Alert, Button, Checkbox, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { Me } from '../../domain/api-types.js';
 import type { Profile } from '../../domain/profile.js';
 import { isApiError } from '../api/client';
 import { useSaveProfile } from '../api/profile';
+import { useTranslation } from '../i18n';
 import {
   cachedDialCodeSelectData,
   filterDialCodes,

@@ -1,10 +1,10 @@
 import { Alert, Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { lazy, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { Me } from '../../domain/api-types.js';
 import { isApiError } from '../api/client';
 import { useProfile } from '../api/profile';
+import { useTranslation } from '../i18n';
 
 // The form brings the phone-number rules (libphonenumber metadata): load it only when needed.
 const ProfileForm = lazy(() => import('./profile-form').then((m) => ({ default: m.ProfileForm })));

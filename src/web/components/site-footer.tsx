@@ -1,5 +1,5 @@
 import { Anchor, Group, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { PRIVACY_POLICY_PATH } from '../routes';
 
 /** '© <this year> Martillo' and the privacy notice, a static page served from public/. */

@@ -1,8 +1,8 @@
 import { Alert, Button, Center, Divider, Paper, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import type { Me } from '../../domain/api-types.js';
 import { startSignIn, useSignOut } from '../api/auth';
 import { displayNameOf } from '../api/me';
+import { useTranslation } from '../i18n';
 import { DevModeBadge } from './dev-mode-badge';
 import { GavelIcon, GoogleIcon, LogoutIcon } from './icons';
 import { SiteFooter } from './site-footer';

@@ -1,8 +1,8 @@
 import { Alert, Box, Button, Group, Modal, Slider, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import Cropper, { type Area } from 'react-easy-crop';
-import { useTranslation } from 'react-i18next';
 import { COVER_ASPECT, COVER_JPEG_QUALITY, COVER_ZOOM } from '../../domain/live.js';
+import { useTranslation } from '../i18n';
 import { coverDrawRect } from './cover';
 
 function loadImage(src: string): Promise<HTMLImageElement> {

@@ -1,11 +1,11 @@
 import { Alert, Box, Button, Center, FileButton, Group, Image, Modal, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { LiveSessionData } from '../api/live';
 import { useUpdateSession } from '../api/live-hub';
 import { uploadImage } from '../api/uploads';
 import { PhotoIcon, TrashIcon, UploadIcon } from '../components/icons';
+import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { coverFileProblem, lotImageChoices } from './cover';
 import { CoverCropModal } from './cover-crop-modal';

@@ -1,9 +1,9 @@
 import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { SLUG_INPUT_MAX } from '../../domain/live.js';
 import { useCreateSession } from '../api/live-hub';
+import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { COMPACT_QUERY } from './hub-layout';
 import { TitleAndDateFields, useFieldError, WhatsappField } from './session-fields';

@@ -2,10 +2,10 @@ import { Alert, Button, Divider, Group, Loader, Modal, NumberInput, SimpleGrid, 
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ANTI_SNIPE_MAX_SECONDS, MIN_INCREMENT_MAX, TIMER_MAX_SECONDS, TIMER_MIN_SECONDS, TIMER_STEP_SECONDS } from '../../domain/live.js';
 import { type LiveSessionData, useLiveSession } from '../api/live';
 import { useUpdateSession } from '../api/live-hub';
+import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { CoverSection } from './cover-section';
 import { COMPACT_QUERY } from './hub-layout';

@@ -1,11 +1,11 @@
 import { Box, Button, Group, Menu, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { Me } from '../../domain/api-types.js';
 import { CompanyInfo } from '../admin/company-info';
 import { DevModeBadge } from '../components/dev-mode-badge';
 import { ArrowLeftIcon, BroadcastIcon, DotsIcon, ListIcon, PlusIcon } from '../components/icons';
+import { useTranslation } from '../i18n';
 import { ADMIN_HOME } from '../routes';
 import { COMPACT_QUERY } from './hub-layout';
 

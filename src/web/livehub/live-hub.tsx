@@ -1,7 +1,6 @@
 import { Alert, Button, Container, Grid, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useCallback, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import type { Me } from '../../domain/api-types.js';
 import { SESSION_LOADED_TOAST_MS } from '../../domain/live.js';
@@ -12,6 +11,7 @@ import { PanelGate } from '../components/panel-gate';
 import { ProfileModal } from '../components/profile-modal';
 import { SiteFooter } from '../components/site-footer';
 import { useProfilePrompt } from '../components/use-profile-prompt';
+import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { CreateSessionModal } from './create-session-modal';
 import { EditSessionModal } from './edit-session-modal';

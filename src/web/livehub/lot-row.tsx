@@ -2,9 +2,9 @@ import type { DraggableAttributes, DraggableSyntheticListeners } from '@dnd-kit/
 import { ActionIcon, Badge, Box, Button, Center, Group, Image, Stack, Text } from '@mantine/core';
 import type { CSSProperties, Ref } from 'react';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../domain/money.js';
 import { ArrowDownIcon, ArrowUpIcon, GripIcon, PhotoIcon, TrashIcon } from '../components/icons';
+import { useTranslation } from '../i18n';
 import type { LotRow, LotRowStatus } from './lot-rows';
 
 const STATUS_COLORS: Record<LotRowStatus, string> = {

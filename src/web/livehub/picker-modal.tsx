@@ -2,12 +2,12 @@ import { Alert, Button, Center, Group, Image, Loader, Modal, ScrollArea, Stack, 
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { PickerItem } from '../../domain/live.js';
 import { formatMoney } from '../../domain/money.js';
 import { useLotActions, usePicker } from '../api/live-hub';
 import { AuctionStatusBadge } from '../components/auction-status-badge';
 import { PhotoIcon, SearchIcon } from '../components/icons';
+import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { COMPACT_QUERY } from './hub-layout';
 

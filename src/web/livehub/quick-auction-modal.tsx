@@ -20,13 +20,13 @@ import {
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { MAX_AUCTION_IMAGES } from '../../domain/auctions.js';
 import { QUICK_AUCTION_STATUSES, QUICK_TIMER_PRESETS, type QuickAuctionStatus } from '../../domain/live.js';
 import { isApiError } from '../api/client';
 import { useQuickAuction } from '../api/live-hub';
 import { uploadImage } from '../api/uploads';
 import { CloseIcon, UploadIcon } from '../components/icons';
+import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { isImageFile } from './cover';
 import { COMPACT_QUERY } from './hub-layout';

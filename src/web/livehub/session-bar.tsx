@@ -1,8 +1,8 @@
 import { Alert, Badge, Button, Group, Loader, NativeSelect, Paper, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { LiveSessionListItem, SessionStatus } from '../../domain/live.js';
 import { BroadcastIcon } from '../components/icons';
+import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { formatDate } from '../lib/dates';
 

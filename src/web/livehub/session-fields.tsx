@@ -1,8 +1,8 @@
 import { Button, Group, Input, Stack, Text, TextInput } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
-import { useTranslation } from 'react-i18next';
 import { SESSION_TITLE_MAX, WHATSAPP_LINK_MAX } from '../../domain/live.js';
 import { CHOSEN_FORMAT, fromMexicoWallTime, toMexicoWallTime } from '../admin/auction-form/end-time';
+import { useTranslation } from '../i18n';
 import { formatDate } from '../lib/dates';
 import { type FieldErrors, presetScheduledAt, SCHEDULE_PRESETS_MINUTES } from './session-form';
 

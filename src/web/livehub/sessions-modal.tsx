@@ -2,10 +2,10 @@ import { ActionIcon, Alert, Button, Group, Loader, Modal, NativeSelect, Stack, T
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { type LiveSessionListItem, SESSION_STATUSES, type SessionStatus } from '../../domain/live.js';
 import { useDeleteSession, useHubSessions, useUpdateSession } from '../api/live-hub';
 import { PencilIcon, TrashIcon } from '../components/icons';
+import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { formatDate } from '../lib/dates';
 import { COMPACT_QUERY } from './hub-layout';

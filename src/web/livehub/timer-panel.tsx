@@ -1,10 +1,10 @@
 import { Alert, Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { TIMER_BUTTONS_SECONDS, TIMER_MIN_SECONDS, TIMER_STEP_SECONDS } from '../../domain/live.js';
 import type { LiveSessionData } from '../api/live';
 import { useLotActions } from '../api/live-hub';
 import { ClockIcon } from '../components/icons';
+import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { defaultCustomSeconds, parseCustomSeconds } from './session-form';
 import { currentLot, hubTimerState, timerBadge } from './timer-view';

@@ -19,7 +19,7 @@ export function hubTimerState(detail: Pick<LiveSessionDetail, 'session' | 'lots'
 }
 
 /** The badge's catalogue key and values: 'Inactivo', 'En curso: mm:ss', 'Finalizado'. */
-export function timerBadge(state: TimerState): { key: 'idle' | 'running' | 'finished'; time?: string } {
+export function timerBadge(state: TimerState): { key: 'running'; time: string } | { key: 'idle' | 'finished' } {
   if (state.kind === 'running') return { key: 'running', time: formatTimer(state.remainingMs) };
   return { key: state.kind };
 }

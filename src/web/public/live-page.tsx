@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
 import { isUuid } from '../../domain/ids.js';
 import { bidKeys } from '../api/bids';
 import { liveKeys, useLiveSession } from '../api/live';
+import { useTranslation } from '../i18n';
 import { LiveDirectory } from './live/live-directory';
 import { LiveSessionView } from './live/live-session-view';
 import { LiveLoadError, LiveNotFound, LiveSkeleton } from './live/live-states';

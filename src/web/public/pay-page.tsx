@@ -1,10 +1,10 @@
 import { Alert, Stack, Text, Title } from '@mantine/core';
 import { useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { SandboxOutcome } from '../../domain/payments.js';
 import { usePublicConfig } from '../api/config';
 import { useCheckout, useSandboxPay } from '../api/payments';
 import { AlertIcon } from '../components/icons';
+import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { replaceUrl } from '../lib/pathname';
 import { CheckoutLoadError, CheckoutOutcome, CheckoutUnavailable, PayNotice, ProviderHint, SandboxButtons, TestPaymentBanner } from './pay/checkout-panels';

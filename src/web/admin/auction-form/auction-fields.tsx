@@ -1,10 +1,10 @@
 import { Anchor, Button, Group, Loader, NumberInput, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { type ReactNode, useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { LockableAuction } from '../../../domain/auction-lock.js';
 import { type AuctionStatus, CONDITIONS, type Condicion, EDITABLE_AUCTION_STATUSES, MAX_PRICE } from '../../../domain/auctions.js';
 import { useCategories } from '../../api/categories';
 import { LockIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import type { AuctionField, AuctionFormValues, EditableStatus, FieldErrors } from './form-values';
 import { LockedNote } from './lock-notes';
 

@@ -1,10 +1,10 @@
 import { Alert, Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useCallback, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { AuctionDetail } from '../../../domain/auctions.js';
 import { useAuctionDetail } from '../../api/auctions';
 import { isApiError } from '../../api/client';
+import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
 import { AuctionForm } from './auction-form';
 

@@ -1,10 +1,10 @@
 import { Alert, Box, Button, Divider, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { type AuctionDetail, type AuctionImage, type AuctionInput, scheduleLock } from '../../../domain/auctions.js';
 import { useCreateAuction, useUpdateAuction } from '../../api/auctions';
 import { isApiError } from '../../api/client';
+import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
 import { CategoryField, DetailFields, PriceFields, StatusField, TextFields } from './auction-fields';
 import { EndTimeField } from './end-time-field';

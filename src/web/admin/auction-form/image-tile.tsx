@@ -1,7 +1,7 @@
 import { ActionIcon, Badge, Box, Button, Group, Image, Paper, Progress, Stack, Text, Tooltip } from '@mantine/core';
 import { type DragEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ChevronLeftIcon, ChevronRightIcon, CloseIcon, LockIcon, RetryIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import type { ImageItem } from './use-image-uploads';
 
 /** The MIME type that marks a drag as one of our tiles (a file dragged in from the desktop has none). */

@@ -1,8 +1,8 @@
 import { Alert, Box, Button, Group, Input, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { type DragEvent, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { MAX_AUCTION_IMAGES } from '../../../domain/auctions.js';
 import { UploadIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import { ImageTile } from './image-tile';
 import { LockedNote } from './lock-notes';
 import type { ImageUploads, Refusal } from './use-image-uploads';

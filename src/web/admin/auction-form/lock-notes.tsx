@@ -1,7 +1,7 @@
 import { Alert, Group, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { LockIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 
 /** A field's description when bids hold it: the lock and the reason, in words. */
 export function LockedNote({ children }: { children: ReactNode }) {

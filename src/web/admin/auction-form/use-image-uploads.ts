@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { type AuctionImage, MAX_AUCTION_IMAGES } from '../../../domain/auctions.js';
 import { MAX_UPLOAD_BYTES } from '../../../domain/uploads.js';
 import { isApiError } from '../../api/client';
 import { uploadImage } from '../../api/uploads';
+import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
 
 export type ImageStatus = 'done' | 'uploading' | 'error';

@@ -1,7 +1,7 @@
 import { Card, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import type { AuctionListItem } from '../../../domain/auctions.js';
 import { AuctionStatusBadge } from '../../components/auction-status-badge';
+import { useTranslation } from '../../i18n';
 import { AuctionCardActions, AuctionEndDate, AuctionName, AuctionPrice, AuctionThumbnail } from './auction-cells';
 import type { AuctionListViewProps } from './auction-table';
 

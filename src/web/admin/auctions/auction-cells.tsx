@@ -1,10 +1,10 @@
 import { ActionIcon, Button, Center, Group, Image, Stack, Text, Tooltip } from '@mantine/core';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { deleteBlock } from '../../../domain/auction-list.js';
 import type { AuctionListItem } from '../../../domain/auctions.js';
 import { formatMoney } from '../../../domain/money.js';
 import { EyeIcon, PencilIcon, PhotoIcon, TrashIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import { formatDate, TIME_FORMAT } from '../../lib/dates';
 
 const THUMB_SIZE = 48;

@@ -1,8 +1,8 @@
 import { Badge, Button, CloseButton, Group, Kbd, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { Fragment, type RefObject } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { AuctionCounts } from '../../../domain/auctions.js';
 import { SearchIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import { SHORTCUT_KEY_OF } from './use-auction-shortcuts';
 import type { SearchDraft } from './use-search-draft';
 import { AUCTION_VIEWS, type AuctionView, MAX_SEARCH_LENGTH } from './view-state';

@@ -1,7 +1,7 @@
 import { Button, Group, Loader, NativeSelect, Text } from '@mantine/core';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
 import { PAGE_SIZES } from '../../../domain/auction-list.js';
+import { useTranslation } from '../../i18n';
 
 interface AuctionPaginationProps {
   page: number;

@@ -1,10 +1,10 @@
 import { Card, Group, Loader, Stack, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../domain/api-types.js';
 import { usePaymentsRefresh } from '../../api/payments';
 import { LoadErrorBoundary, LoadFailed } from '../../components/load-error-boundary';
+import { useTranslation } from '../../i18n';
 import { WindowLoading } from '../lazy-window';
 import { AuctionFilterBar } from './auction-filter-bar';
 import { AuctionResults } from './auction-results';

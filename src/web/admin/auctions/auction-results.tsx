@@ -1,5 +1,5 @@
 import { Box, Stack, VisuallyHidden } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { AuctionCards, AuctionCardsSkeleton } from './auction-cards';
 import { AuctionPagination } from './auction-pagination';
 import { AuctionEmptyState, AuctionLoadError } from './auction-states';

@@ -1,8 +1,8 @@
 import { Alert, Button, EmptyState, Stack, Text } from '@mantine/core';
 import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { AuctionFilter } from '../../../domain/auctions.js';
 import { AlertIcon, ReceiptIcon, SearchIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
 
 /** Nothing to list: no auctions at all, none for this filter, or none for this search. */

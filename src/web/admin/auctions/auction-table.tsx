@@ -1,7 +1,7 @@
 import { Skeleton, Table, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import type { AuctionListItem } from '../../../domain/auctions.js';
 import { AuctionStatusBadge } from '../../components/auction-status-badge';
+import { useTranslation } from '../../i18n';
 import { AuctionEndDate, AuctionName, AuctionPrice, AuctionRowActions, AuctionThumbnail } from './auction-cells';
 
 export interface AuctionListViewProps {

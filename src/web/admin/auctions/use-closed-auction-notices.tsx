@@ -2,11 +2,11 @@ import { Anchor, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { AuctionDetail, AuctionListItem } from '../../../domain/auctions.js';
 import { formatMoney } from '../../../domain/money.js';
 import { auctionKeys } from '../../api/auctions';
 import { api, isApiError } from '../../api/client';
+import { useTranslation } from '../../i18n';
 import type { AuctionPage } from './use-auction-page';
 import { type AuctionViewState, MAX_SEARCH_LENGTH, writeViewState } from './view-state';
 

@@ -2,9 +2,9 @@ import { Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useCallback, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { AuctionListItem } from '../../../domain/auctions.js';
 import { useDeleteAuction } from '../../api/auctions';
+import { useTranslation } from '../../i18n';
 import { useErrorText } from './auction-states';
 
 const CONFIRM_MODAL_ID = 'delete-auction';

@@ -1,12 +1,12 @@
 import { Alert, Box, Button, EmptyState, Group, Loader, ScrollArea, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { Category } from '../../../domain/categories.js';
 import { foldText } from '../../../domain/text.js';
 import { useCategories, useDeleteCategory, useRenameCategory } from '../../api/categories';
 import { useMe } from '../../api/me';
 import { SearchIcon, TagIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import { failureReason } from '../../lib/api-errors';
 import { isPlatformAdmin } from '../users/user-format';
 import { CategoryAddForm } from './category-add-form';

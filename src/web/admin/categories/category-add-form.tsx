@@ -1,8 +1,8 @@
 import { Button, Group, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useAddCategory } from '../../api/categories';
+import { useTranslation } from '../../i18n';
 import { failureReason } from '../../lib/api-errors';
 import { CATEGORY_NAME_MAX, checkCategoryName } from './category-name';
 

@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import type { Category } from '../../../domain/categories.js';
+import { useTranslation } from '../../i18n';
 
 interface CategoryDeleteConfirmProps {
   /** The category asked about; kept while the window fades out. */

@@ -1,8 +1,8 @@
 import { ActionIcon, Box, CheckIcon, CloseIcon, Group, Text, TextInput, Tooltip } from '@mantine/core';
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { Category } from '../../../domain/categories.js';
 import { PencilIcon, TrashIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import { CATEGORY_NAME_MAX, checkCategoryName } from './category-name';
 
 interface CategoryRowProps {

@@ -1,10 +1,10 @@
 import { Alert, Button, Code, Group, Modal, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../domain/api-types.js';
 import { useCompanies } from '../../api/companies';
 import { SearchIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
 import { useSearchDraft } from '../auctions/use-search-draft';
 import { MAX_SEARCH_LENGTH } from '../panel-url';

@@ -1,10 +1,10 @@
 import { Alert, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { type Company, ZCompanyInput } from '../../../domain/companies.js';
 import { isApiError } from '../../api/client';
 import { useCompany, useSaveCompany } from '../../api/companies';
+import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
 
 type Field = 'name' | 'rfc' | 'legalName';

@@ -1,8 +1,8 @@
 import { Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../domain/money.js';
 import type { PaymentView, WonItem } from '../../../domain/payments.js';
+import { useTranslation } from '../../i18n';
 
 interface AddItemsModalProps {
   payment: PaymentView | null;

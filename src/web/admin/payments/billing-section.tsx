@@ -1,7 +1,7 @@
 import { Alert, Badge, Box, Button, EmptyState, Group, Loader, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { AlertIcon, ReceiptIcon, SearchIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import { useErrorText } from '../auctions/auction-states';
 import { BillingList, type BillingListProps, BillingListSkeleton } from './billing-list';
 

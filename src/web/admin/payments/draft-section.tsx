@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Stack } from '@mantine/core';
 import { useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { PaymentView } from '../../../domain/payments.js';
+import { useTranslation } from '../../i18n';
 import type { BillingColumn } from './billing-list';
 import { BillingListSection, type SectionQuery } from './billing-section';
 import { DraftShippingFields } from './draft-shipping-fields';

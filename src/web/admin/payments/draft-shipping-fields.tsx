@@ -1,7 +1,7 @@
 import { Group, Loader, Stack, TextInput } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { MAX_CARRIER_LENGTH, type PaymentView } from '../../../domain/payments.js';
+import { useTranslation } from '../../i18n';
 import { type Shipping, type ShippingErrorKey, type ShippingFormValues, sameShipping, shippingFormValues, validateShipping } from './payment-rules';
 import { MAX_SHIPPING_COST_TEXT, ShippingCostInput } from './shipping-cost-input';
 

@@ -2,9 +2,9 @@ import { Anchor, Badge, Button, Group, Skeleton, Stack, Text, Title, Tooltip } f
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { fetchMpConnectUrl, useMpStatus } from '../../api/payments';
 import { CashIcon, RetryIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import { openBlankTab, openInNewTab } from './browser';
 import { connectFailure, connectUrl, mpBadge } from './mp-rules';
 

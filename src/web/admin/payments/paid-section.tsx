@@ -1,6 +1,6 @@
 import { Badge, Button, SegmentedControl, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import type { PaymentView } from '../../../domain/payments.js';
+import { useTranslation } from '../../i18n';
 import type { BillingColumn } from './billing-list';
 import classes from './billing-list.module.css';
 import { BillingListSection, type SectionQuery } from './billing-section';

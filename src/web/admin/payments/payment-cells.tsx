@@ -1,7 +1,7 @@
 import { Anchor, Badge, Group, Spoiler, Stack, Text, Tooltip } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../domain/money.js';
 import type { PaymentStatus, PaymentView, WonItem } from '../../../domain/payments.js';
+import { useTranslation } from '../../i18n';
 import { formatDate } from '../../lib/dates';
 import classes from './billing-list.module.css';
 import { formatWhatsapp, PAYMENT_STATUS_COLORS, providerStatusColor, shortId, whatsappChatHref } from './payment-rules';

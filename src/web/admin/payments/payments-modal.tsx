@@ -1,10 +1,10 @@
 import { Alert, Button, EmptyState, Group, Loader, Modal, NativeSelect, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { useTranslation } from 'react-i18next';
 import type { PaymentView } from '../../../domain/payments.js';
 import { useMe } from '../../api/me';
 import { usePayments } from '../../api/payments';
 import { AlertIcon, ReceiptIcon, RetryIcon, SearchIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import { useErrorText } from '../auctions/auction-states';
 import { useSearchDraft } from '../auctions/use-search-draft';
 import { isPaymentStatusFilter, PAYMENT_STATUS_FILTERS, type PaymentStatusFilter } from '../panel-url';

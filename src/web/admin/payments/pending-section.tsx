@@ -1,6 +1,6 @@
 import { Button, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import type { PaymentView } from '../../../domain/payments.js';
+import { useTranslation } from '../../i18n';
 import { formatDate } from '../../lib/dates';
 import type { BillingColumn } from './billing-list';
 import { BillingListSection, type SectionQuery } from './billing-section';

@@ -1,5 +1,5 @@
 import { Badge, Button, Tooltip } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import type { BillingColumn } from './billing-list';
 import { BillingListSection, type SectionQuery } from './billing-section';
 import { BADGE_STYLE, ItemsCell, Money, ShippingCell, WinnerCell } from './payment-cells';

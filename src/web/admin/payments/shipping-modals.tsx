@@ -1,9 +1,9 @@
 import { Alert, Button, Divider, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../domain/money.js';
 import { MAX_CARRIER_LENGTH, type PaymentView, type WonItem } from '../../../domain/payments.js';
 import { AlertIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import {
   linkBlocker,
   type ReadyRow,

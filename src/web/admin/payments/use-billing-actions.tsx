@@ -1,9 +1,9 @@
 import { Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { useCallback, useMemo, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { hasShipping, type PaymentView } from '../../../domain/payments.js';
 import { useAddAuctions, useCancelPayment, useCreateDraft, useFinalizePayment, useMarkPaidOut, useRequestPayout, useUpdateShipping } from '../../api/payments';
+import { useTranslation } from '../../i18n';
 import { openBlankTab } from './browser';
 import { isCancelable, paymentWhatsappHref, type ReadyRow, type Shipping, sameShipping } from './payment-rules';
 import { type CopyMessage, isServerFailure, useBillingNotices } from './use-billing-notices';

@@ -1,8 +1,8 @@
 import { Anchor, Code, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { isApiError, NETWORK_ERROR_STATUS } from '../../api/client';
+import { useTranslation } from '../../i18n';
 import { useErrorText } from '../auctions/auction-states';
 import { copyText, openInNewTab } from './browser';
 

@@ -1,11 +1,11 @@
 import { Alert, Badge, Button, EmptyState, Group, Loader, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../domain/api-types.js';
 import type { Invitation } from '../../../domain/invitations.js';
 import { useInvitations, useRevokeInvitation } from '../../api/invitations';
 import { UsersIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
 import { formatDate } from '../../lib/dates';
 import { InviteSellerForm } from './invite-seller-form';

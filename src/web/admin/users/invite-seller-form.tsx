@@ -1,12 +1,12 @@
 import { Alert, Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../domain/api-types.js';
 import { ZInvitationInput } from '../../../domain/invitations.js';
 import { isApiError } from '../../api/client';
 import { useCompanies } from '../../api/companies';
 import { useCreateInvitation } from '../../api/invitations';
+import { useTranslation } from '../../i18n';
 import { failureReason } from '../../lib/api-errors';
 import { isPlatformAdmin } from './user-format';
 

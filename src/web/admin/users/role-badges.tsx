@@ -1,6 +1,6 @@
 import { Badge, Group, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import type { Role } from '../../../domain/roles.js';
+import { useTranslation } from '../../i18n';
 import { orderedRoles, ROLE_COLORS } from './user-format';
 
 export function RoleBadges({ roles }: { roles: readonly Role[] }) {

@@ -1,10 +1,10 @@
 import { ActionIcon, CheckIcon, Code, Group, Text, TextInput, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, type KeyboardEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { UserListItem } from '../../../domain/users.js';
 import { ZUserCompanyInput } from '../../../domain/users.js';
 import { useSetUserCompany } from '../../api/users';
+import { useTranslation } from '../../i18n';
 import { failureReason } from '../../lib/api-errors';
 import { userLabel } from './user-format';
 

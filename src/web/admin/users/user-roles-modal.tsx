@@ -1,11 +1,11 @@
 import { Alert, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../domain/api-types.js';
 import { ROLES, type Role } from '../../../domain/roles.js';
 import type { UserListItem } from '../../../domain/users.js';
 import { useSetUserRoles } from '../../api/users';
+import { useTranslation } from '../../i18n';
 import { failureReason } from '../../lib/api-errors';
 import { orderedRoles, sameRoles, selfAccessLoss, userLabel } from './user-format';
 

@@ -1,10 +1,10 @@
 import { Alert, Button, EmptyState, Group, Loader, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../domain/api-types.js';
 import type { UserListItem, UserRoleFilter } from '../../../domain/users.js';
 import { useUsers } from '../../api/users';
 import { UsersIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import { useSearchDraft } from '../auctions/use-search-draft';
 import { usePanelWindow } from '../use-panel-window';
 import { isPlatformAdmin } from './user-format';

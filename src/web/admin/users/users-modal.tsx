@@ -1,8 +1,8 @@
 import { Modal, Tabs } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../domain/api-types.js';
 import { isAdmin } from '../../../domain/roles.js';
+import { useTranslation } from '../../i18n';
 import { isUsersTab } from '../panel-url';
 import { usePanelWindow } from '../use-panel-window';
 import { InvitationsPanel } from './invitations-panel';

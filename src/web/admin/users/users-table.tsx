@@ -1,8 +1,8 @@
 import { Badge, Box, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { formatWhatsapp } from '../../../domain/phone.js';
 import type { UserListItem } from '../../../domain/users.js';
+import { useTranslation } from '../../i18n';
 import { RoleBadges } from './role-badges';
 import { UserCompanyField } from './user-company-field';
 import { userDisplayName, userLabel } from './user-format';

@@ -1,7 +1,7 @@
 import { Group, NativeSelect, SegmentedControl, TextInput } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { USER_ROLE_FILTERS, type UserRoleFilter } from '../../../domain/users.js';
 import { SearchIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 
 interface UsersToolbarProps {
   role: UserRoleFilter;

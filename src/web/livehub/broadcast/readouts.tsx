@@ -1,6 +1,6 @@
 import { Box, Group, Progress, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { type LinkStats, micTone, qualityTone } from '../../../domain/video.js';
+import { useTranslation } from '../../i18n';
 import { useMicLevel } from './use-mic-level';
 
 const TONE_COLORS = { poor: 'red', fair: 'yellow', good: 'green' } as const;

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ELAPSED_EVERY_MS, type LinkStats, NO_LINK_STATS, STATS_EVERY_MS, TRACK_CHECK_EVERY_MS, type VideoClientConfig } from '../../../domain/video.js';
 import { isApiError } from '../../api/client';
 import { useStreamActions } from '../../api/live-hub';
 import { getSocket } from '../../api/socket';
+import { useTranslation } from '../../i18n';
 import { loadVideoClient, type PublishHandle, type PublishStatus, VideoClientError } from '../../video/types';
 import { captureConstraints } from './use-devices';
 

@@ -1,6 +1,6 @@
 import { Card, DataList, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import type { PublicAuction } from '../../../domain/auctions.js';
+import { useTranslation } from '../../i18n';
 
 /** Description, condition, marca, envío, category and the seller's business, as SPEC §3 names them. */
 export function AuctionDetails({ auction }: { auction: PublicAuction }) {

@@ -1,8 +1,8 @@
 import { ActionIcon, AspectRatio, Box, Center, Group, Image, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { type KeyboardEvent, type PointerEvent, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { AuctionImage } from '../../../domain/auctions.js';
 import { ChevronLeftIcon, ChevronRightIcon, PhotoIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import classes from './auction-page.module.css';
 
 /** A horizontal drag longer than this (px) turns the photo. */

@@ -1,6 +1,6 @@
 import { Alert, Button, Card, EmptyState, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { GavelIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import classes from './auction-page.module.css';
 
 /** The page's shape while the auction loads, so nothing jumps when it arrives. */

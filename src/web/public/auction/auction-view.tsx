@@ -1,7 +1,7 @@
 import { Group, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import type { PublicAuction } from '../../../domain/auctions.js';
 import { AuctionStatusBadge } from '../../components/auction-status-badge';
+import { useTranslation } from '../../i18n';
 import { clockOffset } from '../../lib/countdown';
 import { BidHistory } from '../bidding/bid-history';
 import { BidPanel } from '../bidding/bid-panel';

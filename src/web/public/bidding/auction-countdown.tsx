@@ -1,6 +1,6 @@
 import { Group, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { ClockIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import { countdownParts, pad2 } from '../../lib/countdown';
 import { DATE_TIME_FORMAT, formatDate } from '../../lib/dates';
 import classes from './bidding.module.css';

@@ -1,8 +1,8 @@
 import { Button, Collapse, Group, NumberInput, Stack, Switch, Text } from '@mantine/core';
 import { type FormEvent, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { formatMoney, MAX_PRICE } from '../../../domain/money.js';
 import { GavelIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import { type Amount, amountValue, type BidErrors, type BidFormValues, checkBid } from './bid-input';
 
 /** Quick-add steps, in minimum increments: +1, +5, +10. */

@@ -1,11 +1,11 @@
 import { Alert, Badge, Button, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { memo } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { BidView } from '../../../domain/bidding.js';
 import { formatMoney } from '../../../domain/money.js';
 import { flattenHistory } from '../../api/bid-cache';
 import type { useBidHistory } from '../../api/bids';
 import { BoltIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import { relativeAge } from '../../lib/countdown';
 import { formatDate } from '../../lib/dates';
 import classes from './bidding.module.css';

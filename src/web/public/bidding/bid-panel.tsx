@@ -1,11 +1,11 @@
 import { Alert, Badge, Button, Card, CloseButton, Divider, Group, Loader, Stack, Text } from '@mantine/core';
 import type { Ref } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { Me } from '../../../domain/api-types.js';
 import { BID_ERROR_CODES, canBuyNow } from '../../../domain/bid-rules.js';
 import type { AuctionLiveState, BidderView } from '../../../domain/bidding.js';
 import { formatMoney } from '../../../domain/money.js';
 import { AlertIcon, CashIcon, CheckIcon, ClockIcon, GavelIcon, TrophyIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import { formatDate } from '../../lib/dates';
 import { AuctionCountdown } from './auction-countdown';
 import { BidForm } from './bid-form';

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { LoadErrorBoundary, LoadFailed } from '../../components/load-error-boundary';
+import { useTranslation } from '../../i18n';
 import type { Bidding } from './use-bidding';
 
 // The dialogs are not in the page's first paint (issue 14). The review loads once the page is up,

@@ -1,9 +1,9 @@
 import { Alert, Button, DataList, Group, Modal, Stack, Text } from '@mantine/core';
 import { useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../domain/money.js';
 import { pesosInWords } from '../../../domain/pesos-in-words.js';
 import { AlertIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import type { LargeBid } from './bid-input';
 import type { BidAction, Review } from './use-bid-flow';
 

@@ -1,12 +1,12 @@
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { AuctionLiveState, BidAnswer } from '../../../domain/bidding.js';
 import { formatMoney } from '../../../domain/money.js';
 import { startSignIn } from '../../api/auth';
 import { bidKeys, useAuctionLive, useBidHistory } from '../../api/bids';
 import { hasPanelAccess, useMe } from '../../api/me';
+import { useTranslation } from '../../i18n';
 import { clockOffset } from '../../lib/countdown';
 import type { BidPanelProps } from './bid-panel';
 import { pickState } from './live-state';

@@ -1,8 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { AuctionLiveState } from '../../../domain/bidding.js';
 import { formatMoney } from '../../../domain/money.js';
+import { useTranslation } from '../../i18n';
 import { liveTransitions } from './live-state';
 
 /** How long '¡Se extendió el tiempo!' stays on screen. */

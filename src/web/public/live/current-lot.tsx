@@ -1,10 +1,10 @@
 import { Badge, Group, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useId } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { LotView } from '../../../domain/live.js';
 import { formatMoney } from '../../../domain/money.js';
 import { liveKeys } from '../../api/live';
+import { useTranslation } from '../../i18n';
 import { AuctionGallery } from '../auction/auction-gallery';
 import { BidHistory } from '../bidding/bid-history';
 import { BidPanel } from '../bidding/bid-panel';

@@ -1,10 +1,10 @@
 import { Badge, Box, Card, Center, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { type ReactNode, useId } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { LiveSessionCard } from '../../../domain/live.js';
 import { livePath } from '../../../domain/live-public.js';
 import { useLiveDirectory } from '../../api/live';
 import { BroadcastIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import { formatDate } from '../../lib/dates';
 import classes from './live-page.module.css';
 import { LiveLoadError } from './live-states';

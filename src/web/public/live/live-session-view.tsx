@@ -1,10 +1,10 @@
 import { Alert, Button, Card, Stack, Text, Title } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { livePath } from '../../../domain/live-public.js';
 import type { LiveSessionData } from '../../api/live';
 import { useSocketEvent } from '../../api/socket';
 import { ChatIcon, ClockIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import { clockOffset } from '../../lib/countdown';
 import { useHasPassed } from '../bidding/use-server-clock';
 import { CurrentLot } from './current-lot';

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Card, EmptyState, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { BroadcastIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import classes from './live-page.module.css';
 
 /** The page's shape while the session loads. */

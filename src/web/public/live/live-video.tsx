@@ -1,7 +1,7 @@
 import { Badge, Box, Button, Center, Group, Loader, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { type ReactNode, useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { BroadcastIcon, EyeIcon, VolumeIcon, VolumeOffIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import classes from './live-page.module.css';
 import type { LivePageState } from './live-view';
 import type { LiveVideoFeed } from './use-live-video';

@@ -1,9 +1,9 @@
 import { Badge, Card, Center, Group, Image, Stack, Text, Title } from '@mantine/core';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { LotView } from '../../../domain/live.js';
 import { formatMoney } from '../../../domain/money.js';
 import { PhotoIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import classes from './live-page.module.css';
 import { isSold, type SessionTotals, soldPrice } from './live-view';
 

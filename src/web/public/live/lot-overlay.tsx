@@ -1,8 +1,8 @@
 import { Group, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import type { LotView } from '../../../domain/live.js';
 import { formatTimer, timerState } from '../../../domain/live-public.js';
 import { formatMoney } from '../../../domain/money.js';
+import { useTranslation } from '../../i18n';
 import { useServerNow } from '../bidding/use-server-clock';
 import classes from './live-page.module.css';
 import { isSold } from './live-view';

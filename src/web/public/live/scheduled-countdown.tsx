@@ -1,5 +1,5 @@
 import { Card, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { countdownParts, pad2 } from '../../lib/countdown';
 import { formatDate } from '../../lib/dates';
 import { useServerNow } from '../bidding/use-server-clock';

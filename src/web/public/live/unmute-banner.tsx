@@ -1,6 +1,6 @@
 import { Alert, Button, CloseButton, Group, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { VolumeIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import classes from './live-page.module.css';
 
 /** SPEC §7 promptUnmute: the seller asks the viewers to turn the sound on. It floats over the page, since the viewer may be scrolled down to the bid panel. */

@@ -1,8 +1,8 @@
 import { Alert, Badge, Button, Card, Center, EmptyState, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../domain/money.js';
 import type { CheckoutView, SandboxOutcome } from '../../../domain/payments.js';
 import { AlertIcon, CheckIcon, ClockIcon, ReceiptIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
 import { type CheckoutScreen, voucherReference } from './checkout-state';
 
 /** The sandbox's three buttons (SPEC: approve, reject, pending), large for thumbs. */

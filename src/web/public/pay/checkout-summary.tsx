@@ -1,8 +1,8 @@
 import { Card, Divider, Group, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../domain/money.js';
 import type { CheckoutView } from '../../../domain/payments.js';
+import { useTranslation } from '../../i18n';
 
 function Line({ label, value, strong = false }: { label: ReactNode; value: string; strong?: boolean }) {
   return (
