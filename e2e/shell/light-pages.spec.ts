@@ -68,6 +68,10 @@ describe('a light public page', () => {
     expect(scripts.filter((s) => admin.has(s.path))).toEqual([]);
     // Nor React Router: the shell picks the screen without it (lib/pathname.ts).
     expect(scripts.filter((s) => hasRouter(s.path))).toEqual([]);
+    // Nor the notifications' container before a notification shows (components/lazy-notifications.tsx).
+    const container = manifest()['src/web/components/notifications-container.tsx']?.file;
+    expect(container, 'the container is a chunk of its own').toBeDefined();
+    expect(scripts.map((s) => s.path)).not.toContain(`/${container}`);
     // Chromium accepts brotli: every script worth compressing came as brotli.
     expect(scripts.filter((s) => s.encoding === 'br').length).toBeGreaterThan(0);
     await page.context().close();

@@ -1,7 +1,7 @@
 import { Center, MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { LazyNotifications } from './components/lazy-notifications';
 import { LoadErrorBoundary, LoadFailed } from './components/load-error-boundary';
 import { LoadingScreen } from './components/loading-screen';
 import { lazyPanelScreen } from './components/panel-screen';
@@ -50,7 +50,7 @@ export function App({ queryClient }: { queryClient: QueryClient }) {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <QueryClientProvider client={queryClient}>
-        <Notifications position="top-right" />
+        <LazyNotifications />
         {/* A screen whose code did not arrive (offline, or a new deploy): say so and reload, not a blank page. */}
         <LoadErrorBoundary
           fallback={() => (
