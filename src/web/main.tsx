@@ -43,7 +43,6 @@ import '@mantine/core/styles/Stack.css';
 import '@mantine/core/styles/Switch.css';
 import '@mantine/core/styles/Title.css';
 import '@mantine/notifications/styles.css';
-import './lib/dates';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';

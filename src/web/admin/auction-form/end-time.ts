@@ -1,4 +1,5 @@
-import { APP_TIME_ZONE, dayjs } from '../../lib/dates';
+import { APP_TIME_ZONE } from '../../lib/dates';
+import { dayjs } from '../../lib/dayjs';
 
 /** The picker's wall-clock string ('YYYY-MM-DD HH:mm:ss'), always read as Mexico City time. */
 const PICKER_FORMAT = 'YYYY-MM-DD HH:mm:ss';
