@@ -283,7 +283,8 @@ describe('bidding on the public auction page', () => {
       expect(res.status()).toBe(201);
     }
     await openAuction(pageA, auction.id);
-    expect(await pageA.getByTestId('bid-line').count()).toBe(30);
+    // The price can show before the history does (the bids' answer may be the page's preload, caught early).
+    await eventually(() => pageA.getByTestId('bid-line').count()).toBe(30);
     expect(await pageA.getByTestId('history-total').innerText()).toBe(fill(b.price.bids_other, { count: '35' }));
     await pageA.getByRole('button', { name: b.history.loadMore }).click();
     await eventually(() => pageA.getByTestId('bid-line').count()).toBe(35);
