@@ -271,6 +271,32 @@ describe('bidding on the public auction page', () => {
     await page.context().close();
   });
 
+  it('a notification whose code cannot arrive yet leaves the page working, and shows once it can', async () => {
+    const auction = await newAuction('Reloj Citizen Eco-Drive');
+    const [pageA, pageB] = [await signedInPage(ana), await signedInPage(bruno)];
+    await Promise.all([openAuction(pageA, auction.id), openAuction(pageB, auction.id)]);
+    // The notifications' container loads with the first notification (components/lazy-notifications.tsx): refused here.
+    const containerChunk = '**/assets/notifications-container-*.js';
+    let refused = 0;
+    await pageA.route(containerChunk, (route) => {
+      refused++;
+      return route.abort();
+    });
+    await bid(pageA);
+    await pageA.getByText(b.leader.leading).waitFor();
+    await bid(pageB);
+    await pageA.getByTestId('outbid-notice').waitFor();
+    expect(refused).toBeGreaterThan(0);
+    const toast = pageA.getByText(fill(b.outbid.notification, { name: auction.name, price: formatMoney(520) }));
+    expect(await toast.count()).toBe(0);
+    expect(await price(pageA)).toBe(formatMoney(520));
+    // Back online, the container arrives and shows what was waiting.
+    await pageA.unroute(containerChunk);
+    await pageA.evaluate(() => window.dispatchEvent(new Event('online')));
+    await toast.waitFor();
+    for (const page of [pageA, pageB]) await page.context().close();
+  });
+
   it('pages back through a long history with “Ver más”', async () => {
     const auction = await newAuction('Reloj Swatch Irony');
     const [pageA, pageB] = [await signedInPage(ana), await signedInPage(bruno)];
