@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskName } from '../../src/domain/bidding.js';
 import { formatMoney } from '../../src/domain/money.js';
 import { buildCategory, signInAs } from '../../test/support/actors.js';
@@ -37,8 +37,15 @@ async function signedInPage(user: Pick<E2eUser, 'email' | 'name'> | null, opts: 
   return page;
 }
 
+/** The seller's page, signed in once for the file: every development sign-in counts against its limit of 30 a minute per address. */
+let sellerPage: Page | null = null;
+afterAll(async () => {
+  await sellerPage?.context().close();
+});
+
 async function newAuction(name: string, opts: { endInMs?: number; buyNowPrice?: number; status?: 'pending' | 'active'; photos?: number } = {}) {
-  const page = await signedInPage(seller);
+  sellerPage ??= await signedInPage(seller);
+  const page = sellerPage;
   const images: string[] = [];
   for (let i = 0; i < (opts.photos ?? 0); i++) images.push(await uploadPhoto(page, i));
   const auction = await createAuctionAs(page, ctx.app, {
@@ -53,7 +60,6 @@ async function newAuction(name: string, opts: { endInMs?: number; buyNowPrice?: 
     ...(opts.status ? { status: opts.status } : {}),
     images,
   });
-  await page.context().close();
   return auction;
 }
 

@@ -22,7 +22,18 @@ describe('formatDate', () => {
   });
 
   it('writes every format the product uses as dayjs did (Spanish, Mexico City), at any instant', () => {
-    const formats = [DATE_TIME_FORMAT, DATE_FORMAT, TIME_FORMAT, CHOSEN_FORMAT, 'D MMM YYYY', 'D MMM YYYY, HH:mm', 'HH:mm:ss', 'D [de] MMMM [de] YYYY, HH:mm:ss', 'YYYY-MM-DD HH:mm:ss', 'ddd DD/MM/YY H:m:s'];
+    const formats = [
+      DATE_TIME_FORMAT,
+      DATE_FORMAT,
+      TIME_FORMAT,
+      CHOSEN_FORMAT,
+      'D MMM YYYY',
+      'D MMM YYYY, HH:mm',
+      'HH:mm:ss',
+      'D [de] MMMM [de] YYYY, HH:mm:ss',
+      'YYYY-MM-DD HH:mm:ss',
+      'ddd DD/MM/YY H:m:s',
+    ];
     fc.assert(
       fc.property(fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2040, 0, 1) }), fc.constantFrom(...formats), (ms, format) => {
         expect(formatDate(ms, format)).toBe(dayjs(ms).tz(APP_TIME_ZONE).locale('es').format(format));
