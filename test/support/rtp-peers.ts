@@ -23,12 +23,15 @@ export async function until(check: () => boolean, what: string, timeoutMs = 20_0
   }
 }
 
-function gathered(pc: PeerConnection): Promise<string> {
-  return new Promise((resolve) => {
+/** Makes `pc`'s offer and resolves with it once ICE gathering completed (the callback is registered first: the native event can come at once). */
+function offerOf(pc: PeerConnection): Promise<string> {
+  const offer = new Promise<string>((resolve) => {
     pc.onGatheringStateChange((state) => {
       if (state === 'complete') resolve(pc.localDescription()?.sdp ?? '');
     });
   });
+  pc.setLocalDescription();
+  return offer;
 }
 
 function rtp(pt: number, seq: number, timestamp: number, ssrc: number, payload: Buffer, marker: boolean): Buffer {
@@ -157,8 +160,7 @@ async function publishOnce(socket: Socket, sessionId: string): Promise<{ ack: Vi
   pc.onStateChange((state) => {
     me.state = state;
   });
-  const offer = gathered(pc);
-  pc.setLocalDescription();
+  const offer = offerOf(pc);
   const ack = (await socket.timeout(15_000).emitWithAck('videoPublish', { sessionId, sdp: await offer })) as VideoPublishAck;
   if (!ack.ok) {
     pc.close();
@@ -215,6 +217,18 @@ export interface SyntheticViewer {
 /** The payload types a synthetic viewer offers unless told otherwise: Chrome's. */
 const VIEWER_PTS = { video: 96, audio: 111 };
 
+/** A viewer's peer as a browser makes it: recvonly VP8 (mid 0) and Opus (mid 1) in `pts`. */
+function recvOnlyPeer(name: string, pts: { video: number; audio: number }): { pc: PeerConnection; tracks: Record<'video' | 'audio', Track>; keep: unknown[] } {
+  const pc = new ndc.PeerConnection(name, BIND);
+  const videoDesc = new ndc.Video('0', 'RecvOnly');
+  videoDesc.addVideoCodec(pts.video, 'VP8');
+  const audioDesc = new ndc.Audio('1', 'RecvOnly');
+  audioDesc.addOpusCodec(pts.audio);
+  const tracks = { video: pc.addTrack(videoDesc), audio: pc.addTrack(audioDesc) };
+  // Without a JavaScript reference a track and its callback can be collected (VIDEO.md).
+  return { pc, tracks, keep: [videoDesc, audioDesc, tracks.video, tracks.audio] };
+}
+
 /**
  * Watches through `socket`: offers recvonly VP8 + Opus (with `pts`, as a browser chooses them),
  * sets the SFU's answer and counts what arrives.
@@ -232,14 +246,7 @@ async function watchOnce(
   sessionId: string,
   opts: { pli?: boolean; pts?: { video: number; audio: number } },
 ): Promise<{ ack: VideoSubscribeAck; viewer: SyntheticViewer | null }> {
-  const pts = opts.pts ?? VIEWER_PTS;
-  const pc = new ndc.PeerConnection('synthetic-sub', BIND);
-  const videoDesc = new ndc.Video('0', 'RecvOnly');
-  videoDesc.addVideoCodec(pts.video, 'VP8');
-  const audioDesc = new ndc.Audio('1', 'RecvOnly');
-  audioDesc.addOpusCodec(pts.audio);
-  // Without a JavaScript reference a track and its callback can be collected (VIDEO.md).
-  const keep: unknown[] = [videoDesc, audioDesc];
+  const { pc, tracks, keep } = recvOnlyPeer('synthetic-sub', opts.pts ?? VIEWER_PTS);
   const me: SyntheticViewer = {
     peerId: '',
     pc,
@@ -262,12 +269,8 @@ async function watchOnce(
   pc.onStateChange((state) => {
     me.state = state;
   });
-  for (const [kind, desc] of [
-    ['video', videoDesc],
-    ['audio', audioDesc],
-  ] as const) {
-    const track = pc.addTrack(desc);
-    keep.push(track);
+  for (const kind of ['video', 'audio'] as const) {
+    const track = tracks[kind];
     track.onMessage((message) => {
       const packet = Buffer.from(message);
       const type = packet[1] ?? 0;
@@ -288,8 +291,7 @@ async function watchOnce(
       }
     });
   }
-  const offer = gathered(pc);
-  pc.setLocalDescription();
+  const offer = offerOf(pc);
   const ack = (await socket.timeout(15_000).emitWithAck('videoSubscribe', { sessionId, sdp: await offer })) as VideoSubscribeAck;
   if (!ack.ok) {
     me.close();
@@ -315,15 +317,8 @@ async function watchOnce(
  * video is on (an offer is part of every subscription).
  */
 export async function viewerOffer(): Promise<string> {
-  const pc = new ndc.PeerConnection('synthetic-offer', BIND);
-  const video = new ndc.Video('0', 'RecvOnly');
-  video.addVideoCodec(VIEWER_PTS.video, 'VP8');
-  const audio = new ndc.Audio('1', 'RecvOnly');
-  audio.addOpusCodec(VIEWER_PTS.audio);
-  pc.addTrack(video);
-  pc.addTrack(audio);
-  const offer = gathered(pc);
-  pc.setLocalDescription();
+  const { pc } = recvOnlyPeer('synthetic-offer', VIEWER_PTS);
+  const offer = offerOf(pc);
   try {
     return await offer;
   } finally {
