@@ -47,7 +47,7 @@ import { offerAsDtlsClient, type VideoGrant, type VideoSubscribeAck } from '../s
 import es from '../src/web/i18n/es-MX.json' with { type: 'json' };
 import { janusMissingReason, type RunningJanus, startJanus } from '../test/support/janus.js';
 import { freePort } from '../test/support/net.js';
-import { isVp8KeyframeStart, pliFor } from '../test/support/rtp-peers.js';
+import { isVp8KeyframeStart, offerOf, pliFor, recvOnlyPeer, VIEWER_PTS } from '../test/support/rtp-peers.js';
 import { exited, forkRole, onceMessage, percentile, round, sendToParent, sleep } from './support.js';
 
 type Provider = 'embedded' | 'janus';
@@ -248,22 +248,21 @@ function countMedia(track: Track, vp8: number | null, st: ViewerStats): void {
   });
 }
 
-function viewerPeer(name: string, bind: boolean, st: ViewerStats): PeerConnection {
-  // libjuice skips 127.x unless bound; Janus (libnice) then fails to pair with 127.0.0.1, so not for Janus (VIDEO.md).
-  const pc = new ndc.PeerConnection(name, bind ? { iceServers: [], bindAddress: '127.0.0.1' } : { iceServers: [] });
-  // A retried join's earlier peer (closed) no longer speaks for the viewer.
+/** Follows `pc`'s state into `st`; a retried join's earlier peer (closed) no longer speaks for the viewer. */
+function followState(pc: PeerConnection, st: ViewerStats): void {
   const attempt = ++st.attempt;
   pc.onStateChange((state) => {
     if (st.attempt !== attempt) return;
     st.state = state;
     if (state === 'connected' && st.connected === null) st.connected = performance.now();
   });
-  return pc;
 }
 
 /** A Janus viewer's peer: answers Janus's offer. */
 function answerOffer(name: string, offerSdp: string, bind: boolean, st: ViewerStats): Promise<{ pc: PeerConnection; sdp: string; keep: Track[] }> {
-  const pc = viewerPeer(name, bind, st);
+  // libjuice skips 127.x unless bound; Janus (libnice) then fails to pair with 127.0.0.1, so not for Janus (VIDEO.md).
+  const pc = new ndc.PeerConnection(name, bind ? { iceServers: [], bindAddress: '127.0.0.1' } : { iceServers: [] });
+  followState(pc, st);
   const vp8 = vp8PayloadType(offerSdp);
   const keep: Track[] = [];
   pc.onTrack((track) => {
@@ -286,28 +285,17 @@ function answerOffer(name: string, offerSdp: string, bind: boolean, st: ViewerSt
 }
 
 /** An embedded SFU viewer's peer: offers recvonly VP8 + Opus (Chrome's payload types), as the live page does. */
-function makeOffer(name: string, st: ViewerStats): Promise<{ pc: PeerConnection; sdp: string; keep: unknown[] }> {
-  const pc = viewerPeer(name, true, st);
-  const video = new ndc.Video('0', 'RecvOnly');
-  video.addVideoCodec(96, 'VP8');
-  const audio = new ndc.Audio('1', 'RecvOnly');
-  audio.addOpusCodec(111);
-  const videoTrack = pc.addTrack(video);
-  const audioTrack = pc.addTrack(audio);
-  countMedia(videoTrack, 96, st);
-  countMedia(audioTrack, 96, st);
-  const keep: unknown[] = [video, audio, videoTrack, audioTrack];
-  return new Promise((resolve, reject) => {
-    pc.onGatheringStateChange((state) => {
-      if (state === 'complete') resolve({ pc, sdp: pc.localDescription()?.sdp ?? '', keep });
-    });
-    try {
-      pc.setLocalDescription();
-    } catch (err) {
-      pc.close();
-      reject(err);
-    }
-  });
+async function makeOffer(name: string, st: ViewerStats): Promise<{ pc: PeerConnection; sdp: string; keep: unknown[] }> {
+  const { pc, tracks, keep } = recvOnlyPeer(name, VIEWER_PTS);
+  followState(pc, st);
+  countMedia(tracks.video, VIEWER_PTS.video, st);
+  countMedia(tracks.audio, VIEWER_PTS.video, st);
+  try {
+    return { pc, sdp: await offerOf(pc), keep };
+  } catch (err) {
+    pc.close();
+    throw err;
+  }
 }
 
 interface Joined {

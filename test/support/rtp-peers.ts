@@ -24,7 +24,7 @@ export async function until(check: () => boolean, what: string, timeoutMs = 20_0
 }
 
 /** Makes `pc`'s offer and resolves with it once ICE gathering completed (the callback is registered first: the native event can come at once). */
-function offerOf(pc: PeerConnection): Promise<string> {
+export function offerOf(pc: PeerConnection): Promise<string> {
   const offer = new Promise<string>((resolve) => {
     pc.onGatheringStateChange((state) => {
       if (state === 'complete') resolve(pc.localDescription()?.sdp ?? '');
@@ -215,10 +215,13 @@ export interface SyntheticViewer {
 }
 
 /** The payload types a synthetic viewer offers unless told otherwise: Chrome's. */
-const VIEWER_PTS = { video: 96, audio: 111 };
+export const VIEWER_PTS = { video: 96, audio: 111 };
 
 /** A viewer's peer as a browser makes it: recvonly VP8 (mid 0) and Opus (mid 1) in `pts`. */
-function recvOnlyPeer(name: string, pts: { video: number; audio: number }): { pc: PeerConnection; tracks: Record<'video' | 'audio', Track>; keep: unknown[] } {
+export function recvOnlyPeer(
+  name: string,
+  pts: { video: number; audio: number },
+): { pc: PeerConnection; tracks: Record<'video' | 'audio', Track>; keep: unknown[] } {
   const pc = new ndc.PeerConnection(name, BIND);
   const videoDesc = new ndc.Video('0', 'RecvOnly');
   videoDesc.addVideoCodec(pts.video, 'VP8');
