@@ -263,3 +263,57 @@ describe('offline and slow networks', () => {
     await page.context().close();
   });
 });
+
+describe("the review is the browser's own modal dialog", () => {
+  it('Escape and a tap outside close it and give focus back; while it sends, neither does', async () => {
+    const auction = await newAuction('Cámara Yashica Mat', 1800);
+    const page = await openAsAna(auction.id, { mobile: true });
+    const submit = page.getByRole('button', { name: b.form.submit, exact: true });
+    const dialog = review(page);
+    const isFocused = (locator: ReturnType<Page['getByRole']>) => locator.evaluate((el) => el === document.activeElement);
+
+    // Opened: focus is on the confirmation, and the page behind is out of reach.
+    await submit.click();
+    await dialog.waitFor();
+    expect(await isFocused(dialog.getByRole('button', { name: b.confirm.submit }))).toBe(true);
+    expect(await page.evaluate(() => document.querySelector('dialog')?.matches(':modal'))).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await isFocused(submit)).toBe(true);
+
+    // A tap on the dimmed page around it (the top left corner of the screen) closes it too.
+    await submit.click();
+    await dialog.waitFor();
+    await page.mouse.click(4, 4);
+    await dialog.waitFor({ state: 'detached' });
+    expect(await isFocused(submit)).toBe(true);
+
+    // Sending (the answer held back): Escape, twice, and a tap outside leave it open.
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(
+      (url) => url.pathname === `/api/auctions/${auction.id}/bids`,
+      async (route: Route) => {
+        if (route.request().method() !== 'POST') return route.fallback();
+        const response = await route.fetch();
+        await released;
+        await route.fulfill({ response }).catch(() => {});
+      },
+    );
+    await submit.click();
+    const answered = page.waitForResponse((res) => res.url().endsWith('/bids') && res.request().method() === 'POST');
+    await dialog.getByRole('button', { name: b.confirm.submit }).click();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await page.mouse.click(4, 4);
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await dialog.getByRole('button', { name: t.common.close }).count()).toBe(0);
+    release();
+    expect((await answered).status()).toBe(201);
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText(b.leader.leading).waitFor();
+    await page.context().close();
+  });
+});

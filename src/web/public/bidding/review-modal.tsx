@@ -1,8 +1,8 @@
-import { Alert, Button, DataList, Group, Modal, Stack, Text } from '@mantine/core';
-import { useRef } from 'react';
+import { Alert, Button, DataList, Group, Stack, Text } from '@mantine/core';
 import { formatMoney } from '../../../domain/money.js';
 import { pesosInWords } from '../../../domain/pesos-in-words.js';
 import { AlertIcon } from '../../components/icons';
+import { NativeDialog } from '../../components/native-dialog';
 import { useTranslation } from '../../i18n';
 import type { LargeBid } from './bid-input';
 import type { BidAction, Review } from './use-bid-flow';
@@ -27,16 +27,13 @@ interface ReviewModalProps {
  */
 export function ReviewModal({ review, auctionName, buyNowPrice, referencePrice, isStartingPrice, isSending, onConfirm, onCancel }: ReviewModalProps) {
   const { t } = useTranslation();
-  // Keep showing the last review while the modal animates out.
-  const lastReview = useRef(review);
-  if (review) lastReview.current = review;
-  const shown = review ?? lastReview.current;
-  const action = shown?.action;
-  const isBuyNow = action?.kind === 'buyNow';
-  const isCheck = action?.kind === 'bid' && shown?.step === 'check' && shown.large !== null;
+  if (!review) return null;
+  const { action } = review;
+  const isBuyNow = action.kind === 'buyNow';
+  const isCheck = action.kind === 'bid' && review.step === 'check' && review.large !== null;
   const price = formatMoney(buyNowPrice ?? 0);
 
-  const submitLabel = shown?.failure
+  const submitLabel = review.failure
     ? t('bidding.confirm.retry')
     : isCheck
       ? t('bidding.check.confirm')
@@ -46,79 +43,68 @@ export function ReviewModal({ review, auctionName, buyNowPrice, referencePrice, 
   const cancelLabel = isCheck ? t('bidding.check.fix') : isBuyNow ? t('bidding.buyNow.cancel') : t('bidding.confirm.cancel');
 
   return (
-    <Modal
-      opened={review !== null}
-      onClose={onCancel}
-      title={isBuyNow ? t('bidding.buyNow.title') : t('bidding.confirm.title')}
-      centered
-      closeOnClickOutside={!isSending}
-      closeOnEscape={!isSending}
-      withCloseButton={!isSending}
-      closeButtonProps={{ 'aria-label': t('common.close') }}
-    >
-      {action && (
-        <Stack gap="md" data-testid="review">
-          {action.kind === 'bid' ? (
-            <DataList labelWidth="10rem" gap="xs">
-              <DataList.Item>
-                <DataList.ItemLabel c="dimmed">{t('bidding.confirm.auction')}</DataList.ItemLabel>
-                <DataList.ItemValue>{auctionName}</DataList.ItemValue>
-              </DataList.Item>
-              <DataList.Item>
-                <DataList.ItemLabel c="dimmed">{isStartingPrice ? t('publicAuction.startingPrice') : t('bidding.confirm.currentPrice')}</DataList.ItemLabel>
-                <DataList.ItemValue data-testid="review-price">{formatMoney(referencePrice)}</DataList.ItemValue>
-              </DataList.Item>
-              <DataList.Item>
-                <DataList.ItemLabel c="dimmed">{t('bidding.confirm.amount')}</DataList.ItemLabel>
-                <DataList.ItemValue fw={700} data-testid="review-amount">
-                  {formatMoney(action.amount)}
-                </DataList.ItemValue>
-              </DataList.Item>
-              <DataList.Item>
-                <DataList.ItemLabel c="dimmed">{t('bidding.confirm.max')}</DataList.ItemLabel>
-                <DataList.ItemValue fw={action.maxAmount === null ? undefined : 700} data-testid="review-max">
-                  {action.maxAmount === null ? t('bidding.confirm.noMax') : formatMoney(action.maxAmount)}
-                </DataList.ItemValue>
-              </DataList.Item>
-            </DataList>
-          ) : (
-            <Stack gap="xs">
-              <Text fw={600}>{t('bidding.buyNow.question', { name: auctionName, price })}</Text>
-              <Text size="sm" c="dimmed">
-                {t('bidding.buyNow.explain')}
-              </Text>
-            </Stack>
-          )}
-          {isCheck && shown?.large && action.kind === 'bid' && <LargeBidCheck action={action} large={shown.large} isStartingPrice={isStartingPrice} />}
-          {action.kind === 'bid' && !isCheck && (
+    <NativeDialog title={isBuyNow ? t('bidding.buyNow.title') : t('bidding.confirm.title')} onClose={onCancel} closable={!isSending}>
+      <Stack gap="md" data-testid="review">
+        {action.kind === 'bid' ? (
+          <DataList labelWidth="10rem" gap="xs">
+            <DataList.Item>
+              <DataList.ItemLabel c="dimmed">{t('bidding.confirm.auction')}</DataList.ItemLabel>
+              <DataList.ItemValue>{auctionName}</DataList.ItemValue>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.ItemLabel c="dimmed">{isStartingPrice ? t('publicAuction.startingPrice') : t('bidding.confirm.currentPrice')}</DataList.ItemLabel>
+              <DataList.ItemValue data-testid="review-price">{formatMoney(referencePrice)}</DataList.ItemValue>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.ItemLabel c="dimmed">{t('bidding.confirm.amount')}</DataList.ItemLabel>
+              <DataList.ItemValue fw={700} data-testid="review-amount">
+                {formatMoney(action.amount)}
+              </DataList.ItemValue>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.ItemLabel c="dimmed">{t('bidding.confirm.max')}</DataList.ItemLabel>
+              <DataList.ItemValue fw={action.maxAmount === null ? undefined : 700} data-testid="review-max">
+                {action.maxAmount === null ? t('bidding.confirm.noMax') : formatMoney(action.maxAmount)}
+              </DataList.ItemValue>
+            </DataList.Item>
+          </DataList>
+        ) : (
+          <Stack gap="xs">
+            <Text fw={600}>{t('bidding.buyNow.question', { name: auctionName, price })}</Text>
             <Text size="sm" c="dimmed">
-              {t('bidding.confirm.binding')}
+              {t('bidding.buyNow.explain')}
             </Text>
-          )}
-          {shown?.failure && (
-            <Alert
-              color={shown.failure === 'offline' ? 'red' : 'orange'}
-              variant="light"
-              role="alert"
-              title={shown.failure === 'offline' ? t('bidding.offline.title') : t('bidding.result.uncertainTitle')}
-              data-testid="send-failure"
-            >
-              {shown.failure === 'offline'
-                ? t(isBuyNow ? 'bidding.result.offlineBuyNow' : 'bidding.result.offline')
-                : t(isBuyNow ? 'bidding.result.uncertainBuyNow' : 'bidding.result.uncertain')}
-            </Alert>
-          )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onCancel} disabled={isSending}>
-              {cancelLabel}
-            </Button>
-            <Button onClick={onConfirm} loading={isSending} data-autofocus>
-              {submitLabel}
-            </Button>
-          </Group>
-        </Stack>
-      )}
-    </Modal>
+          </Stack>
+        )}
+        {isCheck && review.large && action.kind === 'bid' && <LargeBidCheck action={action} large={review.large} isStartingPrice={isStartingPrice} />}
+        {action.kind === 'bid' && !isCheck && (
+          <Text size="sm" c="dimmed">
+            {t('bidding.confirm.binding')}
+          </Text>
+        )}
+        {review.failure && (
+          <Alert
+            color={review.failure === 'offline' ? 'red' : 'orange'}
+            variant="light"
+            role="alert"
+            title={review.failure === 'offline' ? t('bidding.offline.title') : t('bidding.result.uncertainTitle')}
+            data-testid="send-failure"
+          >
+            {review.failure === 'offline'
+              ? t(isBuyNow ? 'bidding.result.offlineBuyNow' : 'bidding.result.offline')
+              : t(isBuyNow ? 'bidding.result.uncertainBuyNow' : 'bidding.result.uncertain')}
+          </Alert>
+        )}
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onCancel} disabled={isSending}>
+            {cancelLabel}
+          </Button>
+          <Button onClick={onConfirm} loading={isSending} data-autofocus>
+            {submitLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </NativeDialog>
   );
 }
 

@@ -1,0 +1,89 @@
+import { CloseButton } from '@mantine/core';
+import { type MouseEvent, type ReactNode, type SyntheticEvent, useId, useLayoutEffect, useRef } from 'react';
+import { useTranslation } from '../i18n';
+import classes from './native-dialog.module.css';
+
+interface NativeDialogProps {
+  title: ReactNode;
+  /** Escape, a tap outside and the close button; none of them work while `closable` is false. */
+  onClose: () => void;
+  closable: boolean;
+  children: ReactNode;
+  'data-testid'?: string;
+}
+
+/**
+ * A modal dialog on the browser's own <dialog>, open while mounted. The public pages use it
+ * instead of Mantine's Modal, whose focus trap, portal, scroll lock and floating-ui cost a buyer's
+ * phone about 29 KB gzip (issue 14, item 14); the browser does all of that itself: focus stays
+ * inside, the page behind is inert and read as such, Escape asks to close.
+ *
+ * The element that opens it gets focus back on close, and the first `data-autofocus` element
+ * inside gets it on open.
+ */
+export function NativeDialog({ title, onClose, closable, children, 'data-testid': testId }: NativeDialogProps) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const pressedOutside = useRef(false);
+  // Read by the browser's own close below, which must not act on a stale value.
+  const latest = useRef({ onClose, closable });
+  latest.current = { onClose, closable };
+
+  useLayoutEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (!dialog.open) dialog.showModal();
+    dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    return () => {
+      dialog.close();
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
+
+  const requestClose = () => {
+    if (latest.current.closable) latest.current.onClose();
+  };
+
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a tap on the backdrop is the pointer's Escape, which the keyboard has (onCancel).
+    <dialog
+      ref={ref}
+      className={classes.dialog}
+      aria-labelledby={titleId}
+      data-testid={testId}
+      // Escape: this component decides, so a dialog that is sending stays open.
+      onCancel={(event: SyntheticEvent) => {
+        event.preventDefault();
+        requestClose();
+      }}
+      // Chrome may close a dialog on a second Escape without a cancelable 'cancel'. The state
+      // still says open, so open it again unless it may close, and then close it properly.
+      onClose={() => {
+        const dialog = ref.current;
+        // Closed by this component's own cleanup (unmounted, or React's development re-run of effects).
+        if (!dialog?.isConnected || dialog.open) return;
+        if (latest.current.closable) latest.current.onClose();
+        else dialog.showModal();
+      }}
+      // A press that starts and ends on the backdrop (the <dialog> itself, the content fills its box).
+      onMouseDown={(event: MouseEvent) => {
+        pressedOutside.current = event.target === event.currentTarget;
+      }}
+      onClick={(event: MouseEvent) => {
+        if (pressedOutside.current && event.target === event.currentTarget) requestClose();
+        pressedOutside.current = false;
+      }}
+    >
+      {/* Not a <header>: inside a dialog it would read as a second banner landmark. */}
+      <div className={classes.header}>
+        <h2 id={titleId} className={classes.title}>
+          {title}
+        </h2>
+        {closable && <CloseButton aria-label={t('common.close')} onClick={requestClose} />}
+      </div>
+      <div className={classes.body}>{children}</div>
+    </dialog>
+  );
+}
