@@ -4,7 +4,8 @@ import { startSignIn, useSignOut } from '../api/auth';
 import { displayNameOf } from '../api/me';
 import { useTranslation } from '../i18n';
 import { DevModeBadge } from './dev-mode-badge';
-import { GavelIcon, GoogleIcon, LogoutIcon } from './icons';
+import { GavelIcon } from './icons';
+import { GoogleIcon, LogoutIcon } from './panel-icons';
 import { SiteFooter } from './site-footer';
 
 /**

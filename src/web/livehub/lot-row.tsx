@@ -3,7 +3,8 @@ import { ActionIcon, Badge, Box, Button, Center, Group, Image, Stack, Text } fro
 import type { CSSProperties, Ref } from 'react';
 import { useId } from 'react';
 import { formatMoney } from '../../domain/money.js';
-import { ArrowDownIcon, ArrowUpIcon, GripIcon, PhotoIcon, TrashIcon } from '../components/icons';
+import { PhotoIcon } from '../components/icons';
+import { ArrowDownIcon, ArrowUpIcon, GripIcon, TrashIcon } from '../components/panel-icons';
 import { useTranslation } from '../i18n';
 import type { LotRow, LotRowStatus } from './lot-rows';
 

@@ -25,7 +25,7 @@ import { QUICK_AUCTION_STATUSES, QUICK_TIMER_PRESETS, type QuickAuctionStatus } 
 import { isApiError } from '../api/client';
 import { useQuickAuction } from '../api/live-hub';
 import { uploadImage } from '../api/uploads';
-import { CloseIcon, UploadIcon } from '../components/icons';
+import { CloseIcon, UploadIcon } from '../components/panel-icons';
 import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { isImageFile } from './cover';

@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { type LiveSessionListItem, SESSION_STATUSES, type SessionStatus } from '../../domain/live.js';
 import { useDeleteSession, useHubSessions, useUpdateSession } from '../api/live-hub';
-import { PencilIcon, TrashIcon } from '../components/icons';
+import { PencilIcon, TrashIcon } from '../components/panel-icons';
 import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { formatDate } from '../lib/dates';

@@ -3,7 +3,7 @@ import { type ReactNode, useMemo } from 'react';
 import type { LockableAuction } from '../../../domain/auction-lock.js';
 import { type AuctionStatus, CONDITIONS, type Condicion, EDITABLE_AUCTION_STATUSES, MAX_PRICE } from '../../../domain/auctions.js';
 import { useCategories } from '../../api/categories';
-import { LockIcon } from '../../components/icons';
+import { LockIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
 import type { AuctionField, AuctionFormValues, EditableStatus, FieldErrors } from './form-values';
 import { LockedNote } from './lock-notes';

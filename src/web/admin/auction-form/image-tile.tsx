@@ -1,6 +1,7 @@
 import { ActionIcon, Badge, Box, Button, Group, Image, Paper, Progress, Stack, Text, Tooltip } from '@mantine/core';
 import { type DragEvent, useState } from 'react';
-import { ChevronLeftIcon, ChevronRightIcon, CloseIcon, LockIcon, RetryIcon } from '../../components/icons';
+import { ChevronLeftIcon, ChevronRightIcon } from '../../components/icons';
+import { CloseIcon, LockIcon, RetryIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
 import type { ImageItem } from './use-image-uploads';
 

@@ -1,7 +1,7 @@
 import { Alert, Box, Button, Group, Input, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { type DragEvent, useId, useRef, useState } from 'react';
 import { MAX_AUCTION_IMAGES } from '../../../domain/auctions.js';
-import { UploadIcon } from '../../components/icons';
+import { UploadIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
 import { ImageTile } from './image-tile';
 import { LockedNote } from './lock-notes';

@@ -1,6 +1,6 @@
 import { Alert, Group, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { LockIcon } from '../../components/icons';
+import { LockIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
 
 /** A field's description when bids hold it: the lock and the reason, in words. */

@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { deleteBlock } from '../../../domain/auction-list.js';
 import type { AuctionListItem } from '../../../domain/auctions.js';
 import { formatMoney } from '../../../domain/money.js';
-import { EyeIcon, PencilIcon, PhotoIcon, TrashIcon } from '../../components/icons';
+import { EyeIcon, PhotoIcon } from '../../components/icons';
+import { PencilIcon, TrashIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
 import { formatDate, TIME_FORMAT } from '../../lib/dates';
 

@@ -1,7 +1,7 @@
 import { Badge, Button, CloseButton, Group, Kbd, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { Fragment, type RefObject } from 'react';
 import type { AuctionCounts } from '../../../domain/auctions.js';
-import { SearchIcon } from '../../components/icons';
+import { SearchIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
 import { SHORTCUT_KEY_OF } from './use-auction-shortcuts';
 import type { SearchDraft } from './use-search-draft';

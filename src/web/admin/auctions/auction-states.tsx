@@ -1,7 +1,8 @@
 import { Alert, Button, EmptyState, Stack, Text } from '@mantine/core';
 import { useCallback } from 'react';
 import type { AuctionFilter } from '../../../domain/auctions.js';
-import { AlertIcon, ReceiptIcon, SearchIcon } from '../../components/icons';
+import { AlertIcon, ReceiptIcon } from '../../components/icons';
+import { SearchIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
 

@@ -5,7 +5,7 @@ import type { Category } from '../../../domain/categories.js';
 import { foldText } from '../../../domain/text.js';
 import { useCategories, useDeleteCategory, useRenameCategory } from '../../api/categories';
 import { useMe } from '../../api/me';
-import { SearchIcon, TagIcon } from '../../components/icons';
+import { SearchIcon, TagIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
 import { failureReason } from '../../lib/api-errors';
 import { isPlatformAdmin } from '../users/user-format';

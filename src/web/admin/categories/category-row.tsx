@@ -1,7 +1,7 @@
 import { ActionIcon, Box, CheckIcon, CloseIcon, Group, Text, TextInput, Tooltip } from '@mantine/core';
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import type { Category } from '../../../domain/categories.js';
-import { PencilIcon, TrashIcon } from '../../components/icons';
+import { PencilIcon, TrashIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
 import { CATEGORY_NAME_MAX, checkCategoryName } from './category-name';
 

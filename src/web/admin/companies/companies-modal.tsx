@@ -3,7 +3,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import type { Me } from '../../../domain/api-types.js';
 import { useCompanies } from '../../api/companies';
-import { SearchIcon } from '../../components/icons';
+import { SearchIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
 import { useSearchDraft } from '../auctions/use-search-draft';

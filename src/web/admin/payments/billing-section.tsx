@@ -1,6 +1,7 @@
 import { Alert, Badge, Box, Button, EmptyState, Group, Loader, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { AlertIcon, ReceiptIcon, SearchIcon } from '../../components/icons';
+import { AlertIcon, ReceiptIcon } from '../../components/icons';
+import { SearchIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
 import { useErrorText } from '../auctions/auction-states';
 import { BillingList, type BillingListProps, BillingListSkeleton } from './billing-list';

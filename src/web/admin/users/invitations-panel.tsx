@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { Me } from '../../../domain/api-types.js';
 import type { Invitation } from '../../../domain/invitations.js';
 import { useInvitations, useRevokeInvitation } from '../../api/invitations';
-import { UsersIcon } from '../../components/icons';
+import { UsersIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
 import { formatDate } from '../../lib/dates';

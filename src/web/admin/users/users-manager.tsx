@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import type { Me } from '../../../domain/api-types.js';
 import type { UserListItem, UserRoleFilter } from '../../../domain/users.js';
 import { useUsers } from '../../api/users';
-import { UsersIcon } from '../../components/icons';
+import { UsersIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
 import { useSearchDraft } from '../auctions/use-search-draft';
 import { usePanelWindow } from '../use-panel-window';

@@ -1,6 +1,6 @@
 import { Group, NativeSelect, SegmentedControl, TextInput } from '@mantine/core';
 import { USER_ROLE_FILTERS, type UserRoleFilter } from '../../../domain/users.js';
-import { SearchIcon } from '../../components/icons';
+import { SearchIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
 
 interface UsersToolbarProps {
