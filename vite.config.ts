@@ -2,15 +2,16 @@ import { readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { precompress } from './src/server/web/precompress.js';
-import { PUBLIC_NAMESPACES } from './src/web/i18n/parts.js';
+import { PUBLIC_NAMESPACES, pickSections } from './src/web/i18n/parts.js';
 
 // The API server the dev server forwards to; BACKEND_URL points it elsewhere (another port, a container).
 const backend = process.env.BACKEND_URL ?? 'http://localhost:3000';
 
 /**
- * `catalogue.json?public` is the catalogue's public sections (src/web/i18n/parts.ts), `?panel` the
- * rest, each a module of its own, so the panel's strings stay out of
- * the public pages' first load (issue 14).
+ * `catalogue.json?public` is the catalogue's first-load sections (src/web/i18n/parts.ts),
+ * `?section=live` one page's own section, `?panel` every section but the first load's, each a
+ * module of its own, so the panel's strings stay out of the public pages' first load and one public
+ * page's out of the others' (issue 14).
  */
 export function catalogueParts(): Plugin {
   return {
@@ -18,13 +19,18 @@ export function catalogueParts(): Plugin {
     enforce: 'pre',
     load(id) {
       // The build asks for 'file.json?public'; the dev server for 'file.json?import&public'.
-      const match = /^(.*\.json)\?(?:import&)?(public|panel)$/.exec(id);
+      const match = /^(.*\.json)\?(?:import&)?(public|panel|section=(\w+))$/.exec(id);
       if (!match?.[1]) return null;
       const file = match[1];
-      const wantPublic = match[2] === 'public';
       this.addWatchFile(file);
       const catalogue = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-      const part = Object.fromEntries(Object.entries(catalogue).filter(([key]) => PUBLIC_NAMESPACES.includes(key) === wantPublic));
+      const part =
+        match[2] === 'public'
+          ? pickSections(catalogue, PUBLIC_NAMESPACES)
+          : match[2] === 'panel'
+            ? // Sections only partly in the first load ('auctions' for 'auctions.status') come whole.
+              Object.fromEntries(Object.entries(catalogue).filter(([key]) => !PUBLIC_NAMESPACES.includes(key)))
+            : pickSections(catalogue, [match[3] ?? '']);
       return { code: `export default ${JSON.stringify(part)};`, moduleType: 'js' };
     },
   };

@@ -1,15 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { changeLanguage, loadPanelStrings, type TranslationKey, translate } from '../../src/web/i18n';
+import { addPageStrings, changeLanguage, loadPanelStrings, type TranslationKey, translate } from '../../src/web/i18n';
 import en from '../../src/web/i18n/en.json';
 import es from '../../src/web/i18n/es-MX.json';
+import liveStrings from '../../src/web/i18n/es-MX.json?section=live';
 
 /** The app's own translator (src/web/i18n/index.ts), on the real catalogues. */
 describe('translate', () => {
-  it('has the public sections first, and the panel’s once loaded', async () => {
+  it('has the first load’s sections, a page’s once it adds them, and the panel’s once loaded', async () => {
+    expect(translate('bidding.form.submit')).toBe(es.bidding.form.submit);
+    expect(translate('auctions.status.active')).toBe(es.auctions.status.active);
+    // 'auctions' is in the first load only for its statuses.
+    expect(translate('auctions.title')).toBe('auctions.title');
+    expect(translate('live.title')).toBe('live.title');
+    addPageStrings(liveStrings);
     expect(translate('live.title')).toBe(es.live.title);
     expect(translate('livehub.title')).toBe('livehub.title');
     await loadPanelStrings();
     expect(translate('livehub.title')).toBe(es.livehub.title);
+    expect(translate('auctions.title')).toBe(es.auctions.title);
     expect(translate('live.title')).toBe(es.live.title);
   });
 

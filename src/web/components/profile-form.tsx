@@ -5,7 +5,8 @@ import type { Me } from '../../domain/api-types.js';
 import type { Profile } from '../../domain/profile.js';
 import { isApiError } from '../api/client';
 import { useSaveProfile } from '../api/profile';
-import { useTranslation } from '../i18n';
+import { addPageStrings, useTranslation } from '../i18n';
+import profileStrings from '../i18n/es-MX.json?section=profile';
 import {
   cachedDialCodeSelectData,
   filterDialCodes,
@@ -16,6 +17,9 @@ import {
   validateProfile,
   withCurrentDialCode,
 } from '../lib/profile-form';
+
+// This page's own strings, not in the first load (i18n/parts.ts).
+addPageStrings(profileStrings);
 
 type FieldErrors = Partial<Record<ProfileField, string>>;
 

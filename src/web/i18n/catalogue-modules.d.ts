@@ -7,3 +7,16 @@ declare module '*.json?panel' {
   const strings: Record<string, unknown>;
   export default strings;
 }
+// One page's own section (parts.ts, PAGE_NAMESPACES).
+declare module '*.json?section=live' {
+  const strings: Record<string, unknown>;
+  export default strings;
+}
+declare module '*.json?section=checkout' {
+  const strings: Record<string, unknown>;
+  export default strings;
+}
+declare module '*.json?section=profile' {
+  const strings: Record<string, unknown>;
+  export default strings;
+}

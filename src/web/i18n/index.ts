@@ -7,8 +7,9 @@ import esMXPublic from './es-MX.json?public';
  * `key_many`, `key_other`, chosen by Intl.PluralRules on `count`), the part of i18next this app
  * used, in a few hundred bytes instead of about 17 KB gzip on every page (issue 14).
  *
- * Only es-MX ships in the first load, and only its public sections (parts.ts); the admin panel and
- * the Live Hub add the rest (loadPanelStrings). English is fetched if someone switches to it
+ * Only es-MX ships in the first load, and only its public sections (parts.ts); a page used alone
+ * (the live page, the checkout, the profile form) adds its own (addPageStrings), and the admin panel
+ * and the Live Hub add the rest (loadPanelStrings). English is fetched if someone switches to it
  * (changeLanguage), so no phone downloads it. Outside a Vite build (unit tests) `?public` is the
  * whole file.
  */
@@ -106,6 +107,11 @@ function addStrings(lng: string, strings: Catalogue): void {
   bundles[lng] = catalogue;
   merge(catalogue, strings);
   changed();
+}
+
+/** A public page's own section (parts.ts, PAGE_NAMESPACES), added by its module before it renders. */
+export function addPageStrings(strings: Record<string, unknown>): void {
+  addStrings(DEFAULT_LANGUAGE, strings as Catalogue);
 }
 
 /** The catalogue's panel sections (parts.ts), merged into es-MX; the panel and the Live Hub await it before they render. */

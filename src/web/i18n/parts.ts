@@ -5,4 +5,26 @@
  * download the panel's strings (issue 14). vite.config.ts splits the file; test/web/catalogue-parts.test.ts
  * checks that public code asks only for these sections.
  */
-export const PUBLIC_NAMESPACES: readonly string[] = ['common', 'footer', 'auth', 'auctions', 'publicAuction', 'bidding', 'live', 'checkout', 'profile'];
+export const PUBLIC_NAMESPACES: readonly string[] = ['common', 'footer', 'auth', 'auctions.status', 'publicAuction', 'bidding'];
+
+/**
+ * Sections that one public page (or dialog) alone uses: its module brings them
+ * (`./es-MX.json?section=live`) and adds them (addStrings) before it renders, so the auction page
+ * does not carry the live page's or the checkout's strings. The panel's part holds them too.
+ */
+export const PAGE_NAMESPACES = { live: 'public/live-page.tsx', checkout: 'public/pay-page.tsx', profile: 'components/profile-form.tsx' } as const;
+
+/** The part of `catalogue` that `sections` name: whole sections ('bidding') or one level down ('auctions.status'). */
+export function pickSections(catalogue: Record<string, unknown>, sections: readonly string[]): Record<string, unknown> {
+  const part: Record<string, Record<string, unknown> | unknown> = {};
+  for (const section of sections) {
+    const [top = '', sub] = section.split('.');
+    if (!(top in catalogue)) continue;
+    if (sub === undefined) part[top] = catalogue[top];
+    else {
+      const parent = catalogue[top] as Record<string, unknown>;
+      if (sub in parent) part[top] = { ...(part[top] as Record<string, unknown> | undefined), [sub]: parent[sub] };
+    }
+  }
+  return part;
+}

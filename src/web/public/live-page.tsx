@@ -3,12 +3,16 @@ import { useCallback } from 'react';
 import { isUuid } from '../../domain/ids.js';
 import { bidKeys } from '../api/bids';
 import { liveKeys, useLiveSession } from '../api/live';
-import { useTranslation } from '../i18n';
+import { addPageStrings, useTranslation } from '../i18n';
+import liveStrings from '../i18n/es-MX.json?section=live';
 import { LiveDirectory } from './live/live-directory';
 import { LiveSessionView } from './live/live-session-view';
 import { LiveLoadError, LiveNotFound, LiveSkeleton } from './live/live-states';
 import { useResyncOnWake } from './live/use-resync-on-wake';
 import { PublicLayout } from './public-layout';
+
+// This page's own strings, not in the first load (i18n/parts.ts).
+addPageStrings(liveStrings);
 
 interface LivePageProps {
   slug: string | null;

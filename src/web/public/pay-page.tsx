@@ -4,13 +4,17 @@ import type { SandboxOutcome } from '../../domain/payments.js';
 import { usePublicConfig } from '../api/config';
 import { useCheckout, useSandboxPay } from '../api/payments';
 import { AlertIcon } from '../components/icons';
-import { useTranslation } from '../i18n';
+import { addPageStrings, useTranslation } from '../i18n';
+import checkoutStrings from '../i18n/es-MX.json?section=checkout';
 import { apiErrorText } from '../lib/api-errors';
 import { replaceUrl } from '../lib/pathname';
 import { CheckoutLoadError, CheckoutOutcome, CheckoutUnavailable, PayNotice, ProviderHint, SandboxButtons, TestPaymentBanner } from './pay/checkout-panels';
 import { type CheckoutResult, checkoutResultFrom, checkoutScreen, PROCESSING_POLL_MS } from './pay/checkout-state';
 import { CheckoutSkeleton, CheckoutSummary } from './pay/checkout-summary';
 import { PublicLayout } from './public-layout';
+
+// This page's own strings, not in the first load (i18n/parts.ts).
+addPageStrings(checkoutStrings);
 
 /** /pay/{id}: the page a winner opens from the payment link. Signed out, Spanish, phone first. */
 export function PayPage({ paymentId }: { paymentId: string }) {
