@@ -2,6 +2,7 @@ import type { Page, Request, Route } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PRICE } from '../../src/domain/auctions.js';
 import type { BidHistory } from '../../src/domain/bidding.js';
+import { DEFAULT_BIDDING_CONFIG } from '../../src/domain/live.js';
 import { formatMoney } from '../../src/domain/money.js';
 import { buildCategory } from '../../test/support/actors.js';
 import { setupAppAndBrowser } from '../support/app.js';
@@ -84,6 +85,35 @@ describe('the bid form keeps what the bidder typed', () => {
     expect(await amountBox(page).inputValue()).toBe('$700');
     expect(await review(page).count()).toBe(0);
     expect(posts).toHaveLength(0);
+    await page.context().close();
+  });
+
+  it('typed key by key: formatted as it comes, the caret where the bidder left it, a minus sign kept and refused', async () => {
+    const auction = await newAuction('Cámara Yashica Mat', 1800);
+    const page = await openAsAna(auction.id, { mobile: true });
+    const box = amountBox(page);
+    const withCaret = () => box.evaluate((el: HTMLInputElement) => `${el.value.slice(0, el.selectionStart ?? 0)}|${el.value.slice(el.selectionStart ?? 0)}`);
+    await box.fill('');
+    await page.keyboard.type('1234567');
+    expect(await withCaret()).toBe('$1,234,567|');
+    // A digit typed mid-number, across the commas it moves.
+    for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowLeft');
+    await page.keyboard.type('8');
+    expect(await withCaret()).toBe('$12,348|,567');
+    // ArrowUp steps by the increment from what is there; ArrowDown stops at the minimum.
+    await box.fill('1800');
+    await page.keyboard.press('ArrowUp');
+    expect(await box.inputValue()).toBe(`$${(1800 + DEFAULT_BIDDING_CONFIG.minIncrement).toLocaleString('en-US')}`);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await box.inputValue()).toBe('$1,800');
+    await box.fill('-120');
+    expect(await box.inputValue()).toBe('-$120');
+    await pujar(page);
+    await page.getByText(b.errors.bidPositive).waitFor();
+    expect(await box.inputValue()).toBe('-$120');
+    expect(await box.getAttribute('aria-invalid')).toBe('true');
+    expect(await review(page).count()).toBe(0);
     await page.context().close();
   });
 

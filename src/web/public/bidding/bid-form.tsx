@@ -1,30 +1,15 @@
-import { Button, Collapse, Group, NumberInput, Stack, Switch, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { type FormEvent, useId, useState } from 'react';
 import { formatMoney, MAX_PRICE } from '../../../domain/money.js';
 import { GavelIcon } from '../../components/icons';
 import { useTranslation } from '../../i18n';
+import classes from './bid-form.module.css';
 import { type Amount, amountValue, type BidErrors, type BidFormValues, checkBid } from './bid-input';
+import { PesoInput } from './peso-input';
+import { SwitchField } from './switch-field';
 
 /** Quick-add steps, in minimum increments: +1, +5, +10. */
 const QUICK_STEPS = [1, 5, 10] as const;
-
-/**
- * Both amount fields: pesos shown as $1,234, with the phone's number pad. Nothing typed is changed
- * behind the bidder's back: no clamping to the minimum or the top price, and a minus sign or
- * centavos stay on screen so the error beside them can say what is wrong (checkBid).
- */
-const PESO_INPUT = {
-  max: MAX_PRICE,
-  clampBehavior: 'none',
-  allowDecimal: true,
-  allowNegative: true,
-  // A comma is the thousands separator in Mexico: '1,800' must not turn into 1.8.
-  allowedDecimalSeparators: ['.'] as string[],
-  thousandSeparator: ',',
-  prefix: '$',
-  inputMode: 'numeric',
-  size: 'md',
-} as const;
 
 interface BidFormProps {
   nextMinimum: number;
@@ -83,7 +68,8 @@ export function BidForm({ nextMinimum, minIncrement, isSending, disabled, server
   return (
     <form onSubmit={submit} noValidate data-testid="bid-form">
       <Stack gap="sm">
-        <NumberInput
+        {/* Both amount fields keep what was typed, minus sign, centavos and all: checkBid says what is wrong (PesoInput). */}
+        <PesoInput
           label={t('bidding.form.amount')}
           description={t('bidding.form.amountHint', { min: formatMoney(nextMinimum) })}
           value={amount}
@@ -93,8 +79,8 @@ export function BidForm({ nextMinimum, minIncrement, isSending, disabled, server
             clearError('amount');
           }}
           min={nextMinimum}
+          max={MAX_PRICE}
           step={minIncrement}
-          {...PESO_INPUT}
           disabled={disabled}
           error={errorText(errors?.amount, serverFields.amount)}
           data-testid="bid-amount"
@@ -120,20 +106,21 @@ export function BidForm({ nextMinimum, minIncrement, isSending, disabled, server
             );
           })}
         </Group>
-        <Switch
+        <SwitchField
           label={t('bidding.form.autoToggle')}
           checked={isAuto}
           onChange={(event) => setAuto(event.currentTarget.checked)}
           disabled={disabled}
           aria-describedby={explainId}
         />
-        <Collapse expanded={isAuto}>
+        {/* Hidden, not removed, while off: the explanation still describes the switch (aria-describedby). */}
+        <div hidden={!isAuto} className={classes.reveal}>
           <Stack gap="xs">
             <Text size="sm" c="dimmed" id={explainId}>
               {t('bidding.form.autoExplain', { increment: formatMoney(minIncrement) })}
             </Text>
             {isAuto && (
-              <NumberInput
+              <PesoInput
                 label={t('bidding.form.maxAmount')}
                 value={maxAmount}
                 onChange={(value) => {
@@ -141,15 +128,15 @@ export function BidForm({ nextMinimum, minIncrement, isSending, disabled, server
                   clearError('maxAmount');
                 }}
                 min={typedAmount ?? nextMinimum}
+                max={MAX_PRICE}
                 step={minIncrement}
-                {...PESO_INPUT}
                 disabled={disabled}
                 error={errorText(errors?.maxAmount, serverFields.maxAmount)}
                 data-testid="bid-max"
               />
             )}
           </Stack>
-        </Collapse>
+        </div>
         <Button type="submit" size="lg" fullWidth leftSection={<GavelIcon />} loading={isSending} disabled={disabled}>
           {t('bidding.form.submit')}
         </Button>

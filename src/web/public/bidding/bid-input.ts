@@ -1,9 +1,9 @@
 import { MAX_PRICE } from '../../../domain/money.js';
 
 /**
- * A NumberInput's value as Mantine hands it over: a number, '' while empty, or the typed text when
- * it is no plain number yet ('700.', or more digits than a number holds). Kept as typed: the form
- * never rewrites what the bidder wrote, it says what is wrong with it.
+ * An amount field's value (PesoInput, as Mantine's NumberInput handed it over): a number, '' while
+ * empty, or the typed digits when they are no plain number yet ('700.', '-', or more digits than a
+ * number holds). Kept as typed: the form never rewrites what the bidder wrote, it says what is wrong with it.
  */
 export type Amount = number | string;
 
