@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import { io, type Socket } from 'socket.io-client';
 import {
   type ClientToServerEvents,
   PUBLIC_ROOMS,
@@ -9,28 +8,19 @@ import {
   type ServerEventPayload,
   type ServerToClientEvents,
 } from '../../domain/realtime.js';
+import { type DisconnectReason, RealtimeSocket } from './realtime-client';
 
-export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+export type AppSocket = RealtimeSocket<ServerToClientEvents, ClientToServerEvents>;
 
 let socket: AppSocket | null = null;
 
 /**
  * The one Socket.IO client of the page (SPEC §7, §9): websocket only, connected by hand, and
- * retrying forever between 1 and 5 seconds. The httpOnly session cookie authenticates it.
+ * retrying forever between 1 and 5 seconds (realtime-client.ts). The httpOnly session cookie
+ * authenticates it.
  */
 export function getSocket(): AppSocket {
-  if (!socket) {
-    socket = io({
-      path: '/socket.io',
-      transports: ['websocket'],
-      autoConnect: false,
-      withCredentials: true,
-      reconnection: true,
-      reconnectionAttempts: Number.POSITIVE_INFINITY,
-      reconnectionDelay: 1000,
-      reconnectionDelayMax: 5000,
-    });
-  }
+  if (!socket) socket = new RealtimeSocket({ path: '/socket.io', reconnectionDelay: 1000, reconnectionDelayMax: 5000 });
   return socket;
 }
 
@@ -64,10 +54,10 @@ function useLatest<T>(value: T): { readonly current: T } {
 export function useSocketEvent<E extends ServerEventName>(event: E, handler: (payload: ServerEventPayload<E>) => void): void {
   const handlerRef = useLatest(handler);
   useEffect(() => {
-    // Socket.IO's typed `on` cannot follow a generic event name: its untyped view takes the listener.
-    const s: Socket = getSocket();
+    // The typed `on` cannot follow a generic event name: its untyped form takes the listener.
+    const s = getSocket();
     const name: string = event;
-    const listener = (payload: ServerEventPayload<E>) => handlerRef.current(payload);
+    const listener = (payload: unknown) => handlerRef.current(payload as ServerEventPayload<E>);
     s.on(name, listener);
     return () => {
       s.off(name, listener);
@@ -132,7 +122,7 @@ export function useRoom(
         host,
       );
     };
-    const onDisconnect = (reason: Socket.DisconnectReason) => {
+    const onDisconnect = (reason: DisconnectReason) => {
       setConnected(false);
       // The server closed it (a sign-out elsewhere, say): Socket.IO does not retry that by itself,
       // but a public room needs no sign-in, so come back (anonymously if need be).

@@ -9,7 +9,6 @@ interface NativeDialogProps {
   onClose: () => void;
   closable: boolean;
   children: ReactNode;
-  'data-testid'?: string;
 }
 
 /**
@@ -21,7 +20,7 @@ interface NativeDialogProps {
  * The element that opens it gets focus back on close, and the first `data-autofocus` element
  * inside gets it on open.
  */
-export function NativeDialog({ title, onClose, closable, children, 'data-testid': testId }: NativeDialogProps) {
+export function NativeDialog({ title, onClose, closable, children }: NativeDialogProps) {
   const { t } = useTranslation();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -52,7 +51,6 @@ export function NativeDialog({ title, onClose, closable, children, 'data-testid'
       ref={ref}
       className={classes.dialog}
       aria-labelledby={titleId}
-      data-testid={testId}
       // Escape: this component decides, so a dialog that is sending stays open.
       onCancel={(event: SyntheticEvent) => {
         event.preventDefault();
