@@ -49,19 +49,24 @@ const once = <T extends unknown[]>(subscribe: (listener: (...args: T) => void) =
   new Promise<T>((resolve) => subscribe((...args: T) => resolve(args)));
 const nextConnection = (io: Server) => once<[ServerSocket]>((listener) => io.once('connection', listener));
 
+/** A client connected to `io`, and the server's side of it. */
+async function connectedClient(io: Server, url: string) {
+  const socket = client(url);
+  const serverSide = nextConnection(io);
+  const connected = once<[]>((listener) => socket.on('connect', listener));
+  socket.connect();
+  const [[remote]] = await Promise.all([serverSide, connected]);
+  return { socket, remote };
+}
+
 describe('RealtimeSocket against a Socket.IO server', () => {
   it('connects, and carries events and acknowledgements both ways', async () => {
     const { io, url } = await startServer();
     io.on('connection', (socket) => {
       socket.on('echo', (payload: { text: string }, ack: (answer: { text: string }) => void) => ack({ text: `eco: ${payload.text}` }));
     });
-    const socket = client(url);
-    const connected = once<[]>((listener) => socket.on('connect', listener));
-    const serverSide = nextConnection(io);
-    socket.connect();
-    await connected;
+    const { socket, remote } = await connectedClient(io, url);
     expect(socket.connected).toBe(true);
-    const [remote] = await serverSide;
 
     const answer = await new Promise<{ text: string }>((resolve) => socket.emit('echo', { text: 'hola' }, resolve));
     expect(answer).toEqual({ text: 'eco: hola' });
@@ -90,10 +95,7 @@ describe('RealtimeSocket against a Socket.IO server', () => {
   it('timeout(ms).emitWithAck rejects when no acknowledgement comes', async () => {
     const { io, url } = await startServer();
     io.on('connection', (socket) => socket.on('silent', () => {}));
-    const socket = client(url);
-    const connected = once<[]>((listener) => socket.on('connect', listener));
-    socket.connect();
-    await connected;
+    const { socket } = await connectedClient(io, url);
     await expect(socket.timeout(100).emitWithAck('silent', 1)).rejects.toThrow('operation has timed out');
   });
 
@@ -128,12 +130,7 @@ describe('RealtimeSocket against a Socket.IO server', () => {
 
   it("the server's disconnect ends it: no retry of its own", async () => {
     const { io, url } = await startServer();
-    const socket = client(url);
-    const first = nextConnection(io);
-    const connected = once<[]>((listener) => socket.on('connect', listener));
-    socket.connect();
-    const [remote] = await first;
-    await connected;
+    const { socket, remote } = await connectedClient(io, url);
     let reconnected = false;
     io.on('connection', () => {
       reconnected = true;
@@ -148,12 +145,7 @@ describe('RealtimeSocket against a Socket.IO server', () => {
 
   it('disconnect() leaves the namespace; the server hears it as the client’s', async () => {
     const { io, url } = await startServer();
-    const socket = client(url);
-    const first = nextConnection(io);
-    const connected = once<[]>((listener) => socket.on('connect', listener));
-    socket.connect();
-    const [remote] = await first;
-    await connected;
+    const { socket, remote } = await connectedClient(io, url);
     const gone = once<[string, unknown]>((listener) => remote.on('disconnect', listener));
     const reasons: DisconnectReason[] = [];
     socket.on('disconnect', (reason) => reasons.push(reason));
