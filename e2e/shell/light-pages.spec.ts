@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCategory, signInAs } from '../../test/support/actors.js';
@@ -24,6 +24,20 @@ function manifest(): Record<string, ManifestChunk> {
 /** A message only React Router's code carries (kept in the production build). */
 const ROUTER_MARK = 'may be used only in the context of a <Router>';
 const hasRouter = (scriptPath: string) => readFileSync(path.join(webDir, scriptPath), 'utf8').includes(ROUTER_MARK);
+
+/** The source files a built script was made from, from its source map (Rolldown's runtime has none). */
+function sourcesOf(scriptPath: string): string[] {
+  const map = path.join(webDir, `${scriptPath}.map`);
+  if (!existsSync(map)) return [];
+  return (JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }).sources;
+}
+
+/**
+ * Libraries the public pages do without (issue 14, item 14): Mantine's Modal and its scroll lock
+ * (the review is a native <dialog>), NumberInput's react-number-format (the bid form has its own
+ * peso field), and socket.io-client (api/realtime-client.ts speaks the protocol).
+ */
+const NOT_ON_PUBLIC_PAGES = ['@mantine/core/esm/components/Modal/', 'react-remove-scroll', 'react-number-format', 'socket.io-client', 'engine.io-client'];
 
 /** The files built from the admin panel's own sources (its screen and what it loads on demand). */
 function adminFiles(): Set<string> {
@@ -72,6 +86,8 @@ describe('a light public page', () => {
     const container = manifest()['src/web/components/notifications-container.tsx']?.file;
     expect(container, 'the container is a chunk of its own').toBeDefined();
     expect(scripts.map((s) => s.path)).not.toContain(`/${container}`);
+    const heavy = scripts.flatMap((s) => sourcesOf(s.path).filter((source) => NOT_ON_PUBLIC_PAGES.some((library) => source.includes(library))));
+    expect(heavy).toEqual([]);
     // Chromium accepts brotli: every script worth compressing came as brotli.
     expect(scripts.filter((s) => s.encoding === 'br').length).toBeGreaterThan(0);
     await page.context().close();
@@ -86,6 +102,18 @@ describe('a light public page', () => {
     await adminPage.getByRole('button', { name: t.auth.signInWithGoogle }).waitFor();
     expect(adminScripts.some((s) => admin.has(s))).toBe(true);
     expect(adminScripts.some(hasRouter)).toBe(true);
+    // …and the source maps name the libraries the public page went without where they are used.
+    const chunks = manifest();
+    const reached = new Set<string>();
+    const reach = (key: string) => {
+      const chunk = chunks[key];
+      if (!chunk || reached.has(chunk.file)) return;
+      reached.add(chunk.file);
+      for (const imported of chunk.imports ?? []) reach(imported);
+    };
+    reach('src/web/admin/auction-form/auction-form-modal.tsx');
+    const adminSources = [...reached].flatMap((file) => sourcesOf(`/${file}`));
+    expect(adminSources.some((source) => source.includes('react-number-format') || source.includes('@mantine/core/esm/components/NumberInput/'))).toBe(true);
     await adminPage.context().close();
   });
 
