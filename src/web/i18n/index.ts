@@ -10,8 +10,8 @@ import esMXPublic from './es-MX.json?public';
  * Only es-MX ships in the first load, and only its public sections (parts.ts); a page used alone
  * (the live page, the checkout, the profile form) adds its own (addPageStrings), and the admin panel
  * and the Live Hub add the rest (loadPanelStrings). English is fetched if someone switches to it
- * (changeLanguage), so no phone downloads it. Outside a Vite build (unit tests) `?public` is the
- * whole file.
+ * (changeLanguage), so no phone downloads it. Unit tests split the file with the build's own plugin
+ * (vitest.config.ts).
  */
 
 export const DEFAULT_LANGUAGE = 'es-MX';

@@ -1,15 +1,16 @@
 /**
- * The top-level sections of the catalogue that the shell and the public pages (auction, live, pay,
- * and the dialogs they open) use: the build ships these in the first load (`./es-MX.json?public`)
- * and the rest with the admin panel and the Live Hub (`?panel`), so a buyer's phone does not
- * download the panel's strings (issue 14). vite.config.ts splits the file; test/web/catalogue-parts.test.ts
- * checks that public code asks only for these sections.
+ * The sections of the catalogue that the shell, the auction page and the bid flow use (a section,
+ * or one level down: 'auctions.status'): the build ships these in the first load
+ * (`./es-MX.json?public`), a page's own sections with that page (PAGE_NAMESPACES) and the rest with
+ * the admin panel and the Live Hub (`?panel`), so a buyer's phone does not download the panel's
+ * strings (issue 14). vite.config.ts splits the file; test/web/catalogue-parts.test.ts checks that
+ * public code asks only for these sections or its page's.
  */
 export const PUBLIC_NAMESPACES: readonly string[] = ['common', 'footer', 'auth', 'auctions.status', 'publicAuction', 'bidding'];
 
 /**
  * Sections that one public page (or dialog) alone uses: its module brings them
- * (`./es-MX.json?section=live`) and adds them (addStrings) before it renders, so the auction page
+ * (`./es-MX.json?section=live`) and adds them (addPageStrings) before it renders, so the auction page
  * does not carry the live page's or the checkout's strings. The panel's part holds them too.
  */
 export const PAGE_NAMESPACES = { live: 'public/live-page.tsx', checkout: 'public/pay-page.tsx', profile: 'components/profile-form.tsx' } as const;
