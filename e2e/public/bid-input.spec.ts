@@ -296,7 +296,7 @@ describe('offline and slow networks', () => {
 
 describe("the review is the browser's own modal dialog", () => {
   it('Escape and a tap outside close it and give focus back; while it sends, neither does', async () => {
-    const auction = await newAuction('Cámara Yashica Mat', 1800);
+    const auction = await newAuction('Cámara Zeiss Ikon', 1800);
     const page = await openAsAna(auction.id, { mobile: true });
     const submit = page.getByRole('button', { name: b.form.submit, exact: true });
     const dialog = review(page);
