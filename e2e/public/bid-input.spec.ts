@@ -334,7 +334,16 @@ describe("the review is the browser's own modal dialog", () => {
     );
     await submit.click();
     const answered = page.waitForResponse((res) => res.url().endsWith('/bids') && res.request().method() === 'POST');
-    await dialog.getByRole('button', { name: b.confirm.submit }).click();
+    // The confirmation and a close request in the same moment, before the page has drawn anything
+    // in between: the bid is on its way, so the review stays.
+    await dialog.getByRole('button', { name: b.confirm.submit }).waitFor();
+    await page.evaluate((label) => {
+      const open = document.querySelector('dialog');
+      const confirm = [...(open?.querySelectorAll('button') ?? [])].find((button) => button.textContent?.trim() === label);
+      if (!open || !confirm) throw new Error('the review and its confirmation are not on screen');
+      confirm.click();
+      open.requestClose();
+    }, b.confirm.submit);
     await page.keyboard.press('Escape');
     await page.keyboard.press('Escape');
     await page.mouse.click(4, 4);

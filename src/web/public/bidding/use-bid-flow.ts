@@ -56,15 +56,21 @@ export function useBidFlow({ auctionId, me, referencePrice, onBidAnswer, onBough
   const [profileFor, setProfileFor] = useState<{ action: BidAction; confirmed: boolean } | null>(null);
   const [isProfileOpen, setProfileOpen] = useState(false);
   const inFlight = useRef(false);
-  const isSending = placeBid.isPending || buyNow.isPending;
+  // Set in the click that sends, so the review locks at once: a mutation's isPending reaches the
+  // page a moment later (TanStack Query notifies on a timer), and an Escape in that moment would
+  // have closed the review with the bid on its way.
+  const [isStarting, setStarting] = useState(false);
+  const isSending = isStarting || placeBid.isPending || buyNow.isPending;
 
   const send = useCallback(
     (current: Review) => {
       if (inFlight.current) return;
       inFlight.current = true;
+      setStarting(true);
       setRefusal(null);
       const settle = () => {
         inFlight.current = false;
+        setStarting(false);
       };
       const onError = (error: unknown) => {
         settle();
@@ -166,7 +172,7 @@ export function useBidFlow({ auctionId, me, referencePrice, onBidAnswer, onBough
       else send(review);
     },
     cancelReview: () => {
-      if (!isSending) setReview(null);
+      if (!isSending && !inFlight.current) setReview(null);
     },
     dismissRefusal: () => setRefusal(null),
     profile: { opened: isProfileOpen, close: () => setProfileOpen(false) },
