@@ -150,6 +150,22 @@ export function splitLots<T extends LotFacts>(lots: readonly T[], currentLotId: 
   return { upcoming, past };
 }
 
+/**
+ * Why a lot may not leave its session, or null when it may: a lot that sold carries the show's
+ * result (its sale, its winner's bill), and a running one has bidders relying on it. An unsold lot
+ * that is not running may be removed. The server decides with it; the Live Hub reads it to say why.
+ */
+export type LotRemovalBlock = 'sold' | 'running';
+export function lotRemovalBlock(
+  state: Pick<AuctionLiveState, 'status' | 'bidCount' | 'winnerName' | 'winnerTag' | 'endTime'>,
+  now: number,
+): LotRemovalBlock | null {
+  const hasBuyer = state.bidCount > 0 || state.winnerName !== null || state.winnerTag !== null;
+  if (hasBuyer) return state.status === 'ended' ? 'sold' : 'running';
+  if ((state.status === 'live' || state.status === 'active') && state.endTime !== null && state.endTime > now) return 'running';
+  return null;
+}
+
 /** SPEC §3: order is 1-based and appended as count plus 1. */
 export function nextLotOrder(lotCount: number): number {
   return lotCount + 1;

@@ -5,6 +5,7 @@ import {
   isValidWhatsappLink,
   type LotFacts,
   livePath,
+  lotRemovalBlock,
   normalizeWhatsappLink,
   parsePickerQuery,
   sessionSlug,
@@ -203,5 +204,35 @@ describe('picker query (SPEC §5 "Auction picker search")', () => {
         for (const t of q.tokens) expect(t).toBe(t.toLowerCase());
       }),
     );
+  });
+});
+
+describe('lotRemovalBlock', () => {
+  const now = 1_000_000;
+  const state = (over: Partial<Parameters<typeof lotRemovalBlock>[0]> = {}) => ({
+    status: 'live' as const,
+    bidCount: 0,
+    winnerName: null,
+    winnerTag: null,
+    endTime: null,
+    ...over,
+  });
+
+  it('refuses a lot that sold', () => {
+    expect(lotRemovalBlock(state({ status: 'ended', bidCount: 3, winnerName: 'Ju***' }), now)).toBe('sold');
+    expect(lotRemovalBlock(state({ status: 'ended', bidCount: 0, winnerName: 'Ju***' }), now)).toBe('sold');
+  });
+
+  it('refuses a lot whose timer runs or whose bids stand', () => {
+    expect(lotRemovalBlock(state({ endTime: now + 5000 }), now)).toBe('running');
+    expect(lotRemovalBlock(state({ status: 'active', endTime: now + 5000 }), now)).toBe('running');
+    expect(lotRemovalBlock(state({ bidCount: 1, endTime: now - 1 }), now)).toBe('running');
+  });
+
+  it('lets an unsold lot go: queued, closed without bids, or pending', () => {
+    expect(lotRemovalBlock(state(), now)).toBeNull();
+    expect(lotRemovalBlock(state({ status: 'ended', endTime: now - 1000 }), now)).toBeNull();
+    expect(lotRemovalBlock(state({ status: 'pending', endTime: now + 5000 }), now)).toBeNull();
+    expect(lotRemovalBlock(state({ endTime: now }), now)).toBeNull();
   });
 });
