@@ -72,7 +72,7 @@ function ReceivedInvitations({ me }: { me: Me }) {
           </Stack>
         </Alert>
       ) : (
-        <Text ta="center">{t('invitations.intro')}</Text>
+        Boolean(list.data?.items.length) && <Text ta="center">{t('invitations.intro')}</Text>
       )}
       {list.isError ? (
         <InboxLoadFailed onRetry={() => void list.refetch()} isRetrying={list.isFetching} />
