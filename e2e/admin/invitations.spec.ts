@@ -54,7 +54,7 @@ async function accountOf(email: string) {
 }
 
 describe('company admins onboard their own sellers', () => {
-  it("invites, lists and revokes; the invited person's first Google sign-in lands in the company as a seller", async () => {
+  it('invites, lists and revokes; the invited person accepts after their first Google sign-in and lands in the company as a seller', async () => {
     const page = await openPanelAs(companyAdmin);
     await page.getByRole('button', { name: t.admin.nav.users }).click();
     const dialog = page.getByRole('dialog', { name: t.users.title });
@@ -71,6 +71,8 @@ describe('company admins onboard their own sellers', () => {
     await dialog.getByRole('tab', { name: t.users.tabs.invitations }).click();
     await dialog.getByText(t.users.invitations.empty).waitFor();
     expect(await dialog.getByText(fill(t.users.invitations.ownCompany, { company: 'Subastas Acme' })).isVisible()).toBe(true);
+    // Martillo sends nothing itself: the admin is told where the person answers.
+    expect(await dialog.getByText(fill(t.users.invitations.help, { link: `${app.url}/invitaciones` })).isVisible()).toBe(true);
     const email = dialog.getByLabel(t.users.invitations.emailLabel);
     const send = dialog.getByRole('button', { name: t.users.invitations.send });
 
@@ -109,11 +111,15 @@ describe('company admins onboard their own sellers', () => {
     expect(await invitationRow('nueva.vendedora@gmail.com').isVisible()).toBe(true);
     await page.context().close();
 
-    // The invited person signs in with Google for the first time: the panel opens, in the company, as a seller.
+    // The invited person signs in with Google for the first time: a buyer until they accept, then the panel opens, in the company, as a seller.
     const invited = await newPage(browser);
     await invited.goto(`${app.url}/admin`);
     await signInThroughGoogle(invited, { email: 'nueva.vendedora@gmail.com', name: 'Nadia Nueva' });
     await invited.waitForURL(`${app.url}/admin`);
+    const invitation = invited.getByRole('article', { name: fill(t.invitations.cardTitle, { company: 'Subastas Acme' }) });
+    await invitation.waitFor();
+    expect(await accountOf('nueva.vendedora@gmail.com')).toEqual({ roles: ['buyer'], companyId: null });
+    await invitation.getByRole('button', { name: fill(t.invitations.acceptFor, { company: 'Subastas Acme' }) }).click();
     await invited.getByRole('dialog', { name: t.profile.title }).waitFor();
     await invited
       .getByText(fill(t.admin.company, { name: 'Subastas Acme' }))

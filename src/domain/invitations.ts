@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { zText } from './text.js';
 
-/** How long an invitation waits for its first sign-in: a week, like most team invitations. */
+/** How long an invitation waits for its answer: a week, like most team invitations. */
 export const INVITATION_TTL_DAYS = 7;
 
 /**
@@ -39,21 +39,4 @@ export const ZInvitationListQuery = z.object({
   companyId: zText().trim().max(64).optional(),
 });
 
-/** 'expired' still lists, so an admin sees why nobody joined and can revoke it or invite again. */
-export type InvitationStatus = 'pending' | 'expired';
-
-export interface Invitation {
-  id: string;
-  email: string;
-  companyId: string;
-  companyName: string | null;
-  /** Who sent it; null once that account is gone. */
-  invitedByName: string | null;
-  createdAt: number;
-  expiresAt: number;
-  status: InvitationStatus;
-}
-
-export interface InvitationListResponse {
-  items: Invitation[];
-}
+export * from './invitation-rules.js';

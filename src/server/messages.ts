@@ -97,11 +97,14 @@ export const messages = {
     companyNotFound: 'No encontramos esa empresa, o no la administras.',
     ownCompanyOnly: 'Sólo puedes invitar vendedores a tu propia empresa.',
     duplicate: 'Ya hay una invitación pendiente para {{email}}. Revócala si quieres enviar otra.',
-    duplicateOtherCompany: '{{email}} ya tiene una invitación pendiente de otra empresa.',
-    alreadyMember: '{{email}} ya es parte de esta empresa. Si le falta el rol de vendedor, edítale los roles.',
-    otherCompany: '{{email}} ya tiene una cuenta en otra empresa. Pide a un administrador de la plataforma que la cambie de empresa.',
-    platformAdmin: '{{email}} es administrador de la plataforma: no se puede invitar a una empresa.',
     alreadyUsed: 'Esta invitación ya se usó: la persona ya es parte de la empresa.',
+    // The invited person's side: accepting or declining.
+    notYours: 'No encontramos esa invitación, o no es para tu cuenta.',
+    expired: 'Esta invitación ya venció. Pide a la empresa que te invite de nuevo.',
+    revoked: 'La empresa retiró esta invitación.',
+    alreadyAccepted: 'Ya aceptaste esta invitación.',
+    alreadyDeclined: 'Ya rechazaste esta invitación. Si cambias de opinión, pide a la empresa que te invite de nuevo.',
+    adminBlocked: 'Eres administrador: para unirte a otra empresa como vendedor, primero otro administrador de la plataforma debe quitarte ese rol.',
   },
   companies: {
     notFound: 'No encontramos esa empresa, o no la administras.',

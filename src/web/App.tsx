@@ -15,6 +15,7 @@ import { cssVariablesResolver, themeWithLabels } from './theme';
 // The panel and the Live Hub bring React Router and @mantine/modals' provider with them (panel-screen.tsx).
 const AdminPanel = lazyPanelScreen(() => import('./admin/admin-panel').then((m) => m.AdminPanel));
 const LiveHub = lazyPanelScreen(() => import('./livehub/live-hub').then((m) => m.LiveHub));
+const InvitationsScreen = lazyPanelScreen(() => import('./invitations/invitations-screen').then((m) => m.InvitationsScreen));
 const AuctionPage = lazy(() => import('./public/auction-page').then((m) => ({ default: m.AuctionPage })));
 const LivePage = lazy(() => import('./public/live-page').then((m) => ({ default: m.LivePage })));
 const PayPage = lazy(() => import('./public/pay-page').then((m) => ({ default: m.PayPage })));
@@ -39,6 +40,8 @@ function ScreenByPath() {
       return <LivePage slug={screen.slug} sessionId={screen.sessionId} />;
     case 'pay':
       return <PayPage key={screen.paymentId} paymentId={screen.paymentId} />;
+    case 'invitations':
+      return <InvitationsScreen />;
     case 'admin':
       return <AdminPanel />;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { payPath, screenForPath } from '../../src/web/routes';
+import { INVITATIONS_PATH, payPath, screenForPath } from '../../src/web/routes';
 
 describe('screenForPath (SPEC §2: the screen is chosen by path)', () => {
   it.each(['/admin/livehub', '/admin/livehub/', '/livehub', '/tienda/livehub/'])('%s opens the Live Hub', (path) => {
@@ -29,6 +29,13 @@ describe('screenForPath (SPEC §2: the screen is chosen by path)', () => {
     expect(screenForPath('/pay/abc/')).toEqual({ kind: 'pay', paymentId: 'abc' });
     expect(payPath('a b')).toBe('/pay/a%20b');
     expect(screenForPath(payPath('a b'))).toEqual({ kind: 'pay', paymentId: 'a b' });
+  });
+
+  it('opens the invitations an invited person answers, at /invitaciones only', () => {
+    expect(screenForPath(INVITATIONS_PATH)).toEqual({ kind: 'invitations' });
+    expect(screenForPath('/invitaciones/')).toEqual({ kind: 'invitations' });
+    expect(screenForPath('/invitaciones/otra')).toEqual({ kind: 'admin' });
+    expect(screenForPath('/admin/invitaciones')).toEqual({ kind: 'admin' });
   });
 
   it.each(['/', '/admin', '/admin/', '/auctions', '/auctions/1/edit', '/live/a/b/c', '/pay', '/pay/1/extra', '/whatever'])(

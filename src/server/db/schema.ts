@@ -120,8 +120,9 @@ export const companies = pgTable(
 );
 
 /**
- * A company admin's invitation for a seller, by e-mail: the first Google sign-in with that address
- * joins the company as a seller. One open (neither used nor revoked) invitation per address.
+ * A company admin's invitation for a seller, by e-mail. The person answers it after signing in with
+ * that address (accept or decline); nothing changes until they do. One open (neither answered nor
+ * revoked) invitation per address and company.
  */
 export const invitations = pgTable(
   'invitations',
@@ -137,12 +138,19 @@ export const invitations = pgTable(
     acceptedBy: uuid('accepted_by').references(() => users.id, { onDelete: 'set null' }),
     revokedAt: ts('revoked_at'),
     revokedBy: uuid('revoked_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The invited person said no. An admin may still revoke it, which only takes it off the list. */
+    declinedAt: ts('declined_at'),
+    declinedBy: uuid('declined_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
-    uniqueIndex('invitations_open_email_key').on(t.email).where(sql`${t.acceptedAt} IS NULL AND ${t.revokedAt} IS NULL`),
+    // Per company: another company's invitation to the same address neither blocks nor shows.
+    uniqueIndex('invitations_open_email_company_key')
+      .on(t.email, t.companyId)
+      .where(sql`${t.acceptedAt} IS NULL AND ${t.revokedAt} IS NULL AND ${t.declinedAt} IS NULL`),
     index('invitations_company_idx').on(t.companyId, t.createdAt),
     check('invitations_email_lower', sql`${t.email} = lower(${t.email})`),
     check('invitations_used_once', sql`${t.acceptedAt} IS NULL OR ${t.revokedAt} IS NULL`),
+    check('invitations_answered_once', sql`${t.acceptedAt} IS NULL OR ${t.declinedAt} IS NULL`),
   ],
 );
 

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { Me } from '../../domain/api-types.js';
 import { hasPanelAccess, useMe } from '../api/me';
 import { useSocketConnection } from '../api/socket';
+import { InvitationGate } from '../invitations/invitation-gate';
 import { ErrorScreen } from './error-screen';
 import { LoadingScreen } from './loading-screen';
 import { UnauthorizedScreen } from './unauthorized-screen';
@@ -17,6 +18,10 @@ export function PanelGate({ children, inverted = false }: { children: (me: Me) =
 
   if (me.isPending) return <LoadingScreen inverted={inverted} />;
   if (me.isError && me.data === undefined) return <ErrorScreen error={me.error} onRetry={() => void me.refetch()} />;
-  if (!hasPanelAccess(me.data)) return <UnauthorizedScreen me={me.data ?? null} inverted={inverted} />;
+  if (!hasPanelAccess(me.data)) {
+    const unauthorized = <UnauthorizedScreen me={me.data ?? null} inverted={inverted} />;
+    // A signed-in buyer may hold an invitation to sell: it is answered here, where sign-in lands.
+    return me.data ? <InvitationGate me={me.data} fallback={unauthorized} inverted={inverted} /> : unauthorized;
+  }
   return children(me.data);
 }

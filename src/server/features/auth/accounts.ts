@@ -4,7 +4,6 @@ import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { userProfiles, users } from '../../db/schema.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import { acceptInvitationAtSignIn } from '../users/invitations.js';
 
 export interface IdentityClaims {
   issuer: string;
@@ -23,8 +22,9 @@ const ACCOUNT_LOCK_KEY = 7_301_924_002;
 /**
  * Finds or creates the user of a verified OpenID Connect identity: matched by issuer and subject,
  * else linked by email. New users are buyers; an ADMIN_EMAILS address gains admin at every sign-in.
- * A verified address with a pending invitation joins its company as a seller (an ADMIN_EMAILS
- * address does not: it stays a platform admin). The events are for the caller to publish.
+ * A pending invitation changes nothing here, for a new account as for an old one: the person
+ * accepts or declines it after signing in (users/invitation-answers.ts). The events are for the
+ * caller to publish.
  */
 export async function signInWithIdentity(
   db: Db,
@@ -65,17 +65,14 @@ export async function signInWithIdentity(
         roles: ['buyer'],
       });
     }
-    await grantAdminIfListed(tx, userId, email, opts);
-    // Only an address Google vouches for may take up an invitation sent to it.
-    const events = claims.emailVerified ? await acceptInvitationAtSignIn(tx, { userId, email, ip: opts.ip }) : [];
-    return { userId, events };
+    return { userId, events: await grantAdminIfListed(tx, userId, email, opts) };
   });
 }
 
 /**
  * Development sign-in: an email and a name, no proof of identity. Only registered when no
  * Google client is configured outside production. The first account of an empty database is admin.
- * Pending invitations apply as with Google, so invitations can be tried out in development.
+ * Invitations are answered after signing in, as with Google.
  */
 export async function signInForDevelopment(
   db: Db,
@@ -114,8 +111,7 @@ export async function signInForDevelopment(
         });
       }
     }
-    await grantAdminIfListed(tx, userId, email, opts);
-    return { userId, events: await acceptInvitationAtSignIn(tx, { userId, email, ip: opts.ip }) };
+    return { userId, events: await grantAdminIfListed(tx, userId, email, opts) };
   });
 }
 
@@ -152,11 +148,17 @@ async function createUser(
   return row.id;
 }
 
-async function grantAdminIfListed(tx: Tx, userId: string, email: string, opts: { adminEmails: readonly string[]; ip?: string | undefined }): Promise<void> {
-  if (!opts.adminEmails.includes(email)) return;
+/** The account's other open sessions and sockets follow a grant (the returned event). */
+async function grantAdminIfListed(
+  tx: Tx,
+  userId: string,
+  email: string,
+  opts: { adminEmails: readonly string[]; ip?: string | undefined },
+): Promise<DomainEvent[]> {
+  if (!opts.adminEmails.includes(email)) return [];
   const [profile] = await tx.select({ roles: userProfiles.roles }).from(userProfiles).where(eq(userProfiles.userId, userId));
   const roles = profile?.roles ?? [];
-  if (roles.includes('admin')) return;
+  if (roles.includes('admin')) return [];
   const next = [...roles, 'admin'];
   await tx.update(userProfiles).set({ roles: next, updatedAt: new Date() }).where(eq(userProfiles.userId, userId));
   await recordAudit(tx, {
@@ -168,4 +170,5 @@ async function grantAdminIfListed(tx: Tx, userId: string, email: string, opts: {
     after: { roles: next },
     ip: opts.ip ?? null,
   });
+  return [{ type: 'userAccessChanged', userId }];
 }

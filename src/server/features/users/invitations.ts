@@ -1,34 +1,46 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { isUuid } from '../../../domain/ids.js';
 import { INVITATION_TTL_DAYS, type Invitation, type InvitationInput, type InvitationListResponse } from '../../../domain/invitations.js';
-import { isAdmin, isPlatformAdmin, type Role } from '../../../domain/roles.js';
+import { isPlatformAdmin } from '../../../domain/roles.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
-import { companies, invitations, userProfiles, users } from '../../db/schema.js';
+import { companies, invitations, userProfiles } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
-import type { DomainEvent } from '../../realtime/publisher.js';
 import type { CurrentUser } from '../auth/sessions.js';
 import { companyNameSql } from '../companies/queries.js';
 
 type Actor = Pick<CurrentUser, 'id' | 'roles' | 'profileCompanyId'>;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Open: neither used nor revoked (an expired one is still open until an admin revokes or replaces it). */
-const isOpen = and(isNull(invitations.acceptedAt), isNull(invitations.revokedAt));
+/** Open: neither answered nor revoked (an expired one is still open until an admin revokes or replaces it). */
+export const isOpen = and(isNull(invitations.acceptedAt), isNull(invitations.revokedAt), isNull(invitations.declinedAt));
+/** On the admin's list: open, or declined and not yet cleared (revoked) by an admin. */
+const isListed = and(isNull(invitations.acceptedAt), isNull(invitations.revokedAt));
 
-const inviter = sql<string | null>`(select coalesce(nullif(trim(concat_ws(' ', p.first_name, p.last_name)), ''), p.display_name, p.email)
+/** The sender's name as the invitation shows it (the admin's own, never the invited person's). */
+export const inviterName = sql<string | null>`(select coalesce(nullif(trim(concat_ws(' ', p.first_name, p.last_name)), ''), p.display_name, p.email)
   from ${userProfiles} p where p.user_id = ${invitations.invitedBy})`;
 const columns = {
   id: invitations.id,
   email: invitations.email,
   companyId: invitations.companyId,
   companyName: companyNameSql(invitations.companyId),
-  invitedByName: inviter,
+  invitedByName: inviterName,
   createdAt: invitations.createdAt,
   expiresAt: invitations.expiresAt,
+  declinedAt: invitations.declinedAt,
 };
-type Row = { id: string; email: string; companyId: string; companyName: string | null; invitedByName: string | null; createdAt: Date; expiresAt: Date };
+type Row = {
+  id: string;
+  email: string;
+  companyId: string;
+  companyName: string | null;
+  invitedByName: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+  declinedAt: Date | null;
+};
 
 function present(row: Row, now = Date.now()): Invitation {
   return {
@@ -39,11 +51,13 @@ function present(row: Row, now = Date.now()): Invitation {
     invitedByName: row.invitedByName,
     createdAt: row.createdAt.getTime(),
     expiresAt: row.expiresAt.getTime(),
-    status: row.expiresAt.getTime() > now ? 'pending' : 'expired',
+    status: row.declinedAt ? 'declined' : row.expiresAt.getTime() > now ? 'pending' : 'expired',
   };
 }
 
 const fill = (template: string, email: string) => template.replaceAll('{{email}}', email);
+const duplicate = (email: string) =>
+  new AppError('CONFLICT', fill(messages.invitations.duplicate, email), { email: fill(messages.invitations.duplicate, email) });
 
 /**
  * The company an actor's invitation goes to: a platform admin names any existing company; a company
@@ -63,43 +77,32 @@ async function targetCompany(db: Db | Tx, actor: Actor, companyId: string | unde
   return company.id;
 }
 
-/** POST /api/invitations: invites one address as a seller of the actor's company (or any, for a platform admin). */
+/**
+ * POST /api/invitations: invites one address as a seller of the actor's company (or any, for a
+ * platform admin). Whether the address has an account, and whose, is never looked at: the answer,
+ * and the work done to give it, are the same for a stranger, a buyer, an admin or another company's
+ * seller. The person decides at their next sign-in (invitation-answers.ts).
+ */
 export async function createInvitation(db: Db, opts: { actor: Actor; input: InvitationInput; ip?: string | undefined; now?: Date }): Promise<Invitation> {
   const { actor, input } = opts;
   const now = opts.now ?? new Date();
   return db.transaction(async (tx) => {
     const companyId = await targetCompany(tx, actor, input.companyId);
-    const [account] = await tx
-      .select({ companyId: userProfiles.companyId, roles: userProfiles.roles })
-      .from(users)
-      .innerJoin(userProfiles, eq(userProfiles.userId, users.id))
-      .where(eq(users.email, input.email));
-    if (account) refuseExistingAccount(account, companyId, input.email);
+    const sameAddress = and(eq(invitations.email, input.email), eq(invitations.companyId, companyId), isListed);
+    const listed = await tx.select().from(invitations).where(sameAddress).for('update');
+    const open = listed.find((row) => row.declinedAt === null);
+    // Only this company's own invitations count: what other companies sent stays theirs.
+    if (open && open.expiresAt > now) throw duplicate(input.email);
+    // An expired or declined one is replaced: closed as revoked by this new invitation's sender.
+    if (listed.length > 0) await tx.update(invitations).set({ revokedAt: now, revokedBy: actor.id }).where(sameAddress);
 
-    // The partial unique index allows one open invitation per address: look at it under a lock.
-    const [open] = await tx
-      .select()
-      .from(invitations)
-      .where(and(eq(invitations.email, input.email), isOpen))
-      .for('update');
-    if (open && open.expiresAt > now) {
-      // Another company's pending invitation is named without saying which company.
-      throw new AppError(
-        'CONFLICT',
-        fill(open.companyId === companyId ? messages.invitations.duplicate : messages.invitations.duplicateOtherCompany, input.email),
-        {
-          email: fill(open.companyId === companyId ? messages.invitations.duplicate : messages.invitations.duplicateOtherCompany, input.email),
-        },
-      );
-    }
-    // An expired one is replaced: closed as revoked by this new invitation's sender.
-    if (open) await tx.update(invitations).set({ revokedAt: now, revokedBy: actor.id }).where(eq(invitations.id, open.id));
-
+    // A concurrent invitation of the same address to the same company wins the open-invitation index.
     const [created] = await tx
       .insert(invitations)
       .values({ email: input.email, companyId, invitedBy: actor.id, createdAt: now, expiresAt: new Date(now.getTime() + INVITATION_TTL_DAYS * DAY_MS) })
+      .onConflictDoNothing()
       .returning({ id: invitations.id });
-    if (!created) throw new Error('invitation insert returned nothing');
+    if (!created) throw duplicate(input.email);
     await recordAudit(tx, {
       actorId: actor.id,
       action: 'invitation.create',
@@ -112,32 +115,23 @@ export async function createInvitation(db: Db, opts: { actor: Actor; input: Invi
   });
 }
 
-/** Someone with an account can only be invited if they are a plain buyer not yet in any company. */
-function refuseExistingAccount(account: { companyId: string | null; roles: string[] }, companyId: string, email: string): void {
-  const roles = account.roles as Role[];
-  if (account.companyId === companyId) throw conflict(messages.invitations.alreadyMember, email);
-  if (account.companyId !== null) throw conflict(messages.invitations.otherCompany, email);
-  if (isAdmin(roles)) throw conflict(messages.invitations.platformAdmin, email);
-  // A seller with no companyId is a company of its own (SPEC §3): its auctions carry its uid.
-  if (roles.includes('seller')) throw conflict(messages.invitations.otherCompany, email);
-}
-
-const conflict = (template: string, email: string) => new AppError('CONFLICT', fill(template, email), { email: fill(template, email) });
-
-/** GET /api/invitations: open invitations, newest first; a company admin sees only its company's. */
+/** GET /api/invitations: open and declined invitations, newest first; a company admin sees only its company's. */
 export async function listInvitations(db: Db, opts: { actor: Actor; companyId?: string | undefined }): Promise<InvitationListResponse> {
   const scope = isPlatformAdmin(opts.actor) ? opts.companyId : (opts.actor.profileCompanyId as string);
   const found = await db
     .select(columns)
     .from(invitations)
-    .where(and(isOpen, scope === undefined ? undefined : eq(invitations.companyId, scope)))
+    .where(and(isListed, scope === undefined ? undefined : eq(invitations.companyId, scope)))
     .orderBy(desc(invitations.createdAt), desc(invitations.id))
     .limit(500);
   const now = Date.now();
   return { items: found.map((row) => present(row, now)) };
 }
 
-/** DELETE /api/invitations/{id}. Revoking twice is fine; another company's invitation does not exist for the caller. */
+/**
+ * DELETE /api/invitations/{id}. Revoking twice is fine; a declined one is taken off the list; another
+ * company's invitation does not exist for the caller.
+ */
 export async function revokeInvitation(db: Db, opts: { actor: Actor; id: string; ip?: string | undefined }): Promise<void> {
   if (!isUuid(opts.id)) throw new AppError('NOT_FOUND', messages.invitations.notFound);
   await db.transaction(async (tx) => {
@@ -157,39 +151,6 @@ export async function revokeInvitation(db: Db, opts: { actor: Actor; id: string;
       ip: opts.ip ?? null,
     });
   });
-}
-
-/**
- * At sign-in, inside the sign-in transaction: a user with no company and no panel role (a new
- * account, or a buyer) who holds a pending invitation joins its company as a seller. The
- * invitation is marked used, so it works once; an expired or revoked one does nothing.
- */
-export async function acceptInvitationAtSignIn(tx: Tx, opts: { userId: string; email: string; ip?: string | undefined }): Promise<DomainEvent[]> {
-  const [profile] = await tx
-    .select({ companyId: userProfiles.companyId, roles: userProfiles.roles })
-    .from(userProfiles)
-    .where(eq(userProfiles.userId, opts.userId))
-    .for('update');
-  if (!profile || profile.companyId !== null || profile.roles.includes('admin') || profile.roles.includes('seller')) return [];
-  const [invitation] = await tx
-    .select()
-    .from(invitations)
-    .where(and(eq(invitations.email, opts.email), isOpen, sql`${invitations.expiresAt} > now()`))
-    .for('update');
-  if (!invitation) return [];
-  const roles = [...new Set([...profile.roles, 'seller'])];
-  await tx.update(userProfiles).set({ companyId: invitation.companyId, roles, updatedAt: new Date() }).where(eq(userProfiles.userId, opts.userId));
-  await tx.update(invitations).set({ acceptedAt: new Date(), acceptedBy: opts.userId }).where(eq(invitations.id, invitation.id));
-  await recordAudit(tx, {
-    actorId: opts.userId,
-    action: 'invitation.accept',
-    entityType: 'user',
-    entityId: opts.userId,
-    before: { companyId: null, roles: profile.roles },
-    after: { companyId: invitation.companyId, roles, invitationId: invitation.id },
-    ip: opts.ip ?? null,
-  });
-  return [{ type: 'userAccessChanged', userId: opts.userId }];
 }
 
 async function readOne(tx: Tx, id: string): Promise<Row> {

@@ -1,20 +1,25 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZInvitationInput, ZInvitationListQuery } from '../../../domain/invitations.js';
 import { ZUserCompanyInput, ZUserListQuery, ZUserRolesInput } from '../../../domain/users.js';
 import type { AppContext } from '../../context.js';
-import { currentUser, requireRole } from '../../http/auth-hooks.js';
+import { currentUser, requireAuth, requireRole } from '../../http/auth-hooks.js';
+import { acceptInvitation, declineInvitation, listReceivedInvitations } from './invitation-answers.js';
 import { createInvitation, listInvitations, revokeInvitation } from './invitations.js';
 import { listUsers, setUserCompany, setUserRoles } from './service.js';
 
 /** The id is checked by the service: a malformed one is simply not found (404), not a bad request. */
 const ZUserParams = z.object({ id: z.string() });
+/** Per user: plenty for an admin inviting a team or a person answering, too few for a script. */
+const invitationLimit = { max: 30, timeWindow: '1 minute', keyGenerator: (req: FastifyRequest) => req.user?.id ?? req.ip };
 
 export async function usersRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   // Role before schema: a signed-out or non-admin caller learns nothing from validation errors.
   const adminOnly = requireRole('admin');
+  // Only where the development sign-in runs (auth/routes.ts), which proves no address anyway; elsewhere the identity provider must have verified it.
+  const trustUnverifiedEmail = ctx.config.signIn.kind === 'development' && ctx.config.env !== 'production';
 
   app.get('/api/users', { preValidation: adminOnly, schema: { querystring: ZUserListQuery } }, async (req) =>
     listUsers(ctx.db, { actor: currentUser(req), ...req.query }),
@@ -37,13 +42,38 @@ export async function usersRoutes(fastify: FastifyInstance, ctx: AppContext): Pr
     listInvitations(ctx.db, { actor: currentUser(req), companyId: req.query.companyId || undefined }),
   );
 
-  app.post('/api/invitations', { preValidation: adminOnly, schema: { body: ZInvitationInput } }, async (req, reply) => {
+  app.post('/api/invitations', { config: { rateLimit: invitationLimit }, preValidation: adminOnly, schema: { body: ZInvitationInput } }, async (req, reply) => {
     const invitation = await createInvitation(ctx.db, { actor: currentUser(req), input: req.body, ip: req.ip });
     return reply.code(201).send(invitation);
   });
 
-  app.delete('/api/invitations/:id', { preValidation: adminOnly, schema: { params: ZUserParams } }, async (req, reply) => {
-    await revokeInvitation(ctx.db, { actor: currentUser(req), id: req.params.id, ip: req.ip });
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/api/invitations/:id',
+    { config: { rateLimit: invitationLimit }, preValidation: adminOnly, schema: { params: ZUserParams } },
+    async (req, reply) => {
+      await revokeInvitation(ctx.db, { actor: currentUser(req), id: req.params.id, ip: req.ip });
+      return reply.code(204).send();
+    },
+  );
+
+  // The invited person's side: any signed-in account, and only the invitations sent to its own address.
+  app.get('/api/me/invitations', { preValidation: requireAuth }, async (req) =>
+    listReceivedInvitations(ctx.db, { user: currentUser(req), trustUnverifiedEmail }),
+  );
+
+  app.post(
+    '/api/invitations/:id/accept',
+    { config: { rateLimit: invitationLimit }, preValidation: requireAuth, schema: { params: ZUserParams } },
+    async (req) => {
+      const { answer, events } = await acceptInvitation(ctx.db, { user: currentUser(req), id: req.params.id, trustUnverifiedEmail, ip: req.ip });
+      await ctx.publisher.publish(events);
+      return answer;
+    },
+  );
+
+  app.post(
+    '/api/invitations/:id/decline',
+    { config: { rateLimit: invitationLimit }, preValidation: requireAuth, schema: { params: ZUserParams } },
+    async (req) => declineInvitation(ctx.db, { user: currentUser(req), id: req.params.id, trustUnverifiedEmail, ip: req.ip }),
+  );
 }

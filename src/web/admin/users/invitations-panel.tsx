@@ -2,7 +2,7 @@ import { Alert, Badge, Button, EmptyState, Group, Loader, Modal, Stack, Table, T
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import type { Me } from '../../../domain/api-types.js';
-import type { Invitation } from '../../../domain/invitations.js';
+import type { Invitation, InvitationStatus } from '../../../domain/invitations.js';
 import { useInvitations, useRevokeInvitation } from '../../api/invitations';
 import { UsersIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
@@ -10,7 +10,10 @@ import { apiErrorText } from '../../lib/api-errors';
 import { formatDate } from '../../lib/dates';
 import { InviteSellerForm } from './invite-seller-form';
 
-/** 'Invitaciones': invite a seller, and the pending invitations with 'Revocar' (which asks first). */
+/**
+ * 'Invitaciones': invite a seller, and the invitations sent (pending, expired or declined by the
+ * person) with 'Revocar' (which asks first). Accepted ones leave: the person is then in 'Usuarios'.
+ */
 export function InvitationsPanel({ me, isCompact }: { me: Me; isCompact: boolean }) {
   const { t } = useTranslation();
   const list = useInvitations();
@@ -43,6 +46,8 @@ export function InvitationsPanel({ me, isCompact }: { me: Me; isCompact: boolean
   );
 }
 
+const STATUS_COLORS: Record<InvitationStatus, string> = { pending: 'blue', expired: 'gray', declined: 'orange' };
+
 function InvitationsTable({ invitations, isCompact, onRevoke }: { invitations: Invitation[]; isCompact: boolean; onRevoke: (i: Invitation) => void }) {
   const { t } = useTranslation();
   return (
@@ -66,7 +71,7 @@ function InvitationsTable({ invitations, isCompact, onRevoke }: { invitations: I
               <Table.Td>{invitation.invitedByName ?? t('users.noValue')}</Table.Td>
               <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(invitation.expiresAt)}</Table.Td>
               <Table.Td>
-                <Badge variant="light" color={invitation.status === 'pending' ? 'blue' : 'gray'}>
+                <Badge variant="light" color={STATUS_COLORS[invitation.status]}>
                   {t(`users.invitations.status.${invitation.status}`)}
                 </Badge>
               </Table.Td>

@@ -8,6 +8,7 @@ import { useCompanies } from '../../api/companies';
 import { useCreateInvitation } from '../../api/invitations';
 import { useTranslation } from '../../i18n';
 import { failureReason } from '../../lib/api-errors';
+import { INVITATIONS_PATH } from '../../routes';
 import { isPlatformAdmin } from './user-format';
 
 /** Enough for a picker; the platform's companies are a short list. */
@@ -16,6 +17,7 @@ const COMPANY_OPTIONS_LIMIT = 100;
 /**
  * 'Invitar vendedor': an e-mail, and for a platform admin the company. What was typed stays in the
  * field until the server accepts it; a refusal shows the server's Spanish reason under the field.
+ * Martillo sends no message itself: the admin passes on the address where the person answers.
  */
 export function InviteSellerForm({ me }: { me: Me }) {
   const { t } = useTranslation();
@@ -25,6 +27,7 @@ export function InviteSellerForm({ me }: { me: Me }) {
   const [email, setEmail] = useState('');
   const [companyId, setCompanyId] = useState<string | null>(null);
   const [errors, setErrors] = useState<{ email?: string; companyId?: string; form?: string }>({});
+  const link = `${window.location.origin}${INVITATIONS_PATH}`;
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -44,7 +47,7 @@ export function InviteSellerForm({ me }: { me: Me }) {
       notifications.show({
         color: 'green',
         title: t('users.invitations.sent'),
-        message: t('users.invitations.sentMessage', { email: created.email, company: created.companyName ?? created.companyId }),
+        message: t('users.invitations.sentMessage', { email: created.email, company: created.companyName ?? created.companyId, link }),
       });
     } catch (err) {
       const reason = failureReason(err, { field: 'email', networkMessage: t('common.networkError') });
@@ -61,7 +64,7 @@ export function InviteSellerForm({ me }: { me: Me }) {
             {t('users.invitations.title')}
           </Title>
           <Text size="sm" c="dimmed">
-            {t('users.invitations.help')}
+            {t('users.invitations.help', { link })}
           </Text>
           {!isPlatform && <Text size="sm">{t('users.invitations.ownCompany', { company: me.companyName ?? me.companyId })}</Text>}
           <Group align="flex-start" gap="sm" wrap="wrap">
