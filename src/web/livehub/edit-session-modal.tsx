@@ -1,7 +1,7 @@
 import { Alert, Button, Divider, Group, Loader, Modal, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ANTI_SNIPE_MAX_SECONDS, MIN_INCREMENT_MAX, TIMER_MAX_SECONDS, TIMER_MIN_SECONDS, TIMER_STEP_SECONDS } from '../../domain/live.js';
 import { type LiveSessionData, useLiveSession } from '../api/live';
 import { useUpdateSession } from '../api/live-hub';
@@ -108,18 +108,21 @@ function EditForm({ detail, onClose, onDirtyChange }: { detail: LiveSessionData;
   const { t } = useTranslation();
   // Seeded once: a room event must not replace what is being typed.
   const [values, setValues] = useState<EditSessionValues>(() => editValuesFrom(detail.session));
-  // What is saved: the form is dirty while it differs.
-  const [saved, setSaved] = useState<EditSessionValues>(values);
+  // The latest values and what is saved: the form is dirty while they differ. Told to the window in
+  // the same event as the keystroke, so an Escape right after typing already asks.
+  const latest = useRef(values);
+  const saved = useRef(values);
   const [keepDate] = useState(() => mexicoDateOf(detail.session.scheduledAt));
   const [errors, setErrors] = useState<FieldErrors>({});
-  const isDirty = JSON.stringify(values) !== JSON.stringify(saved);
-  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
+  const tellDirty = () => onDirtyChange(JSON.stringify(latest.current) !== JSON.stringify(saved.current));
   const update = useUpdateSession();
   const fieldError = useFieldError(errors);
   const canEdit = detail.canEdit;
 
   const set = <K extends keyof EditSessionValues>(key: K, value: EditSessionValues[K]) => {
-    setValues((v) => ({ ...v, [key]: value }));
+    latest.current = { ...latest.current, [key]: value };
+    setValues(latest.current);
+    tellDirty();
     const nested = key === 'minIncrement' || key === 'antiSnipeSeconds' || key === 'timerSecondsDefault' ? `biddingConfig.${key}` : key;
     setErrors((e) => ({ ...e, [nested]: undefined }));
   };
@@ -136,7 +139,8 @@ function EditForm({ detail, onClose, onDirtyChange }: { detail: LiveSessionData;
       { id: detail.session.id, input: parsed.value },
       {
         onSuccess: () => {
-          setSaved(sent);
+          saved.current = sent;
+          tellDirty();
           notifications.show({ color: 'green', message: t('livehub.edit.saved') });
         },
       },

@@ -53,10 +53,15 @@ export function useDiscardGuard(opts: { opened: boolean; isDirty: boolean; onClo
   useEffect(() => {
     if (!opened) setAsking(false);
   }, [opened]);
+  // Read when the window is asked to close, so a keystroke's render is enough (no effect in between).
+  const dirtyRef = useRef(isDirty);
+  dirtyRef.current = isDirty;
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
   const requestClose = useCallback(() => {
-    if (isDirty) setAsking(true);
-    else onClose();
-  }, [isDirty, onClose]);
+    if (dirtyRef.current) setAsking(true);
+    else closeRef.current();
+  }, []);
   const prompt = {
     opened: opened && isAsking,
     onKeep: () => setAsking(false),

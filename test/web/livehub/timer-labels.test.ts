@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { AuctionLiveState } from '../../../src/domain/bidding';
 import { hubTimerBadge, lotPhase, timerChoice } from '../../../src/web/livehub/timer-view';
 import { detail, lot } from '../livehub-fixtures';
 
 const NOW = 1_000_000;
 
 /** A session whose current lot has the given auction state, as the Hub holds it. */
-function withCurrent(state: Parameters<typeof lot>[1]['state']) {
+function withCurrent(state: Partial<AuctionLiveState>) {
   const lots = [lot(1, { state })];
   return { ...detail({ lots, session: { currentLotId: lots[0]?.id ?? null }, serverNow: NOW }), receivedAt: NOW };
 }
@@ -41,8 +42,7 @@ describe("the current lot's highlight", () => {
 });
 
 describe("the timer buttons ('Quedan N s': the time left becomes N)", () => {
-  const running = (remainingMs: number, over: Parameters<typeof lot>[1]['state'] = {}) =>
-    lot(1, { state: { status: 'live', endTime: NOW + remainingMs, ...over } });
+  const running = (remainingMs: number, over: Partial<AuctionLiveState> = {}) => lot(1, { state: { status: 'live', endTime: NOW + remainingMs, ...over } });
 
   it('set the time on a lot that has less left, or none', () => {
     expect(timerChoice(15, lot(1, { state: { status: 'live', endTime: null } }), NOW)).toEqual({ kind: 'set' });
