@@ -24,7 +24,7 @@ export function ConfirmWindow(props: ConfirmWindowProps) {
       opened={props.opened}
       onClose={props.onCancel}
       title={props.title}
-      size="sm"
+      size="md"
       centered
       closeButtonProps={{ 'aria-label': t('common.close') }}
     >

@@ -125,14 +125,17 @@ export function LotRowView({ row, controls }: { row: LotRow; controls: LotRowCon
           <Text id={nameId} fw={600} size="sm" lineClamp={1}>
             {name}
           </Text>
-          <Text size="xs" c="dimmed">
-            {row.hasBid ? t('livehub.lots.currentPrice') : t('livehub.lots.startingPrice')}:{' '}
-            <Text span fw={600} c="var(--mantine-color-text)">
-              {formatMoney(row.price)}
+          {phase ? (
+            <CurrentLotLive state={state} phase={phase} leaderName={controls.leaderName} offsetMs={controls.offsetMs} />
+          ) : (
+            <Text size="xs" c="dimmed">
+              {row.hasBid ? t('livehub.lots.currentPrice') : t('livehub.lots.startingPrice')}:{' '}
+              <Text span fw={600} c="var(--mantine-color-text)">
+                {formatMoney(row.price)}
+              </Text>
+              {state.bidCount > 0 ? ` · ${t('livehub.lots.bids', { count: state.bidCount })}` : ''}
             </Text>
-            {state.bidCount > 0 ? ` · ${t('livehub.lots.bids', { count: state.bidCount })}` : ''}
-          </Text>
-          {phase && <CurrentLotLive state={state} phase={phase} leaderName={controls.leaderName} offsetMs={controls.offsetMs} />}
+          )}
           {canEdit && removalBlock && (
             <Text size="xs" c="dimmed" id={reasonId} data-testid="remove-blocked">
               {t(`livehub.lots.removeBlocked.${removalBlock}`)}

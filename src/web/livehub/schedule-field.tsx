@@ -1,5 +1,5 @@
 import { Button, Group, Input, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { CHOSEN_FORMAT } from '../admin/auction-form/end-time';
 import { useTranslation } from '../i18n';
 import { formatDate } from '../lib/dates';
@@ -22,6 +22,7 @@ interface ScheduleFieldProps {
  */
 export function ScheduleField({ scheduledAt, onScheduledAt, error, keepDate = null }: ScheduleFieldProps) {
   const { t } = useTranslation();
+  const id = useId();
   const [date, setDate] = useState(() => (scheduledAt === null ? '' : mexicoDateOf(scheduledAt)));
   const [time, setTime] = useState(() => (scheduledAt === null ? '' : mexicoTimeOf(scheduledAt)));
   const [touched, setTouched] = useState({ date: false, time: false });
@@ -58,9 +59,11 @@ export function ScheduleField({ scheduledAt, onScheduledAt, error, keepDate = nu
   const formError = !own && error ? message(error) : undefined;
 
   return (
-    <Stack gap={4}>
-      <Input.Label required>{t('livehub.create.date')}</Input.Label>
-      <Input.Description>{t('livehub.create.dateHint')}</Input.Description>
+    <Stack gap={4} role="group" aria-labelledby={`${id}-label`} aria-describedby={`${id}-hint`}>
+      <Input.Label required id={`${id}-label`}>
+        {t('livehub.create.date')}
+      </Input.Label>
+      <Input.Description id={`${id}-hint`}>{t('livehub.create.dateHint')}</Input.Description>
       <SimpleGrid cols={2} spacing="xs">
         <TextInput
           type="date"
