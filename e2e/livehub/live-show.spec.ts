@@ -6,7 +6,7 @@ import { buildCategory } from '../../test/support/actors.js';
 import { setupAppAndBrowser } from '../support/app.js';
 import { createAuctionAs } from '../support/auctions.js';
 import { newPage } from '../support/browser.js';
-import { t } from '../support/catalogue.js';
+import { fill, t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 
 /**
@@ -73,11 +73,13 @@ describe('a live show from the Live Hub', () => {
     const upcoming = hub.getByRole('region', { name: h.lots.upcoming });
     await eventually(() => upcoming.getByRole('listitem').count()).toBe(3);
 
-    // One current, then a 15 s timer run by the server.
+    // One current (waiting for its timer, not 'Finalizado'), then 15 s left, run by the server.
     const first = upcoming.getByRole('listitem', { name: LOTS[0] });
     await first.getByRole('button', { name: h.lots.setCurrent, exact: true }).click();
+    await first.getByText(h.lots.phase.ready).waitFor();
+    expect(await hub.getByRole('timer').innerText()).toBe(h.timer.ready);
+    await hub.getByRole('button', { name: fill(h.timer.set, { seconds: '15' }) }).click();
     await first.getByText(h.lots.current).waitFor();
-    await hub.getByRole('button', { name: '+15s' }).click();
     await eventually(() => hub.getByRole('timer').innerText()).toMatch(/En curso: 00:1\d/);
 
     // The buyer opens the public link on a phone: the lot, its countdown, and a bid.

@@ -13,8 +13,8 @@ import {
 } from '../../domain/live.js';
 import { acceptDetail, pickerKeyPart } from '../livehub/detail-cache';
 import { auctionKeys } from './auctions';
-import { api } from './client';
-import { type LiveSessionData, liveKeys, liveSessionPath } from './live';
+import { api, isApiError } from './client';
+import { fetchLiveSession, type LiveSessionData, liveKeys, liveSessionPath } from './live';
 import { useResync } from './socket';
 
 /**
@@ -30,11 +30,39 @@ export const hubKeys = {
 
 const sessionsPath = '/api/live-sessions';
 
+/** The server's answer to a change that would move an ended session out of `ended` without `reopen: true`. */
+export const SESSION_ENDED_CODE = 'SESSION_ENDED';
+
+export function isSessionEndedError(error: unknown): boolean {
+  return isApiError(error) && error.status === 409 && error.code === SESSION_ENDED_CODE;
+}
+
+/** One submission of a creating form: its body and the Idempotency-Key its retries share. */
+export interface KeyedSubmission<T> {
+  input: T;
+  key: string;
+}
+
+const withKey = (key: string) => ({ 'Idempotency-Key': key });
+
 function storeDetail(queryClient: QueryClient, detail: LiveSessionDetail): void {
   const receivedAt = Date.now();
   queryClient.setQueryData<LiveSessionData | null>(liveKeys.detail(detail.session.id), (cached) => acceptDetail(cached, detail, receivedAt));
   // The list shows titles, statuses and lot counts: any change may touch them.
   void queryClient.invalidateQueries({ queryKey: hubKeys.list() });
+}
+
+/**
+ * The loaded session as the cache holds it (kept current by `useLiveSession` where the session is
+ * followed), read without fetching or joining its room again: a window asks what it needs of it.
+ */
+export function useCachedSession(id: string | null): LiveSessionData | null | undefined {
+  const query = useQuery({
+    queryKey: liveKeys.detail(id ?? ''),
+    queryFn: ({ signal }) => fetchLiveSession(id ?? '', signal),
+    enabled: false,
+  });
+  return id ? query.data : undefined;
 }
 
 /** GET /api/live-sessions: the sessions in the user's scope (SPEC §6), by scheduledAt ascending. */
@@ -50,7 +78,7 @@ export function useHubSessions() {
 export function useCreateSession() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: SessionCreateInput) => api.post<LiveSessionDetail>(sessionsPath, input),
+    mutationFn: ({ input, key }: KeyedSubmission<SessionCreateInput>) => api.post<LiveSessionDetail>(sessionsPath, input, withKey(key)),
     onSuccess: (detail) => storeDetail(queryClient, detail),
   });
 }
@@ -98,7 +126,9 @@ export function useLotActions(sessionId: string) {
     onSuccess,
   });
   const setCurrent = useMutation({
-    mutationFn: (lotId: string) => api.post<LiveSessionDetail>(`${base}/current`, { lotId }),
+    // `reopen` only once the seller agreed to open an ended session again.
+    mutationFn: ({ lotId, reopen }: { lotId: string; reopen?: boolean }) =>
+      api.post<LiveSessionDetail>(`${base}/current`, reopen ? { lotId, reopen: true } : { lotId }),
     onSuccess,
   });
   const timer = useMutation({
@@ -117,7 +147,8 @@ export interface QuickAuctionAnswer {
 export function useQuickAuction(sessionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: QuickAuctionInput) => api.post<QuickAuctionAnswer>(`${liveSessionPath(sessionId)}/quick-auction`, input),
+    mutationFn: ({ input, key, reopen }: KeyedSubmission<QuickAuctionInput> & { reopen?: boolean }) =>
+      api.post<QuickAuctionAnswer>(`${liveSessionPath(sessionId)}/quick-auction`, reopen ? { ...input, reopen: true } : input, withKey(key)),
     onSuccess: (answer) => {
       if (answer.detail) storeDetail(queryClient, answer.detail);
       void queryClient.invalidateQueries({ queryKey: auctionKeys.lists() });
@@ -146,12 +177,13 @@ export function usePicker(sessionId: string, typed: string, enabled: boolean) {
 /**
  * 'Iniciar' / 'Detener' on the server (SPEC §4): live with streamType and lastStreamStart, or
  * scheduled with lastStreamStop. Called once the provider accepted (or dropped) the seller's media.
+ * Starting an ended session needs `reopen` (the seller was asked first).
  */
 export function useStreamActions() {
   const queryClient = useQueryClient();
   return useCallback(
-    async (sessionId: string, action: 'start' | 'stop') => {
-      const detail = await api.post<LiveSessionDetail>(`${liveSessionPath(sessionId)}/stream/${action}`);
+    async (sessionId: string, action: 'start' | 'stop', opts: { reopen?: boolean } = {}) => {
+      const detail = await api.post<LiveSessionDetail>(`${liveSessionPath(sessionId)}/stream/${action}`, opts.reopen ? { reopen: true } : {});
       storeDetail(queryClient, detail);
       return detail;
     },

@@ -4,6 +4,7 @@ import Cropper, { type Area } from 'react-easy-crop';
 import { COVER_ASPECT, COVER_JPEG_QUALITY, COVER_ZOOM } from '../../domain/live.js';
 import { useTranslation } from '../i18n';
 import { coverDrawRect } from './cover';
+import { HUB_WINDOW } from './hub-windows';
 
 function loadImage(src: string): Promise<HTMLImageElement> {
   return new Promise((resolve, reject) => {
@@ -71,7 +72,15 @@ export function CoverCropModal({ src, onClose, onSave }: CoverCropModalProps) {
   };
 
   return (
-    <Modal opened={src !== null} onClose={close} title={t('livehub.crop.title')} size="md" centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Modal
+      stackId={HUB_WINDOW.crop}
+      opened={src !== null}
+      onClose={close}
+      title={t('livehub.crop.title')}
+      size="md"
+      centered
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
       <Stack gap="sm">
         <Box pos="relative" h={420} bg="dark.8" style={{ borderRadius: 12, overflow: 'hidden' }} aria-label={t('livehub.crop.area')} role="img">
           {src && (

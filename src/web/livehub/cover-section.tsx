@@ -10,6 +10,7 @@ import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { coverFileProblem, lotImageChoices } from './cover';
 import { CoverCropModal } from './cover-crop-modal';
+import { HUB_WINDOW } from './hub-windows';
 
 /** The cover of 'Editar Sesión' (SPEC §5): upload and crop, pick a lot's photo, or remove it. */
 export function CoverSection({ detail }: { detail: LiveSessionData }) {
@@ -130,6 +131,7 @@ export function CoverSection({ detail }: { detail: LiveSessionData }) {
       )}
       <CoverCropModal src={cropSrc} onClose={() => setCropSrc(null)} onSave={saveCropped} />
       <Modal
+        stackId={HUB_WINDOW.existingImage}
         opened={isChoosing}
         onClose={() => setIsChoosing(false)}
         title={t('livehub.existing.title')}

@@ -6,17 +6,33 @@ import { useCreateSession } from '../api/live-hub';
 import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { COMPACT_QUERY } from './hub-layout';
+import { DiscardPrompt, useDiscardGuard } from './hub-prompts';
+import { HUB_WINDOW } from './hub-windows';
 import { TitleAndDateFields, useFieldError, WhatsappField } from './session-fields';
-import { type CreateSessionValues, canCreateSession, EMPTY_CREATE_VALUES, type FieldErrors, parseCreateSession, slugPreview } from './session-form';
+import {
+  type CreateSessionValues,
+  canCreateSession,
+  EMPTY_CREATE_VALUES,
+  type FieldErrors,
+  isCreateDirty,
+  parseCreateSession,
+  slugPreview,
+} from './session-form';
+import { useSubmission } from './use-submission';
 
-/** 'Crear Sesión' (SPEC §5 "Create session"); after creating, the new session is loaded. */
+/**
+ * 'Crear Sesión' (SPEC §5 "Create session"); after creating, the new session is loaded. The form
+ * locks in the click that sends it, and a retry carries the same Idempotency-Key: one session.
+ */
 export function CreateSessionModal({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: (id: string) => void }) {
   const { t } = useTranslation();
   const isMobile = useMediaQuery(COMPACT_QUERY) ?? false;
   const [values, setValues] = useState<CreateSessionValues>(EMPTY_CREATE_VALUES);
   const [errors, setErrors] = useState<FieldErrors>({});
   const create = useCreateSession();
+  const submission = useSubmission();
   const fieldError = useFieldError(errors);
+  const guard = useDiscardGuard({ opened, isDirty: isCreateDirty(values) && !submission.isLocked, onClose });
 
   useEffect(() => {
     if (opened) {
@@ -29,78 +45,96 @@ export function CreateSessionModal({ opened, onClose, onCreated }: { opened: boo
   const set = <K extends keyof CreateSessionValues>(key: K, value: CreateSessionValues[K]) => {
     setValues((v) => ({ ...v, [key]: value }));
     setErrors((e) => ({ ...e, [key]: undefined }));
+    submission.forget();
   };
 
   const submit = () => {
-    if (!canCreateSession(values) || create.isPending) return;
+    if (!canCreateSession(values) || submission.isLocked) return;
     const parsed = parseCreateSession(values);
     if (!parsed.ok) {
       setErrors(parsed.errors);
       return;
     }
-    create.mutate(parsed.value, { onSuccess: (detail) => onCreated(detail.session.id) });
+    const key = submission.begin(parsed.value);
+    if (!key) return;
+    create.mutate(
+      { input: parsed.value, key },
+      {
+        onSuccess: (detail) => {
+          submission.end('success');
+          onCreated(detail.session.id);
+        },
+        onError: () => submission.end('failure'),
+      },
+    );
   };
 
   const slug = slugPreview(values);
   const whatsappProblem = errors.whatsappLink === 'whatsappInvalid';
 
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={t('livehub.create.title')}
-      size="md"
-      fullScreen={isMobile}
-      centered={!isMobile}
-      closeButtonProps={{ 'aria-label': t('common.close') }}
-    >
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
+    <>
+      <Modal
+        stackId={HUB_WINDOW.createSession}
+        opened={opened}
+        onClose={guard.requestClose}
+        title={t('livehub.create.title')}
+        size="md"
+        fullScreen={isMobile}
+        centered={!isMobile}
+        closeButtonProps={{ 'aria-label': t('common.close') }}
       >
-        <Stack gap="sm">
-          <TitleAndDateFields
-            title={values.title}
-            onTitle={(v) => set('title', v)}
-            scheduledAt={values.scheduledAt}
-            onScheduledAt={(v) => set('scheduledAt', v)}
-            errors={errors}
-          />
-          <TextInput
-            label={t('livehub.create.slug')}
-            description={t('livehub.create.slugHint')}
-            value={values.sellerSlug}
-            onChange={(e) => set('sellerSlug', e.currentTarget.value)}
-            maxLength={SLUG_INPUT_MAX}
-            error={fieldError('sellerSlug')}
-          />
-          <Text size="xs" c="dimmed" aria-live="polite" data-testid="slug-preview">
-            {t('livehub.create.slugPreview', { path: slug ? `/live/${slug}/…` : '/live/…' })}
-          </Text>
-          <WhatsappField value={values.whatsappLink} onChange={(v) => set('whatsappLink', v)} errors={whatsappProblem ? {} : errors} />
-          {whatsappProblem && (
-            <Alert color="red" variant="light" role="alert">
-              {t('livehub.errors.whatsappInvalid')}
-            </Alert>
-          )}
-          {create.isError && (
-            <Alert color="red" variant="light" role="alert" title={t('livehub.create.failed')}>
-              {apiErrorText(create.error, { networkMessage: t('common.networkError'), fallback: t('livehub.create.failed') })}
-            </Alert>
-          )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              {t('livehub.create.cancel')}
-            </Button>
-            <Button type="submit" disabled={!canCreateSession(values)} loading={create.isPending}>
-              {t('livehub.create.submit')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            submit();
+          }}
+        >
+          <fieldset disabled={submission.isLocked} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+            <Stack gap="sm">
+              <TitleAndDateFields
+                title={values.title}
+                onTitle={(v) => set('title', v)}
+                scheduledAt={values.scheduledAt}
+                onScheduledAt={(v) => set('scheduledAt', v)}
+                errors={errors}
+              />
+              <TextInput
+                label={t('livehub.create.slug')}
+                description={t('livehub.create.slugHint')}
+                value={values.sellerSlug}
+                onChange={(e) => set('sellerSlug', e.currentTarget.value)}
+                maxLength={SLUG_INPUT_MAX}
+                error={fieldError('sellerSlug')}
+              />
+              <Text size="xs" c="dimmed" aria-live="polite" data-testid="slug-preview">
+                {t('livehub.create.slugPreview', { path: slug ? `/live/${slug}/…` : '/live/…' })}
+              </Text>
+              <WhatsappField value={values.whatsappLink} onChange={(v) => set('whatsappLink', v)} errors={whatsappProblem ? {} : errors} />
+              {whatsappProblem && (
+                <Alert color="red" variant="light" role="alert">
+                  {t('livehub.errors.whatsappInvalid')}
+                </Alert>
+              )}
+              {create.isError && (
+                <Alert color="red" variant="light" role="alert" title={t('livehub.create.failed')}>
+                  {apiErrorText(create.error, { networkMessage: t('common.networkError'), fallback: t('livehub.create.failed') })}
+                </Alert>
+              )}
+              <Group justify="flex-end" gap="sm">
+                <Button variant="default" onClick={guard.requestClose}>
+                  {t('livehub.create.cancel')}
+                </Button>
+                <Button type="submit" disabled={!canCreateSession(values)} loading={submission.isLocked}>
+                  {t('livehub.create.submit')}
+                </Button>
+              </Group>
+            </Stack>
+          </fieldset>
+        </form>
+      </Modal>
+      <DiscardPrompt stackId={HUB_WINDOW.createDiscard} {...guard.prompt} />
+    </>
   );
 }

@@ -1,7 +1,7 @@
 import { Alert, Button, Divider, Group, Loader, Modal, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ANTI_SNIPE_MAX_SECONDS, MIN_INCREMENT_MAX, TIMER_MAX_SECONDS, TIMER_MIN_SECONDS, TIMER_STEP_SECONDS } from '../../domain/live.js';
 import { type LiveSessionData, useLiveSession } from '../api/live';
 import { useUpdateSession } from '../api/live-hub';
@@ -9,7 +9,10 @@ import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { CoverSection } from './cover-section';
 import { COMPACT_QUERY } from './hub-layout';
+import { DiscardPrompt, useDiscardGuard } from './hub-prompts';
+import { HUB_WINDOW } from './hub-windows';
 import { LotsPanel } from './lots-panel';
+import { mexicoDateOf } from './schedule';
 import { TitleAndDateFields, useFieldError, WhatsappField } from './session-fields';
 import { canSaveSession, type EditSessionValues, editValuesFrom, type FieldErrors, parseEditSession } from './session-form';
 
@@ -19,32 +22,54 @@ interface EditSessionModalProps {
   onAddLot: (sessionId: string) => void;
 }
 
-/** 'Editar Sesión' (SPEC §5 "Edit session"): details, bidding settings, the cover and the lots. */
+/**
+ * 'Editar Sesión' (SPEC §5 "Edit session"): details, bidding settings, the cover and the lots.
+ * Closing it with unsaved details asks first (the cover and the lots save as they change).
+ */
 export function EditSessionModal({ sessionId, onClose, onAddLot }: EditSessionModalProps) {
   const { t } = useTranslation();
   const isMobile = useMediaQuery(COMPACT_QUERY) ?? false;
+  const opened = sessionId !== null;
+  const [isDirty, setDirty] = useState(false);
+  useEffect(() => {
+    if (!opened) setDirty(false);
+  }, [opened]);
+  const guard = useDiscardGuard({ opened, isDirty, onClose });
   return (
-    <Modal
-      opened={sessionId !== null}
-      onClose={onClose}
-      title={t('livehub.edit.title')}
-      size="xl"
-      fullScreen={isMobile}
-      centered={!isMobile}
-      closeButtonProps={{ 'aria-label': t('common.close') }}
-    >
-      {sessionId && <EditBody key={sessionId} sessionId={sessionId} onClose={onClose} onAddLot={() => onAddLot(sessionId)} />}
-    </Modal>
+    <>
+      <Modal
+        stackId={HUB_WINDOW.edit}
+        opened={opened}
+        onClose={guard.requestClose}
+        title={t('livehub.edit.title')}
+        size="xl"
+        fullScreen={isMobile}
+        centered={!isMobile}
+        closeButtonProps={{ 'aria-label': t('common.close') }}
+      >
+        {sessionId && (
+          <EditBody key={sessionId} sessionId={sessionId} onClose={guard.requestClose} onDirtyChange={setDirty} onAddLot={() => onAddLot(sessionId)} />
+        )}
+      </Modal>
+      <DiscardPrompt stackId={HUB_WINDOW.editDiscard} {...guard.prompt} />
+    </>
   );
 }
 
-function EditBody({ sessionId, onClose, onAddLot }: { sessionId: string; onClose: () => void; onAddLot: () => void }) {
+interface EditBodyProps {
+  sessionId: string;
+  onClose: () => void;
+  onDirtyChange: (isDirty: boolean) => void;
+  onAddLot: () => void;
+}
+
+function EditBody({ sessionId, onClose, onDirtyChange, onAddLot }: EditBodyProps) {
   const { t } = useTranslation();
   const detail = useLiveSession(sessionId);
   if (detail.data) {
     return (
       <Stack gap="lg">
-        <EditForm detail={detail.data} onClose={onClose} />
+        <EditForm detail={detail.data} onClose={onClose} onDirtyChange={onDirtyChange} />
         <Divider />
         <CoverSection detail={detail.data} />
         <Divider />
@@ -79,17 +104,25 @@ function EditBody({ sessionId, onClose, onAddLot }: { sessionId: string; onClose
   );
 }
 
-function EditForm({ detail, onClose }: { detail: LiveSessionData; onClose: () => void }) {
+function EditForm({ detail, onClose, onDirtyChange }: { detail: LiveSessionData; onClose: () => void; onDirtyChange: (isDirty: boolean) => void }) {
   const { t } = useTranslation();
   // Seeded once: a room event must not replace what is being typed.
   const [values, setValues] = useState<EditSessionValues>(() => editValuesFrom(detail.session));
+  // The latest values and what is saved: the form is dirty while they differ. Told to the window in
+  // the same event as the keystroke, so an Escape right after typing already asks.
+  const latest = useRef(values);
+  const saved = useRef(values);
+  const [keepDate] = useState(() => mexicoDateOf(detail.session.scheduledAt));
   const [errors, setErrors] = useState<FieldErrors>({});
+  const tellDirty = () => onDirtyChange(JSON.stringify(latest.current) !== JSON.stringify(saved.current));
   const update = useUpdateSession();
   const fieldError = useFieldError(errors);
   const canEdit = detail.canEdit;
 
   const set = <K extends keyof EditSessionValues>(key: K, value: EditSessionValues[K]) => {
-    setValues((v) => ({ ...v, [key]: value }));
+    latest.current = { ...latest.current, [key]: value };
+    setValues(latest.current);
+    tellDirty();
     const nested = key === 'minIncrement' || key === 'antiSnipeSeconds' || key === 'timerSecondsDefault' ? `biddingConfig.${key}` : key;
     setErrors((e) => ({ ...e, [nested]: undefined }));
   };
@@ -101,9 +134,16 @@ function EditForm({ detail, onClose }: { detail: LiveSessionData; onClose: () =>
       setErrors(parsed.errors);
       return;
     }
+    const sent = values;
     update.mutate(
       { id: detail.session.id, input: parsed.value },
-      { onSuccess: () => notifications.show({ color: 'green', message: t('livehub.edit.saved') }) },
+      {
+        onSuccess: () => {
+          saved.current = sent;
+          tellDirty();
+          notifications.show({ color: 'green', message: t('livehub.edit.saved') });
+        },
+      },
     );
   };
 
@@ -127,6 +167,7 @@ function EditForm({ detail, onClose }: { detail: LiveSessionData; onClose: () =>
             scheduledAt={values.scheduledAt}
             onScheduledAt={(v) => set('scheduledAt', v)}
             errors={errors}
+            keepDate={keepDate}
           />
           <WhatsappField value={values.whatsappLink} onChange={(v) => set('whatsappLink', v)} errors={whatsappProblem ? {} : errors} />
           {whatsappProblem && (

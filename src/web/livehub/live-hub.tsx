@@ -1,4 +1,4 @@
-import { Alert, Button, Container, Grid, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Button, Container, Grid, Group, Loader, Modal, Paper, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -14,6 +14,7 @@ import { useProfilePrompt } from '../components/use-profile-prompt';
 import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { CreateSessionModal } from './create-session-modal';
+import { CurrentLotFeed } from './current-lot-feed';
 import { EditSessionModal } from './edit-session-modal';
 import { HubHeader } from './hub-header';
 import { searchWithSession, sessionIdFromSearch } from './hub-layout';
@@ -23,6 +24,7 @@ import { QuickAuctionModal } from './quick-auction-modal';
 import { SessionBar } from './session-bar';
 import { SessionsModal } from './sessions-modal';
 import { TimerPanel } from './timer-panel';
+import { currentLot } from './timer-view';
 import { TransmissionPanel } from './transmission-panel';
 import './live-hub.css';
 
@@ -50,7 +52,9 @@ function LiveHubScreen({ me }: { me: Me }) {
   const sessionId = sessionIdFromSearch(location.search);
   const [dialog, setDialog] = useState<Dialog>({ kind: 'none' });
   const [editId, setEditId] = useState<string | null>(null);
-  const [pickerId, setPickerId] = useState<string | null>(null);
+  // Kept after closing, so the picker closes (and leaves the window stack) before it unmounts.
+  const [picker, setPicker] = useState<{ sessionId: string; opened: boolean } | null>(null);
+  const openPicker = useCallback((id: string) => setPicker({ sessionId: id, opened: true }), []);
   // The session whose 'Sesión cargada' toast is owed once its detail arrives.
   const [toastFor, setToastFor] = useState<string | null>(null);
   const list = useHubSessions();
@@ -75,71 +79,73 @@ function LiveHubScreen({ me }: { me: Me }) {
   };
 
   return (
-    <Stack mih="100dvh" gap={0} justify="space-between">
-      <HubHeader
-        me={me}
-        onManageSessions={() => setDialog({ kind: 'manage' })}
-        onCreateSession={() => setDialog({ kind: 'create' })}
-        onAddAuction={() => setDialog({ kind: 'auction' })}
-      />
-      <Container component="main" size="xl" w="100%" py="lg" px={{ base: 'xs', sm: 'md' }} flex={1}>
-        {sessionId ? (
-          <LoadedSession
-            key={sessionId}
-            sessionId={sessionId}
-            barProps={barProps}
-            toastFor={toastFor}
-            onToastShown={() => setToastFor(null)}
-            onAddLot={() => setPickerId(sessionId)}
-            onQuickAuction={() => setDialog({ kind: 'quick' })}
-          />
-        ) : (
-          <Stack gap="md">
-            <SessionBar {...barProps} loaded={null} />
-            {list.isSuccess && (list.data?.sessions.length ?? 0) > 0 && (
-              <Paper radius="lg" p="lg">
-                <Text c="dimmed" size="sm">
-                  {t('livehub.bar.pickFirst')}
-                </Text>
-              </Paper>
-            )}
-            {/* The camera can be checked before a session is loaded; 'Iniciar' then asks for one (SPEC §8). */}
-            <Grid gap="md">
-              <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
-                <TransmissionPanel session={null} viewerCount={null} canEdit />
-              </Grid.Col>
-            </Grid>
-          </Stack>
-        )}
-      </Container>
-      <SiteFooter inverted />
-      <ProfileModal opened={profilePrompt.opened} onClose={profilePrompt.close} me={me} />
-      <CreateSessionModal
-        opened={dialog.kind === 'create'}
-        onClose={close}
-        onCreated={(id) => {
-          close();
-          load(id);
-        }}
-      />
-      <SessionsModal
-        opened={dialog.kind === 'manage'}
-        onClose={close}
-        loadedId={sessionId}
-        onLoad={(id) => {
-          close();
-          load(id);
-        }}
-        onEdit={setEditId}
-        onDeleted={(id) => {
-          if (id === sessionId) unload();
-        }}
-      />
-      <EditSessionModal sessionId={editId} onClose={() => setEditId(null)} onAddLot={setPickerId} />
-      {pickerId && <PickerModal sessionId={pickerId} opened onClose={() => setPickerId(null)} />}
-      <QuickAuctionModal sessionId={sessionId} opened={dialog.kind === 'quick'} onClose={close} />
-      <AuctionFormModal opened={dialog.kind === 'auction'} auctionId={null} onClose={close} />
-    </Stack>
+    <Modal.Stack>
+      <Stack mih="100dvh" gap={0} justify="space-between">
+        <HubHeader
+          me={me}
+          onManageSessions={() => setDialog({ kind: 'manage' })}
+          onCreateSession={() => setDialog({ kind: 'create' })}
+          onAddAuction={() => setDialog({ kind: 'auction' })}
+        />
+        <Container component="main" size="xl" w="100%" py="lg" px={{ base: 'xs', sm: 'md' }} flex={1}>
+          {sessionId ? (
+            <LoadedSession
+              key={sessionId}
+              sessionId={sessionId}
+              barProps={barProps}
+              toastFor={toastFor}
+              onToastShown={() => setToastFor(null)}
+              onAddLot={() => openPicker(sessionId)}
+              onQuickAuction={() => setDialog({ kind: 'quick' })}
+            />
+          ) : (
+            <Stack gap="md">
+              <SessionBar {...barProps} loaded={null} />
+              {list.isSuccess && (list.data?.sessions.length ?? 0) > 0 && (
+                <Paper radius="lg" p="lg">
+                  <Text c="dimmed" size="sm">
+                    {t('livehub.bar.pickFirst')}
+                  </Text>
+                </Paper>
+              )}
+              {/* The camera can be checked before a session is loaded; 'Iniciar' then asks for one (SPEC §8). */}
+              <Grid gap="md">
+                <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
+                  <TransmissionPanel session={null} viewerCount={null} canEdit />
+                </Grid.Col>
+              </Grid>
+            </Stack>
+          )}
+        </Container>
+        <SiteFooter inverted />
+        <ProfileModal opened={profilePrompt.opened} onClose={profilePrompt.close} me={me} />
+        <CreateSessionModal
+          opened={dialog.kind === 'create'}
+          onClose={close}
+          onCreated={(id) => {
+            close();
+            load(id);
+          }}
+        />
+        <SessionsModal
+          opened={dialog.kind === 'manage'}
+          onClose={close}
+          loadedId={sessionId}
+          onLoad={(id) => {
+            close();
+            load(id);
+          }}
+          onEdit={setEditId}
+          onDeleted={(id) => {
+            if (id === sessionId) unload();
+          }}
+        />
+        <EditSessionModal sessionId={editId} onClose={() => setEditId(null)} onAddLot={openPicker} />
+        {picker && <PickerModal sessionId={picker.sessionId} opened={picker.opened} onClose={() => setPicker({ ...picker, opened: false })} />}
+        <QuickAuctionModal sessionId={sessionId} opened={dialog.kind === 'quick'} onClose={close} />
+        <AuctionFormModal opened={dialog.kind === 'auction'} auctionId={null} onClose={close} />
+      </Stack>
+    </Modal.Stack>
   );
 }
 
@@ -157,6 +163,8 @@ function LoadedSession({ sessionId, barProps, toastFor, onToastShown, onAddLot, 
   const { t } = useTranslation();
   const live = useLiveSession(sessionId, { host: true });
   const data = live.data;
+  const lot = data ? currentLot(data) : null;
+  const [leaderName, setLeaderName] = useState<string | null>(null);
 
   useEffect(() => {
     if (toastFor !== sessionId || data === undefined) return;
@@ -206,10 +214,11 @@ function LoadedSession({ sessionId, barProps, toastFor, onToastShown, onAddLot, 
             <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>
               <Stack gap="md">
                 <TimerPanel detail={data} />
-                <LotsPanel detail={data} onAddLot={onAddLot} onQuickAuction={onQuickAuction} />
+                <LotsPanel detail={data} onAddLot={onAddLot} onQuickAuction={onQuickAuction} leaderName={leaderName} />
               </Stack>
             </Grid.Col>
           </Grid>
+          {lot && <CurrentLotFeed key={lot.auctionId} sessionId={sessionId} auctionId={lot.auctionId} onLeader={setLeaderName} />}
         </>
       )}
     </Stack>

@@ -2,11 +2,14 @@ import type { DraggableAttributes, DraggableSyntheticListeners } from '@dnd-kit/
 import { ActionIcon, Badge, Box, Button, Center, Group, Image, Stack, Text } from '@mantine/core';
 import type { CSSProperties, Ref } from 'react';
 import { useId } from 'react';
+import { lotRemovalBlock } from '../../domain/live.js';
 import { formatMoney } from '../../domain/money.js';
 import { PhotoIcon } from '../components/icons';
 import { ArrowDownIcon, ArrowUpIcon, GripIcon, TrashIcon } from '../components/panel-icons';
 import { useTranslation } from '../i18n';
+import { CurrentLotLive } from './current-lot-live';
 import type { LotRow, LotRowStatus } from './lot-rows';
+import { type LotPhase, lotPhase } from './timer-view';
 
 const STATUS_COLORS: Record<LotRowStatus, string> = {
   live: 'red',
@@ -18,9 +21,24 @@ const STATUS_COLORS: Record<LotRowStatus, string> = {
   finished: 'dark',
 };
 
+/** The current lot's highlight says what is true of it now (SPEC's 'En subasta ahora' only while it runs). */
+const PHASE_LOOK: Record<LotPhase, { color: string; variant: 'filled' | 'light'; border: string; background: string }> = {
+  running: { color: 'red', variant: 'filled', border: 'var(--mantine-color-red-6)', background: 'var(--mantine-color-red-0)' },
+  ready: { color: 'blue', variant: 'light', border: 'var(--mantine-color-blue-5)', background: 'var(--mantine-color-blue-0)' },
+  closing: { color: 'orange', variant: 'light', border: 'var(--mantine-color-orange-5)', background: 'var(--mantine-color-orange-0)' },
+  sold: { color: 'teal', variant: 'filled', border: 'var(--mantine-color-teal-6)', background: 'var(--mantine-color-teal-0)' },
+  unsold: { color: 'gray', variant: 'light', border: 'var(--mantine-color-gray-5)', background: 'var(--mantine-color-gray-0)' },
+};
+
 export interface LotRowControls {
   canEdit: boolean;
   busy: boolean;
+  /** The server's clock at this render (whether a lot still runs decides if it may be removed). */
+  now: number;
+  /** Server time minus device time, for the current lot's ticking countdown. */
+  offsetMs: number;
+  /** The current lot's leader, masked, from its bid history ('Ju***'). */
+  leaderName: string | null;
   onSetCurrent: () => void;
   onRemove: () => void;
   /** Present in a reorderable section. */
@@ -40,9 +58,15 @@ export interface LotRowControls {
 export function LotRowView({ row, controls }: { row: LotRow; controls: LotRowControls }) {
   const { t } = useTranslation();
   const nameId = useId();
+  const reasonId = useId();
   const { lot, isCurrent } = row;
   const name = lot.auction.name || t('livehub.picker.unnamed');
   const { canEdit, busy, drag } = controls;
+  const state = lot.auction.state;
+  const phase = isCurrent ? lotPhase(state, controls.now) : null;
+  const look = phase ? PHASE_LOOK[phase] : null;
+  // A sold lot carries the show's result and a running one has bidders: neither leaves the session.
+  const removalBlock = lotRemovalBlock(state, controls.now);
 
   return (
     <Box
@@ -50,13 +74,14 @@ export function LotRowView({ row, controls }: { row: LotRow; controls: LotRowCon
       ref={drag?.setNodeRef}
       aria-labelledby={nameId}
       data-current={isCurrent || undefined}
+      data-phase={phase ?? undefined}
       data-lot-id={lot.id}
       p="xs"
       style={{
         listStyle: 'none',
         borderRadius: 12,
-        border: isCurrent ? '2px solid var(--mantine-color-red-6)' : '1px solid var(--mantine-color-gray-3)',
-        background: isCurrent ? 'var(--mantine-color-red-0)' : 'var(--mantine-color-body)',
+        border: look ? `2px solid ${look.border}` : '1px solid var(--mantine-color-gray-3)',
+        background: look ? look.background : 'var(--mantine-color-body)',
         opacity: drag?.isDragging ? 0.6 : 1,
         ...drag?.style,
       }}
@@ -87,25 +112,35 @@ export function LotRowView({ row, controls }: { row: LotRow; controls: LotRowCon
             <Text size="xs" c="dimmed">
               {t('livehub.lots.order', { order: lot.order })}
             </Text>
-            {isCurrent && (
-              <Badge color="red" variant="filled" size="sm" tt="none">
-                {t('livehub.lots.current')}
+            {phase && look ? (
+              <Badge color={look.color} variant={look.variant} size="sm" tt="none" data-testid="current-lot-phase">
+                {phase === 'running' ? t('livehub.lots.current') : t(`livehub.lots.phase.${phase}`)}
+              </Badge>
+            ) : (
+              <Badge color={STATUS_COLORS[row.status]} variant="light" size="sm" tt="none" data-status={row.status}>
+                {t(`livehub.lots.rowStatus.${row.status}`)}
               </Badge>
             )}
-            <Badge color={STATUS_COLORS[row.status]} variant="light" size="sm" tt="none" data-status={row.status}>
-              {t(`livehub.lots.rowStatus.${row.status}`)}
-            </Badge>
           </Group>
           <Text id={nameId} fw={600} size="sm" lineClamp={1}>
             {name}
           </Text>
-          <Text size="xs" c="dimmed">
-            {row.hasBid ? t('livehub.lots.currentPrice') : t('livehub.lots.startingPrice')}:{' '}
-            <Text span fw={600} c="var(--mantine-color-text)">
-              {formatMoney(row.price)}
+          {phase ? (
+            <CurrentLotLive state={state} phase={phase} leaderName={controls.leaderName} offsetMs={controls.offsetMs} />
+          ) : (
+            <Text size="xs" c="dimmed">
+              {row.hasBid ? t('livehub.lots.currentPrice') : t('livehub.lots.startingPrice')}:{' '}
+              <Text span fw={600} c="var(--mantine-color-text)">
+                {formatMoney(row.price)}
+              </Text>
+              {state.bidCount > 0 ? ` · ${t('livehub.lots.bids', { count: state.bidCount })}` : ''}
             </Text>
-            {lot.auction.state.bidCount > 0 ? ` · ${t('livehub.lots.bids', { count: lot.auction.state.bidCount })}` : ''}
-          </Text>
+          )}
+          {canEdit && removalBlock && (
+            <Text size="xs" c="dimmed" id={reasonId} data-testid="remove-blocked">
+              {t(`livehub.lots.removeBlocked.${removalBlock}`)}
+            </Text>
+          )}
         </Stack>
         {canEdit && (
           <Group gap={4} wrap="nowrap" ml="auto" style={{ flex: 'none' }}>
@@ -113,7 +148,7 @@ export function LotRowView({ row, controls }: { row: LotRow; controls: LotRowCon
               <Button size="compact-sm" color="red" variant="filled" disabled aria-current="true">
                 {t('livehub.lots.currentButton')}
               </Button>
-            ) : lot.auction.state.status === 'ended' && lot.auction.state.bidCount > 0 ? null /* sold: it cannot run again; an unsold lot can (re-run) */ : (
+            ) : state.status === 'ended' && state.bidCount > 0 ? null /* sold: it cannot run again; an unsold lot can (re-run) */ : (
               <Button size="compact-sm" variant="light" onClick={controls.onSetCurrent} disabled={busy}>
                 {t('livehub.lots.setCurrent')}
               </Button>
@@ -140,7 +175,14 @@ export function LotRowView({ row, controls }: { row: LotRow; controls: LotRowCon
                 </ActionIcon>
               </>
             )}
-            <ActionIcon variant="subtle" color="red" aria-label={t('livehub.lots.removeLabel', { name })} onClick={controls.onRemove} disabled={busy}>
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              aria-label={t('livehub.lots.removeLabel', { name })}
+              aria-describedby={removalBlock ? reasonId : undefined}
+              onClick={controls.onRemove}
+              disabled={busy || removalBlock !== null}
+            >
               <TrashIcon size={16} />
             </ActionIcon>
           </Group>

@@ -1,3 +1,4 @@
+import type { BidView } from '../../domain/bidding.js';
 import { type LotFacts, type LotView, splitLots } from '../../domain/live.js';
 
 /**
@@ -100,4 +101,16 @@ export function dragInSection(sectionIds: readonly string[], activeId: string, o
 export function applyOrder<T extends { id: string; order: number }>(lots: readonly T[], ids: readonly string[]): T[] {
   const position = new Map(ids.map((id, i) => [id, i + 1]));
   return lots.map((lot) => ({ ...lot, order: position.get(lot.id) ?? lot.order }));
+}
+
+/**
+ * The current lot's leader, masked as buyers see them ('Ju***'): the newest line of the bidder the
+ * state names as leading (a maximum's automatic answer is a line too). Null before the first bid,
+ * or while that line has not arrived.
+ */
+export function leaderName(lines: readonly Pick<BidView, 'seq' | 'bidderTag' | 'bidderName'>[], leaderTag: string | null): string | null {
+  if (!leaderTag) return null;
+  let best: Pick<BidView, 'seq' | 'bidderTag' | 'bidderName'> | null = null;
+  for (const line of lines) if (line.bidderTag === leaderTag && (!best || line.seq > best.seq)) best = line;
+  return best?.bidderName ?? null;
 }

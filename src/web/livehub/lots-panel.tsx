@@ -4,12 +4,16 @@ import { CSS } from '@dnd-kit/utilities';
 import { Button, Group, Modal, Paper, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMemo, useState } from 'react';
+import { lotRemovalBlock } from '../../domain/live.js';
 import type { LiveSessionData } from '../api/live';
-import { useLotActions } from '../api/live-hub';
+import { isSessionEndedError, useLotActions } from '../api/live-hub';
 import { BoltIcon } from '../components/icons';
 import { PlusIcon } from '../components/panel-icons';
 import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
+import { clockOffset } from '../lib/countdown';
+import { ReopenPrompt, useAskReopen } from './hub-prompts';
+import { HUB_WINDOW } from './hub-windows';
 import { LotRowView } from './lot-row';
 import { applyOrder, dragInSection, type LotRow, lotSections, moveInSection, orderedLotIds, reorderSection } from './lot-rows';
 
@@ -19,20 +23,26 @@ interface LotsPanelProps {
   onQuickAuction?: () => void;
   /** Inside 'Editar Sesión': no panel frame, a smaller heading. */
   embedded?: boolean;
+  /** The current lot's leader, masked, while the Hub follows its bids. */
+  leaderName?: string | null;
 }
 
 /**
  * The lots of the loaded session (SPEC §2 Lots list, §4 "Lot status"): 'Próximos' (reorderable by
  * drag and by the arrow buttons) and 'Pasados / Finalizados'. Only editors see the controls.
  */
-export function LotsPanel({ detail, onAddLot, onQuickAuction, embedded = false }: LotsPanelProps) {
+export function LotsPanel({ detail, onAddLot, onQuickAuction, embedded = false, leaderName = null }: LotsPanelProps) {
   const { t } = useTranslation();
   const sessionId = detail.session.id;
   const { remove, reorder, setCurrent } = useLotActions(sessionId);
   const [pendingOrder, setPendingOrder] = useState<string[] | null>(null);
   const [confirmRemove, setConfirmRemove] = useState<LotRow | null>(null);
   const [announcement, setAnnouncement] = useState('');
+  const reopen = useAskReopen();
+  const place = embedded ? 'edit' : 'main';
   const canEdit = detail.canEdit;
+  const offsetMs = clockOffset(detail.serverNow, detail.receivedAt);
+  const now = Date.now() + offsetMs;
   const errorText = (error: unknown, fallback: string) => apiErrorText(error, { networkMessage: t('common.networkError'), fallback });
 
   const lots = useMemo(() => (pendingOrder ? applyOrder(detail.lots, pendingOrder) : detail.lots), [detail.lots, pendingOrder]);
@@ -63,11 +73,27 @@ export function LotsPanel({ detail, onAddLot, onQuickAuction, embedded = false }
     sendOrder(dragInSection(upcomingIds, activeId, event.over ? String(event.over.id) : null), activeId);
   };
 
-  const makeCurrent = (row: LotRow) =>
-    setCurrent.mutate(row.lot.id, {
-      onError: (error) =>
-        notifications.show({ color: 'red', title: t('livehub.lots.setCurrentFailed'), message: errorText(error, t('livehub.lots.setCurrentFailed')) }),
-    });
+  // Setting a lot current forces the session live (SPEC §4): on an ended session, ask first.
+  const makeCurrent = async (row: LotRow, confirmed = false) => {
+    let isReopen = confirmed;
+    if (!isReopen && detail.session.status === 'ended') {
+      if (!(await reopen.ask())) return;
+      isReopen = true;
+    }
+    setCurrent.mutate(
+      { lotId: row.lot.id, reopen: isReopen },
+      {
+        onError: async (error) => {
+          // Someone ended it meanwhile: ask, then send again with `reopen`.
+          if (!isReopen && isSessionEndedError(error)) {
+            if (await reopen.ask()) void makeCurrent(row, true);
+            return;
+          }
+          notifications.show({ color: 'red', title: t('livehub.lots.setCurrentFailed'), message: errorText(error, t('livehub.lots.setCurrentFailed')) });
+        },
+      },
+    );
+  };
 
   const removeNow = () => {
     const row = confirmRemove;
@@ -84,8 +110,14 @@ export function LotsPanel({ detail, onAddLot, onQuickAuction, embedded = false }
   const baseControls = (row: LotRow) => ({
     canEdit,
     busy,
-    onSetCurrent: () => makeCurrent(row),
-    onRemove: () => setConfirmRemove(row),
+    now,
+    offsetMs,
+    leaderName: row.isCurrent ? leaderName : null,
+    onSetCurrent: () => void makeCurrent(row),
+    // A sold or running lot offers no removal (the row says why); the server refuses it too.
+    onRemove: () => {
+      if (!lotRemovalBlock(row.lot.auction.state, Date.now() + offsetMs)) setConfirmRemove(row);
+    },
   });
 
   const body = (
@@ -168,7 +200,9 @@ export function LotsPanel({ detail, onAddLot, onQuickAuction, embedded = false }
         </>
       )}
       <VisuallyHidden aria-live="polite">{announcement}</VisuallyHidden>
+      <ReopenPrompt stackId={HUB_WINDOW.lotReopen(place)} {...reopen.prompt} />
       <Modal
+        stackId={HUB_WINDOW.removeLot(place)}
         opened={confirmRemove !== null}
         onClose={() => setConfirmRemove(null)}
         title={t('livehub.lots.removeTitle')}

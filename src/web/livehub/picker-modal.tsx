@@ -11,6 +11,7 @@ import { SearchIcon } from '../components/panel-icons';
 import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { COMPACT_QUERY } from './hub-layout';
+import { HUB_WINDOW } from './hub-windows';
 
 /**
  * 'Añadir Lote' (SPEC §5 "Auction picker search"): the default list under 2 characters, a name
@@ -46,6 +47,7 @@ export function PickerModal({ sessionId, opened, onClose }: { sessionId: string;
 
   return (
     <Modal
+      stackId={HUB_WINDOW.picker}
       opened={opened}
       onClose={onClose}
       title={t('livehub.picker.title')}

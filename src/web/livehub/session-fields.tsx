@@ -1,10 +1,8 @@
-import { Button, Group, Input, Stack, Text, TextInput } from '@mantine/core';
-import { DateTimePicker } from '@mantine/dates';
+import { Stack, TextInput } from '@mantine/core';
 import { SESSION_TITLE_MAX, WHATSAPP_LINK_MAX } from '../../domain/live.js';
-import { CHOSEN_FORMAT, fromMexicoWallTime, toMexicoWallTime } from '../admin/auction-form/end-time';
 import { useTranslation } from '../i18n';
-import { formatDate } from '../lib/dates';
-import { type FieldErrors, presetScheduledAt, SCHEDULE_PRESETS_MINUTES } from './session-form';
+import { ScheduleField } from './schedule-field';
+import type { FieldErrors } from './session-form';
 
 /** A field's Spanish error from its issue code (`livehub.errors.<code>`). */
 export function useFieldError(errors: FieldErrors) {
@@ -22,6 +20,8 @@ export function TitleAndDateFields(props: {
   scheduledAt: number | null;
   onScheduledAt: (value: number | null) => void;
   errors: FieldErrors;
+  /** Editing a session whose day already passed: that day stays allowed. */
+  keepDate?: string | null;
 }) {
   const { t } = useTranslation();
   const fieldError = useFieldError(props.errors);
@@ -37,41 +37,7 @@ export function TitleAndDateFields(props: {
         error={fieldError('title')}
         data-autofocus
       />
-      <Stack gap={4}>
-        <DateTimePicker
-          label={t('livehub.create.date')}
-          description={t('livehub.create.dateHint')}
-          placeholder={t('livehub.create.datePlaceholder')}
-          value={toMexicoWallTime(props.scheduledAt)}
-          onChange={(next) => props.onScheduledAt(fromMexicoWallTime(next))}
-          valueFormat="DD/MM/YYYY HH:mm"
-          locale="es"
-          clearable
-          required
-          clearButtonProps={{ 'aria-label': t('livehub.create.clearDate') }}
-          submitButtonProps={{ 'aria-label': t('livehub.create.confirmDate') }}
-          timePickerProps={{ format: '24h' }}
-          error={fieldError('scheduledAt')}
-          popoverProps={{ withinPortal: true }}
-        />
-        <Group gap={6} role="group" aria-label={t('livehub.create.presets')}>
-          <Text size="xs" c="dimmed" aria-hidden="true">
-            {t('livehub.create.presets')}
-          </Text>
-          {SCHEDULE_PRESETS_MINUTES.map((minutes) => (
-            <Button key={minutes} size="compact-xs" variant="light" onClick={() => props.onScheduledAt(presetScheduledAt(minutes))}>
-              {minutes === 0
-                ? t('livehub.create.presetNow')
-                : minutes < 60
-                  ? t('livehub.create.presetMinutes', { minutes })
-                  : t('livehub.create.presetHours', { hours: minutes / 60 })}
-            </Button>
-          ))}
-        </Group>
-        {props.scheduledAt !== null && (
-          <Input.Description aria-live="polite">{t('livehub.create.dateChosen', { date: formatDate(props.scheduledAt, CHOSEN_FORMAT) })}</Input.Description>
-        )}
-      </Stack>
+      <ScheduleField scheduledAt={props.scheduledAt} onScheduledAt={props.onScheduledAt} error={props.errors.scheduledAt} keepDate={props.keepDate} />
     </Stack>
   );
 }

@@ -63,6 +63,11 @@ export function canCreateSession(values: Pick<CreateSessionValues, 'title' | 'sc
   return values.title.trim() !== '' && values.scheduledAt !== null;
 }
 
+/** Something was typed or chosen: closing asks before it is lost. */
+export function isCreateDirty(values: CreateSessionValues): boolean {
+  return values.title !== '' || values.scheduledAt !== null || values.sellerSlug !== '' || values.whatsappLink !== '';
+}
+
 /** The slug the server will derive (SPEC §5 rules and fallbacks); '' while nothing can be derived yet. */
 export function slugPreview(values: CreateSessionValues): string {
   if (values.scheduledAt === null && !values.sellerSlug.trim() && !values.title.trim()) return '';

@@ -9,6 +9,7 @@ import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { formatDate } from '../lib/dates';
 import { COMPACT_QUERY } from './hub-layout';
+import { HUB_WINDOW } from './hub-windows';
 import { SessionStatusBadge } from './session-bar';
 
 interface SessionsModalProps {
@@ -63,6 +64,7 @@ export function SessionsModal({ opened, onClose, loadedId, onLoad, onEdit, onDel
   return (
     <>
       <Modal
+        stackId={HUB_WINDOW.sessions}
         opened={opened}
         onClose={onClose}
         title={t('livehub.manage.title')}
@@ -175,6 +177,7 @@ export function SessionsModal({ opened, onClose, loadedId, onLoad, onEdit, onDel
         </Stack>
       </Modal>
       <Modal
+        stackId={HUB_WINDOW.deleteSession}
         opened={toDelete !== null}
         onClose={() => setToDelete(null)}
         title={t('livehub.manage.deleteTitle')}

@@ -1,41 +1,51 @@
 import { Alert, Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
-import { TIMER_BUTTONS_SECONDS, TIMER_MIN_SECONDS, TIMER_STEP_SECONDS } from '../../domain/live.js';
+import { useId, useState } from 'react';
+import { formatTimer, TIMER_BUTTONS_SECONDS, TIMER_MIN_SECONDS, TIMER_STEP_SECONDS } from '../../domain/live.js';
 import type { LiveSessionData } from '../api/live';
 import { useLotActions } from '../api/live-hub';
 import { ClockIcon } from '../components/icons';
 import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
+import { ConfirmWindow } from './hub-prompts';
+import { HUB_WINDOW } from './hub-windows';
 import { defaultCustomSeconds, parseCustomSeconds } from './session-form';
-import { currentLot, hubTimerState, timerBadge } from './timer-view';
+import { currentLot, hubTimerBadge, serverClock, type TimerChoice, timerChoice } from './timer-view';
+import { useNow } from './use-now';
 
-/** The device clock, ticking once a second (SPEC §9: the countdown refreshes every second). */
-export function useNow(intervalMs = 1000): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), intervalMs);
-    return () => clearInterval(timer);
-  }, [intervalMs]);
-  return now;
-}
+const BADGE_COLORS = { idle: 'gray', ready: 'blue', running: 'green', finished: 'red' } as const;
 
-const BADGE_COLORS = { idle: 'gray', running: 'green', finished: 'red' } as const;
-
-/** The timer panel (SPEC §2, §4 "Timer state"): the badge, +15s/+30s/+60s and the custom seconds. */
+/**
+ * The timer panel (SPEC §2, §4 "Timer state"): the badge, the buttons that set the time left
+ * ('Quedan 15 s', SPEC's +15s: endTime = now + 15 s) and the custom seconds. A button that would
+ * cut a running lot's time asks first, or says why it cannot once bids stand.
+ */
 export function TimerPanel({ detail }: { detail: LiveSessionData }) {
   const { t } = useTranslation();
-  const now = useNow();
+  const deviceNow = useNow();
+  const reasonId = useId();
   const { timer } = useLotActions(detail.session.id);
   const [typed, setTyped] = useState(() => defaultCustomSeconds(detail.session.biddingConfig));
   const [inputError, setInputError] = useState<string | null>(null);
   const [source, setSource] = useState<number | 'custom' | null>(null);
-  const badge = timerBadge(hubTimerState(detail, now));
+  const [toConfirm, setToConfirm] = useState<{ seconds: number; from: number | 'custom'; remainingMs: number } | null>(null);
+  const badge = hubTimerBadge(detail, deviceNow);
   const lot = currentLot(detail);
+  const now = serverClock(detail, deviceNow);
+  const choices = new Map<number, TimerChoice>(TIMER_BUTTONS_SECONDS.map((s) => [s, timerChoice(s, lot, now)]));
+  const blocked = [...choices.values()].find((c) => c.kind === 'blocked' && c.reason !== 'noLot');
+  const shortening = [...choices.values()].some((c) => c.kind === 'shortens');
 
-  const start = (seconds: number, from: number | 'custom') => {
+  const send = (seconds: number, from: number | 'custom') => {
     setSource(from);
     timer.reset();
     timer.mutate(seconds);
+  };
+  /** Checks what the seconds would do at the moment of the click. */
+  const start = (seconds: number, from: number | 'custom') => {
+    const choice = timerChoice(seconds, currentLot(detail), serverClock(detail, Date.now()));
+    if (choice.kind === 'shortens') setToConfirm({ seconds, from, remainingMs: choice.remainingMs });
+    else if (choice.kind === 'blocked' && choice.reason !== 'noLot') setInputError(t(`livehub.timer.blocked.${choice.reason}`));
+    else send(seconds, from);
   };
   const applyCustom = () => {
     const parsed = parseCustomSeconds(typed);
@@ -74,13 +84,39 @@ export function TimerPanel({ detail }: { detail: LiveSessionData }) {
         </Text>
         {detail.canEdit && (
           <>
+            <Text size="xs" c="dimmed">
+              {t('livehub.timer.setHint')}
+            </Text>
             <Group gap="xs">
-              {TIMER_BUTTONS_SECONDS.map((seconds) => (
-                <Button key={seconds} variant="light" color="green" onClick={() => start(seconds, seconds)} loading={timer.isPending && source === seconds}>
-                  {t('livehub.timer.add', { seconds })}
-                </Button>
-              ))}
+              {TIMER_BUTTONS_SECONDS.map((seconds) => {
+                const choice = choices.get(seconds);
+                const isBlocked = choice?.kind === 'blocked';
+                return (
+                  <Button
+                    key={seconds}
+                    variant="light"
+                    color={choice?.kind === 'shortens' ? 'orange' : 'green'}
+                    onClick={() => start(seconds, seconds)}
+                    loading={timer.isPending && source === seconds}
+                    disabled={isBlocked}
+                    aria-describedby={isBlocked && blocked ? reasonId : undefined}
+                    data-choice={choice?.kind}
+                  >
+                    {t('livehub.timer.set', { seconds })}
+                  </Button>
+                );
+              })}
             </Group>
+            {blocked?.kind === 'blocked' && (
+              <Text size="xs" c="orange.8" id={reasonId} data-testid="timer-blocked">
+                {t(`livehub.timer.blocked.${blocked.reason as 'sold' | 'bidsStand'}`)}
+              </Text>
+            )}
+            {!blocked && shortening && badge.key === 'running' && (
+              <Text size="xs" c="orange.8" data-testid="timer-shortens">
+                {t('livehub.timer.shortensHint', { time: badge.time })}
+              </Text>
+            )}
             <TextInput
               label={t('livehub.timer.custom')}
               description={t('livehub.timer.customHint')}
@@ -115,6 +151,22 @@ export function TimerPanel({ detail }: { detail: LiveSessionData }) {
           </Alert>
         )}
       </Stack>
+      <ConfirmWindow
+        stackId={HUB_WINDOW.timerShorten}
+        opened={toConfirm !== null}
+        title={t('livehub.timer.shortenTitle')}
+        cancelLabel={t('livehub.timer.shortenCancel')}
+        confirmLabel={t('livehub.timer.shortenConfirm', { seconds: toConfirm?.seconds ?? 0 })}
+        confirmColor="orange"
+        onCancel={() => setToConfirm(null)}
+        onConfirm={() => {
+          const next = toConfirm;
+          setToConfirm(null);
+          if (next) send(next.seconds, next.from);
+        }}
+      >
+        <Text size="sm">{t('livehub.timer.shortenText', { remaining: formatTimer(toConfirm?.remainingMs ?? 0), seconds: toConfirm?.seconds ?? 0 })}</Text>
+      </ConfirmWindow>
     </Paper>
   );
 }

@@ -1,24 +1,25 @@
-import { ActionIcon, Alert, Badge, Box, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Box, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { type LiveSessionPublic, livePath } from '../../domain/live.js';
-import { type AgoraConfigAnswer, formatElapsed } from '../../domain/video.js';
+import type { AgoraConfigAnswer } from '../../domain/video.js';
 import { api } from '../api/client';
 import { usePublicConfig } from '../api/config';
 import { getSocket } from '../api/socket';
-import { BroadcastIcon, EyeIcon, VolumeIcon } from '../components/icons';
+import { VolumeIcon } from '../components/icons';
 import { CameraIcon, CopyIcon, FlipCameraIcon, MicIcon, MicOffIcon, PlayIcon, StopIcon } from '../components/panel-icons';
 import { useTranslation } from '../i18n';
+import { Player } from './broadcast/player';
 import { LinkReadouts, MicMeter } from './broadcast/readouts';
-import { type Broadcast, useBroadcast } from './broadcast/use-broadcast';
+import { useBroadcast } from './broadcast/use-broadcast';
 import { useMediaDevices } from './broadcast/use-devices';
 import { absoluteLink } from './hub-layout';
+import { ReopenPrompt, useAskReopen } from './hub-prompts';
+import { HUB_WINDOW } from './hub-windows';
 import { SessionStatusBadge } from './session-bar';
 
-/** The player's height cap (SPEC §9). */
-const PLAYER_MAX_HEIGHT = 640;
 /** SPEC §9's mobile breakpoint: the flip-camera button shows below it (with more than one camera). */
 const MOBILE_QUERY = '(max-width: 780px)';
 /** SPEC's long labels ('Detener vista previa', 'Pedir a los espectadores activar audio') wrap on a phone instead of being cut. */
@@ -68,6 +69,32 @@ export function TransmissionPanel({ session, viewerCount, canEdit }: { session: 
     microphoneId: devices.microphoneId,
     onDevicesAllowed: () => void devices.refresh(),
   });
+
+  const reopen = useAskReopen();
+  const status = session?.status ?? null;
+
+  // The session ended (the status dropdown here, or an event from another tab): the show is over,
+  // so this page stops publishing and turns the camera off.
+  const lastStatus = useRef(status);
+  const { phase: currentPhase, stop, stopPreview } = broadcast;
+  useEffect(() => {
+    const was = lastStatus.current;
+    lastStatus.current = status;
+    if (status !== 'ended' || was === 'ended') return;
+    if (currentPhase === 'publishing' || currentPhase === 'starting') void stop();
+    else stopPreview();
+  }, [status, currentPhase, stop, stopPreview]);
+
+  /** 'Iniciar': on an ended session, ask before it opens again; ask too when it ended meanwhile. */
+  const startBroadcast = async () => {
+    let isReopen = false;
+    if (status === 'ended') {
+      if (!(await reopen.ask())) return;
+      isReopen = true;
+    }
+    const outcome = await broadcast.start({ reopen: isReopen });
+    if (outcome === 'sessionEnded' && (await reopen.ask())) await broadcast.start({ reopen: true });
+  };
 
   const copy = async () => {
     if (await copyText(link)) notifications.show({ color: 'green', message: t('livehub.transmission.linkCopied') });
@@ -165,7 +192,7 @@ export function TransmissionPanel({ session, viewerCount, canEdit }: { session: 
                   color="red"
                   variant="filled"
                   leftSection={<PlayIcon size={16} />}
-                  onClick={() => void broadcast.start()}
+                  onClick={() => void startBroadcast()}
                   loading={phase === 'starting'}
                   disabled={disabled}
                 >
@@ -258,7 +285,9 @@ export function TransmissionPanel({ session, viewerCount, canEdit }: { session: 
           </>
         )}
       </Stack>
+      <ReopenPrompt stackId={HUB_WINDOW.streamReopen} {...reopen.prompt} />
       <Modal
+        stackId={HUB_WINDOW.publicLink}
         opened={shownLink !== null}
         onClose={() => setShownLink(null)}
         title={t('livehub.transmission.copyFailedTitle')}
@@ -280,91 +309,5 @@ export function TransmissionPanel({ session, viewerCount, canEdit }: { session: 
         </Stack>
       </Modal>
     </Paper>
-  );
-}
-
-/** The 9:16 player: the local camera (muted: the seller must not hear itself), its badge, the viewer count and the clock. */
-function Player({ broadcast, viewerCount }: { broadcast: Broadcast; viewerCount: number | null }) {
-  const { t } = useTranslation();
-  const videoRef = useRef<HTMLVideoElement>(null);
-  const { stream, phase, link } = broadcast;
-  const isLive = phase === 'publishing';
-
-  useEffect(() => {
-    const element = videoRef.current;
-    if (!element) return;
-    if (element.srcObject !== stream) element.srcObject = stream;
-    if (stream) void element.play().catch(() => {});
-  }, [stream]);
-
-  return (
-    <Box
-      data-video-slot=""
-      role="region"
-      aria-label={t('livehub.transmission.playerLabel')}
-      pos="relative"
-      mx="auto"
-      w="100%"
-      style={{
-        aspectRatio: '9 / 16',
-        maxHeight: PLAYER_MAX_HEIGHT,
-        maxWidth: (PLAYER_MAX_HEIGHT * 9) / 16,
-        borderRadius: 16,
-        background: 'linear-gradient(160deg, #221b30, #0f0d15)',
-        border: stream ? 'none' : '2px dashed rgba(255,255,255,0.18)',
-        overflow: 'hidden',
-      }}
-    >
-      <video
-        ref={videoRef}
-        muted
-        playsInline
-        autoPlay
-        data-testid="hub-video"
-        style={{
-          width: '100%',
-          height: '100%',
-          objectFit: 'cover',
-          display: stream ? 'block' : 'none',
-          transform: broadcast.facing === 'user' ? 'scaleX(-1)' : undefined,
-        }}
-      />
-      {!stream && (
-        <Stack align="center" justify="center" h="100%" gap="xs" c="gray.5" p="md" pos="absolute" top={0} left={0} right={0}>
-          <BroadcastIcon size={36} />
-          <Text size="sm" ta="center">
-            {t('livehub.broadcast.playerIdle')}
-          </Text>
-        </Stack>
-      )}
-      {stream && (
-        <Badge pos="absolute" top={10} left={10} color={isLive ? 'red' : 'gray'} variant="filled" data-testid="player-badge">
-          {isLive ? t('livehub.broadcast.liveBadge') : t('livehub.broadcast.previewBadge')}
-        </Badge>
-      )}
-      <Badge
-        pos="absolute"
-        top={10}
-        right={10}
-        color="dark"
-        variant="filled"
-        leftSection={<EyeIcon size={12} />}
-        tt="none"
-        aria-label={`${t('livehub.transmission.viewersLabel')}: ${viewerCount ?? 0}`}
-        data-testid="viewer-count"
-      >
-        {viewerCount ?? 0}
-      </Badge>
-      {isLive && (
-        <Badge pos="absolute" bottom={10} left={10} color="dark" variant="filled" tt="none" data-testid="elapsed">
-          {formatElapsed(broadcast.elapsedMs)}
-        </Badge>
-      )}
-      {isLive && link === 'reconnecting' && (
-        <Badge pos="absolute" bottom={10} right={10} color="orange" variant="filled" tt="none" data-testid="reconnecting">
-          {t('livehub.broadcast.reconnecting')}
-        </Badge>
-      )}
-    </Box>
   );
 }

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ELAPSED_EVERY_MS, type LinkStats, NO_LINK_STATS, STATS_EVERY_MS, TRACK_CHECK_EVERY_MS, type VideoClientConfig } from '../../../domain/video.js';
 import { isApiError } from '../../api/client';
-import { useStreamActions } from '../../api/live-hub';
+import { isSessionEndedError, useStreamActions } from '../../api/live-hub';
 import { getSocket } from '../../api/socket';
 import { useTranslation } from '../../i18n';
 import { loadVideoClient, type PublishHandle, type PublishStatus, VideoClientError } from '../../video/types';
@@ -36,13 +36,24 @@ export interface Broadcast {
   facing: 'user' | 'environment';
   preview(): Promise<void>;
   stopPreview(): void;
-  start(): Promise<void>;
+  /**
+   * Publishes and tells the server. 'sessionEnded': the server refused because the session ended
+   * (and `reopen` was not sent): nothing is published, the caller may ask and start again with it.
+   */
+  start(opts?: { reopen?: boolean }): Promise<'started' | 'sessionEnded' | 'failed'>;
   stop(): Promise<void>;
   toggleMute(): void;
   /** Another camera (by id, or the other facing on a phone) without stopping the show. */
   switchCamera(to: { deviceId: string | null } | { facing: 'user' | 'environment' }): Promise<void>;
   switchMicrophone(deviceId: string | null): Promise<void>;
   dismissError(): void;
+}
+
+/** Why 'Iniciar' failed: the server's own word on a refusal (a reopen conflict, say), else the provider's reason. */
+function startFailureDetail(err: unknown, t: ReturnType<typeof useTranslation>['t']): string {
+  if (isApiError(err) && err.status === 409 && !err.code.startsWith('HTTP_')) return err.message;
+  const reason = err instanceof VideoClientError ? err.reason : isApiError(err) ? 'server' : 'failed';
+  return t(`livehub.broadcast.reason.${reason}`);
 }
 
 function stopTracks(stream: MediaStream | null): void {
@@ -124,39 +135,47 @@ export function useBroadcast(opts: BroadcastOptions): Broadcast {
     setPhase('idle');
   }, [setLocalStream]);
 
-  const start = useCallback(async () => {
-    const { sessionId, video } = optsRef.current;
-    setError(null);
-    if (!sessionId) {
-      fail(t('livehub.broadcast.needSession'));
-      return;
-    }
-    if (!video) {
-      fail(t('livehub.broadcast.startFailed'), t('livehub.broadcast.reason.unavailable'));
-      return;
-    }
-    if (handleRef.current) return;
-    setPhase('starting');
-    const media = await capture();
-    if (!media) return;
-    let handle: PublishHandle | null = null;
-    try {
-      const client = await loadVideoClient(video.provider);
-      handle = await client.publish({ sessionId, stream: media, config: video, socket: getSocket(), onStatus: setLink });
-      handleRef.current = handle;
-      publishingSessionRef.current = sessionId;
-      await streamAction(sessionId, 'start');
-      setStartedAt(Date.now());
-      setPhase('publishing');
-    } catch (err) {
-      handleRef.current = null;
-      publishingSessionRef.current = null;
-      await handle?.stop().catch(() => {});
-      setLink(null);
-      const reason = err instanceof VideoClientError ? err.reason : isApiError(err) ? 'server' : 'failed';
-      fail(t('livehub.broadcast.startFailed'), t(`livehub.broadcast.reason.${reason}`));
-    }
-  }, [capture, fail, streamAction, t]);
+  const start = useCallback(
+    async (startOpts: { reopen?: boolean } = {}): Promise<'started' | 'sessionEnded' | 'failed'> => {
+      const { sessionId, video } = optsRef.current;
+      setError(null);
+      if (!sessionId) {
+        fail(t('livehub.broadcast.needSession'));
+        return 'failed';
+      }
+      if (!video) {
+        fail(t('livehub.broadcast.startFailed'), t('livehub.broadcast.reason.unavailable'));
+        return 'failed';
+      }
+      if (handleRef.current) return 'failed';
+      setPhase('starting');
+      const media = await capture();
+      if (!media) return 'failed';
+      let handle: PublishHandle | null = null;
+      try {
+        const client = await loadVideoClient(video.provider);
+        handle = await client.publish({ sessionId, stream: media, config: video, socket: getSocket(), onStatus: setLink });
+        handleRef.current = handle;
+        publishingSessionRef.current = sessionId;
+        await streamAction(sessionId, 'start', { reopen: startOpts.reopen });
+        setStartedAt(Date.now());
+        setPhase('publishing');
+        return 'started';
+      } catch (err) {
+        handleRef.current = null;
+        publishingSessionRef.current = null;
+        await handle?.stop().catch(() => {});
+        setLink(null);
+        if (!startOpts.reopen && isSessionEndedError(err)) {
+          setPhase(streamRef.current ? 'previewing' : 'idle');
+          return 'sessionEnded';
+        }
+        fail(t('livehub.broadcast.startFailed'), startFailureDetail(err, t));
+        return 'failed';
+      }
+    },
+    [capture, fail, streamAction, t],
+  );
 
   const stop = useCallback(async () => {
     const handle = handleRef.current;
