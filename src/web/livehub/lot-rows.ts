@@ -1,8 +1,9 @@
-import { type LotFacts, type LotView, splitLots } from '../../domain/live.js';
+import { lotFacts as factsOf, type LotFacts, type LotView, lotPhases, type ShowFacts } from '../../domain/live.js';
 
 /**
  * What each lot row shows and how the lists move, pure so it is tested without a browser.
- * SPEC §4 "Lot status": the lists come from `splitLots`; the facts come from the lot's auction.
+ * SPEC §4 "Lot status": the lists come from the domain's one lot rule (`lotPhases`), the one the
+ * public live page shows buyers, so a lot is upcoming or past alike on both screens.
  */
 
 /** The row's status text: the lot's own outcome once its auction ended, else the auction's status. */
@@ -17,15 +18,9 @@ export interface LotRow {
   status: LotRowStatus;
 }
 
-/** SPEC §4's facts of a lot: its auction has bids, its auction has ended. */
+/** SPEC §4's facts of a lot: its auction has bids, has ended, runs on a clock. */
 export function lotFacts(lot: LotView): LotFacts {
-  return {
-    id: lot.id,
-    order: lot.order,
-    status: lot.status,
-    hasBids: lot.auction.state.bidCount > 0,
-    auctionEnded: lot.auction.state.status === 'ended',
-  };
+  return factsOf(lot);
 }
 
 export function lotRowStatus(lot: LotView): LotRowStatus {
@@ -48,11 +43,22 @@ export function lotRow(lot: LotView, currentLotId: string | null): LotRow {
   };
 }
 
-/** 'Próximos' and 'Pasados / Finalizados' (SPEC §4), each in lot order. */
-export function lotSections(lots: readonly LotView[], currentLotId: string | null): { upcoming: LotRow[]; past: LotRow[] } {
-  const withFacts = lots.map((lot) => ({ ...lotFacts(lot), lot }));
-  const { upcoming, past } = splitLots(withFacts, currentLotId);
-  return { upcoming: upcoming.map((f) => lotRow(f.lot, currentLotId)), past: past.map((f) => lotRow(f.lot, currentLotId)) };
+/**
+ * 'Próximos' and 'Pasados / Finalizados' (SPEC §4), each in lot order. `show` is the session (its
+ * current lot and status): once it ended nothing is upcoming, and no row is 'En subasta ahora' unless
+ * its auction still runs.
+ */
+export function lotSections(lots: readonly LotView[], show: ShowFacts): { upcoming: LotRow[]; past: LotRow[] } {
+  const upcoming: LotRow[] = [];
+  const past: LotRow[] = [];
+  for (const { lot, phase } of lotPhases(
+    lots.map((l) => ({ ...lotFacts(l), lot: l })),
+    show,
+  )) {
+    const row = lotRow(lot.lot, phase === 'current' ? lot.id : null);
+    (phase === 'current' || phase === 'upcoming' ? upcoming : past).push(row);
+  }
+  return { upcoming, past };
 }
 
 /** Every lot id in lot order: the body of PUT .../lots/order. */
