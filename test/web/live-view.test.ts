@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuctionLiveState } from '../../src/domain/bidding';
 import type { LiveSessionCard, LiveSessionPublic, LotView } from '../../src/domain/live';
 import { pickState } from '../../src/web/public/bidding/live-state';
-import { buyerLots, directoryCards, isSold, livePageState, sessionTotals, soldPrice } from '../../src/web/public/live/live-view';
+import { buyerLots, directoryCards, isShowStopped, isSold, livePageState, sessionTotals, soldPrice } from '../../src/web/public/live/live-view';
 
 function state(over: Partial<AuctionLiveState> = {}): AuctionLiveState {
   return {
@@ -125,6 +125,20 @@ describe('the page state', () => {
   it("reads a scheduled session whose time has come as 'starting'", () => {
     expect(livePageState('scheduled', false)).toBe('scheduled');
     expect(livePageState('scheduled', true)).toBe('starting');
+  });
+
+  it("tells a show stopped with 'Detener' (back to scheduled) from one not begun", () => {
+    const waiting = { status: 'scheduled', currentLotId: null, streamType: 'none' } as const;
+    expect(isShowStopped(waiting, [lot('a', 1)], false)).toBe(false);
+    // Late, never on air: still about to start.
+    expect(isShowStopped(waiting, [lot('a', 1)], true)).toBe(false);
+    // A rehearsal broadcast before the start time leaves the countdown; after it, the show has begun.
+    expect(isShowStopped({ ...waiting, streamType: 'embedded' }, [lot('a', 1)], false)).toBe(false);
+    expect(isShowStopped({ ...waiting, streamType: 'embedded' }, [lot('a', 1)], true)).toBe(true);
+    // A lot on the block, or one that ran, at any time.
+    expect(isShowStopped({ ...waiting, currentLotId: 'a' }, [lot('a', 1)], false)).toBe(true);
+    expect(isShowStopped(waiting, [lot('a', 1, closedEmpty, 'finished')], false)).toBe(true);
+    expect(isShowStopped({ ...waiting, status: 'live', currentLotId: 'a' }, [lot('a', 1)], false)).toBe(false);
   });
 });
 

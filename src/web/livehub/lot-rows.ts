@@ -51,11 +51,9 @@ export function lotRow(lot: LotView, currentLotId: string | null): LotRow {
 export function lotSections(lots: readonly LotView[], show: ShowFacts): { upcoming: LotRow[]; past: LotRow[] } {
   const upcoming: LotRow[] = [];
   const past: LotRow[] = [];
-  for (const { lot, phase } of lotPhases(
-    lots.map((l) => ({ ...lotFacts(l), lot: l })),
-    show,
-  )) {
-    const row = lotRow(lot.lot, phase === 'current' ? lot.id : null);
+  const withFacts = lots.map((lot) => ({ ...lotFacts(lot), lot }));
+  for (const { lot: facts, phase } of lotPhases(withFacts, show)) {
+    const row = lotRow(facts.lot, phase === 'current' ? facts.id : null);
     (phase === 'current' || phase === 'upcoming' ? upcoming : past).push(row);
   }
   return { upcoming, past };
