@@ -7,7 +7,7 @@ export interface ApiErrorBody {
   error: { code: string; message: string; fields?: Record<string, string> };
 }
 
-/** GET /api/me */
+/** GET /api/me, signed in (signed out it is SignedOutMe). */
 export interface Me {
   user: { id: string; email: string; displayName: string | null; avatarUrl: string | null };
   profile: Profile;
@@ -16,6 +16,12 @@ export interface Me {
   companyName: string | null;
   profileComplete: boolean;
 }
+
+/** GET /api/me for a visitor with no session: an answer, not an error, so a signed-out page logs none. */
+export interface SignedOutMe {
+  user: null;
+}
+export type MeAnswer = Me | SignedOutMe;
 
 /** GET /api/config: which engine runs each part, for the UI's own hints. */
 export interface PublicConfig {

@@ -1,6 +1,9 @@
+import type { AuctionLiveState } from './bidding.js';
+import type { LotStatus, SessionStatus } from './live.js';
+
 /**
- * What the public live page needs of live sessions (its link, the lot timer), without Zod: live.ts
- * has the schemas and re-exports these, so a buyer's phone does not download Zod (issue 14).
+ * What the public live page needs of live sessions (its link, the lot rule, the timer), without Zod:
+ * live.ts has the schemas and re-exports these, so a buyer's phone does not download Zod.
  */
 
 /**
@@ -54,4 +57,120 @@ export function formatClock(totalSeconds: number): string {
   const mm = String(m).padStart(2, '0');
   const ss = String(s).padStart(2, '0');
   return h > 0 ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+/**
+ * A wait as a buyer reads it: days and hours from a day on ('1 día 15 h'), hours and minutes from an
+ * hour ('15 h 04 min'), minutes and seconds under an hour (`clock` is 'mm:ss'). Seconds round up, as
+ * `formatTimer` does, so the last second reads 00:01, never 00:00 while time is left.
+ */
+export type WaitParts =
+  | { unit: 'days'; days: number; hours: number }
+  | { unit: 'hours'; hours: number; minutes: number }
+  | { unit: 'minutes'; minutes: number; seconds: number; clock: string };
+
+export function waitParts(remainingMs: number): WaitParts {
+  const total = Math.max(0, Math.ceil(remainingMs / 1000));
+  if (total >= 86_400) return { unit: 'days', days: Math.floor(total / 86_400), hours: Math.floor((total % 86_400) / 3600) };
+  if (total >= 3600) return { unit: 'hours', hours: Math.floor(total / 3600), minutes: Math.floor((total % 3600) / 60) };
+  return { unit: 'minutes', minutes: Math.floor(total / 60), seconds: total % 60, clock: formatClock(total) };
+}
+
+// ── Lots (SPEC §4 "Lot status"): one rule for the Live Hub and the public page ──
+
+/** What the lot rule reads of a lot and its auction. */
+export interface LotFacts {
+  id: string;
+  order: number;
+  status: LotStatus;
+  /** The lot's auction has a buyer: bids, or a winner. */
+  hasBids: boolean;
+  /** The lot's auction has ended (closed by its timer, bought now, or ended by other means). */
+  auctionEnded: boolean;
+  /** The lot's auction is open and has an end time: it runs on a clock (the seller's timer, or its own end). */
+  auctionTimed: boolean;
+}
+
+/** The facts of a lot as the server sends it (LotView's auction state). */
+export function lotFacts(lot: { id: string; order: number; status: LotStatus; auction: { state: AuctionLiveState } }): LotFacts {
+  const state = lot.auction.state;
+  const auctionEnded = state.status === 'ended';
+  return {
+    id: lot.id,
+    order: lot.order,
+    status: lot.status,
+    hasBids: state.bidCount > 0 || state.winnerName !== null || state.winnerTag !== null,
+    auctionEnded,
+    auctionTimed: !auctionEnded && (state.status === 'live' || state.status === 'active') && state.endTime !== null,
+  };
+}
+
+/**
+ * The lot ran: its auction was put on the clock and closed (timer, buy-now, or its own end). Only
+ * a lot that ran is sold or unsold; a re-run (the timer reopens an unsold auction) makes it open again.
+ */
+export function lotRan(lot: Pick<LotFacts, 'status' | 'auctionEnded'>): boolean {
+  return lot.auctionEnded || lot.status === 'finished';
+}
+
+/** SPEC §4, literally: past when finished or passed, or when its order is lower than the current lot's. */
+export function isPastLot(lot: Pick<LotFacts, 'order' | 'status'>, currentOrder: number | null): boolean {
+  if (lot.status === 'finished' || lot.status === 'passed') return true;
+  return currentOrder !== null && lot.order < currentOrder;
+}
+
+/**
+ * Where a lot stands in the show. 'current' and 'upcoming' are the Hub's 'Próximos' and the buyer's
+ * lot on the block and 'Próximos lotes'; the rest are 'Pasados / Finalizados' and the buyer's results:
+ * 'sold' and 'unsold' for a lot that ran, 'notOffered' for one that never did (skipped, or left when
+ * the show ended), which is no result and is counted nowhere.
+ */
+export type LotPhase = 'current' | 'upcoming' | 'sold' | 'unsold' | 'notOffered';
+
+/** The session facts the lot rule reads. */
+export interface ShowFacts {
+  currentLotId: string | null;
+  status: SessionStatus;
+}
+
+function outcomeOf(lot: LotFacts): 'sold' | 'unsold' | 'notOffered' {
+  if (!lotRan(lot)) return 'notOffered';
+  return lot.auctionEnded && lot.hasBids ? 'sold' : 'unsold';
+}
+
+/**
+ * The one lot rule both screens show (SPEC §4 "Lot status", read so that both can say it truthfully):
+ * - A lot whose auction closed is decided (sold or unsold) wherever it sits in the order.
+ * - The current lot is on the block (SPEC: always upcoming), also once it closed: its panel says how.
+ * - A lot passed, or before the current one (the seller skipped it), is past, except while its
+ *   auction still takes bids (SPEC keeps "a lot with bids" upcoming; once it closed it is decided).
+ * - Once the session ended nothing is still to come: an open lot is 'notOffered', not 'unsold'.
+ *   Only the current lot's auction still running on its clock stays on the block (bids go on until
+ *   it closes), where SPEC read literally would hide a lot buyers can still win.
+ * The order comes from the server, where a quick auction goes on the block next (ARCHITECTURE), so
+ * adding one never pushes the queue behind it into the past.
+ */
+export function lotPhase(lot: LotFacts, currentOrder: number | null, show: ShowFacts): LotPhase {
+  const isCurrent = lot.id === show.currentLotId;
+  if (show.status === 'ended') return isCurrent && lot.auctionTimed && !lotRan(lot) ? 'current' : outcomeOf(lot);
+  if (isCurrent) return 'current';
+  if (lotRan(lot)) return outcomeOf(lot);
+  if (isPastLot(lot, currentOrder) && !lot.hasBids) return 'notOffered';
+  return 'upcoming';
+}
+
+/** Every lot with its phase, in lot order. */
+export function lotPhases<T extends LotFacts>(lots: readonly T[], show: ShowFacts): { lot: T; phase: LotPhase }[] {
+  const sorted = [...lots].sort((a, b) => a.order - b.order);
+  const current = sorted.find((l) => l.id === show.currentLotId);
+  const currentOrder = current ? current.order : null;
+  return sorted.map((lot) => ({ lot, phase: lotPhase(lot, currentOrder, show) }));
+}
+
+/** SPEC §4's two lists, in lot order: 'Próximos' (the current lot and those to come) and 'Pasados / Finalizados'. */
+export function splitLots<T extends LotFacts>(lots: readonly T[], show: ShowFacts): { upcoming: T[]; past: T[] } {
+  const upcoming: T[] = [];
+  const past: T[] = [];
+  for (const { lot, phase } of lotPhases(lots, show)) (phase === 'current' || phase === 'upcoming' ? upcoming : past).push(lot);
+  return { upcoming, past };
 }

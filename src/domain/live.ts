@@ -1,11 +1,47 @@
 import { z } from 'zod';
 import type { AuctionLiveState } from './bidding.js';
 import { isUuid } from './ids.js';
-import { formatClock, formatTimer, livePath, slugify, type TimerState, timerState } from './live-public.js';
+import {
+  formatClock,
+  formatTimer,
+  isPastLot,
+  type LotFacts,
+  type LotPhase,
+  livePath,
+  lotFacts,
+  lotPhase,
+  lotPhases,
+  lotRan,
+  type ShowFacts,
+  slugify,
+  splitLots,
+  type TimerState,
+  timerState,
+  type WaitParts,
+  waitParts,
+} from './live-public.js';
 import { nameTokens, zText } from './text.js';
 
 /** The Zod-free part (live-public.ts), re-exported for the existing importers. */
-export { formatClock, formatTimer, livePath, slugify, type TimerState, timerState };
+export {
+  formatClock,
+  formatTimer,
+  isPastLot,
+  type LotFacts,
+  type LotPhase,
+  livePath,
+  lotFacts,
+  lotPhase,
+  lotPhases,
+  lotRan,
+  type ShowFacts,
+  slugify,
+  splitLots,
+  type TimerState,
+  timerState,
+  type WaitParts,
+  waitParts,
+};
 
 /**
  * Live sessions and their lots (SPEC §3 liveSessions, §4 "Session status", "Lot status", "Timer
@@ -111,44 +147,6 @@ export function normalizeWhatsappLink(value: string | null | undefined): string 
 }
 
 // ── Lots (SPEC §4 "Lot status") ──────────────────────────────────────────────
-
-/** What the lot rules read of a lot. */
-export interface LotFacts {
-  id: string;
-  order: number;
-  status: LotStatus;
-  /** The lot's auction has bids. */
-  hasBids: boolean;
-  /** The lot's auction has ended (closed by its timer, bought now, or ended by other means). */
-  auctionEnded: boolean;
-}
-
-/** SPEC §4: past when finished or passed, or when its order is lower than the current lot's. */
-export function isPastLot(lot: Pick<LotFacts, 'order' | 'status'>, currentOrder: number | null): boolean {
-  if (lot.status === 'finished' || lot.status === 'passed') return true;
-  return currentOrder !== null && lot.order < currentOrder;
-}
-
-/**
- * SPEC §4's two lists, in lot order. The current lot is always upcoming. A lot with bids stays in
- * the upcoming list while its auction is still open (the seller moved on, but bids still come in);
- * once its auction has ended it is past like any other. The past list is the past lots without
- * open bidding. (Read literally, SPEC would keep a sold lot among the upcoming ones forever; the
- * issue's walkthrough has the sold lot move to 'Pasados', so "with bids" is read as "still taking bids".)
- */
-export function splitLots<T extends LotFacts>(lots: readonly T[], currentLotId: string | null): { upcoming: T[]; past: T[] } {
-  const sorted = [...lots].sort((a, b) => a.order - b.order);
-  const current = sorted.find((l) => l.id === currentLotId) ?? null;
-  const currentOrder = current ? current.order : null;
-  const upcoming: T[] = [];
-  const past: T[] = [];
-  for (const lot of sorted) {
-    const stillBidding = lot.hasBids && !lot.auctionEnded;
-    if (lot.id === currentLotId || !isPastLot(lot, currentOrder) || stillBidding) upcoming.push(lot);
-    else past.push(lot);
-  }
-  return { upcoming, past };
-}
 
 /**
  * Why a lot may not leave its session, or null when it may: a lot that sold carries the show's

@@ -5,13 +5,17 @@ import {
   isValidWhatsappLink,
   type LotFacts,
   livePath,
+  lotPhases,
+  lotRan,
   lotRemovalBlock,
   normalizeWhatsappLink,
   parsePickerQuery,
+  type ShowFacts,
   sessionSlug,
   slugify,
   splitLots,
   timerState,
+  waitParts,
   weekdayInMexicoCity,
   ZSessionCreate,
   ZTimerInput,
@@ -93,40 +97,174 @@ const lot = (id: string, order: number, over: Partial<LotFacts> = {}): LotFacts 
   status: 'queued',
   hasBids: false,
   auctionEnded: false,
+  auctionTimed: false,
   ...over,
 });
+const live = (currentLotId: string | null): ShowFacts => ({ currentLotId, status: 'live' });
+const phasesOf = (lots: LotFacts[], show: ShowFacts) => Object.fromEntries(lotPhases(lots, show).map(({ lot, phase }) => [lot.id, phase]));
+
+/** Facts a real lot can have: a closed auction is not on a clock; 'finished' comes with its close. */
+const arbFacts = fc
+  .record({
+    status: fc.constantFrom('queued' as const, 'finished' as const, 'passed' as const),
+    hasBids: fc.boolean(),
+    auctionEnded: fc.boolean(),
+    auctionTimed: fc.boolean(),
+  })
+  .map((f) => ({ ...f, auctionEnded: f.auctionEnded || f.status === 'finished', auctionTimed: f.auctionTimed && !f.auctionEnded && f.status !== 'finished' }));
+const arbShow = (ids: string[]) =>
+  fc.record({
+    currentLotId: ids.length ? fc.option(fc.constantFrom(...ids), { nil: null }) : fc.constant(null),
+    status: fc.constantFrom('scheduled' as const, 'live' as const, 'paused' as const, 'ended' as const),
+  });
+const arbSession = fc
+  .array(arbFacts, { maxLength: 12 })
+  .map((facts) => facts.map((f, i) => lot(`l${i}`, i + 1, f)))
+  .chain((lots) => fc.tuple(fc.constant(lots), arbShow(lots.map((l) => l.id))));
 
 describe('Próximos and Pasados (SPEC §4 "Lot status")', () => {
   it('puts finished and passed lots, and lots before the current one, in the past; the current one always upcoming', () => {
-    const lots = [lot('a', 1), lot('b', 2, { status: 'finished' }), lot('c', 3), lot('d', 4, { status: 'passed' }), lot('e', 5)];
-    const { upcoming, past } = splitLots(lots, 'c');
+    const lots = [lot('a', 1), lot('b', 2, { status: 'finished', auctionEnded: true }), lot('c', 3), lot('d', 4, { status: 'passed' }), lot('e', 5)];
+    const { upcoming, past } = splitLots(lots, live('c'));
     expect(upcoming.map((l) => l.id)).toEqual(['c', 'e']);
     expect(past.map((l) => l.id)).toEqual(['a', 'b', 'd']);
     // The current lot is upcoming even when finished.
-    expect(splitLots([lot('x', 1, { status: 'finished', auctionEnded: true })], 'x').upcoming.map((l) => l.id)).toEqual(['x']);
+    expect(splitLots([lot('x', 1, { status: 'finished', auctionEnded: true })], live('x')).upcoming.map((l) => l.id)).toEqual(['x']);
   });
 
   it('keeps a lot still taking bids in the upcoming list; once its auction ended it is past', () => {
-    const bidding = lot('a', 1, { hasBids: true });
-    expect(splitLots([bidding, lot('b', 2)], 'b').upcoming.map((l) => l.id)).toEqual(['a', 'b']);
+    const bidding = lot('a', 1, { hasBids: true, auctionTimed: true });
+    expect(splitLots([bidding, lot('b', 2)], live('b')).upcoming.map((l) => l.id)).toEqual(['a', 'b']);
     const sold = lot('a', 1, { hasBids: true, auctionEnded: true, status: 'finished' });
-    expect(splitLots([sold, lot('b', 2)], 'b').past.map((l) => l.id)).toEqual(['a']);
+    expect(splitLots([sold, lot('b', 2)], live('b')).past.map((l) => l.id)).toEqual(['a']);
   });
 
   it('splits every lot exactly once, each list in order (property)', () => {
-    const arbLot = fc.record({
-      status: fc.constantFrom('queued' as const, 'finished' as const, 'passed' as const),
-      hasBids: fc.boolean(),
-      auctionEnded: fc.boolean(),
-    });
     fc.assert(
-      fc.property(fc.array(arbLot, { maxLength: 12 }), fc.nat(), (facts, pick) => {
-        const lots = facts.map((f, i) => lot(`l${i}`, i + 1, f));
-        const current = lots.length ? (lots[pick % lots.length] as LotFacts).id : null;
-        const { upcoming, past } = splitLots([...lots].reverse(), current);
+      fc.property(arbSession, ([lots, show]) => {
+        const { upcoming, past } = splitLots([...lots].reverse(), show);
         expect([...upcoming, ...past].map((l) => l.id).sort()).toEqual(lots.map((l) => l.id).sort());
         for (const list of [upcoming, past]) expect(list.map((l) => l.order)).toEqual([...list.map((l) => l.order)].sort((a, b) => a - b));
-        if (current) expect(upcoming.map((l) => l.id)).toContain(current);
+        if (show.currentLotId && show.status !== 'ended') expect(upcoming.map((l) => l.id)).toContain(show.currentLotId);
+      }),
+    );
+  });
+});
+
+describe('the one lot rule of the Hub and the public page (lotPhase)', () => {
+  it('a lot the seller skipped past has not been offered; one after the current lot is still to come', () => {
+    const lots = [lot('a', 1, { status: 'finished', auctionEnded: true, hasBids: true }), lot('b', 2), lot('c', 3), lot('d', 4)];
+    expect(phasesOf(lots, live('c'))).toEqual({ a: 'sold', b: 'notOffered', c: 'current', d: 'upcoming' });
+  });
+
+  it('a sold lot and an unsold one are decided wherever they sit; the current one stays on the block once it closed', () => {
+    const lots = [
+      lot('a', 1, { status: 'finished', auctionEnded: true, hasBids: true }),
+      lot('b', 2, { status: 'finished', auctionEnded: true }),
+      lot('c', 3, { status: 'finished', auctionEnded: true, hasBids: true }),
+      // Closed on its own end time after the current lot: decided too, not upcoming.
+      lot('d', 4, { auctionEnded: true }),
+      lot('e', 5),
+    ];
+    expect(phasesOf(lots, live('c'))).toEqual({ a: 'sold', b: 'unsold', c: 'current', d: 'unsold', e: 'upcoming' });
+  });
+
+  it('a lot re-run: back on the block, the skipped lots after it are upcoming again, and it is current once reopened', () => {
+    const ranUnsold = lot('b', 2, { status: 'finished', auctionEnded: true });
+    const lots = [
+      lot('a', 1, { status: 'finished', auctionEnded: true, hasBids: true }),
+      ranUnsold,
+      lot('c', 3),
+      lot('d', 4, { status: 'finished', auctionEnded: true }),
+    ];
+    expect(phasesOf(lots, live('d'))).toEqual({ a: 'sold', b: 'unsold', c: 'notOffered', d: 'current' });
+    expect(phasesOf(lots, live('b'))).toEqual({ a: 'sold', b: 'current', c: 'upcoming', d: 'unsold' });
+    const reopened = lot('b', 2, { auctionTimed: true });
+    expect(phasesOf([lots[0] as LotFacts, reopened, lots[2] as LotFacts, lots[3] as LotFacts], live('b'))).toMatchObject({ b: 'current', c: 'upcoming' });
+  });
+
+  it('a quick auction on the block next leaves the queue behind it upcoming', () => {
+    // The server gives it the order after the current lot and moves the rest down one.
+    const lots = [lot('a', 1, { status: 'finished', auctionEnded: true }), lot('b', 2), lot('quick', 3, { auctionTimed: true }), lot('c', 4), lot('d', 5)];
+    expect(phasesOf(lots, live('quick'))).toEqual({ a: 'unsold', b: 'notOffered', quick: 'current', c: 'upcoming', d: 'upcoming' });
+  });
+
+  it('once the session ended nothing is to come: a lot that never ran is not offered, never unsold', () => {
+    const lots = [
+      lot('a', 1, { status: 'finished', auctionEnded: true, hasBids: true }),
+      lot('b', 2, { status: 'finished', auctionEnded: true }),
+      lot('c', 3),
+      lot('d', 4, { hasBids: true, auctionTimed: true }),
+    ];
+    expect(phasesOf(lots, { currentLotId: 'c', status: 'ended' })).toEqual({ a: 'sold', b: 'unsold', c: 'notOffered', d: 'notOffered' });
+    // Ended mid-lot: the current lot's auction runs on until its timer closes it, and stays biddable.
+    expect(phasesOf(lots, { currentLotId: 'd', status: 'ended' })).toMatchObject({ c: 'notOffered', d: 'current' });
+  });
+
+  it('a scheduled show with no current lot has everything still open to come', () => {
+    expect(phasesOf([lot('b', 2), lot('a', 1)], { currentLotId: null, status: 'scheduled' })).toEqual({ a: 'upcoming', b: 'upcoming' });
+  });
+
+  it('a lot is unsold only if it ran, and sold only if it ran with a buyer (property)', () => {
+    fc.assert(
+      fc.property(arbSession, ([lots, show]) => {
+        for (const { lot: l, phase } of lotPhases(lots, show)) {
+          if (phase === 'unsold' || phase === 'sold') expect(lotRan(l)).toBe(true);
+          if (phase === 'sold') expect(l.hasBids && l.auctionEnded).toBe(true);
+          if (phase === 'notOffered') expect(lotRan(l)).toBe(false);
+          if (lotRan(l) && l.id !== show.currentLotId) expect(phase).toBe(l.hasBids && l.auctionEnded ? 'sold' : 'unsold');
+        }
+      }),
+    );
+  });
+
+  it('an ended session has nothing upcoming, and keeps on the block only a current lot still running (property)', () => {
+    fc.assert(
+      fc.property(arbSession, ([lots, show]) => {
+        const phases = lotPhases(lots, show);
+        const current = phases.filter((p) => p.phase === 'current');
+        expect(current.length).toBeLessThanOrEqual(1);
+        if (show.status === 'ended') {
+          expect(phases.some((p) => p.phase === 'upcoming')).toBe(false);
+          for (const { lot: l } of current) expect(l.auctionTimed && !lotRan(l)).toBe(true);
+        } else {
+          expect(current.map((p) => p.lot.id)).toEqual(show.currentLotId ? [show.currentLotId] : []);
+        }
+      }),
+    );
+  });
+});
+
+describe('waits as buyers read them (waitParts)', () => {
+  const H = 3_600_000;
+  it("reads days and hours from a day, hours and minutes from an hour, and 'mm:ss' under an hour", () => {
+    expect(waitParts((39 * 60 + 44) * 60_000 + 12_000)).toEqual({ unit: 'days', days: 1, hours: 15 });
+    expect(waitParts(H + 4 * 60_000 + 9_000)).toEqual({ unit: 'hours', hours: 1, minutes: 4 });
+    expect(waitParts(H)).toEqual({ unit: 'hours', hours: 1, minutes: 0 });
+    // Seconds round up: 3599.999 s left is still a whole hour.
+    expect(waitParts(H - 1)).toEqual({ unit: 'hours', hours: 1, minutes: 0 });
+    expect(waitParts(H - 1_000)).toEqual({ unit: 'minutes', minutes: 59, seconds: 59, clock: '59:59' });
+    expect(waitParts(300)).toEqual({ unit: 'minutes', minutes: 0, seconds: 1, clock: '00:01' });
+    expect(waitParts(-5)).toEqual({ unit: 'minutes', minutes: 0, seconds: 0, clock: '00:00' });
+  });
+
+  it('never shows a clock from an hour on, and the parts never exceed what is left (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 400 * 86_400_000 }), (ms) => {
+        const wait = waitParts(ms);
+        const seconds = Math.ceil(ms / 1000);
+        if (wait.unit === 'minutes') {
+          expect(seconds).toBeLessThan(3600);
+          expect(wait.clock).toMatch(/^[0-5]\d:[0-5]\d$/);
+          expect(wait.clock).not.toBe('00:00');
+        } else if (wait.unit === 'hours') {
+          expect(seconds).toBeGreaterThanOrEqual(3600);
+          expect(wait.hours).toBeLessThan(24);
+          expect(wait.hours * 3600 + wait.minutes * 60).toBeLessThanOrEqual(seconds);
+        } else {
+          expect(wait.days * 86_400 + wait.hours * 3600).toBeLessThanOrEqual(seconds);
+          expect(seconds - (wait.days * 86_400 + wait.hours * 3600)).toBeLessThan(3600);
+        }
       }),
     );
   });

@@ -174,8 +174,12 @@ describe('Google sign-in (OpenID Connect, code flow with PKCE)', () => {
     const [session] = await server.ctx.db.select({ userId: authSessions.userId }).from(authSessions).where(eq(authSessions.tokenHash, hash));
     server.ctx.sessions.forgetUser(session?.userId as string);
     const res = await me(server.url, flow.sessionCookie);
-    expect(res.status).toBe(401);
-    expect((await res.json()).error.message).toBe(messages.errors.unauthenticated);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ user: null });
+    // The same answer as a visitor with no cookie at all: signed out is an answer, not an error.
+    const visitor = await me(server.url, undefined);
+    expect(visitor.status).toBe(200);
+    expect(await visitor.json()).toEqual({ user: null });
   });
 
   it('signs everyone out when SESSION_SECRET changes', async () => {
@@ -190,7 +194,7 @@ describe('Google sign-in (OpenID Connect, code flow with PKCE)', () => {
     const res = await fetch(`${server.url}/auth/logout`, { method: 'POST', headers: { cookie: flow.sessionCookie as string, origin: server.url } });
     expect(res.status).toBe(204);
     expect(res.headers.getSetCookie().find((c) => c.startsWith('martillo_session='))).toMatch(/Expires=Thu, 01 Jan 1970/);
-    expect((await me(server.url, flow.sessionCookie)).status).toBe(401);
+    expect(await (await me(server.url, flow.sessionCookie)).json()).toEqual({ user: null });
   });
 
   it('shows a Spanish page, not a stack trace, when the issuer is down', async () => {

@@ -41,7 +41,7 @@ describe('operations endpoints', () => {
     const res = await server.app.inject({ url: '/metrics' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/plain/);
-    expect(res.body).toMatch(/martillo_http_requests_total\{method="GET",route="\/api\/me",status="401"\} \d+/);
+    expect(res.body).toMatch(/martillo_http_requests_total\{method="GET",route="\/api\/me",status="200"\} \d+/);
     expect(res.body).toContain('martillo_process_cpu_seconds_total');
     expect(res.body).toContain('martillo_socket_connections');
   });

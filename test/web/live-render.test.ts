@@ -154,9 +154,10 @@ describe('the live page of a session', () => {
     expect(html).toContain('Reloj Casio');
   });
 
-  it("the current lot once it sells: 'Vendido' and its price, no form", () => {
+  it("the current lot once it sells: 'Vendido' and its price, no form, no 'En subasta ahora'", () => {
     const lots = [lot(1, 'Reloj Omega', SOLD, 'finished'), lot(2, 'Reloj Seiko')];
     const html = render(createElement(LiveSessionView, { data: detail({ currentLotId: lots[0]?.id }, lots), viewerCount: 12 }));
+    expect(html).not.toContain(es.live.current.heading);
     expect(html).toMatch(/data-testid="current-lot-outcome"[^>]*><span[^>]*>Vendido</);
     expect(html).toContain(`Vendido en ${formatMoney(450)}`);
     expect(html).not.toContain(es.bidding.form.signIn);
@@ -175,13 +176,71 @@ describe('the live page of a session', () => {
     expect(html).toContain(es.live.status.scheduled);
   });
 
-  it('ended: the results with what sold, for how much, and the total', () => {
-    const html = render(createElement(LiveSessionView, { data: detail({ status: 'ended', currentLotId: show[2]?.id }, show), viewerCount: 0 }));
+  it('ended: the results with what sold, for how much, and the total; the lots that never ran apart and not counted', () => {
+    const idle = [show[0], show[1], lot(3, 'Reloj Casio', { endTime: null }), show[3]] as LotView[];
+    const html = render(createElement(LiveSessionView, { data: detail({ status: 'ended', currentLotId: idle[2]?.id }, idle), viewerCount: 0 }));
     expect(html).toContain(es.live.ended.title);
     expect(html).toContain(`Total vendido: ${formatMoney(450)}`);
-    expect(html).toContain('1 lote vendido · 3 sin venta');
+    expect(html).toContain('1 lote vendido · 1 sin venta');
+    expect(html).toMatch(/data-outcome="unsold"[^>]*>.*Reloj Seiko/);
+    expect(html).not.toMatch(/data-outcome="unsold"[^>]*>(?:(?!<\/li>).)*Reloj (Casio|Citizen)/);
+    expect(html).toMatch(new RegExp(`${es.live.notOffered.heading}.*data-testid="not-offered-lot"[^>]*>.*Reloj Casio.*Reloj Citizen`));
     expect(html).not.toContain(es.live.current.heading);
     expect(html).not.toContain(es.live.upcoming.heading);
+  });
+
+  it('ended mid-lot: the lot whose timer still runs stays on the block, biddable, until it closes', () => {
+    const html = render(createElement(LiveSessionView, { data: detail({ status: 'ended', currentLotId: show[2]?.id }, show), viewerCount: 0 }));
+    expect(html).toContain(es.live.ended.title);
+    expect(html).toMatch(/data-testid="current-lot-name"[^>]*>Reloj Casio</);
+    expect(html).toContain(es.bidding.form.signIn);
+  });
+
+  it("stopped mid-lot ('Detener' sets it back to scheduled): no start countdown, the video says it stopped, the lot stays biddable", () => {
+    // The show was set for tomorrow: read literally, 'scheduled' would count down to it.
+    const data = detail({ status: 'scheduled', scheduledAt: NOW + 19 * 3600_000, streamType: 'embedded', currentLotId: show[2]?.id }, show);
+    const html = render(createElement(LiveSessionView, { data, viewerCount: 3 }), undefined, buyer());
+    expect(html).toContain('data-state="stopped"');
+    expect(html).not.toContain(es.live.scheduled.startsIn);
+    expect(html).not.toContain('data-testid="start-countdown"');
+    expect(html).toContain(es.live.video.stopped);
+    expect(html).toContain(es.live.status.stopped);
+    expect(html).toMatch(/data-testid="current-lot-name"[^>]*>Reloj Casio</);
+    expect(html).toContain('data-testid="bid-form"');
+    expect(html).toContain(es.live.upcoming.heading);
+  });
+
+  it('a rehearsal stopped before the start time still counts down to the show', () => {
+    const data = detail({ status: 'scheduled', scheduledAt: Date.now() + 19 * 3600_000 + 30_000, streamType: 'embedded' }, [lot(1, 'Reloj Omega')]);
+    const html = render(createElement(LiveSessionView, { data, viewerCount: 0 }));
+    expect(html).toContain(es.live.scheduled.startsIn);
+    expect(html).toMatch(/data-testid="start-countdown"[^>]*>19 h 00 min</);
+  });
+
+  it("long waits read in days and hours ('1 día 15 h'), never as a clock; the lot over the video reads mm:ss only under an hour", () => {
+    // Half a minute over each reading, so a slow run still reads the same.
+    const now = Date.now();
+    const wait = (39 * 60 + 44) * 60_000 + 30_000;
+    const scheduled = render(
+      createElement(LiveSessionView, { data: detail({ status: 'scheduled', scheduledAt: now + wait }, [lot(1, 'Reloj Omega')]), viewerCount: 0 }),
+    );
+    expect(scheduled).toMatch(/data-testid="start-countdown"[^>]*>1 día 15 h</);
+    const long = [lot(1, 'Reloj Omega', { endTime: now + wait })];
+    const html = render(createElement(LiveSessionView, { data: detail({ currentLotId: long[0]?.id }, long), viewerCount: 0 }));
+    expect(html).toMatch(/data-testid="overlay-timer"[^>]*>1 día 15 h</);
+    expect(html).toMatch(/data-testid="countdown"[^>]*>1 día 15 h</);
+    const hours = [lot(1, 'Reloj Omega', { endTime: now + 2 * 3600_000 + 5 * 60_000 + 30_000 })];
+    const inHours = render(createElement(LiveSessionView, { data: detail({ currentLotId: hours[0]?.id }, hours), viewerCount: 0 }));
+    expect(inHours).toMatch(/data-testid="overlay-timer"[^>]*>2 h 05 min</);
+    expect(inHours).toMatch(/data-testid="countdown"[^>]*>2 h 05 min</);
+  });
+
+  it("the current lot once its auction closed is no longer 'En subasta ahora': the panel says it closed, and how", () => {
+    const lots = [lot(1, 'Reloj Omega', UNSOLD, 'finished'), lot(2, 'Reloj Seiko')];
+    const html = render(createElement(LiveSessionView, { data: detail({ currentLotId: lots[0]?.id }, lots), viewerCount: 12 }));
+    expect(html).not.toContain(es.live.current.heading);
+    expect(html).toMatch(new RegExp(`data-testid="current-lot-heading"[^>]*>${es.live.current.closedHeading}<`));
+    expect(html).toMatch(/data-testid="current-lot-outcome"[^>]*><span[^>]*>Sin venta</);
   });
 
   it('without a cover the video slot still marks the 9:16 place', () => {

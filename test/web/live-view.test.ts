@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AuctionLiveState } from '../../src/domain/bidding';
-import type { LiveSessionCard, LotView } from '../../src/domain/live';
+import type { LiveSessionCard, LiveSessionPublic, LotView } from '../../src/domain/live';
 import { pickState } from '../../src/web/public/bidding/live-state';
-import { buyerLots, directoryCards, isSold, livePageState, lotOutcome, sessionTotals, soldPrice } from '../../src/web/public/live/live-view';
+import { buyerLots, directoryCards, isShowStopped, isSold, livePageState, sessionTotals, soldPrice } from '../../src/web/public/live/live-view';
 
 function state(over: Partial<AuctionLiveState> = {}): AuctionLiveState {
   return {
@@ -56,49 +56,62 @@ describe('sold or not', () => {
 
 describe('the lots as buyers see them', () => {
   const lots = [lot('c', 3), lot('a', 1, sold, 'finished'), lot('e', 5), lot('b', 2, closedEmpty, 'finished'), lot('d', 4, {}, 'passed')];
+  const show = (currentLotId: string | null, status: LiveSessionPublic['status'] = 'live') => ({ currentLotId, status });
 
-  it('the current lot, the lots to come in order, and the decided ones in order', () => {
-    const view = buyerLots(lots, 'c', 'live');
+  it('the current lot, the lots to come in order, the decided ones in order, and the ones never offered apart', () => {
+    const view = buyerLots(lots, show('c'));
     expect(view.current?.id).toBe('c');
     expect(view.upcoming.map((l) => l.id)).toEqual(['e']);
-    expect(view.results.map((l) => l.id)).toEqual(['a', 'b', 'd']);
+    expect(view.results.map((l) => l.id)).toEqual(['a', 'b']);
+    // 'passed' without a close never ran: not a 'Sin venta'.
+    expect(view.notOffered.map((l) => l.id)).toEqual(['d']);
   });
 
   it('keeps the current lot on the block after it sells, until the seller moves on', () => {
     const withSoldCurrent = [lot('a', 1, sold, 'finished'), lot('b', 2)];
-    expect(lotOutcome(withSoldCurrent[0] as LotView, 'a', 'live')).toBe('current');
-    expect(buyerLots(withSoldCurrent, 'a', 'live').results).toEqual([]);
+    expect(buyerLots(withSoldCurrent, show('a')).current?.id).toBe('a');
+    expect(buyerLots(withSoldCurrent, show('a')).results).toEqual([]);
   });
 
   it('with no current lot everything open is still to come', () => {
-    const view = buyerLots([lot('b', 2), lot('a', 1)], null, 'scheduled');
+    const view = buyerLots([lot('b', 2), lot('a', 1)], show(null, 'scheduled'));
     expect(view.current).toBeNull();
     expect(view.upcoming.map((l) => l.id)).toEqual(['a', 'b']);
   });
 
-  it('an ended session has no current lot and nothing to come: what did not sell is unsold', () => {
-    const view = buyerLots(lots, 'c', 'ended');
+  it('an ended session has nothing to come: what ran is sold or unsold, what never ran was not offered', () => {
+    const closed = [
+      lot('c', 3, { endTime: null }),
+      lot('a', 1, sold, 'finished'),
+      lot('e', 5),
+      lot('b', 2, closedEmpty, 'finished'),
+      lot('d', 4, {}, 'passed'),
+    ];
+    const view = buyerLots(closed, show('c', 'ended'));
     expect(view.current).toBeNull();
     expect(view.upcoming).toEqual([]);
-    expect(view.results.map((l) => l.id)).toEqual(['a', 'b', 'c', 'd', 'e']);
-    expect(lotOutcome(lots[0] as LotView, 'c', 'ended')).toBe('unsold');
+    expect(view.results.map((l) => l.id)).toEqual(['a', 'b']);
+    expect(view.notOffered.map((l) => l.id)).toEqual(['c', 'd', 'e']);
+  });
+
+  it('a show ended mid-lot keeps that lot on the block while its auction runs', () => {
+    expect(buyerLots(lots, show('c', 'ended')).current?.id).toBe('c');
   });
 
   it('a lot whose auction closed is decided even if its lot row still says queued (the close event came first)', () => {
-    expect(lotOutcome(lot('x', 1, sold), null, 'live')).toBe('sold');
-    expect(lotOutcome(lot('x', 1, closedEmpty), null, 'live')).toBe('unsold');
+    expect(buyerLots([lot('x', 1, sold)], show(null)).results.map((l) => l.id)).toEqual(['x']);
+    expect(buyerLots([lot('x', 1, closedEmpty)], show(null)).results.map((l) => l.id)).toEqual(['x']);
   });
 
-  it('totals count the sold lots and sum their final prices in whole pesos', () => {
+  it('totals count the lots that ran, sum the sold ones in whole pesos, and never count a lot that never ran', () => {
     const all = [
       lot('a', 1, sold, 'finished'),
       lot('b', 2, { ...sold, id: 'auction-b', currentPrice: 1200 }, 'finished'),
       lot('c', 3, closedEmpty, 'finished'),
       lot('d', 4),
+      lot('e', 5, {}, 'passed'),
     ];
-    expect(sessionTotals(all, 'd', 'live')).toEqual({ soldCount: 2, unsoldCount: 1, soldTotal: 1650 });
-    // Once the show ends, the lot that never ran counts as unsold.
-    expect(sessionTotals(all, 'd', 'ended')).toEqual({ soldCount: 2, unsoldCount: 2, soldTotal: 1650 });
+    expect(sessionTotals(all)).toEqual({ soldCount: 2, unsoldCount: 1, soldTotal: 1650 });
   });
 });
 
@@ -112,6 +125,20 @@ describe('the page state', () => {
   it("reads a scheduled session whose time has come as 'starting'", () => {
     expect(livePageState('scheduled', false)).toBe('scheduled');
     expect(livePageState('scheduled', true)).toBe('starting');
+  });
+
+  it("tells a show stopped with 'Detener' (back to scheduled) from one not begun", () => {
+    const waiting = { status: 'scheduled', currentLotId: null, streamType: 'none' } as const;
+    expect(isShowStopped(waiting, [lot('a', 1)], false)).toBe(false);
+    // Late, never on air: still about to start.
+    expect(isShowStopped(waiting, [lot('a', 1)], true)).toBe(false);
+    // A rehearsal broadcast before the start time leaves the countdown; after it, the show has begun.
+    expect(isShowStopped({ ...waiting, streamType: 'embedded' }, [lot('a', 1)], false)).toBe(false);
+    expect(isShowStopped({ ...waiting, streamType: 'embedded' }, [lot('a', 1)], true)).toBe(true);
+    // A lot on the block, or one that ran, at any time.
+    expect(isShowStopped({ ...waiting, currentLotId: 'a' }, [lot('a', 1)], false)).toBe(true);
+    expect(isShowStopped(waiting, [lot('a', 1, closedEmpty, 'finished')], false)).toBe(true);
+    expect(isShowStopped({ ...waiting, status: 'live', currentLotId: 'a' }, [lot('a', 1)], false)).toBe(false);
   });
 });
 

@@ -36,7 +36,7 @@ describe('lot facts and rows', () => {
 describe("'Próximos' and 'Pasados / Finalizados'", () => {
   it('keeps the current lot upcoming and moves lots before it to the past', () => {
     const lots = [lot(1), lot(2), lot(3), lot(4)];
-    const { upcoming, past } = lotSections(lots, lots[2]?.id ?? null);
+    const { upcoming, past } = lotSections(lots, { currentLotId: lots[2]?.id ?? null, status: 'live' });
     expect(names(upcoming)).toEqual(['Lote 3', 'Lote 4']);
     expect(names(past)).toEqual(['Lote 1', 'Lote 2']);
     expect(upcoming[0]?.isCurrent).toBe(true);
@@ -46,12 +46,12 @@ describe("'Próximos' and 'Pasados / Finalizados'", () => {
     const bidding = lot(1, { state: { bidCount: 1, currentPrice: 520, status: 'live' } });
     const sold = lot(1, { status: 'finished', state: { bidCount: 1, currentPrice: 520, status: 'ended' } });
     const current = lot(2);
-    expect(names(lotSections([bidding, current], current.id).upcoming)).toEqual(['Lote 1', 'Lote 2']);
-    expect(names(lotSections([sold, current], current.id).past)).toEqual(['Lote 1']);
+    expect(names(lotSections([bidding, current], { currentLotId: current.id, status: 'live' }).upcoming)).toEqual(['Lote 1', 'Lote 2']);
+    expect(names(lotSections([sold, current], { currentLotId: current.id, status: 'live' }).past)).toEqual(['Lote 1']);
   });
 
   it('lists finished lots as past even without a current lot, in lot order', () => {
-    const { upcoming, past } = lotSections([lot(3), lot(2, { status: 'finished' }), lot(1)], null);
+    const { upcoming, past } = lotSections([lot(3), lot(2, { status: 'finished' }), lot(1)], { currentLotId: null, status: 'live' });
     expect(names(upcoming)).toEqual(['Lote 1', 'Lote 3']);
     expect(names(past)).toEqual(['Lote 2']);
   });

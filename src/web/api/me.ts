@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Me } from '../../domain/api-types.js';
+import type { Me, MeAnswer } from '../../domain/api-types.js';
 import { canUsePanel } from '../../domain/role-rules.js';
 import { api, isApiError } from './client';
 
@@ -7,10 +7,11 @@ export const meKeys = {
   all: ['me'] as const,
 };
 
-/** GET /api/me; a 401 means signed out, which is an answer (null), not an error. */
+/** GET /api/me; signed out is null ({ user: null }, or a 401 from a server before that answer). */
 export async function fetchMe(signal?: AbortSignal): Promise<Me | null> {
   try {
-    return await api.get<Me>('/api/me', signal);
+    const answer = await api.get<MeAnswer>('/api/me', signal);
+    return answer.user === null ? null : answer;
   } catch (error) {
     if (isApiError(error) && error.status === 401) return null;
     throw error;

@@ -1,9 +1,13 @@
 import type { BidView } from '../../domain/bidding.js';
-import { type LotFacts, type LotView, splitLots } from '../../domain/live.js';
+import { type LotView, lotFacts, lotPhases, type ShowFacts } from '../../domain/live.js';
+
+/** The domain's facts of a lot (its auction has bids, has ended, runs on a clock), as the Hub reads them. */
+export { lotFacts };
 
 /**
  * What each lot row shows and how the lists move, pure so it is tested without a browser.
- * SPEC §4 "Lot status": the lists come from `splitLots`; the facts come from the lot's auction.
+ * SPEC §4 "Lot status": the lists come from the domain's one lot rule (`lotPhases`), the one the
+ * public live page shows buyers, so a lot is upcoming or past alike on both screens.
  */
 
 /** The row's status text: the lot's own outcome once its auction ended, else the auction's status. */
@@ -16,17 +20,6 @@ export interface LotRow {
   price: number;
   hasBid: boolean;
   status: LotRowStatus;
-}
-
-/** SPEC §4's facts of a lot: its auction has bids, its auction has ended. */
-export function lotFacts(lot: LotView): LotFacts {
-  return {
-    id: lot.id,
-    order: lot.order,
-    status: lot.status,
-    hasBids: lot.auction.state.bidCount > 0,
-    auctionEnded: lot.auction.state.status === 'ended',
-  };
 }
 
 export function lotRowStatus(lot: LotView): LotRowStatus {
@@ -49,11 +42,20 @@ export function lotRow(lot: LotView, currentLotId: string | null): LotRow {
   };
 }
 
-/** 'Próximos' and 'Pasados / Finalizados' (SPEC §4), each in lot order. */
-export function lotSections(lots: readonly LotView[], currentLotId: string | null): { upcoming: LotRow[]; past: LotRow[] } {
+/**
+ * 'Próximos' and 'Pasados / Finalizados' (SPEC §4), each in lot order. `show` is the session (its
+ * current lot and status): once it ended nothing is upcoming, and no row is 'En subasta ahora' unless
+ * its auction still runs.
+ */
+export function lotSections(lots: readonly LotView[], show: ShowFacts): { upcoming: LotRow[]; past: LotRow[] } {
+  const upcoming: LotRow[] = [];
+  const past: LotRow[] = [];
   const withFacts = lots.map((lot) => ({ ...lotFacts(lot), lot }));
-  const { upcoming, past } = splitLots(withFacts, currentLotId);
-  return { upcoming: upcoming.map((f) => lotRow(f.lot, currentLotId)), past: past.map((f) => lotRow(f.lot, currentLotId)) };
+  for (const { lot: facts, phase } of lotPhases(withFacts, show)) {
+    const row = lotRow(facts.lot, phase === 'current' ? facts.id : null);
+    (phase === 'current' || phase === 'upcoming' ? upcoming : past).push(row);
+  }
+  return { upcoming, past };
 }
 
 /** Every lot id in lot order: the body of PUT .../lots/order. */

@@ -46,7 +46,7 @@ export function LotsPanel({ detail, onAddLot, onQuickAuction, embedded = false, 
   const errorText = (error: unknown, fallback: string) => apiErrorText(error, { networkMessage: t('common.networkError'), fallback });
 
   const lots = useMemo(() => (pendingOrder ? applyOrder(detail.lots, pendingOrder) : detail.lots), [detail.lots, pendingOrder]);
-  const { upcoming, past } = lotSections(lots, detail.session.currentLotId);
+  const { upcoming, past } = lotSections(lots, detail.session);
   const upcomingIds = upcoming.map((r) => r.lot.id);
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),

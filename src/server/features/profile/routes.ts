@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { MeAnswer } from '../../../domain/api-types.js';
 import { ZProfileInput } from '../../../domain/profile.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireAuth } from '../../http/auth-hooks.js';
@@ -8,7 +9,8 @@ import { getMe, getProfileRow, presentProfile, updateProfile } from './service.j
 export async function profileRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/api/me', { preHandler: requireAuth }, async (req) => getMe(ctx.db, currentUser(req)));
+  // Signed out is an answer ({ user: null }), not a 401: every public page asks, and a 401 is an error in the browser's console.
+  app.get('/api/me', async (req): Promise<MeAnswer> => (req.user ? getMe(ctx.db, req.user) : { user: null }));
 
   app.get('/api/profile', { preHandler: requireAuth }, async (req) => presentProfile(await getProfileRow(ctx.db, currentUser(req).id)));
 

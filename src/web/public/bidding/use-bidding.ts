@@ -52,7 +52,8 @@ export function useBidding({ auctionId, auctionName, companyId, source, onOverdu
 
   const panelRef = useRef<HTMLDivElement>(null);
   const shouldToast = useCallback(() => !isPhone() || !isInView(panelRef.current), []);
-  const notices = useLiveNotices({ auctionId, auctionName, state, myTag, shouldToast });
+  const isPanelInView = useCallback(() => isInView(panelRef.current), []);
+  const notices = useLiveNotices({ auctionId, auctionName, state, myTag, shouldToast, isPanelInView });
   const live = useAuctionLive(auctionId, { onOutbid: (event) => notices.notifyOutbid(event.version, event.currentPrice) });
   const isBrowserOnline = useBrowserOnline();
   const isLiveDown = useDelayedFlag(!live.isConnected, OFFLINE_GRACE_MS);
@@ -162,11 +163,12 @@ function isPhone(): boolean {
   return typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 48em)').matches;
 }
 
-/** Whether an element is at least partly on screen now. */
+/** Whether enough of the panel is on screen to read what it says: 120 px of it (all of it, if shorter), not an edge. */
 function isInView(el: HTMLElement | null): boolean {
   if (!el) return false;
   const box = el.getBoundingClientRect();
-  return box.bottom > 0 && box.top < window.innerHeight && box.height > 0;
+  const visible = Math.min(box.bottom, window.innerHeight) - Math.max(box.top, 0);
+  return box.height > 0 && visible >= Math.min(120, box.height);
 }
 
 /** True once `value` has stayed true for `delayMs`; false at once when it turns false. */

@@ -7,6 +7,12 @@ import { liveTransitions } from './live-state';
 
 /** How long '¡Se extendió el tiempo!' stays on screen. */
 const EXTENDED_NOTICE_MS = 8000;
+/**
+ * How long the close's notice floats over the page. '¡Ganaste!' stays a little longer, then leaves
+ * (or is closed): the bid panel keeps saying it, and the notice must not sit over the show.
+ */
+const ENDED_NOTICE_MS = 8000;
+const WON_NOTICE_MS = 12_000;
 
 /**
  * What the viewer hears about as the state moves: being outbid (from the private `outbid` event, a
@@ -20,10 +26,14 @@ export function useLiveNotices(opts: {
   myTag: string | null;
   /** False when the bid panel already tells it in view (a phone): one notice per event, not two. */
   shouldToast: () => boolean;
+  /** The bid panel is on screen: the close is told there alone (on any screen), nothing floats over the show. */
+  isPanelInView: () => boolean;
 }) {
   const { auctionId, auctionName, state, myTag } = opts;
   const shouldToastRef = useRef(opts.shouldToast);
   shouldToastRef.current = opts.shouldToast;
+  const isPanelInViewRef = useRef(opts.isPanelInView);
+  isPanelInViewRef.current = opts.isPanelInView;
   const { t } = useTranslation();
   const [isOutbid, setOutbid] = useState(false);
   const [extendedTo, setExtendedTo] = useState<number | null>(null);
@@ -60,7 +70,7 @@ export function useLiveNotices(opts: {
       setExtendedTo(null);
       setOutbid(false);
       notifications.hide(`outbid-${auctionId}`);
-      if (!shouldToastRef.current()) return;
+      if (isPanelInViewRef.current()) return;
       const price = formatMoney(state.currentPrice ?? 0);
       notifications.show({
         id: `ended-${auctionId}`,
@@ -71,7 +81,8 @@ export function useLiveNotices(opts: {
           : state.winnerName
             ? t('bidding.ended.winner', { name: state.winnerName, price })
             : t('bidding.ended.noWinner'),
-        autoClose: change.won ? false : 8000,
+        autoClose: change.won ? WON_NOTICE_MS : ENDED_NOTICE_MS,
+        withCloseButton: true,
       });
     }
   }, [state, myTag, notifyOutbid, auctionId, auctionName, t]);

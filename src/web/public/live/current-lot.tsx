@@ -46,8 +46,9 @@ export function CurrentLot({ sessionId, lot, companyId, offset }: CurrentLotProp
     <Stack gap="md" component="section" aria-labelledby={headingId} data-testid="current-lot" data-lot-id={lot.id} data-auction-id={lot.auctionId}>
       <Stack gap={4}>
         <Group gap="xs">
-          <Title order={2} size="sm" fw={800} c="red" tt="uppercase" id={headingId}>
-            {t('live.current.heading')}
+          {/* Once its auction closed the lot is no longer on the block: the heading says so, with the outcome. */}
+          <Title order={2} size="sm" fw={800} c={isEnded ? undefined : 'red'} tt="uppercase" id={headingId} data-testid="current-lot-heading">
+            {t(isEnded ? 'live.current.closedHeading' : 'live.current.heading')}
           </Title>
           <Badge variant="light" color="gray" tt="none">
             {t('live.current.lotNumber', { order: lot.order })}

@@ -10,8 +10,8 @@ import { useHasPassed } from '../bidding/use-server-clock';
 import { CurrentLot } from './current-lot';
 import classes from './live-page.module.css';
 import { LiveVideo } from './live-video';
-import { buyerLots, livePageState, sessionTotals } from './live-view';
-import { ResultLots, UpcomingLots } from './lot-lists';
+import { buyerLots, isShowStopped, livePageState, sessionTotals } from './live-view';
+import { NotOfferedLots, ResultLots, UpcomingLots } from './lot-lists';
 import { LotOverlay } from './lot-overlay';
 import { ScheduledCountdown } from './scheduled-countdown';
 import { UnmuteBanner } from './unmute-banner';
@@ -29,8 +29,10 @@ export function LiveSessionView({ data, viewerCount }: LiveSessionViewProps) {
   const offset = clockOffset(data.serverNow, data.receivedAt);
   const isStartDue = useHasPassed(session.scheduledAt, offset);
   const pageState = livePageState(session.status, isStartDue);
-  const { current, upcoming, results } = buyerLots(lots, session.currentLotId, session.status);
-  const totals = sessionTotals(lots, session.currentLotId, session.status);
+  // 'Detener' sets a show that has begun back to scheduled: no start countdown then (live-view.ts).
+  const isStopped = isShowStopped(session, lots, isStartDue);
+  const { current, upcoming, results, notOffered } = buyerLots(lots, session);
+  const totals = sessionTotals(lots);
   // Editors' answers carry the company (so they see 'your auction' instead of the form).
   const companyId = 'companyId' in session ? session.companyId : null;
   const canonical = livePath(session);
@@ -55,10 +57,10 @@ export function LiveSessionView({ data, viewerCount }: LiveSessionViewProps) {
     if (event?.sessionId === session.id) setUnmuteAsked(true);
   });
 
-  const isBeforeShow = pageState === 'scheduled' || pageState === 'starting';
+  const isBeforeShow = !isStopped && (pageState === 'scheduled' || pageState === 'starting');
 
   return (
-    <Stack gap="lg" data-testid="live-session" data-session-id={session.id} data-state={pageState}>
+    <Stack gap="lg" data-testid="live-session" data-session-id={session.id} data-state={isStopped ? 'stopped' : pageState}>
       {isUnmuteAsked && isMuted && (
         <UnmuteBanner
           onUnmute={() => {
@@ -110,7 +112,7 @@ export function LiveSessionView({ data, viewerCount }: LiveSessionViewProps) {
             feed={feed}
             muted={isMuted}
             onMutedChange={onMutedChange}
-            stopped={sawBroadcast && !session.broadcasting && pageState !== 'ended'}
+            stopped={(isStopped || sawBroadcast) && !session.broadcasting && pageState !== 'ended'}
             overlay={current && <LotOverlay lot={current} offset={offset} />}
           />
         </div>
@@ -129,7 +131,7 @@ export function LiveSessionView({ data, viewerCount }: LiveSessionViewProps) {
           {current ? (
             <CurrentLot key={current.id} sessionId={session.id} lot={current} companyId={companyId} offset={offset} />
           ) : (
-            (pageState === 'live' || pageState === 'paused') && (
+            (pageState === 'live' || pageState === 'paused' || isStopped) && (
               <Card withBorder radius="lg" padding="lg" data-testid="waiting-lot">
                 <Text c="dimmed">{t('live.current.waiting')}</Text>
               </Card>
@@ -137,6 +139,7 @@ export function LiveSessionView({ data, viewerCount }: LiveSessionViewProps) {
           )}
           {pageState !== 'ended' && <UpcomingLots lots={upcoming} heading={t(isBeforeShow ? 'live.upcoming.scheduledHeading' : 'live.upcoming.heading')} />}
           {(results.length > 0 || pageState === 'ended') && <ResultLots lots={results} totals={totals} />}
+          {notOffered.length > 0 && <NotOfferedLots lots={notOffered} />}
         </Stack>
       </div>
     </Stack>

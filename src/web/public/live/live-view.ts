@@ -1,5 +1,6 @@
 import type { AuctionLiveState } from '../../../domain/bidding.js';
-import type { LiveSessionCard, LotView, SessionStatus } from '../../../domain/live.js';
+import type { LiveSessionCard, LiveSessionPublic, LotView, SessionStatus } from '../../../domain/live.js';
+import { type LotPhase, lotFacts, lotPhases, lotRan, type ShowFacts } from '../../../domain/live-public.js';
 
 /**
  * What a buyer sees of a live session, as pure functions of the session's detail: which lot is on
@@ -18,19 +19,16 @@ export function soldPrice(state: AuctionLiveState): number | null {
   return isSold(state) ? (state.currentPrice ?? state.startingPrice) : null;
 }
 
-export type LotOutcome = 'current' | 'upcoming' | 'sold' | 'unsold';
-
 /**
- * One lot for buyers. The current lot stays current until the seller moves on (its panel then
- * says who won). A closed auction is sold or unsold; a lot the seller marked finished or passed
- * without a sale is unsold; once the session has ended, nothing is still to come.
+ * Where each lot stands for buyers, in lot order: the domain's one lot rule (`lotPhase`, the Live
+ * Hub's too), so a lot is upcoming or past alike on both screens. 'notOffered' is a lot that never
+ * ran (skipped, or left when the show ended): no result, counted nowhere.
  */
-export function lotOutcome(lot: LotView, currentLotId: string | null, sessionStatus: SessionStatus): LotOutcome {
-  const state = lot.auction.state;
-  if (sessionStatus !== 'ended' && lot.id === currentLotId) return 'current';
-  if (isSold(state)) return 'sold';
-  if (state.status === 'ended' || lot.status !== 'queued' || sessionStatus === 'ended') return 'unsold';
-  return 'upcoming';
+export function lotOutcomes(lots: readonly LotView[], session: ShowFacts): { lot: LotView; phase: LotPhase }[] {
+  return lotPhases(
+    lots.map((lot) => ({ ...lotFacts(lot), lot })),
+    session,
+  ).map(({ lot, phase }) => ({ lot: lot.lot, phase }));
 }
 
 export interface BuyerLots {
@@ -39,14 +37,16 @@ export interface BuyerLots {
   upcoming: LotView[];
   /** Sold and unsold, in lot order. */
   results: LotView[];
+  /** Lots that never went on the block, in lot order: shown apart from the results. */
+  notOffered: LotView[];
 }
 
-export function buyerLots(lots: readonly LotView[], currentLotId: string | null, sessionStatus: SessionStatus): BuyerLots {
-  const out: BuyerLots = { current: null, upcoming: [], results: [] };
-  for (const lot of [...lots].sort((a, b) => a.order - b.order)) {
-    const outcome = lotOutcome(lot, currentLotId, sessionStatus);
-    if (outcome === 'current') out.current = lot;
-    else if (outcome === 'upcoming') out.upcoming.push(lot);
+export function buyerLots(lots: readonly LotView[], session: ShowFacts): BuyerLots {
+  const out: BuyerLots = { current: null, upcoming: [], results: [], notOffered: [] };
+  for (const { lot, phase } of lotOutcomes(lots, session)) {
+    if (phase === 'current') out.current = lot;
+    else if (phase === 'upcoming') out.upcoming.push(lot);
+    else if (phase === 'notOffered') out.notOffered.push(lot);
     else out.results.push(lot);
   }
   return out;
@@ -59,15 +59,18 @@ export interface SessionTotals {
   soldTotal: number;
 }
 
-/** The results' totals: what sold, for how much, and what did not (counting only lots already decided). */
-export function sessionTotals(lots: readonly LotView[], currentLotId: string | null, sessionStatus: SessionStatus): SessionTotals {
+/**
+ * The results' totals: the lots that ran (their auction closed), the current one included once it
+ * closed; what sold, for how much, and what did not. A lot that never ran is no 'Sin venta'.
+ */
+export function sessionTotals(lots: readonly LotView[]): SessionTotals {
   const totals: SessionTotals = { soldCount: 0, unsoldCount: 0, soldTotal: 0 };
   for (const lot of lots) {
     const price = soldPrice(lot.auction.state);
     if (price !== null) {
       totals.soldCount += 1;
       totals.soldTotal += price;
-    } else if (lotOutcome(lot, currentLotId, sessionStatus) === 'unsold') {
+    } else if (lotRan(lotFacts(lot))) {
       totals.unsoldCount += 1;
     }
   }
@@ -84,6 +87,22 @@ export type LivePageState = 'scheduled' | 'starting' | 'live' | 'paused' | 'ende
 export function livePageState(status: SessionStatus, isStartDue: boolean): LivePageState {
   if (status === 'scheduled') return isStartDue ? 'starting' : 'scheduled';
   return status;
+}
+
+/**
+ * A scheduled session that has already begun: 'Detener' sets a live show back to scheduled (SPEC §4),
+ * but once a lot went on the block or ran, or the start time passed after a broadcast, the show is
+ * not waiting to start. Its page says the video stopped, never a start countdown, and a running lot
+ * stays biddable. (A seller's rehearsal broadcast before the start time still leaves the countdown.)
+ */
+export function isShowStopped(
+  session: Pick<LiveSessionPublic, 'status' | 'currentLotId' | 'streamType'>,
+  lots: readonly LotView[],
+  isStartDue: boolean,
+): boolean {
+  if (session.status !== 'scheduled') return false;
+  if (session.currentLotId !== null || lots.some((lot) => lotRan(lotFacts(lot)))) return true;
+  return isStartDue && session.streamType !== 'none';
 }
 
 /** /live alone: the sessions on now first, then the next ones by start time. */

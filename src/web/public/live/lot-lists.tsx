@@ -33,7 +33,7 @@ function LotName({ lot }: { lot: LotView }) {
   );
 }
 
-/** The lots still to come, in order, with their starting price. */
+/** The lots still to come, in order, with their starting price (or the bid standing on one still open). */
 export function UpcomingLots({ lots, heading }: { lots: LotView[]; heading: string }) {
   const { t } = useTranslation();
   const headingId = useId();
@@ -49,15 +49,20 @@ export function UpcomingLots({ lots, heading }: { lots: LotView[]; heading: stri
           </Text>
         ) : (
           <Stack component="ol" gap={0} m={0} p={0} style={{ listStyle: 'none' }}>
-            {lots.map((lot) => (
-              <Group component="li" key={lot.id} wrap="nowrap" gap="sm" py={8} className={classes.lotLine} data-testid="upcoming-lot" data-lot-id={lot.id}>
-                <LotThumb lot={lot} />
-                <LotName lot={lot} />
-                <Text size="sm" c="dimmed" ta="right" maw="40%">
-                  {t('live.upcoming.startingPrice', { price: formatMoney(lot.auction.state.startingPrice) })}
-                </Text>
-              </Group>
-            ))}
+            {lots.map((lot) => {
+              const { bidCount, currentPrice, startingPrice } = lot.auction.state;
+              return (
+                <Group component="li" key={lot.id} wrap="nowrap" gap="sm" py={8} className={classes.lotLine} data-testid="upcoming-lot" data-lot-id={lot.id}>
+                  <LotThumb lot={lot} />
+                  <LotName lot={lot} />
+                  <Text size="sm" c="dimmed" ta="right" maw="40%">
+                    {bidCount > 0 && currentPrice !== null
+                      ? t('live.upcoming.currentBid', { price: formatMoney(currentPrice) })
+                      : t('live.upcoming.startingPrice', { price: formatMoney(startingPrice) })}
+                  </Text>
+                </Group>
+              );
+            })}
           </Stack>
         )}
       </Stack>
@@ -130,6 +135,34 @@ export function ResultLots({ lots, totals }: { lots: LotView[]; totals: SessionT
             })}
           </Stack>
         )}
+      </Stack>
+    </Card>
+  );
+}
+
+/** The lots that never went on the block (skipped, or left when the show ended): apart from the results, not counted in them. */
+export function NotOfferedLots({ lots }: { lots: LotView[] }) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  return (
+    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby={headingId} data-testid="not-offered-lots">
+      <Stack gap="sm">
+        <Stack gap={2}>
+          <Title order={2} size="h4" id={headingId}>
+            {t('live.notOffered.heading')}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {t('live.notOffered.hint')}
+          </Text>
+        </Stack>
+        <Stack component="ol" gap={0} m={0} p={0} style={{ listStyle: 'none' }}>
+          {lots.map((lot) => (
+            <Group component="li" key={lot.id} wrap="nowrap" gap="sm" py={8} className={classes.lotLine} data-testid="not-offered-lot" data-lot-id={lot.id}>
+              <LotThumb lot={lot} />
+              <LotName lot={lot} />
+            </Group>
+          ))}
+        </Stack>
       </Stack>
     </Card>
   );

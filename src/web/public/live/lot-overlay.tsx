@@ -1,9 +1,10 @@
 import { Group, Stack, Text } from '@mantine/core';
 import type { LotView } from '../../../domain/live.js';
-import { formatTimer, timerState } from '../../../domain/live-public.js';
+import { timerState } from '../../../domain/live-public.js';
 import { formatMoney } from '../../../domain/money.js';
 import { useTranslation } from '../../i18n';
 import { useServerNow } from '../bidding/use-server-clock';
+import { waitText } from '../bidding/wait-text';
 import classes from './live-page.module.css';
 import { isSold } from './live-view';
 
@@ -40,7 +41,7 @@ export function LotOverlay({ lot, offset }: { lot: LotView; offset: number }) {
               ? t('live.results.sold')
               : t('live.results.unsold')
             : timer.kind === 'running'
-              ? formatTimer(timer.remainingMs)
+              ? waitText(t, timer.remainingMs, 'clock')
               : timer.kind === 'finished' && state.endTime !== null
                 ? t('bidding.countdown.closing')
                 : null}

@@ -1,11 +1,12 @@
 import { Card, Stack, Text } from '@mantine/core';
 import { useTranslation } from '../../i18n';
-import { countdownParts, pad2 } from '../../lib/countdown';
+import { countdownParts } from '../../lib/countdown';
 import { formatDate } from '../../lib/dates';
 import { useServerNow } from '../bidding/use-server-clock';
+import { waitText } from '../bidding/wait-text';
 import classes from './live-page.module.css';
 
-/** 'Comienza en 2 h 05 min 09 s', on the server's clock, and the start in Mexico City time. */
+/** 'Comienza en 1 día 15 h' (or '2 h 05 min', '4 min 09 s'), on the server's clock, and the start in Mexico City time. */
 export function ScheduledCountdown({ scheduledAt, offset, isDue }: { scheduledAt: number; offset: number; isDue: boolean }) {
   const { t } = useTranslation();
   return (
@@ -31,19 +32,13 @@ function StartsIn({ scheduledAt, offset }: { scheduledAt: number; offset: number
   const { t } = useTranslation();
   const now = useServerNow(offset);
   const c = countdownParts(scheduledAt, now);
-  const values = {
-    days: String(c.days),
-    hours: c.pattern === 'hours' ? String(c.hours) : pad2(c.hours),
-    minutes: c.pattern === 'minutes' ? String(c.minutes) : pad2(c.minutes),
-    seconds: c.pattern === 'seconds' ? String(c.seconds) : pad2(c.seconds),
-  };
   return (
     <Stack gap={0}>
       <Text size="sm" c="dimmed">
         {t('live.scheduled.startsIn')}
       </Text>
       <Text fz={28} fw={800} lh={1.2} role="timer" className={classes.countdown} data-testid="start-countdown">
-        {t(`bidding.countdown.${c.pattern}`, values)}
+        {waitText(t, c.remainingMs, 'words')}
       </Text>
     </Stack>
   );

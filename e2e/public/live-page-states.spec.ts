@@ -1,0 +1,209 @@
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LiveSessionDetail } from '../../src/domain/live.js';
+import { livePath } from '../../src/domain/live-public.js';
+import { formatMoney } from '../../src/domain/money.js';
+import { AA_TEXT, contrastRatio } from '../../src/web/theme-contrast.js';
+import { buildCategory } from '../../test/support/actors.js';
+import { setupAppAndBrowser } from '../support/app.js';
+import { createAuctionAs } from '../support/auctions.js';
+import { type A11yFinding, auditPage, formatFindings } from '../support/axe.js';
+import { newPage } from '../support/browser.js';
+import { t } from '../support/catalogue.js';
+import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
+
+/**
+ * The public live page through a whole show, on a 390 px phone and at 1366 px: every state passes
+ * axe (no serious or critical finding: scheduled, live in the last minute, the win notice, paused,
+ * stopped with 'Detener', ended); a long wait reads in days and hours; 'Detener' mid-lot shows no
+ * start countdown and the lot stays biddable; the results count only the lots that ran.
+ */
+const ctx = setupAppAndBrowser();
+const eventually = <T>(read: () => Promise<T> | T, timeout = 15_000) => expect.poll(read, { timeout, interval: 100 });
+const SELLER = { email: 'vendedora.estados@ejemplo.mx', name: 'Estela Estados' };
+const ANA = { email: 'ana.estados@ejemplo.mx', name: 'Ana Estados' };
+const DESKTOP = { width: 1366, height: 800 };
+/** Lots enough that, scrolled to the end, the bid panel is off a phone's screen. */
+const LOT_NAMES = ['Reloj Omega', 'Reloj Seiko', 'Reloj Citizen', 'Reloj Casio', 'Reloj Orient', 'Reloj Tissot', 'Reloj Bulova', 'Reloj Timex'];
+
+let seller: Page;
+let ana: E2eUser;
+let categoryId = '';
+const found: A11yFinding[] = [];
+
+beforeAll(async () => {
+  await prepareUser(ctx.app, { ...SELLER, roles: ['seller'], companyId: 'tienda-estados', companyName: 'Tienda Estados' });
+  ana = await prepareUser(ctx.app, { ...ANA, roles: ['buyer'] });
+  categoryId = await buildCategory(ctx.app, 'Relojes');
+  seller = await newPage(ctx.browser);
+  await signInPage(seller, ctx.app, SELLER);
+});
+
+afterAll(() => {
+  if (found.length > 0) console.log(`accessibility findings:\n${formatFindings(found)}`);
+});
+
+async function api<T>(method: 'post' | 'put', path: string, data: unknown = {}): Promise<T> {
+  const res = await seller.request[method](`${ctx.app.url}${path}`, { data, headers: { origin: ctx.app.url } });
+  if (res.status() >= 300) throw new Error(`${method} ${path}: ${res.status()} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function audit(pages: Page[], screen: string): Promise<void> {
+  for (const [i, page] of pages.entries()) found.push(...(await auditPage(page, `${i === 0 ? 'phone' : '1366'} ${screen}`)));
+}
+
+async function buyerPages(url: string): Promise<[Page, Page]> {
+  const phone = await newPage(ctx.browser, { mobile: true });
+  const desk = await newPage(ctx.browser);
+  await desk.setViewportSize(DESKTOP);
+  for (const page of [phone, desk]) {
+    await signInPage(page, ctx.app, ana);
+    await page.goto(url);
+  }
+  return [phone, desk];
+}
+
+/**
+ * The lowest contrast of the text in `selector`'s elements against the background they sit on (the
+ * nearest ancestor's opaque colour): axe leaves fixed, floating notices to review by hand.
+ */
+async function lowestContrast(page: Page, selector: string): Promise<{ ratio: number; text: string }> {
+  const pairs = await page.locator(selector).evaluateAll((roots) => {
+    const out: { fg: string; bg: string; text: string }[] = [];
+    const opaque = (c: string) => c !== 'transparent' && !/rgba\(.*,\s*0\)$/.test(c);
+    for (const root of roots) {
+      for (const el of [root, ...Array.from(root.querySelectorAll('*'))]) {
+        const own = Array.from(el.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim());
+        if (!own) continue;
+        let bgEl: Element | null = el;
+        while (bgEl && !opaque(getComputedStyle(bgEl).backgroundColor)) bgEl = bgEl.parentElement;
+        out.push({ fg: getComputedStyle(el).color, bg: bgEl ? getComputedStyle(bgEl).backgroundColor : 'rgb(255, 255, 255)', text: el.textContent ?? '' });
+      }
+    }
+    return out;
+  });
+  const hex = (rgb: string) =>
+    `#${(rgb.match(/\d+/g) ?? [])
+      .slice(0, 3)
+      .map((v) => Number(v).toString(16).padStart(2, '0'))
+      .join('')}`;
+  let lowest = { ratio: Number.POSITIVE_INFINITY, text: '' };
+  for (const { fg, bg, text } of pairs) {
+    const ratio = contrastRatio(hex(fg), hex(bg));
+    if (ratio < lowest.ratio) lowest = { ratio, text };
+  }
+  return lowest;
+}
+
+const state = (page: Page) => page.getByTestId('live-session').getAttribute('data-state');
+const scrollToEnd = (page: Page) => page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+
+describe('the public live page through a show', () => {
+  it('every state passes axe; long waits, Detener mid-lot, the win notice and the results read right', { timeout: 240_000 }, async () => {
+    const auctions = [];
+    for (const name of LOT_NAMES) auctions.push(await createAuctionAs(seller, ctx.app, { name, categoryId, startingPrice: 500, status: 'pending' }));
+    // The show starts in 39 h 44 min (and a half): 'Comienza en 1 día 15 h', never '39:44'.
+    let d = await api<LiveSessionDetail>('post', '/api/live-sessions', {
+      title: 'Relojes en estados',
+      scheduledAt: Date.now() + ((39 * 60 + 44) * 60 + 30) * 1000,
+      sellerSlug: 'estados',
+      biddingConfig: { minIncrement: 50, antiSnipeSeconds: 0, timerSecondsDefault: 60 },
+    });
+    const id = d.session.id;
+    for (const auction of auctions) d = await api('post', `/api/live-sessions/${id}/lots`, { auctionId: auction.id });
+    const [first, second] = d.lots;
+
+    const pages = await buyerPages(`${ctx.app.url}${livePath(d.session)}`);
+    const [phone, desk] = pages;
+    for (const page of pages) {
+      await page.getByRole('heading', { name: 'Relojes en estados', level: 1 }).waitFor();
+      await eventually(() => page.getByTestId('start-countdown').innerText()).toBe('1 día 15 h');
+    }
+    await audit(pages, 'scheduled');
+
+    // Lot 1 on a 10 s timer; both pages scrolled to the end, off the bid panel: Ana wins it.
+    await api('post', `/api/live-sessions/${id}/current`, { lotId: first?.id });
+    await api('post', `/api/live-sessions/${id}/timer`, { seconds: 10 });
+    for (const page of pages) await page.getByTestId('current-lot-name').getByText('Reloj Omega').waitFor();
+    const bid = await phone.request.post(`${ctx.app.url}/api/auctions/${first?.auctionId}/bids`, {
+      data: { amount: 500 },
+      headers: { origin: ctx.app.url, 'Idempotency-Key': randomUUID() },
+    });
+    expect(bid.status(), await bid.text()).toBe(201);
+    for (const page of pages) {
+      await page.getByText(t.bidding.leader.leading).first().waitFor();
+      await scrollToEnd(page);
+    }
+    // The win notice floats where the buyer is, with a close button, and leaves by itself.
+    const notice = (page: Page) => page.locator('.mantine-Notification-root').filter({ hasText: t.bidding.ended.youWon });
+    for (const page of pages) await notice(page).waitFor({ timeout: 30_000 });
+    await audit(pages, 'the win notice');
+    for (const page of pages) expect((await lowestContrast(page, '.mantine-Notification-root')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
+    await notice(phone).getByRole('button', { name: t.common.closeNotice }).click();
+    await notice(phone).waitFor({ state: 'detached' });
+    await notice(desk).waitFor({ state: 'detached', timeout: 30_000 });
+    // The panel keeps saying it, and no longer 'En subasta ahora'.
+    for (const page of pages) {
+      await page.getByTestId('ended-notice').getByText(t.bidding.ended.youWon, { exact: true }).waitFor();
+      expect(await page.getByTestId('current-lot-heading').innerText()).toBe(t.live.current.closedHeading.toUpperCase());
+      expect((await lowestContrast(page, '[data-testid="ended-notice"]')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
+    }
+    await audit(pages, 'a lot won');
+
+    // Lot 2 in its last minute: the red countdown.
+    await api('post', `/api/live-sessions/${id}/current`, { lotId: second?.id });
+    await api('post', `/api/live-sessions/${id}/timer`, { seconds: 60 });
+    for (const page of pages) {
+      await page.getByTestId('current-lot-name').getByText('Reloj Seiko').waitFor();
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.locator('[data-testid="countdown"][data-final-minute]').waitFor();
+      expect((await lowestContrast(page, '[data-testid="countdown"]')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
+    }
+    await audit(pages, 'live, last minute');
+
+    await api('put', `/api/live-sessions/${id}`, { status: 'paused' });
+    for (const page of pages) await page.getByTestId('paused-notice').waitFor();
+    await audit(pages, 'paused');
+
+    // 'Iniciar' then 'Detener' mid-lot: SPEC sets the show back to scheduled, yet it has begun.
+    await api('post', `/api/live-sessions/${id}/stream/start`);
+    await api('post', `/api/live-sessions/${id}/stream/stop`);
+    for (const page of pages) {
+      await eventually(() => state(page)).toBe('stopped');
+      await page.getByTestId('video-stopped').waitFor();
+      expect(await page.getByTestId('start-countdown').count()).toBe(0);
+      expect(await page.getByText(t.live.scheduled.startsIn).count()).toBe(0);
+    }
+    await audit(pages, "stopped with 'Detener'");
+    // The running lot stays biddable, and a reload says the same.
+    await phone.getByRole('button', { name: t.bidding.form.submit, exact: true }).click();
+    const review = phone.getByRole('dialog', { name: t.bidding.confirm.title });
+    await review.getByRole('button', { name: t.bidding.confirm.submit }).click();
+    await phone.getByText(t.bidding.leader.leading).first().waitFor();
+    await phone.reload();
+    await eventually(() => state(phone)).toBe('stopped');
+    await phone.getByTestId('current-lot-name').getByText('Reloj Seiko').waitFor();
+    expect(await phone.getByTestId('start-countdown').count()).toBe(0);
+    await eventually(() => phone.getByTestId('overlay-price').innerText()).toBe(formatMoney(500));
+
+    // The seller ends the show with lot 2 still on its clock and six lots never offered.
+    await api('put', `/api/live-sessions/${id}`, { status: 'ended' });
+    for (const page of pages) {
+      await page.getByRole('heading', { name: t.live.ended.title }).waitFor();
+      await page.getByTestId('not-offered-lots').waitFor();
+    }
+    await audit(pages, 'ended');
+    for (const page of pages) {
+      // Lot 1 sold; lots 3 to 8 never ran: not 'Sin venta', listed apart.
+      expect(await page.getByTestId('result-counts').innerText()).toBe('1 lote vendido');
+      expect(await page.getByTestId('result-lot').count()).toBe(1);
+      expect(await page.getByTestId('not-offered-lot').count()).toBe(6);
+      // Lot 2's auction runs until its timer: still on the block.
+      await page.getByTestId('current-lot-name').getByText('Reloj Seiko').waitFor();
+    }
+    for (const page of pages) await page.context().close();
+    expect(found, formatFindings(found)).toEqual([]);
+  });
+});
