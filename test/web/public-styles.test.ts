@@ -46,8 +46,8 @@ function publicMantineComponents(): Map<string, string> {
     }
     for (const match of source.matchAll(/(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'|import\('(\.[^']+)'\)/g)) {
       const target = resolveImport(file, (match[1] ?? match[2]) as string);
-      // The panel and the Live Hub load every stylesheet with them (components/panel-screen.tsx).
-      if (target && !/^(admin|livehub)[\\/]/.test(path.relative(web, target))) queue.push(target);
+      // The panel, the Live Hub and the invitations screen load every stylesheet with them (components/panel-screen.tsx).
+      if (target && !/^(admin|livehub|invitations)[\\/]/.test(path.relative(web, target))) queue.push(target);
     }
   }
   return components;
