@@ -3,13 +3,14 @@ import fc from 'fast-check';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SFU_GATHER_TIMEOUT_MS } from '../../../../src/server/providers/video/sfu/protocol.js';
-import { createSfuSupervisor, SfuRequestError, type SfuSupervisor } from '../../../../src/server/providers/video/sfu/supervisor.js';
+import { SfuRequestError, type SfuSupervisor } from '../../../../src/server/providers/video/sfu/supervisor.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
 import { buildSession } from '../../../support/factories.js';
 import { publishSynthetic, type SyntheticPublisher, until, viewerOffer, watchSynthetic } from '../../../support/rtp-peers.js';
 import { startTestServer, type TestServer } from '../../../support/server.js';
 import { connected, connectSocket } from '../../../support/sockets.js';
 import { CHROME_PUBLISHER, CHROME_VIEWER, FIREFOX_VIEWER } from './browser-offers.js';
+import { type DirectSfu, directSignalling, startDirectSfu } from './direct-sfu.js';
 import { hostileOffer } from './hostile-sdp.js';
 
 /**
@@ -23,51 +24,22 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** What the worker writes when something escaped its handlers (sfu/faults.ts). */
 const ESCAPED = /unhandled rejection|uncaught exception| failed: /;
 
-/**
- * The synthetic peers' signalling, carried straight to the SFU process instead of a socket: the
- * same requests the server makes for a page.
- */
-function direct(sfu: SfuSupervisor, room: string): Socket {
-  const emitWithAck = async (event: string, payload: { sdp: string }) => {
-    const id = randomUUID();
-    try {
-      const call = event === 'videoPublish' ? ({ t: 'publish', room, pubId: id } as const) : ({ t: 'subscribe', room, peerId: id } as const);
-      const answer = await sfu.request({ ...call, sdp: payload.sdp });
-      return { ok: true, sdp: answer.sdp, peerId: id };
-    } catch (err) {
-      return { ok: false, error: err instanceof SfuRequestError ? err.code : 'unavailable' };
-    }
-  };
-  return { timeout: () => ({ emitWithAck }) } as unknown as Socket;
-}
-
 describe('the SFU process under hostile offers', () => {
-  let sfu: SfuSupervisor;
-  const said: string[] = [];
-  let exits = 0;
+  let direct: DirectSfu;
   const peers: { close(): void }[] = [];
 
   beforeAll(async () => {
-    sfu = createSfuSupervisor({
-      config: { bindAddress: '127.0.0.1', publicIp: null, portRange: null, iceServers: [], rembBps: 1_500_000 },
-      log: {
-        info() {},
-        warn: (obj) => said.push(String((obj as { sfu?: unknown }).sfu ?? '')),
-        error: (obj) => said.push(JSON.stringify(obj)),
-      },
-      onEvent() {},
-      onExit: () => exits++,
-    });
-    expect(await sfu.ready(30_000)).toBe(true);
+    direct = await startDirectSfu();
   }, 60_000);
   afterAll(async () => {
     for (const p of peers.splice(0)) p.close();
-    await sfu?.close();
+    await direct?.sfu.close();
   });
 
   it('answers each of them alone, and the same process still serves a real viewer', async () => {
+    const { sfu, said } = direct;
     const room = randomUUID();
-    const { publisher } = await publishSynthetic(direct(sfu, room), room);
+    const { publisher } = await publishSynthetic(directSignalling(sfu, room), room);
     if (!publisher) throw new Error('no publisher');
     peers.push(publisher);
     const pid = sfu.pid();
@@ -109,17 +81,17 @@ describe('the SFU process under hostile offers', () => {
     expect(outcome.answered + outcome.refusedByLibrary + outcome.refused).toBe(offers.length);
     // A refused offer used to leave a wait that failed, unhandled, when ICE gathering timed out.
     await sleep(SFU_GATHER_TIMEOUT_MS + 1000);
-    expect(exits).toBe(0);
+    expect(direct.exits()).toBe(0);
     expect(sfu.pid()).toBe(pid);
     expect(said.filter((line) => ESCAPED.test(line))).toEqual([]);
 
-    const { ack, viewer } = await watchSynthetic(direct(sfu, room), room);
+    const { ack, viewer } = await watchSynthetic(directSignalling(sfu, room), room);
     expect(ack).toMatchObject({ ok: true });
     if (!viewer) throw new Error('no viewer');
     peers.push(viewer);
     await until(() => viewer.keyframes > 0 && viewer.audio > 0, 'the real viewer’s keyframe and audio');
     expect(sfu.pid()).toBe(pid);
-    expect(exits).toBe(0);
+    expect(direct.exits()).toBe(0);
     expect((await sfu.request({ t: 'stats' })).stats).toMatchObject({ publishers: 1, viewers: 1 });
   }, 180_000);
 });

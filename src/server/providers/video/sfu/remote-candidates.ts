@@ -13,10 +13,11 @@ import { BlockList, isIP } from 'node:net';
  * which is where the SFU answers. A phone on the same LAN as a server started with HOST=0.0.0.0
  * (README, "Opening it to your LAN") offers `<uuid>.local` or 192.168.x candidates, all dropped,
  * and connects that way to the server's 192.168.x host candidate; so does everyone when the
- * server's candidate is public (VIDEO_PUBLIC_IP). What the SFU loses is only its own first check
- * towards a viewer it could reach but that cannot reach it, which a private address would not
- * have fixed either (a TURN relay, ICE_SERVERS, is the answer there, and relay candidates are
- * public addresses).
+ * server's candidate is public (VIDEO_PUBLIC_IP). What is lost is the SFU's own check towards a
+ * peer it could reach but that cannot reach it. One case where that mattered: a server behind NAT
+ * with VIDEO_PUBLIC_IP, and a seller on the server's own LAN (a seller's browser shows its private
+ * address once the camera is allowed) whose router does not loop the public address back (no
+ * hairpin NAT); a TURN server (ICE_SERVERS, its relay candidates are public) covers it.
  */
 
 /** Distinct candidates kept per offer: a browser lists 1–6 usable ones (srflx, relay, public IPv6). */
