@@ -149,13 +149,7 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
   const isSdp = (sdp: unknown): sdp is string => typeof sdp === 'string' && sdp.startsWith('v=0') && Buffer.byteLength(sdp) <= MAX_SDP_BYTES;
   // The SFU's 'invalid' is an offer its peer library refused.
   const errorOf = (err: unknown): VideoAckError =>
-    err instanceof SfuRequestError
-      ? err.code === 'invalid'
-        ? 'unsupported_offer'
-        : err.code === 'not_publishing'
-          ? 'not_publishing'
-          : 'unavailable'
-      : 'unavailable';
+    !(err instanceof SfuRequestError) ? 'unavailable' : err.code === 'invalid' ? 'unsupported_offer' : err.code === 'not_publishing' ? err.code : 'unavailable';
 
   async function onPublish(socket: AnySocket, payload: unknown, reply: Reply): Promise<void> {
     const sessionId = field(payload, 'sessionId');

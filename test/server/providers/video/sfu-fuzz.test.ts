@@ -47,9 +47,9 @@ describe('the SFU process under hostile offers', () => {
 
     const viewerBases = [await viewerOffer(), CHROME_VIEWER, FIREFOX_VIEWER];
     const offers: { t: 'subscribe' | 'publish'; sdp: unknown }[] = [
-      ...fc.sample(hostileOffer(viewerBases), { numRuns: 250, seed: 21 }).map((sdp) => ({ t: 'subscribe' as const, sdp })),
+      ...fc.sample(hostileOffer(viewerBases), { numRuns: 200, seed: 21 }).map((sdp) => ({ t: 'subscribe' as const, sdp })),
       ...fc
-        .sample(hostileOffer([CHROME_PUBLISHER, publisher.pc.localDescription()?.sdp ?? CHROME_PUBLISHER]), { numRuns: 100, seed: 22 })
+        .sample(hostileOffer([CHROME_PUBLISHER, publisher.pc.localDescription()?.sdp ?? CHROME_PUBLISHER]), { numRuns: 95, seed: 22 })
         .map((sdp) => ({ t: 'publish' as const, sdp })),
       // Not even text: the IPC carries whatever JSON a bug in the server might send.
       ...[42, null, {}, [], { sdp: 'v=0' }].map((sdp) => ({ t: 'subscribe' as const, sdp })),
@@ -140,10 +140,8 @@ describe('the server under hostile offers', () => {
     const fits = (sdp: string) => JSON.stringify(sdp).length < 40_000;
     const subscribes = fc.sample(hostileOffer(viewerBases), { numRuns: 220, seed: 31 }).filter(fits);
     expect(subscribes.length).toBeGreaterThan(200);
-    for (let i = 0; i < subscribes.length; i += 10) {
-      const replies = await Promise.all(subscribes.slice(i, i + 10).map((sdp) => anonymous.timeout(15_000).emitWithAck('videoSubscribe', { sessionId, sdp })));
-      for (const reply of replies) count(reply);
-    }
+    // One at a time: two subscriptions of one socket at once race each other (the first hears 'unavailable').
+    for (const sdp of subscribes) count(await anonymous.timeout(15_000).emitWithAck('videoSubscribe', { sessionId, sdp }));
     // A seller's hostile offers, in a session of its own (one that passed would replace the real publisher).
     const sellerSocket = await socket(seller);
     for (const sdp of fc.sample(hostileOffer([CHROME_PUBLISHER]), { numRuns: 20, seed: 32 }).filter(fits)) {
