@@ -66,6 +66,12 @@ export type VideoAckError =
   | 'forbidden'
   /** Bad payload (not a uuid, no SDP, SDP too large). */
   | 'invalid'
+  /**
+   * The SDP is not an offer the SFU can serve: malformed, or not sending VP8 video (publish) or
+   * not receiving VP8 video and Opus audio (subscribe). A browser that offers it cannot use this
+   * video; asking again changes nothing.
+   */
+  | 'unsupported_offer'
   /** Nobody publishes in this session now (subscribe). */
   | 'not_publishing'
   /** The SFU is restarting or this server runs another provider: retry later. */

@@ -105,7 +105,7 @@ describe('the embedded SFU', () => {
       expect(await ask(s, 'videoPublish', bad)).toEqual({ ok: false, error: 'invalid' });
     }
     // An offer without VP8 is not something the SFU can forward.
-    expect(await ask(s, 'videoPublish', { sessionId, sdp: offer })).toEqual({ ok: false, error: 'invalid' });
+    expect(await ask(s, 'videoPublish', { sessionId, sdp: offer })).toEqual({ ok: false, error: 'unsupported_offer' });
     // A viewer subscribes with its offer.
     const watcherOffer = await viewerOffer();
     for (const bad of [
@@ -133,7 +133,7 @@ describe('the embedded SFU', () => {
     await until(() => publisher.keyframesSent >= 1 && publisher.packetsSent > 10, 'the publisher sending');
     // An offer that cannot receive VP8 and Opus is refused, and leaves no viewer behind.
     const noVp8 = (await viewerOffer()).replace(/VP8\/90000/g, 'H264/90000');
-    expect(await ask(await socket(), 'videoSubscribe', { sessionId, sdp: noVp8 })).toEqual({ ok: false, error: 'invalid' });
+    expect(await ask(await socket(), 'videoSubscribe', { sessionId, sdp: noVp8 })).toEqual({ ok: false, error: 'unsupported_offer' });
     expect((await stats()).viewers).toBe(0);
 
     const first = await watch(early);

@@ -232,6 +232,14 @@ export function recvOnlyPeer(
   return { pc, tracks, keep: [videoDesc, audioDesc, tracks.video, tracks.audio] };
 }
 
+interface WatchOptions {
+  /** Sends a PLI once a second after the first keyframe, until the next (a browser whose picture broke). */
+  pli?: boolean;
+  pts?: { video: number; audio: number };
+  /** Rewrites the offer before it is sent (e.g. its candidates, as another network would show them). */
+  mapOffer?: (sdp: string) => string;
+}
+
 /**
  * Watches through `socket`: offers recvonly VP8 + Opus (with `pts`, as a browser chooses them),
  * sets the SFU's answer and counts what arrives.
@@ -239,16 +247,12 @@ export function recvOnlyPeer(
 export function watchSynthetic(
   socket: Socket,
   sessionId: string,
-  opts: { pli?: boolean; pts?: { video: number; audio: number } } = {},
+  opts: WatchOptions = {},
 ): Promise<{ ack: VideoSubscribeAck; viewer: SyntheticViewer | null }> {
   return withRetry(() => watchOnce(socket, sessionId, opts));
 }
 
-async function watchOnce(
-  socket: Socket,
-  sessionId: string,
-  opts: { pli?: boolean; pts?: { video: number; audio: number } },
-): Promise<{ ack: VideoSubscribeAck; viewer: SyntheticViewer | null }> {
+async function watchOnce(socket: Socket, sessionId: string, opts: WatchOptions): Promise<{ ack: VideoSubscribeAck; viewer: SyntheticViewer | null }> {
   const { pc, tracks, keep } = recvOnlyPeer('synthetic-sub', opts.pts ?? VIEWER_PTS);
   const me: SyntheticViewer = {
     peerId: '',
@@ -295,7 +299,8 @@ async function watchOnce(
     });
   }
   const offer = offerOf(pc);
-  const ack = (await socket.timeout(15_000).emitWithAck('videoSubscribe', { sessionId, sdp: await offer })) as VideoSubscribeAck;
+  const sdp = opts.mapOffer ? opts.mapOffer(await offer) : await offer;
+  const ack = (await socket.timeout(15_000).emitWithAck('videoSubscribe', { sessionId, sdp })) as VideoSubscribeAck;
   if (!ack.ok) {
     me.close();
     return { ack, viewer: null };

@@ -73,8 +73,9 @@ function timers() {
   };
 }
 
-function failureOf(error: VideoAckError | 'timeout'): VideoClientError {
+export function failureOf(error: VideoAckError | 'timeout'): VideoClientError {
   if (error === 'forbidden') return new VideoClientError('token', 'not an editor of this session');
+  if (error === 'unsupported_offer') return new VideoClientError('unsupported', 'the video server cannot use this browser’s offer');
   if (error === 'unavailable' || error === 'timeout') return new VideoClientError('unavailable', 'the video server did not answer');
   return new VideoClientError('failed', error);
 }
@@ -148,7 +149,8 @@ async function publish(opts: PublishOptions): Promise<PublishHandle> {
       if (!socket.connected) return;
       connect().catch((err: unknown) => {
         if (stopped) return;
-        if (err instanceof VideoClientError && err.reason === 'token') return setStatus('failed');
+        // Refusals that another attempt would meet again.
+        if (err instanceof VideoClientError && (err.reason === 'token' || err.reason === 'unsupported')) return setStatus('failed');
         retries++;
         retry(Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** (retries - 1)));
       });
@@ -279,6 +281,7 @@ function watch(opts: WatchOptions): WatchHandle {
         dropStream();
         return setStatus('waiting');
       }
+      if (ack.error === 'unsupported_offer') return setStatus('unsupported');
       if (ack.error === 'invalid' || ack.error === 'forbidden') return setStatus('failed');
       return later();
     }

@@ -39,8 +39,8 @@ export interface PublishHandle {
   stop(): Promise<void>;
 }
 
-/** 'waiting': nobody publishes yet; 'playing': media arrives. */
-export type WatchStatus = 'waiting' | 'connecting' | 'playing' | 'reconnecting' | 'failed';
+/** 'waiting': nobody publishes yet; 'playing': media arrives; 'unsupported': this browser cannot receive it (no retry). */
+export type WatchStatus = 'waiting' | 'connecting' | 'playing' | 'reconnecting' | 'failed' | 'unsupported';
 
 export interface WatchOptions {
   sessionId: string;
@@ -58,9 +58,10 @@ export interface WatchHandle {
 /**
  * Why publishing failed, for SPEC's messages: 'disabled' (the provider is not configured),
  * 'token' (refused: not an editor, or the token service failed), 'unavailable' (the video server
- * cannot be reached now), 'failed' (anything else).
+ * cannot be reached now), 'unsupported' (the video server cannot use this browser's offer: no VP8
+ * or Opus), 'failed' (anything else).
  */
-export type VideoFailure = 'disabled' | 'token' | 'unavailable' | 'failed';
+export type VideoFailure = 'disabled' | 'token' | 'unavailable' | 'unsupported' | 'failed';
 
 export class VideoClientError extends Error {
   override name = 'VideoClientError';

@@ -8,6 +8,7 @@ import { canEditSession } from '../../features/live/policies.js';
 import type { SocketData } from '../../realtime/index.js';
 import { rooms } from '../../realtime/rooms.js';
 import { type VideoProvider, type VideoProviderDeps, VideoUnavailableError } from './index.js';
+import { offerProblem } from './sfu/offer-check.js';
 import { createSfuSupervisor, SfuRequestError, type SfuSupervisor } from './sfu/supervisor.js';
 
 /** Peers one socket may watch at once (a live page and its preview); more is a scraper. */
@@ -146,8 +147,9 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
   const field = (payload: unknown, key: string): unknown =>
     payload !== null && typeof payload === 'object' ? (payload as Record<string, unknown>)[key] : undefined;
   const isSdp = (sdp: unknown): sdp is string => typeof sdp === 'string' && sdp.startsWith('v=0') && Buffer.byteLength(sdp) <= MAX_SDP_BYTES;
+  // The SFU's 'invalid' is an offer its peer library refused.
   const errorOf = (err: unknown): VideoAckError =>
-    err instanceof SfuRequestError ? (err.code === 'invalid' ? 'invalid' : err.code === 'not_publishing' ? 'not_publishing' : 'unavailable') : 'unavailable';
+    !(err instanceof SfuRequestError) ? 'unavailable' : err.code === 'invalid' ? 'unsupported_offer' : err.code === 'not_publishing' ? err.code : 'unavailable';
 
   async function onPublish(socket: AnySocket, payload: unknown, reply: Reply): Promise<void> {
     const sessionId = field(payload, 'sessionId');
@@ -160,6 +162,8 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     const [session] = await db.select({ companyId: liveSessions.companyId, sellerId: liveSessions.sellerId }).from(liveSessions).where(eq(liveSessions.id, id));
     // The user as this socket knows it now (an access change re-assigns it).
     if (!session || !canEditSession(socket.data.user, session)) return fail(reply, 'forbidden');
+    // An offer the SFU would not serve (sfu/offer-check.ts) never reaches its process.
+    if (offerProblem(sdp, 'publish')) return fail(reply, 'unsupported_offer');
     if (!(await sfu.ready(START_WAIT_MS))) return fail(reply, 'unavailable');
     if (!socket.connected) return;
     const pubId = randomUUID();
@@ -197,6 +201,7 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     const sessionId = field(payload, 'sessionId');
     const sdp = field(payload, 'sdp');
     if (!isUuid(sessionId) || !isSdp(sdp)) return fail(reply, 'invalid');
+    if (offerProblem(sdp, 'subscribe')) return fail(reply, 'unsupported_offer');
     const id = sessionId.toLowerCase();
     const s = stateOf(socket);
     if (!allowSignal(s)) return fail(reply, 'too_many');

@@ -57,7 +57,9 @@ export function LiveVideo({ title, coverImageUrl, pageState, viewerCount, feed, 
       ? t(status === 'waiting' ? 'live.video.waiting' : 'live.video.connecting')
       : status === 'reconnecting' || status === 'failed'
         ? t(status === 'failed' ? 'live.video.failed' : 'live.video.reconnecting')
-        : null;
+        : status === 'unsupported'
+          ? t('live.video.unsupported')
+          : null;
 
   return (
     <Box
@@ -108,7 +110,7 @@ export function LiveVideo({ title, coverImageUrl, pageState, viewerCount, feed, 
       </Group>
       {(notice || isStopped) && (
         <Stack className={classes.videoNotice} gap={6} align="center" role="status" data-testid={isStopped ? 'video-stopped' : 'video-notice'}>
-          {notice && status !== 'failed' && <Loader size="sm" color="white" />}
+          {notice && status !== 'failed' && status !== 'unsupported' && <Loader size="sm" color="white" />}
           <Text size="sm" ta="center" fw={600}>
             {isStopped ? t('live.video.stopped') : notice}
           </Text>

@@ -17,6 +17,9 @@ export interface SfuWorkerConfig {
   rembBps: number;
 }
 
+/** libdatachannel answers within milliseconds on a LAN; this only bounds a stuck ICE gathering in the worker. */
+export const SFU_GATHER_TIMEOUT_MS = 5000;
+
 export type SfuRequest =
   | { t: 'publish'; id: number; room: string; pubId: string; sdp: string }
   /** A viewer's offer; the reply carries the SFU's answer. */

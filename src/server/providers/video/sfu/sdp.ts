@@ -3,11 +3,12 @@
  * unit-tested without a peer connection.
  */
 
-/** The payload type a section offers for `codec` ('VP8/90000', 'opus/48000'), or null. */
+/** The payload type a section offers for `codec` ('VP8/90000', 'opus/48000'), or null (also when it is not one, 0–127). */
 export function payloadTypeOf(sdp: string, codec: string): number | null {
   const escaped = codec.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  const match = new RegExp(`^a=rtpmap:(\\d+) ${escaped}`, 'im').exec(sdp);
-  return match ? Number(match[1]) : null;
+  const match = new RegExp(`^a=rtpmap:(\\d{1,3}) ${escaped}`, 'im').exec(sdp);
+  const pt = match ? Number(match[1]) : null;
+  return pt !== null && pt <= 127 ? pt : null;
 }
 
 /**
@@ -161,7 +162,8 @@ export function viewerSections(sdp: string): { video: OfferedSection | null; aud
     const kind = section.split(' ')[0];
     if (kind !== 'video' && kind !== 'audio') continue;
     if (found[kind]) continue;
-    const mid = /^a=mid:(\S+)/m.exec(section)?.[1];
+    // A mid as browsers write it ('0', 'video', 'sdparta_0'): libdatachannel is handed nothing else.
+    const mid = /^a=mid:([A-Za-z0-9_.\-~+]{1,32})\r?$/m.exec(section)?.[1];
     const pt = payloadTypeOf(section, kind === 'video' ? 'VP8/90000' : 'opus/48000');
     if (mid && pt !== null && !/^a=(inactive|sendonly)\r?$/m.test(section)) found[kind] = { mid, pt };
   }

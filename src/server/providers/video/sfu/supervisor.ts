@@ -40,12 +40,24 @@ interface Options {
   onExit(): void;
 }
 
-/** Restart delays grow from this to BACKOFF_MAX_MS while the child keeps dying young. */
+/** Restart delays grow from this while the child keeps dying young. */
 const BACKOFF_BASE_MS = 250;
+/** A child that never answered its start (a broken install): there is nothing to serve, so it retries slowly. */
 const BACKOFF_MAX_MS = 30_000;
+/**
+ * A child that was serving and died: every show waits for the restart, so it never waits longer
+ * than this. Its start works, and a crash loop caused by what it serves (a request) would
+ * otherwise turn into 30 s of refusals for everyone; a restart every 2 s costs one fork.
+ */
+const CRASH_BACKOFF_MAX_MS = 2000;
 /** A child that lived this long resets the backoff: it was a crash, not a crash loop. */
 const STABLE_AFTER_MS = 60_000;
 const REQUEST_TIMEOUT_MS = 10_000;
+
+/** How long to wait before starting the child again, after `attempts` young deaths in a row. */
+export function restartDelay(attempts: number, wasUp: boolean): number {
+  return Math.min(wasUp ? CRASH_BACKOFF_MAX_MS : BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempts);
+}
 
 /** The worker beside this file, run by tsx when the server itself runs from TypeScript (`npm start`, vitest). */
 function workerEntry(): { file: string; execArgv: string[] } {
@@ -59,8 +71,9 @@ function workerEntry(): { file: string; execArgv: string[] } {
 
 /**
  * Runs the SFU child process (sfu/worker.ts), from the first request that needs it, and keeps it running: a child that dies is logged
- * and started again after a delay that doubles while it keeps dying young, so a broken native
- * module cannot spin the machine. Requests in flight when it dies fail as 'unavailable'.
+ * and started again after a delay that doubles while it keeps dying young (up to 2 s when it
+ * had been serving, 30 s when it never started), so a broken native module cannot spin the
+ * machine. Requests in flight when it dies fail as 'unavailable'.
  */
 export function createSfuSupervisor(opts: Options): SfuSupervisor {
   const entry = workerEntry();
@@ -144,7 +157,7 @@ export function createSfuSupervisor(opts: Options): SfuSupervisor {
     }
     if (closed) return settleReady(false);
     if (Date.now() - startedAt >= STABLE_AFTER_MS) attempts = 0;
-    const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempts);
+    const delay = restartDelay(attempts, wasUp);
     attempts++;
     opts.log.error({ code, signal, restartInMs: delay, attempt: attempts }, 'embedded SFU exited; restarting it');
     settleReady(false);

@@ -7,13 +7,16 @@
 
 import ndc, { type PeerConnection, type RtcConfig, type Track } from 'node-datachannel';
 import { offerAsDtlsClient } from '../../../../domain/video.js';
+import { guard, keepServing, report } from './faults.js';
 import { GopCache } from './gop.js';
-import type { SfuErrorCode, SfuEvent, SfuReply, SfuRequest, SfuStats, SfuWorkerConfig } from './protocol.js';
+import { SFU_GATHER_TIMEOUT_MS, type SfuErrorCode, type SfuEvent, type SfuReply, type SfuRequest, type SfuStats, type SfuWorkerConfig } from './protocol.js';
+import { candidatePolicy, screenCandidates } from './remote-candidates.js';
 import {
   asksForKeyframe,
   isRtcp,
   isVp8KeyframeStart,
   ndcIceServers,
+  type OfferedSection,
   payloadTypeOf,
   rewriteHostCandidates,
   trimPublisherAnswer,
@@ -26,8 +29,6 @@ type Kind = 'video' | 'audio';
  * unless the viewer's offer chose others (Firefox offers VP8 as 120): then a copy is retyped.
  */
 const OUT = { video: { pt: 96, ssrc: 0x4d560001 }, audio: { pt: 111, ssrc: 0x4d410001 } } as const;
-/** libdatachannel answers within milliseconds on a LAN; this only bounds a stuck gathering. */
-const GATHER_TIMEOUT_MS = 5000;
 /**
  * Keyframe requests to one publisher are coalesced to one per this interval (a burst of joins),
  * and repeated at it while a viewer still waits: Chrome ignores a request that comes within 300 ms
@@ -80,12 +81,19 @@ class SfuError extends Error {
   }
 }
 
+keepServing();
+
 const config = JSON.parse(process.env.SFU_CONFIG ?? '{}') as SfuWorkerConfig;
+/** Which of an offer's candidates this SFU may send checks to (remote-candidates.ts). */
+const candidates = candidatePolicy(config.bindAddress ?? null);
 const rooms = new Map<string, Room>();
 const viewers = new Map<string, Viewer>();
 const counters = { rtpIn: 0, rtpOut: 0, keyframeRequests: 0, pliFromViewers: 0, gopReplays: 0 };
 
-ndc.initLogger('Error', (_level, message) => process.stderr.write(`sfu: ${message}\n`));
+ndc.initLogger(
+  'Error',
+  guard('logger', (_level, message) => report('libdatachannel', message)),
+);
 
 function rtcConfig(): RtcConfig {
   return {
@@ -96,7 +104,13 @@ function rtcConfig(): RtcConfig {
 }
 
 function send(message: SfuReply | SfuEvent): void {
-  if (process.connected) process.send?.(message);
+  if (!process.connected) return;
+  try {
+    // With a callback, a send that fails as the server goes away is not an 'error' event on the process.
+    process.send?.(message, undefined, {}, () => {});
+  } catch {
+    // the channel closed in between: 'disconnect' ends the process
+  }
 }
 
 const isOpen = (track: Track | undefined): track is Track => {
@@ -119,21 +133,41 @@ function dropRoomIfEmpty(r: Room): void {
   if (!r.publisher && r.viewers.size === 0) rooms.delete(r.id);
 }
 
+interface Gathering {
+  /** The local description once ICE gathering completed. */
+  sdp: Promise<string>;
+  /** The offer was refused: the wait ends without a rejection left behind. */
+  cancel(): void;
+}
+
 /**
- * The local description once ICE gathering completed. The callback is registered before the
- * description is set (the caller sets it after): the native event can fire before a late callback.
+ * Waits for `pc`'s ICE gathering. The callback is registered before the description is set (the
+ * caller sets it after): the native event can fire before a late callback. The promise is handled
+ * from the start: a caller that gives up on it (the offer was refused) must not leave a rejection
+ * that nobody handles, which ended the whole process five seconds later.
  */
-function gathered(pc: PeerConnection): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new SfuError('failed', 'ICE gathering timed out')), GATHER_TIMEOUT_MS);
-    pc.onGatheringStateChange((state) => {
-      if (state !== 'complete') return;
-      clearTimeout(timer);
-      const sdp = pc.localDescription()?.sdp;
-      if (sdp) resolve(sdp);
-      else reject(new SfuError('failed', 'no local description'));
-    });
+function gather(pc: PeerConnection): Gathering {
+  let timer: NodeJS.Timeout | undefined;
+  const sdp = new Promise<string>((resolve, reject) => {
+    timer = setTimeout(() => reject(new SfuError('failed', 'ICE gathering timed out')), SFU_GATHER_TIMEOUT_MS);
+    pc.onGatheringStateChange(
+      guard('gathering', (state) => {
+        if (state !== 'complete') return;
+        clearTimeout(timer);
+        const local = pc.localDescription()?.sdp;
+        if (local) resolve(local);
+        else reject(new SfuError('failed', 'no local description'));
+      }),
+    );
   });
+  sdp.catch(() => {});
+  return { sdp, cancel: () => clearTimeout(timer) };
+}
+
+/** An offer as the SFU uses it: a string, with only the candidates it may check (remote-candidates.ts). */
+function screened(offer: unknown): string {
+  if (typeof offer !== 'string') throw new SfuError('invalid', 'the offer is not text');
+  return screenCandidates(offer, candidates).sdp;
 }
 
 function closePc(pc: PeerConnection): void {
@@ -240,7 +274,8 @@ function endViewer(v: Viewer): void {
   closePc(v.pc);
 }
 
-async function publish(roomId: string, pubId: string, offer: string): Promise<string> {
+async function publish(roomId: string, pubId: string, raw: string): Promise<string> {
+  const offer = screened(raw);
   const video = payloadTypeOf(offer, 'VP8/90000');
   const audio = payloadTypeOf(offer, 'opus/48000');
   if (video === null) throw new SfuError('invalid', 'the offer has no VP8 video');
@@ -265,77 +300,92 @@ async function publish(roomId: string, pubId: string, offer: string): Promise<st
     gop: new GopCache(),
   };
   r.publisher = pub;
-  pc.onStateChange((state) => {
-    send({ t: 'publisherState', room: roomId, pubId, state });
-    if ((state === 'failed' || state === 'closed') && r.publisher === pub) {
-      endPublisher(pub);
+  const unpublish = () => {
+    if (r.publisher === pub) {
       r.publisher = null;
       dropRoomIfEmpty(r);
     }
-  });
-  pc.onTrack((track) => {
-    pub.keep.push(track);
-    const kind: Kind = track.type() === 'audio' ? 'audio' : 'video';
-    // Sends receiver reports, and the PLI (requestKeyframe) and REMB (requestBitrate) below.
-    const session = new ndc.RtcpReceivingSession();
-    track.setMediaHandler(session);
-    pub.keep.push(session);
-    pub.tracks[kind] = track;
-    const out = OUT[kind];
-    const pt = pub.pt[kind];
-    track.onMessage((message) => {
-      const packet = Buffer.isBuffer(message) ? message : Buffer.from(message);
-      if (packet.length < 12 || isRtcp(packet)) return;
-      // Only the primary codec: retransmissions (rtx) would need their own SSRC towards viewers.
-      const marker = packet[1] as number;
-      if ((marker & 0x7f) !== pt || r.publisher !== pub) return;
-      counters.rtpIn++;
-      packet[1] = (marker & 0x80) | out.pt;
-      packet.writeUInt32BE(out.ssrc, 8);
-      const keyframe = kind === 'video' && isVp8KeyframeStart(packet);
-      if (kind === 'video') pub.gop.push(packet, keyframe, Date.now());
-      retypedCopies.clear();
-      for (const v of r.viewers.values()) {
-        const target = v.tracks[kind];
-        if (!v.ready || !isOpen(target)) continue;
-        if (kind === 'video') {
-          if (keyframe) {
-            v.started = true;
-            v.waitingKeyframe = false;
-          } else if (!v.started) continue;
-        }
-        try {
-          target.sendMessageBinary(retyped(packet, v.pt[kind]));
-          counters.rtpOut++;
-        } catch {
-          // the viewer is going away; its state change removes it
-        }
-      }
-    });
-    if (kind === 'video') {
-      track.onOpen(() => {
-        requestKeyframe(r);
-        pub.remb = setInterval(() => {
-          if (r.publisher !== pub || !isOpen(pub.tracks.video)) return;
-          try {
-            pub.tracks.video.requestBitrate(config.rembBps);
-          } catch {
-            // closed in between
+    endPublisher(pub);
+  };
+  pc.onStateChange(
+    guard('publisher state', (state) => {
+      send({ t: 'publisherState', room: roomId, pubId, state });
+      if ((state === 'failed' || state === 'closed') && r.publisher === pub) unpublish();
+    }),
+  );
+  pc.onTrack(
+    guard('publisher track', (track) => {
+      pub.keep.push(track);
+      const kind: Kind = track.type() === 'audio' ? 'audio' : 'video';
+      // Sends receiver reports, and the PLI (requestKeyframe) and REMB (requestBitrate) below.
+      const session = new ndc.RtcpReceivingSession();
+      track.setMediaHandler(session);
+      pub.keep.push(session);
+      pub.tracks[kind] = track;
+      const out = OUT[kind];
+      const pt = pub.pt[kind];
+      track.onMessage(
+        guard('publisher media', (message) => {
+          const packet = Buffer.isBuffer(message) ? message : Buffer.from(message);
+          if (packet.length < 12 || isRtcp(packet)) return;
+          // Only the primary codec: retransmissions (rtx) would need their own SSRC towards viewers.
+          const marker = packet[1] as number;
+          if ((marker & 0x7f) !== pt || r.publisher !== pub) return;
+          counters.rtpIn++;
+          packet[1] = (marker & 0x80) | out.pt;
+          packet.writeUInt32BE(out.ssrc, 8);
+          const keyframe = kind === 'video' && isVp8KeyframeStart(packet);
+          if (kind === 'video') pub.gop.push(packet, keyframe, Date.now());
+          retypedCopies.clear();
+          for (const v of r.viewers.values()) {
+            const target = v.tracks[kind];
+            if (!v.ready || !isOpen(target)) continue;
+            if (kind === 'video') {
+              if (keyframe) {
+                v.started = true;
+                v.waitingKeyframe = false;
+              } else if (!v.started) continue;
+            }
+            try {
+              target.sendMessageBinary(retyped(packet, v.pt[kind]));
+              counters.rtpOut++;
+            } catch {
+              // the viewer is going away; its state change removes it
+            }
           }
-        }, 1000);
-      });
-    }
-  });
-  const answer = gathered(pc);
+        }),
+      );
+      if (kind === 'video') {
+        track.onOpen(
+          guard('publisher track open', () => {
+            requestKeyframe(r);
+            pub.remb = setInterval(() => {
+              if (r.publisher !== pub || !isOpen(pub.tracks.video)) return;
+              try {
+                pub.tracks.video.requestBitrate(config.rembBps);
+              } catch {
+                // closed in between
+              }
+            }, 1000);
+          }),
+        );
+      }
+    }),
+  );
+  const gathering = gather(pc);
   try {
     pc.setRemoteDescription(offer, 'offer');
   } catch (err) {
-    if (r.publisher === pub) r.publisher = null;
-    endPublisher(pub);
+    gathering.cancel();
+    unpublish();
     throw new SfuError('invalid', `bad offer: ${String(err)}`);
   }
-  const sdp = await answer;
-  return rewriteHostCandidates(trimPublisherAnswer(sdp, { video, audio }), config.publicIp);
+  try {
+    return rewriteHostCandidates(trimPublisherAnswer(await gathering.sdp, { video, audio }), config.publicIp);
+  } catch (err) {
+    unpublish();
+    throw err;
+  }
 }
 
 /**
@@ -355,7 +405,20 @@ async function publish(roomId: string, pubId: string, offer: string): Promise<st
  * `actpass` is read as `active` (offerAsDtlsClient) so that the SFU answers `passive`, which an
  * `actpass` offer allows.
  */
-async function subscribe(roomId: string, peerId: string, offer: string): Promise<string> {
+/** A viewer's sendonly tracks: VP8 and Opus in the mids and payload types its offer chose, with the room's SSRCs. */
+function addViewerTracks(pc: PeerConnection, video: OfferedSection, audio: OfferedSection) {
+  // Sendonly: a viewer can only receive; whatever media it might send is never read.
+  const videoDesc = new ndc.Video(video.mid, 'SendOnly');
+  videoDesc.addVideoCodec(video.pt, 'VP8');
+  videoDesc.addSSRC(OUT.video.ssrc, 'martillo', 'martillo', 'video');
+  const audioDesc = new ndc.Audio(audio.mid, 'SendOnly');
+  audioDesc.addOpusCodec(audio.pt);
+  audioDesc.addSSRC(OUT.audio.ssrc, 'martillo', 'martillo', 'audio');
+  return { videoTrack: pc.addTrack(videoDesc), audioTrack: pc.addTrack(audioDesc), keep: [videoDesc, audioDesc] };
+}
+
+async function subscribe(roomId: string, peerId: string, raw: string): Promise<string> {
+  const offer = screened(raw);
   const r = rooms.get(roomId);
   if (!r?.publisher) throw new SfuError('not_publishing');
   const wants = viewerSections(offer);
@@ -363,63 +426,69 @@ async function subscribe(roomId: string, peerId: string, offer: string): Promise
   const old = viewers.get(peerId);
   if (old) endViewer(old);
   const pc = new ndc.PeerConnection(`sub-${peerId.slice(0, 8)}`, rtcConfig());
-  // Sendonly: a viewer can only receive; whatever media it might send is never read.
-  const videoDesc = new ndc.Video(wants.video.mid, 'SendOnly');
-  videoDesc.addVideoCodec(wants.video.pt, 'VP8');
-  videoDesc.addSSRC(OUT.video.ssrc, 'martillo', 'martillo', 'video');
-  const audioDesc = new ndc.Audio(wants.audio.mid, 'SendOnly');
-  audioDesc.addOpusCodec(wants.audio.pt);
-  audioDesc.addSSRC(OUT.audio.ssrc, 'martillo', 'martillo', 'audio');
-  const videoTrack = pc.addTrack(videoDesc);
-  const audioTrack = pc.addTrack(audioDesc);
+  let added: ReturnType<typeof addViewerTracks>;
+  try {
+    added = addViewerTracks(pc, wants.video, wants.audio);
+  } catch (err) {
+    closePc(pc);
+    throw new SfuError('invalid', `bad offer: ${String(err)}`);
+  }
+  const { videoTrack, audioTrack } = added;
   const v: Viewer = {
     id: peerId,
     room: roomId,
     pc,
     tracks: { video: videoTrack, audio: audioTrack },
     pt: { video: wants.video.pt, audio: wants.audio.pt },
-    keep: [videoDesc, audioDesc],
+    keep: added.keep,
     ready: false,
     started: false,
     waitingKeyframe: true,
   };
   // Only RTCP comes back on a sendonly track; a PLI or FIR becomes a keyframe request to the publisher.
-  videoTrack.onMessage((message) => {
-    const packet = Buffer.isBuffer(message) ? message : Buffer.from(message);
-    if (isRtcp(packet) && asksForKeyframe(packet)) {
-      counters.pliFromViewers++;
-      v.waitingKeyframe = true;
-      const current = rooms.get(roomId);
-      if (current) requestKeyframe(current);
-    }
-  });
+  videoTrack.onMessage(
+    guard('viewer RTCP', (message) => {
+      const packet = Buffer.isBuffer(message) ? message : Buffer.from(message);
+      if (isRtcp(packet) && asksForKeyframe(packet)) {
+        counters.pliFromViewers++;
+        v.waitingKeyframe = true;
+        const current = rooms.get(roomId);
+        if (current) requestKeyframe(current);
+      }
+    }),
+  );
   audioTrack.onMessage(() => {});
   // The track usually opens (DTLS-SRTP) just after the connection does; whichever comes last starts the video.
-  videoTrack.onOpen(() => {
-    const current = rooms.get(roomId);
-    if (current) startVideo(current, v);
-  });
-  pc.onStateChange((state) => {
-    send({ t: 'viewerState', room: roomId, peerId, state });
-    if (state === 'connected') {
-      v.ready = true;
+  videoTrack.onOpen(
+    guard('viewer track open', () => {
       const current = rooms.get(roomId);
       if (current) startVideo(current, v);
-    }
-    if ((state === 'failed' || state === 'closed') && viewers.get(peerId) === v) endViewer(v);
-  });
+    }),
+  );
+  pc.onStateChange(
+    guard('viewer state', (state) => {
+      send({ t: 'viewerState', room: roomId, peerId, state });
+      if (state === 'connected') {
+        v.ready = true;
+        const current = rooms.get(roomId);
+        if (current) startVideo(current, v);
+      }
+      if ((state === 'failed' || state === 'closed') && viewers.get(peerId) === v) endViewer(v);
+    }),
+  );
   r.viewers.set(peerId, v);
   viewers.set(peerId, v);
   // The answer is made by libdatachannel on the offer, from the tracks above (their mids match).
-  const answer = gathered(pc);
+  const gathering = gather(pc);
   try {
     pc.setRemoteDescription(offerAsDtlsClient(offer), 'offer');
   } catch (err) {
+    gathering.cancel();
     endViewer(v);
     throw new SfuError('invalid', `bad offer: ${String(err)}`);
   }
   try {
-    return rewriteHostCandidates(await answer, config.publicIp);
+    return rewriteHostCandidates(await gathering.sdp, config.publicIp);
   } catch (err) {
     endViewer(v);
     throw err;
@@ -455,7 +524,12 @@ function stats(): SfuStats {
   return { rooms: rooms.size, publishers, viewers: viewers.size, ...counters };
 }
 
+const isText = (...values: unknown[]) => values.every((value) => typeof value === 'string');
+
 async function handle(req: SfuRequest): Promise<SfuReply> {
+  // The server sends well-formed requests; a malformed one is still only refused.
+  if (req.t === 'publish' && !isText(req.room, req.pubId)) throw new SfuError('invalid', 'bad publish request');
+  if (req.t === 'subscribe' && !isText(req.room, req.peerId)) throw new SfuError('invalid', 'bad subscribe request');
   switch (req.t) {
     case 'publish':
       return { t: 'reply', id: req.id, ok: true, sdp: await publish(req.room, req.pubId, req.sdp) };
@@ -469,6 +543,8 @@ async function handle(req: SfuRequest): Promise<SfuReply> {
       return { t: 'reply', id: req.id, ok: true };
     case 'stats':
       return { t: 'reply', id: req.id, ok: true, stats: stats() };
+    default:
+      throw new SfuError('invalid', 'unknown request');
   }
 }
 
@@ -476,6 +552,8 @@ process.on('message', (raw: unknown) => {
   const req = raw as SfuRequest;
   if (!req || typeof req !== 'object' || typeof req.id !== 'number') return;
   handle(req).then(send, (err: unknown) => {
+    // A refusal (SfuError) is the answer to a bad request; anything else is a bug, logged.
+    if (!(err instanceof SfuError)) report(`${String(req.t)} failed`, err);
     const code = err instanceof SfuError ? err.code : 'failed';
     send({ t: 'reply', id: req.id, ok: false, error: code, message: err instanceof Error ? err.message : String(err) });
   });
