@@ -111,6 +111,10 @@ for (const provider of PROVIDERS) {
         sellerSlug: 'resume-co',
       });
       sessionId = session.id;
+      // The embedded SFU's process starts on first use; on a loaded machine it may outlast the first Iniciar's wait.
+      for (const until = Date.now() + 90_000; !(await app.ctx.video.grant(sessionId, 'subscriber').then(() => true, () => false)); ) {
+        if (Date.now() > until) throw new Error(`the ${provider.name} video service never answered`);
+      }
     });
     afterAll(async () => {
       await sellerBrowser?.close();
