@@ -77,6 +77,8 @@ if (noJanus) {
 }
 const PROVIDERS: ProviderSetup[] = noJanus ? [embedded] : [embedded, janusProvider];
 
+const isReady = () => true;
+const notReady = () => false;
 const printable = (samples: SizeSample[]) => samples.map((s) => `${(s.at / 1000).toFixed(1)}s ${s.width}x${s.height}`).join(', ');
 
 for (const provider of PROVIDERS) {
@@ -112,8 +114,10 @@ for (const provider of PROVIDERS) {
       });
       sessionId = session.id;
       // The embedded SFU's process starts on first use; on a loaded machine it may outlast the first Iniciar's wait.
-      for (const until = Date.now() + 90_000; !(await app.ctx.video.grant(sessionId, 'subscriber').then(() => true, () => false)); ) {
+      const until = Date.now() + 90_000;
+      while (!(await app.ctx.video.grant(sessionId, 'subscriber').then(isReady, notReady))) {
         if (Date.now() > until) throw new Error(`the ${provider.name} video service never answered`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
       }
     });
     afterAll(async () => {
