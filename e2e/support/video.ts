@@ -18,8 +18,13 @@ export const VIDEO_BROWSER_ARGS = [
   '--disable-backgrounding-occluded-windows',
 ];
 
-export function launchVideoBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', headless: true, args: VIDEO_BROWSER_ARGS });
+/**
+ * `soundNeedsTap`: Chromium's own autoplay rule (sound only after a tap on the page), as a buyer's
+ * browser has; by default sound plays without one.
+ */
+export function launchVideoBrowser(opts: { soundNeedsTap?: boolean } = {}): Promise<Browser> {
+  const args = opts.soundNeedsTap ? VIDEO_BROWSER_ARGS.filter((a) => !a.startsWith('--autoplay-policy')) : VIDEO_BROWSER_ARGS;
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', headless: true, args });
 }
 
 /**
@@ -83,4 +88,100 @@ export async function peakAudioLevel(page: Page, selector: string, ms = 2500): P
       }),
     { selector, ms },
   );
+}
+
+export interface SizeSample {
+  /** ms since the timeline started. */
+  at: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The player's picture size, sampled in the page every `everyMs` until it shows `target` (or
+ * `timeoutMs` passes): the whole timeline, for the report. The last sample is `target` unless the
+ * time ran out.
+ */
+export async function sizeTimeline(
+  page: Page,
+  selector: string,
+  target: { width: number; height: number },
+  timeoutMs: number,
+  everyMs = 500,
+): Promise<SizeSample[]> {
+  return page.evaluate(
+    ({ selector, target, timeoutMs, everyMs }) =>
+      new Promise<SizeSample[]>((resolve) => {
+        const started = performance.now();
+        const samples: SizeSample[] = [];
+        const sample = () => {
+          const video = document.querySelector<HTMLVideoElement>(selector);
+          const size = { at: Math.round(performance.now() - started), width: video?.videoWidth ?? 0, height: video?.videoHeight ?? 0 };
+          const last = samples[samples.length - 1];
+          if (!last || last.width !== size.width || last.height !== size.height) samples.push(size);
+          if ((size.width === target.width && size.height === target.height) || size.at >= timeoutMs) {
+            clearInterval(timer);
+            if (samples[samples.length - 1] !== size) samples.push(size);
+            resolve(samples);
+          }
+        };
+        const timer = setInterval(sample, everyMs);
+        sample();
+      }),
+    { selector, target, timeoutMs, everyMs },
+  );
+}
+
+/** Whether the player plays with its sound on: not muted and not paused (a refused play() leaves it paused). */
+export async function playerSound(page: Page, selector: string): Promise<{ muted: boolean; paused: boolean }> {
+  return page.locator(selector).evaluate((video: HTMLVideoElement) => ({ muted: video.muted, paused: video.paused }));
+}
+
+/**
+ * A browser that plays sound only right after a tap, per element, as phones' browsers do (iOS
+ * Safari): an unmuted player that starts a new stream without a tap within the last second is
+ * paused, and its play() refused with NotAllowedError. Chromium itself allows sound for the rest
+ * of the page's life once the page was tapped.
+ */
+export function soundOnlyAfterTapScript(): string {
+  return `(() => {
+    let tappedAt = -Infinity;
+    for (const type of ['pointerup', 'touchend', 'click', 'keydown'])
+      addEventListener(type, (e) => { if (e.isTrusted) tappedAt = performance.now(); }, true);
+    const allowed = (video) => video.muted || performance.now() - tappedAt < 1000;
+    const play = HTMLMediaElement.prototype.play;
+    HTMLMediaElement.prototype.play = function () {
+      if (allowed(this)) return play.call(this);
+      this.pause();
+      return Promise.reject(new DOMException('play() needs a tap to play sound', 'NotAllowedError'));
+    };
+    // The autoplay attribute starts playback without play(): refused the same way.
+    document.addEventListener('play', (e) => { if (e.target instanceof HTMLMediaElement && !allowed(e.target)) e.target.pause(); }, true);
+  })();`;
+}
+
+/** Keeps every RTCPeerConnection the page makes in `window.peerConnections`, for `videoSenderPreferences`. */
+export function recordPeerConnectionsScript(): string {
+  return `(() => {
+    const Native = window.RTCPeerConnection;
+    window.peerConnections = [];
+    window.RTCPeerConnection = function (...args) {
+      const pc = new Native(...args);
+      window.peerConnections.push(pc);
+      return pc;
+    };
+    window.RTCPeerConnection.prototype = Native.prototype;
+    Object.setPrototypeOf(window.RTCPeerConnection, Native);
+  })();`;
+}
+
+/** The degradationPreference of each video sender on the page's open peer connections ('default' when unset). */
+export async function videoSenderPreferences(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const pcs = (window as unknown as { peerConnections?: RTCPeerConnection[] }).peerConnections ?? [];
+    return pcs
+      .filter((pc) => pc.connectionState !== 'closed')
+      .flatMap((pc) => pc.getSenders().filter((s) => s.track?.kind === 'video'))
+      .map((s) => (s.getParameters() as { degradationPreference?: string }).degradationPreference ?? 'default');
+  });
 }

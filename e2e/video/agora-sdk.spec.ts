@@ -117,6 +117,8 @@ interface PublishOutcome {
   statuses: string[];
   clients: { config: unknown; mode: string; roleAtJoin: string | null; joinArgs: unknown[]; stateAfter: string }[];
   trackStates: string[];
+  /** Each video track publishing created: the SDK's optimization mode and encoder configuration. */
+  videoTracks: { optimizationMode: unknown; encoderConfig: Record<string, unknown> }[];
   cspViolations: string[];
 }
 
@@ -144,6 +146,14 @@ async function publishFromPage(page: Page, opts: { sessionId: string }): Promise
       created.push(record);
       return c;
     };
+    // biome-ignore lint/suspicious/noExplicitAny: the SDK's video tracks, to read the encoder configuration they keep.
+    const videoTracks: any[] = [];
+    const createCustomVideoTrack = sdk.createCustomVideoTrack.bind(sdk);
+    sdk.createCustomVideoTrack = (config: unknown) => {
+      const track = createCustomVideoTrack(config);
+      videoTracks.push(track);
+      return track;
+    };
     const stream = await navigator.mediaDevices.getUserMedia({ video: true, audio: true });
     const statuses: string[] = [];
     let error: PublishOutcome['error'] = null;
@@ -161,6 +171,7 @@ async function publishFromPage(page: Page, opts: { sessionId: string }): Promise
       error = { name: err.name, reason: err.reason, message: err.message };
     } finally {
       sdk.createClient = createClient;
+      sdk.createCustomVideoTrack = createCustomVideoTrack;
     }
     for (const r of created) {
       clients.push({ config: r.config, mode: r.client.mode, roleAtJoin: r.roleAtJoin, joinArgs: r.joinArgs, stateAfter: r.client.connectionState });
@@ -173,6 +184,7 @@ async function publishFromPage(page: Page, opts: { sessionId: string }): Promise
       statuses,
       clients,
       trackStates,
+      videoTracks: videoTracks.map((t) => ({ optimizationMode: t._optimizationMode, encoderConfig: { ...t._encoderConfig } })),
       cspViolations: (window as unknown as { cspViolations: string[] }).cspViolations,
     };
   }, opts);
@@ -206,6 +218,12 @@ describe("Agora's browser client", () => {
     expect(outcome.statuses).toEqual(['connecting']);
     // The tracks are the Hub's: a failed publish does not stop the seller's camera or microphone.
     expect(outcome.trackStates).toEqual(['live', 'live']);
+    // A new encoder keeps the camera's resolution while it starts ('detail', encoder-start.ts), and
+    // the SDK starts it from a bitrate of its own (bitrateMax, its x-google-start-bitrate) above the
+    // 500 kb/s under which Chrome scales a 720p camera down before the first frame.
+    expect(outcome.videoTracks).toHaveLength(1);
+    expect(outcome.videoTracks[0]?.optimizationMode).toBe('detail');
+    expect(outcome.videoTracks[0]?.encoderConfig.bitrateMax).toBeGreaterThanOrEqual(500);
 
     // The SDK did reach for Agora (and got no answer), and only at hosts the CSP lets through.
     expect(requests.some((u) => /^https:\/\/[^/]+\.(agora\.io|sd-rtn\.com|rtnsvc\.com|rtesvc\.com)\//.test(u))).toBe(true);

@@ -1,6 +1,7 @@
 import type { IAgoraRTC, IAgoraRTCClient, IAgoraRTCRemoteUser, ILocalAudioTrack, ILocalTrack, ILocalVideoTrack, NetworkQuality, UID } from 'agora-rtc-sdk-ng';
 import { AGORA_CLIENT_CONFIG, type AgoraConfigAnswer, type AgoraTokenAnswer, agoraBars, type LinkStats, type VideoRole } from '../../domain/video.js';
 import { api, isApiError, NETWORK_ERROR_STATUS } from '../api/client';
+import { RESOLUTION_HOLD_MS } from './encoder-start';
 import { type PublishHandle, type PublishOptions, type VideoClient, VideoClientError, type WatchHandle, type WatchOptions } from './types';
 
 /**
@@ -165,9 +166,28 @@ async function publish(opts: PublishOptions): Promise<PublishHandle> {
   // Custom tracks over the caller's own tracks: muting (track.enabled) and the 5 s camera check act on what is sent.
   const first = { video: stream.getVideoTracks()[0], audio: stream.getAudioTracks()[0] };
   if (!first.video && !first.audio) throw new VideoClientError('failed', 'the stream has no track to publish');
-  if (first.video) video = sdk.createCustomVideoTrack({ mediaStreamTrack: first.video });
+  if (first.video) video = sdk.createCustomVideoTrack({ mediaStreamTrack: first.video, optimizationMode: 'detail' });
   if (first.audio) audio = sdk.createCustomAudioTrack({ mediaStreamTrack: first.audio });
   const tracks = () => [video, audio].filter((t): t is ILocalVideoTrack | ILocalAudioTrack => t !== null) as ILocalTrack[];
+
+  /**
+   * Each join is a new encoder. The SDK gives it a start bitrate from the camera's size
+   * (x-google-start-bitrate), but its default 'balanced' mode still starts a 1280x720 camera a
+   * step down and climbs back slowly (encoder-start.ts): 'detail' (maintain-resolution) while it
+   * starts, then the default again.
+   */
+  let holdTimer: ReturnType<typeof setTimeout> | undefined;
+  const holdResolution = async () => {
+    clearTimeout(holdTimer);
+    await video?.setOptimizationMode('detail').catch(() => {});
+  };
+  const releaseResolutionLater = () => {
+    const track = video;
+    clearTimeout(holdTimer);
+    holdTimer = setTimeout(() => {
+      if (!stopped && track && video === track) void track.setOptimizationMode('balanced').catch(() => {});
+    }, RESOLUTION_HOLD_MS);
+  };
 
   /** One join with a fresh token, then the tracks. */
   async function connect() {
@@ -177,7 +197,9 @@ async function publish(opts: PublishOptions): Promise<PublishHandle> {
     await joinChannel(client, appId, sessionId, grant);
     if (stopped) return;
     try {
+      await holdResolution();
       await client.publish(tracks());
+      releaseResolutionLater();
     } catch (err) {
       throw fromAgora(err);
     }
@@ -262,6 +284,7 @@ async function publish(opts: PublishOptions): Promise<PublishHandle> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      clearTimeout(holdTimer);
       client.removeAllListeners();
       // Leaving unpublishes; the custom tracks are not closed, since closing would stop the caller's camera and microphone.
       await client.leave().catch(() => {});

@@ -1,5 +1,6 @@
 import type { VideoAckError, VideoPublishAck, VideoPublisherEvent, VideoSubscribeAck } from '../../domain/video.js';
 import type { AppSocket } from '../api/socket';
+import { holdResolutionWhileStarting, withStartBitrate } from './encoder-start';
 import { publisherStatsSampler } from './rtc-stats';
 import { type PublishHandle, type PublishOptions, type PublishStatus, type VideoClient, VideoClientError, type WatchHandle, type WatchOptions } from './types';
 
@@ -109,6 +110,7 @@ async function publish(opts: PublishOptions): Promise<PublishHandle> {
     status = next;
     opts.onStatus(next);
   };
+  let releaseHold = () => {};
 
   /** One publish: a fresh peer connection, offered over the socket. Throws a VideoClientError. */
   async function connect(): Promise<void> {
@@ -133,13 +135,19 @@ async function publish(opts: PublishOptions): Promise<PublishHandle> {
     if (stopped || mine !== attempt || ack === 'stopped') return;
     if (ack === 'timeout') throw failureOf('timeout');
     if (!ack.ok) throw failureOf(ack.error);
-    await peer.setRemoteDescription({ type: 'answer', sdp: ack.sdp });
+    // Every publish is a new encoder: it starts at the camera's size, not scaled down (encoder-start.ts).
+    await peer.setRemoteDescription({ type: 'answer', sdp: withStartBitrate(ack.sdp) });
+    if (pc === peer && !stopped) {
+      releaseHold();
+      releaseHold = holdResolutionWhileStarting(peer);
+    }
   }
 
   /** Publishes again after a lost socket, a failed peer or an SFU restart; stops on a refusal. */
   function retry(delayMs = 0): void {
     if (stopped) return;
     setStatus('reconnecting');
+    releaseHold();
     closePeer(pc);
     pc = null;
     const mine = ++attempt;
@@ -164,6 +172,7 @@ async function publish(opts: PublishOptions): Promise<PublishHandle> {
       setStatus('replaced');
       stopped = true;
       t.clear();
+      releaseHold();
       closePeer(pc);
       pc = null;
       detach();
@@ -189,6 +198,7 @@ async function publish(opts: PublishOptions): Promise<PublishHandle> {
     stopped = true;
     detach();
     t.clear();
+    releaseHold();
     closePeer(pc);
     throw err instanceof VideoClientError ? err : new VideoClientError('failed', err instanceof Error ? err.message : String(err));
   }
@@ -208,6 +218,7 @@ async function publish(opts: PublishOptions): Promise<PublishHandle> {
       stopped = true;
       detach();
       t.clear();
+      releaseHold();
       closePeer(pc);
       pc = null;
       if (socket.connected) socket.emit('videoLeave', { sessionId });

@@ -1,6 +1,7 @@
 import Janus, { type JanusJS } from 'janus-gateway';
 import adapter from 'webrtc-adapter';
 import { offerAsDtlsClient, type VideoGrant } from '../../domain/video.js';
+import { holdResolutionWhileStarting, withStartBitrate } from './encoder-start';
 import { fetchVideoGrant } from './grant';
 import { publisherStatsSampler } from './rtc-stats';
 import {
@@ -220,6 +221,7 @@ async function publish(opts: PublishOptions): Promise<PublishHandle> {
     lastStatus = s;
     opts.onStatus(s);
   };
+  let releaseHold = () => {};
 
   /** One whole attempt: grant, connect, join with the token, offer, configure. */
   async function attempt(onLost: () => void): Promise<void> {
@@ -255,13 +257,20 @@ async function publish(opts: PublishOptions): Promise<PublishHandle> {
       const jsep = await offer(next.handle, tracks);
       const configured = await ask(next, { request: 'configure', audio: !!current.audio, video: !!current.video }, (m) => m.configured === 'ok', jsep);
       if (!configured.jsep) throw new VideoClientError('failed', 'Janus answered the offer without an SDP');
+      // Every publish is a new encoder: it starts at the camera's size, not scaled down (encoder-start.ts).
+      const answer = { ...configured.jsep, sdp: withStartBitrate(configured.jsep.sdp ?? '') } as JanusJS.JSEP;
       await new Promise<void>((resolve, reject) =>
         next.handle.handleRemoteJsep({
-          jsep: configured.jsep as JanusJS.JSEP,
+          jsep: answer,
           success: () => resolve(),
           error: (err) => reject(new VideoClientError('failed', String(err))),
         }),
       );
+      const pc = next.handle.webrtcStuff?.pc as RTCPeerConnection | undefined;
+      if (pc && link === next) {
+        releaseHold();
+        releaseHold = holdResolutionWhileStarting(pc);
+      }
     } catch (err) {
       if (link === next) link = null;
       next.destroy();
@@ -272,6 +281,7 @@ async function publish(opts: PublishOptions): Promise<PublishHandle> {
   let lostCount = 0;
   const onLost = () => {
     if (state.stopped) return;
+    releaseHold();
     link?.destroy();
     link = null;
     status('reconnecting');
@@ -322,6 +332,7 @@ async function publish(opts: PublishOptions): Promise<PublishHandle> {
     stats: sample,
     async stop() {
       state.stopped = true;
+      releaseHold();
       link?.destroy();
       link = null;
     },

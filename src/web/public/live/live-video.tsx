@@ -1,7 +1,8 @@
 import { Badge, Box, Button, Center, Group, Loader, Stack, Text, VisuallyHidden } from '@mantine/core';
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef } from 'react';
 import { BroadcastIcon, EyeIcon, VolumeIcon, VolumeOffIcon } from '../../components/icons';
 import { useTranslation } from '../../i18n';
+import { playWithSound } from '../../video/playback';
 import classes from './live-page.module.css';
 import type { LivePageState } from './live-view';
 import type { LiveVideoFeed } from './use-live-video';
@@ -33,20 +34,43 @@ export function LiveVideo({ title, coverImageUrl, pageState, viewerCount, feed, 
   const videoRef = useRef<HTMLVideoElement>(null);
   const { stream, status } = feed;
 
+  // The buyer's sound choice, read when a new stream arrives (the seller resumed, a reconnect).
+  const soundRef = useRef(!muted);
+  soundRef.current = !muted;
+  const onMutedChangeRef = useRef(onMutedChange);
+  onMutedChangeRef.current = onMutedChange;
+
+  /** Plays with the buyer's sound; a browser that refuses it without a tap plays the picture muted and the page offers 'Activar audio' again. */
+  const play = useCallback((element: HTMLVideoElement) => {
+    const sound = soundRef.current;
+    void playWithSound(element, sound).then((outcome) => {
+      if (outcome === 'muted' && soundRef.current === sound) onMutedChangeRef.current(true);
+    });
+  }, []);
+
+  // The same <video> plays every stream of the page's life, so the sound the buyer turned on stays on.
   useEffect(() => {
     const element = videoRef.current;
     if (!element) return;
     if (element.srcObject !== stream) element.srcObject = stream;
-    if (stream) void element.play().catch(() => {});
-  }, [stream]);
+    if (stream) play(element);
+  }, [stream, play]);
 
+  // The banner's 'Activar audio' (the toggle applies it in its own tap, below).
   useEffect(() => {
     const element = videoRef.current;
-    if (!element) return;
-    element.muted = muted;
-    // Unmuting comes from a tap, which is what a browser needs to play sound.
-    if (!muted && element.srcObject) void element.play().catch(() => onMutedChange(true));
-  }, [muted, onMutedChange]);
+    if (!element || element.muted === muted) return;
+    if (muted || !element.srcObject) element.muted = muted;
+    else play(element);
+  }, [muted, play]);
+
+  // In the tap itself: phones allow sound only while handling one.
+  const toggleSound = () => {
+    const element = videoRef.current;
+    soundRef.current = muted;
+    if (element?.srcObject) play(element);
+    onMutedChange(!muted);
+  };
 
   const isPlaying = Boolean(stream) && status === 'playing';
   // Stopping sets the session back to scheduled (SPEC §4), which alone would read 'Por comenzar'
@@ -123,7 +147,7 @@ export function LiveVideo({ title, coverImageUrl, pageState, viewerCount, feed, 
           variant={muted ? 'white' : 'filled'}
           color={muted ? 'dark' : 'dark'}
           leftSection={muted ? <VolumeIcon size={14} /> : <VolumeOffIcon size={14} />}
-          onClick={() => onMutedChange(!muted)}
+          onClick={toggleSound}
           data-testid="audio-toggle"
           aria-pressed={!muted}
         >
