@@ -29,7 +29,7 @@ import { profileRoutes } from './features/profile/routes.js';
 import { usersRoutes } from './features/users/routes.js';
 import { installSessionLoader } from './http/auth-hooks.js';
 import { installOriginCheck } from './http/csrf.js';
-import { installErrorHandler } from './http/errors.js';
+import { clientErrorHandler, frameworkErrors, installErrorHandler } from './http/errors.js';
 import { createMetrics, installRequestMetrics } from './http/metrics.js';
 import { installBodyTimeout, serverTimeouts } from './http/timeouts.js';
 import { createOidcProvider, type OidcIdentityProvider } from './providers/identity/oidc.js';
@@ -100,6 +100,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     forceCloseConnections: 'idle',
     // Close hooks run under this timeout too, and preClose may wait 10 s for requests in flight.
     pluginTimeout: 30_000,
+    // Errors Fastify and Node answer before the error handler: in the product's format too.
+    frameworkErrors,
+    clientErrorHandler,
     ...serverTimeouts(config.timeouts),
   });
   app.setValidatorCompiler(validatorCompiler);

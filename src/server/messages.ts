@@ -15,6 +15,11 @@ export const messages = {
     unsupportedMedia: 'Formato de solicitud no admitido.',
     invalidJson: 'El cuerpo de la solicitud no es JSON válido.',
     unavailable: 'El servicio se está reiniciando. Intenta de nuevo en unos segundos.',
+    // What Fastify and Node refuse before any route runs (src/server/http/errors.ts): never the input itself.
+    badUrl: 'La dirección de la solicitud no es válida.',
+    urlTooLong: 'La dirección de la solicitud es demasiado larga.',
+    headersTooLarge: 'Los encabezados de la solicitud son demasiado grandes.',
+    badRequest: 'La solicitud no es válida.',
     internal: 'Ocurrió un error inesperado. Intenta de nuevo.',
   },
   fields: {
