@@ -147,6 +147,11 @@ export const messages = {
     lotInPayment: 'Este lote ya está en un cobro: no se puede volver a subastar.',
     timerShortens: 'Este lote ya tiene pujas: el temporizador sólo puede alargar el cierre, no acortarlo.',
     reopenConflict: 'No se puede reabrir la sesión: uno de sus lotes ya está en otra sesión abierta.',
+    // Removing a lot, or deleting the whole session, would take a sale out of the show's results.
+    lotRemoveSold: 'Este lote ya se vendió: no se puede quitar de la sesión, su venta forma parte de los resultados.',
+    lotRemoveRunning: 'Este lote está en subasta ahora: espera a que cierre para quitarlo de la sesión.',
+    deleteHasSales: 'Esta sesión tiene lotes vendidos: no se puede eliminar, sus ventas forman parte de los resultados. Márcala como Finalizada.',
+    deleteRunning: 'Hay un lote de esta sesión en subasta ahora: espera a que cierre para eliminar la sesión.',
     activeNeedsTimer: 'Para publicar la subasta rápida como activa fuera de la sesión, elige un temporizador.',
     rateLimited: 'Demasiados cambios seguidos. Espera un momento y vuelve a intentarlo.',
     videoUnavailable: 'El servicio de video no está disponible en este momento. Intenta de nuevo en unos segundos.',

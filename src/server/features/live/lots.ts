@@ -7,6 +7,7 @@ import { auctions, liveLots, liveSessions } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import { isInScope, recordScope } from '../../policies/scope.js';
+import { lockAuctionStates, lotRemovalRefused, removalBlockOf } from './removal.js';
 import { type Actor, bumpSession, lockEditable, readEditable, type SessionChange } from './sessions.js';
 
 /**
@@ -78,14 +79,28 @@ export async function addLot(db: Db, opts: { actor: Actor; sessionId: string; au
   });
 }
 
-/** Takes a lot out of the session (never its auction) and closes the gap in the order. */
+/**
+ * Takes a lot out of the session (never its auction) and closes the gap in the order. A lot that
+ * sold or is running stays (removal.ts), decided with its auction row locked, then the session.
+ */
 export async function removeLot(db: Db, opts: { actor: Actor; sessionId: string; lotId: string; ip?: string }): Promise<SessionChange> {
+  // Refused sessions answer first, whatever the lot.
+  const editable = await readEditable(db, opts.sessionId, opts.actor);
+  if (!isUuid(opts.lotId)) throw lotNotFound();
+  const lotId = opts.lotId.toLowerCase();
+  const [found] = await db
+    .select({ auctionId: liveLots.auctionId })
+    .from(liveLots)
+    .where(and(eq(liveLots.id, lotId), eq(liveLots.sessionId, editable.id)));
+  if (!found) throw lotNotFound();
   return db.transaction(async (tx) => {
+    const state = (await lockAuctionStates(tx, [found.auctionId])).get(found.auctionId);
     const session = await lockEditable(tx, opts.sessionId, opts.actor);
-    if (!isUuid(opts.lotId)) throw lotNotFound();
+    const block = state ? removalBlockOf(state) : null;
+    if (block) throw lotRemovalRefused(block);
     const [lot] = await tx
       .delete(liveLots)
-      .where(and(eq(liveLots.id, opts.lotId.toLowerCase()), eq(liveLots.sessionId, session.id)))
+      .where(and(eq(liveLots.id, lotId), eq(liveLots.sessionId, session.id)))
       .returning();
     if (!lot) throw lotNotFound();
     await renumber(tx, session.id, await lotIdsInOrder(tx, session.id));

@@ -8,8 +8,10 @@ import { auctions, liveLots, liveSessions, uploads } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import type { ScopedActor } from '../../policies/scope.js';
+import type { EngineState } from '../bids/present.js';
 import { canEditSession } from './policies.js';
 import type { SessionRow } from './presenters.js';
+import { checkSessionDeletable, lockAuctionStates, removalBlockOf } from './removal.js';
 
 /**
  * Sessions: create, edit, delete (issue 12 item 1). Lock order, everywhere in the Live Hub and in
@@ -175,20 +177,39 @@ function pick(row: SessionRow, keys: string[]): Record<string, unknown> {
   return Object.fromEntries(keys.map((k) => [k, (row as unknown as Record<string, unknown>)[k]]));
 }
 
-/** DELETE /api/live-sessions/{id}: its lots go with it; auctions never do, sold or not. */
+/**
+ * DELETE /api/live-sessions/{id}: its lots go with it; auctions never do. A session holding a lot
+ * that sold (its results) or that is running is refused (removal.ts): the seller ends it instead.
+ * Its auctions' rows are locked first, then the session, as everywhere.
+ */
 export async function deleteSession(db: Db, opts: { actor: Actor; id: string; ip?: string }): Promise<SessionRow> {
-  return db.transaction(async (tx) => {
-    const row = await lockEditable(tx, opts.id, opts.actor);
-    const lots = await tx.select({ auctionId: liveLots.auctionId }).from(liveLots).where(eq(liveLots.sessionId, row.id));
-    await tx.delete(liveSessions).where(eq(liveSessions.id, row.id));
-    await recordAudit(tx, {
-      actorId: opts.actor.id,
-      action: 'live_session.delete',
-      entityType: 'live_session',
-      entityId: row.id,
-      before: { title: row.title, companyId: row.companyId, status: row.status, auctionIds: lots.map((l) => l.auctionId) },
-      ip: opts.ip ?? null,
+  const editable = await readEditable(db, opts.id, opts.actor);
+  // A lot added between the read and the locks: read again.
+  for (let attempt = 0; ; attempt++) {
+    const seen = await db.select({ auctionId: liveLots.auctionId }).from(liveLots).where(eq(liveLots.sessionId, editable.id));
+    const done = await db.transaction(async (tx) => {
+      const states = await lockAuctionStates(
+        tx,
+        seen.map((l) => l.auctionId),
+      );
+      const row = await lockEditable(tx, opts.id, opts.actor);
+      const lots = await tx.select({ auctionId: liveLots.auctionId }).from(liveLots).where(eq(liveLots.sessionId, row.id));
+      if (lots.some((l) => !states.has(l.auctionId))) {
+        if (attempt < 3) return null;
+        throw new AppError('CONFLICT', messages.live.lotsMismatch);
+      }
+      checkSessionDeletable(lots.map((l) => removalBlockOf(states.get(l.auctionId) as EngineState)));
+      await tx.delete(liveSessions).where(eq(liveSessions.id, row.id));
+      await recordAudit(tx, {
+        actorId: opts.actor.id,
+        action: 'live_session.delete',
+        entityType: 'live_session',
+        entityId: row.id,
+        before: { title: row.title, companyId: row.companyId, status: row.status, auctionIds: lots.map((l) => l.auctionId) },
+        ip: opts.ip ?? null,
+      });
+      return row;
     });
-    return row;
-  });
+    if (done) return done;
+  }
 }
