@@ -147,6 +147,8 @@ export const messages = {
     lotInPayment: 'Este lote ya está en un cobro: no se puede volver a subastar.',
     timerShortens: 'Este lote ya tiene pujas: el temporizador sólo puede alargar el cierre, no acortarlo.',
     reopenConflict: 'No se puede reabrir la sesión: uno de sus lotes ya está en otra sesión abierta.',
+    // An ended show is opened again only when the seller confirms it (`reopen: true`).
+    sessionEnded: 'Esta sesión ya terminó. Confirma que quieres abrirla de nuevo.',
     // Removing a lot, or deleting the whole session, would take a sale out of the show's results.
     lotRemoveSold: 'Este lote ya se vendió: no se puede quitar de la sesión, su venta forma parte de los resultados.',
     lotRemoveRunning: 'Este lote está en subasta ahora: espera a que cierre para quitarlo de la sesión.',

@@ -20,7 +20,9 @@ export type AppErrorCode =
   // Payments: the provider could not be reached (the caller may retry).
   | 'PROVIDER_UNAVAILABLE'
   // Live video: the video service cannot be reached now (the browser retries).
-  | 'VIDEO_UNAVAILABLE';
+  | 'VIDEO_UNAVAILABLE'
+  // Live Hub: the route would open an ended session again, and the seller has not confirmed it.
+  | 'SESSION_ENDED';
 
 const STATUS: Record<AppErrorCode, number> = {
   UNAUTHENTICATED: 401,
@@ -37,6 +39,7 @@ const STATUS: Record<AppErrorCode, number> = {
   PROFILE_INCOMPLETE: 403,
   PROVIDER_UNAVAILABLE: 502,
   VIDEO_UNAVAILABLE: 503,
+  SESSION_ENDED: 409,
 };
 
 /** A failure the client should see: the status comes from the code, the message is Spanish. */

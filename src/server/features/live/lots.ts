@@ -8,7 +8,7 @@ import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import { isInScope, recordScope } from '../../policies/scope.js';
 import { lockAuctionStates, lotRemovalRefused, removalBlockOf } from './removal.js';
-import { type Actor, bumpSession, lockEditable, readEditable, type SessionChange } from './sessions.js';
+import { type Actor, bumpSession, checkReopen, lockEditable, readEditable, type SessionChange } from './sessions.js';
 
 /**
  * Lots (issue 12 item 2). Orders are 1-based and dense; every change holds the session row, so
@@ -140,8 +140,11 @@ export async function reorderLots(db: Db, opts: { actor: Actor; sessionId: strin
   });
 }
 
-/** 'Establecer actual': the lot becomes the current one and the session goes live (SPEC §4). */
-export async function setCurrentLot(db: Db, opts: { actor: Actor; sessionId: string; lotId: string; ip?: string }): Promise<SessionChange> {
+/**
+ * 'Establecer actual': the lot becomes the current one and the session goes live (SPEC §4). On an
+ * ended session only with `reopen` (checkReopen).
+ */
+export async function setCurrentLot(db: Db, opts: { actor: Actor; sessionId: string; lotId: string; reopen?: boolean; ip?: string }): Promise<SessionChange> {
   return db.transaction(async (tx) => {
     const session = await lockEditable(tx, opts.sessionId, opts.actor);
     const [lot] = await tx
@@ -149,6 +152,7 @@ export async function setCurrentLot(db: Db, opts: { actor: Actor; sessionId: str
       .from(liveLots)
       .where(and(eq(liveLots.id, opts.lotId.toLowerCase()), eq(liveLots.sessionId, session.id)));
     if (!lot) throw lotNotFound();
+    await checkReopen(tx, session, { confirmed: opts.reopen === true });
     const row = await bumpSession(tx, session.id, { currentLotId: lot.id, status: 'live' });
     await recordAudit(tx, {
       actorId: opts.actor.id,

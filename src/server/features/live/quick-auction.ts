@@ -12,7 +12,7 @@ import { auctionCreated } from '../auctions/events.js';
 import { buildSearchText, companyNames, nameTokens } from '../auctions/search-text.js';
 import type { EngineState } from '../bids/present.js';
 import { ensureCompany } from '../companies/queries.js';
-import { type Actor, bumpSession, lockEditable, readEditable, type SessionChange } from './sessions.js';
+import { type Actor, bumpSession, checkReopen, lockEditable, readEditable, type SessionChange } from './sessions.js';
 
 type QuickAuctionValues = z.output<typeof ZQuickAuction>;
 type AuctionRow = typeof auctions.$inferSelect;
@@ -22,7 +22,8 @@ type AuctionRow = typeof auctions.$inferSelect;
  * (no category or description), stamped like any record a user creates (SPEC §6: sellerId is the
  * uid, companyId its company). With 'add to session' it becomes the session's last lot; with a
  * timer preset as well it becomes the current lot, live, its countdown started at once, all in one
- * transaction.
+ * transaction. On an ended session 'add to session' needs `reopen` (checkReopen); the session is
+ * then live when the lot starts now, scheduled (open, off the air) otherwise.
  *
  * Without a timer: 'pending' waits as any pending auction; 'live' is on the block but takes no bids
  * until the seller starts its timer (the bid engine refuses an auction without an end time, and the
@@ -90,13 +91,15 @@ export async function createQuickAuction(db: Db, opts: { actor: Actor; sessionId
 
     // The new auction's row is this transaction's own; the session comes next, as everywhere.
     const session = await lockEditable(tx, opts.sessionId, actor);
+    await checkReopen(tx, session, { confirmed: input.reopen === true });
     const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(liveLots).where(eq(liveLots.sessionId, session.id));
     const [lot] = await tx
       .insert(liveLots)
       .values({ sessionId: session.id, auctionId: row.id, order: nextLotOrder(Number(n)) })
       .returning();
     if (!lot) throw new Error('insert returned nothing');
-    const after = await bumpSession(tx, session.id, startsNow ? { currentLotId: lot.id, status: 'live' } : {});
+    const status = startsNow ? 'live' : session.status === 'ended' ? 'scheduled' : session.status;
+    const after = await bumpSession(tx, session.id, { status, ...(startsNow ? { currentLotId: lot.id } : {}) });
     await recordAudit(tx, {
       actorId: actor.id,
       action: 'live_session.add_lot',

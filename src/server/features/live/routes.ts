@@ -2,7 +2,17 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AuctionDetail } from '../../../domain/auctions.js';
-import { ZAddLot, ZPickerQuery, ZQuickAuction, ZReorderLots, ZSessionCreate, ZSessionUpdate, ZSetCurrentLot, ZTimerInput } from '../../../domain/live.js';
+import {
+  ZAddLot,
+  ZPickerQuery,
+  ZQuickAuction,
+  ZReorderLots,
+  ZSessionCreate,
+  ZSessionUpdate,
+  ZSetCurrentLot,
+  ZStreamStart,
+  ZTimerInput,
+} from '../../../domain/live.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { AppError, fieldMessage } from '../../http/errors.js';
@@ -104,7 +114,11 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
     { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZSessionUpdate } },
     async (req) => {
       const actor = currentUser(req);
-      return changed(await updateSession(db, { actor, id: req.params.id, input: req.body, ip: req.ip }), actor);
+      const change = await updateSession(db, { actor, id: req.params.id, input: req.body, ip: req.ip });
+      const detail = await changed(change, actor);
+      // 'Finalizada' drops the video as 'Detener' does: nobody keeps watching an ended show.
+      if (change.ended) await endVideo(change.sessionId);
+      return detail;
     },
   );
 
@@ -143,10 +157,15 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   });
 
   /** 'Iniciar' once the provider accepted the seller's media: live, streamType, lastStreamStart (SPEC §4). */
-  app.post('/api/live-sessions/:id/stream/start', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => {
-    const actor = currentUser(req);
-    return changed(await startStream(db, { actor, sessionId: req.params.id, provider: ctx.video.name, ip: req.ip }), actor);
-  });
+  app.post(
+    '/api/live-sessions/:id/stream/start',
+    { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZStreamStart } },
+    async (req) => {
+      const actor = currentUser(req);
+      const reopen = req.body?.reopen === true;
+      return changed(await startStream(db, { actor, sessionId: req.params.id, provider: ctx.video.name, reopen, ip: req.ip }), actor);
+    },
+  );
 
   /** 'Detener': scheduled, lastStreamStop, and the provider drops the session's video. */
   app.post('/api/live-sessions/:id/stream/stop', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => {
@@ -185,7 +204,8 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
     { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZSetCurrentLot } },
     async (req) => {
       const actor = currentUser(req);
-      return changed(await setCurrentLot(db, { actor, sessionId: req.params.id, lotId: req.body.lotId, ip: req.ip }), actor);
+      const { lotId, reopen } = req.body;
+      return changed(await setCurrentLot(db, { actor, sessionId: req.params.id, lotId, reopen: reopen === true, ip: req.ip }), actor);
     },
   );
 

@@ -119,8 +119,14 @@ async function checkCover(tx: Tx, opts: { url: string; actor: Actor; session: Se
   throw new AppError('VALIDATION', messages.errors.validation, { coverImageUrl: messages.live.fields.coverInvalid });
 }
 
-/** An ended session opened again must not make one of its auctions a lot of two open sessions. */
-async function checkReopen(tx: Tx, session: SessionRow): Promise<void> {
+/**
+ * Every change that takes a session out of 'ended' runs this, with the session locked: the seller
+ * must have confirmed it (`reopen: true`, or the status dropdown, which is explicit), else 409
+ * SESSION_ENDED; and no auction of the session may be a lot of another open session meanwhile.
+ */
+export async function checkReopen(tx: Tx, session: SessionRow, opts: { confirmed: boolean }): Promise<void> {
+  if (session.status !== 'ended') return;
+  if (!opts.confirmed) throw new AppError('SESSION_ENDED', messages.live.sessionEnded);
   const [clash] = await tx
     .select({ id: liveLots.id })
     .from(liveLots)
@@ -137,7 +143,10 @@ async function checkReopen(tx: Tx, session: SessionRow): Promise<void> {
 }
 
 /** PUT /api/live-sessions/{id}: any subset of the fields ('Editar Sesión', the status dropdown, the cover). */
-export async function updateSession(db: Db, opts: { actor: Actor; id: string; input: SessionUpdate; ip?: string }): Promise<SessionChange> {
+export async function updateSession(
+  db: Db,
+  opts: { actor: Actor; id: string; input: SessionUpdate; ip?: string },
+): Promise<SessionChange & { ended: boolean }> {
   const { actor, input } = opts;
   return db.transaction(async (tx) => {
     const before = await lockEditable(tx, opts.id, actor);
@@ -156,8 +165,10 @@ export async function updateSession(db: Db, opts: { actor: Actor; id: string; in
     }
     const status = (input.status ?? before.status) as SessionStatus;
     if (status !== before.status) {
-      if (before.status === 'ended') await checkReopen(tx, before);
+      await checkReopen(tx, before, { confirmed: true });
       set.status = status;
+      // 'Finalizada' ends the broadcast as 'Detener' does; the route drops the video.
+      if (status === 'ended') set.lastStreamStop = new Date();
     }
     const row = await bumpSession(tx, before.id, set);
     await recordAudit(tx, {
@@ -169,7 +180,7 @@ export async function updateSession(db: Db, opts: { actor: Actor; id: string; in
       after: pick(row, Object.keys(set)),
       ip: opts.ip ?? null,
     });
-    return { sessionId: row.id, statusChanged: status !== before.status };
+    return { sessionId: row.id, statusChanged: status !== before.status, ended: status === 'ended' && before.status !== 'ended' };
   });
 }
 
