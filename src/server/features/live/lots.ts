@@ -21,7 +21,7 @@ const OFFSET = 1_000_000;
 export const lotNotFound = () => new AppError('NOT_FOUND', messages.live.lotNotFound);
 
 /** Orders 1..n in the given order (ids of this session's lots). */
-async function renumber(tx: Tx, sessionId: string, ids: readonly string[]): Promise<void> {
+export async function renumber(tx: Tx, sessionId: string, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   await tx.execute(sql`update live_lots set "order" = "order" + ${OFFSET} where session_id = ${sessionId}::uuid`);
   const values = ids.map((id, i) => sql`(${id}::uuid, ${i + 1}::integer)`);
@@ -29,7 +29,7 @@ async function renumber(tx: Tx, sessionId: string, ids: readonly string[]): Prom
                       where l.id = v.id and l.session_id = ${sessionId}::uuid`);
 }
 
-async function lotIdsInOrder(tx: Tx, sessionId: string): Promise<string[]> {
+export async function lotIdsInOrder(tx: Tx, sessionId: string): Promise<string[]> {
   const found = await tx.select({ id: liveLots.id }).from(liveLots).where(eq(liveLots.sessionId, sessionId)).orderBy(liveLots.order);
   return found.map((l) => l.id);
 }

@@ -12,7 +12,11 @@ import { auctionCreated } from '../auctions/events.js';
 import { buildSearchText, companyNames, nameTokens } from '../auctions/search-text.js';
 import type { EngineState } from '../bids/present.js';
 import { ensureCompany } from '../companies/queries.js';
+import { lotIdsInOrder, renumber } from './lots.js';
+import type { SessionRow } from './presenters.js';
 import { type Actor, bumpSession, checkReopen, lockEditable, readEditable, type SessionChange } from './sessions.js';
+
+type LotRow = typeof liveLots.$inferSelect;
 
 type QuickAuctionValues = z.output<typeof ZQuickAuction>;
 type AuctionRow = typeof auctions.$inferSelect;
@@ -20,10 +24,12 @@ type AuctionRow = typeof auctions.$inferSelect;
 /**
  * 'Agregar subasta rápida' (issue 12 item 4): an auction with a name, a starting price and images
  * (no category or description), stamped like any record a user creates (SPEC §6: sellerId is the
- * uid, companyId its company). With 'add to session' it becomes the session's last lot; with a
- * timer preset as well it becomes the current lot, live, its countdown started at once, all in one
- * transaction. On an ended session 'add to session' needs `reopen` (checkReopen); the session is
- * then live when the lot starts now, scheduled (open, off the air) otherwise.
+ * uid, companyId its company). With 'add to session' it goes on the block next: the order right
+ * after the current lot, the queue behind it moving down one (a lot before the current one counts
+ * as past, SPEC §4), or last when there is no current lot; with a timer preset as well it becomes
+ * the current lot, live, its countdown started at once, all in one transaction. On an ended
+ * session 'add to session' needs `reopen` (checkReopen); the session is then live when the lot
+ * starts now, scheduled (open, off the air) otherwise.
  *
  * Without a timer: 'pending' waits as any pending auction; 'live' is on the block but takes no bids
  * until the seller starts its timer (the bid engine refuses an auction without an end time, and the
@@ -92,12 +98,7 @@ export async function createQuickAuction(db: Db, opts: { actor: Actor; sessionId
     // The new auction's row is this transaction's own; the session comes next, as everywhere.
     const session = await lockEditable(tx, opts.sessionId, actor);
     await checkReopen(tx, session, { confirmed: input.reopen === true });
-    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(liveLots).where(eq(liveLots.sessionId, session.id));
-    const [lot] = await tx
-      .insert(liveLots)
-      .values({ sessionId: session.id, auctionId: row.id, order: nextLotOrder(Number(n)) })
-      .returning();
-    if (!lot) throw new Error('insert returned nothing');
+    const lot = await insertNext(tx, { session, auctionId: row.id });
     const status = startsNow ? 'live' : session.status === 'ended' ? 'scheduled' : session.status;
     const after = await bumpSession(tx, session.id, { status, ...(startsNow ? { currentLotId: lot.id } : {}) });
     await recordAudit(tx, {
@@ -116,4 +117,21 @@ export async function createQuickAuction(db: Db, opts: { actor: Actor; sessionId
     if (!state) throw new Error('auction vanished');
     return { row, change, timer: { lotId: lot.id, state: state.s, endTime: row.endTime.getTime() }, events };
   });
+}
+
+/** The new lot right after the session's current one (the rest move down one), or last without one. */
+async function insertNext(tx: Tx, opts: { session: SessionRow; auctionId: string }): Promise<LotRow> {
+  const { session } = opts;
+  const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(liveLots).where(eq(liveLots.sessionId, session.id));
+  const [lot] = await tx
+    .insert(liveLots)
+    .values({ sessionId: session.id, auctionId: opts.auctionId, order: nextLotOrder(Number(n)) })
+    .returning();
+  if (!lot) throw new Error('insert returned nothing');
+  const ids = (await lotIdsInOrder(tx, session.id)).filter((id) => id !== lot.id);
+  const at = session.currentLotId ? ids.indexOf(session.currentLotId) + 1 : 0;
+  if (at === 0 || at === ids.length) return lot;
+  ids.splice(at, 0, lot.id);
+  await renumber(tx, session.id, ids);
+  return { ...lot, order: at + 1 };
 }
