@@ -19,6 +19,7 @@ import { startClosingScheduler } from './features/bids/scheduler.js';
 import { categoriesRoutes } from './features/categories/routes.js';
 import { companiesRoutes } from './features/companies/routes.js';
 import { agoraRoutes } from './features/live/agora-routes.js';
+import { deleteExpiredLiveKeys } from './features/live/idempotency.js';
 import { liveRoutes } from './features/live/routes.js';
 import { mediaRoutes, UPLOADS_PATH } from './features/media/routes.js';
 import { opsRoutes } from './features/ops/routes.js';
@@ -193,7 +194,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => connectRoutes(scope, ctx));
   if (opts.webDir) await app.register(async (scope) => webRoutes(scope, { distDir: opts.webDir as string }));
 
-  const sweep = setInterval(() => void deleteExpiredSessions(database.db).catch(() => {}), 3_600_000);
+  const sweep = setInterval(() => {
+    void deleteExpiredSessions(database.db).catch(() => {});
+    void deleteExpiredLiveKeys(database.db).catch(() => {});
+  }, 3_600_000);
   sweep.unref();
   const scheduler = opts.scheduler === false ? null : startClosingScheduler({ db: database.db, log: app.log, publish: publisher.publish });
 

@@ -154,6 +154,8 @@ export const messages = {
     lotRemoveRunning: 'Este lote está en subasta ahora: espera a que cierre para quitarlo de la sesión.',
     deleteHasSales: 'Esta sesión tiene lotes vendidos: no se puede eliminar, sus ventas forman parte de los resultados. Márcala como Finalizada.',
     deleteRunning: 'Hay un lote de esta sesión en subasta ahora: espera a que cierre para eliminar la sesión.',
+    // Idempotency-Key on 'Crear sesión' and the quick auction (a double click creates one record).
+    idempotencyReused: 'Esta clave de Idempotency-Key ya se usó para otra solicitud con otros datos. Vuelve a enviar el formulario.',
     activeNeedsTimer: 'Para publicar la subasta rápida como activa fuera de la sesión, elige un temporizador.',
     rateLimited: 'Demasiados cambios seguidos. Espera un momento y vuelve a intentarlo.',
     videoUnavailable: 'El servicio de video no está disponible en este momento. Intenta de nuevo en unos segundos.',

@@ -12,6 +12,7 @@ import { auctionCreated } from '../auctions/events.js';
 import { buildSearchText, companyNames, nameTokens } from '../auctions/search-text.js';
 import type { EngineState } from '../bids/present.js';
 import { ensureCompany } from '../companies/queries.js';
+import { claimKey, type KeyClaim, settleKey } from './idempotency.js';
 import { lotIdsInOrder, renumber } from './lots.js';
 import type { SessionRow } from './presenters.js';
 import { type Actor, bumpSession, checkReopen, lockEditable, readEditable, type SessionChange } from './sessions.js';
@@ -29,7 +30,8 @@ type AuctionRow = typeof auctions.$inferSelect;
  * as past, SPEC §4), or last when there is no current lot; with a timer preset as well it becomes
  * the current lot, live, its countdown started at once, all in one transaction. On an ended
  * session 'add to session' needs `reopen` (checkReopen); the session is then live when the lot
- * starts now, scheduled (open, off the air) otherwise.
+ * starts now, scheduled (open, off the air) otherwise. An Idempotency-Key makes a repeat answer
+ * the first request's auction (`replayed`), creating nothing.
  *
  * Without a timer: 'pending' waits as any pending auction; 'live' is on the block but takes no bids
  * until the seller starts its timer (the bid engine refuses an auction without an end time, and the
@@ -41,6 +43,7 @@ export interface QuickAuctionDone {
   change: (SessionChange & { lotId: string }) | null;
   timer: { lotId: string; state: EngineState; endTime: number } | null;
   events: DomainEvent[];
+  replayed: boolean;
 }
 
 async function checkImages(tx: Tx, opts: { images: string[]; actor: Actor }): Promise<void> {
@@ -55,7 +58,10 @@ async function checkImages(tx: Tx, opts: { images: string[]; actor: Actor }): Pr
   if (opts.images.some((url) => !urls.has(url))) throw new AppError('VALIDATION', messages.errors.validation, { images: messages.fields.imageInvalid });
 }
 
-export async function createQuickAuction(db: Db, opts: { actor: Actor; sessionId: string; input: QuickAuctionValues; ip?: string }): Promise<QuickAuctionDone> {
+export async function createQuickAuction(
+  db: Db,
+  opts: { actor: Actor; sessionId: string; input: QuickAuctionValues; key?: KeyClaim | null; ip?: string },
+): Promise<QuickAuctionDone> {
   const { actor, input } = opts;
   await readEditable(db, opts.sessionId, actor);
   // An active auction outside the show needs an end (as the auction form's); a lot waits for its timer.
@@ -64,6 +70,12 @@ export async function createQuickAuction(db: Db, opts: { actor: Actor; sessionId
   }
   const startsNow = input.addToSession && input.timerSeconds !== null;
   return db.transaction(async (tx) => {
+    const replay = opts.key ? await claimKey(tx, opts.key) : null;
+    if (replay) {
+      const [first] = replay.auctionId ? await tx.select().from(auctions).where(eq(auctions.id, replay.auctionId)) : [];
+      if (!first) throw new AppError('NOT_FOUND', messages.errors.notFound);
+      return { row: first, change: null, timer: null, events: [], replayed: true };
+    }
     await checkImages(tx, { images: input.images, actor });
     await ensureCompany(tx, actor.companyId);
     const company = (await companyNames(tx, [actor.companyId])).get(actor.companyId) ?? null;
@@ -93,7 +105,10 @@ export async function createQuickAuction(db: Db, opts: { actor: Actor; sessionId
       ip: opts.ip ?? null,
     });
     const events: DomainEvent[] = [auctionCreated(row)];
-    if (!input.addToSession) return { row, change: null, timer: null, events };
+    if (!input.addToSession) {
+      if (opts.key) await settleKey(tx, opts.key, { sessionId: opts.sessionId.toLowerCase(), auctionId: row.id });
+      return { row, change: null, timer: null, events, replayed: false };
+    }
 
     // The new auction's row is this transaction's own; the session comes next, as everywhere.
     const session = await lockEditable(tx, opts.sessionId, actor);
@@ -101,6 +116,7 @@ export async function createQuickAuction(db: Db, opts: { actor: Actor; sessionId
     const lot = await insertNext(tx, { session, auctionId: row.id });
     const status = startsNow ? 'live' : session.status === 'ended' ? 'scheduled' : session.status;
     const after = await bumpSession(tx, session.id, { status, ...(startsNow ? { currentLotId: lot.id } : {}) });
+    if (opts.key) await settleKey(tx, opts.key, { sessionId: session.id, auctionId: row.id });
     await recordAudit(tx, {
       actorId: actor.id,
       action: 'live_session.add_lot',
@@ -110,12 +126,12 @@ export async function createQuickAuction(db: Db, opts: { actor: Actor; sessionId
       ip: opts.ip ?? null,
     });
     const change = { sessionId: session.id, statusChanged: after.status !== session.status, lotId: lot.id };
-    if (!startsNow || !row.endTime) return { row, change, timer: null, events };
+    if (!startsNow || !row.endTime) return { row, change, timer: null, events, replayed: false };
     const [state] = rows<{ s: EngineState }>(
       await tx.execute(sql`select auction_bid_state(a, auction_bidding_config(a.id)) as s from auctions a where a.id = ${row.id}::uuid`),
     );
     if (!state) throw new Error('auction vanished');
-    return { row, change, timer: { lotId: lot.id, state: state.s, endTime: row.endTime.getTime() }, events };
+    return { row, change, timer: { lotId: lot.id, state: state.s, endTime: row.endTime.getTime() }, events, replayed: false };
   });
 }
 

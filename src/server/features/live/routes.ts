@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AuctionDetail } from '../../../domain/auctions.js';
@@ -22,6 +22,7 @@ import type { DomainEvent } from '../../realtime/publisher.js';
 import { describeAuction } from '../auctions/service.js';
 import type { CurrentUser } from '../auth/sessions.js';
 import { installLiveSubscribers, lotTimerSet, sessionChanged, sessionDeleted } from './events.js';
+import { idempotencyKeyOf, keyClaim } from './idempotency.js';
 import { addLot, removeLot, reorderLots, setCurrentLot } from './lots.js';
 import { canEditSession } from './policies.js';
 import { presentDetail } from './presenters.js';
@@ -101,10 +102,18 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
 
   app.get('/api/live-sessions/public', async () => liveDirectory(db));
 
+  /** A repeat of an Idempotency-Key answers as the first did (201, the record as it is now), and says so in a header. */
+  const replayed = (reply: FastifyReply) => reply.header('Idempotent-Replayed', 'true');
+
   app.post('/api/live-sessions', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { body: ZSessionCreate } }, async (req, reply) => {
     const actor = currentUser(req);
-    const row = await createSession(db, { actor, input: req.body, ip: req.ip });
-    return reply.code(201).send(await changed({ sessionId: row.id, statusChanged: false }, actor));
+    const key = keyClaim({ userId: actor.id, key: idempotencyKeyOf(req), action: 'live_session.create', sessionId: null, body: req.body });
+    const made = await createSession(db, { actor, input: req.body, key, ip: req.ip });
+    if (made.replayed)
+      return replayed(reply)
+        .code(201)
+        .send((await detailFor(made.row.id, actor)).detail);
+    return reply.code(201).send(await changed({ sessionId: made.row.id, statusChanged: false }, actor));
   });
 
   app.get('/api/live-sessions/:id', { schema: { params: ZParams } }, async (req) => (await detailFor(req.params.id, req.user)).detail);
@@ -225,11 +234,16 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
     { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZQuickAuction } },
     async (req, reply) => {
       const actor = currentUser(req);
-      const done = await createQuickAuction(db, { actor, sessionId: req.params.id, input: req.body, ip: req.ip });
+      const key = keyClaim({ userId: actor.id, key: idempotencyKeyOf(req), action: 'live_session.quick_auction', sessionId: req.params.id, body: req.body });
+      const done = await createQuickAuction(db, { actor, sessionId: req.params.id, input: req.body, key, ip: req.ip });
+      const auction = (await describeAuction(db, { row: done.row, viewer: actor })) as AuctionDetail;
+      if (done.replayed) {
+        const detail = req.body.addToSession ? (await detailFor(req.params.id, actor)).detail : null;
+        return replayed(reply).code(201).send({ auction, detail });
+      }
       await publisher.publish(done.events);
       const { change, timer } = done;
       const detail = change ? await changed(change, actor, (view) => (timer ? [lotTimerSet(view, present, { ...timer, auctionId: done.row.id })] : [])) : null;
-      const auction = (await describeAuction(db, { row: done.row, viewer: actor })) as AuctionDetail;
       return reply.code(201).send({ auction, detail });
     },
   );

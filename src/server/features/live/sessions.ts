@@ -9,6 +9,7 @@ import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import type { ScopedActor } from '../../policies/scope.js';
 import type { EngineState } from '../bids/present.js';
+import { claimKey, type KeyClaim, settleKey } from './idempotency.js';
 import { canEditSession } from './policies.js';
 import type { SessionRow } from './presenters.js';
 import { checkSessionDeletable, lockAuctionStates, removalBlockOf } from './removal.js';
@@ -62,10 +63,22 @@ export async function bumpSession(tx: Tx, id: string, set: Partial<typeof liveSe
   return row;
 }
 
-/** POST /api/live-sessions ('Crear sesión'): stamped with the creator as seller and its company (SPEC §6). */
-export async function createSession(db: Db, opts: { actor: Actor; input: z.output<typeof ZSessionCreate>; ip?: string }): Promise<SessionRow> {
+/**
+ * POST /api/live-sessions ('Crear sesión'): stamped with the creator as seller and its company (SPEC §6).
+ * With an Idempotency-Key, a repeat answers the session the first request created (`replayed`).
+ */
+export async function createSession(
+  db: Db,
+  opts: { actor: Actor; input: z.output<typeof ZSessionCreate>; key?: KeyClaim | null; ip?: string },
+): Promise<{ row: SessionRow; replayed: boolean }> {
   const { actor, input } = opts;
   return db.transaction(async (tx) => {
+    const replay = opts.key ? await claimKey(tx, opts.key) : null;
+    if (replay) {
+      const first = replay.sessionId ? await readSession(tx, replay.sessionId) : null;
+      if (!first) throw sessionNotFound();
+      return { row: first, replayed: true };
+    }
     const [row] = await tx
       .insert(liveSessions)
       .values({
@@ -87,7 +100,8 @@ export async function createSession(db: Db, opts: { actor: Actor; input: z.outpu
       after: { title: row.title, companyId: row.companyId, scheduledAt: row.scheduledAt },
       ip: opts.ip ?? null,
     });
-    return row;
+    if (opts.key) await settleKey(tx, opts.key, { sessionId: row.id, auctionId: null });
+    return { row, replayed: false };
   });
 }
 
