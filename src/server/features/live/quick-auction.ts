@@ -1,10 +1,9 @@
-import { and, count, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ZQuickAuction } from '../../../domain/live.js';
-import { nextLotOrder } from '../../../domain/live.js';
 import { recordAudit } from '../../audit.js';
 import { type Db, rows, type Tx } from '../../db/connect.js';
-import { auctions, liveLots, uploads } from '../../db/schema.js';
+import { auctions, uploads } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
@@ -13,11 +12,8 @@ import { buildSearchText, companyNames, nameTokens } from '../auctions/search-te
 import type { EngineState } from '../bids/present.js';
 import { ensureCompany } from '../companies/queries.js';
 import { claimKey, type KeyClaim, settleKey } from './idempotency.js';
-import { lotIdsInOrder, renumber } from './lots.js';
-import type { SessionRow } from './presenters.js';
+import { insertAfterCurrent } from './lot-order.js';
 import { type Actor, bumpSession, checkReopen, lockEditable, readEditable, type SessionChange } from './sessions.js';
-
-type LotRow = typeof liveLots.$inferSelect;
 
 type QuickAuctionValues = z.output<typeof ZQuickAuction>;
 type AuctionRow = typeof auctions.$inferSelect;
@@ -113,7 +109,7 @@ export async function createQuickAuction(
     // The new auction's row is this transaction's own; the session comes next, as everywhere.
     const session = await lockEditable(tx, opts.sessionId, actor);
     await checkReopen(tx, session, { confirmed: input.reopen === true });
-    const lot = await insertNext(tx, { session, auctionId: row.id });
+    const lot = await insertAfterCurrent(tx, { session, auctionId: row.id });
     const status = startsNow ? 'live' : session.status === 'ended' ? 'scheduled' : session.status;
     const after = await bumpSession(tx, session.id, { status, ...(startsNow ? { currentLotId: lot.id } : {}) });
     if (opts.key) await settleKey(tx, opts.key, { sessionId: session.id, auctionId: row.id });
@@ -133,21 +129,4 @@ export async function createQuickAuction(
     if (!state) throw new Error('auction vanished');
     return { row, change, timer: { lotId: lot.id, state: state.s, endTime: row.endTime.getTime() }, events, replayed: false };
   });
-}
-
-/** The new lot right after the session's current one (the rest move down one), or last without one. */
-async function insertNext(tx: Tx, opts: { session: SessionRow; auctionId: string }): Promise<LotRow> {
-  const { session } = opts;
-  const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(liveLots).where(eq(liveLots.sessionId, session.id));
-  const [lot] = await tx
-    .insert(liveLots)
-    .values({ sessionId: session.id, auctionId: opts.auctionId, order: nextLotOrder(Number(n)) })
-    .returning();
-  if (!lot) throw new Error('insert returned nothing');
-  const ids = (await lotIdsInOrder(tx, session.id)).filter((id) => id !== lot.id);
-  const at = session.currentLotId ? ids.indexOf(session.currentLotId) + 1 : 0;
-  if (at === 0 || at === ids.length) return lot;
-  ids.splice(at, 0, lot.id);
-  await renumber(tx, session.id, ids);
-  return { ...lot, order: at + 1 };
 }

@@ -30,6 +30,7 @@ export function removalBlockOf(s: EngineState): LotRemovalBlock | null {
 /**
  * Locks the auctions' rows (the first locks of the transaction, in id order so two of these never
  * wait on each other in a circle) and reads their state: no bid or close changes them until commit.
+ * NO KEY UPDATE: a lot row's key check (KEY SHARE) elsewhere does not wait on it.
  */
 export async function lockAuctionStates(tx: Tx, auctionIds: readonly string[]): Promise<Map<string, EngineState>> {
   if (auctionIds.length === 0) return new Map();
@@ -39,9 +40,19 @@ export async function lockAuctionStates(tx: Tx, auctionIds: readonly string[]): 
   );
   const found = rows<{ s: EngineState }>(
     await tx.execute(sql`select auction_bid_state(a, auction_bidding_config(a.id)) as s from auctions a
-                         where a.id in (${ids}) order by a.id for update`),
+                         where a.id in (${ids}) order by a.id for no key update`),
   );
   return new Map(found.map(({ s }) => [s.id, { ...s, endTime: s.endTime === null ? null : Number(s.endTime), serverNow: Number(s.serverNow) }]));
+}
+
+/** KEY SHARE on the auctions, in id order: what a lot row's key check takes, taken before the session (lot-order.ts). */
+export async function keyShareAuctions(tx: Tx, auctionIds: readonly string[]): Promise<void> {
+  if (auctionIds.length === 0) return;
+  const ids = sql.join(
+    [...new Set(auctionIds)].map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  await tx.execute(sql`select 1 from auctions where id in (${ids}) order by id for key share`);
 }
 
 /** 409 with the reason a lot may not leave its session. */
