@@ -109,10 +109,10 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
     const actor = currentUser(req);
     const key = keyClaim({ userId: actor.id, key: idempotencyKeyOf(req), action: 'live_session.create', sessionId: null, body: req.body });
     const made = await createSession(db, { actor, input: req.body, key, ip: req.ip });
-    if (made.replayed)
-      return replayed(reply)
-        .code(201)
-        .send((await detailFor(made.row.id, actor)).detail);
+    if (made.replayed) {
+      const { detail } = await detailFor(made.row.id, actor);
+      return replayed(reply).code(201).send(detail);
+    }
     return reply.code(201).send(await changed({ sessionId: made.row.id, statusChanged: false }, actor));
   });
 
