@@ -260,7 +260,15 @@ export const ZReorderLots = z.object({
     .min(1, { error: 'lotIdsInvalid' })
     .max(1000, { error: 'lotIdsInvalid' }),
 });
-export const ZSetCurrentLot = z.object({ lotId: z.uuid({ error: 'lotIdInvalid' }) });
+/**
+ * Set on a route that would take an ended session out of 'ended' ('Establecer actual', 'Iniciar',
+ * a quick auction that starts now): the seller confirmed opening the show again. Without it the
+ * server answers 409 SESSION_ENDED and changes nothing.
+ */
+const ZReopen = z.boolean({ error: 'invalid' }).optional();
+export const ZSetCurrentLot = z.object({ lotId: z.uuid({ error: 'lotIdInvalid' }), reopen: ZReopen });
+/** POST /api/live-sessions/{id}/stream/start ('Iniciar'): no body at all (Fastify reads it as null), `{}`, or `{ reopen: true }`. */
+export const ZStreamStart = z.object({ reopen: ZReopen }).nullish();
 export const ZTimerInput = z.object({ seconds: ZSeconds(TIMER_MIN_SECONDS, TIMER_MAX_SECONDS) });
 
 /** POST /api/live-sessions/{id}/quick-auction ('Agregar subasta rápida'). */
@@ -278,6 +286,7 @@ export const ZQuickAuction = z.object({
   timerSeconds: z.union([z.literal(15), z.literal(30), z.literal(60), z.literal(120), z.null()], { error: 'timerPresetInvalid' }).default(null),
   status: z.enum(QUICK_AUCTION_STATUSES, { error: 'statusInvalid' }).default(QUICK_AUCTION_DEFAULT_STATUS),
   addToSession: z.boolean({ error: 'addToSessionInvalid' }).default(true),
+  reopen: ZReopen,
 });
 export type QuickAuctionInput = z.input<typeof ZQuickAuction>;
 

@@ -19,6 +19,7 @@ import { startClosingScheduler } from './features/bids/scheduler.js';
 import { categoriesRoutes } from './features/categories/routes.js';
 import { companiesRoutes } from './features/companies/routes.js';
 import { agoraRoutes } from './features/live/agora-routes.js';
+import { deleteExpiredLiveKeys } from './features/live/idempotency.js';
 import { liveRoutes } from './features/live/routes.js';
 import { mediaRoutes, UPLOADS_PATH } from './features/media/routes.js';
 import { opsRoutes } from './features/ops/routes.js';
@@ -29,7 +30,7 @@ import { profileRoutes } from './features/profile/routes.js';
 import { usersRoutes } from './features/users/routes.js';
 import { installSessionLoader } from './http/auth-hooks.js';
 import { installOriginCheck } from './http/csrf.js';
-import { installErrorHandler } from './http/errors.js';
+import { clientErrorHandler, frameworkErrors, installErrorHandler } from './http/errors.js';
 import { createMetrics, installRequestMetrics } from './http/metrics.js';
 import { installBodyTimeout, serverTimeouts } from './http/timeouts.js';
 import { createOidcProvider, type OidcIdentityProvider } from './providers/identity/oidc.js';
@@ -100,6 +101,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     forceCloseConnections: 'idle',
     // Close hooks run under this timeout too, and preClose may wait 10 s for requests in flight.
     pluginTimeout: 30_000,
+    // Errors Fastify and Node answer before the error handler: in the product's format too.
+    frameworkErrors,
+    clientErrorHandler,
     ...serverTimeouts(config.timeouts),
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -190,7 +194,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => connectRoutes(scope, ctx));
   if (opts.webDir) await app.register(async (scope) => webRoutes(scope, { distDir: opts.webDir as string }));
 
-  const sweep = setInterval(() => void deleteExpiredSessions(database.db).catch(() => {}), 3_600_000);
+  const sweep = setInterval(() => {
+    void deleteExpiredSessions(database.db).catch(() => {});
+    void deleteExpiredLiveKeys(database.db).catch(() => {});
+  }, 3_600_000);
   sweep.unref();
   const scheduler = opts.scheduler === false ? null : startClosingScheduler({ db: database.db, log: app.log, publish: publisher.publish });
 

@@ -15,6 +15,11 @@ export const messages = {
     unsupportedMedia: 'Formato de solicitud no admitido.',
     invalidJson: 'El cuerpo de la solicitud no es JSON válido.',
     unavailable: 'El servicio se está reiniciando. Intenta de nuevo en unos segundos.',
+    // What Fastify and Node refuse before any route runs (src/server/http/errors.ts): never the input itself.
+    badUrl: 'La dirección de la solicitud no es válida.',
+    urlTooLong: 'La dirección de la solicitud es demasiado larga.',
+    headersTooLarge: 'Los encabezados de la solicitud son demasiado grandes.',
+    badRequest: 'La solicitud no es válida.',
     internal: 'Ocurrió un error inesperado. Intenta de nuevo.',
   },
   fields: {
@@ -145,6 +150,15 @@ export const messages = {
     lotInPayment: 'Este lote ya está en un cobro: no se puede volver a subastar.',
     timerShortens: 'Este lote ya tiene pujas: el temporizador sólo puede alargar el cierre, no acortarlo.',
     reopenConflict: 'No se puede reabrir la sesión: uno de sus lotes ya está en otra sesión abierta.',
+    // An ended show is opened again only when the seller confirms it (`reopen: true`).
+    sessionEnded: 'Esta sesión ya terminó. Confirma que quieres abrirla de nuevo.',
+    // Removing a lot, or deleting the whole session, would take a sale out of the show's results.
+    lotRemoveSold: 'Este lote ya se vendió: no se puede quitar de la sesión, su venta forma parte de los resultados.',
+    lotRemoveRunning: 'Este lote está en subasta ahora: espera a que cierre para quitarlo de la sesión.',
+    deleteHasSales: 'Esta sesión tiene lotes vendidos: no se puede eliminar, sus ventas forman parte de los resultados. Márcala como Finalizada.',
+    deleteRunning: 'Hay un lote de esta sesión en subasta ahora: espera a que cierre para eliminar la sesión.',
+    // Idempotency-Key on 'Crear sesión' and the quick auction (a double click creates one record).
+    idempotencyReused: 'Esta clave de Idempotency-Key ya se usó para otra solicitud con otros datos. Vuelve a enviar el formulario.',
     activeNeedsTimer: 'Para publicar la subasta rápida como activa fuera de la sesión, elige un temporizador.',
     rateLimited: 'Demasiados cambios seguidos. Espera un momento y vuelve a intentarlo.',
     videoUnavailable: 'El servicio de video no está disponible en este momento. Intenta de nuevo en unos segundos.',

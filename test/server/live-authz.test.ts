@@ -44,7 +44,9 @@ async function fixture() {
   const db = server.ctx.db;
   const session = await buildSession(db, { sellerId: actors.seller.id, companyId: COMPANY_A, title: `Sesión ${randomUUID().slice(0, 6)}` });
   const make = () => buildAuction(db, { companyId: COMPANY_A, sellerId: actors.seller.id, status: 'active', endTime: new Date(Date.now() + 3_600_000) });
-  const [one, two, free] = [await make(), await make(), await make()];
+  // The lots wait for their timer (a running or sold lot may not leave the session, nor the session be deleted).
+  const waiting = () => buildAuction(db, { companyId: COMPANY_A, sellerId: actors.seller.id, status: 'pending' });
+  const [one, two, free] = [await waiting(), await waiting(), await make()];
   const lot1 = await buildLot(db, { sessionId: session.id, auctionId: one.id });
   const lot2 = await buildLot(db, { sessionId: session.id, auctionId: two.id });
   await db.update(liveSessions).set({ currentLotId: lot1.id }).where(eq(liveSessions.id, session.id));

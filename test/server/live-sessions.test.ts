@@ -201,21 +201,22 @@ describe('sessions', () => {
     expect(removed.session.coverImageUrl).toBeNull();
   });
 
-  it('deletes a session with its lots but never its auctions, a sold one included', async () => {
+  it('deletes a session with its unsold lots but never their auctions', async () => {
     const { session } = await newSession();
-    const sold = await auctionOf();
-    const open = await auctionOf();
-    await addLot(session.id, sold.id);
-    await addLot(session.id, open.id);
+    const unsold = await auctionOf();
+    const waiting = await auctionOf({ status: 'pending', endTime: null });
+    await addLot(session.id, unsold.id);
+    await addLot(session.id, waiting.id);
+    // Closed without bids: unsold, like the lot that waits for its timer.
     await server.ctx.db
       .update(auctions)
-      .set({ status: 'ended', closedAt: new Date(), bidCount: 1, currentPrice: 900, currentWinnerId: bidder.id })
-      .where(eq(auctions.id, sold.id));
+      .set({ status: 'ended', closedAt: new Date(), endTime: new Date(Date.now() - 1000) })
+      .where(eq(auctions.id, unsold.id));
     await ok(await call(seller, 'POST', `/api/live-sessions/${session.id}/current`, { lotId: (await lotsOf(session.id))[0]?.id }));
     expect(await ok(await call(seller, 'DELETE', `/api/live-sessions/${session.id}`))).toEqual({ id: session.id });
     expect(await server.ctx.db.select().from(liveSessions).where(eq(liveSessions.id, session.id))).toHaveLength(0);
     expect(await lotsOf(session.id)).toHaveLength(0);
-    const still = await server.ctx.db.select({ id: auctions.id }).from(auctions).where(eq(auctions.id, sold.id));
+    const still = await server.ctx.db.select({ id: auctions.id }).from(auctions).where(eq(auctions.id, unsold.id));
     expect(still).toHaveLength(1);
     expect((await call(null, 'GET', `/api/live-sessions/${session.id}`)).statusCode).toBe(404);
   });
@@ -243,7 +244,8 @@ async function lotsOf(sessionId: string) {
 describe('lots', () => {
   it('appends lots as count plus 1, removes one and closes the gap, reorders, and sets the current lot (live)', async () => {
     const { session } = await newSession();
-    const [a, b, c] = [await auctionOf({ name: 'Uno' }), await auctionOf({ name: 'Dos' }), await auctionOf({ name: 'Tres' })];
+    const waiting = (name: string) => auctionOf({ name, status: 'pending', endTime: null });
+    const [a, b, c] = [await waiting('Uno'), await waiting('Dos'), await waiting('Tres')];
     await addLot(session.id, a.id);
     await addLot(session.id, b.id);
     const three = await addLot(session.id, c.id);
@@ -301,7 +303,7 @@ describe('lots', () => {
 
   it('keeps orders unique and dense under concurrent adds, removals and reorders', async () => {
     const { session } = await newSession('Concurrente');
-    const made = await Promise.all(Array.from({ length: 8 }, (_, i) => auctionOf({ name: `Lote ${i}` })));
+    const made = await Promise.all(Array.from({ length: 8 }, (_, i) => auctionOf({ name: `Lote ${i}`, status: 'pending', endTime: null })));
     const adds = await Promise.all(made.map((a) => call(seller, 'POST', `/api/live-sessions/${session.id}/lots`, { auctionId: a.id })));
     expect(adds.map((r) => r.statusCode)).toEqual(made.map(() => 201));
     const lots = await lotsOf(session.id);

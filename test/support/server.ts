@@ -55,11 +55,11 @@ export function cookieFrom(setCookie: string | string[] | undefined, name: strin
   return hit?.split(';')[0];
 }
 
-/** One request as `actor` (signed out when null); a POST carries this site's Origin, as a browser's does. */
+/** One request as `actor` (signed out when null); a change (not GET) carries this site's Origin, as a browser's does. */
 export function injectAs(
   server: Pick<TestServer, 'app' | 'url'>,
   actor: { cookie: string } | null,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
   payload?: unknown,
   headers: Record<string, string> = {},
@@ -67,7 +67,7 @@ export function injectAs(
   return server.app.inject({
     method,
     url,
-    headers: { ...(actor ? { cookie: actor.cookie } : {}), ...(method === 'POST' ? { origin: server.url } : {}), ...headers },
+    headers: { ...(actor ? { cookie: actor.cookie } : {}), ...(method !== 'GET' ? { origin: server.url } : {}), ...headers },
     ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
   });
 }

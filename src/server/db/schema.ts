@@ -501,6 +501,31 @@ export const liveLots = pgTable(
   ],
 );
 
+/**
+ * The Idempotency-Keys of 'Crear sesión' and the quick auction, per user: a repeat of a key answers
+ * the record its first request created (src/server/features/live/idempotency.ts). Kept a day.
+ */
+export const liveIdempotencyKeys = pgTable(
+  'live_idempotency_keys',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** sha256 of what was asked (route, session, body): the same key with anything else is refused. */
+    requestHash: text('request_hash').notNull(),
+    /** What the first request made; no foreign key, so a record deleted since answers 404 and is not made again. */
+    sessionId: uuid('session_id'),
+    auctionId: uuid('auction_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.idempotencyKey] }),
+    index('live_idempotency_keys_created_idx').on(t.createdAt),
+    check('live_idempotency_keys_key_length', sql`length(${t.idempotencyKey}) between 1 and 100`),
+  ],
+);
+
 // ── files, webhooks, audit ──────────────────────────────────────────────────
 
 export const uploads = pgTable(

@@ -1,4 +1,5 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { messages } from '../messages.js';
 
@@ -19,7 +20,9 @@ export type AppErrorCode =
   // Payments: the provider could not be reached (the caller may retry).
   | 'PROVIDER_UNAVAILABLE'
   // Live video: the video service cannot be reached now (the browser retries).
-  | 'VIDEO_UNAVAILABLE';
+  | 'VIDEO_UNAVAILABLE'
+  // Live Hub: the route would open an ended session again, and the seller has not confirmed it.
+  | 'SESSION_ENDED';
 
 const STATUS: Record<AppErrorCode, number> = {
   UNAUTHENTICATED: 401,
@@ -36,6 +39,7 @@ const STATUS: Record<AppErrorCode, number> = {
   PROFILE_INCOMPLETE: 403,
   PROVIDER_UNAVAILABLE: 502,
   VIDEO_UNAVAILABLE: 503,
+  SESSION_ENDED: 409,
 };
 
 /** A failure the client should see: the status comes from the code, the message is Spanish. */
@@ -93,9 +97,50 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply.code(400).send({ error: { code: 'INVALID_JSON', message: messages.errors.invalidJson } });
     }
     if (status >= 400 && status < 500) {
-      return reply.code(status).send({ error: { code: 'BAD_REQUEST', message: messages.errors.validation } });
+      return reply.code(status).send({ error: { code: 'BAD_REQUEST', message: messages.errors.badRequest } });
     }
     req.log.error({ err }, 'request failed');
     return reply.code(500).send({ error: { code: 'INTERNAL', message: messages.errors.internal } });
   });
+}
+
+/**
+ * What Fastify answers before any route or error handler runs (a path that is not valid
+ * percent-encoded UTF-8, a path parameter over the router's length): the product's format, in
+ * Spanish, without echoing the URL. Passed to Fastify's constructor as `frameworkErrors`.
+ */
+export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  if (err.code === 'FST_ERR_BAD_URL') {
+    reply.code(400).send({ error: { code: 'BAD_URL', message: messages.errors.badUrl } });
+    return;
+  }
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    reply.code(414).send({ error: { code: 'URL_TOO_LONG', message: messages.errors.urlTooLong } });
+    return;
+  }
+  req.log.error({ err }, 'request failed before routing');
+  reply.code(500).send({ error: { code: 'INTERNAL', message: messages.errors.internal } });
+}
+
+/**
+ * What Node's HTTP parser refuses (headers over its limit, a malformed request line or header,
+ * headers that never finished arriving): answered on the raw socket, in the same format, then closed.
+ * Passed to Fastify's constructor as `clientErrorHandler`.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  // A reset connection has no one left to answer (Node's own rule).
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'HEADERS_TOO_LARGE', messages.errors.headersTooLarge]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'REQUEST_TIMEOUT', messages.errors.requestTimeout]
+        : [400, 'Bad Request', 'BAD_REQUEST', messages.errors.badRequest];
+  const body = JSON.stringify({ error: { code, message } });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }

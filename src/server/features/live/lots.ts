@@ -2,36 +2,21 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import { isUuid } from '../../../domain/ids.js';
 import { nextLotOrder } from '../../../domain/live.js';
 import { recordAudit } from '../../audit.js';
-import type { Db, Tx } from '../../db/connect.js';
+import type { Db } from '../../db/connect.js';
 import { auctions, liveLots, liveSessions } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import { isInScope, recordScope } from '../../policies/scope.js';
-import { type Actor, bumpSession, lockEditable, readEditable, type SessionChange } from './sessions.js';
+import { closeGap, lotIdsInOrder, renumber } from './lot-order.js';
+import { keyShareAuctions, lockAuctionStates, lotRemovalRefused, removalBlockOf } from './removal.js';
+import { type Actor, bumpSession, checkReopen, lockEditable, readEditable, type SessionChange } from './sessions.js';
 
 /**
  * Lots (issue 12 item 2). Orders are 1-based and dense; every change holds the session row, so
- * concurrent adds, removals and reorders of one session run one at a time. The unique
- * (session_id, order) constraint is checked row by row, so a renumbering first moves every lot
- * out of the way (order + OFFSET), then to its place.
+ * concurrent adds, removals and reorders of one session run one at a time (lot-order.ts moves them).
  */
-const OFFSET = 1_000_000;
 
 export const lotNotFound = () => new AppError('NOT_FOUND', messages.live.lotNotFound);
-
-/** Orders 1..n in the given order (ids of this session's lots). */
-async function renumber(tx: Tx, sessionId: string, ids: readonly string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await tx.execute(sql`update live_lots set "order" = "order" + ${OFFSET} where session_id = ${sessionId}::uuid`);
-  const values = ids.map((id, i) => sql`(${id}::uuid, ${i + 1}::integer)`);
-  await tx.execute(sql`update live_lots l set "order" = v.o from (values ${sql.join(values, sql`, `)}) as v(id, o)
-                      where l.id = v.id and l.session_id = ${sessionId}::uuid`);
-}
-
-async function lotIdsInOrder(tx: Tx, sessionId: string): Promise<string[]> {
-  const found = await tx.select({ id: liveLots.id }).from(liveLots).where(eq(liveLots.sessionId, sessionId)).orderBy(liveLots.order);
-  return found.map((l) => l.id);
-}
 
 /**
  * Appends an auction as the session's last lot. The auction must be one the actor may manage,
@@ -78,17 +63,31 @@ export async function addLot(db: Db, opts: { actor: Actor; sessionId: string; au
   });
 }
 
-/** Takes a lot out of the session (never its auction) and closes the gap in the order. */
+/**
+ * Takes a lot out of the session (never its auction) and closes the gap in the order. A lot that
+ * sold or is running stays (removal.ts), decided with its auction row locked, then the session.
+ */
 export async function removeLot(db: Db, opts: { actor: Actor; sessionId: string; lotId: string; ip?: string }): Promise<SessionChange> {
+  // Refused sessions answer first, whatever the lot.
+  const editable = await readEditable(db, opts.sessionId, opts.actor);
+  if (!isUuid(opts.lotId)) throw lotNotFound();
+  const lotId = opts.lotId.toLowerCase();
+  const [found] = await db
+    .select({ auctionId: liveLots.auctionId })
+    .from(liveLots)
+    .where(and(eq(liveLots.id, lotId), eq(liveLots.sessionId, editable.id)));
+  if (!found) throw lotNotFound();
   return db.transaction(async (tx) => {
+    const state = (await lockAuctionStates(tx, [found.auctionId])).get(found.auctionId);
     const session = await lockEditable(tx, opts.sessionId, opts.actor);
-    if (!isUuid(opts.lotId)) throw lotNotFound();
+    const block = state ? removalBlockOf(state) : null;
+    if (block) throw lotRemovalRefused(block);
     const [lot] = await tx
       .delete(liveLots)
-      .where(and(eq(liveLots.id, opts.lotId.toLowerCase()), eq(liveLots.sessionId, session.id)))
+      .where(and(eq(liveLots.id, lotId), eq(liveLots.sessionId, session.id)))
       .returning();
     if (!lot) throw lotNotFound();
-    await renumber(tx, session.id, await lotIdsInOrder(tx, session.id));
+    await closeGap(tx, session.id, lot.order);
     await bumpSession(tx, session.id, session.currentLotId === lot.id ? { currentLotId: null } : {});
     await recordAudit(tx, {
       actorId: opts.actor.id,
@@ -102,31 +101,50 @@ export async function removeLot(db: Db, opts: { actor: Actor; sessionId: string;
   });
 }
 
-/** PUT .../lots/order: `lotIds` must be exactly the session's lots, in their new order. */
+/**
+ * PUT .../lots/order: `lotIds` must be exactly the session's lots, in their new order. A reorder
+ * rewrites every lot twice (lot-order.ts), which checks each lot's auction key again: those
+ * auctions are key-share locked first, then the session, the Live Hub's lock order.
+ */
 export async function reorderLots(db: Db, opts: { actor: Actor; sessionId: string; lotIds: string[]; ip?: string }): Promise<SessionChange> {
-  return db.transaction(async (tx) => {
-    const session = await lockEditable(tx, opts.sessionId, opts.actor);
-    const before = await lotIdsInOrder(tx, session.id);
-    const wanted = opts.lotIds.map((id) => id.toLowerCase());
-    const same = wanted.length === before.length && new Set(wanted).size === wanted.length && wanted.every((id) => before.includes(id));
-    if (!same) throw new AppError('CONFLICT', messages.live.lotsMismatch);
-    await renumber(tx, session.id, wanted);
-    await bumpSession(tx, session.id);
-    await recordAudit(tx, {
-      actorId: opts.actor.id,
-      action: 'live_session.reorder_lots',
-      entityType: 'live_session',
-      entityId: session.id,
-      before: { lotIds: before },
-      after: { lotIds: wanted },
-      ip: opts.ip ?? null,
+  const editable = await readEditable(db, opts.sessionId, opts.actor);
+  // A lot added or removed between the read and the locks: read again.
+  for (let attempt = 0; ; attempt++) {
+    const seen = await db.select({ id: liveLots.id, auctionId: liveLots.auctionId }).from(liveLots).where(eq(liveLots.sessionId, editable.id));
+    const done = await db.transaction(async (tx) => {
+      await keyShareAuctions(
+        tx,
+        seen.map((l) => l.auctionId),
+      );
+      const session = await lockEditable(tx, opts.sessionId, opts.actor);
+      const before = await lotIdsInOrder(tx, session.id);
+      const moved = before.length !== seen.length || seen.some((l) => !before.includes(l.id));
+      if (moved && attempt < 3) return null;
+      const wanted = opts.lotIds.map((id) => id.toLowerCase());
+      const same = !moved && wanted.length === before.length && new Set(wanted).size === wanted.length && wanted.every((id) => before.includes(id));
+      if (!same) throw new AppError('CONFLICT', messages.live.lotsMismatch);
+      await renumber(tx, session.id, wanted);
+      await bumpSession(tx, session.id);
+      await recordAudit(tx, {
+        actorId: opts.actor.id,
+        action: 'live_session.reorder_lots',
+        entityType: 'live_session',
+        entityId: session.id,
+        before: { lotIds: before },
+        after: { lotIds: wanted },
+        ip: opts.ip ?? null,
+      });
+      return { sessionId: session.id, statusChanged: false };
     });
-    return { sessionId: session.id, statusChanged: false };
-  });
+    if (done) return done;
+  }
 }
 
-/** 'Establecer actual': the lot becomes the current one and the session goes live (SPEC §4). */
-export async function setCurrentLot(db: Db, opts: { actor: Actor; sessionId: string; lotId: string; ip?: string }): Promise<SessionChange> {
+/**
+ * 'Establecer actual': the lot becomes the current one and the session goes live (SPEC §4). On an
+ * ended session only with `reopen` (checkReopen).
+ */
+export async function setCurrentLot(db: Db, opts: { actor: Actor; sessionId: string; lotId: string; reopen?: boolean; ip?: string }): Promise<SessionChange> {
   return db.transaction(async (tx) => {
     const session = await lockEditable(tx, opts.sessionId, opts.actor);
     const [lot] = await tx
@@ -134,6 +152,7 @@ export async function setCurrentLot(db: Db, opts: { actor: Actor; sessionId: str
       .from(liveLots)
       .where(and(eq(liveLots.id, opts.lotId.toLowerCase()), eq(liveLots.sessionId, session.id)));
     if (!lot) throw lotNotFound();
+    await checkReopen(tx, session, { confirmed: opts.reopen === true });
     const row = await bumpSession(tx, session.id, { currentLotId: lot.id, status: 'live' });
     await recordAudit(tx, {
       actorId: opts.actor.id,

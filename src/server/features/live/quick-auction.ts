@@ -1,10 +1,9 @@
-import { and, count, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ZQuickAuction } from '../../../domain/live.js';
-import { nextLotOrder } from '../../../domain/live.js';
 import { recordAudit } from '../../audit.js';
 import { type Db, rows, type Tx } from '../../db/connect.js';
-import { auctions, liveLots, uploads } from '../../db/schema.js';
+import { auctions, uploads } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
@@ -12,7 +11,9 @@ import { auctionCreated } from '../auctions/events.js';
 import { buildSearchText, companyNames, nameTokens } from '../auctions/search-text.js';
 import type { EngineState } from '../bids/present.js';
 import { ensureCompany } from '../companies/queries.js';
-import { type Actor, bumpSession, lockEditable, readEditable, type SessionChange } from './sessions.js';
+import { claimKey, type KeyClaim, settleKey } from './idempotency.js';
+import { insertAfterCurrent } from './lot-order.js';
+import { type Actor, bumpSession, checkReopen, lockEditable, readEditable, type SessionChange } from './sessions.js';
 
 type QuickAuctionValues = z.output<typeof ZQuickAuction>;
 type AuctionRow = typeof auctions.$inferSelect;
@@ -20,9 +21,13 @@ type AuctionRow = typeof auctions.$inferSelect;
 /**
  * 'Agregar subasta rápida' (issue 12 item 4): an auction with a name, a starting price and images
  * (no category or description), stamped like any record a user creates (SPEC §6: sellerId is the
- * uid, companyId its company). With 'add to session' it becomes the session's last lot; with a
- * timer preset as well it becomes the current lot, live, its countdown started at once, all in one
- * transaction.
+ * uid, companyId its company). With 'add to session' it goes on the block next: the order right
+ * after the current lot, the queue behind it moving down one (a lot before the current one counts
+ * as past, SPEC §4), or last when there is no current lot; with a timer preset as well it becomes
+ * the current lot, live, its countdown started at once, all in one transaction. On an ended
+ * session 'add to session' needs `reopen` (checkReopen); the session is then live when the lot
+ * starts now, scheduled (open, off the air) otherwise. An Idempotency-Key makes a repeat answer
+ * the first request's auction (`replayed`), creating nothing.
  *
  * Without a timer: 'pending' waits as any pending auction; 'live' is on the block but takes no bids
  * until the seller starts its timer (the bid engine refuses an auction without an end time, and the
@@ -34,6 +39,7 @@ export interface QuickAuctionDone {
   change: (SessionChange & { lotId: string }) | null;
   timer: { lotId: string; state: EngineState; endTime: number } | null;
   events: DomainEvent[];
+  replayed: boolean;
 }
 
 async function checkImages(tx: Tx, opts: { images: string[]; actor: Actor }): Promise<void> {
@@ -48,7 +54,10 @@ async function checkImages(tx: Tx, opts: { images: string[]; actor: Actor }): Pr
   if (opts.images.some((url) => !urls.has(url))) throw new AppError('VALIDATION', messages.errors.validation, { images: messages.fields.imageInvalid });
 }
 
-export async function createQuickAuction(db: Db, opts: { actor: Actor; sessionId: string; input: QuickAuctionValues; ip?: string }): Promise<QuickAuctionDone> {
+export async function createQuickAuction(
+  db: Db,
+  opts: { actor: Actor; sessionId: string; input: QuickAuctionValues; key?: KeyClaim | null; ip?: string },
+): Promise<QuickAuctionDone> {
   const { actor, input } = opts;
   await readEditable(db, opts.sessionId, actor);
   // An active auction outside the show needs an end (as the auction form's); a lot waits for its timer.
@@ -57,6 +66,12 @@ export async function createQuickAuction(db: Db, opts: { actor: Actor; sessionId
   }
   const startsNow = input.addToSession && input.timerSeconds !== null;
   return db.transaction(async (tx) => {
+    const replay = opts.key ? await claimKey(tx, opts.key) : null;
+    if (replay) {
+      const [first] = replay.auctionId ? await tx.select().from(auctions).where(eq(auctions.id, replay.auctionId)) : [];
+      if (!first) throw new AppError('NOT_FOUND', messages.errors.notFound);
+      return { row: first, change: null, timer: null, events: [], replayed: true };
+    }
     await checkImages(tx, { images: input.images, actor });
     await ensureCompany(tx, actor.companyId);
     const company = (await companyNames(tx, [actor.companyId])).get(actor.companyId) ?? null;
@@ -86,17 +101,18 @@ export async function createQuickAuction(db: Db, opts: { actor: Actor; sessionId
       ip: opts.ip ?? null,
     });
     const events: DomainEvent[] = [auctionCreated(row)];
-    if (!input.addToSession) return { row, change: null, timer: null, events };
+    if (!input.addToSession) {
+      if (opts.key) await settleKey(tx, opts.key, { sessionId: opts.sessionId.toLowerCase(), auctionId: row.id });
+      return { row, change: null, timer: null, events, replayed: false };
+    }
 
     // The new auction's row is this transaction's own; the session comes next, as everywhere.
     const session = await lockEditable(tx, opts.sessionId, actor);
-    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(liveLots).where(eq(liveLots.sessionId, session.id));
-    const [lot] = await tx
-      .insert(liveLots)
-      .values({ sessionId: session.id, auctionId: row.id, order: nextLotOrder(Number(n)) })
-      .returning();
-    if (!lot) throw new Error('insert returned nothing');
-    const after = await bumpSession(tx, session.id, startsNow ? { currentLotId: lot.id, status: 'live' } : {});
+    await checkReopen(tx, session, { confirmed: input.reopen === true });
+    const lot = await insertAfterCurrent(tx, { session, auctionId: row.id });
+    const status = startsNow ? 'live' : session.status === 'ended' ? 'scheduled' : session.status;
+    const after = await bumpSession(tx, session.id, { status, ...(startsNow ? { currentLotId: lot.id } : {}) });
+    if (opts.key) await settleKey(tx, opts.key, { sessionId: session.id, auctionId: row.id });
     await recordAudit(tx, {
       actorId: actor.id,
       action: 'live_session.add_lot',
@@ -106,11 +122,11 @@ export async function createQuickAuction(db: Db, opts: { actor: Actor; sessionId
       ip: opts.ip ?? null,
     });
     const change = { sessionId: session.id, statusChanged: after.status !== session.status, lotId: lot.id };
-    if (!startsNow || !row.endTime) return { row, change, timer: null, events };
+    if (!startsNow || !row.endTime) return { row, change, timer: null, events, replayed: false };
     const [state] = rows<{ s: EngineState }>(
       await tx.execute(sql`select auction_bid_state(a, auction_bidding_config(a.id)) as s from auctions a where a.id = ${row.id}::uuid`),
     );
     if (!state) throw new Error('auction vanished');
-    return { row, change, timer: { lotId: lot.id, state: state.s, endTime: row.endTime.getTime() }, events };
+    return { row, change, timer: { lotId: lot.id, state: state.s, endTime: row.endTime.getTime() }, events, replayed: false };
   });
 }

@@ -1,8 +1,18 @@
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AuctionDetail } from '../../../domain/auctions.js';
-import { ZAddLot, ZPickerQuery, ZQuickAuction, ZReorderLots, ZSessionCreate, ZSessionUpdate, ZSetCurrentLot, ZTimerInput } from '../../../domain/live.js';
+import {
+  ZAddLot,
+  ZPickerQuery,
+  ZQuickAuction,
+  ZReorderLots,
+  ZSessionCreate,
+  ZSessionUpdate,
+  ZSetCurrentLot,
+  ZStreamStart,
+  ZTimerInput,
+} from '../../../domain/live.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { AppError, fieldMessage } from '../../http/errors.js';
@@ -12,6 +22,7 @@ import type { DomainEvent } from '../../realtime/publisher.js';
 import { describeAuction } from '../auctions/service.js';
 import type { CurrentUser } from '../auth/sessions.js';
 import { installLiveSubscribers, lotTimerSet, sessionChanged, sessionDeleted } from './events.js';
+import { idempotencyKeyOf, keyClaim } from './idempotency.js';
 import { addLot, removeLot, reorderLots, setCurrentLot } from './lots.js';
 import { canEditSession } from './policies.js';
 import { presentDetail } from './presenters.js';
@@ -91,10 +102,18 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
 
   app.get('/api/live-sessions/public', async () => liveDirectory(db));
 
+  /** A repeat of an Idempotency-Key answers as the first did (201, the record as it is now), and says so in a header. */
+  const replayed = (reply: FastifyReply) => reply.header('Idempotent-Replayed', 'true');
+
   app.post('/api/live-sessions', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { body: ZSessionCreate } }, async (req, reply) => {
     const actor = currentUser(req);
-    const row = await createSession(db, { actor, input: req.body, ip: req.ip });
-    return reply.code(201).send(await changed({ sessionId: row.id, statusChanged: false }, actor));
+    const key = keyClaim({ userId: actor.id, key: idempotencyKeyOf(req), action: 'live_session.create', sessionId: null, body: req.body });
+    const made = await createSession(db, { actor, input: req.body, key, ip: req.ip });
+    if (made.replayed) {
+      const { detail } = await detailFor(made.row.id, actor);
+      return replayed(reply).code(201).send(detail);
+    }
+    return reply.code(201).send(await changed({ sessionId: made.row.id, statusChanged: false }, actor));
   });
 
   app.get('/api/live-sessions/:id', { schema: { params: ZParams } }, async (req) => (await detailFor(req.params.id, req.user)).detail);
@@ -104,7 +123,11 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
     { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZSessionUpdate } },
     async (req) => {
       const actor = currentUser(req);
-      return changed(await updateSession(db, { actor, id: req.params.id, input: req.body, ip: req.ip }), actor);
+      const change = await updateSession(db, { actor, id: req.params.id, input: req.body, ip: req.ip });
+      const detail = await changed(change, actor);
+      // 'Finalizada' drops the video as 'Detener' does: nobody keeps watching an ended show.
+      if (change.ended) await endVideo(change.sessionId);
+      return detail;
     },
   );
 
@@ -143,10 +166,15 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   });
 
   /** 'Iniciar' once the provider accepted the seller's media: live, streamType, lastStreamStart (SPEC §4). */
-  app.post('/api/live-sessions/:id/stream/start', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => {
-    const actor = currentUser(req);
-    return changed(await startStream(db, { actor, sessionId: req.params.id, provider: ctx.video.name, ip: req.ip }), actor);
-  });
+  app.post(
+    '/api/live-sessions/:id/stream/start',
+    { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZStreamStart } },
+    async (req) => {
+      const actor = currentUser(req);
+      const reopen = req.body?.reopen === true;
+      return changed(await startStream(db, { actor, sessionId: req.params.id, provider: ctx.video.name, reopen, ip: req.ip }), actor);
+    },
+  );
 
   /** 'Detener': scheduled, lastStreamStop, and the provider drops the session's video. */
   app.post('/api/live-sessions/:id/stream/stop', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => {
@@ -185,7 +213,8 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
     { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZSetCurrentLot } },
     async (req) => {
       const actor = currentUser(req);
-      return changed(await setCurrentLot(db, { actor, sessionId: req.params.id, lotId: req.body.lotId, ip: req.ip }), actor);
+      const { lotId, reopen } = req.body;
+      return changed(await setCurrentLot(db, { actor, sessionId: req.params.id, lotId, reopen: reopen === true, ip: req.ip }), actor);
     },
   );
 
@@ -205,11 +234,16 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
     { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZQuickAuction } },
     async (req, reply) => {
       const actor = currentUser(req);
-      const done = await createQuickAuction(db, { actor, sessionId: req.params.id, input: req.body, ip: req.ip });
+      const key = keyClaim({ userId: actor.id, key: idempotencyKeyOf(req), action: 'live_session.quick_auction', sessionId: req.params.id, body: req.body });
+      const done = await createQuickAuction(db, { actor, sessionId: req.params.id, input: req.body, key, ip: req.ip });
+      const auction = (await describeAuction(db, { row: done.row, viewer: actor })) as AuctionDetail;
+      if (done.replayed) {
+        const detail = req.body.addToSession ? (await detailFor(req.params.id, actor)).detail : null;
+        return replayed(reply).code(201).send({ auction, detail });
+      }
       await publisher.publish(done.events);
       const { change, timer } = done;
       const detail = change ? await changed(change, actor, (view) => (timer ? [lotTimerSet(view, present, { ...timer, auctionId: done.row.id })] : [])) : null;
-      const auction = (await describeAuction(db, { row: done.row, viewer: actor })) as AuctionDetail;
       return reply.code(201).send({ auction, detail });
     },
   );

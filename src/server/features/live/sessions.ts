@@ -8,8 +8,11 @@ import { auctions, liveLots, liveSessions, uploads } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import type { ScopedActor } from '../../policies/scope.js';
+import type { EngineState } from '../bids/present.js';
+import { claimKey, type KeyClaim, settleKey } from './idempotency.js';
 import { canEditSession } from './policies.js';
 import type { SessionRow } from './presenters.js';
+import { checkSessionDeletable, lockAuctionStates, removalBlockOf } from './removal.js';
 
 /**
  * Sessions: create, edit, delete (issue 12 item 1). Lock order, everywhere in the Live Hub and in
@@ -60,10 +63,22 @@ export async function bumpSession(tx: Tx, id: string, set: Partial<typeof liveSe
   return row;
 }
 
-/** POST /api/live-sessions ('Crear sesión'): stamped with the creator as seller and its company (SPEC §6). */
-export async function createSession(db: Db, opts: { actor: Actor; input: z.output<typeof ZSessionCreate>; ip?: string }): Promise<SessionRow> {
+/**
+ * POST /api/live-sessions ('Crear sesión'): stamped with the creator as seller and its company (SPEC §6).
+ * With an Idempotency-Key, a repeat answers the session the first request created (`replayed`).
+ */
+export async function createSession(
+  db: Db,
+  opts: { actor: Actor; input: z.output<typeof ZSessionCreate>; key?: KeyClaim | null; ip?: string },
+): Promise<{ row: SessionRow; replayed: boolean }> {
   const { actor, input } = opts;
   return db.transaction(async (tx) => {
+    const replay = opts.key ? await claimKey(tx, opts.key) : null;
+    if (replay) {
+      const first = replay.sessionId ? await readSession(tx, replay.sessionId) : null;
+      if (!first) throw sessionNotFound();
+      return { row: first, replayed: true };
+    }
     const [row] = await tx
       .insert(liveSessions)
       .values({
@@ -85,7 +100,8 @@ export async function createSession(db: Db, opts: { actor: Actor; input: z.outpu
       after: { title: row.title, companyId: row.companyId, scheduledAt: row.scheduledAt },
       ip: opts.ip ?? null,
     });
-    return row;
+    if (opts.key) await settleKey(tx, opts.key, { sessionId: row.id, auctionId: null });
+    return { row, replayed: false };
   });
 }
 
@@ -117,8 +133,14 @@ async function checkCover(tx: Tx, opts: { url: string; actor: Actor; session: Se
   throw new AppError('VALIDATION', messages.errors.validation, { coverImageUrl: messages.live.fields.coverInvalid });
 }
 
-/** An ended session opened again must not make one of its auctions a lot of two open sessions. */
-async function checkReopen(tx: Tx, session: SessionRow): Promise<void> {
+/**
+ * Every change that takes a session out of 'ended' runs this, with the session locked: the seller
+ * must have confirmed it (`reopen: true`, or the status dropdown, which is explicit), else 409
+ * SESSION_ENDED; and no auction of the session may be a lot of another open session meanwhile.
+ */
+export async function checkReopen(tx: Tx, session: SessionRow, opts: { confirmed: boolean }): Promise<void> {
+  if (session.status !== 'ended') return;
+  if (!opts.confirmed) throw new AppError('SESSION_ENDED', messages.live.sessionEnded);
   const [clash] = await tx
     .select({ id: liveLots.id })
     .from(liveLots)
@@ -135,7 +157,10 @@ async function checkReopen(tx: Tx, session: SessionRow): Promise<void> {
 }
 
 /** PUT /api/live-sessions/{id}: any subset of the fields ('Editar Sesión', the status dropdown, the cover). */
-export async function updateSession(db: Db, opts: { actor: Actor; id: string; input: SessionUpdate; ip?: string }): Promise<SessionChange> {
+export async function updateSession(
+  db: Db,
+  opts: { actor: Actor; id: string; input: SessionUpdate; ip?: string },
+): Promise<SessionChange & { ended: boolean }> {
   const { actor, input } = opts;
   return db.transaction(async (tx) => {
     const before = await lockEditable(tx, opts.id, actor);
@@ -154,8 +179,10 @@ export async function updateSession(db: Db, opts: { actor: Actor; id: string; in
     }
     const status = (input.status ?? before.status) as SessionStatus;
     if (status !== before.status) {
-      if (before.status === 'ended') await checkReopen(tx, before);
+      await checkReopen(tx, before, { confirmed: true });
       set.status = status;
+      // 'Finalizada' ends the broadcast as 'Detener' does; the route drops the video.
+      if (status === 'ended') set.lastStreamStop = new Date();
     }
     const row = await bumpSession(tx, before.id, set);
     await recordAudit(tx, {
@@ -167,7 +194,7 @@ export async function updateSession(db: Db, opts: { actor: Actor; id: string; in
       after: pick(row, Object.keys(set)),
       ip: opts.ip ?? null,
     });
-    return { sessionId: row.id, statusChanged: status !== before.status };
+    return { sessionId: row.id, statusChanged: status !== before.status, ended: status === 'ended' && before.status !== 'ended' };
   });
 }
 
@@ -175,20 +202,39 @@ function pick(row: SessionRow, keys: string[]): Record<string, unknown> {
   return Object.fromEntries(keys.map((k) => [k, (row as unknown as Record<string, unknown>)[k]]));
 }
 
-/** DELETE /api/live-sessions/{id}: its lots go with it; auctions never do, sold or not. */
+/**
+ * DELETE /api/live-sessions/{id}: its lots go with it; auctions never do. A session holding a lot
+ * that sold (its results) or that is running is refused (removal.ts): the seller ends it instead.
+ * Its auctions' rows are locked first, then the session, as everywhere.
+ */
 export async function deleteSession(db: Db, opts: { actor: Actor; id: string; ip?: string }): Promise<SessionRow> {
-  return db.transaction(async (tx) => {
-    const row = await lockEditable(tx, opts.id, opts.actor);
-    const lots = await tx.select({ auctionId: liveLots.auctionId }).from(liveLots).where(eq(liveLots.sessionId, row.id));
-    await tx.delete(liveSessions).where(eq(liveSessions.id, row.id));
-    await recordAudit(tx, {
-      actorId: opts.actor.id,
-      action: 'live_session.delete',
-      entityType: 'live_session',
-      entityId: row.id,
-      before: { title: row.title, companyId: row.companyId, status: row.status, auctionIds: lots.map((l) => l.auctionId) },
-      ip: opts.ip ?? null,
+  const editable = await readEditable(db, opts.id, opts.actor);
+  // A lot added between the read and the locks: read again.
+  for (let attempt = 0; ; attempt++) {
+    const seen = await db.select({ auctionId: liveLots.auctionId }).from(liveLots).where(eq(liveLots.sessionId, editable.id));
+    const done = await db.transaction(async (tx) => {
+      const states = await lockAuctionStates(
+        tx,
+        seen.map((l) => l.auctionId),
+      );
+      const row = await lockEditable(tx, opts.id, opts.actor);
+      const lots = await tx.select({ auctionId: liveLots.auctionId }).from(liveLots).where(eq(liveLots.sessionId, row.id));
+      if (lots.some((l) => !states.has(l.auctionId))) {
+        if (attempt < 3) return null;
+        throw new AppError('CONFLICT', messages.live.lotsMismatch);
+      }
+      checkSessionDeletable(lots.map((l) => removalBlockOf(states.get(l.auctionId) as EngineState)));
+      await tx.delete(liveSessions).where(eq(liveSessions.id, row.id));
+      await recordAudit(tx, {
+        actorId: opts.actor.id,
+        action: 'live_session.delete',
+        entityType: 'live_session',
+        entityId: row.id,
+        before: { title: row.title, companyId: row.companyId, status: row.status, auctionIds: lots.map((l) => l.auctionId) },
+        ip: opts.ip ?? null,
+      });
+      return row;
     });
-    return row;
-  });
+    if (done) return done;
+  }
 }

@@ -1,16 +1,21 @@
 import type { VideoProviderName } from '../../../domain/video.js';
 import { recordAudit } from '../../audit.js';
 import type { Db } from '../../db/connect.js';
-import { type Actor, bumpSession, lockEditable, type SessionChange } from './sessions.js';
+import { type Actor, bumpSession, checkReopen, lockEditable, type SessionChange } from './sessions.js';
 
 /**
  * SPEC §4 "Broadcast state": 'Iniciar' sets the session live with the provider that carries it and
  * a start time; 'Detener' sets it scheduled with a stop time (an ended session stays ended: the
  * seller closed the show before stopping the camera). Both are the session's editors' only.
+ * 'Iniciar' on an ended session opens it again only with `reopen` (checkReopen).
  */
-export async function startStream(db: Db, opts: { actor: Actor; sessionId: string; provider: VideoProviderName; ip?: string }): Promise<SessionChange> {
+export async function startStream(
+  db: Db,
+  opts: { actor: Actor; sessionId: string; provider: VideoProviderName; reopen?: boolean; ip?: string },
+): Promise<SessionChange> {
   return db.transaction(async (tx) => {
     const before = await lockEditable(tx, opts.sessionId, opts.actor);
+    await checkReopen(tx, before, { confirmed: opts.reopen === true });
     const row = await bumpSession(tx, before.id, { status: 'live', streamType: opts.provider, lastStreamStart: new Date() });
     await recordAudit(tx, {
       actorId: opts.actor.id,
