@@ -150,8 +150,9 @@ export function normalizeWhatsappLink(value: string | null | undefined): string 
 
 /**
  * Why a lot may not leave its session, or null when it may: a lot that sold carries the show's
- * result (its sale, its winner's bill), and a running one has bidders relying on it. An unsold lot
- * that is not running may be removed. The server decides with it; the Live Hub reads it to say why.
+ * result (its sale, its winner's bill), and a running one (on the block, or with bids standing) has
+ * bidders relying on it. An unsold lot that is not running may be removed. The server decides with
+ * it; the Live Hub reads it to say why.
  */
 export type LotRemovalBlock = 'sold' | 'running';
 export function lotRemovalBlock(
@@ -160,7 +161,8 @@ export function lotRemovalBlock(
 ): LotRemovalBlock | null {
   const hasBuyer = state.bidCount > 0 || state.winnerName !== null || state.winnerTag !== null;
   if (hasBuyer) return state.status === 'ended' ? 'sold' : 'running';
-  if ((state.status === 'live' || state.status === 'active') && state.endTime !== null && state.endTime > now) return 'running';
+  // On the block: its show timer runs. An online auction ('active') without bids keeps running online when it leaves the show.
+  if (state.status === 'live' && state.endTime !== null && state.endTime > now) return 'running';
   return null;
 }
 

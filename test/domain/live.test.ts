@@ -363,7 +363,7 @@ describe('lotRemovalBlock', () => {
 
   it('refuses a lot whose timer runs or whose bids stand', () => {
     expect(lotRemovalBlock(state({ endTime: now + 5000 }), now)).toBe('running');
-    expect(lotRemovalBlock(state({ status: 'active', endTime: now + 5000 }), now)).toBe('running');
+    expect(lotRemovalBlock(state({ status: 'active', bidCount: 2, endTime: now + 86_400_000 }), now)).toBe('running');
     expect(lotRemovalBlock(state({ bidCount: 1, endTime: now - 1 }), now)).toBe('running');
   });
 
@@ -371,6 +371,8 @@ describe('lotRemovalBlock', () => {
     expect(lotRemovalBlock(state(), now)).toBeNull();
     expect(lotRemovalBlock(state({ status: 'ended', endTime: now - 1000 }), now)).toBeNull();
     expect(lotRemovalBlock(state({ status: 'pending', endTime: now + 5000 }), now)).toBeNull();
+    // An online auction without bids carries on online when it leaves the show.
+    expect(lotRemovalBlock(state({ status: 'active', endTime: now + 86_400_000 }), now)).toBeNull();
     expect(lotRemovalBlock(state({ endTime: now }), now)).toBeNull();
   });
 });
