@@ -1,10 +1,15 @@
 import type { AuctionLiveState } from './bidding.js';
-import type { LotStatus, SessionStatus } from './live.js';
 
 /**
  * What the public live page needs of live sessions (its link, the lot rule, the timer), without Zod:
  * live.ts has the schemas and re-exports these, so a buyer's phone does not download Zod.
  */
+
+/** SPEC §3's session and lot statuses. */
+export const SESSION_STATUSES = ['scheduled', 'live', 'paused', 'ended'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+export const LOT_STATUSES = ['queued', 'finished', 'passed'] as const;
+export type LotStatus = (typeof LOT_STATUSES)[number];
 
 /**
  * SPEC §5's slug: lower-cased, normalised (accents dropped), everything but word characters,

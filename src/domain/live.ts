@@ -1,47 +1,11 @@
 import { z } from 'zod';
 import type { AuctionLiveState } from './bidding.js';
 import { isUuid } from './ids.js';
-import {
-  formatClock,
-  formatTimer,
-  isPastLot,
-  type LotFacts,
-  type LotPhase,
-  livePath,
-  lotFacts,
-  lotPhase,
-  lotPhases,
-  lotRan,
-  type ShowFacts,
-  slugify,
-  splitLots,
-  type TimerState,
-  timerState,
-  type WaitParts,
-  waitParts,
-} from './live-public.js';
+import { type LotStatus, SESSION_STATUSES, type SessionStatus, slugify } from './live-public.js';
 import { nameTokens, zText } from './text.js';
 
 /** The Zod-free part (live-public.ts), re-exported for the existing importers. */
-export {
-  formatClock,
-  formatTimer,
-  isPastLot,
-  type LotFacts,
-  type LotPhase,
-  livePath,
-  lotFacts,
-  lotPhase,
-  lotPhases,
-  lotRan,
-  type ShowFacts,
-  slugify,
-  splitLots,
-  type TimerState,
-  timerState,
-  type WaitParts,
-  waitParts,
-};
+export * from './live-public.js';
 
 /**
  * Live sessions and their lots (SPEC §3 liveSessions, §4 "Session status", "Lot status", "Timer
@@ -50,10 +14,6 @@ export {
  * under `livehub.errors` (web) and `messages.live` (server).
  */
 
-export const SESSION_STATUSES = ['scheduled', 'live', 'paused', 'ended'] as const;
-export type SessionStatus = (typeof SESSION_STATUSES)[number];
-export const LOT_STATUSES = ['queued', 'finished', 'passed'] as const;
-export type LotStatus = (typeof LOT_STATUSES)[number];
 /** 'none' until a first broadcast; then the provider that carried it (SPEC §3 names none | agora). */
 export const STREAM_TYPES = ['none', 'embedded', 'janus', 'agora'] as const;
 export type StreamType = (typeof STREAM_TYPES)[number];
