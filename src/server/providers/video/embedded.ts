@@ -6,14 +6,14 @@ import { MAX_SDP_BYTES, type VideoAckError, type VideoPublisherEvent, type Video
 import { liveSessions } from '../../db/schema.js';
 import { canEditSession } from '../../features/live/policies.js';
 import type { SocketData } from '../../realtime/index.js';
+import { holdRoom, MAX_PUBLIC_ROOMS, releaseRoom } from '../../realtime/public-rooms.js';
 import { rooms } from '../../realtime/rooms.js';
 import { type VideoProvider, type VideoProviderDeps, VideoUnavailableError } from './index.js';
 import { createSfuSupervisor, SfuRequestError, type SfuSupervisor } from './sfu/supervisor.js';
+import { createViewerSlots, type ViewerSlot } from './viewer-slots.js';
 
 /** Peers one socket may watch at once (a live page and its preview); more is a scraper. */
 const MAX_VIEWERS_PER_SOCKET = 2;
-/** Viewers on this SFU process: ~500–700 fit one JS thread (VIDEO.md); past this, Janus. */
-const MAX_VIEWERS = 2000;
 /** videoPublish + videoSubscribe per socket in a window: a page retries every few seconds at most. */
 const SIGNAL_LIMIT = { count: 10, windowMs: 10_000 };
 /** REMB to publishers: what a 640x480–720p camera needs, without inviting the uplink to flood. */
@@ -26,16 +26,9 @@ interface PublisherState {
   socketId: string;
   live: boolean;
 }
-interface ViewerState {
-  peerId: string;
-  sessionId: string;
-  socketId: string;
-}
 interface SocketVideo {
   /** sessionId → pubId this socket publishes. */
   publishing: Map<string, string>;
-  /** sessionId → its viewer here. */
-  watching: Map<string, ViewerState>;
   signals: number[];
 }
 
@@ -46,12 +39,18 @@ type Reply = (answer: unknown) => void;
  * The embedded SFU (issue 13, VIDEO.md): a node-datachannel child process (sfu/worker.ts, kept
  * alive by sfu/supervisor.ts) and its signalling over the page's Socket.IO connection. Only the
  * session's editors publish; anyone may watch. This process holds who publishes and watches, the
- * child holds the peers: when the child dies, every session it carried hears 'restart'.
+ * child holds the peers: when the child dies, every session it carried hears 'restart'. A viewer
+ * holds a slot (viewer-slots.ts) from its request until its peer ends, or until the connect
+ * timeout if the peer never connects, and it enters the session's room only once subscribed.
  */
 export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<VideoProvider & { debug: NonNullable<VideoProvider['debug']> }> {
   const { config, db, realtime, log } = deps;
   const publishers = new Map<string, PublisherState>();
-  const viewers = new Map<string, ViewerState>();
+  const slots = createViewerSlots({ total: config.viewers.sfuMax, perSocket: MAX_VIEWERS_PER_SOCKET, perAddress: config.viewers.perAddress });
+  /** A slot's connect timeout, until its peer connects or the slot goes. */
+  const connectTimers = new Map<string, NodeJS.Timeout>();
+  /** Viewers whose subscription put their socket in the session's room (a hold, dropped with the viewer). */
+  const roomHolds = new Set<string>();
   const sockets = new Map<string, SocketVideo>();
   const epochs = new Map<string, number>();
 
@@ -68,12 +67,10 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
       // Every peer died with the child: the sessions it carried go off, and their pages reconnect.
       const had = [...publishers.keys()];
       publishers.clear();
-      viewers.clear();
-      for (const s of sockets.values()) {
-        s.publishing.clear();
-        s.watching.clear();
-      }
+      for (const s of sockets.values()) s.publishing.clear();
+      // Announced before the viewers' room holds go, so a page that only subscribed hears it too.
       for (const sessionId of had) announce(sessionId, false, 'restart');
+      for (const slot of slots.clear()) settle(slot);
     },
     onEvent(event) {
       if (event.t === 'publisherState') {
@@ -85,8 +82,9 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
         } else if (event.state === 'failed' || event.state === 'closed') {
           dropPublisher(event.room, 'lost');
         }
-      } else if (event.t === 'viewerState' && (event.state === 'failed' || event.state === 'closed')) {
-        forgetViewer(event.peerId);
+      } else if (event.t === 'viewerState') {
+        if (event.state === 'connected' && slots.markConnected(event.peerId)) clearConnectTimer(event.peerId);
+        else if (event.state === 'failed' || event.state === 'closed') forgetViewer(event.peerId);
       }
     },
   });
@@ -105,7 +103,7 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
   function stateOf(socket: AnySocket): SocketVideo {
     let s = sockets.get(socket.id);
     if (!s) {
-      s = { publishing: new Map(), watching: new Map(), signals: [] };
+      s = { publishing: new Map(), signals: [] };
       sockets.set(socket.id, s);
     }
     return s;
@@ -120,16 +118,39 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     announce(sessionId, false, reason);
   }
 
+  function clearConnectTimer(peerId: string): void {
+    clearTimeout(connectTimers.get(peerId));
+    connectTimers.delete(peerId);
+  }
+  /** What a freed slot leaves behind here: its timer, and its socket's hold on the session's room. */
+  function settle(slot: ViewerSlot): void {
+    clearConnectTimer(slot.id);
+    if (!roomHolds.delete(slot.id)) return;
+    const socket = realtime.io.of('/').sockets.get(slot.socketId);
+    if (socket) releaseRoom(socket, rooms.session(slot.sessionId));
+  }
+  /** The viewer is gone in the child already (failed, closed): free its slot. */
   function forgetViewer(peerId: string): void {
-    const v = viewers.get(peerId);
-    if (!v) return;
-    viewers.delete(peerId);
-    const s = sockets.get(v.socketId);
-    if (s?.watching.get(v.sessionId)?.peerId === peerId) s.watching.delete(v.sessionId);
+    const slot = slots.release(peerId);
+    if (slot) settle(slot);
+  }
+  /** Ends a viewer whose slot is already freed: the child closes its peer (no error when it has none, or not yet). */
+  function endPeer(slot: ViewerSlot): void {
+    settle(slot);
+    sfu.request({ t: 'leave', peerId: slot.id }).catch(() => {});
   }
   function endViewer(peerId: string): void {
     forgetViewer(peerId);
     sfu.request({ t: 'leave', peerId }).catch(() => {});
+  }
+  /** A peer that has not connected in time is a script's (or lost): its slot goes back. */
+  function armConnectTimer(peerId: string): void {
+    const timer = setTimeout(() => {
+      connectTimers.delete(peerId);
+      if (slots.get(peerId)?.connected === false) endViewer(peerId);
+    }, config.viewers.connectTimeoutMs);
+    timer.unref();
+    connectTimers.set(peerId, timer);
   }
 
   /** Publish and subscribe cost a peer connection each: counted per socket in a sliding window. */
@@ -200,25 +221,44 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     const id = sessionId.toLowerCase();
     const s = stateOf(socket);
     if (!allowSignal(s)) return fail(reply, 'too_many');
-    const replacing = s.watching.get(id);
-    if (!replacing && (s.watching.size >= MAX_VIEWERS_PER_SOCKET || viewers.size >= MAX_VIEWERS)) return fail(reply, 'too_many');
-    if (!(await sfu.ready(START_WAIT_MS))) return fail(reply, 'unavailable');
-    // In the room before the answer, so the live:true that may follow a 'not_publishing' reaches it.
-    await socket.join(rooms.session(id));
-    if (replacing) endViewer(replacing.peerId);
-    const epoch = epochs.get(id) ?? 0;
-    if (!publishers.has(id)) return reply({ ok: false, error: 'not_publishing' });
+    const room = rooms.session(id);
+    // A viewer enters the session's room once subscribed: a socket at its room cap cannot become one.
+    const held = socket.data.publicRooms.held;
+    if (!held.has(room) && held.size >= MAX_PUBLIC_ROOMS) return fail(reply, 'too_many');
+    // The slot is taken before any await, so parallel subscriptions cannot overshoot a cap.
     const peerId = randomUUID();
-    const viewer: ViewerState = { peerId, sessionId: id, socketId: socket.id };
-    viewers.set(peerId, viewer);
-    s.watching.set(id, viewer);
+    const taken = slots.reserve({ id: peerId, sessionId: id, socketId: socket.id, address: socket.data.address });
+    if (taken.replaced) endPeer(taken.replaced);
+    if (!taken.ok) return fail(reply, 'too_many');
+    if (taken.evicted) endPeer(taken.evicted);
+    armConnectTimer(peerId);
+    if (!(await sfu.ready(START_WAIT_MS))) {
+      forgetViewer(peerId);
+      return fail(reply, 'unavailable');
+    }
+    // Replaced, taken back or its socket gone while the SFU started.
+    if (!slots.get(peerId)) return fail(reply, 'unavailable');
+    const epoch = epochs.get(id) ?? 0;
+    if (!publishers.has(id)) {
+      forgetViewer(peerId);
+      return reply({ ok: false, error: 'not_publishing' });
+    }
     try {
       const answer = await sfu.request({ t: 'subscribe', room: id, peerId, sdp });
-      if (viewers.get(peerId) !== viewer) return fail(reply, 'unavailable');
-      if (!socket.connected) return endViewer(peerId);
+      // Its slot went while the SFU answered: the peer the child just made goes too.
+      if (!slots.get(peerId) || !socket.connected) {
+        endViewer(peerId);
+        return fail(reply, 'unavailable');
+      }
+      if (holdRoom(socket, room, async () => null) === 'full') {
+        endViewer(peerId);
+        return fail(reply, 'too_many');
+      }
+      roomHolds.add(peerId);
       reply({ ok: true, peerId, sdp: answer.sdp, epoch });
     } catch (err) {
-      forgetViewer(peerId);
+      // A request that timed out may still make its peer in the child: the leave ends it.
+      endViewer(peerId);
       fail(reply, errorOf(err));
     }
   }
@@ -232,17 +272,17 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     const id = sessionId.toLowerCase();
     const s = sockets.get(socket.id);
     if (s?.publishing.has(id) && publishers.get(id)?.socketId === socket.id) dropPublisher(id, 'stopped');
-    const v = s?.watching.get(id);
-    if (v) endViewer(v.peerId);
+    const slot = slots.of(socket.id, id);
+    if (slot) endViewer(slot.id);
     reply({ ok: true });
   }
 
   function onDisconnect(socket: AnySocket): void {
     const s = sockets.get(socket.id);
     sockets.delete(socket.id);
+    for (const slot of slots.releaseSocket(socket.id)) endPeer(slot);
     if (!s) return;
     for (const sessionId of s.publishing.keys()) if (publishers.get(sessionId)?.socketId === socket.id) dropPublisher(sessionId, 'lost');
-    for (const v of s.watching.values()) endViewer(v.peerId);
   }
 
   const io = realtime.io as unknown as {
@@ -274,13 +314,14 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     },
     async endSession(sessionId: string) {
       const id = sessionId.toLowerCase();
-      for (const v of [...viewers.values()]) if (v.sessionId === id) forgetViewer(v.peerId);
       const current = publishers.get(id);
       if (current) {
         publishers.delete(id);
         sockets.get(current.socketId)?.publishing.delete(id);
         announce(id, false, 'stopped');
       }
+      // After the announcement, so a page that only subscribed hears it; endRoom below ends the peers.
+      for (const slot of slots.releaseSession(id)) settle(slot);
       if (sfu.isUp()) await sfu.request({ t: 'endRoom', room: id }).catch(() => {});
     },
     async close() {
@@ -289,7 +330,7 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     },
     debug: {
       workerPid: () => sfu.pid(),
-      stats: async () => ({ ...(await sfu.request({ t: 'stats' })).stats, sessions: publishers.size, trackedViewers: viewers.size }),
+      stats: async () => ({ ...(await sfu.request({ t: 'stats' })).stats, sessions: publishers.size, trackedViewers: slots.size, slots: slots.counts() }),
     },
   };
 }
