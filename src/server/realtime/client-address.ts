@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
 
 /** Longest address key kept: a forwarded value that is not an address is cut, not stored whole. */
@@ -12,7 +12,7 @@ const MAX_KEY_LENGTH = 64;
  * IPv4 address, and an IPv6 address as its /64: a carrier gives each phone a /64, so one phone
  * can otherwise take a new address per socket.
  */
-export function clientAddress(req: Pick<IncomingMessage, 'headers' | 'socket'>, trustProxy: boolean): string {
+export function clientAddress(req: { headers: IncomingHttpHeaders; socket: { remoteAddress?: string | undefined } }, trustProxy: boolean): string {
   let address = req.socket.remoteAddress ?? '';
   const forwarded = req.headers['x-forwarded-for'];
   if (trustProxy && typeof forwarded === 'string') {

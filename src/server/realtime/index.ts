@@ -13,7 +13,6 @@ import {
   type ServerEventName,
   type ServerToClientEvents,
   USER_ACCESS_EVENT,
-  VIEWER_COUNT_EVENT,
 } from '../../domain/realtime.js';
 import type { Db } from '../db/connect.js';
 import { liveSessions } from '../db/schema.js';
@@ -132,8 +131,7 @@ export async function createRealtime(
     }
     handlePublicRooms(socket, {
       db: opts.db,
-      // A page that just joined hears the count now: the others heard it when it last changed (a reload changes nothing).
-      onSessionJoin: (sessionId) => socket.emit(VIEWER_COUNT_EVENT, { sessionId, count: viewers.count(sessionId) }),
+      onSessionJoin: (sessionId) => viewers.greet(socket, sessionId),
     });
     sessionRoomEmits(socket);
   });

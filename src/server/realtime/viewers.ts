@@ -105,14 +105,27 @@ export function createViewerCounter(io: RealtimeServer, opts: { peers: boolean; 
     for (const sessionId of told.keys()) if (!local.has(sessionId)) told.delete(sessionId);
   }
 
+  /** The session's viewers here now, plus those of every other instance as last shared. */
+  function total(sessionId: string): number {
+    return localCount(sessionId) + peerTotal(sessionId, Date.now());
+  }
+
   if (opts.peers) io.on(VIEWER_COUNTS_EVENT, onPeer);
   const timer = setInterval(tick, intervalMs);
   timer.unref();
 
   return {
-    /** The session's viewers here now, plus those of every other instance as last shared. */
-    count(sessionId: string): number {
-      return localCount(sessionId) + peerTotal(sessionId, Date.now());
+    count: total,
+    /**
+     * Tells a socket that just joined the session's room the count now: the room hears only
+     * changes, and a reload changes nothing (one page leaves, one comes), so it would hear nothing.
+     * When that count is not what the room was last told (the new page came before the old one's
+     * leave), the next tick tells the whole room again, so every screen ends on the same number.
+     */
+    greet(socket: { emit(event: typeof VIEWER_COUNT_EVENT, payload: { sessionId: string; count: number }): unknown }, sessionId: string): void {
+      const count = total(sessionId);
+      socket.emit(VIEWER_COUNT_EVENT, { sessionId, count });
+      if (told.get(sessionId) !== count) told.delete(sessionId);
     },
     stop() {
       clearInterval(timer);
