@@ -6,6 +6,7 @@ import { buildActor } from '../../../support/actors.js';
 import { buildSession } from '../../../support/factories.js';
 import { publishSynthetic, type SyntheticPublisher, until, viewerOffer, watchSynthetic } from '../../../support/rtp-peers.js';
 import { startTestServer, type TestServer } from '../../../support/server.js';
+import { sfuUp } from '../../../support/sfu.js';
 import { connected, connectSocket } from '../../../support/sockets.js';
 
 /**
@@ -28,10 +29,11 @@ describe('viewer slots without a proxy', () => {
     server = await startTestServer({ env: { VIDEO_BIND_ADDRESS: '127.0.0.1', VIEWERS_PER_ADDRESS: '1', VIDEO_CONNECT_TIMEOUT_SECONDS: '2' } });
     const seller = await buildActor(server, { email: 'vende@sin-proxy.mx', name: 'Sofía Vendedora', roles: ['seller'], companyId: 'sin-proxy' });
     sessionId = (await buildSession(server.ctx.db, { sellerId: seller.id, companyId: 'sin-proxy' })).id;
+    await sfuUp(server, sessionId);
     const published = await publishSynthetic(await socket({ cookie: seller.cookie }), sessionId);
     expect(published.ack).toMatchObject({ ok: true });
     publisher = published.publisher;
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     for (const p of peers) p.close();
     publisher?.close();

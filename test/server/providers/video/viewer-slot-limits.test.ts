@@ -6,6 +6,7 @@ import { type Actor, buildActor } from '../../../support/actors.js';
 import { buildSession } from '../../../support/factories.js';
 import { publishSynthetic, type SyntheticViewer, until, viewerOffer, watchSynthetic } from '../../../support/rtp-peers.js';
 import { startTestServer, type TestServer } from '../../../support/server.js';
+import { sfuUp } from '../../../support/sfu.js';
 import { connected, connectSocket } from '../../../support/sockets.js';
 
 /**
@@ -51,6 +52,7 @@ describe('viewer slots of the embedded SFU', () => {
     flooded = (await buildSession(server.ctx.db, { sellerId: seller.id, companyId: COMPANY, title: 'Inundada' })).id;
     other = (await buildSession(server.ctx.db, { sellerId: seller.id, companyId: COMPANY, title: 'La otra' })).id;
     third = (await buildSession(server.ctx.db, { sellerId: seller.id, companyId: COMPANY, title: 'La tercera' })).id;
+    await sfuUp(server, flooded);
     for (const id of [flooded, other, third]) {
       const { ack, publisher } = await publishSynthetic(await socket({ keep: true }), id);
       expect(ack).toMatchObject({ ok: true });
@@ -58,7 +60,7 @@ describe('viewer slots of the embedded SFU', () => {
     }
     // A script's offer: no candidates, so its peer never connects (and is never checked).
     hostile = (await viewerOffer()).replace(/^a=(candidate|end-of-candidates).*\r\n/gm, '');
-  }, 60_000);
+  }, 180_000);
   afterEach(async () => {
     for (const p of peers.splice(0)) p.close();
     for (const s of sockets.splice(0)) s.disconnect();
