@@ -254,6 +254,8 @@ export async function runFlood(server: { base: string; pid: number }, opts: Floo
     viewerSocket?.disconnect();
     for (const p of publishers) p.close();
     for (const s of sellerSockets) s.disconnect();
+    // node-datachannel's threads would keep this process alive after the JSON is printed.
+    ndc.cleanup();
   }
 }
 
