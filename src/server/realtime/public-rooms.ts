@@ -26,7 +26,8 @@ export interface PublicRoomState {
 
 export const newPublicRoomState = (): PublicRoomState => ({ held: new Map(), joins: [] });
 
-interface RoomSocket {
+/** What holding a room needs of a socket (a Socket.IO socket; a test's stand-in). */
+export interface RoomSocket {
   data: { publicRooms: PublicRoomState };
   join(room: string | string[]): Promise<void> | void;
   leave(room: string): Promise<void> | void;

@@ -6,11 +6,11 @@ import { MAX_SDP_BYTES, type VideoAckError, type VideoPublisherEvent, type Video
 import { liveSessions } from '../../db/schema.js';
 import { canEditSession } from '../../features/live/policies.js';
 import type { SocketData } from '../../realtime/index.js';
-import { holdRoom, MAX_PUBLIC_ROOMS, releaseRoom } from '../../realtime/public-rooms.js';
+import { MAX_PUBLIC_ROOMS } from '../../realtime/public-rooms.js';
 import { rooms } from '../../realtime/rooms.js';
 import { type VideoProvider, type VideoProviderDeps, VideoUnavailableError } from './index.js';
 import { createSfuSupervisor, SfuRequestError, type SfuSupervisor } from './sfu/supervisor.js';
-import { createViewerSlots, type ViewerSlot } from './viewer-slots.js';
+import { createViewerPeers } from './viewer-peers.js';
 
 /** Peers one socket may watch at once (a live page and its preview); more is a scraper. */
 const MAX_VIEWERS_PER_SOCKET = 2;
@@ -46,11 +46,6 @@ type Reply = (answer: unknown) => void;
 export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<VideoProvider & { debug: NonNullable<VideoProvider['debug']> }> {
   const { config, db, realtime, log } = deps;
   const publishers = new Map<string, PublisherState>();
-  const slots = createViewerSlots({ total: config.viewers.sfuMax, perSocket: MAX_VIEWERS_PER_SOCKET, perAddress: config.viewers.perAddress });
-  /** A slot's connect timeout, until its peer connects or the slot goes. */
-  const connectTimers = new Map<string, NodeJS.Timeout>();
-  /** Viewers whose subscription put their socket in the session's room (a hold, dropped with the viewer). */
-  const roomHolds = new Set<string>();
   const sockets = new Map<string, SocketVideo>();
   const epochs = new Map<string, number>();
 
@@ -70,7 +65,7 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
       for (const s of sockets.values()) s.publishing.clear();
       // Announced before the viewers' room holds go, so a page that only subscribed hears it too.
       for (const sessionId of had) announce(sessionId, false, 'restart');
-      for (const slot of slots.clear()) settle(slot);
+      viewers.forgetAll();
     },
     onEvent(event) {
       if (event.t === 'publisherState') {
@@ -83,10 +78,16 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
           dropPublisher(event.room, 'lost');
         }
       } else if (event.t === 'viewerState') {
-        if (event.state === 'connected' && slots.markConnected(event.peerId)) clearConnectTimer(event.peerId);
-        else if (event.state === 'failed' || event.state === 'closed') forgetViewer(event.peerId);
+        if (event.state === 'connected') viewers.connected(event.peerId);
+        else if (event.state === 'failed' || event.state === 'closed') viewers.forget(event.peerId);
       }
     },
+  });
+  const viewers = createViewerPeers({
+    limits: { total: config.viewers.sfuMax, perSocket: MAX_VIEWERS_PER_SOCKET, perAddress: config.viewers.perAddress },
+    connectTimeoutMs: config.viewers.connectTimeoutMs,
+    leave: (peerId) => void sfu.request({ t: 'leave', peerId }).catch(() => {}),
+    socketOf: (socketId) => realtime.io.of('/').sockets.get(socketId),
   });
 
   /** Epochs start from the clock, so they keep growing across server restarts too. */
@@ -116,41 +117,6 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     sockets.get(current.socketId)?.publishing.delete(sessionId);
     sfu.request({ t: 'leave', peerId: current.pubId }).catch(() => {});
     announce(sessionId, false, reason);
-  }
-
-  function clearConnectTimer(peerId: string): void {
-    clearTimeout(connectTimers.get(peerId));
-    connectTimers.delete(peerId);
-  }
-  /** What a freed slot leaves behind here: its timer, and its socket's hold on the session's room. */
-  function settle(slot: ViewerSlot): void {
-    clearConnectTimer(slot.id);
-    if (!roomHolds.delete(slot.id)) return;
-    const socket = realtime.io.of('/').sockets.get(slot.socketId);
-    if (socket) releaseRoom(socket, rooms.session(slot.sessionId));
-  }
-  /** The viewer is gone in the child already (failed, closed): free its slot. */
-  function forgetViewer(peerId: string): void {
-    const slot = slots.release(peerId);
-    if (slot) settle(slot);
-  }
-  /** Ends a viewer whose slot is already freed: the child closes its peer (no error when it has none, or not yet). */
-  function endPeer(slot: ViewerSlot): void {
-    settle(slot);
-    sfu.request({ t: 'leave', peerId: slot.id }).catch(() => {});
-  }
-  function endViewer(peerId: string): void {
-    forgetViewer(peerId);
-    sfu.request({ t: 'leave', peerId }).catch(() => {});
-  }
-  /** A peer that has not connected in time is a script's (or lost): its slot goes back. */
-  function armConnectTimer(peerId: string): void {
-    const timer = setTimeout(() => {
-      connectTimers.delete(peerId);
-      if (slots.get(peerId)?.connected === false) endViewer(peerId);
-    }, config.viewers.connectTimeoutMs);
-    timer.unref();
-    connectTimers.set(peerId, timer);
   }
 
   /** Publish and subscribe cost a peer connection each: counted per socket in a sliding window. */
@@ -227,38 +193,33 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     if (!held.has(room) && held.size >= MAX_PUBLIC_ROOMS) return fail(reply, 'too_many');
     // The slot is taken before any await, so parallel subscriptions cannot overshoot a cap.
     const peerId = randomUUID();
-    const taken = slots.reserve({ id: peerId, sessionId: id, socketId: socket.id, address: socket.data.address });
-    if (taken.replaced) endPeer(taken.replaced);
-    if (!taken.ok) return fail(reply, 'too_many');
-    if (taken.evicted) endPeer(taken.evicted);
-    armConnectTimer(peerId);
+    if (!viewers.reserve({ id: peerId, sessionId: id, socketId: socket.id, address: socket.data.address }).ok) return fail(reply, 'too_many');
     if (!(await sfu.ready(START_WAIT_MS))) {
-      forgetViewer(peerId);
+      viewers.forget(peerId);
       return fail(reply, 'unavailable');
     }
     // Replaced, taken back or its socket gone while the SFU started.
-    if (!slots.get(peerId)) return fail(reply, 'unavailable');
+    if (!viewers.has(peerId)) return fail(reply, 'unavailable');
     const epoch = epochs.get(id) ?? 0;
     if (!publishers.has(id)) {
-      forgetViewer(peerId);
+      viewers.forget(peerId);
       return reply({ ok: false, error: 'not_publishing' });
     }
     try {
       const answer = await sfu.request({ t: 'subscribe', room: id, peerId, sdp });
       // Its slot went while the SFU answered: the peer the child just made goes too.
-      if (!slots.get(peerId) || !socket.connected) {
-        endViewer(peerId);
+      if (!viewers.has(peerId) || !socket.connected) {
+        viewers.end(peerId);
         return fail(reply, 'unavailable');
       }
-      if (holdRoom(socket, room, async () => null) === 'full') {
-        endViewer(peerId);
+      if (!viewers.hold(peerId, socket, id)) {
+        viewers.end(peerId);
         return fail(reply, 'too_many');
       }
-      roomHolds.add(peerId);
       reply({ ok: true, peerId, sdp: answer.sdp, epoch });
     } catch (err) {
       // A request that timed out may still make its peer in the child: the leave ends it.
-      endViewer(peerId);
+      viewers.end(peerId);
       fail(reply, errorOf(err));
     }
   }
@@ -272,15 +233,15 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     const id = sessionId.toLowerCase();
     const s = sockets.get(socket.id);
     if (s?.publishing.has(id) && publishers.get(id)?.socketId === socket.id) dropPublisher(id, 'stopped');
-    const slot = slots.of(socket.id, id);
-    if (slot) endViewer(slot.id);
+    const peerId = viewers.of(socket.id, id);
+    if (peerId) viewers.end(peerId);
     reply({ ok: true });
   }
 
   function onDisconnect(socket: AnySocket): void {
     const s = sockets.get(socket.id);
     sockets.delete(socket.id);
-    for (const slot of slots.releaseSocket(socket.id)) endPeer(slot);
+    viewers.endSocket(socket.id);
     if (!s) return;
     for (const sessionId of s.publishing.keys()) if (publishers.get(sessionId)?.socketId === socket.id) dropPublisher(sessionId, 'lost');
   }
@@ -321,7 +282,7 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
         announce(id, false, 'stopped');
       }
       // After the announcement, so a page that only subscribed hears it; endRoom below ends the peers.
-      for (const slot of slots.releaseSession(id)) settle(slot);
+      viewers.forgetSession(id);
       if (sfu.isUp()) await sfu.request({ t: 'endRoom', room: id }).catch(() => {});
     },
     async close() {
@@ -330,7 +291,7 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     },
     debug: {
       workerPid: () => sfu.pid(),
-      stats: async () => ({ ...(await sfu.request({ t: 'stats' })).stats, sessions: publishers.size, trackedViewers: slots.size, slots: slots.counts() }),
+      stats: async () => ({ ...(await sfu.request({ t: 'stats' })).stats, sessions: publishers.size, trackedViewers: viewers.size, slots: viewers.counts() }),
     },
   };
 }
