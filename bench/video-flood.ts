@@ -76,7 +76,8 @@ export async function runFloodLoad(): Promise<void> {
               .timeout(10_000)
               .emitWithAck('videoSubscribe', { sessionId, sdp: offer })
               .catch(() => 'timeout' as const)) as VideoSubscribeAck | 'timeout';
-            const key = outcome(ack);
+            // A request still on its way when the flood closed its own socket was cut, not left unanswered.
+            const key = ack === 'timeout' && stopping ? 'cutAtStop' : outcome(ack);
             answers[key] = (answers[key] ?? 0) + 1;
             await sleep(1000 + Math.random() * 100);
           }
