@@ -20,13 +20,18 @@
  * (`src/server/main.ts`, PGlite in a temp dir) so its CPU is measured apart from the load; the
  * synthetic viewers run in a forked child of this file.
  *
+ * The flood mode (bench/video-flood.ts) runs after: hostile sockets from one address against one
+ * show's video while a real viewer of another show joins, and the SFU's memory before and after.
+ *
  *   npm run bench:video
  *   PROVIDERS=embedded VIEWERS=100 npm run bench:video
+ *   MODES=flood FLOOD_SOCKETS=300 npm run bench:video
  *
- * Knobs: PROVIDERS (embedded,janus), VIEWERS (300), GAP_MS between two joins (50), WINDOW_S
- * measured seconds (15), BASELINE_S seconds measured before the viewers join (5),
+ * Knobs: MODES (crowd,flood), PROVIDERS (embedded,janus), VIEWERS (300), GAP_MS between two joins
+ * (50), WINDOW_S measured seconds (15), BASELINE_S seconds measured before the viewers join (5),
  * BROWSER_VIEWERS (2), G2G_S seconds of glass-to-glass reading before the crowd joins (10),
- * CHROMIUM_PATH (/usr/bin/chromium).
+ * CHROMIUM_PATH (/usr/bin/chromium); flood: FLOOD_SOCKETS (300), FLOOD_S (20), FLOOD_SETTLE_S
+ * seconds before the memory is read again (15), FLOOD_VIEWER_ADDRESS (127.0.0.3).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -49,8 +54,16 @@ import { janusMissingReason, type RunningJanus, startJanus } from '../test/suppo
 import { freePort } from '../test/support/net.js';
 import { isVp8KeyframeStart, offerOf, pliFor, recvOnlyPeer, VIEWER_PTS } from '../test/support/rtp-peers.js';
 import { exited, forkRole, onceMessage, percentile, round, sendToParent, sleep } from './support.js';
+import { runFlood, runFloodLoad } from './video-flood.js';
 
 type Provider = 'embedded' | 'janus';
+const MODES = (process.env.MODES ?? 'crowd,flood').split(',').map((m) => m.trim());
+const FLOOD = {
+  sockets: Number(process.env.FLOOD_SOCKETS ?? 300),
+  seconds: Number(process.env.FLOOD_S ?? 20),
+  settleSeconds: Number(process.env.FLOOD_SETTLE_S ?? 15),
+  viewerAddress: process.env.FLOOD_VIEWER_ADDRESS ?? '127.0.0.3',
+};
 const PROVIDERS = (process.env.PROVIDERS ?? 'embedded,janus').split(',').map((p) => p.trim()) as Provider[];
 const VIEWERS = Number(process.env.VIEWERS ?? 300);
 const GAP_MS = Number(process.env.GAP_MS ?? 50);
@@ -629,6 +642,37 @@ interface Server {
   stop(): Promise<void>;
 }
 
+/** The SFU child of the server (its worker file under tsx), or null. */
+function sfuPid(serverPid: number): number | null {
+  for (const pid of processTree(serverPid)) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('sfu/worker')) return pid;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return null;
+}
+
+/** The flood mode: the server with the embedded SFU at its defaults, and bench/video-flood.ts against it. */
+async function runFloodMode() {
+  log(`flood: starting`);
+  const server = await startServer('embedded', null);
+  try {
+    return await runFlood(server, {
+      ...FLOOD,
+      adminEmail: ADMIN_EMAIL,
+      sfuPid: () => sfuPid(server.pid),
+      forkLoad: () => forkRole(THIS_FILE, ROLE_ENV, 'flood'),
+    });
+  } catch (err) {
+    log(`flood: server log tail:\n${server.tail()}`);
+    throw err;
+  } finally {
+    await server.stop();
+  }
+}
+
 async function startServer(provider: Provider, janusUrl: string | null): Promise<Server> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'martillo-bench-video-'));
@@ -944,32 +988,40 @@ async function main(): Promise<void> {
     const res = spawnSync(TSX, [path.join(ROOT, 'scripts/video-netns.ts'), '--', TSX, THIS_FILE], { stdio: 'inherit', cwd: ROOT });
     process.exit(res.status ?? 1);
   }
+  for (const mode of MODES) if (mode !== 'crowd' && mode !== 'flood') throw new Error(`MODES: unknown mode '${mode}' (crowd, flood)`);
+  const crowd = MODES.includes('crowd');
   for (const provider of PROVIDERS) {
     if (provider !== 'embedded' && provider !== 'janus') throw new Error(`PROVIDERS: unknown provider '${provider}' (embedded, janus)`);
   }
+  if (!(FLOOD.sockets >= 1 && Number.isInteger(FLOOD.sockets) && FLOOD.seconds > 0 && FLOOD.settleSeconds >= 0))
+    throw new Error('FLOOD_SOCKETS must be a whole number of at least 1, FLOOD_S > 0, FLOOD_SETTLE_S ≥ 0');
   if (!(VIEWERS >= 1 && Number.isInteger(VIEWERS))) throw new Error('VIEWERS must be a whole number of at least 1');
   if (!(WINDOW_S > 0 && BASELINE_S > 0 && GAP_MS >= 0 && BROWSER_VIEWERS >= 1))
     throw new Error('WINDOW_S and BASELINE_S must be > 0, GAP_MS ≥ 0, BROWSER_VIEWERS ≥ 1');
-  if (PROVIDERS.includes('janus')) {
+  if (crowd && PROVIDERS.includes('janus')) {
     const missing = janusMissingReason();
     if (missing) throw new Error(`PROVIDERS includes janus, but ${missing}`);
   }
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (CHROMIUM_PATH)`);
+  if (crowd && !existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (CHROMIUM_PATH)`);
 
   // Built once here, so no server start spends its first minute in Vite.
   const { ensureWebBundle } = await import('../src/server/web/bundle.js');
   await ensureWebBundle(ROOT, log);
-  const browser = await launchBrowser();
   const runs = [];
-  try {
-    for (const provider of PROVIDERS) runs.push(await runProvider(provider, browser));
-  } finally {
-    await browser.close();
+  if (crowd) {
+    const browser = await launchBrowser();
+    try {
+      for (const provider of PROVIDERS) runs.push({ mode: 'crowd', ...(await runProvider(provider, browser)) });
+    } finally {
+      await browser.close();
+    }
   }
+  const flood = MODES.includes('flood') ? await runFloodMode() : null;
   const targets = {
     firstKeyframeP99Ms: TARGET_KEYFRAME_P99_MS,
     glassToGlassP95Ms: TARGET_G2G_P95_MS,
     embedded: { viewers: 300, allAtFullRate: true, serverCpuPctUnder: TARGET_SERVER_CPU_PCT },
+    flood: { realViewerWatches: true, sfuRssAfterOverBeforeAtMost: 1.2 },
   };
   console.log(
     JSON.stringify(
@@ -979,8 +1031,9 @@ async function main(): Promise<void> {
         node: process.version,
         cpus: os.cpus().length,
         targets,
-        meetsTargets: runs.every((r) => r.targets.met) && (!PROVIDERS.includes('embedded') || VIEWERS >= 300),
-        runs,
+        meetsTargets:
+          runs.every((r) => r.targets.met) && (!crowd || !PROVIDERS.includes('embedded') || VIEWERS >= 300) && (flood === null || flood.targets.met),
+        runs: flood ? [...runs, flood] : runs,
       },
       null,
       2,
@@ -989,7 +1042,7 @@ async function main(): Promise<void> {
 }
 
 const role = process.env[ROLE_ENV];
-(role === 'load' ? runLoad() : main()).catch((err: unknown) => {
+(role === 'load' ? runLoad() : role === 'flood' ? runFloodLoad() : main()).catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });

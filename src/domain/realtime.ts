@@ -143,8 +143,9 @@ export type ServerEventPayload<E extends ServerEventName> = Parameters<ServerToC
  * A join's answer. `version` is the room's record (auction or session) as read after the join, so a
  * page refetches only when it holds an older version: whatever changed later reaches it as an event.
  * null when there is no such record or it could not be read (then the page refetches to be safe).
+ * `rate_limited`: the socket joined rooms faster than a page does (a loop of joins).
  */
-export type RoomAck = { ok: true; version?: number | null } | { ok: false; error: 'invalid_id' | 'too_many_rooms' };
+export type RoomAck = { ok: true; version?: number | null } | { ok: false; error: 'invalid_id' | 'too_many_rooms' | 'rate_limited' };
 
 /** The public rooms anyone may watch, to receive only; private rooms are assigned by the server. */
 export const PUBLIC_ROOMS = {

@@ -125,6 +125,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     publicUrl: config.publicUrl,
     redisUrl: config.redisUrl,
     sessionSecret: config.sessionSecret,
+    trustProxy: config.trustProxy,
+    viewersPerAddress: config.viewers.perAddress,
   });
   const identity =
     opts.identity !== undefined

@@ -78,6 +78,30 @@ const ZEnv = z.object({
     .string()
     .transform((v, ctx) => parseIceServers(v, ctx))
     .optional(),
+  /** embedded: viewers the SFU process serves at once (VIDEO.md: ~500–700 fit its one JS thread at full rate). */
+  VIDEO_MAX_VIEWERS: z.coerce
+    .number({ error: 'a whole number of viewers' })
+    .int()
+    .min(1)
+    .max(100_000, { error: 'a whole number of viewers between 1 and 100000' })
+    .default(2000),
+  /** embedded: a viewer slot whose peer has not connected within this is freed (a browser connects in well under a second). */
+  VIDEO_CONNECT_TIMEOUT_SECONDS: z.coerce
+    .number({ error: 'a number of seconds' })
+    .min(0.1)
+    .max(120, { error: 'a number of seconds between 0.1 and 120' })
+    .default(10),
+  /**
+   * Viewers one network address counts for: video slots it may hold on the embedded SFU, and
+   * sockets the viewer count counts. Small, so one machine cannot hold a large share; several
+   * buyers behind one carrier-grade NAT or one Wi-Fi still fit.
+   */
+  VIEWERS_PER_ADDRESS: z.coerce
+    .number({ error: 'a whole number of viewers' })
+    .int()
+    .min(1)
+    .max(100_000, { error: 'a whole number of viewers between 1 and 100000' })
+    .default(20),
   JANUS_URL: z.url({ protocol: /^wss?$/, error: "Janus's WebSocket address, such as ws://127.0.0.1:8188" }).optional(),
   /** Janus as browsers reach it, when it differs from JANUS_URL (a proxy, TLS). */
   JANUS_PUBLIC_URL: z.url({ protocol: /^wss?$/, error: "Janus's WebSocket address as browsers reach it, such as wss://janus.example.com" }).optional(),
@@ -116,6 +140,7 @@ export interface Config {
   signIn: { kind: 'google'; issuer: string; clientId: string; clientSecret: string } | { kind: 'development' };
   payments: PaymentsConfig;
   video: VideoConfig;
+  viewers: ViewerLimits;
   storage: 'local';
   trustProxy: boolean;
   logLevel: string;
@@ -152,6 +177,16 @@ export interface VideoConfig {
   janus: { url: string; publicUrl: string; adminKey: string | null } | null;
   /** Set when provider is agora and both keys are; otherwise the Hub says broadcasting is disabled. */
   agora: { appId: string; appCertificate: string } | null;
+}
+
+/** What one address, one socket and the embedded SFU may hold of the live audience. */
+export interface ViewerLimits {
+  /** VIEWERS_PER_ADDRESS: SFU viewer slots one client address may hold, and sockets it counts for in the viewer count. */
+  perAddress: number;
+  /** VIDEO_MAX_VIEWERS: viewers on the embedded SFU at once. */
+  sfuMax: number;
+  /** VIDEO_CONNECT_TIMEOUT_SECONDS: a slot whose peer has not connected by then is freed. */
+  connectTimeoutMs: number;
 }
 
 /** ICE_SERVERS: a JSON array of RTCIceServer, or a comma-separated list of stun:/turn:/turns: URLs. */
@@ -281,6 +316,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
       agora:
         e.VIDEO_PROVIDER === 'agora' && e.AGORA_APP_ID && e.AGORA_APP_CERTIFICATE ? { appId: e.AGORA_APP_ID, appCertificate: e.AGORA_APP_CERTIFICATE } : null,
     },
+    viewers: { perAddress: e.VIEWERS_PER_ADDRESS, sfuMax: e.VIDEO_MAX_VIEWERS, connectTimeoutMs: Math.round(e.VIDEO_CONNECT_TIMEOUT_SECONDS * 1000) },
     storage: e.STORAGE,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

@@ -18,8 +18,17 @@ const SMOKE: Record<string, Record<string, string>> = {
   'admin-list.ts': { AUCTIONS: '150', ITERATIONS: '2', WARMUP: '1' },
   'bids.ts': { BIDDERS: '2', VIEWERS: '3', USERS: '10', DURATION: '1', WARMUP: '0' },
   'live-show.ts': { VIEWERS: '5', LOTS: '2', TIMER: '5', BIDDERS: '2', USERS: '20' },
-  // Janus only where it is installed; the bench itself refuses a missing one.
-  'video.ts': { VIEWERS: '3', WINDOW_S: '2', BASELINE_S: '1', GAP_MS: '20', PROVIDERS: janusMissingReason() ? 'embedded' : 'embedded,janus' },
+  // Janus only where it is installed; the bench itself refuses a missing one. Its flood mode runs too, as small.
+  'video.ts': {
+    VIEWERS: '3',
+    WINDOW_S: '2',
+    BASELINE_S: '1',
+    GAP_MS: '20',
+    PROVIDERS: janusMissingReason() ? 'embedded' : 'embedded,janus',
+    FLOOD_SOCKETS: '6',
+    FLOOD_S: '4',
+    FLOOD_SETTLE_S: '2',
+  },
   // Lighthouse takes most of a minute per page: the smoke run measures the transfers only.
   'weight.ts': { LIGHTHOUSE: '0' },
 };
@@ -34,12 +43,12 @@ const CANNOT_RUN: Record<string, () => string | null> = {
     return existsSync(chromium) ? null : `no Chromium at ${chromium}`;
   },
 };
-/** Shared helpers, not benches. */
-const NOT_BENCHES = new Set(['support.ts']);
+/** Shared helpers, not benches (video-flood.ts is the video bench's flood mode). */
+const NOT_BENCHES = new Set(['support.ts', 'video-flood.ts']);
 
 interface BenchOutput {
   bench: string;
-  runs: { engine: string; consistency: { ok: boolean } }[];
+  runs: { engine: string; mode?: string; consistency: { ok: boolean } }[];
 }
 
 function runBench(file: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -79,6 +88,7 @@ describe('benches at a tiny size', () => {
       // One run per engine, or (video) per provider, all on PGlite.
       for (const run of output.runs) expect(run.engine).toBe('pglite');
       if (file !== 'video.ts') expect(output.runs).toHaveLength(1);
+      else expect(output.runs.map((r) => r.mode)).toContain('flood');
       for (const run of output.runs) expect(run.consistency, JSON.stringify(run.consistency)).toMatchObject({ ok: true });
     });
   }

@@ -197,3 +197,24 @@ describe('configuration', () => {
     });
   });
 });
+
+describe('viewer limits', () => {
+  it('defaults to 20 per address, 2000 on the embedded SFU and 10 s to connect, and reads each', () => {
+    expect(load({}).viewers).toEqual({ perAddress: 20, sfuMax: 2000, connectTimeoutMs: 10_000 });
+    expect(load({ VIEWERS_PER_ADDRESS: '50', VIDEO_MAX_VIEWERS: '600', VIDEO_CONNECT_TIMEOUT_SECONDS: '2.5' }).viewers).toEqual({
+      perAddress: 50,
+      sfuMax: 600,
+      connectTimeoutMs: 2500,
+    });
+  });
+
+  it.each([
+    [{ VIEWERS_PER_ADDRESS: '0' }, 'VIEWERS_PER_ADDRESS must be a whole number of viewers'],
+    [{ VIEWERS_PER_ADDRESS: 'muchos' }, 'VIEWERS_PER_ADDRESS must be a whole number of viewers'],
+    [{ VIDEO_MAX_VIEWERS: '1.5' }, 'VIDEO_MAX_VIEWERS must be'],
+    [{ VIDEO_CONNECT_TIMEOUT_SECONDS: '0' }, 'VIDEO_CONNECT_TIMEOUT_SECONDS must be'],
+    [{ VIDEO_CONNECT_TIMEOUT_SECONDS: '600' }, 'VIDEO_CONNECT_TIMEOUT_SECONDS must be a number of seconds between 0.1 and 120'],
+  ])('stops with a message naming the variable: %o', (env, expected) => {
+    expect(message(env)).toContain(expected);
+  });
+});

@@ -81,8 +81,11 @@ describe('the embedded SFU', () => {
     return viewer;
   }
   const stats = async () => (await server.ctx.video.debug?.stats()) as SfuStats;
-  /** A subscription that only learns whether the video is on (and joins the session's room). */
-  const subscribeOnly = async (s: Socket) => ask(s, 'videoSubscribe', { sessionId, sdp: await viewerOffer() });
+  /** A subscription that only learns whether the video is on, from a socket in the session's room (the live page joins it first). */
+  const subscribeOnly = async (s: Socket) => {
+    await ask(s, 'joinSession', { sessionId });
+    return ask(s, 'videoSubscribe', { sessionId, sdp: await viewerOffer() });
+  };
   const ask = (s: Socket, event: string, payload: unknown) => s.timeout(15_000).emitWithAck(event as 'videoPublish', payload as never) as Promise<unknown>;
 
   it('lets only the session’s editors publish, and checks every payload', async () => {

@@ -1,12 +1,29 @@
 import { io, type Socket } from 'socket.io-client';
 import type { SessionStatusEvent } from '../../src/domain/realtime.js';
 
-/** A real Socket.IO client, websocket only, optionally carrying a session cookie. */
-export function connectSocket(baseUrl: string, opts: { cookie?: string; origin?: string; transports?: string[] } = {}): Socket {
+/**
+ * A real Socket.IO client, websocket only, optionally carrying a session cookie. `forwardedFor`
+ * sends an X-Forwarded-For header (a proxy's claim, read only with TRUST_PROXY); `localAddress`
+ * connects from another loopback address (127.0.0.2, ...), a different client as the server sees it.
+ */
+export function connectSocket(
+  baseUrl: string,
+  opts: { cookie?: string; origin?: string; transports?: string[]; forwardedFor?: string; localAddress?: string } = {},
+): Socket {
   const headers: Record<string, string> = {};
   if (opts.cookie) headers.cookie = opts.cookie;
   if (opts.origin) headers.origin = opts.origin;
-  return io(baseUrl, { path: '/socket.io', transports: opts.transports ?? ['websocket'], reconnection: false, forceNew: true, extraHeaders: headers });
+  if (opts.forwardedFor) headers['x-forwarded-for'] = opts.forwardedFor;
+  // engine.io-client hands localAddress to Node's WebSocket; its types leave it out.
+  const local = opts.localAddress ? ({ localAddress: opts.localAddress } as object) : {};
+  return io(baseUrl, {
+    path: '/socket.io',
+    transports: opts.transports ?? ['websocket'],
+    reconnection: false,
+    forceNew: true,
+    extraHeaders: headers,
+    ...local,
+  });
 }
 
 export function connected(socket: Socket): Promise<void> {

@@ -10,19 +10,18 @@ import {
   type InterServerEvents,
   type PeerEventName,
   type PeerMessage,
-  PUBLIC_ROOMS,
-  type PublicRoomKind,
-  type RoomAck,
   type ServerEventName,
   type ServerToClientEvents,
   USER_ACCESS_EVENT,
 } from '../../domain/realtime.js';
 import type { Db } from '../db/connect.js';
-import { auctions, liveSessions } from '../db/schema.js';
+import { liveSessions } from '../db/schema.js';
 import { type CurrentUser, loadAccess, resolveSession, SESSION_COOKIE } from '../features/auth/sessions.js';
 import { canEditSession } from '../features/live/policies.js';
 import { isTrustedOrigin } from '../http/csrf.js';
 import type { Metrics } from '../http/metrics.js';
+import { clientAddress } from './client-address.js';
+import { handlePublicRooms, newPublicRoomState, type PublicRoomState } from './public-rooms.js';
 import { accessRooms, isAccessRoom, rooms } from './rooms.js';
 import { createViewerCounter } from './viewers.js';
 
@@ -30,6 +29,10 @@ export interface SocketData {
   user: CurrentUser | null;
   /** `accessChanges` when the session was read: a change since then is re-read at connection. */
   accessSeen: number;
+  /** The client's address as per-address limits count it (client-address.ts; behind TRUST_PROXY, the forwarded one). */
+  address: string;
+  /** The public rooms this socket holds (public-rooms.ts). */
+  publicRooms: PublicRoomState;
 }
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -52,7 +55,7 @@ export interface Realtime {
    */
   toPeers<E extends PeerEventName>(event: E, message: PeerMessage<E>): void;
   onPeer(event: PeerEventName, handler: (message: unknown) => void): void;
-  /** Sockets in a live session's room, on every instance (realtime/viewers.ts). */
+  /** The viewers of a live session, on every instance (realtime/viewers.ts says who counts). */
   viewerCount(sessionId: string): number;
   /** Re-reads a user's roles and company and re-assigns their open sockets' rooms, here and on every other instance. */
   refreshUserAccess(userId: string): Promise<void>;
@@ -61,14 +64,23 @@ export interface Realtime {
   close(): Promise<void>;
 }
 
-/** A viewer may watch a handful of public rooms at once; more is a scraper. */
-const MAX_PUBLIC_ROOMS = 20;
 /** One 'Pedir a los espectadores activar audio' per editor this often; more is a stuck button or a script. */
 const PROMPT_UNMUTE_EVERY_MS = 3000;
 
 export async function createRealtime(
   server: HttpServer,
-  opts: { db: Db; metrics: Metrics; publicUrl: URL; redisUrl: string | null; sessionSecret: string; viewerCountMs?: number },
+  opts: {
+    db: Db;
+    metrics: Metrics;
+    publicUrl: URL;
+    redisUrl: string | null;
+    sessionSecret: string;
+    /** TRUST_PROXY: read the client's address from X-Forwarded-For, as Fastify does. */
+    trustProxy?: boolean;
+    /** VIEWERS_PER_ADDRESS: the most sockets of one address the viewer count counts. */
+    viewersPerAddress?: number;
+    viewerCountMs?: number;
+  },
 ): Promise<Realtime> {
   const io: RealtimeServer = new Server(server, {
     path: '/socket.io',
@@ -97,6 +109,8 @@ export async function createRealtime(
   io.use(async (socket, next) => {
     try {
       socket.data.accessSeen = accessChanges;
+      socket.data.address = clientAddress(socket.request, opts.trustProxy ?? false);
+      socket.data.publicRooms = newPublicRoomState();
       const cookies = fastifyCookie.parse(socket.request.headers.cookie ?? '');
       socket.data.user = await resolveSession(opts.db, cookies[SESSION_COOKIE], opts.sessionSecret);
       next();
@@ -115,12 +129,18 @@ export async function createRealtime(
       assignAccessRooms(socket);
       if (socket.data.accessSeen !== accessChanges) void refreshLocal(user.id).catch(() => {});
     }
-    publicRoom(socket, 'auction');
-    publicRoom(socket, 'session');
+    handlePublicRooms(socket, {
+      db: opts.db,
+      onSessionJoin: (sessionId) => viewers.greet(socket, sessionId),
+    });
     sessionRoomEmits(socket);
   });
 
-  const viewers = createViewerCounter(io, { peers: Boolean(pub), ...(opts.viewerCountMs ? { intervalMs: opts.viewerCountMs } : {}) });
+  const viewers = createViewerCounter(io, {
+    peers: Boolean(pub),
+    ...(opts.viewersPerAddress ? { perAddress: opts.viewersPerAddress } : {}),
+    ...(opts.viewerCountMs ? { intervalMs: opts.viewerCountMs } : {}),
+  });
 
   /** When each user last asked for a promptUnmute (forgotten once older than the limit). */
   const unmutedAt = new Map<string, number>();
@@ -163,44 +183,6 @@ export async function createRealtime(
     const granted = socket.data.user ? accessRooms(socket.data.user) : [];
     for (const room of socket.rooms) if (isAccessRoom(room) && !granted.includes(room)) socket.leave(room);
     socket.join(granted);
-  }
-
-  /** Public rooms admit anyone, to receive only: nothing a viewer sends is relayed. */
-  function publicRoom(socket: RealtimeSocket, kind: PublicRoomKind) {
-    const { join, leave, key } = PUBLIC_ROOMS[kind];
-    const room = kind === 'auction' ? rooms.auction : rooms.session;
-    // Payloads come from anyone: typed as the client should send them, checked as unknown.
-    const idOf = (payload: unknown) => (payload as Record<string, unknown> | null)?.[key];
-    socket.on(join, (payload: unknown, ack?: (answer: RoomAck) => void) => {
-      const id = idOf(payload);
-      const reply = typeof ack === 'function' ? ack : () => {};
-      if (!isUuid(id)) return reply({ ok: false, error: 'invalid_id' });
-      const joined = [...socket.rooms].filter((r) => r.startsWith('auction:') || r.startsWith('session:')).length;
-      if (joined >= MAX_PUBLIC_ROOMS) return reply({ ok: false, error: 'too_many_rooms' });
-      socket.join(room(id.toLowerCase()));
-      // The Live Hub says it is the seller's screen, so the viewer count leaves it out (claiming it only uncounts oneself).
-      if (kind === 'session' && (payload as { host?: unknown }).host === true) socket.join(rooms.sessionHost(id.toLowerCase()));
-      // Read after joining: a change committed before the read is in `version`, one after it reaches the room.
-      void roomVersion(kind, id.toLowerCase()).then(
-        (version) => reply({ ok: true, version }),
-        () => reply({ ok: true, version: null }),
-      );
-    });
-    socket.on(leave, (payload: unknown, ack?: (answer: RoomAck) => void) => {
-      const id = idOf(payload);
-      if (isUuid(id)) {
-        socket.leave(room(id.toLowerCase()));
-        if (kind === 'session') socket.leave(rooms.sessionHost(id.toLowerCase()));
-      }
-      if (typeof ack === 'function') ack({ ok: true });
-    });
-  }
-
-  /** The version of a public room's record (one primary-key read), null when there is none. */
-  async function roomVersion(kind: PublicRoomKind, id: string): Promise<number | null> {
-    const table = kind === 'auction' ? auctions : liveSessions;
-    const [row] = await opts.db.select({ version: table.version }).from(table).where(eq(table.id, id)).limit(1);
-    return row?.version ?? null;
   }
 
   /** One re-read at a time, so the last change read is the last one applied. */

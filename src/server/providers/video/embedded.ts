@@ -6,15 +6,15 @@ import { MAX_SDP_BYTES, type VideoAckError, type VideoPublisherEvent, type Video
 import { liveSessions } from '../../db/schema.js';
 import { canEditSession } from '../../features/live/policies.js';
 import type { SocketData } from '../../realtime/index.js';
+import { MAX_PUBLIC_ROOMS } from '../../realtime/public-rooms.js';
 import { rooms } from '../../realtime/rooms.js';
 import { type VideoProvider, type VideoProviderDeps, VideoUnavailableError } from './index.js';
 import { offerProblem } from './sfu/offer-check.js';
 import { createSfuSupervisor, SfuRequestError, type SfuSupervisor } from './sfu/supervisor.js';
+import { createViewerPeers } from './viewer-peers.js';
 
 /** Peers one socket may watch at once (a live page and its preview); more is a scraper. */
 const MAX_VIEWERS_PER_SOCKET = 2;
-/** Viewers on this SFU process: ~500–700 fit one JS thread (VIDEO.md); past this, Janus. */
-const MAX_VIEWERS = 2000;
 /** videoPublish + videoSubscribe per socket in a window: a page retries every few seconds at most. */
 const SIGNAL_LIMIT = { count: 10, windowMs: 10_000 };
 /** REMB to publishers: what a 640x480–720p camera needs, without inviting the uplink to flood. */
@@ -27,16 +27,9 @@ interface PublisherState {
   socketId: string;
   live: boolean;
 }
-interface ViewerState {
-  peerId: string;
-  sessionId: string;
-  socketId: string;
-}
 interface SocketVideo {
   /** sessionId → pubId this socket publishes. */
   publishing: Map<string, string>;
-  /** sessionId → its viewer here. */
-  watching: Map<string, ViewerState>;
   signals: number[];
 }
 
@@ -47,12 +40,13 @@ type Reply = (answer: unknown) => void;
  * The embedded SFU (issue 13, VIDEO.md): a node-datachannel child process (sfu/worker.ts, kept
  * alive by sfu/supervisor.ts) and its signalling over the page's Socket.IO connection. Only the
  * session's editors publish; anyone may watch. This process holds who publishes and watches, the
- * child holds the peers: when the child dies, every session it carried hears 'restart'.
+ * child holds the peers: when the child dies, every session it carried hears 'restart'. A viewer
+ * holds a slot (viewer-slots.ts) from its request until its peer ends, or until the connect
+ * timeout if the peer never connects, and it enters the session's room only once subscribed.
  */
 export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<VideoProvider & { debug: NonNullable<VideoProvider['debug']> }> {
   const { config, db, realtime, log } = deps;
   const publishers = new Map<string, PublisherState>();
-  const viewers = new Map<string, ViewerState>();
   const sockets = new Map<string, SocketVideo>();
   const epochs = new Map<string, number>();
 
@@ -69,12 +63,10 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
       // Every peer died with the child: the sessions it carried go off, and their pages reconnect.
       const had = [...publishers.keys()];
       publishers.clear();
-      viewers.clear();
-      for (const s of sockets.values()) {
-        s.publishing.clear();
-        s.watching.clear();
-      }
+      for (const s of sockets.values()) s.publishing.clear();
+      // Announced before the viewers' room holds go, so a page that only subscribed hears it too.
       for (const sessionId of had) announce(sessionId, false, 'restart');
+      viewers.forgetAll();
     },
     onEvent(event) {
       if (event.t === 'publisherState') {
@@ -86,10 +78,17 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
         } else if (event.state === 'failed' || event.state === 'closed') {
           dropPublisher(event.room, 'lost');
         }
-      } else if (event.t === 'viewerState' && (event.state === 'failed' || event.state === 'closed')) {
-        forgetViewer(event.peerId);
+      } else if (event.t === 'viewerState') {
+        if (event.state === 'connected') viewers.connected(event.peerId);
+        else if (event.state === 'failed' || event.state === 'closed') viewers.forget(event.peerId);
       }
     },
+  });
+  const viewers = createViewerPeers({
+    limits: { total: config.viewers.sfuMax, perSocket: MAX_VIEWERS_PER_SOCKET, perAddress: config.viewers.perAddress },
+    connectTimeoutMs: config.viewers.connectTimeoutMs,
+    leave: (peerId) => void sfu.request({ t: 'leave', peerId }).catch(() => {}),
+    socketOf: (socketId) => realtime.io.of('/').sockets.get(socketId),
   });
 
   /** Epochs start from the clock, so they keep growing across server restarts too. */
@@ -106,7 +105,7 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
   function stateOf(socket: AnySocket): SocketVideo {
     let s = sockets.get(socket.id);
     if (!s) {
-      s = { publishing: new Map(), watching: new Map(), signals: [] };
+      s = { publishing: new Map(), signals: [] };
       sockets.set(socket.id, s);
     }
     return s;
@@ -119,18 +118,6 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     sockets.get(current.socketId)?.publishing.delete(sessionId);
     sfu.request({ t: 'leave', peerId: current.pubId }).catch(() => {});
     announce(sessionId, false, reason);
-  }
-
-  function forgetViewer(peerId: string): void {
-    const v = viewers.get(peerId);
-    if (!v) return;
-    viewers.delete(peerId);
-    const s = sockets.get(v.socketId);
-    if (s?.watching.get(v.sessionId)?.peerId === peerId) s.watching.delete(v.sessionId);
-  }
-  function endViewer(peerId: string): void {
-    forgetViewer(peerId);
-    sfu.request({ t: 'leave', peerId }).catch(() => {});
   }
 
   /** Publish and subscribe cost a peer connection each: counted per socket in a sliding window. */
@@ -205,25 +192,39 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     const id = sessionId.toLowerCase();
     const s = stateOf(socket);
     if (!allowSignal(s)) return fail(reply, 'too_many');
-    const replacing = s.watching.get(id);
-    if (!replacing && (s.watching.size >= MAX_VIEWERS_PER_SOCKET || viewers.size >= MAX_VIEWERS)) return fail(reply, 'too_many');
-    if (!(await sfu.ready(START_WAIT_MS))) return fail(reply, 'unavailable');
-    // In the room before the answer, so the live:true that may follow a 'not_publishing' reaches it.
-    await socket.join(rooms.session(id));
-    if (replacing) endViewer(replacing.peerId);
-    const epoch = epochs.get(id) ?? 0;
-    if (!publishers.has(id)) return reply({ ok: false, error: 'not_publishing' });
+    const room = rooms.session(id);
+    // A viewer enters the session's room once subscribed: a socket at its room cap cannot become one.
+    const held = socket.data.publicRooms.held;
+    if (!held.has(room) && held.size >= MAX_PUBLIC_ROOMS) return fail(reply, 'too_many');
+    // The slot is taken before any await, so parallel subscriptions cannot overshoot a cap.
     const peerId = randomUUID();
-    const viewer: ViewerState = { peerId, sessionId: id, socketId: socket.id };
-    viewers.set(peerId, viewer);
-    s.watching.set(id, viewer);
+    if (!viewers.reserve({ id: peerId, sessionId: id, socketId: socket.id, address: socket.data.address }).ok) return fail(reply, 'too_many');
+    if (!(await sfu.ready(START_WAIT_MS))) {
+      viewers.forget(peerId);
+      return fail(reply, 'unavailable');
+    }
+    // Replaced, taken back or its socket gone while the SFU started.
+    if (!viewers.has(peerId)) return fail(reply, 'unavailable');
+    const epoch = epochs.get(id) ?? 0;
+    if (!publishers.has(id)) {
+      viewers.forget(peerId);
+      return reply({ ok: false, error: 'not_publishing' });
+    }
     try {
       const answer = await sfu.request({ t: 'subscribe', room: id, peerId, sdp });
-      if (viewers.get(peerId) !== viewer) return fail(reply, 'unavailable');
-      if (!socket.connected) return endViewer(peerId);
+      // Its slot went while the SFU answered: the peer the child just made goes too.
+      if (!viewers.has(peerId) || !socket.connected) {
+        viewers.end(peerId);
+        return fail(reply, 'unavailable');
+      }
+      if (!viewers.hold(peerId, socket, id)) {
+        viewers.end(peerId);
+        return fail(reply, 'too_many');
+      }
       reply({ ok: true, peerId, sdp: answer.sdp, epoch });
     } catch (err) {
-      forgetViewer(peerId);
+      // A request that timed out may still make its peer in the child: the leave ends it.
+      viewers.end(peerId);
       fail(reply, errorOf(err));
     }
   }
@@ -237,17 +238,17 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     const id = sessionId.toLowerCase();
     const s = sockets.get(socket.id);
     if (s?.publishing.has(id) && publishers.get(id)?.socketId === socket.id) dropPublisher(id, 'stopped');
-    const v = s?.watching.get(id);
-    if (v) endViewer(v.peerId);
+    const peerId = viewers.of(socket.id, id);
+    if (peerId) viewers.end(peerId);
     reply({ ok: true });
   }
 
   function onDisconnect(socket: AnySocket): void {
     const s = sockets.get(socket.id);
     sockets.delete(socket.id);
+    viewers.endSocket(socket.id);
     if (!s) return;
     for (const sessionId of s.publishing.keys()) if (publishers.get(sessionId)?.socketId === socket.id) dropPublisher(sessionId, 'lost');
-    for (const v of s.watching.values()) endViewer(v.peerId);
   }
 
   const io = realtime.io as unknown as {
@@ -279,13 +280,14 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     },
     async endSession(sessionId: string) {
       const id = sessionId.toLowerCase();
-      for (const v of [...viewers.values()]) if (v.sessionId === id) forgetViewer(v.peerId);
       const current = publishers.get(id);
       if (current) {
         publishers.delete(id);
         sockets.get(current.socketId)?.publishing.delete(id);
         announce(id, false, 'stopped');
       }
+      // After the announcement, so a page that only subscribed hears it; endRoom below ends the peers.
+      viewers.forgetSession(id);
       if (sfu.isUp()) await sfu.request({ t: 'endRoom', room: id }).catch(() => {});
     },
     async close() {
@@ -294,7 +296,7 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     },
     debug: {
       workerPid: () => sfu.pid(),
-      stats: async () => ({ ...(await sfu.request({ t: 'stats' })).stats, sessions: publishers.size, trackedViewers: viewers.size }),
+      stats: async () => ({ ...(await sfu.request({ t: 'stats' })).stats, sessions: publishers.size, trackedViewers: viewers.size, slots: viewers.counts() }),
     },
   };
 }
