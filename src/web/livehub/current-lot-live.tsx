@@ -67,7 +67,7 @@ export function CurrentLotLive({ state, phase, leaderName, offsetMs }: CurrentLo
       {isRunning && state.endTime !== null && (
         <>
           <Sep />
-          <Text span size="sm" fw={700} c="red.8" data-testid="current-lot-countdown">
+          <Text span size="sm" fw={700} c="red" data-testid="current-lot-countdown">
             {t('livehub.lots.live.left', { time: formatTimer(state.endTime - now) })}
           </Text>
         </>

@@ -108,12 +108,12 @@ export function TimerPanel({ detail }: { detail: LiveSessionData }) {
               })}
             </Group>
             {blocked?.kind === 'blocked' && (
-              <Text size="xs" c="orange.8" id={reasonId} data-testid="timer-blocked">
+              <Text size="xs" c="orange" id={reasonId} data-testid="timer-blocked">
                 {t(`livehub.timer.blocked.${blocked.reason as 'sold' | 'bidsStand'}`)}
               </Text>
             )}
             {!blocked && shortening && badge.key === 'running' && (
-              <Text size="xs" c="orange.8" data-testid="timer-shortens">
+              <Text size="xs" c="orange" data-testid="timer-shortens">
                 {t('livehub.timer.shortensHint', { time: badge.time })}
               </Text>
             )}
