@@ -3,12 +3,12 @@ import type { AuctionLiveState } from '../../domain/bidding.js';
 import { formatTimer } from '../../domain/live.js';
 import { formatMoney } from '../../domain/money.js';
 import { useTranslation } from '../i18n';
-import type { LotPhase } from './timer-view';
+import type { ClockPhase } from './timer-view';
 import { useNow } from './use-now';
 
 interface CurrentLotLiveProps {
   state: AuctionLiveState;
-  phase: LotPhase;
+  phase: ClockPhase;
   /** The leader, masked ('Ju***'), from the bid history; null until it arrives. */
   leaderName: string | null;
   offsetMs: number;

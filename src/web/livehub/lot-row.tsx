@@ -9,7 +9,7 @@ import { ArrowDownIcon, ArrowUpIcon, GripIcon, TrashIcon } from '../components/p
 import { useTranslation } from '../i18n';
 import { CurrentLotLive } from './current-lot-live';
 import type { LotRow, LotRowStatus } from './lot-rows';
-import { type LotPhase, lotPhase } from './timer-view';
+import { type ClockPhase, clockPhase } from './timer-view';
 
 const STATUS_COLORS: Record<LotRowStatus, string> = {
   live: 'red',
@@ -22,7 +22,7 @@ const STATUS_COLORS: Record<LotRowStatus, string> = {
 };
 
 /** The current lot's highlight says what is true of it now (SPEC's 'En subasta ahora' only while it runs). */
-const PHASE_LOOK: Record<LotPhase, { color: string; variant: 'filled' | 'light'; border: string; background: string }> = {
+const PHASE_LOOK: Record<ClockPhase, { color: string; variant: 'filled' | 'light'; border: string; background: string }> = {
   running: { color: 'red', variant: 'filled', border: 'var(--mantine-color-red-6)', background: 'var(--mantine-color-red-0)' },
   ready: { color: 'blue', variant: 'light', border: 'var(--mantine-color-blue-5)', background: 'var(--mantine-color-blue-0)' },
   closing: { color: 'orange', variant: 'light', border: 'var(--mantine-color-orange-5)', background: 'var(--mantine-color-orange-0)' },
@@ -63,7 +63,7 @@ export function LotRowView({ row, controls }: { row: LotRow; controls: LotRowCon
   const name = lot.auction.name || t('livehub.picker.unnamed');
   const { canEdit, busy, drag } = controls;
   const state = lot.auction.state;
-  const phase = isCurrent ? lotPhase(state, controls.now) : null;
+  const phase = isCurrent ? clockPhase(state, controls.now) : null;
   const look = phase ? PHASE_LOOK[phase] : null;
   // A sold lot carries the show's result and a running one has bidders: neither leaves the session.
   const removalBlock = lotRemovalBlock(state, controls.now);

@@ -14,15 +14,15 @@ export function serverClock(detail: Pick<LiveSessionDetail, 'serverNow'> & { rec
 }
 
 /**
- * Where a lot stands, said as it is: 'ready' (its timer was never started, or it is not open for
+ * Where the current lot's clock stands (the domain's LotPhase is its place in the lists), said as it is: 'ready' (its timer was never started, or it is not open for
  * bids), 'running' (taking bids until its end time), 'closing' (the end time passed, the server's
  * close is on its way), 'sold' or 'unsold' (its auction ended, with or without a buyer).
  */
-export type LotPhase = 'ready' | 'running' | 'closing' | 'sold' | 'unsold';
+export type ClockPhase = 'ready' | 'running' | 'closing' | 'sold' | 'unsold';
 
 type PhaseFacts = Pick<AuctionLiveState, 'status' | 'endTime' | 'bidCount' | 'winnerName' | 'winnerTag'>;
 
-export function lotPhase(state: PhaseFacts, now: number): LotPhase {
+export function clockPhase(state: PhaseFacts, now: number): ClockPhase {
   if (state.status === 'ended') return state.bidCount > 0 || state.winnerName !== null || state.winnerTag !== null ? 'sold' : 'unsold';
   const isOpen = state.status === 'live' || state.status === 'active';
   if (!isOpen || state.endTime === null) return 'ready';
@@ -40,7 +40,7 @@ export function hubTimerBadge(detail: Pick<LiveSessionDetail, 'session' | 'lots'
   const lot = currentLot(detail);
   if (!lot) return { key: 'idle' };
   const now = serverClock(detail, deviceNow);
-  const phase = lotPhase(lot.auction.state, now);
+  const phase = clockPhase(lot.auction.state, now);
   if (phase === 'ready') return { key: 'ready' };
   if (phase === 'running') {
     const remainingMs = (lot.auction.state.endTime ?? now) - now;
@@ -62,7 +62,7 @@ const SHORTEN_TOLERANCE_MS = 1000;
 export function timerChoice(seconds: number, lot: Pick<LotView, 'auction'> | null, now: number): TimerChoice {
   if (!lot) return { kind: 'blocked', reason: 'noLot' };
   const state = lot.auction.state;
-  const phase = lotPhase(state, now);
+  const phase = clockPhase(state, now);
   if (phase === 'sold') return { kind: 'blocked', reason: 'sold' };
   if (phase !== 'running' || state.endTime === null) return { kind: 'set' };
   const remainingMs = state.endTime - now;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AuctionLiveState } from '../../../src/domain/bidding';
-import { hubTimerBadge, lotPhase, timerChoice } from '../../../src/web/livehub/timer-view';
+import { clockPhase, hubTimerBadge, timerChoice } from '../../../src/web/livehub/timer-view';
 import { detail, lot } from '../livehub-fixtures';
 
 const NOW = 1_000_000;
@@ -31,13 +31,13 @@ describe("the Hub's timer badge", () => {
 describe("the current lot's highlight", () => {
   it('says what is true: waiting for its timer, running, closing, sold or unsold', () => {
     const base = { bidCount: 0, winnerName: null, winnerTag: null };
-    expect(lotPhase({ ...base, status: 'live', endTime: null }, NOW)).toBe('ready');
-    expect(lotPhase({ ...base, status: 'pending', endTime: NOW + 60_000 }, NOW)).toBe('ready');
-    expect(lotPhase({ ...base, status: 'live', endTime: NOW + 1 }, NOW)).toBe('running');
-    expect(lotPhase({ ...base, status: 'live', endTime: NOW }, NOW)).toBe('closing');
-    expect(lotPhase({ ...base, status: 'ended', endTime: NOW - 5, bidCount: 1 }, NOW)).toBe('sold');
-    expect(lotPhase({ ...base, status: 'ended', endTime: NOW - 5, winnerName: 'Ju***' }, NOW)).toBe('sold');
-    expect(lotPhase({ ...base, status: 'ended', endTime: NOW - 5 }, NOW)).toBe('unsold');
+    expect(clockPhase({ ...base, status: 'live', endTime: null }, NOW)).toBe('ready');
+    expect(clockPhase({ ...base, status: 'pending', endTime: NOW + 60_000 }, NOW)).toBe('ready');
+    expect(clockPhase({ ...base, status: 'live', endTime: NOW + 1 }, NOW)).toBe('running');
+    expect(clockPhase({ ...base, status: 'live', endTime: NOW }, NOW)).toBe('closing');
+    expect(clockPhase({ ...base, status: 'ended', endTime: NOW - 5, bidCount: 1 }, NOW)).toBe('sold');
+    expect(clockPhase({ ...base, status: 'ended', endTime: NOW - 5, winnerName: 'Ju***' }, NOW)).toBe('sold');
+    expect(clockPhase({ ...base, status: 'ended', endTime: NOW - 5 }, NOW)).toBe('unsold');
   });
 });
 
