@@ -14,9 +14,10 @@ export function serverClock(detail: Pick<LiveSessionDetail, 'serverNow'> & { rec
 }
 
 /**
- * Where the current lot's clock stands (the domain's LotPhase is its place in the lists), said as it is: 'ready' (its timer was never started, or it is not open for
- * bids), 'running' (taking bids until its end time), 'closing' (the end time passed, the server's
- * close is on its way), 'sold' or 'unsold' (its auction ended, with or without a buyer).
+ * Where the current lot's clock stands (the domain's LotPhase is its place in the lists): 'ready'
+ * (its timer was never started, or it is not open for bids), 'running' (taking bids until its end
+ * time), 'closing' (the end time passed, the server's close is on its way), 'sold' or 'unsold'
+ * (its auction ended, with or without a buyer).
  */
 export type ClockPhase = 'ready' | 'running' | 'closing' | 'sold' | 'unsold';
 
