@@ -7,7 +7,8 @@ import { type Screen, screenForPath } from '../../domain/screens.js';
 
 /**
  * index.html per path, with what the page's first paint waits for announced in its head, so the
- * browser fetches it alongside the entry script instead of after it (issue 14, item 14):
+ * browser fetches it alongside the entry script instead of after it (a phone on 3G would otherwise
+ * wait one round trip per chunk before the first paint):
  * - `<link rel="modulepreload">` for the screen's lazy chunk and the chunks it imports (and a style
  *   preload for their CSS), from Vite's manifest; the entry's own imports are preloaded by Vite already.
  * - `<link rel="preload" as="fetch">` for the API reads the page starts with, only for a path whose id

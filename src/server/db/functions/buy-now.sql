@@ -1,4 +1,4 @@
--- Buys at the buy-now price (issue 4): the auction ends at once with the buyer as its winner.
+-- Buys at the buy-now price: the auction ends at once with the buyer as its winner.
 -- Offered only while the auction takes bids and its price is below the buy-now price.
 CREATE OR REPLACE FUNCTION "buy_now"(p_auction uuid, p_buyer uuid, p_key text) RETURNS jsonb LANGUAGE plpgsql AS $$
 DECLARE

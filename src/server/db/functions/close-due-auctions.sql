@@ -1,4 +1,4 @@
--- Closes up to p_limit auctions whose end time has passed (issue 4), and auctions marked ended by
+-- Closes up to p_limit auctions whose end time has passed, and auctions marked ended by
 -- other means that were never closed. Each row is locked and re-checked, and rows another
 -- instance holds are skipped, so every auction is closed exactly once however many schedulers
 -- run. The winner is the leader; an auction without one falls back to its highest bid, the earliest on a tie (SPEC §3);

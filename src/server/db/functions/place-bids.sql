@@ -1,4 +1,4 @@
--- The bid engine (issue 4). Each call runs as one statement, so a group of bids is decided in one
+-- The bid engine. Each call runs as one statement, so a group of bids is decided in one
 -- transaction and one round trip: the auction row is locked first, which serialises every bid on
 -- that auction, and the lock is held only while PostgreSQL itself works (never across a client
 -- round trip). Refusals write nothing and come back as {"error": code} with the state, so the
