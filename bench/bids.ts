@@ -20,6 +20,7 @@
  * (1), USERS bidder accounts (2000), BID_MODE ladder|minimum (ladder), VIEWER_CLIENT
  * socket.io|raw (socket.io), ENGINES (pglite,postgresql), DATABASE_URL.
  */
+
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -30,7 +31,8 @@ import { fileURLToPath } from 'node:url';
 import { eq, sql } from 'drizzle-orm';
 import { io } from 'socket.io-client';
 import WebSocket from 'ws';
-import { AUCTION_STATE_EVENT, type AuctionStateEvent, type BidAnswer, type BidHistory } from '../src/domain/bidding.js';
+import type { BidAnswer, BidHistory } from '../src/domain/bidding.js';
+import { AUCTION_STATE_EVENT, type AuctionStateEvent } from '../src/domain/realtime.js';
 import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
 import { connectDatabase, type Database, rows } from '../src/server/db/connect.js';

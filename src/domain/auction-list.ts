@@ -1,6 +1,6 @@
 /**
- * The auction list's rules without Zod: auctions.ts adds the schemas and re-exports these, so the
- * admin panel's first screen (the auctions list) does not download Zod (issue 14).
+ * The auction list's rules without Zod (auctions.ts adds the schemas), so the admin panel's first
+ * screen (the auctions list) does not download Zod.
  */
 import type { AuctionListItem } from './auctions.js';
 
@@ -16,7 +16,7 @@ export type AuctionHold = 'payment' | 'liveSession';
 /** Why an auction cannot be deleted, in the order the server checks (bids first). */
 export type DeleteBlock = 'bids' | AuctionHold;
 
-/** Issue 14 item 7: the panel disables 'Eliminar' and says why, instead of refusing after the confirmation. */
+/** Why an auction cannot be deleted: the panel disables 'Eliminar' and says why, instead of refusing after the confirmation. */
 export function deleteBlock(item: Pick<AuctionListItem, 'bidCount' | 'heldBy'>): DeleteBlock | null {
   if (item.bidCount > 0) return 'bids';
   return item.heldBy;

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { Role } from '../../src/domain/roles.js';
+import type { Role } from '../../src/domain/role-rules.js';
 import { foldText } from '../../src/domain/text.js';
 import { categories, uploads, userProfiles, users } from '../../src/server/db/schema.js';
 import { createSession, SESSION_COOKIE } from '../../src/server/features/auth/sessions.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Role } from '../../domain/roles.js';
+import type { Role } from '../../domain/role-rules.js';
 import type { Db } from '../db/connect.js';
 import { type CurrentUser, SESSION_COOKIE, type SessionCache } from '../features/auth/sessions.js';
 import { messages } from '../messages.js';

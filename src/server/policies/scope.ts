@@ -1,6 +1,6 @@
 import { eq, or, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { isAdmin, isPlatformAdmin } from '../../domain/roles.js';
+import { isAdmin, isPlatformAdmin } from '../../domain/role-rules.js';
 import type { CurrentUser } from '../features/auth/sessions.js';
 
 /**

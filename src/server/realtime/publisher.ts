@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { PaymentStatus, PayoutStatus } from '../../domain/payments.js';
+import type { PaymentStatus } from '../../domain/payment-status.js';
+import type { PayoutStatus } from '../../domain/payments.js';
 import {
   type AuctionEvent,
   LOT_FINISHED_EVENT,

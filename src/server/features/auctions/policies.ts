@@ -1,5 +1,5 @@
 import type { SQL } from 'drizzle-orm';
-import { isAdmin } from '../../../domain/roles.js';
+import { isAdmin } from '../../../domain/role-rules.js';
 import { auctions } from '../../db/schema.js';
 import { isInScope, recordScope, type Scope, scopeWhere as scopeOver } from '../../policies/scope.js';
 import type { CurrentUser } from '../auth/sessions.js';

@@ -1,8 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { SessionCacheMessage } from '../../../domain/realtime.js';
-import type { Role } from '../../../domain/roles.js';
-import { effectiveCompanyId } from '../../../domain/roles.js';
+import { effectiveCompanyId, type Role } from '../../../domain/role-rules.js';
 import type { Db } from '../../db/connect.js';
 import { authSessions, userProfiles, users } from '../../db/schema.js';
 

@@ -1,4 +1,5 @@
-import { type BidView, nextMinimumBid } from '../../../domain/bidding.js';
+import { nextMinimumBid } from '../../../domain/bid-rules.js';
+import type { BidView } from '../../../domain/bidding.js';
 import { AUCTION_STATE_EVENT, type AuctionStateEvent, BID_EVENT_MAX, OUTBID_EVENT, type OutbidEvent } from '../../../domain/realtime.js';
 import type { Realtime } from '../../realtime/index.js';
 import type { BidPresenter, EngineLine, EngineState } from './present.js';

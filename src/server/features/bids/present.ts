@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { deriveAuctionStatus } from '../../../domain/auctions.js';
-import { type AuctionLiveState, type BidderView, type BidView, maskName, nextMinimumBid } from '../../../domain/bidding.js';
+import { nextMinimumBid } from '../../../domain/bid-rules.js';
+import { type AuctionLiveState, type BidderView, type BidView, maskName } from '../../../domain/bidding.js';
 
 /** The auction as the engine's SQL functions describe it (auction_bid_state, src/server/db/functions/auction-bid-state.sql): private fields included. */
 export interface EngineState {

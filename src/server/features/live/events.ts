@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { SessionStatus } from '../../../domain/live.js';
+import type { SessionStatus } from '../../../domain/live-public.js';
 import type { Db } from '../../db/connect.js';
 import { liveLots, liveSessions } from '../../db/schema.js';
 import type { DomainEvent, Publisher } from '../../realtime/publisher.js';

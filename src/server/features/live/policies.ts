@@ -1,5 +1,5 @@
 import type { SQL } from 'drizzle-orm';
-import { canUsePanel, isPlatformAdmin } from '../../../domain/roles.js';
+import { canUsePanel, isPlatformAdmin } from '../../../domain/role-rules.js';
 import { liveSessions } from '../../db/schema.js';
 import { isInScope, type Owned, recordScope, type ScopedActor, scopeWhere, sessionScope } from '../../policies/scope.js';
 

@@ -1,14 +1,5 @@
-import type {
-  BiddingConfig,
-  LiveSessionCard,
-  LiveSessionDetail,
-  LiveSessionPrivate,
-  LiveSessionPublic,
-  LotStatus,
-  LotView,
-  SessionStatus,
-  StreamType,
-} from '../../../domain/live.js';
+import type { BiddingConfig, LiveSessionCard, LiveSessionDetail, LiveSessionPrivate, LiveSessionPublic, LotView, StreamType } from '../../../domain/live.js';
+import type { LotStatus, SessionStatus } from '../../../domain/live-public.js';
 import type { SessionStateEvent } from '../../../domain/realtime.js';
 import { isBroadcasting } from '../../../domain/video.js';
 import type { liveSessions } from '../../db/schema.js';

@@ -1,14 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { isUuid } from '../../../domain/ids.js';
-import {
-  type LiveDirectory,
-  type LiveSessionList,
-  type LotStatus,
-  PICKER_LIMIT,
-  type PickerAnswer,
-  type PickerItem,
-  parsePickerQuery,
-} from '../../../domain/live.js';
+import { type LiveDirectory, type LiveSessionList, PICKER_LIMIT, type PickerAnswer, type PickerItem, parsePickerQuery } from '../../../domain/live.js';
+import type { LotStatus } from '../../../domain/live-public.js';
 import { type Db, rows, type Tx } from '../../db/connect.js';
 import { auctions, liveLots, liveSessions } from '../../db/schema.js';
 import { recordScope, type ScopedActor, scopeWhere } from '../../policies/scope.js';

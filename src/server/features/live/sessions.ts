@@ -1,7 +1,8 @@
 import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { isUuid } from '../../../domain/ids.js';
-import { DEFAULT_BIDDING_CONFIG, type SessionStatus, sessionSlug, type ZSessionCreate, type ZSessionUpdate } from '../../../domain/live.js';
+import { DEFAULT_BIDDING_CONFIG, sessionSlug, type ZSessionCreate, type ZSessionUpdate } from '../../../domain/live.js';
+import type { SessionStatus } from '../../../domain/live-public.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { auctions, liveLots, liveSessions, uploads } from '../../db/schema.js';

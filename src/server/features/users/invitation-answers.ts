@@ -6,8 +6,8 @@ import {
   invitationAcceptance,
   type ReceivedInvitation,
   type ReceivedInvitationList,
-} from '../../../domain/invitations.js';
-import type { Role } from '../../../domain/roles.js';
+} from '../../../domain/invitation-rules.js';
+import type { Role } from '../../../domain/role-rules.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { invitations, userProfiles, users } from '../../db/schema.js';

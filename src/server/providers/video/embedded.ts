@@ -37,7 +37,7 @@ type AnySocket = Socket<Record<string, never>, Record<string, never>, Record<str
 type Reply = (answer: unknown) => void;
 
 /**
- * The embedded SFU (issue 13, VIDEO.md): a node-datachannel child process (sfu/worker.ts, kept
+ * The embedded SFU (VIDEO.md): a node-datachannel child process (sfu/worker.ts, kept
  * alive by sfu/supervisor.ts) and its signalling over the page's Socket.IO connection. Only the
  * session's editors publish; anyone may watch. This process holds who publishes and watches, the
  * child holds the peers: when the child dies, every session it carried hears 'restart'. A viewer

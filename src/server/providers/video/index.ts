@@ -4,7 +4,7 @@ import type { Db } from '../../db/connect.js';
 import type { Realtime } from '../../realtime/index.js';
 
 /**
- * One live-video provider behind the server (issue 13, VIDEO.md), chosen by VIDEO_PROVIDER:
+ * One live-video provider behind the server (VIDEO.md), chosen by VIDEO_PROVIDER:
  * - embedded.ts: an SFU on node-datachannel in a child process, signalled over Socket.IO;
  * - janus.ts: a Janus VideoRoom per session through janode;
  * - agora.ts: SPEC §7's cloud, with tokens from `agora-token`.
