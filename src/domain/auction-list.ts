@@ -2,7 +2,6 @@
  * The auction list's rules without Zod (auctions.ts adds the schemas), so the admin panel's first
  * screen (the auctions list) does not download Zod.
  */
-import type { AuctionListItem } from './auctions.js';
 
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 20;
@@ -17,7 +16,7 @@ export type AuctionHold = 'payment' | 'liveSession';
 export type DeleteBlock = 'bids' | AuctionHold;
 
 /** Why an auction cannot be deleted: the panel disables 'Eliminar' and says why, instead of refusing after the confirmation. */
-export function deleteBlock(item: Pick<AuctionListItem, 'bidCount' | 'heldBy'>): DeleteBlock | null {
+export function deleteBlock(item: { bidCount: number; heldBy: AuctionHold | null }): DeleteBlock | null {
   if (item.bidCount > 0) return 'bids';
   return item.heldBy;
 }
