@@ -38,8 +38,8 @@ import { loadConfig } from '../src/server/config.js';
 import { connectDatabase, type Database, rows } from '../src/server/db/connect.js';
 import { migrateDatabase } from '../src/server/db/migrate.js';
 import { auctions, userProfiles, users } from '../src/server/db/schema.js';
-import { SESSION_COOKIE } from '../src/server/features/auth/sessions.js';
 import type { Realtime } from '../src/server/realtime/index.js';
+import { SESSION_COOKIE } from '../src/server/sessions/store.js';
 import { cpuBusy, exited, forkRole, onceMessage, percentile, round, runOnEngines, seedBuyers, sendToParent, sleep } from './support.js';
 
 const BIDDERS = Number(process.env.BIDDERS ?? 50);

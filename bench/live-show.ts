@@ -42,7 +42,7 @@ import { loadConfig } from '../src/server/config.js';
 import { connectDatabase, type Database, rows } from '../src/server/db/connect.js';
 import { migrateDatabase } from '../src/server/db/migrate.js';
 import { auctions, authSessions, userProfiles, users } from '../src/server/db/schema.js';
-import { hashToken, SESSION_COOKIE } from '../src/server/features/auth/sessions.js';
+import { hashToken, SESSION_COOKIE } from '../src/server/sessions/store.js';
 import { cpuBusy, exited, forkRole, onceMessage, percentile, round, runOnEngines, seedBuyers, sendToParent, sleep } from './support.js';
 
 const VIEWERS = Number(process.env.VIEWERS ?? 1000);

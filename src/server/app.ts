@@ -4,13 +4,13 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { SESSION_CACHE_EVENT } from '../domain/realtime.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { connectDatabase, type Database } from './db/connect.js';
 import { migrateDatabase } from './db/migrate.js';
 import { auctionsRoutes } from './features/auctions/routes.js';
 import { authRoutes } from './features/auth/routes.js';
-import { createSessionCache, deleteExpiredSessions, SESSION_CACHE_EVENT } from './features/auth/sessions.js';
 import { createBidBatcher } from './features/bids/batcher.js';
 import { createBidBroadcaster } from './features/bids/events.js';
 import { createBidPresenter } from './features/bids/present.js';
@@ -38,6 +38,8 @@ import { createStorage } from './providers/storage/index.js';
 import { createVideoProvider } from './providers/video/index.js';
 import { createRealtime } from './realtime/index.js';
 import { createPublisher } from './realtime/publisher.js';
+import { createSessionCache } from './sessions/cache.js';
+import { deleteExpiredSessions } from './sessions/store.js';
 import { webRoutes } from './web/static.js';
 
 /**

@@ -1,7 +1,6 @@
 import type { Config } from './config.js';
 import type { SecretBox } from './crypto/secret-box.js';
 import type { Database, Db } from './db/connect.js';
-import type { SessionCache } from './features/auth/sessions.js';
 import type { BidBatcher } from './features/bids/batcher.js';
 import type { BidBroadcaster } from './features/bids/events.js';
 import type { BidPresenter } from './features/bids/present.js';
@@ -14,6 +13,7 @@ import type { Storage } from './providers/storage/index.js';
 import type { VideoProvider } from './providers/video/index.js';
 import type { Realtime } from './realtime/index.js';
 import type { Publisher } from './realtime/publisher.js';
+import type { SessionCache } from './sessions/cache.js';
 
 /** What every feature's routes need, built once at start-up. */
 export interface AppContext {

@@ -3,7 +3,7 @@ import { canManageCompany, isPlatformAdmin } from '../../../domain/role-rules.js
 import { companies } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
-import type { CurrentUser } from '../auth/sessions.js';
+import type { CurrentUser } from '../../sessions/store.js';
 
 export type CompanyActor = Pick<CurrentUser, 'id' | 'roles' | 'profileCompanyId' | 'companyId'>;
 

@@ -9,7 +9,7 @@ import type { Db, Tx } from '../../db/connect.js';
 import { userProfiles, users } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
-import type { CurrentUser } from '../auth/sessions.js';
+import type { CurrentUser } from '../../sessions/store.js';
 import { companyNames, ensureCompany } from '../companies/queries.js';
 import { renameCompany } from '../companies/service.js';
 

@@ -8,7 +8,7 @@ import type { Db, Tx } from '../../db/connect.js';
 import { companies, invitations, userProfiles } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
-import type { CurrentUser } from '../auth/sessions.js';
+import type { CurrentUser } from '../../sessions/store.js';
 import { companyNameSql } from '../companies/queries.js';
 
 type Actor = Pick<CurrentUser, 'id' | 'roles' | 'profileCompanyId'>;
