@@ -18,7 +18,7 @@ import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { AppError, fieldMessage } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import { canEditSession } from '../../policies/live-sessions.js';
-import { VideoUnavailableError } from '../../providers/video/index.js';
+import { VideoUnavailableError } from '../../providers/video/types.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import type { CurrentUser } from '../../sessions/store.js';
 import { describeAuction } from '../auctions/service.js';

@@ -8,9 +8,9 @@ import { canEditSession } from '../../policies/live-sessions.js';
 import { MAX_PUBLIC_ROOMS } from '../../realtime/public-rooms.js';
 import { rooms } from '../../realtime/rooms.js';
 import type { SocketData } from '../../realtime/types.js';
-import { type VideoProvider, type VideoProviderDeps, VideoUnavailableError } from './index.js';
 import { offerProblem } from './sfu/offer-check.js';
 import { createSfuSupervisor, SfuRequestError, type SfuSupervisor } from './sfu/supervisor.js';
+import { type VideoProvider, type VideoProviderDeps, VideoUnavailableError } from './types.js';
 import { createViewerPeers } from './viewer-peers.js';
 
 /** Peers one socket may watch at once (a live page and its preview); more is a scraper. */

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import Janode, { type JanodeConnection, type JanodeSession } from 'janode';
 import VideoRoomPlugin, { type VideoRoomHandle } from 'janode/plugins/videoroom';
 import type { VideoGrant, VideoRole } from '../../../domain/video.js';
-import { type VideoProvider, type VideoProviderDeps, VideoUnavailableError } from './index.js';
+import { type VideoProvider, type VideoProviderDeps, VideoUnavailableError } from './types.js';
 
 /**
  * VIDEO_PROVIDER=janus (VIDEO.md): one Janus VideoRoom per live session, reached through
