@@ -15,7 +15,10 @@ import type { Realtime } from './realtime/index.js';
 import type { Publisher } from './realtime/publisher.js';
 import type { SessionCache } from './sessions/cache.js';
 
-/** What every feature's routes need, built once at start-up. */
+/**
+ * What every feature's routes need, built once at start-up by app.ts (the composition root). The
+ * bids and payments features' own services are built there too, so this type names them.
+ */
 export interface AppContext {
   config: Config;
   database: Database;

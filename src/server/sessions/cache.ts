@@ -2,7 +2,7 @@ import type { SessionCacheMessage } from '../../domain/realtime.js';
 import type { Db } from '../db/connect.js';
 import { type CurrentUser, lookupSession } from './store.js';
 
-/** How session caches of several instances reach each other (realtime.ts, over Redis). */
+/** How session caches of several instances reach each other (realtime/index.ts's peers, over Redis). */
 export interface SessionCachePeers {
   send(message: SessionCacheMessage): void;
   /** Messages come from the network: the cache checks their shape. */
