@@ -20,6 +20,7 @@
  * (1), USERS bidder accounts (2000), BID_MODE ladder|minimum (ladder), VIEWER_CLIENT
  * socket.io|raw (socket.io), ENGINES (pglite,postgresql), DATABASE_URL.
  */
+
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -30,14 +31,15 @@ import { fileURLToPath } from 'node:url';
 import { eq, sql } from 'drizzle-orm';
 import { io } from 'socket.io-client';
 import WebSocket from 'ws';
-import { AUCTION_STATE_EVENT, type AuctionStateEvent, type BidAnswer, type BidHistory } from '../src/domain/bidding.js';
+import type { BidAnswer, BidHistory } from '../src/domain/bidding.js';
+import { AUCTION_STATE_EVENT, type AuctionStateEvent } from '../src/domain/realtime.js';
 import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
 import { connectDatabase, type Database, rows } from '../src/server/db/connect.js';
 import { migrateDatabase } from '../src/server/db/migrate.js';
 import { auctions, userProfiles, users } from '../src/server/db/schema.js';
-import { SESSION_COOKIE } from '../src/server/features/auth/sessions.js';
 import type { Realtime } from '../src/server/realtime/index.js';
+import { SESSION_COOKIE } from '../src/server/sessions/store.js';
 import { cpuBusy, exited, forkRole, onceMessage, percentile, round, runOnEngines, seedBuyers, sendToParent, sleep } from './support.js';
 
 const BIDDERS = Number(process.env.BIDDERS ?? 50);

@@ -22,6 +22,7 @@
  * each loop's pause between bids (100), USERS bidder accounts (200), ANTI_SNIPE seconds of the session (0: sudden death, so a 5 s lot ends
  * after 5 s however hard it is bid), ENGINES (pglite,postgresql), DATABASE_URL.
  */
+
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -32,7 +33,8 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { io } from 'socket.io-client';
 import WebSocket from 'ws';
-import { BID_ERROR_CODES, type BidAnswer } from '../src/domain/bidding.js';
+import { BID_ERROR_CODES } from '../src/domain/bid-rules.js';
+import type { BidAnswer } from '../src/domain/bidding.js';
 import type { LiveSessionDetail } from '../src/domain/live.js';
 import { LOT_FINISHED_EVENT, type LotFinishedEvent } from '../src/domain/realtime.js';
 import { buildApp } from '../src/server/app.js';
@@ -40,7 +42,7 @@ import { loadConfig } from '../src/server/config.js';
 import { connectDatabase, type Database, rows } from '../src/server/db/connect.js';
 import { migrateDatabase } from '../src/server/db/migrate.js';
 import { auctions, authSessions, userProfiles, users } from '../src/server/db/schema.js';
-import { hashToken, SESSION_COOKIE } from '../src/server/features/auth/sessions.js';
+import { hashToken, SESSION_COOKIE } from '../src/server/sessions/store.js';
 import { cpuBusy, exited, forkRole, onceMessage, percentile, round, runOnEngines, seedBuyers, sendToParent, sleep } from './support.js';
 
 const VIEWERS = Number(process.env.VIEWERS ?? 1000);

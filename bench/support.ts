@@ -5,7 +5,7 @@ import { cpus } from 'node:os';
 import pg from 'pg';
 import type { Database } from '../src/server/db/connect.js';
 import { authSessions, userProfiles, users } from '../src/server/db/schema.js';
-import { hashToken } from '../src/server/features/auth/sessions.js';
+import { hashToken } from '../src/server/sessions/store.js';
 
 /** A throwaway database on the DATABASE_URL server, dropped afterwards. */
 export async function withScratchPostgres<T>(adminUrl: string, fn: (url: string) => Promise<T>): Promise<T> {

@@ -33,6 +33,7 @@
  * CHROMIUM_PATH (/usr/bin/chromium); flood: FLOOD_SOCKETS (300), FLOOD_S (20), FLOOD_SETTLE_S
  * seconds before the memory is read again (15), FLOOD_VIEWER_ADDRESS (127.0.0.3).
  */
+
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -47,7 +48,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { io, type Socket } from 'socket.io-client';
 import { VIDEO_BROWSER_ARGS } from '../e2e/support/video.js';
 import { canMakeVideoNetns } from '../scripts/video-netns.js';
-import { livePath } from '../src/domain/live.js';
+import { livePath } from '../src/domain/live-public.js';
 import { offerAsDtlsClient, type VideoGrant, type VideoSubscribeAck } from '../src/domain/video.js';
 import es from '../src/web/i18n/es-MX.json' with { type: 'json' };
 import { janusMissingReason, type RunningJanus, startJanus } from '../test/support/janus.js';

@@ -16,6 +16,7 @@
  * `consistency`: every page rendered what it was made with, and every script and stylesheet
  * answered 200. `apiFetches` counts each API path a page requested, so a double fetch shows.
  */
+
 import { existsSync } from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
@@ -24,7 +25,7 @@ import { gzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { type Browser, chromium } from 'playwright-core';
 import { FLAGS } from '../e2e/support/browser.js';
-import { livePath } from '../src/domain/live.js';
+import { livePath } from '../src/domain/live-public.js';
 import { auctions, paymentItems } from '../src/server/db/schema.js';
 import { buildActor, buildCategory } from '../test/support/actors.js';
 import { buildPayment } from '../test/support/factories.js';

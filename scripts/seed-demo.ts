@@ -3,13 +3,14 @@
  * Uses the same configuration as `npm start` (.env, DATA_DIR, DATABASE_URL), runs the migrations
  * first, and refuses to touch a database that already has users or auctions.
  */
+
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../src/server/config.js';
 import { connectDatabase, type Database, DatabaseInUseError } from '../src/server/db/connect.js';
 import { migrateDatabase } from '../src/server/db/migrate.js';
-import { createStorage } from '../src/server/providers/storage/index.js';
+import { createStorage } from '../src/server/providers/index.js';
 import type { SeededPerson } from './demo/accounts.js';
 import { DEFAULT_SIZE } from './demo/plan.js';
 import { DemoSeedRefused, type SeedDemoResult, seedDemo } from './demo/seed.js';

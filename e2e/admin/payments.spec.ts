@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney } from '../../src/domain/money.js';
-import type { Role } from '../../src/domain/roles.js';
+import type { Role } from '../../src/domain/role-rules.js';
 import { reserveCheckout } from '../../src/server/features/payments/checkout.js';
 import { createDraft, updateShipping } from '../../src/server/features/payments/service.js';
 import { buildCategory } from '../../test/support/actors.js';

@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type LiveSessionDetail, livePath } from '../../src/domain/live.js';
+import type { LiveSessionDetail } from '../../src/domain/live.js';
+import { livePath } from '../../src/domain/live-public.js';
 import { buildCategory } from '../../test/support/actors.js';
 import { setupAppAndBrowser } from '../support/app.js';
 import { createAuctionAs } from '../support/auctions.js';

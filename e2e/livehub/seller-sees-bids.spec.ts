@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BidHistory } from '../../src/domain/bidding.js';
-import { livePath } from '../../src/domain/live.js';
+import { livePath } from '../../src/domain/live-public.js';
 import { formatMoney } from '../../src/domain/money.js';
 import { buildCategory } from '../../test/support/actors.js';
 import { setupAppAndBrowser } from '../support/app.js';

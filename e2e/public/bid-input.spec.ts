@@ -1,9 +1,8 @@
 import type { Page, Request, Route } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PRICE } from '../../src/domain/auctions.js';
 import type { BidHistory } from '../../src/domain/bidding.js';
 import { DEFAULT_BIDDING_CONFIG } from '../../src/domain/live.js';
-import { formatMoney } from '../../src/domain/money.js';
+import { formatMoney, MAX_PRICE } from '../../src/domain/money.js';
 import { buildCategory } from '../../test/support/actors.js';
 import { setupAppAndBrowser } from '../support/app.js';
 import { createAuctionAs } from '../support/auctions.js';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { livePath } from '../../src/domain/live.js';
+import { livePath } from '../../src/domain/live-public.js';
 import { liveSessions, paymentItems } from '../../src/server/db/schema.js';
 import { buildCategory } from '../../test/support/actors.js';
 import { buildAuction, buildLot, buildPayment, buildSession } from '../../test/support/factories.js';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InvitationListResponse } from '../../src/domain/invitations.js';
+import type { InvitationListResponse } from '../../src/domain/invitation-rules.js';
 import { companies, userProfiles, users } from '../../src/server/db/schema.js';
 import { type Actor, buildActor } from '../../test/support/actors.js';
 import { type MockGoogle, startMockGoogle } from '../../test/support/mock-google.js';

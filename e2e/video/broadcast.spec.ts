@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { livePath } from '../../src/domain/live.js';
+import { livePath } from '../../src/domain/live-public.js';
 import { buildSession } from '../../test/support/factories.js';
 import { janusMissingReason, type RunningJanus, startJanus } from '../../test/support/janus.js';
 import { type E2eApp, startE2eApp } from '../support/app.js';

@@ -2,7 +2,7 @@ import { ZAuctionInput } from '../../src/domain/auctions.js';
 import type { Db } from '../../src/server/db/connect.js';
 import { createAuction } from '../../src/server/features/auctions/service.js';
 import { saveUploadedImage } from '../../src/server/features/media/service.js';
-import type { Storage } from '../../src/server/providers/storage/index.js';
+import type { Storage } from '../../src/server/providers/storage/types.js';
 import type { SeededPerson } from './accounts.js';
 import { createArtRenderer } from './art.js';
 import type { PlannedAuction } from './plan.js';

@@ -1,4 +1,5 @@
-import { DEFAULT_BIDDING_CONFIG, MEXICO_CITY_TZ, slugify } from '../../src/domain/live.js';
+import { DEFAULT_BIDDING_CONFIG, MEXICO_CITY_TZ } from '../../src/domain/live.js';
+import { slugify } from '../../src/domain/live-public.js';
 import type { Db } from '../../src/server/db/connect.js';
 import { liveLots, liveSessions } from '../../src/server/db/schema.js';
 import type { SeededPerson } from './accounts.js';

@@ -1,4 +1,4 @@
-import type { Role } from '../../src/domain/roles.js';
+import type { Role } from '../../src/domain/role-rules.js';
 
 /**
  * The demo's people: one platform admin, two companies (an admin and sellers each) and buyers.

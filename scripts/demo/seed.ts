@@ -1,7 +1,7 @@
 import { count } from 'drizzle-orm';
 import type { Db } from '../../src/server/db/connect.js';
 import { auctions, users } from '../../src/server/db/schema.js';
-import type { Storage } from '../../src/server/providers/storage/index.js';
+import type { Storage } from '../../src/server/providers/storage/types.js';
 import { insertCategories, insertPeople, type SeededPerson } from './accounts.js';
 import { writeHistory, writePayments } from './history.js';
 import { createListings } from './listings.js';

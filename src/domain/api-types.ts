@@ -1,5 +1,5 @@
 import type { Profile } from './profile.js';
-import type { Role } from './roles.js';
+import type { Role } from './role-rules.js';
 import type { VideoClientConfig } from './video.js';
 
 /** The JSON error body of every failed API call. `message` is Spanish, ready for the UI. */

@@ -1,8 +1,7 @@
 /**
- * The auction list's rules without Zod: auctions.ts adds the schemas and re-exports these, so the
- * admin panel's first screen (the auctions list) does not download Zod (issue 14).
+ * The auction list's rules without Zod (auctions.ts adds the schemas), so the admin panel's first
+ * screen (the auctions list) does not download Zod.
  */
-import type { AuctionListItem } from './auctions.js';
 
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 20;
@@ -16,8 +15,8 @@ export type AuctionHold = 'payment' | 'liveSession';
 /** Why an auction cannot be deleted, in the order the server checks (bids first). */
 export type DeleteBlock = 'bids' | AuctionHold;
 
-/** Issue 14 item 7: the panel disables 'Eliminar' and says why, instead of refusing after the confirmation. */
-export function deleteBlock(item: Pick<AuctionListItem, 'bidCount' | 'heldBy'>): DeleteBlock | null {
+/** Why an auction cannot be deleted: the panel disables 'Eliminar' and says why, instead of refusing after the confirmation. */
+export function deleteBlock(item: { bidCount: number; heldBy: AuctionHold | null }): DeleteBlock | null {
   if (item.bidCount > 0) return 'bids';
   return item.heldBy;
 }

@@ -1,7 +1,7 @@
 import type { AuctionStatus, Condicion } from './auctions.js';
 
 /**
- * Issue 11 A6: once an auction has a bid, nothing bidders relied on may change. The server refuses
+ * Once an auction has a bid, nothing bidders relied on may change. The server refuses
  * such an edit inside the transaction that holds the auction row; the form runs the same rule to
  * show the locks before Save. Codes are catalogue keys, like ZAuctionInput's.
  */

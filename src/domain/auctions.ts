@@ -1,20 +1,7 @@
 import { z } from 'zod';
-import {
-  AUCTION_FILTERS,
-  type AuctionFilter,
-  type AuctionHold,
-  DEFAULT_PAGE_SIZE,
-  type DeleteBlock,
-  deleteBlock,
-  PAGE_SIZES,
-  SEARCH_DEBOUNCE_MS,
-} from './auction-list.js';
+import { AUCTION_FILTERS, type AuctionHold, DEFAULT_PAGE_SIZE, PAGE_SIZES } from './auction-list.js';
 import { MAX_PRICE } from './money.js';
 import { zText } from './text.js';
-
-/** Kept with the money rules (no Zod there, so public pages import it alone); re-exported for existing importers. */
-/** The list's Zod-free rules (auction-list.ts), re-exported for the existing importers. */
-export { AUCTION_FILTERS, type AuctionFilter, type AuctionHold, DEFAULT_PAGE_SIZE, type DeleteBlock, deleteBlock, MAX_PRICE, PAGE_SIZES, SEARCH_DEBOUNCE_MS };
 
 /**
  * Auctions as the admin panel and the public page see them (SPEC §3, §4, §5), shared by the
@@ -273,6 +260,3 @@ export interface AuctionDetail extends PublicAuction {
   /** False when bids or a payment hold it (the server refuses the delete). */
   canDelete: boolean;
 }
-
-/** Realtime payloads live in realtime.ts; re-exported for the existing importers. */
-export type { AuctionEvent } from './realtime.js';

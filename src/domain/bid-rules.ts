@@ -1,6 +1,6 @@
 /**
  * The bid rules a public page needs (minimum, buy-now, error codes), without Zod: bidding.ts has the
- * schemas and re-exports these, so a buyer's phone does not download Zod to show a price (issue 14).
+ * schemas. Import these from here, so a buyer's phone does not download Zod to show a price.
  */
 
 /** SPEC §9: minimum increment 20 and anti-snipe 10 s, unless a live session's biddingConfig says otherwise. */

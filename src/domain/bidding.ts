@@ -1,18 +1,6 @@
 import { z } from 'zod';
 import { MAX_PRICE } from './money.js';
 
-/** The Zod-free rules (bid-rules.ts), re-exported for the existing importers. */
-export {
-  BID_ERROR_CODES,
-  BID_PAGE_DEFAULT,
-  BID_PAGE_MAX,
-  canBuyNow,
-  DEFAULT_ANTI_SNIPE_SECONDS,
-  DEFAULT_MIN_INCREMENT,
-  IDEMPOTENCY_KEY_MAX,
-  nextMinimumBid,
-} from './bid-rules.js';
-
 /**
  * The buyer's side of an auction: what a bid may be, what the public sees of it, and the shapes the
  * bid API and the auction's public room exchange. The engine that decides bids runs inside the
@@ -125,6 +113,3 @@ export interface BuyNowAnswer {
   state: AuctionLiveState;
   me: BidderView;
 }
-
-/** Realtime payloads live in realtime.ts; re-exported for the existing importers. */
-export { AUCTION_STATE_EVENT, type AuctionStateEvent, BID_EVENT_MAX, OUTBID_EVENT, type OutbidEvent } from './realtime.js';

@@ -70,6 +70,3 @@ export const ZCompanyInput = z.object({
   legalName: optionalText(250),
 });
 export type CompanyInput = z.input<typeof ZCompanyInput>;
-
-/** Who may edit a company's record (Zod-free, in role-rules.ts so the panel's first load needs no Zod). */
-export { canManageCompany } from './role-rules.js';

@@ -1,5 +1,5 @@
 /**
- * What an invited person's answer does, without Zod (invitations.ts re-exports it): the screen that
+ * What an invited person's answer does, without Zod (invitations.ts has the schemas): the screen that
  * asks a signed-in user to accept or decline is part of the panel's gate, which must stay light.
  */
 import { isAdmin, type Role } from './role-rules.js';

@@ -38,5 +38,3 @@ export type InvitationInput = z.output<typeof ZInvitationInput>;
 export const ZInvitationListQuery = z.object({
   companyId: zText().trim().max(64).optional(),
 });
-
-export * from './invitation-rules.js';

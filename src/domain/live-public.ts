@@ -2,7 +2,7 @@ import type { AuctionLiveState } from './bidding.js';
 
 /**
  * What the public live page needs of live sessions (its link, the lot rule, the timer), without Zod:
- * live.ts has the schemas and re-exports these, so a buyer's phone does not download Zod.
+ * live.ts has the schemas. Import these from here, so a buyer's phone does not download Zod.
  */
 
 /** SPEC §3's session and lot statuses. */

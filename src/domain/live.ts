@@ -4,9 +4,6 @@ import { isUuid } from './ids.js';
 import { type LotStatus, SESSION_STATUSES, type SessionStatus, slugify } from './live-public.js';
 import { nameTokens, zText } from './text.js';
 
-/** The Zod-free part (live-public.ts), re-exported for the existing importers. */
-export * from './live-public.js';
-
 /**
  * Live sessions and their lots (SPEC §3 liveSessions, §4 "Session status", "Lot status", "Timer
  * state", §5 "Create session", "Edit session", "Quick auction", "Auction picker search", §9),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_PRICE } from './money.js';
-import { PAYMENT_STATUSES, type PaymentStatus } from './payment-status.js';
+import type { PaymentStatus } from './payment-status.js';
 import { zText } from './text.js';
 
 /**
@@ -9,7 +9,6 @@ import { zText } from './text.js';
  * validate. Money is integer pesos; grand total = items + shipping.
  */
 
-export { PAYMENT_STATUSES, type PaymentStatus };
 export const PAYOUT_STATUSES = ['none', 'requested', 'paid_out'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
@@ -95,7 +94,7 @@ export function applyPaymentEvent(state: PaymentMachineState, event: PaymentEven
     case 'markPaidOut':
       if (state.paymentStatus !== 'paid') return { ok: false, reason: 'notPaid' };
       if (state.payoutStatus === 'paid_out') return { ok: false, reason: 'alreadyPaidOut' };
-      // Issue 14 item 4: the platform pays out what a seller asked for ('Marcar como pagado' shows only then).
+      // The platform pays out only what a seller asked for ('Marcar como pagado' shows only then).
       if (state.payoutStatus === 'none') return { ok: false, reason: 'payoutNotRequested' };
       return same({ ...state, payoutStatus: 'paid_out' });
   }
@@ -197,7 +196,7 @@ export interface PaymentView {
   /** A refund or chargeback after payment. */
   flagged: boolean;
   /**
-   * Whose connected Mercado Pago account collects this bill (issue 14, item 5: the seller's own,
+   * Whose connected Mercado Pago account collects this bill (the seller's own,
    * else the company admin's), or null for the platform's; as of now, so it tells which unbilled
    * items a draft can take.
    */
@@ -213,7 +212,7 @@ export interface PaymentView {
 /**
  * GET /api/winners-summary: ended auctions with a winner that are in no draft, pending or paid
  * payment, grouped by winner. SPEC keys the map by winner id; a payment belongs to one company and
- * one collecting account (issue 14, item 5: the seller's own connected account, else the company
+ * one collecting account (the seller's own connected account, else the company
  * admin's, else the platform's), so one entry is one bill: all of a winner's items of sellers a
  * company collects for, and one entry per seller only where sellers collect in their own accounts.
  * The key is `winnerId` for the first group and `winnerId:companyId:collector` for others.
@@ -247,9 +246,6 @@ export interface FinalizeAnswer {
 export interface PaymentAnswer {
   payment: PaymentView;
 }
-
-/** Realtime payloads live in realtime.ts; re-exported for the existing importers. */
-export { PAYMENT_STATUS_EVENT, type PaymentStatusEvent } from './realtime.js';
 
 // ── The seller's Mercado Pago connection (SPEC §2 payment-provider section) ──
 

@@ -3,9 +3,12 @@
  * (`Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents>` on the server,
  * `Socket<ServerToClientEvents, ClientToServerEvents>` in the browser). SPEC §7's names stay.
  */
+
 import type { AuctionLiveState, BidView } from './bidding.js';
-import type { LiveSessionPublic, LotView, SessionStatus } from './live.js';
-import type { PaymentStatus, PayoutStatus } from './payments.js';
+import type { LiveSessionPublic, LotView } from './live.js';
+import type { SessionStatus } from './live-public.js';
+import type { PaymentStatus } from './payment-status.js';
+import type { PayoutStatus } from './payments.js';
 import type {
   VIDEO_PUBLISHER_EVENT,
   VideoLeaveRequest,

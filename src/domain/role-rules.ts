@@ -1,6 +1,6 @@
 /**
- * Roles and what they allow, without Zod: roles.ts adds the schema and re-exports these, so the web
- * shell (which asks canUsePanel of every signed-in user) does not download Zod (issue 14).
+ * Roles and what they allow, without Zod (roles.ts adds the schema), so the web shell (which asks
+ * canUsePanel of every signed-in user) does not download Zod: its first load stays small.
  */
 
 export const ROLES = ['admin', 'seller', 'buyer'] as const;

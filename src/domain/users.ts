@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ROLES, type Role, ZRole } from './roles.js';
+import { ROLES, type Role, USER_ROLE_FILTERS } from './role-rules.js';
+import { ZRole } from './roles.js';
 import { zText } from './text.js';
 
 /** SPEC §3 user list item (GET /api/users). `uid` keeps SPEC's name. */
@@ -17,11 +18,6 @@ export interface UserListItem {
   companyName: string | null;
   createdAt: number;
 }
-
-/** Role filter of the 'Usuarios' modal (Zod-free, in role-rules.ts: the panel's URL state reads it). */
-import { USER_ROLE_FILTERS, type UserRoleFilter } from './role-rules.js';
-
-export { USER_ROLE_FILTERS, type UserRoleFilter };
 
 export const ZUserListQuery = z.object({
   role: z.enum(USER_ROLE_FILTERS).default('all'),

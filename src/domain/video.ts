@@ -1,7 +1,7 @@
-import { formatClock } from './live.js';
+import { formatClock } from './live-public.js';
 
 /**
- * Live video, shared by the server and the browser (issue 13, VIDEO.md): the providers, what a
+ * Live video, shared by the server and the browser (VIDEO.md has the measurements behind the providers): the providers, what a
  * browser is granted to publish or watch, the embedded SFU's signalling over Socket.IO, and the
  * SPEC §9 constants and readouts of the transmission panel.
  */

@@ -4,13 +4,13 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { SESSION_CACHE_EVENT } from '../domain/realtime.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { connectDatabase, type Database } from './db/connect.js';
 import { migrateDatabase } from './db/migrate.js';
 import { auctionsRoutes } from './features/auctions/routes.js';
 import { authRoutes } from './features/auth/routes.js';
-import { createSessionCache, deleteExpiredSessions, SESSION_CACHE_EVENT } from './features/auth/sessions.js';
 import { createBidBatcher } from './features/bids/batcher.js';
 import { createBidBroadcaster } from './features/bids/events.js';
 import { createBidPresenter } from './features/bids/present.js';
@@ -33,11 +33,12 @@ import { installOriginCheck } from './http/csrf.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandler } from './http/errors.js';
 import { createMetrics, installRequestMetrics } from './http/metrics.js';
 import { installBodyTimeout, serverTimeouts } from './http/timeouts.js';
-import { createOidcProvider, type OidcIdentityProvider } from './providers/identity/oidc.js';
-import { createStorage } from './providers/storage/index.js';
-import { createVideoProvider } from './providers/video/index.js';
+import type { OidcIdentityProvider } from './providers/identity/types.js';
+import { createProviders } from './providers/index.js';
 import { createRealtime } from './realtime/index.js';
 import { createPublisher } from './realtime/publisher.js';
+import { createSessionCache } from './sessions/cache.js';
+import { deleteExpiredSessions } from './sessions/store.js';
 import { webRoutes } from './web/static.js';
 
 /**
@@ -128,18 +129,22 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     trustProxy: config.trustProxy,
     viewersPerAddress: config.viewers.perAddress,
   });
-  const identity =
-    opts.identity !== undefined
-      ? opts.identity
-      : config.signIn.kind === 'google'
-        ? createOidcProvider({ issuer: config.signIn.issuer, clientId: config.signIn.clientId, clientSecret: config.signIn.clientSecret })
-        : null;
-  const storage = createStorage(config);
-  const video = await createVideoProvider({ config, db: database.db, realtime, log: app.log });
+  const {
+    identity,
+    storage,
+    video,
+    payments: paymentProvider,
+  } = await createProviders({
+    config,
+    db: database.db,
+    realtime,
+    log: app.log,
+    ...(opts.identity !== undefined ? { identity: opts.identity } : {}),
+  });
   const csp = contentSecurityPolicy(video.cspConnectSrc);
   const present = createBidPresenter(config.sessionSecret);
   const broadcaster = createBidBroadcaster(realtime, present);
-  const payments = createPayments(config, database.db);
+  const payments = createPayments(config, database.db, paymentProvider);
   const sessions = createSessionCache({
     peers: { send: (message) => realtime.toPeers(SESSION_CACHE_EVENT, message), onMessage: (handler) => realtime.onPeer(SESSION_CACHE_EVENT, handler) },
   });

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { deleteBlock } from '../../src/domain/auction-list.js';
 import { LOCK_CODES, type LockableAuction, type LockableEdit, lockedChanges } from '../../src/domain/auction-lock.js';
-import {
-  AUCTION_FIELD_ERRORS,
-  deleteBlock,
-  deriveAuctionStatus,
-  parseEndTime,
-  scheduleLock,
-  ZAuctionInput,
-  ZAuctionListQuery,
-} from '../../src/domain/auctions.js';
+import { AUCTION_FIELD_ERRORS, deriveAuctionStatus, parseEndTime, scheduleLock, ZAuctionInput, ZAuctionListQuery } from '../../src/domain/auctions.js';
 
 describe('parseEndTime (SPEC §3: a timestamp, number or string)', () => {
   const at = Date.UTC(2026, 10, 22, 18, 30);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canManageCompany, rfcProblem, ZCompanyInput } from '../../src/domain/companies.js';
+import { rfcProblem, ZCompanyInput } from '../../src/domain/companies.js';
+import { canManageCompany } from '../../src/domain/role-rules.js';
 
 describe('RFC (SAT)', () => {
   it.each([

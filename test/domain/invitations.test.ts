@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { invitationAcceptance } from '../../src/domain/invitations.js';
+import { invitationAcceptance } from '../../src/domain/invitation-rules.js';
 
 describe('invitationAcceptance: what accepting a seller invitation into empresa-a would do', () => {
   it.each([

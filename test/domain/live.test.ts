@@ -1,25 +1,27 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  formatTimer,
   isValidWhatsappLink,
-  type LotFacts,
-  livePath,
-  lotPhases,
-  lotRan,
   lotRemovalBlock,
   normalizeWhatsappLink,
   parsePickerQuery,
-  type ShowFacts,
   sessionSlug,
-  slugify,
-  splitLots,
-  timerState,
-  waitParts,
   weekdayInMexicoCity,
   ZSessionCreate,
   ZTimerInput,
 } from '../../src/domain/live.js';
+import {
+  formatTimer,
+  type LotFacts,
+  livePath,
+  lotPhases,
+  lotRan,
+  type ShowFacts,
+  slugify,
+  splitLots,
+  timerState,
+  waitParts,
+} from '../../src/domain/live-public.js';
 
 /** Issue 12's pure rules: slugs, WhatsApp links, the two lot lists, the timer badge, the picker query. */
 

@@ -1,17 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { PAYMENT_STATUSES, type PaymentStatus } from '../../src/domain/payment-status.js';
 import {
   applyPaymentEvent,
   grandTotal,
   hasShipping,
   MAX_PAYMENT_ITEMS,
   MAX_SHIPPING_COST,
-  PAYMENT_STATUSES,
   PAYOUT_STATUSES,
   type PaymentEvent,
   type PaymentMachineState,
   type PaymentRefusal,
-  type PaymentStatus,
   type PayoutStatus,
   PROVIDER_STATUSES,
   type ProviderStatus,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canUsePanel, effectiveCompanyId, isAdmin } from '../../src/domain/roles.js';
+import { canUsePanel, effectiveCompanyId, isAdmin } from '../../src/domain/role-rules.js';
 import { foldText, nameTokens } from '../../src/domain/text.js';
 
 describe('foldText and nameTokens', () => {

@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, authSessions, users } from '../../src/server/db/schema.js';
-import { hashToken, resolveSession } from '../../src/server/features/auth/sessions.js';
 import { messages } from '../../src/server/messages.js';
 import { createOidcProvider } from '../../src/server/providers/identity/oidc.js';
+import { hashToken, resolveSession } from '../../src/server/sessions/store.js';
 import { callbackWith, me, signInWithGoogle } from '../support/google-flow.js';
 import { type MockGoogle, startMockGoogle } from '../support/mock-google.js';
 import { startTestServer, type TestServer } from '../support/server.js';

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Category } from '../../src/domain/categories.js';
-import type { Role } from '../../src/domain/roles.js';
+import type { Role } from '../../src/domain/role-rules.js';
 import { auctions, auditLog, users } from '../../src/server/db/schema.js';
 import { messages } from '../../src/server/messages.js';
 import { signInAs } from '../support/actors.js';

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Company, CompanyListResponse } from '../../src/domain/companies.js';
-import type { Role } from '../../src/domain/roles.js';
+import type { Role } from '../../src/domain/role-rules.js';
 import { auditLog, companies, userProfiles } from '../../src/server/db/schema.js';
 import { messages } from '../../src/server/messages.js';
 import { type Actor, signInAs } from '../support/actors.js';

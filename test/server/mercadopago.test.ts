@@ -1,9 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CheckoutInput, PaymentProvider, ProviderConnect, SellerCredentials } from '../../src/server/providers/payments/index.js';
-import { ProviderUnavailableError } from '../../src/server/providers/payments/index.js';
 import { createMercadoPagoProvider, type MercadoPagoOptions } from '../../src/server/providers/payments/mercadopago.js';
 import { pkceChallenge } from '../../src/server/providers/payments/signing.js';
+import {
+  type CheckoutInput,
+  type PaymentProvider,
+  type ProviderConnect,
+  ProviderUnavailableError,
+  type SellerCredentials,
+} from '../../src/server/providers/payments/types.js';
 import { type FakeMercadoPago, startFakeMercadoPago } from '../support/fake-mercadopago.js';
 
 const PLATFORM_TOKEN = 'APP_USR-platform-token-0001';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DraftAnswer, FinalizeAnswer, PaymentAnswer, PaymentStatusEvent, PaymentView, WinnersSummary } from '../../src/domain/payments.js';
+import type { DraftAnswer, FinalizeAnswer, PaymentAnswer, PaymentView, WinnersSummary } from '../../src/domain/payments.js';
+import type { PaymentStatusEvent } from '../../src/domain/realtime.js';
 import { auctions, auditLog, payments, userProfiles, webhookEvents } from '../../src/server/db/schema.js';
 import { messages } from '../../src/server/messages.js';
 import { type Actor, buildActor } from '../support/actors.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../src/domain/roles.js';
+import type { Role } from '../../src/domain/role-rules.js';
 import { auctions } from '../../src/server/db/schema.js';
 import type { DomainEvent } from '../../src/server/realtime/publisher.js';
 import { type Actor, buildActor } from '../support/actors.js';

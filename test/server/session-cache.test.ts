@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { authSessions } from '../../src/server/db/schema.js';
-import { createSession, createSessionCache } from '../../src/server/features/auth/sessions.js';
+import { createSessionCache } from '../../src/server/sessions/cache.js';
+import { createSession } from '../../src/server/sessions/store.js';
 import { buildActor } from '../support/actors.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 

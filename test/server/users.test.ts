@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../src/domain/roles.js';
+import type { Role } from '../../src/domain/role-rules.js';
 import type { UserListItem, UserListResponse } from '../../src/domain/users.js';
 import { auctions, auditLog, userProfiles } from '../../src/server/db/schema.js';
 import { messages } from '../../src/server/messages.js';

@@ -1,9 +1,9 @@
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { VideoPublisherEvent } from '../../src/domain/video.js';
-import { VideoUnavailableError } from '../../src/server/providers/video/index.js';
 import { GOP_LIMITS } from '../../src/server/providers/video/sfu/gop.js';
 import type { SfuStats } from '../../src/server/providers/video/sfu/protocol.js';
+import { VideoUnavailableError } from '../../src/server/providers/video/types.js';
 import { type Actor, buildActor } from '../support/actors.js';
 import { buildSession } from '../support/factories.js';
 import { PUBLISHER_SSRCS, publishSynthetic, type SyntheticPublisher, type SyntheticViewer, until, viewerOffer, watchSynthetic } from '../support/rtp-peers.js';

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import type { Role } from '../../src/domain/roles.js';
+import type { Role } from '../../src/domain/role-rules.js';
 import { foldText } from '../../src/domain/text.js';
 import { categories, uploads, userProfiles, users } from '../../src/server/db/schema.js';
-import { createSession, SESSION_COOKIE } from '../../src/server/features/auth/sessions.js';
+import { createSession, SESSION_COOKIE } from '../../src/server/sessions/store.js';
 import { cookieFrom, type TestServer } from './server.js';
 
 export interface Actor {

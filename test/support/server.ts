@@ -2,7 +2,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
 import { type Config, loadConfig } from '../../src/server/config.js';
 import type { AppContext } from '../../src/server/context.js';
-import type { OidcIdentityProvider } from '../../src/server/providers/identity/oidc.js';
+import type { OidcIdentityProvider } from '../../src/server/providers/identity/types.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 import { freePort } from './net.js';
 

@@ -2,6 +2,7 @@
  * The whole data model (SPEC §3). Money is integer pesos; times are timestamptz.
  * Column names are snake_case, TypeScript names follow SPEC's camelCase words.
  */
+
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -22,8 +23,10 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { AUCTION_STATUSES, CONDITIONS } from '../../domain/auctions.js';
-import { type BiddingConfig, DEFAULT_BIDDING_CONFIG, LOT_STATUSES, SESSION_STATUSES, STREAM_TYPES } from '../../domain/live.js';
-import { PAYMENT_STATUSES, PAYOUT_STATUSES, PROVIDER_STATUSES } from '../../domain/payments.js';
+import { type BiddingConfig, DEFAULT_BIDDING_CONFIG, STREAM_TYPES } from '../../domain/live.js';
+import { LOT_STATUSES, SESSION_STATUSES } from '../../domain/live-public.js';
+import { PAYMENT_STATUSES } from '../../domain/payment-status.js';
+import { PAYOUT_STATUSES, PROVIDER_STATUSES } from '../../domain/payments.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => ts('created_at').notNull().defaultNow();

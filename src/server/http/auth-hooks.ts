@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Role } from '../../domain/roles.js';
+import type { Role } from '../../domain/role-rules.js';
 import type { Db } from '../db/connect.js';
-import { type CurrentUser, SESSION_COOKIE, type SessionCache } from '../features/auth/sessions.js';
 import { messages } from '../messages.js';
+import type { SessionCache } from '../sessions/cache.js';
+import { type CurrentUser, SESSION_COOKIE } from '../sessions/store.js';
 import { AppError } from './errors.js';
 
 declare module 'fastify' {

@@ -1,7 +1,7 @@
 import { eq, or, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { isAdmin, isPlatformAdmin } from '../../domain/roles.js';
-import type { CurrentUser } from '../features/auth/sessions.js';
+import { isAdmin, isPlatformAdmin } from '../../domain/role-rules.js';
+import type { CurrentUser } from '../sessions/store.js';
 
 /**
  * What a panel user sees (SPEC §6), for every record that carries a companyId and a sellerId

@@ -16,25 +16,16 @@ import {
 } from '../../domain/realtime.js';
 import type { Db } from '../db/connect.js';
 import { liveSessions } from '../db/schema.js';
-import { type CurrentUser, loadAccess, resolveSession, SESSION_COOKIE } from '../features/auth/sessions.js';
-import { canEditSession } from '../features/live/policies.js';
 import { isTrustedOrigin } from '../http/csrf.js';
 import type { Metrics } from '../http/metrics.js';
+import { canEditSession } from '../policies/live-sessions.js';
+import { loadAccess, resolveSession, SESSION_COOKIE } from '../sessions/store.js';
 import { clientAddress } from './client-address.js';
-import { handlePublicRooms, newPublicRoomState, type PublicRoomState } from './public-rooms.js';
+import { handlePublicRooms, newPublicRoomState } from './public-rooms.js';
 import { accessRooms, isAccessRoom, rooms } from './rooms.js';
+import type { RealtimeServer, SocketData } from './types.js';
 import { createViewerCounter } from './viewers.js';
 
-export interface SocketData {
-  user: CurrentUser | null;
-  /** `accessChanges` when the session was read: a change since then is re-read at connection. */
-  accessSeen: number;
-  /** The client's address as per-address limits count it (client-address.ts; behind TRUST_PROXY, the forwarded one). */
-  address: string;
-  /** The public rooms this socket holds (public-rooms.ts). */
-  publicRooms: PublicRoomState;
-}
-export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type Args<E extends ServerEventName> = Parameters<ServerToClientEvents[E]>;
 

@@ -1,20 +1,22 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { PaymentStatus, PayoutStatus } from '../../domain/payments.js';
+import type { PaymentStatus } from '../../domain/payment-status.js';
+import type { PayoutStatus } from '../../domain/payments.js';
 import {
   type AuctionEvent,
   LOT_FINISHED_EVENT,
   LOT_TIMER_EVENT,
   type LotFinishedEvent,
   type LotTimerEvent,
+  PAYMENT_STATUS_EVENT,
+  type PaymentStatusEvent,
   SESSION_STATE_EVENT,
   type SessionStateEvent,
   type SessionStatusEvent,
 } from '../../domain/realtime.js';
-import type { SessionCache } from '../features/auth/sessions.js';
-import type { BidBroadcaster } from '../features/bids/events.js';
-import type { EngineLine, EngineState } from '../features/bids/present.js';
-import { emitPaymentChange } from '../features/payments/events.js';
+import type { EngineLine, EngineState } from '../db/engine-rows.js';
+import type { SessionCache } from '../sessions/cache.js';
 import type { Realtime } from './index.js';
+import { paymentAudience } from './rooms.js';
 
 /** An auction as its events name it. */
 export interface AuctionRef {
@@ -56,11 +58,22 @@ export type DomainEventOf<T extends DomainEventType> = Extract<DomainEvent, { ty
 type Handler<T extends DomainEventType> = (event: DomainEventOf<T>) => void | Promise<void>;
 
 /**
+ * Where auction state goes after a bid, a close or a timer change. The bids feature's broadcaster
+ * (which coalesces a hot auction's updates) is the one in use; declared here so the publisher
+ * depends on what it calls, not on the feature.
+ */
+export interface AuctionBroadcast {
+  bid(change: Pick<DomainEventOf<'bidPlaced'>, 'state' | 'lines' | 'outbidUserId'>): void;
+  closed(state: EngineState): void;
+  changed(state: EngineState): void;
+}
+
+/**
  * The one path after commit: each event goes to its Socket.IO rooms (the Redis adapter carries
  * room emits to the other instances), to the other instances' caches where needed, and to this
  * instance's in-process subscribers (the Live Hub: "auction closed" → "lot finished").
  */
-export function createPublisher(opts: { realtime: Realtime; sessions: SessionCache; broadcaster: BidBroadcaster; log: FastifyBaseLogger }) {
+export function createPublisher(opts: { realtime: Realtime; sessions: SessionCache; broadcaster: AuctionBroadcast; log: FastifyBaseLogger }) {
   const { realtime, sessions, broadcaster, log } = opts;
   const subscribers = new Map<DomainEventType, Set<(event: DomainEvent) => void | Promise<void>>>();
 
@@ -77,14 +90,14 @@ export function createPublisher(opts: { realtime: Realtime; sessions: SessionCac
         return;
       }
       case 'bidPlaced':
-        // Coalesced per hot auction (events.ts): a delivery detail behind the publisher.
+        // Coalesced per hot auction (the bids feature's broadcaster): a delivery detail behind the publisher.
         broadcaster.bid(event);
         return;
       case 'auctionClosed':
         broadcaster.closed(event.state);
         return;
       case 'paymentChanged':
-        emitPaymentChange(realtime, event);
+        realtime.to(paymentAudience(event.payment), PAYMENT_STATUS_EVENT, paymentStatusPayload(event));
         return;
       case 'userAccessChanged':
         sessions.forgetUser(event.userId);
@@ -149,4 +162,20 @@ export type Publisher = ReturnType<typeof createPublisher>;
 
 function auctionPayload(auction: AuctionRef, deleted = false): AuctionEvent {
   return { id: auction.id, companyId: auction.companyId, version: auction.version, ...(deleted ? { deleted: true } : {}) };
+}
+
+/**
+ * SPEC §4 refresh triggers: after commit, those who may read the payment over HTTP hear
+ * `paymentStatusUpdate` and refetch their payments, winners and auction counts. The payment id is
+ * the bearer secret of its checkout, so a co-seller of the company never hears it (paymentAudience).
+ */
+function paymentStatusPayload(change: DomainEventOf<'paymentChanged'>): PaymentStatusEvent {
+  const { payment } = change;
+  return {
+    paymentId: payment.id,
+    companyId: payment.companyId,
+    paymentStatus: payment.paymentStatus,
+    payoutStatus: payment.payoutStatus,
+    auctionIds: change.auctionIds,
+  };
 }

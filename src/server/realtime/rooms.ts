@@ -1,4 +1,4 @@
-import { canUsePanel, isAdmin, isPlatformAdmin, type Role } from '../../domain/roles.js';
+import { canUsePanel, isAdmin, isPlatformAdmin, type Role } from '../../domain/role-rules.js';
 
 /** Room names, in one place: `auction:<id>`, `session:<id>`, `company:<id>` (STYLE.md). */
 export const rooms = {

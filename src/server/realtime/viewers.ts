@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { VIEWER_COUNT_INTERVAL_MS } from '../../domain/live.js';
 import { VIEWER_COUNT_EVENT, VIEWER_COUNTS_EVENT, type ViewerCountsMessage } from '../../domain/realtime.js';
-import type { RealtimeServer } from './index.js';
 import { rooms } from './rooms.js';
+import type { RealtimeServer } from './types.js';
 
 const SESSION_PREFIX = 'session:';
 

@@ -1,6 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import type { AuctionDetail, AuctionEvent, AuctionFilter, AuctionInput, AuctionListResponse, PublicAuction } from '../../domain/auctions.js';
+import type { AuctionFilter } from '../../domain/auction-list.js';
+import type { AuctionDetail, AuctionInput, AuctionListResponse, PublicAuction } from '../../domain/auctions.js';
+import type { AuctionEvent } from '../../domain/realtime.js';
 import { api, isApiError } from './client';
 import { useResync, useSocketEvent } from './socket';
 

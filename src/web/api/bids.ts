@@ -1,7 +1,7 @@
 import { type QueryClient, replaceEqualDeep, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { BID_PAGE_DEFAULT } from '../../domain/bid-rules.js';
-import type { AuctionLiveState, BidAnswer, BidHistory, BuyNowAnswer, OutbidEvent } from '../../domain/bidding.js';
-import { AUCTION_STATE_EVENT, OUTBID_EVENT } from '../../domain/realtime.js';
+import type { AuctionLiveState, BidAnswer, BidHistory, BuyNowAnswer } from '../../domain/bidding.js';
+import { AUCTION_STATE_EVENT, OUTBID_EVENT, type OutbidEvent } from '../../domain/realtime.js';
 import { auctionKeys } from './auctions';
 import { applyLiveUpdate, type HistoryData, type HistoryPage, type LiveUpdate, reconcileHistory } from './bid-cache';
 import { isUncertainFailure, sendWithDeadline } from './bid-deadline';

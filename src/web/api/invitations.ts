@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Invitation, InvitationAnswer, InvitationListResponse, ReceivedInvitationList } from '../../domain/invitations.js';
+import type { Invitation, InvitationAnswer, InvitationListResponse, ReceivedInvitationList } from '../../domain/invitation-rules.js';
 import { api } from './client';
 import { meKeys } from './me';
 import { userKeys } from './users';

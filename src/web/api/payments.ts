@@ -1,4 +1,5 @@
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { PaymentStatus } from '../../domain/payment-status.js';
 import type {
   CheckoutView,
   DraftAnswer,
@@ -6,7 +7,6 @@ import type {
   MpConnectAnswer,
   MpConnectionStatus,
   PaymentAnswer,
-  PaymentStatus,
   PaymentView,
   PayoutStatus,
   SandboxOutcome,

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Role } from '../../domain/roles.js';
-import type { UserListItem, UserListResponse, UserRoleFilter } from '../../domain/users.js';
+import type { Role, UserRoleFilter } from '../../domain/role-rules.js';
+import type { UserListItem, UserListResponse } from '../../domain/users.js';
 import { api } from './client';
 import { meKeys } from './me';
 

@@ -1,6 +1,6 @@
 import { Group, Text } from '@mantine/core';
 import type { AuctionLiveState } from '../../domain/bidding.js';
-import { formatTimer } from '../../domain/live.js';
+import { formatTimer } from '../../domain/live-public.js';
 import { formatMoney } from '../../domain/money.js';
 import { useTranslation } from '../i18n';
 import type { ClockPhase } from './timer-view';

@@ -1,5 +1,6 @@
 import type { BidView } from '../../domain/bidding.js';
-import { type LotView, lotFacts, lotPhases, type ShowFacts } from '../../domain/live.js';
+import type { LotView } from '../../domain/live.js';
+import { lotFacts, lotPhases, type ShowFacts } from '../../domain/live-public.js';
 
 /** The domain's facts of a lot (its auction has bids, has ended, runs on a clock), as the Hub reads them. */
 export { lotFacts };

@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Group, Loader, NativeSelect, Paper, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import type { LiveSessionListItem, SessionStatus } from '../../domain/live.js';
+import type { LiveSessionListItem } from '../../domain/live.js';
+import type { SessionStatus } from '../../domain/live-public.js';
 import { BroadcastIcon } from '../components/icons';
 import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';

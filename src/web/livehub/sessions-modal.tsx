@@ -2,7 +2,8 @@ import { ActionIcon, Alert, Button, Group, Loader, Modal, NativeSelect, Stack, T
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { type LiveSessionListItem, SESSION_STATUSES, type SessionStatus } from '../../domain/live.js';
+import type { LiveSessionListItem } from '../../domain/live.js';
+import { SESSION_STATUSES, type SessionStatus } from '../../domain/live-public.js';
 import { useDeleteSession, useHubSessions, useUpdateSession } from '../api/live-hub';
 import { PencilIcon, TrashIcon } from '../components/panel-icons';
 import { useTranslation } from '../i18n';

@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useId, useState } from 'react';
-import { formatTimer, TIMER_BUTTONS_SECONDS, TIMER_MIN_SECONDS, TIMER_STEP_SECONDS } from '../../domain/live.js';
+import { TIMER_BUTTONS_SECONDS, TIMER_MIN_SECONDS, TIMER_STEP_SECONDS } from '../../domain/live.js';
+import { formatTimer } from '../../domain/live-public.js';
 import type { LiveSessionData } from '../api/live';
 import { useLotActions } from '../api/live-hub';
 import { ClockIcon } from '../components/icons';

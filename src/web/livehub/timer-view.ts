@@ -1,5 +1,6 @@
 import type { AuctionLiveState } from '../../domain/bidding.js';
-import { formatTimer, type LiveSessionDetail, type LotView } from '../../domain/live.js';
+import type { LiveSessionDetail, LotView } from '../../domain/live.js';
+import { formatTimer } from '../../domain/live-public.js';
 import { clockOffset } from '../lib/countdown';
 
 /** The current lot of a loaded session, or null. */

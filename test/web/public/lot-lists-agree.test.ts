@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AuctionLiveState } from '../../../src/domain/bidding';
-import type { LotView, SessionStatus } from '../../../src/domain/live';
+import type { LotView } from '../../../src/domain/live';
+import type { SessionStatus } from '../../../src/domain/live-public';
 import { lotSections } from '../../../src/web/livehub/lot-rows';
 import { buyerLots, isSold, sessionTotals } from '../../../src/web/public/live/live-view';
 import { lot } from '../livehub-fixtures';

@@ -1,8 +1,8 @@
 import type { SQL } from 'drizzle-orm';
-import { isAdmin } from '../../../domain/roles.js';
+import { isAdmin } from '../../../domain/role-rules.js';
 import { auctions } from '../../db/schema.js';
 import { isInScope, recordScope, type Scope, scopeWhere as scopeOver } from '../../policies/scope.js';
-import type { CurrentUser } from '../auth/sessions.js';
+import type { CurrentUser } from '../../sessions/store.js';
 
 /** Which auctions a panel user sees: SPEC §6's scope (src/server/policies/scope.ts). */
 export type AuctionScope = Scope;

@@ -1,6 +1,6 @@
+import type { AuctionHold } from '../../../domain/auction-list.js';
 import {
   type AuctionDetail,
-  type AuctionHold,
   type AuctionImage,
   type AuctionListItem,
   type AuctionStatus,

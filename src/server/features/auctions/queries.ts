@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
-import type { AuctionCounts, AuctionFilter, AuctionHold, AuctionListQuery, AuctionListResponse, AuctionStatus } from '../../../domain/auctions.js';
+import type { AuctionFilter, AuctionHold } from '../../../domain/auction-list.js';
+import type { AuctionCounts, AuctionListQuery, AuctionListResponse, AuctionStatus } from '../../../domain/auctions.js';
 import { isUuid } from '../../../domain/ids.js';
 import { nameTokens } from '../../../domain/text.js';
 import { type Db, rows } from '../../db/connect.js';

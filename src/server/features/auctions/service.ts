@@ -9,7 +9,7 @@ import { auctions, bids, categories, HOLDING_PAYMENT_STATUSES, liveLots, payment
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import type { CurrentUser } from '../auth/sessions.js';
+import type { CurrentUser } from '../../sessions/store.js';
 import { ensureCompany } from '../companies/queries.js';
 import { auctionCreated, auctionDeleted, auctionUpdated } from './events.js';
 import { type AuctionScope, auctionScope, isInScope, ownershipOfNewAuction } from './policies.js';

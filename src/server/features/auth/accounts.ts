@@ -1,20 +1,10 @@
 import { and, count, eq, sql } from 'drizzle-orm';
-import type { Role } from '../../../domain/roles.js';
+import type { Role } from '../../../domain/role-rules.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { userProfiles, users } from '../../db/schema.js';
+import type { IdentityClaims } from '../../providers/identity/types.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-
-export interface IdentityClaims {
-  issuer: string;
-  subject: string;
-  email: string;
-  emailVerified: boolean;
-  name?: string | undefined;
-  givenName?: string | undefined;
-  familyName?: string | undefined;
-  picture?: string | undefined;
-}
 
 /** Serialises account creation, so "the first account is admin" holds under concurrent sign-ins. */
 const ACCOUNT_LOCK_KEY = 7_301_924_002;

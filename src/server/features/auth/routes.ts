@@ -7,11 +7,11 @@ import type { AppContext } from '../../context.js';
 import { oidcLogins, userProfiles, users } from '../../db/schema.js';
 import { fieldsFromIssues } from '../../http/errors.js';
 import { messages } from '../../messages.js';
-import { SignInError } from '../../providers/identity/oidc.js';
+import { SignInError } from '../../providers/identity/types.js';
+import { createSession, deleteSession, hashToken, SESSION_COOKIE } from '../../sessions/store.js';
 import { signInForDevelopment, signInWithIdentity } from './accounts.js';
 import { devSignInPage, signInErrorPage } from './pages.js';
 import { safeReturnTo } from './return-to.js';
-import { createSession, deleteSession, hashToken, SESSION_COOKIE } from './sessions.js';
 
 const STATE_COOKIE = 'martillo_oidc';
 const LOGIN_TTL_MS = 10 * 60_000;

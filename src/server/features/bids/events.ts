@@ -1,7 +1,9 @@
-import { type BidView, nextMinimumBid } from '../../../domain/bidding.js';
+import { nextMinimumBid } from '../../../domain/bid-rules.js';
+import type { BidView } from '../../../domain/bidding.js';
 import { AUCTION_STATE_EVENT, type AuctionStateEvent, BID_EVENT_MAX, OUTBID_EVENT, type OutbidEvent } from '../../../domain/realtime.js';
+import type { EngineLine, EngineState } from '../../db/engine-rows.js';
 import type { Realtime } from '../../realtime/index.js';
-import type { BidPresenter, EngineLine, EngineState } from './present.js';
+import type { BidPresenter } from './present.js';
 
 /**
  * Sends bid activity after commit, for the publisher (realtime/publisher.ts). A hot auction can

@@ -1,37 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { deriveAuctionStatus } from '../../../domain/auctions.js';
-import { type AuctionLiveState, type BidderView, type BidView, maskName, nextMinimumBid } from '../../../domain/bidding.js';
-
-/** The auction as the engine's SQL functions describe it (auction_bid_state, src/server/db/functions/auction-bid-state.sql): private fields included. */
-export interface EngineState {
-  id: string;
-  name: string;
-  companyId: string;
-  version: number;
-  status: AuctionLiveState['status'];
-  currentPrice: number | null;
-  bidCount: number;
-  startingPrice: number;
-  buyNowPrice: number | null;
-  endTime: number | null;
-  leaderId: string | null;
-  leaderMax: number | null;
-  winnerId: string | null;
-  winnerName: string | null;
-  minIncrement: number;
-  antiSnipeSeconds: number;
-  serverNow: number;
-}
-
-/** One history line as the engine returns it (bid_line, src/server/db/functions/bid-line.sql). */
-export interface EngineLine {
-  seq: number;
-  bidderId: string;
-  bidderName: string;
-  amount: number;
-  isAutomatic: boolean;
-  createdAt: number;
-}
+import { nextMinimumBid } from '../../../domain/bid-rules.js';
+import { type AuctionLiveState, type BidderView, type BidView, maskName } from '../../../domain/bidding.js';
+import type { EngineLine, EngineState } from '../../db/engine-rows.js';
 
 /**
  * Builds what leaves the server from the engine's rows: names masked, bidder ids replaced by a

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BID_PAGE_DEFAULT, BID_PAGE_MAX, IDEMPOTENCY_KEY_MAX, ZBidInput } from '../../../domain/bidding.js';
+import { BID_PAGE_DEFAULT, BID_PAGE_MAX, IDEMPOTENCY_KEY_MAX } from '../../../domain/bid-rules.js';
+import { ZBidInput } from '../../../domain/bidding.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireAuth } from '../../http/auth-hooks.js';
 import { AppError } from '../../http/errors.js';

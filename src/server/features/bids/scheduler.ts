@@ -2,9 +2,9 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { recordAudit } from '../../audit.js';
 import { type Db, rows } from '../../db/connect.js';
+import type { EngineState } from '../../db/engine-rows.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import { refreshAuctionSearchText } from '../auctions/search-text.js';
-import type { EngineState } from './present.js';
 
 /** Auctions closed per transaction; a backlog (after a restart) is worked through batch by batch. */
 const BATCH = 100;

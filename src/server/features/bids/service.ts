@@ -4,13 +4,14 @@ import { isUuid } from '../../../domain/ids.js';
 import { formatMoney } from '../../../domain/money.js';
 import { recordAudit } from '../../audit.js';
 import { type Db, rows } from '../../db/connect.js';
+import type { EngineLine, EngineState } from '../../db/engine-rows.js';
 import { bids } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import { refreshAuctionSearchText } from '../auctions/search-text.js';
 import type { BidBatcher } from './batcher.js';
-import type { BidPresenter, EngineLine, EngineState } from './present.js';
+import type { BidPresenter } from './present.js';
 
 /** What the engine's functions answer (src/server/db/functions/): a refusal, or the lines written and the new state. */
 interface EngineAnswer {

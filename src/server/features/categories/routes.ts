@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZCategoryInput } from '../../../domain/categories.js';
-import { isAdmin, isPlatformAdmin } from '../../../domain/roles.js';
+import { isAdmin, isPlatformAdmin } from '../../../domain/role-rules.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { AppError } from '../../http/errors.js';

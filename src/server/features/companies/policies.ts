@@ -1,10 +1,9 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
-import { canManageCompany } from '../../../domain/companies.js';
-import { isPlatformAdmin } from '../../../domain/roles.js';
+import { canManageCompany, isPlatformAdmin } from '../../../domain/role-rules.js';
 import { companies } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
-import type { CurrentUser } from '../auth/sessions.js';
+import type { CurrentUser } from '../../sessions/store.js';
 
 export type CompanyActor = Pick<CurrentUser, 'id' | 'roles' | 'profileCompanyId' | 'companyId'>;
 

@@ -7,8 +7,8 @@ import type { AppContext } from '../../context.js';
 import { liveSessions } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
+import { canEditSession } from '../../policies/live-sessions.js';
 import { agoraAccount, buildAgoraToken } from '../../providers/video/agora.js';
-import { canEditSession } from './policies.js';
 import { sessionNotFound } from './sessions.js';
 
 const ZTokenQuery = z.object({

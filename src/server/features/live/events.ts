@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
-import type { SessionStatus } from '../../../domain/live.js';
+import type { SessionStatus } from '../../../domain/live-public.js';
 import type { Db } from '../../db/connect.js';
+import type { EngineState } from '../../db/engine-rows.js';
 import { liveLots, liveSessions } from '../../db/schema.js';
 import type { DomainEvent, Publisher } from '../../realtime/publisher.js';
-import type { BidPresenter, EngineState } from '../bids/present.js';
+import type { BidPresenter } from '../bids/present.js';
 import { presentStateEvent, type SessionView } from './presenters.js';
 
 /**

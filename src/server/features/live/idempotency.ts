@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { IDEMPOTENCY_KEY_MAX } from '../../../domain/bidding.js';
+import { IDEMPOTENCY_KEY_MAX } from '../../../domain/bid-rules.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { liveIdempotencyKeys } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';

@@ -1,18 +1,10 @@
-import type {
-  BiddingConfig,
-  LiveSessionCard,
-  LiveSessionDetail,
-  LiveSessionPrivate,
-  LiveSessionPublic,
-  LotStatus,
-  LotView,
-  SessionStatus,
-  StreamType,
-} from '../../../domain/live.js';
+import type { BiddingConfig, LiveSessionCard, LiveSessionDetail, LiveSessionPrivate, LiveSessionPublic, LotView, StreamType } from '../../../domain/live.js';
+import type { LotStatus, SessionStatus } from '../../../domain/live-public.js';
 import type { SessionStateEvent } from '../../../domain/realtime.js';
 import { isBroadcasting } from '../../../domain/video.js';
+import type { EngineState } from '../../db/engine-rows.js';
 import type { liveSessions } from '../../db/schema.js';
-import type { BidPresenter, EngineState } from '../bids/present.js';
+import type { BidPresenter } from '../bids/present.js';
 
 export type SessionRow = typeof liveSessions.$inferSelect;
 

@@ -1,20 +1,14 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { isUuid } from '../../../domain/ids.js';
-import {
-  type LiveDirectory,
-  type LiveSessionList,
-  type LotStatus,
-  PICKER_LIMIT,
-  type PickerAnswer,
-  type PickerItem,
-  parsePickerQuery,
-} from '../../../domain/live.js';
+import { type LiveDirectory, type LiveSessionList, PICKER_LIMIT, type PickerAnswer, type PickerItem, parsePickerQuery } from '../../../domain/live.js';
+import type { LotStatus } from '../../../domain/live-public.js';
 import { type Db, rows, type Tx } from '../../db/connect.js';
+import type { EngineState } from '../../db/engine-rows.js';
 import { auctions, liveLots, liveSessions } from '../../db/schema.js';
+import { canEditSession } from '../../policies/live-sessions.js';
 import { recordScope, type ScopedActor, scopeWhere } from '../../policies/scope.js';
-import type { EngineState } from '../bids/present.js';
 import { companyNames } from '../companies/queries.js';
-import { canEditSession, sessionListWhere } from './policies.js';
+import { sessionListWhere } from './policies.js';
 import { type LotRow, presentCard, presentPrivateSession, type SessionRow, type SessionView } from './presenters.js';
 
 /** The directory's limits: what is on now, and the next ones scheduled (those due in the last day included, late starts happen). */

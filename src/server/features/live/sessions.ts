@@ -1,16 +1,17 @@
 import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { isUuid } from '../../../domain/ids.js';
-import { DEFAULT_BIDDING_CONFIG, type SessionStatus, sessionSlug, type ZSessionCreate, type ZSessionUpdate } from '../../../domain/live.js';
+import { DEFAULT_BIDDING_CONFIG, sessionSlug, type ZSessionCreate, type ZSessionUpdate } from '../../../domain/live.js';
+import type { SessionStatus } from '../../../domain/live-public.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
+import type { EngineState } from '../../db/engine-rows.js';
 import { auctions, liveLots, liveSessions, uploads } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
+import { canEditSession } from '../../policies/live-sessions.js';
 import type { ScopedActor } from '../../policies/scope.js';
-import type { EngineState } from '../bids/present.js';
 import { claimKey, type KeyClaim, settleKey } from './idempotency.js';
-import { canEditSession } from './policies.js';
 import type { SessionRow } from './presenters.js';
 import { checkSessionDeletable, lockAuctionStates, removalBlockOf } from './removal.js';
 

@@ -1,10 +1,10 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { recordAudit } from '../../audit.js';
 import { type Db, rows, type Tx } from '../../db/connect.js';
+import type { EngineState } from '../../db/engine-rows.js';
 import { auctions, HOLDING_PAYMENT_STATUSES, liveLots, paymentItems } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
-import type { EngineState } from '../bids/present.js';
 import { lotNotFound } from './lots.js';
 import { type Actor, bumpSession, lockEditable, readEditable, type SessionChange } from './sessions.js';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { UploadResult } from '../../../domain/uploads.js';
 import type { Db } from '../../db/connect.js';
 import { type UPLOAD_KINDS, uploads } from '../../db/schema.js';
-import type { Storage } from '../../providers/storage/index.js';
+import type { Storage } from '../../providers/storage/types.js';
 import { processImage } from './images.js';
 
 export type UploadKind = (typeof UPLOAD_KINDS)[number];

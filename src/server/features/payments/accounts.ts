@@ -3,7 +3,7 @@ import type { MpConnectionStatus } from '../../../domain/payments.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Db } from '../../db/connect.js';
 import { userProfiles } from '../../db/schema.js';
-import type { PaymentProvider, ProviderTokens, SellerCredentials } from '../../providers/payments/index.js';
+import type { PaymentProvider, ProviderTokens, SellerCredentials } from '../../providers/payments/types.js';
 
 /** Refreshed when less than this is left, so a checkout never starts with a token about to expire. */
 const REFRESH_BEFORE_MS = 24 * 3_600_000;

@@ -5,7 +5,7 @@ import type { Db } from '../../db/connect.js';
 import { payments, users } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
-import { type Checkout, type PaymentProvider, ProviderUnavailableError } from '../../providers/payments/index.js';
+import { type Checkout, type PaymentProvider, ProviderUnavailableError } from '../../providers/payments/types.js';
 import type { SellerAccounts } from './accounts.js';
 import { collectorOf } from './collectors.js';
 import { type Actor, conflict, isReserved, machineState, paymentScope, refused } from './policies.js';

@@ -1,6 +1,6 @@
 import { and, eq, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { PaymentMachineState, PaymentRefusal } from '../../../domain/payments.js';
-import { isPlatformAdmin } from '../../../domain/roles.js';
+import { isPlatformAdmin } from '../../../domain/role-rules.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { auctions, paymentItems, payments } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, exists, inArray, isNotNull, notExists, or, type SQL, sql } from 'drizzle-orm';
 import { isUuid } from '../../../domain/ids.js';
-import type { PaymentStatus, PaymentView, PayoutStatus, WinnersSummary } from '../../../domain/payments.js';
+import type { PaymentStatus } from '../../../domain/payment-status.js';
+import type { PaymentView, PayoutStatus, WinnersSummary } from '../../../domain/payments.js';
 import { foldText } from '../../../domain/text.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { escapeLike, foldedSql } from '../../db/like.js';

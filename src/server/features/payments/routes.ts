@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { PAYMENT_STATUSES } from '../../../domain/payment-status.js';
 import {
   type DraftAnswer,
   type FinalizeAnswer,
-  PAYMENT_STATUSES,
   PAYOUT_STATUSES,
   type PaymentAnswer,
   type PaymentView,

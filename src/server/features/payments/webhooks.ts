@@ -5,7 +5,7 @@ import { applyPaymentEvent } from '../../../domain/payments.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connect.js';
 import { payments, webhookEvents } from '../../db/schema.js';
-import { type ProviderPayment, ProviderUnavailableError, type WebhookRequest } from '../../providers/payments/index.js';
+import { type ProviderPayment, ProviderUnavailableError, type WebhookRequest } from '../../providers/payments/types.js';
 import { machineState } from './policies.js';
 import { view } from './queries.js';
 import { changed, type PaymentChange, save } from './service.js';

@@ -1,16 +1,15 @@
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Me } from '../../../domain/api-types.js';
-import { canManageCompany } from '../../../domain/companies.js';
 import { checkWhatsapp } from '../../../domain/phone.js';
 import { isProfileComplete, type Profile, type ZProfileInput } from '../../../domain/profile.js';
-import type { Role } from '../../../domain/roles.js';
+import { canManageCompany, type Role } from '../../../domain/role-rules.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { userProfiles, users } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
-import type { CurrentUser } from '../auth/sessions.js';
+import type { CurrentUser } from '../../sessions/store.js';
 import { companyNames, ensureCompany } from '../companies/queries.js';
 import { renameCompany } from '../companies/service.js';
 

@@ -6,15 +6,15 @@ import {
   invitationAcceptance,
   type ReceivedInvitation,
   type ReceivedInvitationList,
-} from '../../../domain/invitations.js';
-import type { Role } from '../../../domain/roles.js';
+} from '../../../domain/invitation-rules.js';
+import type { Role } from '../../../domain/role-rules.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { invitations, userProfiles, users } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import type { CurrentUser } from '../auth/sessions.js';
+import type { CurrentUser } from '../../sessions/store.js';
 import { companyNameSql } from '../companies/queries.js';
 import { inviterName, isOpen } from './invitations.js';
 

@@ -1,13 +1,14 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { isUuid } from '../../../domain/ids.js';
-import { INVITATION_TTL_DAYS, type Invitation, type InvitationInput, type InvitationListResponse } from '../../../domain/invitations.js';
-import { isPlatformAdmin } from '../../../domain/roles.js';
+import type { Invitation, InvitationListResponse } from '../../../domain/invitation-rules.js';
+import { INVITATION_TTL_DAYS, type InvitationInput } from '../../../domain/invitations.js';
+import { isPlatformAdmin } from '../../../domain/role-rules.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { companies, invitations, userProfiles } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
-import type { CurrentUser } from '../auth/sessions.js';
+import type { CurrentUser } from '../../sessions/store.js';
 import { companyNameSql } from '../companies/queries.js';
 
 type Actor = Pick<CurrentUser, 'id' | 'roles' | 'profileCompanyId'>;

@@ -1,8 +1,8 @@
 import { and, count, desc, eq, or, type SQL, sql } from 'drizzle-orm';
 import { isUuid } from '../../../domain/ids.js';
-import { isPlatformAdmin, ROLES, type Role } from '../../../domain/roles.js';
+import { isPlatformAdmin, ROLES, type Role, type UserRoleFilter } from '../../../domain/role-rules.js';
 import { foldText } from '../../../domain/text.js';
-import type { UserListItem, UserListResponse, UserRoleFilter } from '../../../domain/users.js';
+import type { UserListItem, UserListResponse } from '../../../domain/users.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { escapeLike, foldedSql as folded } from '../../db/like.js';
@@ -10,7 +10,7 @@ import { userProfiles } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import type { CurrentUser } from '../auth/sessions.js';
+import type { CurrentUser } from '../../sessions/store.js';
 import { companyNameSql } from '../companies/queries.js';
 
 interface Change {

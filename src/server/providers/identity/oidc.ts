@@ -1,31 +1,5 @@
 import * as client from 'openid-client';
-import type { IdentityClaims } from '../../features/auth/accounts.js';
-
-/** Why a sign-in failed, in terms the error page can explain. */
-export type SignInFailure = 'stateMismatch' | 'providerDenied' | 'providerFailed' | 'issuerUnavailable' | 'emailMissing';
-
-export class SignInError extends Error {
-  constructor(
-    readonly reason: SignInFailure,
-    options?: { cause?: unknown },
-  ) {
-    super(reason, options);
-  }
-}
-
-export interface AuthorizationRequest {
-  redirectUri: string;
-  state: string;
-  nonce: string;
-  codeVerifier: string;
-}
-
-export interface OidcIdentityProvider {
-  readonly issuer: string;
-  authorizationUrl(req: AuthorizationRequest): Promise<URL>;
-  /** Exchanges the callback's code, checking state, nonce and PKCE; returns the verified claims. */
-  complete(callbackUrl: URL, req: AuthorizationRequest): Promise<IdentityClaims>;
-}
+import { type OidcIdentityProvider, SignInError } from './types.js';
 
 /**
  * Google (or any OpenID Connect issuer) through openid-client: code flow with PKCE (S256),

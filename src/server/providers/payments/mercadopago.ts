@@ -1,4 +1,5 @@
 import type { ProviderStatus } from '../../../domain/payments.js';
+import { asRecord, idText, str, verifySignedWebhook } from './signing.js';
 import {
   type Checkout,
   type CheckoutInput,
@@ -10,8 +11,7 @@ import {
   type SellerCredentials,
   type WebhookRequest,
   type WebhookVerdict,
-} from './index.js';
-import { asRecord, idText, str, verifySignedWebhook } from './signing.js';
+} from './types.js';
 
 /**
  * Mercado Pago Checkout Pro (ARCHITECTURE: payments): preferences for payment links, payments read

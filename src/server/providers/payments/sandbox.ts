@@ -3,8 +3,8 @@ import { eq } from 'drizzle-orm';
 import type { ProviderStatus } from '../../../domain/payments.js';
 import type { Db } from '../../db/connect.js';
 import { sandboxPayments } from '../../db/schema.js';
-import type { Checkout, CheckoutInput, PaymentProvider, ProviderConnect, ProviderPayment, ProviderTokens, WebhookRequest, WebhookVerdict } from './index.js';
 import { pkceChallenge, signManifest, verifySignedWebhook } from './signing.js';
+import type { Checkout, CheckoutInput, PaymentProvider, ProviderConnect, ProviderPayment, ProviderTokens, WebhookRequest, WebhookVerdict } from './types.js';
 
 /**
  * The built-in payment provider (the default): no account, no network. Its checkout is our own page

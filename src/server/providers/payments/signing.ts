@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { WebhookRequest, WebhookVerdict } from './index.js';
+import type { WebhookRequest, WebhookVerdict } from './types.js';
 
 /**
  * Mercado Pago's webhook signature, which the sandbox uses too: `x-signature: ts=…,v1=…` where v1

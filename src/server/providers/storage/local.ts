@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Storage } from './index.js';
+import type { Storage } from './types.js';
 
 /** Files under DATA_DIR/uploads, served by the app at /uploads/<key>. */
 export function createLocalStorage(dataDir: string): Storage {

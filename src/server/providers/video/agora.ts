@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import agoraToken from 'agora-token';
 import { AGORA_TOKEN_SECONDS, type AgoraTokenAnswer, type VideoRole } from '../../../domain/video.js';
-import type { VideoProvider, VideoProviderDeps } from './index.js';
+import type { VideoProvider, VideoProviderDeps } from './types.js';
 
 // agora-token is CommonJS whose exports Node cannot name statically: take them from the default export.
 const { RtcTokenBuilder, RtcRole } = agoraToken;

@@ -4,13 +4,13 @@ import type { Socket } from 'socket.io';
 import { isUuid } from '../../../domain/ids.js';
 import { MAX_SDP_BYTES, type VideoAckError, type VideoPublisherEvent, type VideoRole } from '../../../domain/video.js';
 import { liveSessions } from '../../db/schema.js';
-import { canEditSession } from '../../features/live/policies.js';
-import type { SocketData } from '../../realtime/index.js';
+import { canEditSession } from '../../policies/live-sessions.js';
 import { MAX_PUBLIC_ROOMS } from '../../realtime/public-rooms.js';
 import { rooms } from '../../realtime/rooms.js';
-import { type VideoProvider, type VideoProviderDeps, VideoUnavailableError } from './index.js';
+import type { SocketData } from '../../realtime/types.js';
 import { offerProblem } from './sfu/offer-check.js';
 import { createSfuSupervisor, SfuRequestError, type SfuSupervisor } from './sfu/supervisor.js';
+import { type VideoProvider, type VideoProviderDeps, VideoUnavailableError } from './types.js';
 import { createViewerPeers } from './viewer-peers.js';
 
 /** Peers one socket may watch at once (a live page and its preview); more is a scraper. */
@@ -37,7 +37,7 @@ type AnySocket = Socket<Record<string, never>, Record<string, never>, Record<str
 type Reply = (answer: unknown) => void;
 
 /**
- * The embedded SFU (issue 13, VIDEO.md): a node-datachannel child process (sfu/worker.ts, kept
+ * The embedded SFU (VIDEO.md): a node-datachannel child process (sfu/worker.ts, kept
  * alive by sfu/supervisor.ts) and its signalling over the page's Socket.IO connection. Only the
  * session's editors publish; anyone may watch. This process holds who publishes and watches, the
  * child holds the peers: when the child dies, every session it carried hears 'restart'. A viewer

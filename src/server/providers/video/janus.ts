@@ -2,10 +2,10 @@ import { createHmac } from 'node:crypto';
 import Janode, { type JanodeConnection, type JanodeSession } from 'janode';
 import VideoRoomPlugin, { type VideoRoomHandle } from 'janode/plugins/videoroom';
 import type { VideoGrant, VideoRole } from '../../../domain/video.js';
-import { type VideoProvider, type VideoProviderDeps, VideoUnavailableError } from './index.js';
+import { type VideoProvider, type VideoProviderDeps, VideoUnavailableError } from './types.js';
 
 /**
- * VIDEO_PROVIDER=janus (issue 13, VIDEO.md): one Janus VideoRoom per live session, reached through
+ * VIDEO_PROVIDER=janus (VIDEO.md): one Janus VideoRoom per live session, reached through
  * janode over JANUS_URL. Browsers talk to Janus themselves (janus.js, src/web/video/janus.ts); the
  * server only creates and destroys rooms and hands out what a browser needs to join one.
  *

@@ -1,7 +1,8 @@
 import { Anchor, Button, Group, Loader, NumberInput, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { type ReactNode, useMemo } from 'react';
 import type { LockableAuction } from '../../../domain/auction-lock.js';
-import { type AuctionStatus, CONDITIONS, type Condicion, EDITABLE_AUCTION_STATUSES, MAX_PRICE } from '../../../domain/auctions.js';
+import { type AuctionStatus, CONDITIONS, type Condicion, EDITABLE_AUCTION_STATUSES } from '../../../domain/auctions.js';
+import { MAX_PRICE } from '../../../domain/money.js';
 import { useCategories } from '../../api/categories';
 import { LockIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';

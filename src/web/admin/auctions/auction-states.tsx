@@ -1,6 +1,6 @@
 import { Alert, Button, EmptyState, Stack, Text } from '@mantine/core';
 import { useCallback } from 'react';
-import type { AuctionFilter } from '../../../domain/auctions.js';
+import type { AuctionFilter } from '../../../domain/auction-list.js';
 import { AlertIcon, ReceiptIcon } from '../../components/icons';
 import { SearchIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';

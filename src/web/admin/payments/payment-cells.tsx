@@ -1,6 +1,7 @@
 import { Anchor, Badge, Group, Spoiler, Stack, Text, Tooltip } from '@mantine/core';
 import { formatMoney } from '../../../domain/money.js';
-import type { PaymentStatus, PaymentView, WonItem } from '../../../domain/payments.js';
+import type { PaymentStatus } from '../../../domain/payment-status.js';
+import type { PaymentView, WonItem } from '../../../domain/payments.js';
 import { useTranslation } from '../../i18n';
 import { formatDate } from '../../lib/dates';
 import classes from './billing-list.module.css';

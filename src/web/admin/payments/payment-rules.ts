@@ -1,9 +1,9 @@
 import type { MantineColor } from '@mantine/core';
 import { formatMoney } from '../../../domain/money.js';
+import type { PaymentStatus } from '../../../domain/payment-status.js';
 import {
   grandTotal,
   hasShipping,
-  type PaymentStatus,
   type PaymentView,
   type PayoutStatus,
   type ProviderStatus,

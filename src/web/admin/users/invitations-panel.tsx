@@ -2,7 +2,7 @@ import { Alert, Badge, Button, EmptyState, Group, Loader, Modal, Stack, Table, T
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import type { Me } from '../../../domain/api-types.js';
-import type { Invitation, InvitationStatus } from '../../../domain/invitations.js';
+import type { Invitation, InvitationStatus } from '../../../domain/invitation-rules.js';
 import { useInvitations, useRevokeInvitation } from '../../api/invitations';
 import { UsersIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';

@@ -1,5 +1,5 @@
 import { Badge, Group, Text } from '@mantine/core';
-import type { Role } from '../../../domain/roles.js';
+import type { Role } from '../../../domain/role-rules.js';
 import { useTranslation } from '../../i18n';
 import { orderedRoles, ROLE_COLORS } from './user-format';
 

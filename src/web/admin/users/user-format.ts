@@ -1,6 +1,6 @@
 import type { MantineColor } from '@mantine/core';
 import type { Me } from '../../../domain/api-types.js';
-import { canUsePanel, isAdmin, isPlatformAdmin as isPlatformAdminRole, ROLES, type Role } from '../../../domain/roles.js';
+import { canUsePanel, isAdmin, isPlatformAdmin as isPlatformAdminRole, ROLES, type Role } from '../../../domain/role-rules.js';
 import type { UserListItem } from '../../../domain/users.js';
 
 /** 'Nombre Apellidos', else the Google display name; null when the profile has neither. */

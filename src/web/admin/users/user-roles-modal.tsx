@@ -2,7 +2,7 @@ import { Alert, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/cor
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, useState } from 'react';
 import type { Me } from '../../../domain/api-types.js';
-import { ROLES, type Role } from '../../../domain/roles.js';
+import { ROLES, type Role } from '../../../domain/role-rules.js';
 import type { UserListItem } from '../../../domain/users.js';
 import { useSetUserRoles } from '../../api/users';
 import { useTranslation } from '../../i18n';

@@ -1,7 +1,8 @@
 import { Alert, Button, EmptyState, Group, Loader, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { Me } from '../../../domain/api-types.js';
-import type { UserListItem, UserRoleFilter } from '../../../domain/users.js';
+import type { UserRoleFilter } from '../../../domain/role-rules.js';
+import type { UserListItem } from '../../../domain/users.js';
 import { useUsers } from '../../api/users';
 import { UsersIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';

@@ -1,7 +1,7 @@
 import { Modal, Tabs } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { Me } from '../../../domain/api-types.js';
-import { isAdmin } from '../../../domain/roles.js';
+import { isAdmin } from '../../../domain/role-rules.js';
 import { useTranslation } from '../../i18n';
 import { isUsersTab } from '../panel-url';
 import { usePanelWindow } from '../use-panel-window';

@@ -1,5 +1,5 @@
 import { Group, NativeSelect, SegmentedControl, TextInput } from '@mantine/core';
-import { USER_ROLE_FILTERS, type UserRoleFilter } from '../../../domain/users.js';
+import { USER_ROLE_FILTERS, type UserRoleFilter } from '../../../domain/role-rules.js';
 import { SearchIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
 

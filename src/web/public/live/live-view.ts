@@ -1,6 +1,6 @@
 import type { AuctionLiveState } from '../../../domain/bidding.js';
-import type { LiveSessionCard, LiveSessionPublic, LotView, SessionStatus } from '../../../domain/live.js';
-import { type LotPhase, lotFacts, lotPhases, lotRan, type ShowFacts } from '../../../domain/live-public.js';
+import type { LiveSessionCard, LiveSessionPublic, LotView } from '../../../domain/live.js';
+import { type LotPhase, lotFacts, lotPhases, lotRan, type SessionStatus, type ShowFacts } from '../../../domain/live-public.js';
 
 /**
  * What a buyer sees of a live session, as pure functions of the session's detail: which lot is on

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LiveSessionDetail, type LotView, lotFacts, splitLots } from '../../../../src/domain/live.js';
+import type { LiveSessionDetail, LotView } from '../../../../src/domain/live.js';
+import { lotFacts, splitLots } from '../../../../src/domain/live-public.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
 import { buildAuction, buildLot, buildSession } from '../../../support/factories.js';
 import { injectAs, startTestServer, type TestServer } from '../../../support/server.js';

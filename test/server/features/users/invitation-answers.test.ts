@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Invitation, InvitationAnswer, InvitationListResponse, ReceivedInvitationList } from '../../../../src/domain/invitations.js';
+import type { Invitation, InvitationAnswer, InvitationListResponse, ReceivedInvitationList } from '../../../../src/domain/invitation-rules.js';
 import { auditLog, invitations, userProfiles, users } from '../../../../src/server/db/schema.js';
 import { messages } from '../../../../src/server/messages.js';
 import { type Actor, buildActor } from '../../../support/actors.js';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Invitation } from '../../../../src/domain/invitations.js';
+import type { Invitation } from '../../../../src/domain/invitation-rules.js';
 import { userProfiles } from '../../../../src/server/db/schema.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
 import { signInWithGoogle } from '../../../support/google-flow.js';

@@ -1,9 +1,6 @@
-import type { Config } from '../../config.js';
-import { createLocalStorage } from './local.js';
-
 /**
  * Where uploaded files live. Local disk (DATA_DIR/uploads) by default; the S3 implementation
- * arrives behind this same interface.
+ * arrives behind this same interface, chosen from config in providers/index.ts.
  */
 export interface Storage {
   /** Stores `body` under `key` (a relative path such as `images/2026/11/<id>.jpg`) and answers its public URL. */
@@ -13,11 +10,4 @@ export interface Storage {
   urlFor(key: string): string;
   /** Local disk only: the folder served at `/uploads/`. */
   readonly localDir: string | null;
-}
-
-export function createStorage(config: Pick<Config, 'storage' | 'dataDir'>): Storage {
-  switch (config.storage) {
-    case 'local':
-      return createLocalStorage(config.dataDir);
-  }
 }

@@ -2,10 +2,10 @@ import type { ProviderStatus, WonItem } from '../../../domain/payments.js';
 
 /**
  * Where buyers pay (ARCHITECTURE: payments). `sandbox` (the default) is a checkout page of our own
- * that sends signed webhooks to our own endpoint; `mercadopago` is Checkout Pro. Both are chosen
- * once from config, and the payments feature sees only this interface: it creates a checkout when
- * a draft is finalised, and on every webhook it verifies the signature, then asks the provider what
- * the payment's status is before anything changes.
+ * that sends signed webhooks to our own endpoint; `mercadopago` is Checkout Pro. One is chosen once
+ * from config (providers/index.ts), and the payments feature sees only this interface: it creates a
+ * checkout when a draft is finalised, and on every webhook it verifies the signature, then asks the
+ * provider what the payment's status is before anything changes.
  */
 export interface PaymentProvider {
   readonly kind: 'sandbox' | 'mercadopago';

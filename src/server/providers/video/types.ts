@@ -4,7 +4,7 @@ import type { Db } from '../../db/connect.js';
 import type { Realtime } from '../../realtime/index.js';
 
 /**
- * One live-video provider behind the server (issue 13, VIDEO.md), chosen by VIDEO_PROVIDER:
+ * One live-video provider behind the server (VIDEO.md), chosen by VIDEO_PROVIDER in providers/index.ts:
  * - embedded.ts: an SFU on node-datachannel in a child process, signalled over Socket.IO;
  * - janus.ts: a Janus VideoRoom per session through janode;
  * - agora.ts: SPEC §7's cloud, with tokens from `agora-token`.
@@ -37,22 +37,4 @@ export interface VideoProviderDeps {
   db: Db;
   realtime: Realtime;
   log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
-}
-
-/** Builds the configured provider; the embedded SFU's child process starts here. */
-export async function createVideoProvider(deps: VideoProviderDeps): Promise<VideoProvider> {
-  switch (deps.config.video.provider) {
-    case 'embedded': {
-      const { createEmbeddedVideo } = await import('./embedded.js');
-      return createEmbeddedVideo(deps);
-    }
-    case 'janus': {
-      const { createJanusVideo } = await import('./janus.js');
-      return createJanusVideo(deps);
-    }
-    case 'agora': {
-      const { createAgoraVideo } = await import('./agora.js');
-      return createAgoraVideo(deps);
-    }
-  }
 }
