@@ -5,9 +5,12 @@ import { hasShipping, type PaymentView } from '../../../domain/payments.js';
 import { useAddAuctions, useCancelPayment, useCreateDraft, useFinalizePayment, useMarkPaidOut, useRequestPayout, useUpdateShipping } from '../../api/payments';
 import { useTranslation } from '../../i18n';
 import { openBlankTab } from './browser';
-import { isCancelable, paymentWhatsappHref, type ReadyRow, type Shipping, sameShipping } from './payment-rules';
+import type { ReadyRow } from './ready-rows';
+import { isCancelable } from './row-actions';
+import { type Shipping, sameShipping } from './shipping-rules';
 import { type CopyMessage, isServerFailure, useBillingNotices } from './use-billing-notices';
 import { busyKey, useInFlight } from './use-in-flight';
+import { paymentWhatsappHref } from './whatsapp-links';
 
 /** What one action says: on success (optional) and on failure (which may read the error); onFailure runs first. */
 interface ActionMessages {
@@ -149,10 +152,10 @@ export function useBillingActions() {
   );
 
   /**
-   * 'Enviar enlace de pago' on a winner with no draft, once the seller confirmed the shipping
-   * (issue 14, item 3): only now is the draft created, then finalised and sent. True once the
-   * draft exists, even if a later step failed (its notice says so and the draft waits in 'Pagos en
-   * borrador'); false when nothing was created.
+   * 'Enviar enlace de pago' on a winner with no draft, once the seller confirmed the shipping:
+   * only now is the draft created, then finalised and sent. True once the draft exists, even if a
+   * later step failed (its notice says so and the draft waits in 'Pagos en borrador'); false when
+   * nothing was created.
    */
   const sendNewLink = useCallback(
     async (row: ReadyRow, shipping: Shipping): Promise<boolean> =>
