@@ -7,7 +7,7 @@ import { useTranslation } from '../../i18n';
 import type { ReadyRow } from './ready-rows';
 import { MAX_SHIPPING_COST_TEXT, ShippingCostInput } from './shipping-cost-input';
 import { linkBlocker, type Shipping, type ShippingErrorKey, type ShippingFormValues, shippingFormValues, validateShipping } from './shipping-rules';
-import type { LinkMode } from './use-billing-actions';
+import type { LinkMode } from './use-link-actions';
 
 type ShippingErrors = { carrier?: ShippingErrorKey; cost?: ShippingErrorKey };
 
