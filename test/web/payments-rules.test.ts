@@ -1,24 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { PaymentView, WinnersSummary } from '../../src/domain/payments.js';
-import {
-  availableItemsFor,
-  connectFailure,
-  connectUrl,
-  formatWhatsapp,
-  isDraftEditable,
-  linkActions,
-  linkBlocker,
-  matchesSearch,
-  mpBadge,
-  paymentWhatsappHref,
-  payoutView,
-  readyRows,
-  SHIPPING_ERROR_KEYS,
-  sameShipping,
-  sanitizeClientShipping,
-  validateShipping,
-  whatsappChatHref,
-} from '../../src/web/admin/payments/payment-rules';
+import { formatWhatsapp } from '../../src/domain/phone.js';
+import { connectFailure, connectUrl, mpBadge } from '../../src/web/admin/payments/mp-rules';
+import { matchesSearch } from '../../src/web/admin/payments/payment-search';
+import { availableItemsFor, readyRows } from '../../src/web/admin/payments/ready-rows';
+import { isDraftEditable, linkActions, payoutView } from '../../src/web/admin/payments/row-actions';
+import { linkBlocker, SHIPPING_ERROR_KEYS, sameShipping, sanitizeClientShipping, validateShipping } from '../../src/web/admin/payments/shipping-rules';
+import { paymentWhatsappHref, whatsappChatHref } from '../../src/web/admin/payments/whatsapp-links';
 import { ApiError, NETWORK_ERROR_STATUS } from '../../src/web/api/client';
 import { paymentListUrl } from '../../src/web/api/payments';
 import esMX from '../../src/web/i18n/es-MX.json';
@@ -153,7 +141,7 @@ describe('readyRows and client-side shipping', () => {
     const draft = { winnerId: W1, companyId: 'c1', collectorId: null, auctionIds: [A(1)] };
     expect(availableItemsFor(draft, summary).map((i) => i.auctionId)).toEqual([A(2)]);
     expect(availableItemsFor({ ...draft, companyId: 'c2', collectorId: 's2' }, summary).map((i) => i.auctionId)).toEqual([A(4)]);
-    // A seller collecting in their own account bills apart (issue 14, item 5).
+    // A seller collecting in their own account bills apart: the server keeps one collecting account per payment.
     expect(availableItemsFor({ ...draft, collectorId: 's2' }, summary)).toEqual([]);
     expect(availableItemsFor({ ...draft, winnerId: 'someone-else' }, summary)).toEqual([]);
     expect(availableItemsFor(draft, undefined)).toEqual([]);

@@ -11,21 +11,13 @@ import { AddItemsModal } from './add-items-modal';
 import type { SectionQuery } from './billing-section';
 import { DraftSection } from './draft-section';
 import { PaidSection, type PayoutFilter } from './paid-section';
-import {
-  availableItemsFor,
-  type BillingRole,
-  matchesSearch,
-  paymentSearchTexts,
-  type ReadyRow,
-  readyRows,
-  type Shipping,
-  sanitizeClientShipping,
-  shippingFormValues,
-  validateShipping,
-} from './payment-rules';
+import { matchesSearch, paymentSearchTexts } from './payment-search';
 import { PendingSection } from './pending-section';
+import { availableItemsFor, type ReadyRow, readyRows } from './ready-rows';
 import { ReadySection } from './ready-section';
+import type { BillingRole } from './row-actions';
 import { type ConfirmTarget, EditShippingModal, type EditShippingTarget, ShippingConfirmModal } from './shipping-modals';
+import { type Shipping, sanitizeClientShipping, shippingFormValues, validateShipping } from './shipping-rules';
 import { useBillingActions } from './use-billing-actions';
 import { busyKey } from './use-in-flight';
 

@@ -6,7 +6,8 @@ import type { BillingColumn } from './billing-list';
 import { BillingListSection, type SectionQuery } from './billing-section';
 import { DraftShippingFields } from './draft-shipping-fields';
 import { DateCell, ItemsCell, Money, ReservedBadge, WinnerCell } from './payment-cells';
-import { isDraftEditable, type ShippingFormValues } from './payment-rules';
+import { isDraftEditable } from './row-actions';
+import type { ShippingFormValues } from './shipping-rules';
 import type { BillingActions } from './use-billing-actions';
 import { busyKey } from './use-in-flight';
 

@@ -2,8 +2,8 @@ import { Group, Loader, Stack, TextInput } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { MAX_CARRIER_LENGTH, type PaymentView } from '../../../domain/payments.js';
 import { useTranslation } from '../../i18n';
-import { type Shipping, type ShippingErrorKey, type ShippingFormValues, sameShipping, shippingFormValues, validateShipping } from './payment-rules';
 import { MAX_SHIPPING_COST_TEXT, ShippingCostInput } from './shipping-cost-input';
+import { type Shipping, type ShippingErrorKey, type ShippingFormValues, sameShipping, shippingFormValues, validateShipping } from './shipping-rules';
 
 /**
  * What the fields show: the server's shipping, or what the seller is typing. A refetch replaces

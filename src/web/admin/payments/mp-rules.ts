@@ -3,8 +3,8 @@ import type { MpConnectionStatus } from '../../../domain/payments.js';
 import { isApiError, NETWORK_ERROR_STATUS } from '../../api/client';
 
 /**
- * The payment-provider section's decisions (SPEC §2, §8), apart from payment-rules.ts so the
- * sidebar's 'Mercado Pago' section does not bring the billing rules (Zod, the phone metadata).
+ * The payment-provider section's decisions (SPEC §2, §8), apart from the billing rules so the
+ * sidebar's 'Mercado Pago' section does not bring them in (Zod, the phone metadata).
  */
 
 export type MpBadge = { label: 'connectedProd' | 'connectedTest' | 'notConnected'; color: MantineColor };

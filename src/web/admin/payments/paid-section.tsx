@@ -5,7 +5,7 @@ import type { BillingColumn } from './billing-list';
 import classes from './billing-list.module.css';
 import { BillingListSection, type SectionQuery } from './billing-section';
 import { BADGE_STYLE, DateCell, ItemsCell, Money, PaymentIdCell, ShippingCell, StatusCell, WinnerCell } from './payment-cells';
-import { type BillingRole, payoutView } from './payment-rules';
+import { type BillingRole, payoutView } from './row-actions';
 import type { BillingActions } from './use-billing-actions';
 import { busyKey } from './use-in-flight';
 

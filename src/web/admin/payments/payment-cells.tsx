@@ -2,10 +2,12 @@ import { Anchor, Badge, Group, Spoiler, Stack, Text, Tooltip } from '@mantine/co
 import { formatMoney } from '../../../domain/money.js';
 import type { PaymentStatus } from '../../../domain/payment-status.js';
 import type { PaymentView, WonItem } from '../../../domain/payments.js';
+import { formatWhatsapp } from '../../../domain/phone.js';
 import { useTranslation } from '../../i18n';
 import { formatDate } from '../../lib/dates';
 import classes from './billing-list.module.css';
-import { formatWhatsapp, PAYMENT_STATUS_COLORS, providerStatusColor, shortId, whatsappChatHref } from './payment-rules';
+import { PAYMENT_STATUS_COLORS, providerStatusColor, shortId } from './payment-display';
+import { whatsappChatHref } from './whatsapp-links';
 
 /** A badge in a squeezed table column keeps its whole word. */
 export const BADGE_STYLE = { minWidth: 'max-content' } as const;

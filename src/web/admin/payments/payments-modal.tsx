@@ -13,7 +13,7 @@ import { usePanelWindow } from '../use-panel-window';
 import { isPlatformAdmin } from '../users/user-format';
 import { type BillingColumn, BillingList, BillingListSkeleton } from './billing-list';
 import { Money, PaymentIdCell, ShippingCell, StatusCell, WebhookCell, WinnerCell } from './payment-cells';
-import { linkActions, payoutView } from './payment-rules';
+import { linkActions, payoutView } from './row-actions';
 import { useBillingActions } from './use-billing-actions';
 import { busyKey } from './use-in-flight';
 

@@ -5,7 +5,7 @@ import { formatDate } from '../../lib/dates';
 import type { BillingColumn } from './billing-list';
 import { BillingListSection, type SectionQuery } from './billing-section';
 import { ItemsCell, Money, SHORT_DATE_TIME, ShippingCell, WebhookCell, WinnerCell } from './payment-cells';
-import { linkActions } from './payment-rules';
+import { linkActions } from './row-actions';
 import type { BillingActions } from './use-billing-actions';
 import { busyKey } from './use-in-flight';
 

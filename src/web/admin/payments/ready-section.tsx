@@ -3,7 +3,7 @@ import { useTranslation } from '../../i18n';
 import type { BillingColumn } from './billing-list';
 import { BillingListSection, type SectionQuery } from './billing-section';
 import { BADGE_STYLE, ItemsCell, Money, ShippingCell, WinnerCell } from './payment-cells';
-import type { ReadyRow } from './payment-rules';
+import type { ReadyRow } from './ready-rows';
 import { busyKey } from './use-in-flight';
 
 interface ReadySectionProps {

@@ -4,17 +4,10 @@ import { formatMoney } from '../../../domain/money.js';
 import { MAX_CARRIER_LENGTH, type PaymentView, type WonItem } from '../../../domain/payments.js';
 import { AlertIcon } from '../../components/icons';
 import { useTranslation } from '../../i18n';
-import {
-  linkBlocker,
-  type ReadyRow,
-  type Shipping,
-  type ShippingErrorKey,
-  type ShippingFormValues,
-  shippingFormValues,
-  validateShipping,
-} from './payment-rules';
+import type { ReadyRow } from './ready-rows';
 import { MAX_SHIPPING_COST_TEXT, ShippingCostInput } from './shipping-cost-input';
-import type { LinkMode } from './use-billing-actions';
+import { linkBlocker, type Shipping, type ShippingErrorKey, type ShippingFormValues, shippingFormValues, validateShipping } from './shipping-rules';
+import type { LinkMode } from './use-link-actions';
 
 type ShippingErrors = { carrier?: ShippingErrorKey; cost?: ShippingErrorKey };
 
