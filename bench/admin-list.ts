@@ -1,5 +1,5 @@
 /**
- * Admin list at scale (issue 3): seeds 100,000 auctions across 20 companies, with bids, winners
+ * Admin list at scale: seeds 100,000 auctions across 20 companies, with bids, winners
  * and payments, then measures the admin table's queries over real HTTP as a platform admin and as
  * a seller: p50/p95 latency and response size. Runs on PGlite, and again on PostgreSQL when
  * DATABASE_URL is set (in a throwaway database on that server). Prints one JSON document.

@@ -1,5 +1,5 @@
 /**
- * One hot auction (issue 4, item 8): B bidders over HTTP keep-alive race for it while V viewers
+ * One hot auction: B bidders over HTTP keep-alive race for it while V viewers
  * watch its public room on Socket.IO. Reports accepted bids per second, p50/p99 latency from
  * request to answer, p99 from commit to the event reaching every viewer, and checks consistency
  * at the end (every accepted bid stored, final price = highest accepted amount, amounts strictly

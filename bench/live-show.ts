@@ -1,5 +1,5 @@
 /**
- * A live show (issue 12): one live session with V Socket.IO viewers in its room and L lots run back
+ * A live show: one live session with V Socket.IO viewers in its room and L lots run back
  * to back on short timers (TIMER seconds, 5 by default), with B bidders bidding on each lot until
  * its end. The seller's side goes through the real API: 'Establecer actual', then the timer; the
  * server's closing scheduler closes each lot. Reports, per engine:

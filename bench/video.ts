@@ -1,5 +1,5 @@
 /**
- * Live video at scale (issue 13), per provider (embedded SFU, Janus): one seller in headless
+ * Live video at scale, per provider (embedded SFU, Janus): one seller in headless
  * Chromium on the real Live Hub, N synthetic viewers (node-datachannel peers that complete ICE and
  * DTLS-SRTP and count RTP without decoding) and a few browser viewers on the public page. Reports,
  * per provider:
@@ -12,7 +12,7 @@
  * - glassToGlassMs: the seller's canvas paints the wall clock (ms) as 32 black/white blocks over
  *   the fake camera's picture; the browser viewers read it back from the live player on every
  *   presented frame (requestVideoFrameCallback, same host clock): p50, p95, max.
- * Targets (the issue's): embedded, every viewer at full rate with the server under one core; first
+ * Targets: embedded, every viewer at full rate with the server under one core; first
  * keyframe p99 under 1 s; glass-to-glass p95 under 150 ms.
  *
  * Media never leaves 127.0.0.0/8: the bench runs itself inside a fresh loopback-only network

@@ -1,5 +1,5 @@
 /**
- * bench:weight (issue 14, item 14): what a buyer's phone downloads on a first visit.
+ * bench:weight: what a buyer's phone downloads on a first visit, against the budgets in TARGETS.
  *
  * Builds the web app (as `npm start` would), starts the real server on PGlite with it, and makes
  * one of each public page through the API: an active auction (`/auctions/{id}`), a live session
@@ -10,7 +10,9 @@
  * file gzipped here, level 9, so the figure does not depend on what the server does).
  *
  * Lighthouse (mobile, its default simulated throttling) then scores each public page, in Debian's
- * Chromium started by chrome-launcher.
+ * Chromium started by chrome-launcher. Both have their own install in bench/lighthouse (about
+ * 145 MB the product does not need): `npm run bench:weight:install`. Without it the bench measures
+ * the transfers, says how to install it, and reports the scores as unavailable (`lighthouseUnavailable`).
  *
  * Knobs: LIGHTHOUSE (1; 0 skips it, as the smoke run does), CHROMIUM_PATH (/usr/bin/chromium).
  * `consistency`: every page rendered what it was made with, and every script and stylesheet
@@ -18,9 +20,10 @@
  */
 
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { cpus } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { type Browser, chromium } from 'playwright-core';
@@ -36,6 +39,9 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const WEB_DIR = path.join(ROOT, 'dist/web');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const LIGHTHOUSE = process.env.LIGHTHOUSE !== '0';
+/** Lighthouse's own install, apart from the product's (see the header). */
+const LIGHTHOUSE_DIR = path.join(ROOT, 'bench/lighthouse');
+const LIGHTHOUSE_INSTALL = 'npm run bench:weight:install';
 
 const TARGETS = { publicJsGzipKb: 150, adminJsGzipKb: 300, lighthousePublicMin: 90 };
 const log = (msg: string) => console.error(`[weight] ${msg}`);
@@ -212,11 +218,36 @@ interface LighthouseFigures {
   speedIndexMs: number | null;
 }
 
+/** The parts of Lighthouse's and chrome-launcher's APIs the bench uses. */
+type RunLighthouse = (
+  url: string,
+  flags: Record<string, unknown>,
+) => Promise<{ lhr: { audits: Record<string, { numericValue?: number }>; categories: Record<string, { score: number | null }> } } | undefined>;
+type LaunchChrome = (opts: { chromePath: string; chromeFlags: string[] }) => Promise<{ port: number; kill(): void }>;
+
+/** Lighthouse and chrome-launcher from bench/lighthouse, or why they cannot be loaded. */
+async function loadLighthouse(): Promise<{ lighthouse: RunLighthouse; launch: LaunchChrome } | { unavailable: string }> {
+  const resolveFrom = createRequire(path.join(LIGHTHOUSE_DIR, 'package.json'));
+  let lighthousePath: string;
+  let launcherPath: string;
+  try {
+    lighthousePath = resolveFrom.resolve('lighthouse');
+    launcherPath = resolveFrom.resolve('chrome-launcher');
+  } catch {
+    return { unavailable: `Lighthouse is not installed (bench/lighthouse): run \`${LIGHTHOUSE_INSTALL}\`` };
+  }
+  const { default: lighthouse } = (await import(pathToFileURL(lighthousePath).href)) as { default: RunLighthouse };
+  const { launch } = (await import(pathToFileURL(launcherPath).href)) as { launch: LaunchChrome };
+  return { lighthouse, launch };
+}
+
 /** Lighthouse's mobile performance audit of each URL, in one Chromium started for it. */
-async function lighthouseScores(urls: { name: string; url: string; cookie?: string }[]): Promise<Record<string, LighthouseFigures>> {
-  const { default: lighthouse } = await import('lighthouse');
-  const chromeLauncher = await import('chrome-launcher');
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', ...FLAGS] });
+async function lighthouseScores(
+  tools: { lighthouse: RunLighthouse; launch: LaunchChrome },
+  urls: { name: string; url: string; cookie?: string }[],
+): Promise<Record<string, LighthouseFigures>> {
+  const { lighthouse, launch } = tools;
+  const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', ...FLAGS] });
   const scores: Record<string, LighthouseFigures> = {};
   try {
     for (const { name, url, cookie } of urls) {
@@ -272,9 +303,16 @@ async function main(): Promise<void> {
         files: t.files,
       });
     }
-    const lighthouse = LIGHTHOUSE
-      ? await lighthouseScores(pages.map((p) => ({ name: p.name, url: `${server.url}${p.path}`, ...(p.cookie ? { cookie: p.cookie } : {}) })))
-      : null;
+    const tools = LIGHTHOUSE ? await loadLighthouse() : { unavailable: 'LIGHTHOUSE=0' };
+    if ('unavailable' in tools) log(`Lighthouse skipped: ${tools.unavailable}`);
+    const lighthouse =
+      'unavailable' in tools
+        ? null
+        : await lighthouseScores(
+            tools,
+            pages.map((p) => ({ name: p.name, url: `${server.url}${p.path}`, ...(p.cookie ? { cookie: p.cookie } : {}) })),
+          );
+    const lighthouseUnavailable = 'unavailable' in tools ? tools.unavailable : null;
     const publicPages = results.filter((r) => r.page !== 'admin');
     const admin = results.find((r) => r.page === 'admin');
     const targets = {
@@ -288,7 +326,7 @@ async function main(): Promise<void> {
       rendered: Object.fromEntries(results.map((r) => [r.page, r.rendered])),
       allAssetsOk: Object.fromEntries(results.map((r) => [r.page, r.allAssetsOk])),
     };
-    const run = { engine: 'pglite', pages: results, lighthouse, targets, consistency };
+    const run = { engine: 'pglite', pages: results, lighthouse, lighthouseUnavailable, targets, consistency };
     console.log(
       JSON.stringify(
         {

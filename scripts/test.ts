@@ -1,7 +1,7 @@
 /**
- * `npm test`: typecheck, lint, the Vitest suites (domain, web, server on PGlite and, with
- * TEST_DATABASE_URL, on PostgreSQL, and bench-smoke: every bench at a tiny size), then the
- * browser suite. Every step runs even if one fails; the last line is the total,
+ * `npm test`: typecheck, lint, the dependency check (scripts/depcheck.ts), the Vitest suites
+ * (domain, web, server on PGlite and, with TEST_DATABASE_URL, on PostgreSQL, and bench-smoke:
+ * every bench at a tiny size), then the browser suite. Every step runs even if one fails; the last line is the total,
  * `N passed, N failed`, also kept in test-results/summary.txt.
  */
 import { spawnSync } from 'node:child_process';
@@ -63,10 +63,11 @@ function suite(name: string, args: string[], prefix: string[] = []): void {
 
 check('typecheck', 'npx', ['tsc', '-p', '.', '--noEmit']);
 check('lint', 'npx', ['biome', 'check', '.']);
+check('dependency check', 'npm', ['run', '--silent', 'depcheck']);
 suite('unit-and-integration', []);
 suite('browser', ['--config', 'vitest.e2e.config.ts']);
 
-// Live video (issue 13): server, SFU or Janus and Chromium in a loopback-only network namespace.
+// Live video: server, SFU or Janus and Chromium in a loopback-only network namespace, so no media leaves the machine.
 const noNetns = canMakeVideoNetns();
 if (noNetns) {
   console.log(`\n── video ──\nSKIPPED: the video tests need a network namespace of their own, which cannot be made here: ${noNetns}`);

@@ -1,5 +1,5 @@
 /**
- * The video tests' and bench's network (issue 13, video-poc/README.md): a network namespace of
+ * The video tests' and bench's network (shared/video-poc/README.md): a network namespace of
  * their own with only loopback addresses, so no media ever leaves 127.0.0.0/8. Janus (libnice) and
  * Chromium skip interfaces flagged loopback when they gather ICE candidates, so the namespace also
  * has a veth pair carrying 127.0.0.2 (`vlo0`).

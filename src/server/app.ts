@@ -1,5 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
+import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
@@ -46,28 +47,58 @@ import { webRoutes } from './web/static.js';
  * may come from any https host (storage, Google avatars). connect-src and media-src open only to
  * what the configured video provider needs (its `cspConnectSrc`: Janus's address, Agora's hosts).
  */
+function contentSecurityPolicyDirectives(videoOrigins: string[]): Record<string, string[]> {
+  return {
+    'default-src': ["'self'"],
+    'script-src': ["'self'"],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+    'media-src': ["'self'", 'blob:', ...videoOrigins],
+    'font-src': ["'self'", 'data:'],
+    'connect-src': ["'self'", ...videoOrigins],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+    'base-uri': ["'self'"],
+    'object-src': ["'none'"],
+  };
+}
+
+/** The policy as the Content-Security-Policy header carries it (helmet writes it the same way). */
 export function contentSecurityPolicy(videoOrigins: string[]): string {
-  const extra = videoOrigins.length ? ` ${videoOrigins.join(' ')}` : '';
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob: https:",
-    `media-src 'self' blob:${extra}`,
-    "font-src 'self' data:",
-    `connect-src 'self'${extra}`,
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-    "base-uri 'self'",
-    "object-src 'none'",
-  ].join('; ');
+  return Object.entries(contentSecurityPolicyDirectives(videoOrigins))
+    .map(([name, values]) => `${name} ${values.join(' ')}`)
+    .join(';');
 }
 
 /**
- * Sent only when PUBLIC_URL is https. Two years, as the HSTS preload list asks; includeSubDomains so
- * no http subdomain can plant cookies for this host. `preload` is left to the operator: it cannot be undone quickly.
+ * The security headers, by @fastify/helmet, on every response that reaches routing (before any
+ * hook or route can refuse it). The policy above goes on all of them, not only on HTML as it did
+ * when these headers were set by hand: it acts only where a response is shown as a page. Then
+ * nosniff, Referrer-Policy, X-Frame-Options DENY,
+ * and Strict-Transport-Security when PUBLIC_URL is https (two years, as the HSTS preload list
+ * asks; includeSubDomains so no http subdomain can plant cookies for this host; `preload` is left
+ * to the operator: it cannot be undone quickly). Helmet's other defaults (Cross-Origin-Opener- and
+ * -Resource-Policy, Origin-Agent-Cluster, X-DNS-Prefetch-Control, X-Download-Options,
+ * X-Permitted-Cross-Domain-Policies, X-XSS-Protection) are off: the app never sent them, and each
+ * would change what browsers allow.
  */
-const STRICT_TRANSPORT_SECURITY = 'max-age=63072000; includeSubDomains';
+function securityHeaders(videoOrigins: string[], isHttps: boolean) {
+  return {
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicyDirectives(videoOrigins) },
+    strictTransportSecurity: isHttps ? { maxAge: 63_072_000, includeSubDomains: true } : false,
+    xContentTypeOptions: true,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' as const },
+    xFrameOptions: { action: 'deny' as const },
+    crossOriginEmbedderPolicy: false,
+    crossOriginOpenerPolicy: false,
+    crossOriginResourcePolicy: false,
+    originAgentCluster: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+  };
+}
 
 export interface BuildOptions {
   config: Config;
@@ -141,7 +172,6 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     log: app.log,
     ...(opts.identity !== undefined ? { identity: opts.identity } : {}),
   });
-  const csp = contentSecurityPolicy(video.cspConnectSrc);
   const present = createBidPresenter(config.sessionSecret);
   const broadcaster = createBidBroadcaster(realtime, present);
   const payments = createPayments(config, database.db, paymentProvider);
@@ -164,6 +194,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     payments,
   };
 
+  // First, so its onRequest hook runs before any other can answer (a refused origin, a 404).
+  await app.register(fastifyHelmet, securityHeaders(video.cspConnectSrc, config.publicUrl.protocol === 'https:'));
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
   await app.register(fastifyRateLimit, { global: false });
@@ -177,14 +209,6 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   installBodyTimeout(app, config.timeouts, (req) => req.routeOptions.url === UPLOADS_PATH);
   installSessionLoader(app, database.db, config.sessionSecret, sessions);
   installRequestMetrics(app, metrics);
-  const isHttps = config.publicUrl.protocol === 'https:';
-  app.addHook('onSend', async (_req, reply) => {
-    if (isHttps) reply.header('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
-    reply.header('X-Frame-Options', 'DENY');
-    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) reply.header('Content-Security-Policy', csp);
-  });
 
   await app.register(async (scope) => opsRoutes(scope, ctx));
   await app.register(async (scope) => authRoutes(scope, ctx));

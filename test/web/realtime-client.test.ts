@@ -99,6 +99,43 @@ describe('RealtimeSocket against a Socket.IO server', () => {
     await expect(socket.timeout(100).emitWithAck('silent', 1)).rejects.toThrow('operation has timed out');
   });
 
+  it('an acknowledgement asked on a connection that drops fails at once instead of waiting forever', async () => {
+    const { io, url } = await startServer();
+    const heard: number[] = [];
+    io.on('connection', (socket) => socket.on('silent', (n: number) => heard.push(n)));
+    const { socket, remote } = await connectedClient(io, url);
+    // Far longer than the test may take: only the disconnect can end it in time.
+    const pending = socket.timeout(60_000).emitWithAck('silent', 1);
+    const answered: number[] = [];
+    socket.emit('silent', 2, (n) => answered.push(n));
+    await expect.poll(() => heard).toEqual([1, 2]);
+    remote.conn.close();
+    await expect(pending).rejects.toThrow('socket has been disconnected');
+    // The plain callback is dropped, never called with an answer that did not come.
+    await expect.poll(() => socket.connected).toBe(true);
+    expect(answered).toEqual([]);
+  });
+
+  it('disconnect() fails the acknowledgements still waiting for a connection', async () => {
+    const { url } = await startServer();
+    const socket = client(url);
+    const pending = socket.timeout(60_000).emitWithAck('echo', { text: 'nunca enviado' });
+    socket.disconnect();
+    await expect(pending).rejects.toThrow('socket has been disconnected');
+  });
+
+  it('an acknowledgement asked while down waits for the next connection and gets its answer', async () => {
+    const { io, url } = await startServer();
+    io.on('connection', (socket) => {
+      socket.on('echo', (payload: { text: string }, ack: (answer: { text: string }) => void) => ack({ text: `eco: ${payload.text}` }));
+    });
+    const { socket, remote } = await connectedClient(io, url);
+    const down = once<[DisconnectReason]>((listener) => socket.on('disconnect', listener));
+    remote.conn.close();
+    await down;
+    expect(await socket.timeout(5_000).emitWithAck('echo', { text: 'de vuelta' })).toEqual({ text: 'eco: de vuelta' });
+  });
+
   it('a dropped connection reports "transport close", comes back by itself, and sends what was emitted meanwhile', async () => {
     const { io, url } = await startServer();
     const notes: string[] = [];

@@ -1,19 +1,34 @@
 /**
  * The page's Socket.IO client, on the browser's own WebSocket: the few kilobytes of the protocol
  * this app speaks (Engine.IO 4 over a websocket, Socket.IO 5 packets on the main namespace, JSON
- * only), in place of socket.io-client's 13 KB gzip on every page (issue 14, item 14). The server is
- * the real Socket.IO server, websocket only (SPEC §7), so no polling fallback is lost.
+ * only), in place of socket.io-client's 13 KB gzip on every page (the public pages' weight budget,
+ * bench/weight.ts). The server is the real Socket.IO server, websocket only (SPEC §7), so no polling
+ * fallback is lost. package.json pins the server to the Socket.IO minor this is tested against
+ * (`socket.io` ~4.8): a newer minor is a change to test here first.
  *
  * It behaves as socket.io-client does where this app relies on it: 'connect' and 'disconnect' (with
  * Socket.IO's reasons), acknowledgements, `timeout(ms).emitWithAck`, emits made while down sent on
  * the next connection, and reconnection forever with a growing, jittered delay, except after the
- * server's own disconnect ('io server disconnect'), which the caller decides about.
+ * server's own disconnect ('io server disconnect'), which the caller decides about. As in
+ * socket.io-client, an `emitWithAck` whose packet went out on a connection that is then lost
+ * rejects with 'socket has been disconnected' (the server cannot answer it on the next one), and
+ * `disconnect()` rejects every pending one; a plain acknowledgement callback is dropped then.
  * test/web/realtime-client.test.ts runs it against a real Socket.IO server.
  */
 
 export type DisconnectReason = 'io server disconnect' | 'io client disconnect' | 'transport close' | 'ping timeout' | 'parse error';
 
 type Listener = (...args: unknown[]) => void;
+/** A pending acknowledgement: the answer's callback, and for `emitWithAck` how to fail it. */
+interface PendingAck {
+  answer: Listener;
+  fail?: (error: Error) => void;
+}
+/** A packet emitted while down, and its acknowledgement's id if it asked for one. */
+interface BufferedPacket {
+  packet: string;
+  ackId: number | undefined;
+}
 interface ReservedEvents {
   connect: () => void;
   disconnect: (reason: DisconnectReason) => void;
@@ -71,10 +86,10 @@ export class RealtimeSocket<ServerEvents, ClientEvents> {
 
   private ws: WebSocket | null = null;
   private readonly listeners = new Map<string, Set<Listener>>();
-  private readonly acks = new Map<number, Listener>();
+  private readonly acks = new Map<number, PendingAck>();
   private nextAckId = 0;
   /** Packets emitted while down, sent once connected (as socket.io-client does). */
-  private sendBuffer: string[] = [];
+  private sendBuffer: BufferedPacket[] = [];
   private attempts = 0;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private pingTimer: ReturnType<typeof setTimeout> | undefined;
@@ -93,8 +108,9 @@ export class RealtimeSocket<ServerEvents, ClientEvents> {
     this.active = false;
     clearTimeout(this.retryTimer);
     if (this.connected) this.send(`${ENGINE.message}${SOCKET.disconnect}`);
-    this.drop('io client disconnect');
+    // What was waiting for a connection will not be sent: its acknowledgements fail with the rest.
     this.sendBuffer = [];
+    this.drop('io client disconnect');
     return this;
   }
 
@@ -123,18 +139,9 @@ export class RealtimeSocket<ServerEvents, ClientEvents> {
   emit<E extends keyof ClientEvents & string>(event: E, ...args: ArgsOf<ClientEvents[E]>): this;
   emit(event: string, ...args: unknown[]): this;
   emit(event: string, ...args: unknown[]): this {
-    let id = '';
     const last = args[args.length - 1];
-    if (typeof last === 'function') {
-      args.pop();
-      const ackId = this.nextAckId++;
-      this.acks.set(ackId, last as Listener);
-      id = String(ackId);
-    }
-    const packet = `${ENGINE.message}${SOCKET.event}${id}${JSON.stringify([event, ...args])}`;
-    if (this.connected) this.send(packet);
-    else this.sendBuffer.push(packet);
-    return this;
+    if (typeof last !== 'function') return this.emitPacket(event, args, undefined);
+    return this.emitPacket(event, args.slice(0, -1), { answer: last as Listener });
   }
 
   /** `emitWithAck` that rejects when no acknowledgement came within `ms`. */
@@ -149,12 +156,30 @@ export class RealtimeSocket<ServerEvents, ClientEvents> {
             this.acks.delete(ackId);
             reject(new Error('operation has timed out'));
           }, ms);
-          this.emit(event, ...args, (answer: unknown) => {
-            clearTimeout(timer);
-            resolve(answer as never);
+          this.emitPacket(event, args, {
+            answer: (answer: unknown) => {
+              clearTimeout(timer);
+              resolve(answer as never);
+            },
+            fail: (error) => {
+              clearTimeout(timer);
+              reject(error);
+            },
           });
         }),
     };
+  }
+
+  private emitPacket(event: string, args: unknown[], ack: PendingAck | undefined): this {
+    let ackId: number | undefined;
+    if (ack) {
+      ackId = this.nextAckId++;
+      this.acks.set(ackId, ack);
+    }
+    const packet = `${ENGINE.message}${SOCKET.event}${ackId ?? ''}${JSON.stringify([event, ...args])}`;
+    if (this.connected) this.send(packet);
+    else this.sendBuffer.push({ packet, ackId });
+    return this;
   }
 
   private open(): void {
@@ -212,7 +237,7 @@ export class RealtimeSocket<ServerEvents, ClientEvents> {
         const buffered = this.sendBuffer;
         this.sendBuffer = [];
         this.fire('connect');
-        for (const packet of buffered) this.send(packet);
+        for (const { packet } of buffered) this.send(packet);
         return;
       }
       case SOCKET.disconnect:
@@ -230,7 +255,7 @@ export class RealtimeSocket<ServerEvents, ClientEvents> {
         if (id === undefined) return;
         const ack = this.acks.get(id);
         this.acks.delete(id);
-        ack?.(...(Array.isArray(data) ? data : []));
+        ack?.answer(...(Array.isArray(data) ? data : []));
         return;
       }
       case SOCKET.connectError: {
@@ -269,6 +294,21 @@ export class RealtimeSocket<ServerEvents, ClientEvents> {
     if (this.connected) {
       this.connected = false;
       this.fire('disconnect', reason);
+    }
+    this.failSentAcks();
+  }
+
+  /**
+   * The acknowledgements of packets that went out on the connection just lost can never come (the
+   * server answers on the connection it was asked on): `emitWithAck` rejects, a callback is dropped.
+   * Those of packets still waiting for a connection stay until they are sent.
+   */
+  private failSentAcks(): void {
+    const waiting = new Set(this.sendBuffer.map((buffered) => buffered.ackId));
+    for (const [id, ack] of this.acks) {
+      if (waiting.has(id)) continue;
+      this.acks.delete(id);
+      ack.fail?.(new Error('socket has been disconnected'));
     }
   }
 

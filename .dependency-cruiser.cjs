@@ -1,0 +1,55 @@
+/**
+ * The layers' dependency check (`npm run depcheck`, a step of `npm test`): dependency-cruiser over
+ * src/. Type-only imports count (tsPreCompilationDeps): a type pulled from another layer ties the
+ * two as much as a value does.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Modules that import each other, directly or through others: one of them must move below the other.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'web-not-to-server',
+      severity: 'error',
+      comment: 'The web app talks to the server over HTTP and Socket.IO only; what both need lives in src/domain.',
+      from: { path: '^src/web/' },
+      to: { path: '^src/server/' },
+    },
+    {
+      name: 'server-not-to-web',
+      severity: 'error',
+      comment: 'The server does not import the web app; what both need lives in src/domain.',
+      from: { path: '^src/server/' },
+      to: { path: '^src/web/' },
+    },
+    {
+      name: 'domain-stands-alone',
+      severity: 'error',
+      comment: 'src/domain is the pure rules both sides share: it imports nothing from src/server or src/web.',
+      from: { path: '^src/domain/' },
+      to: { path: '^src/(server|web)/' },
+    },
+    {
+      name: 'no-unresolvable',
+      severity: 'error',
+      comment: 'An import the check cannot follow would hide its dependencies from the rules above.',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+  },
+};
