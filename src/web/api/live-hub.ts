@@ -11,7 +11,7 @@ import {
   type SessionCreateInput,
   type SessionUpdateInput,
 } from '../../domain/live.js';
-import { acceptDetail, pickerKeyPart } from '../livehub/detail-cache';
+import { acceptDetail, pickerKeyPart } from './live-hub-cache';
 import { auctionKeys } from './auctions';
 import { api, isApiError } from './client';
 import { fetchLiveSession, type LiveSessionData, liveKeys, liveSessionPath } from './live';
