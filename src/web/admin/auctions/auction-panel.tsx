@@ -6,13 +6,13 @@ import { usePaymentsRefresh } from '../../api/payments';
 import { LoadErrorBoundary, LoadFailed } from '../../components/load-error-boundary';
 import { useTranslation } from '../../i18n';
 import { WindowLoading } from '../lazy-window';
+import { useSearchDraft } from '../use-search-draft';
 import { AuctionFilterBar } from './auction-filter-bar';
 import { AuctionResults } from './auction-results';
 import { useAuctionPage } from './use-auction-page';
 import { useAuctionShortcuts } from './use-auction-shortcuts';
 import { useAuctionViewState } from './use-auction-view-state';
 import { pendingViewFor, useClosedAuctionNotices } from './use-closed-auction-notices';
-import { useSearchDraft } from './use-search-draft';
 
 export interface AuctionPanelProps {
   me: Me;

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { AlertIcon, ReceiptIcon } from '../../components/icons';
 import { SearchIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
-import { useErrorText } from '../auctions/auction-states';
+import { useErrorText } from '../../lib/use-error-text';
 import { BillingList, type BillingListProps, BillingListSkeleton } from './billing-list';
 
 export interface SectionQuery {

@@ -2,12 +2,12 @@ import { Alert, Button, EmptyState, Group, Loader, Stack, Text } from '@mantine/
 import { useEffect, useState } from 'react';
 import type { Me } from '../../../domain/api-types.js';
 import type { UserListItem, UserRoleFilter } from '../../../domain/users.js';
+import { isPlatformAdmin } from '../../api/me';
 import { useUsers } from '../../api/users';
 import { UsersIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
-import { useSearchDraft } from '../auctions/use-search-draft';
 import { usePanelWindow } from '../use-panel-window';
-import { isPlatformAdmin } from './user-format';
+import { useSearchDraft } from '../use-search-draft';
 import { UserRolesModal } from './user-roles-modal';
 import { UsersPager } from './users-pager';
 import { UsersTable } from './users-table';
