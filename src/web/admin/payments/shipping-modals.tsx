@@ -2,6 +2,7 @@ import { Alert, Button, Divider, Group, Modal, Stack, Text, TextInput } from '@m
 import { type FormEvent, useState } from 'react';
 import { formatMoney } from '../../../domain/money.js';
 import { MAX_CARRIER_LENGTH, type PaymentView, type WonItem } from '../../../domain/payments.js';
+import { AmountInput } from '../../components/amount-input';
 import { AlertIcon } from '../../components/icons';
 import { useTranslation } from '../../i18n';
 import {
@@ -13,7 +14,7 @@ import {
   shippingFormValues,
   validateShipping,
 } from './payment-rules';
-import { MAX_SHIPPING_COST_TEXT, ShippingCostInput } from './shipping-cost-input';
+import { MAX_SHIPPING_COST_TEXT } from './shipping-cost';
 import type { LinkMode } from './use-billing-actions';
 
 type ShippingErrors = { carrier?: ShippingErrorKey; cost?: ShippingErrorKey };
@@ -43,7 +44,8 @@ function ShippingFields({
         autoComplete="off"
         data-autofocus
       />
-      <ShippingCostInput
+      <AmountInput
+        asTyped
         label={t('payments.shipping.cost')}
         description={t('payments.shipping.costHint')}
         placeholder="0"

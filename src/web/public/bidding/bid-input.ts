@@ -1,11 +1,5 @@
 import { MAX_PRICE } from '../../../domain/money.js';
-
-/**
- * An amount field's value (PesoInput, as Mantine's NumberInput handed it over): a number, '' while
- * empty, or the typed digits when they are no plain number yet ('700.', '-', or more digits than a
- * number holds). Kept as typed: the form never rewrites what the bidder wrote, it says what is wrong with it.
- */
-export type Amount = number | string;
+import type { Amount } from '../../lib/peso-text';
 
 /** Keys of `bidding.errors`: ZBidInput's issue codes plus the live minimum. */
 export type BidErrorKey = 'bidRequired' | 'bidInteger' | 'bidPositive' | 'bidTooHigh' | 'maxBelowAmount' | 'belowMinimum';
