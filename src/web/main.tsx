@@ -1,6 +1,6 @@
 // Only the Mantine styles the shell and the public pages use (and the dialogs they open), in the
 // order of @mantine/core/styles.css: 17 KB gzip instead of 38 KB of render-blocking CSS on a buyer's
-// first visit (issue 14). The admin panel and the Live Hub load the whole set with them
+// first visit. The admin panel and the Live Hub load the whole set with them
 // (components/panel-screen.tsx); a component new to a public page needs its file added here.
 import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/default-css-variables.css';

@@ -123,7 +123,7 @@ export type AuctionValidation = { ok: true; input: AuctionInput } | { ok: false;
 export interface ValidationContext {
   initial: { endTime: number | null; status: AuctionStatus } | null;
   now: number;
-  /** The auction as bidders saw it, when it has bids (issue 11 A6); null otherwise. */
+  /** The auction as bidders saw it, when it has bids (what they relied on is locked); null otherwise. */
   locked?: LockableAuction | null;
 }
 

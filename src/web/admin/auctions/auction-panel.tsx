@@ -20,7 +20,7 @@ export interface AuctionPanelProps {
 }
 
 // 'Pendientes' and 'Resumen de ganadores' only: the billing code (Zod, the phone rules, dates) is
-// not in the panel's first load (issue 14).
+// not in the panel's first load, which the auctions list needs quickly.
 const loadBillingWorkspace = () => import('../payments/billing-workspace').then((m) => ({ default: m.BillingWorkspace }));
 
 /** The billing workspace, fetched on demand; a failed fetch says so with 'Reintentar' and leaves the rest of the panel as it was. */

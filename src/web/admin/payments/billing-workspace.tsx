@@ -107,7 +107,7 @@ export function BillingWorkspace({ me, isMobile, search }: { me: Me; isMobile: b
     actions.notices.success(t('payments.notices.draftCreated'));
   };
 
-  /** No link yet: confirm the shipping first; the draft is created only on confirmation (issue 14, item 3). */
+  /** No link yet: confirm the shipping first; the draft is created only on confirmation, so none is left behind. */
   const sendLink = (row: ReadyRow) => {
     if (actions.isBusy(busyKey.ready(row.key))) return;
     setConfirmTarget({ source: { kind: 'ready', row }, mode: 'send', initial: shippingFormValues(row) });

@@ -188,7 +188,7 @@ function PaymentsManager({ isCompact }: { isCompact: boolean }) {
             rowKey={(p) => p.id}
             columns={columns}
             cardHead="winner"
-            // Only real actions: with none on any row, the column goes (issue 14, item 8).
+            // Only real actions: with none on any row, the column goes (an empty column only takes room).
             actions={data.some(hasActions) ? rowActions : undefined}
             actionsLabel={t('payments.columns.actions')}
             label={t('payments.modal.listLabel')}

@@ -124,7 +124,8 @@ function EditShippingForm({ target, onClose, onSave }: { target: EditShippingTar
 
 /**
  * What the confirmation is about: a draft to finalise, or a winner with no draft yet ('Enviar
- * enlace de pago'), whose draft is created only once the seller confirms (issue 14, item 3).
+ * enlace de pago'), whose draft is created only once the seller confirms, so no
+ * stray draft is left behind by a change of mind.
  */
 export type ConfirmSource = { kind: 'draft'; payment: PaymentView } | { kind: 'ready'; row: ReadyRow };
 

@@ -19,7 +19,7 @@ function pesosIssue(value: number | undefined): BidErrorKey | undefined {
 
 /**
  * The first issue per field that the server's ZBidInput (src/domain/bidding.ts) finds in these
- * values, without Zod: a buyer's phone does not download 85 KB of Zod for two numbers (issue 14).
+ * values, without Zod: a buyer's phone does not download 85 KB of Zod for two numbers.
  * test/web/bid-input.test.ts checks it against ZBidInput itself, so the two cannot drift apart.
  */
 export function bidInputIssues(amount: number | undefined, maxAmount: number | null | undefined): BidErrors {
@@ -83,7 +83,7 @@ export interface LargeBid {
 }
 
 /**
- * The second look (item 1 of issue 14): a bid or maximum ten times the price or more is far more
+ * The second look: a bid or maximum ten times the price or more is far more
  * often a slipped zero than an intent, so the review asks again, spelling the amount out.
  */
 export function largeBid(values: BidFormValues, reference: number): LargeBid | null {
