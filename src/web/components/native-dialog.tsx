@@ -1,5 +1,5 @@
 import { CloseButton } from '@mantine/core';
-import { type MouseEvent, type ReactNode, type SyntheticEvent, useId, useLayoutEffect, useRef } from 'react';
+import { type KeyboardEvent, type MouseEvent, type ReactNode, type SyntheticEvent, useId, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from '../i18n';
 import classes from './native-dialog.module.css';
 
@@ -49,12 +49,16 @@ export function NativeDialog({ title, onClose, closable, size = 'md', children }
   };
 
   return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: a tap on the backdrop is the pointer's Escape, which the keyboard has (onCancel).
+    // A tap on the backdrop is the pointer's Escape, which the keyboard has (onCancel).
     <dialog
       ref={ref}
       className={classes.dialog}
       data-size={size}
       aria-labelledby={titleId}
+      // Escape on an open dropdown (Mantine marks its target) closes the dropdown only, as in Mantine's Modal.
+      onKeyDown={(event: KeyboardEvent) => {
+        if (event.key === 'Escape' && (event.target as HTMLElement).getAttribute?.('data-mantine-stop-propagation') === 'true') event.preventDefault();
+      }}
       // Escape: this component decides, so a dialog that is sending stays open.
       onCancel={(event: SyntheticEvent) => {
         event.preventDefault();
