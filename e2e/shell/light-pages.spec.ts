@@ -111,7 +111,8 @@ describe('a light public page', () => {
       reached.add(chunk.file);
       for (const imported of chunk.imports ?? []) reach(imported);
     };
-    reach('src/web/admin/auction-form/auction-form-modal.tsx');
+    // The Live Hub's session settings type seconds in Mantine's NumberInput (amounts in pesos use components/amount-input.tsx).
+    reach('src/web/livehub/live-hub.tsx');
     const adminSources = [...reached].flatMap((file) => sourcesOf(`/${file}`));
     expect(adminSources.some((source) => source.includes('react-number-format') || source.includes('@mantine/core/esm/components/NumberInput/'))).toBe(true);
     await adminPage.context().close();

@@ -11,7 +11,7 @@ import { ADMIN_HOME, screenForPath } from './routes';
 import { cssVariablesResolver, themeWithLabels } from './theme';
 
 // Every screen loads on demand: a buyer's phone fetches only the public page it opens, never the
-// admin panel's code (issue 14), and the panel is fetched by those who open it.
+// admin panel's code, and the panel is fetched by those who open it.
 // The panel and the Live Hub bring React Router and @mantine/modals' provider with them (panel-screen.tsx).
 const AdminPanel = lazyPanelScreen(() => import('./admin/admin-panel').then((m) => m.AdminPanel));
 const LiveHub = lazyPanelScreen(() => import('./livehub/live-hub').then((m) => m.LiveHub));

@@ -1,6 +1,6 @@
 // Only the Mantine styles the shell and the public pages use (and the dialogs they open), in the
 // order of @mantine/core/styles.css: 17 KB gzip instead of 38 KB of render-blocking CSS on a buyer's
-// first visit (issue 14). The admin panel and the Live Hub load the whole set with them
+// first visit. The admin panel and the Live Hub load the whole set with them
 // (components/panel-screen.tsx); a component new to a public page needs its file added here.
 import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/default-css-variables.css';
@@ -9,13 +9,11 @@ import '@mantine/core/styles/ScrollArea.css';
 import '@mantine/core/styles/UnstyledButton.css';
 import '@mantine/core/styles/VisuallyHidden.css';
 import '@mantine/core/styles/Paper.css';
-import '@mantine/core/styles/Overlay.css';
 import '@mantine/core/styles/Popover.css';
 import '@mantine/core/styles/Loader.css';
 import '@mantine/core/styles/ActionIcon.css';
 import '@mantine/core/styles/CloseButton.css';
 import '@mantine/core/styles/Group.css';
-import '@mantine/core/styles/ModalBase.css';
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Text.css';
@@ -34,7 +32,6 @@ import '@mantine/core/styles/DataList.css';
 import '@mantine/core/styles/Divider.css';
 import '@mantine/core/styles/EmptyState.css';
 import '@mantine/core/styles/Image.css';
-import '@mantine/core/styles/Modal.css';
 import '@mantine/core/styles/Notification.css';
 import '@mantine/core/styles/SimpleGrid.css';
 import '@mantine/core/styles/Skeleton.css';

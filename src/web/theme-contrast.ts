@@ -1,5 +1,5 @@
 /**
- * Colour contrast for the theme (issue 14, item 13): WCAG 2 relative luminance and contrast ratio,
+ * Colour contrast for the theme, so every text reaches WCAG AA (see theme.ts): WCAG 2 relative luminance and contrast ratio,
  * and the darkening that brings a colour to a ratio. Pure, on #rrggbb strings, so the theme can
  * compute its CSS variables once and a unit test can check every pairing.
  */

@@ -58,7 +58,7 @@ export function themeWithLabels(labels: { closeDialog: string; closeNotice: stri
 const PAGE_BACKGROUNDS = ['#ffffff', '#f8f9fa', '#f1f3f5'];
 
 /**
- * Issue 14, item 13: every text colour the light scheme derives from the palette reaches WCAG AA
+ * Every text colour the light scheme derives from the palette reaches WCAG AA
  * (4.5:1), so no screen fails axe's color-contrast. Mantine's defaults miss it in places: dimmed
  * text (#868e96, 3.3:1 on white), `c="red"` text, light badges (green.9 on green.1 is 3.8:1),
  * and white on filled red or blue. Each is darkened only as far as it must be, keeping its hue;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COVER_HEIGHT, COVER_MAX_BYTES, COVER_WIDTH } from '../../src/domain/live';
+import { acceptDetail, pickerKeyPart } from '../../src/web/api/live-hub-cache';
 import { coverDrawRect, coverFileProblem, lotImageChoices } from '../../src/web/livehub/cover';
-import { acceptDetail, pickerKeyPart } from '../../src/web/livehub/detail-cache';
 import { absoluteLink, COMPACT_QUERY, isCompactWidth, searchWithSession, sessionIdFromSearch } from '../../src/web/livehub/hub-layout';
 import { currentLot, hubTimerBadge } from '../../src/web/livehub/timer-view';
 import { detail, lot, SESSION_ID } from './livehub-fixtures';

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { numericFormatter } from 'react-number-format';
 import { describe, expect, it } from 'vitest';
 import { MAX_PRICE } from '../../src/domain/money';
+import { amountOf, canStep, caretOverSeparator, digitsOf, formatPeso, pesoDigits, reformat, stepAmount } from '../../src/web/lib/peso-text';
 import { amountValue, checkBid } from '../../src/web/public/bidding/bid-input';
-import { amountOf, canStep, caretOverSeparator, digitsOf, formatPeso, pesoDigits, reformat, stepAmount } from '../../src/web/public/bidding/peso-text';
 
 /** Types `keys` one by one at the caret (a '|' in `start` marks it), as the input would: the text and caret after each. */
 function typeInto(start: string, keys: string): { text: string; caret: number } {

@@ -18,7 +18,7 @@ import { LazyWindow } from './lazy-window';
 import type { PanelWindow } from './panel-url';
 import { usePanelWindow } from './use-panel-window';
 
-// The windows are not in the panel's first load (issue 14): the first screen is the auctions list.
+// The windows are not in the panel's first load: the first screen is the auctions list.
 // Each is fetched when first opened, or when the pointer or focus shows it is likely next.
 const WINDOWS = {
   auctionForm: () => import('./auction-form/auction-form-modal').then((m) => m.AuctionFormModal),

@@ -11,7 +11,7 @@ interface WindowProps {
 }
 
 interface LazyWindowProps<P extends WindowProps> {
-  /** The window's code, fetched the first time it opens (issue 14: not in the panel's first load). */
+  /** The window's code, fetched the first time it opens, so it is not in the panel's first load. */
   load: () => Promise<ComponentType<P>>;
   props: P;
   /** The frame shown while the code arrives, or when it did not: the window's own title and size, so nothing jumps. */

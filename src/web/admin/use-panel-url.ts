@@ -46,7 +46,7 @@ export interface PanelUrl<S extends Searchable> {
 }
 
 /**
- * A slice of the panel's state kept in the query string (issue 14 item 6): each change pushes a
+ * A slice of the panel's state kept in the query string: each change pushes a
  * history entry, so Back returns to the previous view instead of leaving the panel, and Back and
  * Forward re-read the URL. The auction list and the windows both go through here; the `codec`
  * must be a stable (module-level) object.

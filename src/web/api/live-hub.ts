@@ -11,10 +11,10 @@ import {
   type SessionCreateInput,
   type SessionUpdateInput,
 } from '../../domain/live.js';
-import { acceptDetail, pickerKeyPart } from '../livehub/detail-cache';
 import { auctionKeys } from './auctions';
 import { api, isApiError } from './client';
 import { fetchLiveSession, type LiveSessionData, liveKeys, liveSessionPath } from './live';
+import { acceptDetail, pickerKeyPart } from './live-hub-cache';
 import { useResync } from './socket';
 
 /**

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Me, MeAnswer } from '../../domain/api-types.js';
-import { canUsePanel } from '../../domain/role-rules.js';
+import { canUsePanel, isPlatformAdmin as isPlatformAdminRole } from '../../domain/role-rules.js';
 import { api, isApiError } from './client';
 
 export const meKeys = {
@@ -32,4 +32,9 @@ export function displayNameOf(me: Me): string {
 
 export function hasPanelAccess(me: Me | null | undefined): me is Me {
   return Boolean(me && canUsePanel(me.roles));
+}
+
+/** A platform admin is an admin with no companyId of its own; only it may change companyIds. */
+export function isPlatformAdmin(me: Me): boolean {
+  return isPlatformAdminRole({ roles: me.roles, profileCompanyId: me.profile.companyId?.trim() || null });
 }

@@ -15,7 +15,7 @@ function RetryWhenOnline({ onRetry }: { onRetry: () => void }) {
 
 /**
  * Mantine's notifications, whose container (with its transitions and scroll lock, about 9 KB gzip)
- * loads when the first notification is shown: most visits to a public page show none (issue 14).
+ * loads when the first notification is shown: most visits to a public page show none.
  * A notification shown before then waits in the store and appears once the container is in. If the
  * container's code cannot arrive (offline), the page goes on and it is fetched again once online.
  */

@@ -1,5 +1,5 @@
 import { CloseButton } from '@mantine/core';
-import { type MouseEvent, type ReactNode, type SyntheticEvent, useId, useLayoutEffect, useRef } from 'react';
+import { type KeyboardEvent, type MouseEvent, type ReactNode, type SyntheticEvent, useId, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from '../i18n';
 import classes from './native-dialog.module.css';
 
@@ -8,19 +8,22 @@ interface NativeDialogProps {
   /** Escape, a tap outside and the close button; none of them work while `closable` is false. */
   onClose: () => void;
   closable: boolean;
+  /** md: Mantine's md width (440 px). lg: its lg width (620 px), and the whole screen on a phone, for a long form. */
+  size?: 'md' | 'lg';
   children: ReactNode;
 }
 
 /**
- * A modal dialog on the browser's own <dialog>, open while mounted. The public pages use it
- * instead of Mantine's Modal, whose focus trap, portal, scroll lock and floating-ui cost a buyer's
- * phone about 29 KB gzip (issue 14, item 14); the browser does all of that itself: focus stays
- * inside, the page behind is inert and read as such, Escape asks to close.
+ * A modal dialog on the browser's own <dialog>, open while mounted. The public pages' dialogs (the
+ * bid review, the profile) use it instead of Mantine's Modal, whose focus trap, portal, scroll lock
+ * and floating-ui cost a buyer's phone about 29 KB gzip; the browser does all of that itself: focus
+ * stays inside, the page behind is inert and read as such, Escape asks to close.
  *
  * The element that opens it gets focus back on close, and the first `data-autofocus` element
- * inside gets it on open.
+ * inside gets it on open. Everything outside the dialog is inert while it is open, so a dropdown
+ * inside it must render within it (`comboboxProps={{ withinPortal: false }}`), not in a portal.
  */
-export function NativeDialog({ title, onClose, closable, children }: NativeDialogProps) {
+export function NativeDialog({ title, onClose, closable, size = 'md', children }: NativeDialogProps) {
   const { t } = useTranslation();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -46,11 +49,16 @@ export function NativeDialog({ title, onClose, closable, children }: NativeDialo
   };
 
   return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: a tap on the backdrop is the pointer's Escape, which the keyboard has (onCancel).
+    // A tap on the backdrop is the pointer's Escape, which the keyboard has (onCancel).
     <dialog
       ref={ref}
       className={classes.dialog}
+      data-size={size}
       aria-labelledby={titleId}
+      // Escape on an open dropdown (Mantine marks its target) closes the dropdown only, as in Mantine's Modal.
+      onKeyDown={(event: KeyboardEvent) => {
+        if (event.key === 'Escape' && (event.target as HTMLElement).getAttribute?.('data-mantine-stop-propagation') === 'true') event.preventDefault();
+      }}
       // Escape: this component decides, so a dialog that is sending stays open.
       onCancel={(event: SyntheticEvent) => {
         event.preventDefault();

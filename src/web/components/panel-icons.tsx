@@ -1,7 +1,7 @@
 import { type IconProps, Svg } from './icons';
 
 // The admin panel's and the Live Hub's icons, apart from the public pages' (icons.tsx): a module's
-// icons ship together, and a buyer's phone needs only its own (issue 14).
+// icons ship together, and a buyer's phone needs only its own.
 
 export function PlusIcon(props: IconProps) {
   return (

@@ -3,7 +3,7 @@ import { loadPanelStrings } from '../i18n';
 
 /**
  * A lazy screen of the admin panel or the Live Hub, loaded with what only they use, so that none of
- * it is in a public page's first load (issue 14):
+ * it is in a public page's first load:
  * - React Router (panel-router.tsx: their windows and filters live in the URL; the shell chooses
  *   screens without it);
  * - @mantine/modals' provider (their confirm dialogs): Mantine's Modal, with ScrollArea and

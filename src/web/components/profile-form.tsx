@@ -133,6 +133,9 @@ export function ProfileForm({ me, profile, onClose }: ProfileFormProps) {
             required
             w={{ base: '100%', xs: 220 }}
             maxDropdownHeight={280}
+            // Inside the dialog: a portal would put the list in the page behind it, which the dialog makes
+            // inert; fixed, so the list is not cut off by the dialog's own scrolling.
+            comboboxProps={{ withinPortal: false, floatingStrategy: 'fixed' }}
           />
           <TextInput
             label={t('profile.fields.whatsappLocal')}

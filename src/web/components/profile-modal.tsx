@@ -1,10 +1,10 @@
-import { Alert, Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import type { Me } from '../../domain/api-types.js';
 import { isApiError } from '../api/client';
 import { useProfile } from '../api/profile';
 import { useTranslation } from '../i18n';
+import { NativeDialog } from './native-dialog';
 
 // The form brings the phone-number rules (libphonenumber metadata): load it only when needed.
 const ProfileForm = lazy(() => import('./profile-form').then((m) => ({ default: m.ProfileForm })));
@@ -15,23 +15,17 @@ interface ProfileModalProps {
   me: Me | null;
 }
 
-/** 'Completa Tu Perfil' (SPEC §2): loads GET /api/profile each time it opens, then shows the form. */
+/**
+ * 'Completa Tu Perfil' (SPEC §2): loads GET /api/profile each time it opens, then shows the form.
+ * The browser's own dialog, as the bid review's: it opens from the public pages too, which are kept light.
+ */
 export function ProfileModal({ opened, onClose, me }: ProfileModalProps) {
   const { t } = useTranslation();
-  const isMobile = useMediaQuery('(max-width: 48em)');
-
+  if (!opened) return null;
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={t('profile.title')}
-      size="lg"
-      fullScreen={isMobile}
-      centered
-      closeButtonProps={{ 'aria-label': t('common.close') }}
-    >
-      {opened && <ProfileModalBody me={me} onClose={onClose} />}
-    </Modal>
+    <NativeDialog title={t('profile.title')} onClose={onClose} closable size="lg">
+      <ProfileModalBody me={me} onClose={onClose} />
+    </NativeDialog>
   );
 }
 

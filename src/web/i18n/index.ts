@@ -5,7 +5,7 @@ import esMXPublic from './es-MX.json?public';
 /**
  * The app's strings: the es-MX catalogue, `{{name}}` placeholders and plural forms (`key_one`,
  * `key_many`, `key_other`, chosen by Intl.PluralRules on `count`), the part of i18next this app
- * used, in a few hundred bytes instead of about 17 KB gzip on every page (issue 14).
+ * used, in a few hundred bytes instead of about 17 KB gzip on every page.
  *
  * Only es-MX ships in the first load, and only its public sections (parts.ts); a page used alone
  * (the live page, the checkout, the profile form) adds its own (addPageStrings), and the admin panel

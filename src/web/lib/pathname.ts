@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 
 /**
  * The address bar's path, for the shell's choice of screen, without React Router: the router ships
- * with the admin panel and the Live Hub only, never with a buyer's public page (issue 14). The
+ * with the admin panel and the Live Hub only, never with a buyer's public page. The
  * path changes by Back and Forward (popstate), by `replaceUrl`, and inside the panel and the Live
  * Hub by their router, which reports each change (`pathChanged`, components/panel-screen.tsx).
  */

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { type DialCodeOption, dialCodeOptions } from '../../domain/phone.js';
 import { type Profile, ZProfileInput } from '../../domain/profile.js';
 import { foldText } from '../../domain/text.js';
+import { fieldErrors, topLevelField } from './field-errors';
 
 /** The editable fields of 'Completa Tu Perfil', as the form holds them. */
 export interface ProfileFormValues {
@@ -56,12 +57,9 @@ export type ProfileValidation = { ok: true; input: ProfileOutput } | { ok: false
 export function validateProfile(values: ProfileFormValues): ProfileValidation {
   const result = ZProfileInput.safeParse(values);
   if (result.success) return { ok: true, input: result.data };
-  const errors: Partial<Record<ProfileField, ProfileErrorKey>> = {};
-  for (const issue of result.error.issues) {
-    const field = String(issue.path[0] ?? '');
-    if (!isProfileField(field) || errors[field]) continue;
-    errors[field] = isProfileErrorKey(issue.message) ? issue.message : fallbackKey(field);
-  }
+  const errors = fieldErrors(result.error.issues, topLevelField(isProfileField), (message, field) =>
+    isProfileErrorKey(message) ? message : fallbackKey(field),
+  );
   return { ok: false, errors };
 }
 

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ANTI_SNIPE_MAX_SECONDS, MIN_INCREMENT_MAX, TIMER_MAX_SECONDS, TIMER_MIN_SECONDS, TIMER_STEP_SECONDS } from '../../domain/live.js';
 import { type LiveSessionData, useLiveSession } from '../api/live';
 import { useUpdateSession } from '../api/live-hub';
+import { AmountInput } from '../components/amount-input';
 import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { CoverSection } from './cover-section';
@@ -179,15 +180,12 @@ function EditForm({ detail, onClose, onDirtyChange }: { detail: LiveSessionData;
             {t('livehub.edit.bidding')}
           </Title>
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-            <NumberInput
+            <AmountInput
               label={t('livehub.edit.minIncrement')}
               value={values.minIncrement}
               onChange={(v) => set('minIncrement', v)}
               min={1}
               max={MIN_INCREMENT_MAX}
-              step={1}
-              allowDecimal={false}
-              allowNegative={false}
               error={fieldError('biddingConfig.minIncrement')}
             />
             <NumberInput

@@ -9,7 +9,6 @@ import {
   Image,
   Input,
   Modal,
-  NumberInput,
   Progress,
   SegmentedControl,
   SimpleGrid,
@@ -24,6 +23,7 @@ import { MAX_AUCTION_IMAGES } from '../../domain/auctions.js';
 import { QUICK_AUCTION_STATUSES, QUICK_TIMER_PRESETS, type QuickAuctionStatus } from '../../domain/live.js';
 import { isApiError } from '../api/client';
 import { isSessionEndedError, useCachedSession, useQuickAuction } from '../api/live-hub';
+import { AmountInput } from '../components/amount-input';
 import { CloseIcon, UploadIcon } from '../components/panel-icons';
 import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
@@ -160,15 +160,10 @@ export function QuickAuctionModal({ sessionId, opened, onClose }: { sessionId: s
                 error={fieldError('name')}
                 data-autofocus
               />
-              <NumberInput
+              <AmountInput
                 label={t('livehub.quick.price')}
                 value={values.startingPrice}
                 onChange={(v) => set('startingPrice', v)}
-                min={0}
-                step={1}
-                allowDecimal={false}
-                allowNegative={false}
-                thousandSeparator=","
                 required
                 error={fieldError('startingPrice')}
               />

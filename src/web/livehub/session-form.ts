@@ -10,6 +10,7 @@ import {
   ZSessionUpdate,
   ZTimerInput,
 } from '../../domain/live.js';
+import { fieldErrors } from '../lib/field-errors';
 
 /**
  * The Live Hub's form rules, pure so they are tested without a browser. Every error is an issue
@@ -21,12 +22,11 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: FieldError
 
 /** The first issue of each field, by its top-level name ('biddingConfig.minIncrement' for nested ones). */
 export function issuesToErrors(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of error.issues) {
-    const field = issue.path.length > 0 ? issue.path.map(String).join('.') : 'form';
-    if (!errors[field]) errors[field] = issue.message;
-  }
-  return errors;
+  return fieldErrors(
+    error.issues,
+    (path) => (path.length > 0 ? path.map(String).join('.') : 'form'),
+    (message) => message,
+  );
 }
 
 /** A number input's value ('' or a number, as Mantine gives it; text as typed): undefined when blank, NaN when not a number. */

@@ -362,5 +362,5 @@ function watch(opts: WatchOptions): WatchHandle {
   };
 }
 
-/** The embedded SFU's browser side (issue 13): signalling over the page's socket, media over WebRTC. */
+/** The embedded SFU's browser side: signalling over the page's socket, media over WebRTC. */
 export const embeddedClient: VideoClient = { publish, watch };

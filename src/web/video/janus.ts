@@ -16,7 +16,7 @@ import {
 } from './types';
 
 /**
- * VIDEO_PROVIDER=janus in the browser (issue 13): janus.js (the `janus-gateway` package) talks to the
+ * VIDEO_PROVIDER=janus in the browser: janus.js (the `janus-gateway` package) talks to the
  * session's VideoRoom at the address the server granted. This module is loaded only through
  * `loadVideoClient('janus')`, so janus.js and webrtc-adapter reach only the pages that use Janus.
  *

@@ -2,7 +2,7 @@ import type { LinkStats, VideoClientConfig, VideoProviderName } from '../../doma
 import type { AppSocket } from '../api/socket';
 
 /**
- * The browser side of a video provider (issue 13): the Live Hub publishes the seller's camera and
+ * The browser side of a video provider: the Live Hub publishes the seller's camera and
  * microphone through it, the public live page watches through it. Each provider is its own module,
  * loaded on demand (`loadVideoClient`), so a page carries only the one configured.
  */

@@ -1,9 +1,10 @@
-import { Anchor, Button, Group, Loader, NumberInput, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Loader, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { type ReactNode, useMemo } from 'react';
 import type { LockableAuction } from '../../../domain/auction-lock.js';
 import { type AuctionStatus, CONDITIONS, type Condicion, EDITABLE_AUCTION_STATUSES } from '../../../domain/auctions.js';
 import { MAX_PRICE } from '../../../domain/money.js';
 import { useCategories } from '../../api/categories';
+import { AmountInput } from '../../components/amount-input';
 import { LockIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
 import type { AuctionField, AuctionFormValues, EditableStatus, FieldErrors } from './form-values';
@@ -25,6 +26,7 @@ function useLockedProps(lock: LockableAuction | null | undefined) {
   return { disabled: true, rightSection: <LockIcon />, description: <LockedNote>{t('auctionForm.locked.field')}</LockedNote> };
 }
 
+/** The form keeps a price as a number ('-' as NaN) or '' while empty; the schema says what is wrong with it. */
 const toPrice = (value: number | string): number | '' => (typeof value === 'number' ? value : value.trim() === '' ? '' : Number(value));
 
 /** Name and description. */
@@ -122,21 +124,10 @@ export function CategoryField({ values, errors, onChange, onBlur }: FieldsProps)
 export function PriceFields({ values, errors, onChange, onBlur, lock }: FieldsProps) {
   const { t } = useTranslation();
   const locked = useLockedProps(lock);
-  const common = {
-    prefix: '$',
-    thousandSeparator: ',',
-    allowDecimal: false,
-    allowNegative: false,
-    min: 0,
-    max: MAX_PRICE,
-    step: 1,
-    clampBehavior: 'none' as const,
-    inputMode: 'numeric' as const,
-  };
   return (
     <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-      <NumberInput
-        {...common}
+      <AmountInput
+        max={MAX_PRICE}
         label={t('auctionForm.fields.startingPrice')}
         description={t('auctionForm.fields.startingPriceHint')}
         value={values.startingPrice}
@@ -149,8 +140,8 @@ export function PriceFields({ values, errors, onChange, onBlur, lock }: FieldsPr
       {lock ? (
         <LockedBuyNow value={values.buyNowPrice} stored={lock.buyNowPrice} error={errors.buyNowPrice} onChange={(value) => onChange('buyNowPrice', value)} />
       ) : (
-        <NumberInput
-          {...common}
+        <AmountInput
+          max={MAX_PRICE}
           label={t('auctionForm.fields.buyNowPrice')}
           description={t('auctionForm.fields.buyNowPriceHint')}
           value={values.buyNowPrice}
@@ -178,12 +169,11 @@ function LockedBuyNow({
   const { t } = useTranslation();
   return (
     <Stack gap={4}>
-      <NumberInput
-        prefix="$"
-        thousandSeparator=","
+      <AmountInput
         label={t('auctionForm.fields.buyNowPrice')}
         description={<LockedNote>{t('auctionForm.locked.buyNow')}</LockedNote>}
         value={value}
+        onChange={() => {}}
         error={error}
         disabled
         rightSection={<LockIcon />}

@@ -85,7 +85,7 @@ export function AuctionForm({ detail, serverEndTime, onDirtyChange, onCancel, on
   const formRef = useRef<HTMLFormElement>(null);
   const isSubmittingRef = useRef(false);
   const isSaving = create.isPending || update.isPending;
-  // Bids hold what bidders relied on (issue 11 A6); a bid landing after this opened is caught by Save.
+  // Bids hold what bidders relied on; a bid landing after this opened is caught by Save.
   const lock = detail && detail.bidCount > 0 ? detail : null;
   const frozen = detail ? scheduleLock(detail, Date.now()) : null;
   const frozenBecause = frozen ? t(`auctionForm.locked.schedule.${frozen}`) : null;

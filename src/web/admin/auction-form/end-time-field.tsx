@@ -11,7 +11,7 @@ interface EndTimeFieldProps {
   value: number | null;
   onChange: (value: number | null) => void;
   error?: string;
-  /** Bids hold the auction (issue 11 A6): the end may only move later than this; undefined when free. */
+  /** Bids hold the auction (bidders relied on its end): the end may only move later than this; undefined when free. */
   lockedFrom?: number | null;
   /** A winner, a payment or an end with bids: the end may not move at all, for this reason. */
   frozenBecause?: string | null;

@@ -8,6 +8,7 @@ import {
   EDITABLE_AUCTION_STATUSES,
   ZAuctionInput,
 } from '../../../domain/auctions.js';
+import { fieldErrors, topLevelField } from '../../lib/field-errors';
 
 export type EditableStatus = (typeof EDITABLE_AUCTION_STATUSES)[number];
 export type AuctionFieldErrorKey = (typeof AUCTION_FIELD_ERRORS)[number];
@@ -122,7 +123,7 @@ export type AuctionValidation = { ok: true; input: AuctionInput } | { ok: false;
 export interface ValidationContext {
   initial: { endTime: number | null; status: AuctionStatus } | null;
   now: number;
-  /** The auction as bidders saw it, when it has bids (issue 11 A6); null otherwise. */
+  /** The auction as bidders saw it, when it has bids (what they relied on is locked); null otherwise. */
   locked?: LockableAuction | null;
 }
 
@@ -160,14 +161,9 @@ function scheduleError(values: AuctionFormValues, context: ValidationContext): A
 /** Runs the server's own schema (and its schedule rules); the first problem of each field is kept, every field at once. */
 export function validateAuction(values: AuctionFormValues, images: string[], context: ValidationContext): AuctionValidation {
   const result = ZAuctionInput.safeParse(toRawInput(values, images));
-  const errors: Partial<Record<AuctionField, AuctionFieldErrorKey>> = {};
-  if (!result.success) {
-    for (const issue of result.error.issues) {
-      const field = String(issue.path[0] ?? '');
-      if (!isAuctionField(field) || errors[field]) continue;
-      errors[field] = isAuctionFieldErrorKey(issue.message) ? issue.message : fallbackKey(field);
-    }
-  }
+  const errors: Partial<Record<AuctionField, AuctionFieldErrorKey>> = result.success
+    ? {}
+    : fieldErrors(result.error.issues, topLevelField(isAuctionField), (message, field) => (isAuctionFieldErrorKey(message) ? message : fallbackKey(field)));
   const schedule = errors.endTime ? null : scheduleError(values, context);
   if (schedule) errors.endTime = schedule;
   const locks = context.locked ? lockErrors(values, images, context.locked) : {};

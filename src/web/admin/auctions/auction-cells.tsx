@@ -109,7 +109,7 @@ export function AuctionName({ item }: { item: AuctionListItem }) {
       <Text size="sm" fw={600} lineClamp={2} data-testid="auction-name">
         {item.name}
       </Text>
-      {/* Whole, however long: the seller bills this person (issue 14 item 9). */}
+      {/* Whole, however long: the seller bills this person. */}
       {item.currentWinnerName && (
         <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }} data-testid="auction-winner">
           {t('auctions.table.winner', { name: item.currentWinnerName })}

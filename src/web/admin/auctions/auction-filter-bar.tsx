@@ -3,8 +3,8 @@ import { Fragment, type RefObject } from 'react';
 import type { AuctionCounts } from '../../../domain/auctions.js';
 import { SearchIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
+import type { SearchDraft } from '../use-search-draft';
 import { SHORTCUT_KEY_OF } from './use-auction-shortcuts';
-import type { SearchDraft } from './use-search-draft';
 import { AUCTION_VIEWS, type AuctionView, MAX_SEARCH_LENGTH } from './view-state';
 
 interface AuctionFilterBarProps {

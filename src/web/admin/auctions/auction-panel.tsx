@@ -6,13 +6,13 @@ import { usePaymentsRefresh } from '../../api/payments';
 import { LoadErrorBoundary, LoadFailed } from '../../components/load-error-boundary';
 import { useTranslation } from '../../i18n';
 import { WindowLoading } from '../lazy-window';
+import { useSearchDraft } from '../use-search-draft';
 import { AuctionFilterBar } from './auction-filter-bar';
 import { AuctionResults } from './auction-results';
 import { useAuctionPage } from './use-auction-page';
 import { useAuctionShortcuts } from './use-auction-shortcuts';
 import { useAuctionViewState } from './use-auction-view-state';
 import { pendingViewFor, useClosedAuctionNotices } from './use-closed-auction-notices';
-import { useSearchDraft } from './use-search-draft';
 
 export interface AuctionPanelProps {
   me: Me;
@@ -20,7 +20,7 @@ export interface AuctionPanelProps {
 }
 
 // 'Pendientes' and 'Resumen de ganadores' only: the billing code (Zod, the phone rules, dates) is
-// not in the panel's first load (issue 14).
+// not in the panel's first load, which the auctions list needs quickly.
 const loadBillingWorkspace = () => import('../payments/billing-workspace').then((m) => ({ default: m.BillingWorkspace }));
 
 /** The billing workspace, fetched on demand; a failed fetch says so with 'Reintentar' and leaves the rest of the panel as it was. */

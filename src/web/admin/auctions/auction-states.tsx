@@ -1,10 +1,9 @@
 import { Alert, Button, EmptyState, Stack, Text } from '@mantine/core';
-import { useCallback } from 'react';
 import type { AuctionFilter } from '../../../domain/auction-list.js';
 import { AlertIcon, ReceiptIcon } from '../../components/icons';
 import { SearchIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
-import { apiErrorText } from '../../lib/api-errors';
+import { useErrorText } from '../../lib/use-error-text';
 
 /** Nothing to list: no auctions at all, none for this filter, or none for this search. */
 export function AuctionEmptyState({
@@ -66,12 +65,6 @@ export function AuctionEmptyState({
       </EmptyState.Actions>
     </EmptyState>
   );
-}
-
-/** The server's Spanish message when it sent one; otherwise our own words for what went wrong. */
-export function useErrorText() {
-  const { t } = useTranslation();
-  return useCallback((error: unknown): string => apiErrorText(error, { networkMessage: t('common.networkError'), fallback: t('common.genericError') }), [t]);
 }
 
 export function AuctionLoadError({ error, onRetry, isRetrying }: { error: unknown; onRetry: () => void; isRetrying: boolean }) {

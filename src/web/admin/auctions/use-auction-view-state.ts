@@ -22,7 +22,7 @@ const codec = { parse: parseViewState, write: writeViewState };
 
 /**
  * Filter, search, page and page size live in the query string, so a reload or a shared link shows
- * the same view. Each change pushes a history entry (issue 14 item 6), so Back returns to the
+ * the same view. Each change pushes a history entry, so Back returns to the
  * previous view instead of leaving the panel; Back and Forward re-read the URL, and the list and
  * the search box follow. Changing the filter, the search or the page size goes back to page 1.
  */

@@ -22,7 +22,7 @@ export function pendingViewFor(name: string): Pick<AuctionViewState, 'view' | 's
 }
 
 /**
- * Issue 14 item 9: an auction that closes while its row is on screen under 'Todas' gets a notice,
+ * The seller need not watch the list: an auction that closes while its row is on screen under 'Todas' gets a notice,
  * naming the winner as the panel shows it and linking to it under 'Pendientes', or saying it closed
  * without bids. The list already refetches on the close's `auctionUpdate`; this compares each fresh
  * answer with the one before for the same page. A row that turned 'ended' without bids stays in

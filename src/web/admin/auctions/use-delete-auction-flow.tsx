@@ -5,7 +5,7 @@ import { useCallback, useRef, useState } from 'react';
 import type { AuctionListItem } from '../../../domain/auctions.js';
 import { useDeleteAuction } from '../../api/auctions';
 import { useTranslation } from '../../i18n';
-import { useErrorText } from './auction-states';
+import { useErrorText } from '../../lib/use-error-text';
 
 const CONFIRM_MODAL_ID = 'delete-auction';
 

@@ -6,9 +6,11 @@ import { isApiError } from '../../api/client';
 import { useCompany, useSaveCompany } from '../../api/companies';
 import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
+import { fieldErrors, topLevelField } from '../../lib/field-errors';
 
 type Field = 'name' | 'rfc' | 'legalName';
 const FIELDS: readonly Field[] = ['name', 'rfc', 'legalName'];
+const isField = (name: string): name is Field => (FIELDS as readonly string[]).includes(name);
 const ERROR_KEYS = ['companyNameRequired', 'rfcFormat', 'rfcCheckDigit', 'tooLong', 'textInvalid'] as const;
 type ErrorKey = (typeof ERROR_KEYS)[number];
 const isErrorKey = (key: string): key is ErrorKey => (ERROR_KEYS as readonly string[]).includes(key);
@@ -41,12 +43,7 @@ function CompanyForm({ company, onSaved }: { company: Company; onSaved?: () => v
     if (save.isPending) return;
     const parsed = ZCompanyInput.safeParse(values);
     if (!parsed.success) {
-      const found: Partial<Record<Field, string>> = {};
-      for (const issue of parsed.error.issues) {
-        const field = String(issue.path[0]) as Field;
-        if (FIELDS.includes(field)) found[field] ??= t(`companies.errors.${isErrorKey(issue.message) ? issue.message : 'tooLong'}`);
-      }
-      setErrors(found);
+      setErrors(fieldErrors(parsed.error.issues, topLevelField(isField), (message) => t(`companies.errors.${isErrorKey(message) ? message : 'tooLong'}`)));
       return;
     }
     try {

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { AlertIcon, ReceiptIcon } from '../../components/icons';
 import { SearchIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
-import { useErrorText } from '../auctions/auction-states';
+import { useErrorText } from '../../lib/use-error-text';
 import { BillingList, type BillingListProps, BillingListSkeleton } from './billing-list';
 
 export interface SectionQuery {
@@ -72,7 +72,7 @@ export function BillingSection({
       </Box>
     );
   } else if (error || count === null) {
-    // A failed load shows its error and 'Reintentar', never rows it could not refresh (issue 14, item 2).
+    // A failed load shows its error and 'Reintentar', never rows it could not refresh (stale rows would be billed wrong).
     body = error;
   } else if (searchMiss) {
     body = <EmptyState py="md" icon={<SearchIcon size={24} />} withIndicatorBackground title={searchMiss} />;

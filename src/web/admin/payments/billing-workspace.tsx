@@ -4,9 +4,9 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import type { Me } from '../../../domain/api-types.js';
 import type { PaymentView } from '../../../domain/payments.js';
+import { isPlatformAdmin } from '../../api/me';
 import { usePayments, useWinnersSummary } from '../../api/payments';
 import { useTranslation } from '../../i18n';
-import { isPlatformAdmin } from '../users/user-format';
 import { AddItemsModal } from './add-items-modal';
 import type { SectionQuery } from './billing-section';
 import { DraftSection } from './draft-section';
@@ -99,7 +99,7 @@ export function BillingWorkspace({ me, isMobile, search }: { me: Me; isMobile: b
     actions.notices.success(t('payments.notices.draftCreated'));
   };
 
-  /** No link yet: confirm the shipping first; the draft is created only on confirmation (issue 14, item 3). */
+  /** No link yet: confirm the shipping first; the draft is created only on confirmation, so none is left behind. */
   const sendLink = (row: ReadyRow) => {
     if (actions.isBusy(busyKey.ready(row.key))) return;
     setConfirmTarget({ source: { kind: 'ready', row }, mode: 'send', initial: shippingFormValues(row) });

@@ -1,8 +1,9 @@
 import { Group, Loader, Stack, TextInput } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { MAX_CARRIER_LENGTH, type PaymentView } from '../../../domain/payments.js';
+import { AmountInput } from '../../components/amount-input';
 import { useTranslation } from '../../i18n';
-import { MAX_SHIPPING_COST_TEXT, ShippingCostInput } from './shipping-cost-input';
+import { MAX_SHIPPING_COST_TEXT } from './shipping-cost';
 import { type Shipping, type ShippingErrorKey, type ShippingFormValues, sameShipping, shippingFormValues, validateShipping } from './shipping-rules';
 
 /**
@@ -78,7 +79,8 @@ export function DraftShippingFields({ payment, isSaving, isDisabled, onSave, onV
         autoComplete="off"
       />
       <Group gap={6} wrap="nowrap">
-        <ShippingCostInput
+        <AmountInput
+          asTyped
           size={size}
           flex={1}
           aria-label={t('payments.shipping.costLabelFor', { name: payment.winnerName })}

@@ -20,7 +20,7 @@ interface PaidSectionProps {
   onPayoutFilterChange: (filter: PayoutFilter) => void;
 }
 
-/** 'Pagos realizados' filter by payout (issue 14, item 4): the platform finds what sellers asked for. */
+/** 'Pagos realizados' filter by payout: the platform finds what sellers asked for. */
 export const PAYOUT_FILTERS = ['all', 'requested', 'paid_out'] as const;
 export type PayoutFilter = (typeof PAYOUT_FILTERS)[number];
 
@@ -74,7 +74,7 @@ const PAYOUT_COLORS = { none: 'gray', requested: 'blue', paid_out: 'green' } as 
 /** 'Pagos realizados' (SPEC §2): what the provider confirmed, and the seller's payout. */
 export function PaidSection({ payments, query, searchMiss, isMobile, role, actions, payoutFilter, onPayoutFilterChange }: PaidSectionProps) {
   const { t } = useTranslation();
-  // Fits the panel's main area at 1366 px (issue 14, item 4): status and paid date share a cell,
+  // Fits the panel's main area at 1366 px, a common laptop width: status and paid date share a cell,
   // as do the shipping and the total, so the items and the payout keep their width.
   const columns: BillingColumn<PaymentView>[] = [
     { id: 'id', label: t('payments.columns.id'), render: (p) => <PaymentIdCell id={p.id} /> },

@@ -1,16 +1,15 @@
 import { Alert, Button, EmptyState, Group, Loader, Modal, NativeSelect, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { PaymentView } from '../../../domain/payments.js';
-import { useMe } from '../../api/me';
+import { isPlatformAdmin, useMe } from '../../api/me';
 import { usePayments } from '../../api/payments';
 import { AlertIcon, ReceiptIcon } from '../../components/icons';
 import { RetryIcon, SearchIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
-import { useErrorText } from '../auctions/auction-states';
-import { useSearchDraft } from '../auctions/use-search-draft';
+import { useErrorText } from '../../lib/use-error-text';
 import { isPaymentStatusFilter, PAYMENT_STATUS_FILTERS, type PaymentStatusFilter } from '../panel-url';
 import { usePanelWindow } from '../use-panel-window';
-import { isPlatformAdmin } from '../users/user-format';
+import { useSearchDraft } from '../use-search-draft';
 import { type BillingColumn, BillingList, BillingListSkeleton } from './billing-list';
 import { Money, PaymentIdCell, ShippingCell, StatusCell, WebhookCell, WinnerCell } from './payment-cells';
 import { linkActions, payoutView } from './row-actions';
@@ -189,7 +188,7 @@ function PaymentsManager({ isCompact }: { isCompact: boolean }) {
             rowKey={(p) => p.id}
             columns={columns}
             cardHead="winner"
-            // Only real actions: with none on any row, the column goes (issue 14, item 8).
+            // Only real actions: with none on any row, the column goes (an empty column only takes room).
             actions={data.some(hasActions) ? rowActions : undefined}
             actionsLabel={t('payments.columns.actions')}
             label={t('payments.modal.listLabel')}

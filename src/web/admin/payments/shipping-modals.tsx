@@ -2,10 +2,11 @@ import { Alert, Button, Divider, Group, Modal, Stack, Text, TextInput } from '@m
 import { type FormEvent, useState } from 'react';
 import { formatMoney } from '../../../domain/money.js';
 import { MAX_CARRIER_LENGTH, type PaymentView, type WonItem } from '../../../domain/payments.js';
+import { AmountInput } from '../../components/amount-input';
 import { AlertIcon } from '../../components/icons';
 import { useTranslation } from '../../i18n';
 import type { ReadyRow } from './ready-rows';
-import { MAX_SHIPPING_COST_TEXT, ShippingCostInput } from './shipping-cost-input';
+import { MAX_SHIPPING_COST_TEXT } from './shipping-cost';
 import { linkBlocker, type Shipping, type ShippingErrorKey, type ShippingFormValues, shippingFormValues, validateShipping } from './shipping-rules';
 import type { LinkMode } from './use-link-actions';
 
@@ -36,7 +37,8 @@ function ShippingFields({
         autoComplete="off"
         data-autofocus
       />
-      <ShippingCostInput
+      <AmountInput
+        asTyped
         label={t('payments.shipping.cost')}
         description={t('payments.shipping.costHint')}
         placeholder="0"
@@ -115,7 +117,8 @@ function EditShippingForm({ target, onClose, onSave }: { target: EditShippingTar
 
 /**
  * What the confirmation is about: a draft to finalise, or a winner with no draft yet ('Enviar
- * enlace de pago'), whose draft is created only once the seller confirms (issue 14, item 3).
+ * enlace de pago'), whose draft is created only once the seller confirms, so no
+ * stray draft is left behind by a change of mind.
  */
 export type ConfirmSource = { kind: 'draft'; payment: PaymentView } | { kind: 'ready'; row: ReadyRow };
 

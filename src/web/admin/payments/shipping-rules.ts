@@ -1,4 +1,5 @@
 import { hasShipping, type WonItem, ZShippingInput } from '../../../domain/payments.js';
+import { fieldErrors } from '../../lib/field-errors';
 
 /**
  * Shipping as the billing forms handle it, kept pure so it is tested without a browser: parsing
@@ -40,12 +41,11 @@ export function validateShipping(values: ShippingFormValues): ShippingValidation
   const cost = typeof values.cost === 'string' && THOUSANDS.test(values.cost) ? values.cost.replace(/,/g, '') : values.cost;
   const result = ZShippingInput.safeParse({ shippingCarrier: values.carrier, shippingCost: cost });
   if (result.success) return { ok: true, value: { shippingCarrier: result.data.shippingCarrier, shippingCost: result.data.shippingCost } };
-  const errors: { carrier?: ShippingErrorKey; cost?: ShippingErrorKey } = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] === 'shippingCarrier' ? 'carrier' : 'cost';
-    if (errors[field]) continue;
-    errors[field] = isShippingErrorKey(issue.message) ? issue.message : field === 'carrier' ? 'invalid' : 'shippingCostInvalid';
-  }
+  const errors = fieldErrors(
+    result.error.issues,
+    (path): 'carrier' | 'cost' => (path[0] === 'shippingCarrier' ? 'carrier' : 'cost'),
+    (message, field): ShippingErrorKey => (isShippingErrorKey(message) ? message : field === 'carrier' ? 'invalid' : 'shippingCostInvalid'),
+  );
   return { ok: false, errors };
 }
 

@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useMemo } from 'react';
 import { isApiError, NETWORK_ERROR_STATUS } from '../../api/client';
 import { useTranslation } from '../../i18n';
-import { useErrorText } from '../auctions/auction-states';
+import { useErrorText } from '../../lib/use-error-text';
 import { copyText, openInNewTab } from './browser';
 
 export type CopyMessage = 'linkCopied' | 'linkCopiedFinalize' | 'linkCopiedModal';

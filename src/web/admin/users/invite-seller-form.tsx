@@ -6,10 +6,10 @@ import { ZInvitationInput } from '../../../domain/invitations.js';
 import { isApiError } from '../../api/client';
 import { useCompanies } from '../../api/companies';
 import { useCreateInvitation } from '../../api/invitations';
+import { isPlatformAdmin } from '../../api/me';
 import { useTranslation } from '../../i18n';
 import { failureReason } from '../../lib/api-errors';
 import { INVITATIONS_PATH } from '../../routes';
-import { isPlatformAdmin } from './user-format';
 
 /** Enough for a picker; the platform's companies are a short list. */
 const COMPANY_OPTIONS_LIMIT = 100;

@@ -1,6 +1,5 @@
 import type { MantineColor } from '@mantine/core';
-import type { Me } from '../../../domain/api-types.js';
-import { canUsePanel, isAdmin, isPlatformAdmin as isPlatformAdminRole, ROLES, type Role } from '../../../domain/role-rules.js';
+import { canUsePanel, isAdmin, ROLES, type Role } from '../../../domain/role-rules.js';
 import type { UserListItem } from '../../../domain/users.js';
 
 /** 'Nombre Apellidos', else the Google display name; null when the profile has neither. */
@@ -15,11 +14,6 @@ export function userDisplayName(user: Pick<UserListItem, 'firstName' | 'lastName
 /** How to name a user in labels and messages: the name, else the email. */
 export function userLabel(user: UserListItem): string {
   return userDisplayName(user) ?? user.email;
-}
-
-/** A platform admin is an admin with no companyId of its own; only it may change companyIds. */
-export function isPlatformAdmin(me: Me): boolean {
-  return isPlatformAdminRole({ roles: me.roles, profileCompanyId: me.profile.companyId?.trim() || null });
 }
 
 /** What an admin loses by saving `after` as its own roles: the whole panel, the admin tools, or nothing. */

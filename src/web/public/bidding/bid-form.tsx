@@ -1,11 +1,12 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { type FormEvent, useId, useState } from 'react';
 import { formatMoney, MAX_PRICE } from '../../../domain/money.js';
+import { AmountInput } from '../../components/amount-input';
 import { GavelIcon } from '../../components/icons';
 import { useTranslation } from '../../i18n';
+import type { Amount } from '../../lib/peso-text';
 import classes from './bid-form.module.css';
-import { type Amount, amountValue, type BidErrors, type BidFormValues, checkBid } from './bid-input';
-import { PesoInput } from './peso-input';
+import { amountValue, type BidErrors, type BidFormValues, checkBid } from './bid-input';
 import { SwitchField } from './switch-field';
 
 /** Quick-add steps, in minimum increments: +1, +5, +10. */
@@ -68,8 +69,8 @@ export function BidForm({ nextMinimum, minIncrement, isSending, disabled, server
   return (
     <form onSubmit={submit} noValidate data-testid="bid-form">
       <Stack gap="sm">
-        {/* Both amount fields keep what was typed, minus sign, centavos and all: checkBid says what is wrong (PesoInput). */}
-        <PesoInput
+        {/* Both amount fields keep what was typed, minus sign, centavos and all: checkBid says what is wrong (AmountInput). */}
+        <AmountInput
           label={t('bidding.form.amount')}
           description={t('bidding.form.amountHint', { min: formatMoney(nextMinimum) })}
           value={amount}
@@ -82,6 +83,7 @@ export function BidForm({ nextMinimum, minIncrement, isSending, disabled, server
           max={MAX_PRICE}
           step={minIncrement}
           disabled={disabled}
+          size="md"
           error={errorText(errors?.amount, serverFields.amount)}
           data-testid="bid-amount"
         />
@@ -120,7 +122,7 @@ export function BidForm({ nextMinimum, minIncrement, isSending, disabled, server
               {t('bidding.form.autoExplain', { increment: formatMoney(minIncrement) })}
             </Text>
             {isAuto && (
-              <PesoInput
+              <AmountInput
                 label={t('bidding.form.maxAmount')}
                 value={maxAmount}
                 onChange={(value) => {
@@ -131,6 +133,7 @@ export function BidForm({ nextMinimum, minIncrement, isSending, disabled, server
                 max={MAX_PRICE}
                 step={minIncrement}
                 disabled={disabled}
+                size="md"
                 error={errorText(errors?.maxAmount, serverFields.maxAmount)}
                 data-testid="bid-max"
               />

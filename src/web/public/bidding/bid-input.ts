@@ -1,11 +1,5 @@
 import { MAX_PRICE } from '../../../domain/money.js';
-
-/**
- * An amount field's value (PesoInput, as Mantine's NumberInput handed it over): a number, '' while
- * empty, or the typed digits when they are no plain number yet ('700.', '-', or more digits than a
- * number holds). Kept as typed: the form never rewrites what the bidder wrote, it says what is wrong with it.
- */
-export type Amount = number | string;
+import type { Amount } from '../../lib/peso-text';
 
 /** Keys of `bidding.errors`: ZBidInput's issue codes plus the live minimum. */
 export type BidErrorKey = 'bidRequired' | 'bidInteger' | 'bidPositive' | 'bidTooHigh' | 'maxBelowAmount' | 'belowMinimum';
@@ -25,7 +19,7 @@ function pesosIssue(value: number | undefined): BidErrorKey | undefined {
 
 /**
  * The first issue per field that the server's ZBidInput (src/domain/bidding.ts) finds in these
- * values, without Zod: a buyer's phone does not download 85 KB of Zod for two numbers (issue 14).
+ * values, without Zod: a buyer's phone does not download 85 KB of Zod for two numbers.
  * test/web/bid-input.test.ts checks it against ZBidInput itself, so the two cannot drift apart.
  */
 export function bidInputIssues(amount: number | undefined, maxAmount: number | null | undefined): BidErrors {
@@ -89,7 +83,7 @@ export interface LargeBid {
 }
 
 /**
- * The second look (item 1 of issue 14): a bid or maximum ten times the price or more is far more
+ * The second look: a bid or maximum ten times the price or more is far more
  * often a slipped zero than an intent, so the review asks again, spelling the amount out.
  */
 export function largeBid(values: BidFormValues, reference: number): LargeBid | null {

@@ -3,7 +3,7 @@ import { LoadErrorBoundary, LoadFailed } from '../../components/load-error-bound
 import { useTranslation } from '../../i18n';
 import type { Bidding } from './use-bidding';
 
-// The dialogs are not in the page's first paint (issue 14). The review loads once the page is up,
+// The dialogs are not in the page's first paint, which stays light for a buyer's phone. The review loads once the page is up,
 // so a bid made after the network dropped still gets its review and its 'Sin conexión' answer; the
 // profile form, which needs the network anyway, loads when first opened.
 const loadReviewModal = () => import('./review-modal');

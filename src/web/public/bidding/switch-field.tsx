@@ -11,7 +11,8 @@ interface SwitchFieldProps {
 
 /**
  * An on/off switch: a native checkbox with role="switch" (keyboard, focus and label click come with
- * it), drawn as Mantine's Switch at size sm without its InlineInput code (issue 14, item 14).
+ * it), drawn as Mantine's Switch at size sm without its InlineInput code, which
+ * the light public pages would otherwise carry.
  */
 export function SwitchField({ label, checked, onChange, disabled, 'aria-describedby': describedBy }: SwitchFieldProps) {
   return (

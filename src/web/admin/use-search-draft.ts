@@ -1,7 +1,7 @@
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
-import { SEARCH_DEBOUNCE_MS } from '../../../domain/auction-list.js';
-import { MAX_SEARCH_LENGTH } from '../panel-url';
-import type { SearchSource } from '../use-panel-url';
+import { SEARCH_DEBOUNCE_MS } from '../../domain/auction-list.js';
+import { MAX_SEARCH_LENGTH } from './panel-url';
+import type { SearchSource } from './use-panel-url';
 
 export interface SearchDraft {
   /** What the box shows, applied SEARCH_DEBOUNCE_MS after the last keystroke. */

@@ -1,10 +1,16 @@
-import type { Amount } from './bid-input';
+/**
+ * The text rules of the amount field (components/amount-input.tsx): what was typed, shown as $1,234.
+ * They only add or drop the formatting ('$' and ','): a minus sign, centavos and any number of
+ * digits stay, so the form can say what is wrong with them (checkBid, the schemas) instead of
+ * quietly fixing it.
+ */
 
 /**
- * The text rules of the amount fields (peso-input.tsx): what the bidder typed, shown as $1,234.
- * They only add or drop the formatting ('$' and ','): a minus sign, centavos and any number of
- * digits stay, so the form can say what is wrong with them (checkBid) instead of quietly fixing it.
+ * An amount field's value (as Mantine's NumberInput handed it over): a number, '' while empty, or
+ * the typed digits when they are no plain number yet ('700.', '-', or more digits than a number
+ * holds). Kept as typed: a form never rewrites what was written, it says what is wrong with it.
  */
+export type Amount = number | string;
 
 /**
  * The number in typed or pasted text, without formatting: '-1234.5', '700.', '-', '' when nothing.

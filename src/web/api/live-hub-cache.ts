@@ -1,5 +1,5 @@
 import { type LiveSessionDetail, PICKER_MIN_CHARS } from '../../domain/live.js';
-import type { LiveSessionData } from '../api/live';
+import type { LiveSessionData } from './live';
 
 /**
  * Pure cache rules of the Live Hub's mutations (tested without a browser). Every mutation answers
