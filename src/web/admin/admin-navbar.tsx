@@ -6,9 +6,9 @@ import { DevModeBadge } from '../components/dev-mode-badge';
 import { CashIcon, ReceiptIcon } from '../components/icons';
 import { LogoutIcon, PlusIcon, TagIcon, UserIcon, UsersIcon } from '../components/panel-icons';
 import { useTranslation } from '../i18n';
-import type { LazyWindowName } from './admin-panel';
 import { companyEntry } from './companies/company-entry';
 import { CompanyInfo } from './company-info';
+import type { LazyWindowName } from './panel-windows';
 import { MpConnection } from './payments/mp-connection';
 
 interface AdminNavbarProps {

@@ -1,4 +1,4 @@
-import type { LinkStats, VideoClientConfig, VideoProviderName } from '../../domain/video.js';
+import type { LinkStats, VideoClientConfig } from '../../domain/video.js';
 import type { AppSocket } from '../api/socket';
 
 /**
@@ -70,17 +70,5 @@ export class VideoClientError extends Error {
     message: string = reason,
   ) {
     super(message);
-  }
-}
-
-/** The configured provider's browser module. */
-export async function loadVideoClient(provider: VideoProviderName): Promise<VideoClient> {
-  switch (provider) {
-    case 'embedded':
-      return (await import('./embedded')).embeddedClient;
-    case 'janus':
-      return (await import('./janus')).janusClient;
-    case 'agora':
-      return (await import('./agora')).agoraClient;
   }
 }

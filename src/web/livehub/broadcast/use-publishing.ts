@@ -4,7 +4,8 @@ import { isApiError } from '../../api/client';
 import { isSessionEndedError, useStreamActions } from '../../api/live-hub';
 import { getSocket } from '../../api/socket';
 import { useTranslation } from '../../i18n';
-import { loadVideoClient, type PublishHandle, type PublishStatus, VideoClientError } from '../../video/types';
+import { loadVideoClient } from '../../video/load-client';
+import { type PublishHandle, type PublishStatus, VideoClientError } from '../../video/types';
 import type { BroadcastStatus } from './use-broadcast-status';
 import type { LocalMedia } from './use-local-media';
 

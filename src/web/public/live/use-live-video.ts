@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { usePublicConfig } from '../../api/config';
 import { getSocket } from '../../api/socket';
-import { loadVideoClient, type WatchHandle, type WatchStatus } from '../../video/types';
+import { loadVideoClient } from '../../video/load-client';
+import type { WatchHandle, WatchStatus } from '../../video/types';
 
 export interface LiveVideoFeed {
   /** The seller's video and audio, once they arrive. */
