@@ -5,18 +5,9 @@ import type { LiveSessionPublic } from '../../domain/live.js';
 import { livePath } from '../../domain/live-public.js';
 import { CopyIcon } from '../components/panel-icons';
 import { useTranslation } from '../i18n';
+import { copyText } from '../lib/browser';
 import { absoluteLink } from './hub-layout';
 import { HUB_WINDOW } from './hub-windows';
-
-async function copyText(text: string): Promise<boolean> {
-  try {
-    if (!navigator.clipboard?.writeText) return false;
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The session's public link under its title: 'Copiar enlace' copies it, and when the browser

@@ -6,7 +6,7 @@ import { fetchMpConnectUrl, useMpStatus } from '../../api/payments';
 import { CashIcon } from '../../components/icons';
 import { RetryIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
-import { openBlankTab, openInNewTab } from './browser';
+import { openBlankTab, openInNewTab } from '../../lib/browser';
 import { connectFailure, connectUrl, mpBadge } from './mp-rules';
 
 /**

@@ -3,8 +3,8 @@ import { notifications } from '@mantine/notifications';
 import { useMemo } from 'react';
 import { isApiError, NETWORK_ERROR_STATUS } from '../../api/client';
 import { useTranslation } from '../../i18n';
+import { copyText, openInNewTab } from '../../lib/browser';
 import { useErrorText } from '../../lib/use-error-text';
-import { copyText, openInNewTab } from './browser';
 
 export type CopyMessage = 'linkCopied' | 'linkCopiedFinalize' | 'linkCopiedModal';
 

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import type { PaymentView } from '../../../domain/payments.js';
 import { useCreateDraft, useFinalizePayment, useUpdateShipping } from '../../api/payments';
 import { useTranslation } from '../../i18n';
-import { openBlankTab } from './browser';
+import { openBlankTab } from '../../lib/browser';
 import type { ReadyRow } from './ready-rows';
 import { type Shipping, sameShipping } from './shipping-rules';
 import type { ActionTools } from './use-action-runner';
