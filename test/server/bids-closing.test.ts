@@ -8,7 +8,7 @@ import { buildApp } from '../../src/server/app.js';
 import type { AppContext } from '../../src/server/context.js';
 import { connectDatabase, type Database, type Db } from '../../src/server/db/connect.js';
 import { auctions, auditLog, bids, liveLots } from '../../src/server/db/schema.js';
-import type { EngineState } from '../../src/server/features/bids/present.js';
+import type { EngineState } from '../../src/server/features/bids/presenters.js';
 import { type Actor, buildActor, signInAs } from '../support/actors.js';
 import { createEmptyPostgresDatabase, createTestDatabase, engine } from '../support/db.js';
 import { buildAuction, buildSession, buildUser } from '../support/factories.js';

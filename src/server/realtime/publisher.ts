@@ -11,8 +11,8 @@ import {
   type SessionStatusEvent,
 } from '../../domain/realtime.js';
 import type { SessionCache } from '../features/auth/sessions.js';
-import type { BidBroadcaster } from '../features/bids/events.js';
-import type { EngineLine, EngineState } from '../features/bids/present.js';
+import type { BidBroadcaster } from '../features/bids/broadcaster.js';
+import type { EngineLine, EngineState } from '../features/bids/presenters.js';
 import { emitPaymentChange } from '../features/payments/events.js';
 import type { Realtime } from './index.js';
 
@@ -77,7 +77,7 @@ export function createPublisher(opts: { realtime: Realtime; sessions: SessionCac
         return;
       }
       case 'bidPlaced':
-        // Coalesced per hot auction (events.ts): a delivery detail behind the publisher.
+        // Coalesced per hot auction (bids/broadcaster.ts): a delivery detail behind the publisher.
         broadcaster.bid(event);
         return;
       case 'auctionClosed':

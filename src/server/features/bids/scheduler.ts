@@ -4,7 +4,7 @@ import { recordAudit } from '../../audit.js';
 import { type Db, rows } from '../../db/connect.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import { refreshAuctionSearchText } from '../auctions/search-text.js';
-import type { EngineState } from './present.js';
+import type { EngineState } from './presenters.js';
 
 /** Auctions closed per transaction; a backlog (after a restart) is worked through batch by batch. */
 const BATCH = 100;

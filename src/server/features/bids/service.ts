@@ -10,7 +10,7 @@ import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import { refreshAuctionSearchText } from '../auctions/search-text.js';
 import type { BidBatcher } from './batcher.js';
-import type { BidPresenter, EngineLine, EngineState } from './present.js';
+import type { BidPresenter, EngineLine, EngineState } from './presenters.js';
 
 /** What the engine's functions answer (src/server/db/functions/): a refusal, or the lines written and the new state. */
 interface EngineAnswer {

@@ -3,7 +3,7 @@ import type { SessionStatus } from '../../../domain/live.js';
 import type { Db } from '../../db/connect.js';
 import { liveLots, liveSessions } from '../../db/schema.js';
 import type { DomainEvent, Publisher } from '../../realtime/publisher.js';
-import type { BidPresenter, EngineState } from '../bids/present.js';
+import type { BidPresenter, EngineState } from '../bids/presenters.js';
 import { presentStateEvent, type SessionView } from './presenters.js';
 
 /**

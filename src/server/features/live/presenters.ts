@@ -12,7 +12,7 @@ import type {
 import type { SessionStateEvent } from '../../../domain/realtime.js';
 import { isBroadcasting } from '../../../domain/video.js';
 import type { liveSessions } from '../../db/schema.js';
-import type { BidPresenter, EngineState } from '../bids/present.js';
+import type { BidPresenter, EngineState } from '../bids/presenters.js';
 
 export type SessionRow = typeof liveSessions.$inferSelect;
 
@@ -68,7 +68,7 @@ export function presentPrivateSession(row: SessionRow, sellerName: string): Live
   };
 }
 
-/** A lot with its auction's public state (names masked, bidders pseudonymous: bids/present.ts). */
+/** A lot with its auction's public state (names masked, bidders pseudonymous: bids/presenters.ts). */
 export function presentLot(lot: LotRow, present: BidPresenter, now: number): LotView {
   return {
     id: lot.id,

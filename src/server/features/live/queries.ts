@@ -12,7 +12,7 @@ import {
 import { type Db, rows, type Tx } from '../../db/connect.js';
 import { auctions, liveLots, liveSessions } from '../../db/schema.js';
 import { recordScope, type ScopedActor, scopeWhere } from '../../policies/scope.js';
-import type { EngineState } from '../bids/present.js';
+import type { EngineState } from '../bids/presenters.js';
 import { companyNames } from '../companies/queries.js';
 import { canEditSession, sessionListWhere } from './policies.js';
 import { type LotRow, presentCard, presentPrivateSession, type SessionRow, type SessionView } from './presenters.js';
@@ -30,7 +30,7 @@ async function sellerNames(db: Db | Tx, companyIds: string[]): Promise<Map<strin
   return companyNames(db, companyIds);
 }
 
-/** The lots of a session, in order, each with its auction's engine state (bids/present.ts builds what leaves). */
+/** The lots of a session, in order, each with its auction's engine state (bids/presenters.ts builds what leaves). */
 export async function readLots(db: Db | Tx, sessionId: string): Promise<LotRow[]> {
   const found = rows<{
     id: string;

@@ -9,7 +9,7 @@ import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import { auctionCreated } from '../auctions/events.js';
 import { buildSearchText, companyNames, nameTokens } from '../auctions/search-text.js';
-import type { EngineState } from '../bids/present.js';
+import type { EngineState } from '../bids/presenters.js';
 import { ensureCompany } from '../companies/queries.js';
 import { claimKey, type KeyClaim, settleKey } from './idempotency.js';
 import { insertAfterCurrent } from './lot-order.js';

@@ -4,7 +4,7 @@ import { type LotRemovalBlock, lotRemovalBlock } from '../../../domain/live.js';
 import { rows, type Tx } from '../../db/connect.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
-import type { EngineState } from '../bids/present.js';
+import type { EngineState } from '../bids/presenters.js';
 
 /**
  * What may leave a session: a lot that sold carries the show's results (its sale, its winner's

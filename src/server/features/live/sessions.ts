@@ -8,7 +8,7 @@ import { auctions, liveLots, liveSessions, uploads } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import type { ScopedActor } from '../../policies/scope.js';
-import type { EngineState } from '../bids/present.js';
+import type { EngineState } from '../bids/presenters.js';
 import { claimKey, type KeyClaim, settleKey } from './idempotency.js';
 import { canEditSession } from './policies.js';
 import type { SessionRow } from './presenters.js';

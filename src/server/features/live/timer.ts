@@ -4,7 +4,7 @@ import { type Db, rows, type Tx } from '../../db/connect.js';
 import { auctions, HOLDING_PAYMENT_STATUSES, liveLots, paymentItems } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
-import type { EngineState } from '../bids/present.js';
+import type { EngineState } from '../bids/presenters.js';
 import { lotNotFound } from './lots.js';
 import { type Actor, bumpSession, lockEditable, readEditable, type SessionChange } from './sessions.js';
 

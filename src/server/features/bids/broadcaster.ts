@@ -1,7 +1,7 @@
 import { type BidView, nextMinimumBid } from '../../../domain/bidding.js';
 import { AUCTION_STATE_EVENT, type AuctionStateEvent, BID_EVENT_MAX, OUTBID_EVENT, type OutbidEvent } from '../../../domain/realtime.js';
 import type { Realtime } from '../../realtime/index.js';
-import type { BidPresenter, EngineLine, EngineState } from './present.js';
+import type { BidPresenter, EngineLine, EngineState } from './presenters.js';
 
 /**
  * Sends bid activity after commit, for the publisher (realtime/publisher.ts). A hot auction can
