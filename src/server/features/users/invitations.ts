@@ -1,16 +1,15 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { isUuid } from '../../../domain/ids.js';
 import { INVITATION_TTL_DAYS, type Invitation, type InvitationInput, type InvitationListResponse } from '../../../domain/invitations.js';
-import { isPlatformAdmin } from '../../../domain/roles.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { companies, invitations, userProfiles } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
-import type { CurrentUser } from '../auth/sessions.js';
 import { companyNameSql } from '../companies/queries.js';
+import { managedCompany, mayInviteInto, mayManage, type UserActor } from './policies.js';
 
-type Actor = Pick<CurrentUser, 'id' | 'roles' | 'profileCompanyId'>;
+type Actor = UserActor;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Open: neither answered nor revoked (an expired one is still open until an admin revokes or replaces it). */
@@ -64,9 +63,9 @@ const duplicate = (email: string) =>
  * admin always invites into its own, and naming another one is refused outright.
  */
 async function targetCompany(db: Db | Tx, actor: Actor, companyId: string | undefined): Promise<string> {
-  if (!isPlatformAdmin(actor)) {
-    const own = actor.profileCompanyId as string;
-    if (companyId !== undefined && companyId !== own) throw new AppError('FORBIDDEN', messages.invitations.ownCompanyOnly);
+  const own = managedCompany(actor);
+  if (own !== null) {
+    if (!mayInviteInto(actor, companyId)) throw new AppError('FORBIDDEN', messages.invitations.ownCompanyOnly);
     return own;
   }
   if (companyId === undefined) {
@@ -117,7 +116,7 @@ export async function createInvitation(db: Db, opts: { actor: Actor; input: Invi
 
 /** GET /api/invitations: open and declined invitations, newest first; a company admin sees only its company's. */
 export async function listInvitations(db: Db, opts: { actor: Actor; companyId?: string | undefined }): Promise<InvitationListResponse> {
-  const scope = isPlatformAdmin(opts.actor) ? opts.companyId : (opts.actor.profileCompanyId as string);
+  const scope = managedCompany(opts.actor) ?? opts.companyId;
   const found = await db
     .select(columns)
     .from(invitations)
@@ -136,9 +135,7 @@ export async function revokeInvitation(db: Db, opts: { actor: Actor; id: string;
   if (!isUuid(opts.id)) throw new AppError('NOT_FOUND', messages.invitations.notFound);
   await db.transaction(async (tx) => {
     const [row] = await tx.select().from(invitations).where(eq(invitations.id, opts.id)).for('update');
-    if (!row || (!isPlatformAdmin(opts.actor) && row.companyId !== opts.actor.profileCompanyId)) {
-      throw new AppError('NOT_FOUND', messages.invitations.notFound);
-    }
+    if (!row || !mayManage(opts.actor, row)) throw new AppError('NOT_FOUND', messages.invitations.notFound);
     if (row.acceptedAt) throw new AppError('CONFLICT', messages.invitations.alreadyUsed);
     if (row.revokedAt) return;
     await tx.update(invitations).set({ revokedAt: new Date(), revokedBy: opts.actor.id }).where(eq(invitations.id, row.id));

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, or, type SQL, sql } from 'drizzle-orm';
 import { isUuid } from '../../../domain/ids.js';
-import { isPlatformAdmin, ROLES, type Role } from '../../../domain/roles.js';
+import { ROLES, type Role } from '../../../domain/roles.js';
 import { foldText } from '../../../domain/text.js';
 import type { UserListItem, UserListResponse, UserRoleFilter } from '../../../domain/users.js';
 import { recordAudit } from '../../audit.js';
@@ -12,6 +12,7 @@ import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import type { CurrentUser } from '../auth/sessions.js';
 import { companyNameSql } from '../companies/queries.js';
+import { managedCompany, mayManage, mayMoveBetweenCompanies } from './policies.js';
 
 interface Change {
   actor: CurrentUser;
@@ -56,15 +57,16 @@ export function presentUser(row: ItemRow): UserListItem {
 }
 
 // Same answer for an unknown user and another company's user, so a company admin cannot probe ids.
-const userNotFound = (actor: CurrentUser) => new AppError('NOT_FOUND', isPlatformAdmin(actor) ? messages.errors.notFound : messages.users.companyScope);
+const userNotFound = (actor: CurrentUser) => new AppError('NOT_FOUND', managedCompany(actor) === null ? messages.errors.notFound : messages.users.companyScope);
 
 /** GET /api/users: the actor's users (all, or its company's), filtered, newest first. */
 export async function listUsers(
   db: Db,
   opts: { actor: CurrentUser; role: UserRoleFilter; search: string; page: number; pageSize: number },
 ): Promise<UserListResponse> {
+  const company = managedCompany(opts.actor);
   const where = and(
-    isPlatformAdmin(opts.actor) ? undefined : eq(userProfiles.companyId, opts.actor.profileCompanyId as string),
+    company === null ? undefined : eq(userProfiles.companyId, company),
     opts.role === 'all' ? undefined : sql`${opts.role} = any(${userProfiles.roles})`,
     searchFilter(opts.search),
   );
@@ -109,7 +111,7 @@ export async function setUserRoles(db: Db, opts: Change & { roles: Role[] }): Pr
 
 /** PUT /api/users/{id}: platform admins only. null makes the user its own company. */
 export async function setUserCompany(db: Db, opts: Change & { companyId: string | null }): Promise<Changed> {
-  if (!isPlatformAdmin(opts.actor)) throw new AppError('FORBIDDEN', messages.users.platformOnly);
+  if (!mayMoveBetweenCompanies(opts.actor)) throw new AppError('FORBIDDEN', messages.users.platformOnly);
   if (!isUuid(opts.userId)) throw userNotFound(opts.actor);
   const { companyId } = opts;
   return db.transaction(async (tx) => {
@@ -149,8 +151,7 @@ async function lockAdmins(tx: Tx): Promise<{ userId: string; companyId: string |
 
 async function lockUser(tx: Tx, opts: Change): Promise<ItemRow> {
   const [row] = await tx.select(itemColumns).from(userProfiles).where(eq(userProfiles.userId, opts.userId)).for('update');
-  if (!row) throw userNotFound(opts.actor);
-  if (!isPlatformAdmin(opts.actor) && row.companyId !== opts.actor.profileCompanyId) throw userNotFound(opts.actor);
+  if (!row || !mayManage(opts.actor, row)) throw userNotFound(opts.actor);
   return row;
 }
 
