@@ -8,9 +8,10 @@ import { messages } from '../../messages.js';
 import { type Checkout, type PaymentProvider, ProviderUnavailableError } from '../../providers/payments/index.js';
 import type { SellerAccounts } from './accounts.js';
 import { collectorOf } from './collectors.js';
-import { type Actor, conflict, isReserved, machineState, paymentScope, refused } from './policies.js';
+import { type Actor, paymentScope } from './policies.js';
 import { view } from './queries.js';
 import { cancelPayment, changed, lockPayment, type PaymentChange, save, unchanged } from './service.js';
+import { conflict, isReserved, machineState, refused } from './transitions.js';
 
 /**
  * What billing asks of the payment provider: finalize creates a checkout, cancel expires it.

@@ -1,13 +1,13 @@
+import type { PaymentView } from '../../../domain/payments.js';
 import { PAYMENT_STATUS_EVENT, type PaymentStatusEvent } from '../../../domain/realtime.js';
 import type { Realtime } from '../../realtime/index.js';
 import type { DomainEvent, DomainEventOf } from '../../realtime/publisher.js';
 import { paymentAudience } from '../../realtime/rooms.js';
-import type { PaymentChange } from './service.js';
 
 type PaymentChangeLike = Pick<DomainEventOf<'paymentChanged'>, 'payment' | 'auctionIds'>;
 
 /** The event of a committed payment change, for `publisher.publish` (the publisher's path after commit). */
-export function paymentChanged(change: Pick<PaymentChange, 'payment' | 'auctionIds'>): DomainEvent {
+export function paymentChanged(change: { payment: PaymentView; auctionIds: string[] }): DomainEvent {
   const { id, companyId, sellerId, paymentStatus, payoutStatus } = change.payment;
   return { type: 'paymentChanged', payment: { id, companyId, sellerId, paymentStatus, payoutStatus }, auctionIds: change.auctionIds };
 }

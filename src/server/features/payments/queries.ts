@@ -8,7 +8,7 @@ import { auctions, HOLDING_PAYMENT_STATUSES, paymentItems, payments } from '../.
 import { scopeWhere } from '../../policies/scope.js';
 import { companyNameSql, companyNames } from '../companies/queries.js';
 import { collectorOf, collectorsOf, saleKey } from './collectors.js';
-import { type PaymentScope, paymentScopeWhere } from './policies.js';
+import { holdsAuctionOf, isInScope, type PaymentScope, paymentScopeWhere } from './policies.js';
 import { type PaymentItem, type PaymentRow, presentPayment } from './presenters.js';
 
 /** The reads of billing: the payments list, the winners summary, one payment as the panel or the buyer sees it. */
@@ -30,6 +30,17 @@ export async function view(db: Db | Tx, row: PaymentRow): Promise<PaymentView> {
   const items = (await itemsOf(db, [row.id])).get(row.id) ?? [];
   const companyName = (await companyNames(db, [row.companyId])).get(row.companyId) ?? null;
   return presentPayment(row, items, companyName, await collectorOf(db, row));
+}
+
+/** Whether a payment row already read (locked before a change) is in the scope: paymentScopeWhere's test, on one row. */
+export async function isPaymentInScope(tx: Db | Tx, scope: PaymentScope, row: Pick<PaymentRow, 'id' | 'companyId' | 'sellerId'>): Promise<boolean> {
+  if (isInScope(scope, row)) return true;
+  if (scope.kind !== 'seller' || row.sellerId !== null) return false;
+  const [hit] = await tx
+    .select({ one: sql`1` })
+    .from(payments)
+    .where(and(eq(payments.id, row.id), holdsAuctionOf(scope.userId)));
+  return Boolean(hit);
 }
 
 /** Most words of a search that count: the box allows 100 characters. */

@@ -4,27 +4,16 @@ import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { pgError, UNIQUE_VIOLATION } from '../../db/errors.js';
 import { auctions, HOLDING_PAYMENT_STATUSES, paymentItems, payments } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import { companyNames } from '../companies/queries.js';
 import { collectorsOf, saleKey } from './collectors.js';
 import { paymentChanged } from './events.js';
-import {
-  type Actor,
-  assertEditable,
-  assertPayoutDue,
-  assertPlatformAdmin,
-  conflict,
-  isInScope,
-  isPaymentInScope,
-  machineState,
-  notFound,
-  type PaymentScope,
-  paymentScope,
-  refused,
-} from './policies.js';
+import { type Actor, assertPlatformAdmin, isInScope, type PaymentScope, paymentScope } from './policies.js';
 import type { PaymentRow } from './presenters.js';
-import { view } from './queries.js';
+import { isPaymentInScope, view } from './queries.js';
+import { assertEditable, assertPayoutDue, conflict, machineState, refused } from './transitions.js';
 
 /**
  * Billing winners (SPEC §2–§7). Every change runs in one transaction that locks the payment row
@@ -78,6 +67,8 @@ export async function save(
   });
   return answer;
 }
+
+const notFound = () => new AppError('NOT_FOUND', messages.errors.notFound);
 
 // ── Changes ──────────────────────────────────────────────────────────────────
 
