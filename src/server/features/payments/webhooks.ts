@@ -134,7 +134,7 @@ export async function applyProviderPayment(
         ...(becamePaid ? { paidAt: new Date() } : {}),
       },
       {
-        actorId: null,
+        by: null,
         action: `payment.provider.${record.status}`,
         before: { paymentStatus: before.paymentStatus, providerStatus: before.providerStatus, flagged: before.flagged },
         after: (a) => ({

@@ -5,6 +5,7 @@ import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { companies, invitations, userProfiles } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
+import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { companyNameSql } from '../companies/queries.js';
 import { managedCompany, mayInviteInto, mayManage, type UserActor } from './policies.js';
@@ -82,7 +83,7 @@ async function targetCompany(db: Db | Tx, actor: Actor, companyId: string | unde
  * and the work done to give it, are the same for a stranger, a buyer, an admin or another company's
  * seller. The person decides at their next sign-in (invitation-answers.ts).
  */
-export async function createInvitation(db: Db, opts: { actor: Actor; input: InvitationInput; ip?: string | undefined; now?: Date }): Promise<Invitation> {
+export async function createInvitation(db: Db, opts: Acting<Actor> & { input: InvitationInput; now?: Date }): Promise<Invitation> {
   const { actor, input } = opts;
   const now = opts.now ?? new Date();
   return db.transaction(async (tx) => {
@@ -103,12 +104,11 @@ export async function createInvitation(db: Db, opts: { actor: Actor; input: Invi
       .returning({ id: invitations.id });
     if (!created) throw duplicate(input.email);
     await recordAudit(tx, {
-      actorId: actor.id,
+      by: opts,
       action: 'invitation.create',
       entityType: 'invitation',
       entityId: created.id,
       after: { email: input.email, companyId },
-      ip: opts.ip ?? null,
     });
     return present(await readOne(tx, created.id), now.getTime());
   });
@@ -131,7 +131,7 @@ export async function listInvitations(db: Db, opts: { actor: Actor; companyId?: 
  * DELETE /api/invitations/{id}. Revoking twice is fine; a declined one is taken off the list; another
  * company's invitation does not exist for the caller.
  */
-export async function revokeInvitation(db: Db, opts: { actor: Actor; id: string; ip?: string | undefined }): Promise<void> {
+export async function revokeInvitation(db: Db, opts: Acting<Actor> & { id: string }): Promise<void> {
   if (!isUuid(opts.id)) throw new AppError('NOT_FOUND', messages.invitations.notFound);
   await db.transaction(async (tx) => {
     const [row] = await tx.select().from(invitations).where(eq(invitations.id, opts.id)).for('update');
@@ -140,12 +140,11 @@ export async function revokeInvitation(db: Db, opts: { actor: Actor; id: string;
     if (row.revokedAt) return;
     await tx.update(invitations).set({ revokedAt: new Date(), revokedBy: opts.actor.id }).where(eq(invitations.id, row.id));
     await recordAudit(tx, {
-      actorId: opts.actor.id,
+      by: opts,
       action: 'invitation.revoke',
       entityType: 'invitation',
       entityId: row.id,
       before: { email: row.email, companyId: row.companyId },
-      ip: opts.ip ?? null,
     });
   });
 }

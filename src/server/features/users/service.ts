@@ -8,17 +8,14 @@ import type { Db, Tx } from '../../db/connect.js';
 import { escapeLike, foldedSql as folded } from '../../db/like.js';
 import { userProfiles } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
+import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import type { CurrentUser } from '../auth/sessions.js';
 import { companyNameSql } from '../companies/queries.js';
 import { managedCompany, mayManage, mayMoveBetweenCompanies } from './policies.js';
 
-interface Change {
-  actor: CurrentUser;
-  userId: string;
-  ip?: string | undefined;
-}
+type Change = Acting & { userId: string };
 
 const itemColumns = {
   userId: userProfiles.userId,
@@ -97,13 +94,12 @@ export async function setUserRoles(db: Db, opts: Change & { roles: Role[] }): Pr
     }
     const after = await saveProfile(tx, before.userId, { roles });
     await recordAudit(tx, {
-      actorId: opts.actor.id,
+      by: opts,
       action: 'user.roles',
       entityType: 'user',
       entityId: before.userId,
       before: { roles: before.roles },
       after: { roles },
-      ip: opts.ip ?? null,
     });
     return { user: presentUser(after), events: accessChanged(before.userId) };
   });
@@ -124,13 +120,12 @@ export async function setUserCompany(db: Db, opts: Change & { companyId: string 
     // A company id not seen before gets its record in this transaction (trigger companies_ensure, drizzle/0007).
     const after = await saveProfile(tx, before.userId, { companyId });
     await recordAudit(tx, {
-      actorId: opts.actor.id,
+      by: opts,
       action: 'user.company',
       entityType: 'user',
       entityId: before.userId,
       before: { companyId: before.companyId },
       after: { companyId },
-      ip: opts.ip ?? null,
     });
     return { user: presentUser(after), events: accessChanged(before.userId) };
   });
