@@ -47,11 +47,11 @@ export async function isPaymentInScope(tx: Db | Tx, scope: PaymentScope, row: Pi
 const MAX_SEARCH_WORDS = 10;
 
 /**
- * The payments search (issue 14, item 8): every word of `q` must appear, ignoring accents and
- * case, in the winner's name, the company's name or id, the carrier or one of the item names
- * ('sofia' finds 'Sofía'). The whole text also finds a payment by the start of its id or by the
- * provider's payment id. Accents are folded in SQL with translate() (foldedSql), so PGlite needs
- * no unaccent extension.
+ * The payments search, as the panel's search box sends it: every word of `q` must appear, ignoring
+ * accents and case, in the winner's name, the company's name or id, the carrier or one of the item
+ * names ('sofia' finds 'Sofía'). The whole text also finds a payment by the start of its id or by
+ * the provider's payment id. Accents are folded in SQL with translate() (foldedSql), so PGlite
+ * needs no unaccent extension.
  */
 function searchWhere(db: Db, q: string): SQL | undefined {
   const words = foldText(q).split(' ').filter(Boolean).slice(0, MAX_SEARCH_WORDS);
