@@ -1,25 +1,79 @@
+import type { ProviderStatus } from '../domain/payments.js';
 import type { Db, Tx } from './db/connect.js';
 import { auditLog } from './db/schema.js';
 
-export interface AuditEntry {
-  actorId: string | null;
-  action: string;
+/**
+ * Every action the audit log records, as stored in audit_log.action. The spellings are those the
+ * rows already hold (some dotted camelCase, some snake_case, one plural), kept as they are so old
+ * and new rows read and filter the same; a new action is added here, in the same `entity.verb`
+ * form as its neighbours.
+ */
+export const AUDIT_ACTIONS = [
+  'auction.create',
+  'auction.update',
+  'auction.delete',
+  'auction.buy_now',
+  'auction.closed',
+  'category.create',
+  'category.rename',
+  'category.delete',
+  'company.update',
+  'invitation.create',
+  'invitation.revoke',
+  'invitation.accept',
+  'invitation.decline',
+  'live_session.create',
+  'live_session.update',
+  'live_session.delete',
+  'live_session.stream_start',
+  'live_session.stream_stop',
+  'live_session.add_lot',
+  'live_session.remove_lot',
+  'live_session.reorder_lots',
+  'live_session.set_current',
+  'live_session.timer',
+  'payment.draft',
+  'payment.addAuctions',
+  'payment.shipping',
+  'payment.finalize',
+  'payment.cancel',
+  'payment.requestPayout',
+  'payment.markPaidOut',
+  'payments.connect',
+  'profile.whatsapp_consent',
+  'roles.grant_first_admin',
+  'roles.grant_admin_emails',
+  'user.roles',
+  'user.company',
+] as const;
+
+/** One of AUDIT_ACTIONS, or a provider's news about a payment (`payment.provider.approved`). */
+export type AuditAction = (typeof AUDIT_ACTIONS)[number] | `payment.provider.${ProviderStatus}`;
+
+/** Who acted and from where: a request's context (http/request-context.ts), or null for the system (the scheduler, a webhook). */
+export type AuditOrigin = { actor: { id: string } | null; ip?: string | null | undefined } | null;
+
+interface AuditFacts {
+  action: AuditAction;
   entityType: string;
   entityId: string;
   before?: unknown;
   after?: unknown;
-  ip?: string | null;
 }
+
+/** The origin as a request's context gives it (`by`), or spelled out where no signed-in actor exists yet (signing in). */
+export type AuditEntry = AuditFacts & ({ by: AuditOrigin } | { actorId: string | null; ip?: string | null | undefined });
 
 /** Adds one row to the audit log, inside the caller's transaction. */
 export async function recordAudit(db: Db | Tx, entry: AuditEntry): Promise<void> {
+  const { actorId, ip } = 'by' in entry ? { actorId: entry.by?.actor?.id ?? null, ip: entry.by?.ip } : entry;
   await db.insert(auditLog).values({
-    actorId: entry.actorId,
+    actorId,
     action: entry.action,
     entityType: entry.entityType,
     entityId: entry.entityId,
     before: entry.before ?? null,
     after: entry.after ?? null,
-    ip: entry.ip ?? null,
+    ip: ip ?? null,
   });
 }

@@ -167,7 +167,7 @@ export interface PaymentsConfig {
   mercadopago: Pick<MercadoPagoOptions, 'accessToken' | 'clientId' | 'clientSecret' | 'webhookSecret' | 'apiUrl' | 'authUrl'> | null;
 }
 
-/** Live video (issue 13; VIDEO.md has the measurements behind the three providers). */
+/** Live video: which provider carries it (VIDEO.md has the measurements behind the three providers). */
 export interface VideoConfig {
   provider: VideoProviderName;
   /** STUN/TURN for every WebRTC peer (ICE_SERVERS); none by default. */

@@ -189,7 +189,7 @@ export const messages = {
     },
   },
   video: {
-    // SPEC §7's Agora routes (issue 13).
+    // SPEC §7's Agora routes: live video off, or a publisher who may not broadcast.
     disabled: 'La transmisión en vivo no está configurada en este servidor.',
     publishForbidden: 'Sólo el vendedor de la sesión o un administrador de su empresa puede transmitir en ella.',
     rateLimited: 'Demasiadas solicitudes de video seguidas. Espera un momento y vuelve a intentarlo.',
@@ -214,7 +214,7 @@ export const messages = {
     platformAdminOnly: 'Sólo un administrador de la plataforma puede marcar cobros como pagados al vendedor.',
     linkExpired: 'El enlace de pago venció. Cancela este pago y crea uno nuevo.',
     sandboxOnly: 'Esta página de pago de prueba sólo existe en modo sandbox.',
-    // Finalize in two steps (issue 11): the link is being created at the provider.
+    // Finalize runs in two steps so no transaction waits on the provider: meanwhile the link is being created there.
     finalizing: 'Se está creando el enlace de pago de este cobro: vuelve a finalizarlo para terminar, o cancélalo. Ya no se puede modificar.',
   },
   connection: {
@@ -223,7 +223,7 @@ export const messages = {
     denied: 'Mercado Pago no autorizó la conexión.',
     failed: 'No se pudo completar la conexión con Mercado Pago. Intenta de nuevo en unos minutos.',
     connected: 'Tu cuenta de Mercado Pago quedó conectada. Ya puedes cerrar esta pestaña.',
-    // The result pages' headings: short, so the page does not say the same sentence twice (issue 14 item 12).
+    // The result pages' headings: short, so the page does not say the same sentence twice.
     connectedTitle: 'Cuenta conectada',
     failedTitle: 'No se pudo conectar',
     sandboxTitle: 'Conectar cuenta de prueba',

@@ -3,6 +3,13 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { messages } from '../messages.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route's own words for its schemas' field codes, read before the shared `messages.fields` (the Live Hub's). */
+    fieldMessages?: Record<string, string>;
+  }
+}
+
 export type AppErrorCode =
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
@@ -65,11 +72,15 @@ export function fieldMessage(issue: { code?: string; message: string }): string 
   return messages.fields.invalid;
 }
 
-export function fieldsFromIssues(issues: readonly { path: readonly PropertyKey[]; code?: string; message: string }[]): Record<string, string> {
+export function fieldsFromIssues(
+  issues: readonly { path: readonly PropertyKey[]; code?: string; message: string }[],
+  own: Record<string, string> = {},
+): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of issues) {
     const key = issue.path.map(String).join('.') || '_';
-    fields[key] ??= fieldMessage(issue);
+    const word = Object.hasOwn(own, issue.message) ? own[issue.message] : undefined;
+    fields[key] ??= word ?? fieldMessage(issue);
   }
   return fields;
 }
@@ -86,6 +97,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (hasZodFastifySchemaValidationErrors(err)) {
       const fields = fieldsFromIssues(
         err.validation.map((v) => ({ path: v.instancePath.split('/').filter(Boolean), code: v.keyword, message: v.message ?? '' })),
+        req.routeOptions.config.fieldMessages,
       );
       return reply.code(400).send({ error: { code: 'VALIDATION', message: messages.errors.validation, fields } });
     }

@@ -5,6 +5,7 @@ import { ZAuctionInput, ZAuctionListQuery } from '../../../domain/auctions.js';
 
 import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../http/auth-hooks.js';
+import { requestContext } from '../../http/request-context.js';
 import { auctionScope } from './policies.js';
 import { countAuctions, listAuctions } from './queries.js';
 import { createAuction, deleteAuction, describeAuction, getAuction, updateAuction } from './service.js';
@@ -29,23 +30,23 @@ export async function auctionsRoutes(fastify: FastifyInstance, ctx: AppContext):
   );
 
   app.post('/api/auctions', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { body: ZAuctionInput } }, async (req, reply) => {
-    const actor = currentUser(req);
-    const { row, events } = await createAuction(db, { actor, input: req.body, ip: req.ip });
+    const context = requestContext(req);
+    const { row, events } = await createAuction(db, { ...context, input: req.body });
     await publisher.publish(events);
-    return reply.code(201).send(await describeAuction(db, { row, viewer: actor }));
+    return reply.code(201).send(await describeAuction(db, { row, viewer: context.actor }));
   });
 
   app.get('/api/auctions/:id', { schema: { params: ZParams } }, async (req) => getAuction(db, { id: req.params.id, viewer: req.user }));
 
   app.put('/api/auctions/:id', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZAuctionInput } }, async (req) => {
-    const actor = currentUser(req);
-    const { row, events } = await updateAuction(db, { actor, id: req.params.id, input: req.body, ip: req.ip });
+    const context = requestContext(req);
+    const { row, events } = await updateAuction(db, { ...context, id: req.params.id, input: req.body });
     await publisher.publish(events);
-    return describeAuction(db, { row, viewer: actor });
+    return describeAuction(db, { row, viewer: context.actor });
   });
 
   app.delete('/api/auctions/:id', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => {
-    const { row, events } = await deleteAuction(db, { actor: currentUser(req), id: req.params.id, ip: req.ip });
+    const { row, events } = await deleteAuction(db, { ...requestContext(req), id: req.params.id });
     await publisher.publish(events);
     return { id: row.id };
   });

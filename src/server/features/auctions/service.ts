@@ -7,6 +7,7 @@ import type { Db, Tx } from '../../db/connect.js';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../db/errors.js';
 import { auctions, bids, categories, HOLDING_PAYMENT_STATUSES, liveLots, paymentItems, uploads } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
+import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import type { CurrentUser } from '../../sessions/store.js';
@@ -77,7 +78,7 @@ function checkSchedule(opts: { status: string; endTime: Date | null; endTimeChan
   if (status === 'active' && opts.statusChanged && endTime && endTime.getTime() <= now) throw fieldErrors({ endTime: 'endTimePast' }) as AppError;
 }
 
-export async function createAuction(db: Db, opts: { actor: Actor; input: AuctionValues; ip?: string }): Promise<Changed> {
+export async function createAuction(db: Db, opts: Acting<Actor> & { input: AuctionValues }): Promise<Changed> {
   const { actor, input } = opts;
   const { sellerId, companyId } = ownershipOfNewAuction(actor);
   const status = input.status ?? 'pending';
@@ -96,12 +97,11 @@ export async function createAuction(db: Db, opts: { actor: Actor; input: Auction
       .returning();
     if (!row) throw new Error('insert returned nothing');
     await recordAudit(tx, {
-      actorId: actor.id,
+      by: opts,
       action: 'auction.create',
       entityType: 'auction',
       entityId: row.id,
       after: { name: row.name, companyId },
-      ip: opts.ip ?? null,
     });
     return row;
   });
@@ -124,7 +124,7 @@ async function holdingPaymentId(tx: Db | Tx, auctionId: string): Promise<string 
   return held?.paymentId ?? null;
 }
 
-/** Issue 11 A6: what bidders relied on stays as they saw it (a 409 naming each field). */
+/** What bidders relied on stays as they saw it: a 409 naming each field (src/domain/auction-lock.ts says which). */
 function refuseLockedChanges(before: AuctionRow, input: AuctionValues, hasBids: boolean): void {
   const stored = {
     ...before,
@@ -138,7 +138,7 @@ function refuseLockedChanges(before: AuctionRow, input: AuctionValues, hasBids: 
   throw new AppError('CONFLICT', messages.auctions.lockedByBids, Object.fromEntries(entries.map(([field, code]) => [field, messages.fields[code]])));
 }
 
-export async function updateAuction(db: Db, opts: { actor: Actor; id: string; input: AuctionValues; ip?: string }): Promise<Changed> {
+export async function updateAuction(db: Db, opts: Acting<Actor> & { id: string; input: AuctionValues }): Promise<Changed> {
   const { actor, input } = opts;
   const row = await db.transaction(async (tx) => {
     const before = await lockInScope(tx, opts.id, auctionScope(actor));
@@ -169,13 +169,12 @@ export async function updateAuction(db: Db, opts: { actor: Actor; id: string; in
       .returning();
     if (!row) throw notFound();
     await recordAudit(tx, {
-      actorId: actor.id,
+      by: opts,
       action: 'auction.update',
       entityType: 'auction',
       entityId: row.id,
       before: { name: before.name, startingPrice: before.startingPrice, status: before.status, endTime: before.endTime },
       after: { name: row.name, startingPrice: row.startingPrice, status: row.status, endTime: row.endTime },
-      ip: opts.ip ?? null,
     });
     return row;
   });
@@ -201,7 +200,7 @@ function deleteRefusal(row: Pick<AuctionRow, 'bidCount'>, holds: Awaited<ReturnT
 }
 
 /** Refused while bids, a payment or a live session hold the auction (their rows reference it). */
-export async function deleteAuction(db: Db, opts: { actor: Actor; id: string; ip?: string }): Promise<Changed> {
+export async function deleteAuction(db: Db, opts: Acting<Actor> & { id: string }): Promise<Changed> {
   try {
     const row = await db.transaction(async (tx) => {
       const row = await lockInScope(tx, opts.id, auctionScope(opts.actor));
@@ -209,12 +208,11 @@ export async function deleteAuction(db: Db, opts: { actor: Actor; id: string; ip
       if (reason) throw new AppError('CONFLICT', reason);
       await tx.delete(auctions).where(eq(auctions.id, row.id));
       await recordAudit(tx, {
-        actorId: opts.actor.id,
+        by: opts,
         action: 'auction.delete',
         entityType: 'auction',
         entityId: row.id,
         before: { name: row.name, companyId: row.companyId },
-        ip: opts.ip ?? null,
       });
       return row;
     });

@@ -6,6 +6,7 @@ import { ZBidInput } from '../../../domain/bidding.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireAuth } from '../../http/auth-hooks.js';
 import { AppError } from '../../http/errors.js';
+import { requestContext } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { bidHistory, buyNow, placeBid } from './service.js';
 
@@ -63,7 +64,7 @@ export async function bidsRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   );
 
   app.post('/api/auctions/:id/buy-now', { config: { rateLimit: bidLimit }, preValidation: requireAuth, schema: { params: ZParams } }, async (req) => {
-    const bought = await buyNow(db, present, { auctionId: req.params.id, buyerId: currentUser(req).id, idempotencyKey: idempotencyKey(req), ip: req.ip });
+    const bought = await buyNow(db, present, { ...requestContext(req), auctionId: req.params.id, idempotencyKey: idempotencyKey(req) });
     await publisher.publish(bought.events);
     return bought.answer;
   });

@@ -18,7 +18,7 @@ export async function closeDueAuctions(db: Db, limit = BATCH): Promise<EngineSta
     await refreshAuctionSearchText(tx, { auctionIds: closed.map((s) => s.id) });
     for (const s of closed) {
       await recordAudit(tx, {
-        actorId: null,
+        by: null,
         action: 'auction.closed',
         entityType: 'auction',
         entityId: s.id,
@@ -30,11 +30,12 @@ export async function closeDueAuctions(db: Db, limit = BATCH): Promise<EngineSta
 }
 
 /**
- * The closing scheduler (issue 4). The database is the only timetable: each pass closes what is
- * due, then sleeps until the next end time, never longer than `maxSleepMs`, so auctions created or
- * extended by other instances are seen too. Nothing is kept in memory, so a restart simply finds
- * the overdue auctions on its first pass. Several instances may run it: the closing statement
- * locks and re-checks each row, so each auction is closed exactly once.
+ * The closing scheduler: auctions end on time even when nobody bids or looks. The database is the
+ * only timetable: each pass closes what is due, then sleeps until the next end time, never longer
+ * than `maxSleepMs`, so auctions created or extended by other instances are seen too. Nothing is
+ * kept in memory, so a restart simply finds the overdue auctions on its first pass. Several
+ * instances may run it: the closing statement locks and re-checks each row, so each auction is
+ * closed exactly once.
  */
 export function startClosingScheduler(opts: {
   db: Db;

@@ -7,11 +7,12 @@ import { type Db, rows } from '../../db/connect.js';
 import type { EngineLine, EngineState } from '../../db/engine-rows.js';
 import { bids } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
+import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import { refreshAuctionSearchText } from '../auctions/search-text.js';
 import type { BidBatcher } from './batcher.js';
-import type { BidPresenter } from './present.js';
+import type { BidPresenter } from './presenters.js';
 
 /** What the engine's functions answer (src/server/db/functions/): a refusal, or the lines written and the new state. */
 interface EngineAnswer {
@@ -114,21 +115,20 @@ function publicEvents(answer: EngineAnswer, state: EngineState, actorId: string)
 export async function buyNow(
   db: Db,
   present: BidPresenter,
-  opts: { auctionId: string; buyerId: string; idempotencyKey: string | null; ip?: string },
+  opts: Acting<{ id: string }> & { auctionId: string; idempotencyKey: string | null },
 ): Promise<{ answer: BuyNowAnswer; events: DomainEvent[] }> {
   if (!isUuid(opts.auctionId)) throw notFound();
   const answer = await db.transaction(async (tx) => {
-    const found = engineAnswer(await tx.execute(sql`select buy_now(${opts.auctionId}::uuid, ${opts.buyerId}::uuid, ${opts.idempotencyKey}::text) as r`));
+    const found = engineAnswer(await tx.execute(sql`select buy_now(${opts.auctionId}::uuid, ${opts.actor.id}::uuid, ${opts.idempotencyKey}::text) as r`));
     if (!found.error && !found.replayed) {
       // The winner's name is searchable in the admin table.
       await refreshAuctionSearchText(tx, { auctionIds: [opts.auctionId] });
       await recordAudit(tx, {
-        actorId: opts.buyerId,
+        by: opts,
         action: 'auction.buy_now',
         entityType: 'auction',
         entityId: opts.auctionId,
         after: { price: found.state?.currentPrice },
-        ip: opts.ip ?? null,
       });
     }
     return found;
@@ -139,8 +139,8 @@ export async function buyNow(
   const [line] = answer.lines ?? [];
   if (!line) throw new Error('buy_now returned no line');
   return {
-    answer: { bid: present.line(state.id, line), state: present.state(state), me: present.me(state, opts.buyerId) },
-    events: publicEvents(answer, state, opts.buyerId),
+    answer: { bid: present.line(state.id, line), state: present.state(state), me: present.me(state, opts.actor.id) },
+    events: publicEvents(answer, state, opts.actor.id),
   };
 }
 

@@ -6,6 +6,7 @@ import { isAdmin, isPlatformAdmin } from '../../../domain/role-rules.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { AppError } from '../../http/errors.js';
+import { requestContext } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { createCategory, deleteCategory, listCategories, renameCategory } from './service.js';
 
@@ -25,14 +26,14 @@ export async function categoriesRoutes(fastify: FastifyInstance, ctx: AppContext
   app.get('/api/categories', async (req) => listCategories(ctx.db, { withCounts: Boolean(req.user && isAdmin(req.user.roles)) }));
 
   app.post('/api/categories', { preValidation: adminOnly, schema: { body: ZCategoryInput } }, async (req, reply) =>
-    reply.code(201).send(await createCategory(ctx.db, { actorId: currentUser(req).id, name: req.body.name, ip: req.ip })),
+    reply.code(201).send(await createCategory(ctx.db, { ...requestContext(req), name: req.body.name })),
   );
 
   app.put('/api/categories/:id', { preValidation: adminOnly, schema: { params: ZCategoryParams, body: ZCategoryInput } }, async (req) =>
-    renameCategory(ctx.db, { actorId: currentUser(req).id, categoryId: req.params.id, name: req.body.name, ip: req.ip }),
+    renameCategory(ctx.db, { ...requestContext(req), categoryId: req.params.id, name: req.body.name }),
   );
 
   app.delete('/api/categories/:id', { preValidation: adminOnly, schema: { params: ZCategoryParams } }, async (req) =>
-    deleteCategory(ctx.db, { actorId: currentUser(req).id, categoryId: req.params.id, ip: req.ip }),
+    deleteCategory(ctx.db, { ...requestContext(req), categoryId: req.params.id }),
   );
 }

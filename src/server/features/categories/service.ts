@@ -7,13 +7,12 @@ import type { Db, Tx } from '../../db/connect.js';
 import { pgError, UNIQUE_VIOLATION } from '../../db/errors.js';
 import { auctions, categories } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
+import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { refreshAuctionSearchText } from '../auctions/search-text.js';
 
-interface Actor {
-  actorId: string;
-  ip?: string | undefined;
-}
+/** Only the platform's admins change categories (routes.ts); the audit log needs no more of them than their id. */
+type Actor = Acting<{ id: string }>;
 
 const byName = new Intl.Collator('es-MX', { sensitivity: 'base', numeric: true });
 const notFound = () => new AppError('NOT_FOUND', messages.errors.notFound);
@@ -40,12 +39,11 @@ export async function createCategory(db: Db, opts: Actor & { name: string }): Pr
         .returning();
       if (!row) throw new Error('category insert returned nothing');
       await recordAudit(tx, {
-        actorId: opts.actorId,
+        by: opts,
         action: 'category.create',
         entityType: 'category',
         entityId: row.id,
         after: { name },
-        ip: opts.ip ?? null,
       });
       return { id: row.id, name: row.name, auctionCount: 0 };
     }),
@@ -66,13 +64,12 @@ export async function renameCategory(db: Db, opts: Actor & { categoryId: string;
           .where(eq(categories.id, before.id));
         await refreshAuctionSearchText(tx, { categoryId: before.id });
         await recordAudit(tx, {
-          actorId: opts.actorId,
+          by: opts,
           action: 'category.rename',
           entityType: 'category',
           entityId: before.id,
           before: { name: before.name },
           after: { name },
-          ip: opts.ip ?? null,
         });
       }
       return { id: before.id, name, auctionCount: await countAuctions(tx, before.id) };
@@ -93,12 +90,11 @@ export async function deleteCategory(db: Db, opts: Actor & { categoryId: string 
     }
     await tx.delete(categories).where(eq(categories.id, before.id));
     await recordAudit(tx, {
-      actorId: opts.actorId,
+      by: opts,
       action: 'category.delete',
       entityType: 'category',
       entityId: before.id,
       before: { name: before.name },
-      ip: opts.ip ?? null,
     });
     return { id: before.id };
   });

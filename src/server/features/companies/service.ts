@@ -3,10 +3,11 @@ import type { z } from 'zod';
 import type { Company, CompanyListResponse, ZCompanyInput } from '../../../domain/companies.js';
 import { isUuid } from '../../../domain/ids.js';
 import { foldText } from '../../../domain/text.js';
-import { recordAudit } from '../../audit.js';
+import { type AuditOrigin, recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { escapeLike, foldedSql } from '../../db/like.js';
 import { companies, userProfiles } from '../../db/schema.js';
+import type { Acting } from '../../http/request-context.js';
 import { refreshAuctionSearchText } from '../auctions/search-text.js';
 import { assertManages, type CompanyActor, companyNotFound, companyScope, companyScopeWhere } from './policies.js';
 import { presentCompany } from './presenters.js';
@@ -39,14 +40,11 @@ export async function getCompany(db: Db, opts: { actor: CompanyActor; id: string
 }
 
 /** PUT /api/companies/{id}: name, RFC and razón social. */
-export async function updateCompany(
-  db: Db,
-  opts: { actor: CompanyActor; id: string; input: z.output<typeof ZCompanyInput>; ip?: string | undefined },
-): Promise<Company> {
+export async function updateCompany(db: Db, opts: Acting<CompanyActor> & { id: string; input: z.output<typeof ZCompanyInput> }): Promise<Company> {
   assertManages(opts.actor, opts.id);
   return db.transaction(async (tx) => {
     if (opts.id === opts.actor.companyId) await ensureCompany(tx, opts.id);
-    return renameCompany(tx, { actorId: opts.actor.id, id: opts.id, set: opts.input, ip: opts.ip });
+    return renameCompany(tx, { by: opts, id: opts.id, set: opts.input });
   });
 }
 
@@ -56,7 +54,7 @@ export async function updateCompany(
  */
 export async function renameCompany(
   tx: Tx,
-  opts: { actorId: string; id: string; set: { name: string; rfc?: string | null; legalName?: string | null }; ip?: string | undefined },
+  opts: { by: AuditOrigin; id: string; set: { name: string; rfc?: string | null; legalName?: string | null } },
 ): Promise<Company> {
   const [before] = await tx.select().from(companies).where(eq(companies.id, opts.id)).for('update');
   if (!before) throw companyNotFound();
@@ -75,13 +73,12 @@ export async function renameCompany(
     }
   }
   await recordAudit(tx, {
-    actorId: opts.actorId,
+    by: opts.by,
     action: 'company.update',
     entityType: 'company',
     entityId: opts.id,
     before: { name: before.name, rfc: before.rfc, legalName: before.legalName },
     after: { name, rfc, legalName },
-    ip: opts.ip ?? null,
   });
   return presentCompany(row);
 }

@@ -4,7 +4,7 @@ import type { Db } from '../../db/connect.js';
 import type { EngineState } from '../../db/engine-rows.js';
 import { liveLots, liveSessions } from '../../db/schema.js';
 import type { DomainEvent, Publisher } from '../../realtime/publisher.js';
-import type { BidPresenter } from '../bids/present.js';
+import type { BidPresenter } from '../bids/presenters.js';
 import { presentStateEvent, type SessionView } from './presenters.js';
 
 /**

@@ -5,15 +5,18 @@ import { recordAudit } from '../../audit.js';
 import type { Db } from '../../db/connect.js';
 import { auctions, liveLots, liveSessions } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
+import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { isInScope, recordScope } from '../../policies/scope.js';
+import type { BidPresenter } from '../bids/presenters.js';
 import { closeGap, lotIdsInOrder, renumber } from './lot-order.js';
 import { keyShareAuctions, lockAuctionStates, lotRemovalRefused, removalBlockOf } from './removal.js';
-import { type Actor, bumpSession, checkReopen, lockEditable, readEditable, type SessionChange } from './sessions.js';
+import { type Actor, afterCommit, bumpSession, checkReopen, lockEditable, readEditable, type SessionCommitted } from './sessions.js';
 
 /**
- * Lots (issue 12 item 2). Orders are 1-based and dense; every change holds the session row, so
- * concurrent adds, removals and reorders of one session run one at a time (lot-order.ts moves them).
+ * A session's lots: add, remove, reorder, pick the current one. Orders are 1-based and dense; every
+ * change holds the session row, so concurrent adds, removals and reorders of one session run one at
+ * a time (lot-order.ts moves them).
  */
 
 export const lotNotFound = () => new AppError('NOT_FOUND', messages.live.lotNotFound);
@@ -23,11 +26,14 @@ export const lotNotFound = () => new AppError('NOT_FOUND', messages.live.lotNotF
  * not ended, not paid, and not a lot of a session that has not ended: checked with the auction
  * row locked, so two sessions adding it at once cannot both win.
  */
-export async function addLot(db: Db, opts: { actor: Actor; sessionId: string; auctionId: string; ip?: string }): Promise<SessionChange & { lotId: string }> {
+export async function addLot(
+  db: Db,
+  opts: Acting<Actor> & { present: BidPresenter; sessionId: string; auctionId: string },
+): Promise<SessionCommitted & { lotId: string }> {
   const { actor } = opts;
   // Refused sessions answer first, whatever the auction.
   await readEditable(db, opts.sessionId, actor);
-  return db.transaction(async (tx) => {
+  const change = await db.transaction(async (tx) => {
     const [auction] = await tx.select().from(auctions).where(eq(auctions.id, opts.auctionId.toLowerCase())).for('update');
     if (!auction || !isInScope(recordScope(actor), auction)) throw new AppError('NOT_FOUND', messages.live.auctionNotFound);
     const session = await lockEditable(tx, opts.sessionId, actor);
@@ -52,22 +58,22 @@ export async function addLot(db: Db, opts: { actor: Actor; sessionId: string; au
     if (!lot) throw new Error('insert returned nothing');
     await bumpSession(tx, session.id);
     await recordAudit(tx, {
-      actorId: actor.id,
+      by: opts,
       action: 'live_session.add_lot',
       entityType: 'live_session',
       entityId: session.id,
       after: { lotId: lot.id, auctionId: auction.id, order: lot.order },
-      ip: opts.ip ?? null,
     });
     return { sessionId: session.id, statusChanged: false, lotId: lot.id };
   });
+  return afterCommit(db, opts.present, change);
 }
 
 /**
  * Takes a lot out of the session (never its auction) and closes the gap in the order. A lot that
  * sold or is running stays (removal.ts), decided with its auction row locked, then the session.
  */
-export async function removeLot(db: Db, opts: { actor: Actor; sessionId: string; lotId: string; ip?: string }): Promise<SessionChange> {
+export async function removeLot(db: Db, opts: Acting<Actor> & { present: BidPresenter; sessionId: string; lotId: string }): Promise<SessionCommitted> {
   // Refused sessions answer first, whatever the lot.
   const editable = await readEditable(db, opts.sessionId, opts.actor);
   if (!isUuid(opts.lotId)) throw lotNotFound();
@@ -77,7 +83,7 @@ export async function removeLot(db: Db, opts: { actor: Actor; sessionId: string;
     .from(liveLots)
     .where(and(eq(liveLots.id, lotId), eq(liveLots.sessionId, editable.id)));
   if (!found) throw lotNotFound();
-  return db.transaction(async (tx) => {
+  const change = await db.transaction(async (tx) => {
     const state = (await lockAuctionStates(tx, [found.auctionId])).get(found.auctionId);
     const session = await lockEditable(tx, opts.sessionId, opts.actor);
     const block = state ? removalBlockOf(state) : null;
@@ -90,15 +96,15 @@ export async function removeLot(db: Db, opts: { actor: Actor; sessionId: string;
     await closeGap(tx, session.id, lot.order);
     await bumpSession(tx, session.id, session.currentLotId === lot.id ? { currentLotId: null } : {});
     await recordAudit(tx, {
-      actorId: opts.actor.id,
+      by: opts,
       action: 'live_session.remove_lot',
       entityType: 'live_session',
       entityId: session.id,
       before: { lotId: lot.id, auctionId: lot.auctionId, order: lot.order },
-      ip: opts.ip ?? null,
     });
     return { sessionId: session.id, statusChanged: false };
   });
+  return afterCommit(db, opts.present, change);
 }
 
 /**
@@ -106,7 +112,7 @@ export async function removeLot(db: Db, opts: { actor: Actor; sessionId: string;
  * rewrites every lot twice (lot-order.ts), which checks each lot's auction key again: those
  * auctions are key-share locked first, then the session, the Live Hub's lock order.
  */
-export async function reorderLots(db: Db, opts: { actor: Actor; sessionId: string; lotIds: string[]; ip?: string }): Promise<SessionChange> {
+export async function reorderLots(db: Db, opts: Acting<Actor> & { present: BidPresenter; sessionId: string; lotIds: string[] }): Promise<SessionCommitted> {
   const editable = await readEditable(db, opts.sessionId, opts.actor);
   // A lot added or removed between the read and the locks: read again.
   for (let attempt = 0; ; attempt++) {
@@ -126,17 +132,16 @@ export async function reorderLots(db: Db, opts: { actor: Actor; sessionId: strin
       await renumber(tx, session.id, wanted);
       await bumpSession(tx, session.id);
       await recordAudit(tx, {
-        actorId: opts.actor.id,
+        by: opts,
         action: 'live_session.reorder_lots',
         entityType: 'live_session',
         entityId: session.id,
         before: { lotIds: before },
         after: { lotIds: wanted },
-        ip: opts.ip ?? null,
       });
       return { sessionId: session.id, statusChanged: false };
     });
-    if (done) return done;
+    if (done) return afterCommit(db, opts.present, done);
   }
 }
 
@@ -144,8 +149,11 @@ export async function reorderLots(db: Db, opts: { actor: Actor; sessionId: strin
  * 'Establecer actual': the lot becomes the current one and the session goes live (SPEC §4). On an
  * ended session only with `reopen` (checkReopen).
  */
-export async function setCurrentLot(db: Db, opts: { actor: Actor; sessionId: string; lotId: string; reopen?: boolean; ip?: string }): Promise<SessionChange> {
-  return db.transaction(async (tx) => {
+export async function setCurrentLot(
+  db: Db,
+  opts: Acting<Actor> & { present: BidPresenter; sessionId: string; lotId: string; reopen?: boolean },
+): Promise<SessionCommitted> {
+  const change = await db.transaction(async (tx) => {
     const session = await lockEditable(tx, opts.sessionId, opts.actor);
     const [lot] = await tx
       .select({ id: liveLots.id })
@@ -155,14 +163,14 @@ export async function setCurrentLot(db: Db, opts: { actor: Actor; sessionId: str
     await checkReopen(tx, session, { confirmed: opts.reopen === true });
     const row = await bumpSession(tx, session.id, { currentLotId: lot.id, status: 'live' });
     await recordAudit(tx, {
-      actorId: opts.actor.id,
+      by: opts,
       action: 'live_session.set_current',
       entityType: 'live_session',
       entityId: session.id,
       before: { currentLotId: session.currentLotId, status: session.status },
       after: { currentLotId: row.currentLotId, status: row.status },
-      ip: opts.ip ?? null,
     });
     return { sessionId: session.id, statusChanged: session.status !== 'live' };
   });
+  return afterCommit(db, opts.present, change);
 }

@@ -4,7 +4,7 @@ import type { SessionStateEvent } from '../../../domain/realtime.js';
 import { isBroadcasting } from '../../../domain/video.js';
 import type { EngineState } from '../../db/engine-rows.js';
 import type { liveSessions } from '../../db/schema.js';
-import type { BidPresenter } from '../bids/present.js';
+import type { BidPresenter } from '../bids/presenters.js';
 
 export type SessionRow = typeof liveSessions.$inferSelect;
 
@@ -60,7 +60,7 @@ export function presentPrivateSession(row: SessionRow, sellerName: string): Live
   };
 }
 
-/** A lot with its auction's public state (names masked, bidders pseudonymous: bids/present.ts). */
+/** A lot with its auction's public state (names masked, bidders pseudonymous: bids/presenters.ts). */
 export function presentLot(lot: LotRow, present: BidPresenter, now: number): LotView {
   return {
     id: lot.id,

@@ -6,28 +6,33 @@ import { type Db, rows, type Tx } from '../../db/connect.js';
 import type { EngineState } from '../../db/engine-rows.js';
 import { auctions, uploads } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
+import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import { auctionCreated } from '../auctions/events.js';
 import { buildSearchText, companyNames, nameTokens } from '../auctions/search-text.js';
+import type { BidPresenter } from '../bids/presenters.js';
 import { ensureCompany } from '../companies/queries.js';
+import { lotTimerSet } from './events.js';
 import { claimKey, type KeyClaim, settleKey } from './idempotency.js';
 import { insertAfterCurrent } from './lot-order.js';
-import { type Actor, bumpSession, checkReopen, lockEditable, readEditable, type SessionChange } from './sessions.js';
+import type { SessionView } from './presenters.js';
+import { type Actor, afterCommit, bumpSession, checkReopen, lockEditable, readEditable, type SessionChange } from './sessions.js';
 
 type QuickAuctionValues = z.output<typeof ZQuickAuction>;
 type AuctionRow = typeof auctions.$inferSelect;
 
 /**
- * 'Agregar subasta rápida' (issue 12 item 4): an auction with a name, a starting price and images
- * (no category or description), stamped like any record a user creates (SPEC §6: sellerId is the
- * uid, companyId its company). With 'add to session' it goes on the block next: the order right
- * after the current lot, the queue behind it moving down one (a lot before the current one counts
- * as past, SPEC §4), or last when there is no current lot; with a timer preset as well it becomes
- * the current lot, live, its countdown started at once, all in one transaction. On an ended
- * session 'add to session' needs `reopen` (checkReopen); the session is then live when the lot
- * starts now, scheduled (open, off the air) otherwise. An Idempotency-Key makes a repeat answer
- * the first request's auction (`replayed`), creating nothing.
+ * 'Agregar subasta rápida', the Live Hub's shortcut for selling something not yet listed: an
+ * auction with a name, a starting price and images (no category or description), stamped like any
+ * record a user creates (SPEC §6: sellerId is the uid, companyId its company). With 'add to
+ * session' it goes on the block next: the order right after the current lot, the queue behind it
+ * moving down one (a lot before the current one counts as past, SPEC §4), or last when there is no
+ * current lot; with a timer preset as well it becomes the current lot, live, its countdown started
+ * at once, all in one transaction. On an ended session 'add to session' needs `reopen`
+ * (checkReopen); the session is then live when the lot starts now, scheduled (open, off the air)
+ * otherwise. An Idempotency-Key makes a repeat answer the first request's auction (`replayed`),
+ * creating nothing.
  *
  * Without a timer: 'pending' waits as any pending auction; 'live' is on the block but takes no bids
  * until the seller starts its timer (the bid engine refuses an auction without an end time, and the
@@ -35,6 +40,16 @@ type AuctionRow = typeof auctions.$inferSelect;
  * for an active auction (400). A timer without the session sets the end time and keeps the status.
  */
 export interface QuickAuctionDone {
+  row: AuctionRow;
+  /** The session as read after the commit, when the auction was added to it (or a repeat asked to add it). */
+  view: SessionView | null;
+  /** For the publisher: the new auction, then its lot's timer and the session's state; none on a repeat. */
+  events: DomainEvent[];
+  replayed: boolean;
+}
+
+/** What the transaction committed, before the session is read again. */
+interface Committed {
   row: AuctionRow;
   change: (SessionChange & { lotId: string }) | null;
   timer: { lotId: string; state: EngineState; endTime: number } | null;
@@ -56,8 +71,24 @@ async function checkImages(tx: Tx, opts: { images: string[]; actor: Actor }): Pr
 
 export async function createQuickAuction(
   db: Db,
-  opts: { actor: Actor; sessionId: string; input: QuickAuctionValues; key?: KeyClaim | null; ip?: string },
+  opts: Acting<Actor> & { present: BidPresenter; sessionId: string; input: QuickAuctionValues; key?: KeyClaim | null },
 ): Promise<QuickAuctionDone> {
+  const done = await commit(db, opts);
+  const { row, change, timer, replayed } = done;
+  if (replayed) {
+    // A repeat answers the session as it is now, and tells nobody anything new.
+    const view = opts.input.addToSession
+      ? (await afterCommit(db, opts.present, { sessionId: opts.sessionId, statusChanged: false }, { wholeState: false })).view
+      : null;
+    return { row, view, events: [], replayed };
+  }
+  if (!change) return { row, view: null, events: done.events, replayed };
+  const first = (view: SessionView) => (timer ? [lotTimerSet(view, opts.present, { ...timer, auctionId: row.id })] : []);
+  const committed = await afterCommit(db, opts.present, change, { first });
+  return { row, view: committed.view, events: [...done.events, ...committed.events], replayed };
+}
+
+async function commit(db: Db, opts: Acting<Actor> & { sessionId: string; input: QuickAuctionValues; key?: KeyClaim | null }): Promise<Committed> {
   const { actor, input } = opts;
   await readEditable(db, opts.sessionId, actor);
   // An active auction outside the show needs an end (as the auction form's); a lot waits for its timer.
@@ -93,12 +124,11 @@ export async function createQuickAuction(
       .returning();
     if (!row) throw new Error('insert returned nothing');
     await recordAudit(tx, {
-      actorId: actor.id,
+      by: opts,
       action: 'auction.create',
       entityType: 'auction',
       entityId: row.id,
       after: { name: row.name, companyId: row.companyId, quick: true, sessionId: opts.sessionId },
-      ip: opts.ip ?? null,
     });
     const events: DomainEvent[] = [auctionCreated(row)];
     if (!input.addToSession) {
@@ -114,12 +144,11 @@ export async function createQuickAuction(
     const after = await bumpSession(tx, session.id, { status, ...(startsNow ? { currentLotId: lot.id } : {}) });
     if (opts.key) await settleKey(tx, opts.key, { sessionId: session.id, auctionId: row.id });
     await recordAudit(tx, {
-      actorId: actor.id,
+      by: opts,
       action: 'live_session.add_lot',
       entityType: 'live_session',
       entityId: session.id,
       after: { lotId: lot.id, auctionId: row.id, order: lot.order, current: startsNow, timerSeconds: input.timerSeconds },
-      ip: opts.ip ?? null,
     });
     const change = { sessionId: session.id, statusChanged: after.status !== session.status, lotId: lot.id };
     if (!startsNow || !row.endTime) return { row, change, timer: null, events, replayed: false };

@@ -1,5 +1,5 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AuctionDetail } from '../../../domain/auctions.js';
 import {
@@ -15,20 +15,21 @@ import {
 } from '../../../domain/live.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../http/auth-hooks.js';
-import { AppError, fieldMessage } from '../../http/errors.js';
+import { AppError } from '../../http/errors.js';
+import { requestContext } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { canEditSession } from '../../policies/live-sessions.js';
 import { VideoUnavailableError } from '../../providers/video/types.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import type { CurrentUser } from '../../sessions/store.js';
 import { describeAuction } from '../auctions/service.js';
-import { installLiveSubscribers, lotTimerSet, sessionChanged, sessionDeleted } from './events.js';
+import { installLiveSubscribers } from './events.js';
 import { idempotencyKeyOf, keyClaim } from './idempotency.js';
 import { addLot, removeLot, reorderLots, setCurrentLot } from './lots.js';
-import { presentDetail } from './presenters.js';
+import { presentDetail, type SessionView } from './presenters.js';
 import { listSessions, liveDirectory, pickAuctions, readSessionView } from './queries.js';
 import { createQuickAuction } from './quick-auction.js';
-import { createSession, deleteSession, readEditable, readSession, type SessionChange, sessionNotFound, updateSession } from './sessions.js';
+import { createSession, deleteSession, readEditable, readSession, sessionNotFound, updateSession } from './sessions.js';
 import { startStream, stopStream } from './stream.js';
 import { setLotTimer } from './timer.js';
 
@@ -48,13 +49,19 @@ const writeLimit = {
 /** The picker searches as the seller types (debounced 300 ms). */
 const pickerLimit = { max: 60, timeWindow: '10 seconds', keyGenerator: (req: FastifyRequest) => req.user?.id ?? req.ip };
 
-const liveFields: Record<string, string> = messages.live.fields;
+/**
+ * Every live route: the Live Hub's field codes (src/domain/live.ts) have their own words, read by the
+ * shared error handler before the common ones ('whatsappInvalid' is a group link here).
+ */
+const live = { fieldMessages: messages.live.fields };
+/** A change: the Live Hub's words and the writes' limit. */
+const write = { ...live, rateLimit: writeLimit };
 
 /**
- * Issue 12's API (paths fixed by the issue). GET of one session and the directory are public;
- * everything else is the panel's, and a session the user may not change answers 'Sesión no
- * encontrada' (404) like one that does not exist. Each change answers the session as its editor
- * reads it and is broadcast to the session room after the commit.
+ * The Live Hub's API (its paths are the ones the Live Hub was built against). GET of one session
+ * and the directory are public; everything else is the panel's, and a session the user may not
+ * change answers 'Sesión no encontrada' (404) like one that does not exist. Each change answers the
+ * session as its editor reads it; the events its service returns are published after the commit.
  */
 export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -64,76 +71,49 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   const unsubscribe = installLiveSubscribers({ db, publisher, present });
   fastify.addHook('onClose', async () => unsubscribe());
 
-  // The Live Hub's field codes (src/domain/live.ts) have their own words ('whatsappInvalid' is a group link here).
-  fastify.setErrorHandler((err: FastifyError, _req, reply) => {
-    if (!hasZodFastifySchemaValidationErrors(err)) throw err;
-    const fields: Record<string, string> = {};
-    for (const v of err.validation) {
-      const key = v.instancePath.split('/').filter(Boolean).join('.') || '_';
-      fields[key] ??= liveFields[v.message ?? ''] ?? fieldMessage({ code: v.keyword, message: v.message ?? '' });
-    }
-    return reply.code(400).send({ error: { code: 'VALIDATION', message: messages.errors.validation, fields } });
-  });
+  /** The session as `viewer` reads it, for an answer. */
+  const detailOf = (view: SessionView, viewer: CurrentUser | null) =>
+    presentDetail(view, { present, canEdit: canEditSession(viewer, view.row), viewerCount: realtime.viewerCount(view.row.id) });
 
-  /** The session as `viewer` reads it now, for an answer. */
-  async function detailFor(sessionId: string, viewer: CurrentUser | null) {
-    const view = await readSessionView(db, sessionId);
-    if (!view) throw sessionNotFound();
-    return { view, detail: presentDetail(view, { present, canEdit: canEditSession(viewer, view.row), viewerCount: realtime.viewerCount(view.row.id) }) };
+  /** After a committed change: publish the events its service returned, and answer the editor's view. */
+  async function answer(change: { view: SessionView; events: DomainEvent[] }, actor: CurrentUser) {
+    await publisher.publish(change.events);
+    return detailOf(change.view, actor);
   }
 
-  /**
-   * After a committed change: publish its events, then the session's whole state (unless `events`
-   * already carry all that changed), and answer the editor's view.
-   */
-  async function changed(
-    change: SessionChange,
-    actor: CurrentUser,
-    before: (view: NonNullable<Awaited<ReturnType<typeof readSessionView>>>) => DomainEvent[] = () => [],
-    opts: { wholeState: boolean } = { wholeState: true },
-  ) {
-    const { view, detail } = await detailFor(change.sessionId, actor);
-    const state = opts.wholeState || change.statusChanged ? [sessionChanged(view, present, { statusChanged: change.statusChanged })] : [];
-    await publisher.publish([...before(view), ...state]);
-    return detail;
-  }
+  app.get('/api/live-sessions', { config: live, preValidation: panel }, async (req) => listSessions(db, currentUser(req)));
 
-  app.get('/api/live-sessions', { preValidation: panel }, async (req) => listSessions(db, currentUser(req)));
-
-  app.get('/api/live-sessions/public', async () => liveDirectory(db));
+  app.get('/api/live-sessions/public', { config: live }, async () => liveDirectory(db));
 
   /** A repeat of an Idempotency-Key answers as the first did (201, the record as it is now), and says so in a header. */
   const replayed = (reply: FastifyReply) => reply.header('Idempotent-Replayed', 'true');
 
-  app.post('/api/live-sessions', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { body: ZSessionCreate } }, async (req, reply) => {
-    const actor = currentUser(req);
-    const key = keyClaim({ userId: actor.id, key: idempotencyKeyOf(req), action: 'live_session.create', sessionId: null, body: req.body });
-    const made = await createSession(db, { actor, input: req.body, key, ip: req.ip });
-    if (made.replayed) {
-      const { detail } = await detailFor(made.row.id, actor);
-      return replayed(reply).code(201).send(detail);
-    }
-    return reply.code(201).send(await changed({ sessionId: made.row.id, statusChanged: false }, actor));
+  app.post('/api/live-sessions', { config: write, preValidation: panel, schema: { body: ZSessionCreate } }, async (req, reply) => {
+    const context = requestContext(req);
+    const key = keyClaim({ userId: context.actor.id, key: idempotencyKeyOf(req), action: 'live_session.create', sessionId: null, body: req.body });
+    const made = await createSession(db, { ...context, present, input: req.body, key });
+    if (made.replayed) return replayed(reply).code(201).send(detailOf(made.view, context.actor));
+    return reply.code(201).send(await answer(made, context.actor));
   });
 
-  app.get('/api/live-sessions/:id', { schema: { params: ZParams } }, async (req) => (await detailFor(req.params.id, req.user)).detail);
+  app.get('/api/live-sessions/:id', { config: live, schema: { params: ZParams } }, async (req) => {
+    const view = await readSessionView(db, req.params.id);
+    if (!view) throw sessionNotFound();
+    return detailOf(view, req.user);
+  });
 
-  app.put(
-    '/api/live-sessions/:id',
-    { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZSessionUpdate } },
-    async (req) => {
-      const actor = currentUser(req);
-      const change = await updateSession(db, { actor, id: req.params.id, input: req.body, ip: req.ip });
-      const detail = await changed(change, actor);
-      // 'Finalizada' drops the video as 'Detener' does: nobody keeps watching an ended show.
-      if (change.ended) await endVideo(change.sessionId);
-      return detail;
-    },
-  );
+  app.put('/api/live-sessions/:id', { config: write, preValidation: panel, schema: { params: ZParams, body: ZSessionUpdate } }, async (req) => {
+    const context = requestContext(req);
+    const change = await updateSession(db, { ...context, present, id: req.params.id, input: req.body });
+    const detail = await answer(change, context.actor);
+    // 'Finalizada' drops the video as 'Detener' does: nobody keeps watching an ended show.
+    if (change.ended) await endVideo(change.sessionId);
+    return detail;
+  });
 
-  app.delete('/api/live-sessions/:id', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => {
-    const row = await deleteSession(db, { actor: currentUser(req), id: req.params.id, ip: req.ip });
-    await publisher.publish([sessionDeleted(row)]);
+  app.delete('/api/live-sessions/:id', { config: write, preValidation: panel, schema: { params: ZParams } }, async (req) => {
+    const { row, events } = await deleteSession(db, { ...requestContext(req), id: req.params.id });
+    await publisher.publish(events);
     await endVideo(row.id);
     return { id: row.id };
   });
@@ -147,110 +127,91 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
    * What the browser needs to publish (the session's editors only: anyone else gets 'Sesión no
    * encontrada', SPEC's 'token' failure) or to watch (anyone) the session's video.
    */
-  app.get('/api/live-sessions/:id/video', { config: { rateLimit: grantLimit }, schema: { params: ZParams, querystring: ZVideoQuery } }, async (req, reply) => {
-    const { role } = req.query;
-    let session: Awaited<ReturnType<typeof readSession>>;
-    if (role === 'publisher') {
-      await panel(req, reply);
-      session = await readEditable(db, req.params.id, currentUser(req));
-    } else {
-      session = await readSession(db, req.params.id);
-    }
-    if (!session) throw sessionNotFound();
-    try {
-      return await ctx.video.grant(session.id, role);
-    } catch (err) {
-      if (err instanceof VideoUnavailableError) throw new AppError('VIDEO_UNAVAILABLE', messages.live.videoUnavailable);
-      throw err;
-    }
-  });
-
-  /** 'Iniciar' once the provider accepted the seller's media: live, streamType, lastStreamStart (SPEC §4). */
-  app.post(
-    '/api/live-sessions/:id/stream/start',
-    { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZStreamStart } },
-    async (req) => {
-      const actor = currentUser(req);
-      const reopen = req.body?.reopen === true;
-      return changed(await startStream(db, { actor, sessionId: req.params.id, provider: ctx.video.name, reopen, ip: req.ip }), actor);
+  app.get(
+    '/api/live-sessions/:id/video',
+    { config: { ...live, rateLimit: grantLimit }, schema: { params: ZParams, querystring: ZVideoQuery } },
+    async (req, reply) => {
+      const { role } = req.query;
+      let session: Awaited<ReturnType<typeof readSession>>;
+      if (role === 'publisher') {
+        await panel(req, reply);
+        session = await readEditable(db, req.params.id, currentUser(req));
+      } else {
+        session = await readSession(db, req.params.id);
+      }
+      if (!session) throw sessionNotFound();
+      try {
+        return await ctx.video.grant(session.id, role);
+      } catch (err) {
+        if (err instanceof VideoUnavailableError) throw new AppError('VIDEO_UNAVAILABLE', messages.live.videoUnavailable);
+        throw err;
+      }
     },
   );
 
+  /** 'Iniciar' once the provider accepted the seller's media: live, streamType, lastStreamStart (SPEC §4). */
+  app.post('/api/live-sessions/:id/stream/start', { config: write, preValidation: panel, schema: { params: ZParams, body: ZStreamStart } }, async (req) => {
+    const context = requestContext(req);
+    const reopen = req.body?.reopen === true;
+    return answer(await startStream(db, { ...context, present, sessionId: req.params.id, provider: ctx.video.name, reopen }), context.actor);
+  });
+
   /** 'Detener': scheduled, lastStreamStop, and the provider drops the session's video. */
-  app.post('/api/live-sessions/:id/stream/stop', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => {
-    const actor = currentUser(req);
-    const detail = await changed(await stopStream(db, { actor, sessionId: req.params.id, ip: req.ip }), actor);
+  app.post('/api/live-sessions/:id/stream/stop', { config: write, preValidation: panel, schema: { params: ZParams } }, async (req) => {
+    const context = requestContext(req);
+    const detail = await answer(await stopStream(db, { ...context, present, sessionId: req.params.id }), context.actor);
     await endVideo(detail.session.id);
     return detail;
   });
 
-  app.post(
-    '/api/live-sessions/:id/lots',
-    { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZAddLot } },
-    async (req, reply) => {
-      const actor = currentUser(req);
-      const change = await addLot(db, { actor, sessionId: req.params.id, auctionId: req.body.auctionId, ip: req.ip });
-      return reply.code(201).send(await changed(change, actor));
-    },
-  );
-
-  app.delete('/api/live-sessions/:id/lots/:lotId', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZLotParams } }, async (req) => {
-    const actor = currentUser(req);
-    return changed(await removeLot(db, { actor, sessionId: req.params.id, lotId: req.params.lotId, ip: req.ip }), actor);
+  app.post('/api/live-sessions/:id/lots', { config: write, preValidation: panel, schema: { params: ZParams, body: ZAddLot } }, async (req, reply) => {
+    const context = requestContext(req);
+    const change = await addLot(db, { ...context, present, sessionId: req.params.id, auctionId: req.body.auctionId });
+    return reply.code(201).send(await answer(change, context.actor));
   });
 
-  app.put(
-    '/api/live-sessions/:id/lots/order',
-    { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZReorderLots } },
-    async (req) => {
-      const actor = currentUser(req);
-      return changed(await reorderLots(db, { actor, sessionId: req.params.id, lotIds: req.body.lotIds, ip: req.ip }), actor);
-    },
-  );
+  app.delete('/api/live-sessions/:id/lots/:lotId', { config: write, preValidation: panel, schema: { params: ZLotParams } }, async (req) => {
+    const context = requestContext(req);
+    return answer(await removeLot(db, { ...context, present, sessionId: req.params.id, lotId: req.params.lotId }), context.actor);
+  });
 
-  app.post(
-    '/api/live-sessions/:id/current',
-    { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZSetCurrentLot } },
-    async (req) => {
-      const actor = currentUser(req);
-      const { lotId, reopen } = req.body;
-      return changed(await setCurrentLot(db, { actor, sessionId: req.params.id, lotId, reopen: reopen === true, ip: req.ip }), actor);
-    },
-  );
+  app.put('/api/live-sessions/:id/lots/order', { config: write, preValidation: panel, schema: { params: ZParams, body: ZReorderLots } }, async (req) => {
+    const context = requestContext(req);
+    return answer(await reorderLots(db, { ...context, present, sessionId: req.params.id, lotIds: req.body.lotIds }), context.actor);
+  });
 
-  app.post(
-    '/api/live-sessions/:id/timer',
-    { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZTimerInput } },
-    async (req) => {
-      const actor = currentUser(req);
-      const set = await setLotTimer(db, { actor, sessionId: req.params.id, seconds: req.body.seconds, ip: req.ip });
-      // lotTimer carries the lot's new state: a thousand viewers need not receive every lot again.
-      return changed(set, actor, (view) => [lotTimerSet(view, present, set)], { wholeState: false });
-    },
-  );
+  app.post('/api/live-sessions/:id/current', { config: write, preValidation: panel, schema: { params: ZParams, body: ZSetCurrentLot } }, async (req) => {
+    const context = requestContext(req);
+    const { lotId, reopen } = req.body;
+    return answer(await setCurrentLot(db, { ...context, present, sessionId: req.params.id, lotId, reopen: reopen === true }), context.actor);
+  });
+
+  app.post('/api/live-sessions/:id/timer', { config: write, preValidation: panel, schema: { params: ZParams, body: ZTimerInput } }, async (req) => {
+    const context = requestContext(req);
+    return answer(await setLotTimer(db, { ...context, present, sessionId: req.params.id, seconds: req.body.seconds }), context.actor);
+  });
 
   app.post(
     '/api/live-sessions/:id/quick-auction',
-    { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZQuickAuction } },
+    { config: write, preValidation: panel, schema: { params: ZParams, body: ZQuickAuction } },
     async (req, reply) => {
-      const actor = currentUser(req);
+      const context = requestContext(req);
+      const { actor } = context;
       const key = keyClaim({ userId: actor.id, key: idempotencyKeyOf(req), action: 'live_session.quick_auction', sessionId: req.params.id, body: req.body });
-      const done = await createQuickAuction(db, { actor, sessionId: req.params.id, input: req.body, key, ip: req.ip });
+      const done = await createQuickAuction(db, { ...context, present, sessionId: req.params.id, input: req.body, key });
       const auction = (await describeAuction(db, { row: done.row, viewer: actor })) as AuctionDetail;
-      if (done.replayed) {
-        const detail = req.body.addToSession ? (await detailFor(req.params.id, actor)).detail : null;
-        return replayed(reply).code(201).send({ auction, detail });
-      }
+      if (done.replayed)
+        return replayed(reply)
+          .code(201)
+          .send({ auction, detail: done.view ? detailOf(done.view, actor) : null });
       await publisher.publish(done.events);
-      const { change, timer } = done;
-      const detail = change ? await changed(change, actor, (view) => (timer ? [lotTimerSet(view, present, { ...timer, auctionId: done.row.id })] : [])) : null;
-      return reply.code(201).send({ auction, detail });
+      return reply.code(201).send({ auction, detail: done.view ? detailOf(done.view, actor) : null });
     },
   );
 
   app.get(
     '/api/live-sessions/:id/picker',
-    { config: { rateLimit: pickerLimit }, preValidation: panel, schema: { params: ZParams, querystring: ZPickerQuery } },
+    { config: { ...live, rateLimit: pickerLimit }, preValidation: panel, schema: { params: ZParams, querystring: ZPickerQuery } },
     async (req) => {
       const actor = currentUser(req);
       const session = await readEditable(db, req.params.id, actor);

@@ -8,17 +8,22 @@ import type { Db, Tx } from '../../db/connect.js';
 import type { EngineState } from '../../db/engine-rows.js';
 import { auctions, liveLots, liveSessions, uploads } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
+import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { canEditSession } from '../../policies/live-sessions.js';
 import type { ScopedActor } from '../../policies/scope.js';
+import type { DomainEvent } from '../../realtime/publisher.js';
+import type { BidPresenter } from '../bids/presenters.js';
+import { sessionChanged, sessionDeleted } from './events.js';
 import { claimKey, type KeyClaim, settleKey } from './idempotency.js';
-import type { SessionRow } from './presenters.js';
+import type { SessionRow, SessionView } from './presenters.js';
+import { readSessionView } from './queries.js';
 import { checkSessionDeletable, lockAuctionStates, removalBlockOf } from './removal.js';
 
 /**
- * Sessions: create, edit, delete (issue 12 item 1). Lock order, everywhere in the Live Hub and in
- * the close's trigger (db/functions/live-lots-finish.sql): an auction row first, then the session
- * row, then its lots, so two changes never wait on each other in a circle.
+ * Sessions: create, edit, delete ('Crear sesión', 'Editar Sesión'). Lock order, everywhere in the
+ * Live Hub and in the close's trigger (db/functions/live-lots-finish.sql): an auction row first,
+ * then the session row, then its lots, so two changes never wait on each other in a circle.
  */
 
 export type Actor = ScopedActor;
@@ -29,6 +34,30 @@ export interface SessionChange {
 }
 
 export const sessionNotFound = () => new AppError('NOT_FOUND', messages.live.sessionNotFound);
+
+/** A committed change, with the session as read after it (for the answer) and the events its room hears. */
+export interface SessionCommitted extends SessionChange {
+  view: SessionView;
+  events: DomainEvent[];
+}
+
+/**
+ * After a commit: the session read again, and what its room hears: `first` (built from that view),
+ * then the whole public state, unless `wholeState` is false (the change's own events carry all that
+ * changed) and the status stayed.
+ */
+export async function afterCommit<C extends SessionChange>(
+  db: Db,
+  present: BidPresenter,
+  change: C,
+  opts: { first?: (view: SessionView) => DomainEvent[]; wholeState?: boolean } = {},
+): Promise<C & SessionCommitted> {
+  const view = await readSessionView(db, change.sessionId);
+  if (!view) throw sessionNotFound();
+  const wholeState = opts.wholeState ?? true;
+  const state = wholeState || change.statusChanged ? [sessionChanged(view, present, { statusChanged: change.statusChanged })] : [];
+  return { ...change, view, events: [...(opts.first?.(view) ?? []), ...state] };
+}
 
 /** The session, locked for this transaction, when the actor may change it; anyone else gets 'Sesión no encontrada'. */
 export async function lockEditable(tx: Tx, id: string, actor: Actor): Promise<SessionRow> {
@@ -70,10 +99,10 @@ export async function bumpSession(tx: Tx, id: string, set: Partial<typeof liveSe
  */
 export async function createSession(
   db: Db,
-  opts: { actor: Actor; input: z.output<typeof ZSessionCreate>; key?: KeyClaim | null; ip?: string },
-): Promise<{ row: SessionRow; replayed: boolean }> {
+  opts: Acting<Actor> & { present: BidPresenter; input: z.output<typeof ZSessionCreate>; key?: KeyClaim | null },
+): Promise<SessionCommitted & { replayed: boolean }> {
   const { actor, input } = opts;
-  return db.transaction(async (tx) => {
+  const made = await db.transaction(async (tx) => {
     const replay = opts.key ? await claimKey(tx, opts.key) : null;
     if (replay) {
       const first = replay.sessionId ? await readSession(tx, replay.sessionId) : null;
@@ -94,16 +123,18 @@ export async function createSession(
       .returning();
     if (!row) throw new Error('insert returned nothing');
     await recordAudit(tx, {
-      actorId: actor.id,
+      by: opts,
       action: 'live_session.create',
       entityType: 'live_session',
       entityId: row.id,
       after: { title: row.title, companyId: row.companyId, scheduledAt: row.scheduledAt },
-      ip: opts.ip ?? null,
     });
     if (opts.key) await settleKey(tx, opts.key, { sessionId: row.id, auctionId: null });
     return { row, replayed: false };
   });
+  // A repeat tells nobody anything new.
+  const change = { sessionId: made.row.id, statusChanged: false, replayed: made.replayed };
+  return afterCommit(db, opts.present, change, { wholeState: !made.replayed });
 }
 
 type SessionUpdate = z.output<typeof ZSessionUpdate>;
@@ -160,10 +191,10 @@ export async function checkReopen(tx: Tx, session: SessionRow, opts: { confirmed
 /** PUT /api/live-sessions/{id}: any subset of the fields ('Editar Sesión', the status dropdown, the cover). */
 export async function updateSession(
   db: Db,
-  opts: { actor: Actor; id: string; input: SessionUpdate; ip?: string },
-): Promise<SessionChange & { ended: boolean }> {
+  opts: Acting<Actor> & { present: BidPresenter; id: string; input: SessionUpdate },
+): Promise<SessionCommitted & { ended: boolean }> {
   const { actor, input } = opts;
-  return db.transaction(async (tx) => {
+  const change = await db.transaction(async (tx) => {
     const before = await lockEditable(tx, opts.id, actor);
     const set: Partial<typeof liveSessions.$inferInsert> = {};
     const title = input.title ?? before.title;
@@ -187,16 +218,16 @@ export async function updateSession(
     }
     const row = await bumpSession(tx, before.id, set);
     await recordAudit(tx, {
-      actorId: actor.id,
+      by: opts,
       action: 'live_session.update',
       entityType: 'live_session',
       entityId: row.id,
       before: pick(before, Object.keys(set)),
       after: pick(row, Object.keys(set)),
-      ip: opts.ip ?? null,
     });
     return { sessionId: row.id, statusChanged: status !== before.status, ended: status === 'ended' && before.status !== 'ended' };
   });
+  return afterCommit(db, opts.present, change);
 }
 
 function pick(row: SessionRow, keys: string[]): Record<string, unknown> {
@@ -208,7 +239,7 @@ function pick(row: SessionRow, keys: string[]): Record<string, unknown> {
  * that sold (its results) or that is running is refused (removal.ts): the seller ends it instead.
  * Its auctions' rows are locked first, then the session, as everywhere.
  */
-export async function deleteSession(db: Db, opts: { actor: Actor; id: string; ip?: string }): Promise<SessionRow> {
+export async function deleteSession(db: Db, opts: Acting<Actor> & { id: string }): Promise<{ row: SessionRow; events: DomainEvent[] }> {
   const editable = await readEditable(db, opts.id, opts.actor);
   // A lot added between the read and the locks: read again.
   for (let attempt = 0; ; attempt++) {
@@ -227,15 +258,14 @@ export async function deleteSession(db: Db, opts: { actor: Actor; id: string; ip
       checkSessionDeletable(lots.map((l) => removalBlockOf(states.get(l.auctionId) as EngineState)));
       await tx.delete(liveSessions).where(eq(liveSessions.id, row.id));
       await recordAudit(tx, {
-        actorId: opts.actor.id,
+        by: opts,
         action: 'live_session.delete',
         entityType: 'live_session',
         entityId: row.id,
         before: { title: row.title, companyId: row.companyId, status: row.status, auctionIds: lots.map((l) => l.auctionId) },
-        ip: opts.ip ?? null,
       });
       return row;
     });
-    if (done) return done;
+    if (done) return { row: done, events: [sessionDeleted(done)] };
   }
 }

@@ -1,7 +1,9 @@
 import type { VideoProviderName } from '../../../domain/video.js';
 import { recordAudit } from '../../audit.js';
 import type { Db } from '../../db/connect.js';
-import { type Actor, bumpSession, checkReopen, lockEditable, type SessionChange } from './sessions.js';
+import type { Acting } from '../../http/request-context.js';
+import type { BidPresenter } from '../bids/presenters.js';
+import { type Actor, afterCommit, bumpSession, checkReopen, lockEditable, type SessionCommitted } from './sessions.js';
 
 /**
  * SPEC §4 "Broadcast state": 'Iniciar' sets the session live with the provider that carries it and
@@ -11,39 +13,39 @@ import { type Actor, bumpSession, checkReopen, lockEditable, type SessionChange 
  */
 export async function startStream(
   db: Db,
-  opts: { actor: Actor; sessionId: string; provider: VideoProviderName; reopen?: boolean; ip?: string },
-): Promise<SessionChange> {
-  return db.transaction(async (tx) => {
+  opts: Acting<Actor> & { present: BidPresenter; sessionId: string; provider: VideoProviderName; reopen?: boolean },
+): Promise<SessionCommitted> {
+  const change = await db.transaction(async (tx) => {
     const before = await lockEditable(tx, opts.sessionId, opts.actor);
     await checkReopen(tx, before, { confirmed: opts.reopen === true });
     const row = await bumpSession(tx, before.id, { status: 'live', streamType: opts.provider, lastStreamStart: new Date() });
     await recordAudit(tx, {
-      actorId: opts.actor.id,
+      by: opts,
       action: 'live_session.stream_start',
       entityType: 'live_session',
       entityId: row.id,
       before: { status: before.status, streamType: before.streamType },
       after: { status: row.status, streamType: row.streamType },
-      ip: opts.ip ?? null,
     });
     return { sessionId: row.id, statusChanged: before.status !== row.status };
   });
+  return afterCommit(db, opts.present, change);
 }
 
-export async function stopStream(db: Db, opts: { actor: Actor; sessionId: string; ip?: string }): Promise<SessionChange> {
-  return db.transaction(async (tx) => {
+export async function stopStream(db: Db, opts: Acting<Actor> & { present: BidPresenter; sessionId: string }): Promise<SessionCommitted> {
+  const change = await db.transaction(async (tx) => {
     const before = await lockEditable(tx, opts.sessionId, opts.actor);
     const status = before.status === 'ended' ? 'ended' : 'scheduled';
     const row = await bumpSession(tx, before.id, { status, lastStreamStop: new Date() });
     await recordAudit(tx, {
-      actorId: opts.actor.id,
+      by: opts,
       action: 'live_session.stream_stop',
       entityType: 'live_session',
       entityId: row.id,
       before: { status: before.status },
       after: { status: row.status },
-      ip: opts.ip ?? null,
     });
     return { sessionId: row.id, statusChanged: before.status !== row.status };
   });
+  return afterCommit(db, opts.present, change);
 }

@@ -4,16 +4,19 @@ import { type Db, rows, type Tx } from '../../db/connect.js';
 import type { EngineState } from '../../db/engine-rows.js';
 import { auctions, HOLDING_PAYMENT_STATUSES, liveLots, paymentItems } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
+import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
+import type { BidPresenter } from '../bids/presenters.js';
+import { lotTimerSet } from './events.js';
 import { lotNotFound } from './lots.js';
-import { type Actor, bumpSession, lockEditable, readEditable, type SessionChange } from './sessions.js';
+import { type Actor, afterCommit, bumpSession, lockEditable, readEditable, type SessionChange, type SessionCommitted } from './sessions.js';
 
 /**
- * The lot timer, run by the server (issue 12 item 3). `POST .../timer {seconds}` sets the current
- * lot's auction to end at the database's now plus N and to take bids (status live), with the
- * auction row locked as the bid engine locks it, so no bid is decided against a half-set timer.
- * The scheduler (bids/scheduler.ts) closes it when that time comes, and the close's trigger
- * finishes the lot (db/functions/live-lots-finish.sql).
+ * The lot timer, run by the server so every viewer's countdown ends at the same moment. `POST
+ * .../timer {seconds}` sets the current lot's auction to end at the database's now plus N and to
+ * take bids (status live), with the auction row locked as the bid engine locks it, so no bid is
+ * decided against a half-set timer. The scheduler (bids/scheduler.ts) closes it when that time
+ * comes, and the close's trigger finishes the lot (db/functions/live-lots-finish.sql).
  *
  * Re-running a lot: sellers re-run unsold lots, so an auction that ended without bids is opened
  * again (status live, closed_at and winner cleared, its lot back to queued). A lot that sold (bids
@@ -41,7 +44,10 @@ async function currentLot(db: Db | Tx, sessionId: string, actor: Actor) {
   return { session, lot };
 }
 
-export async function setLotTimer(db: Db, opts: { actor: Actor; sessionId: string; seconds: number; ip?: string }): Promise<TimerSet> {
+export async function setLotTimer(
+  db: Db,
+  opts: Acting<Actor> & { present: BidPresenter; sessionId: string; seconds: number },
+): Promise<TimerSet & SessionCommitted> {
   // The current lot may change between the unlocked read and the locks: then read it again.
   for (let attempt = 0; ; attempt++) {
     const { lot } = await currentLot(db, opts.sessionId, opts.actor);
@@ -83,17 +89,17 @@ export async function setLotTimer(db: Db, opts: { actor: Actor; sessionId: strin
       if (!state) throw new Error('auction vanished');
       await bumpSession(tx, session.id);
       await recordAudit(tx, {
-        actorId: opts.actor.id,
+        by: opts,
         action: 'live_session.timer',
         entityType: 'live_session',
         entityId: session.id,
         before: { auctionId: auction.id, status: auction.status, endTime: auction.endTime },
         after: { lotId: lot.id, seconds: opts.seconds, endTime: new Date(endTime), reopened: closed },
-        ip: opts.ip ?? null,
       });
       return { sessionId: session.id, statusChanged: false, lotId: lot.id, auctionId: auction.id, state: state.s, endTime };
     });
-    if (done) return done;
+    // lotTimer carries the lot's new state: a thousand viewers need not receive every lot again.
+    if (done) return afterCommit(db, opts.present, done, { first: (view) => [lotTimerSet(view, opts.present, done)], wholeState: false });
   }
 }
 

@@ -4,13 +4,15 @@ import { applyPaymentEvent, hasShipping, type WonItem } from '../../../domain/pa
 import type { Db } from '../../db/connect.js';
 import { payments, users } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
+import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { type Checkout, type PaymentProvider, ProviderUnavailableError } from '../../providers/payments/types.js';
 import type { SellerAccounts } from './accounts.js';
 import { collectorOf } from './collectors.js';
-import { type Actor, conflict, isReserved, machineState, paymentScope, refused } from './policies.js';
+import { type Actor, paymentScope } from './policies.js';
 import { view } from './queries.js';
 import { cancelPayment, changed, lockPayment, type PaymentChange, save, unchanged } from './service.js';
+import { conflict, isReserved, machineState, refused } from './transitions.js';
 
 /**
  * What billing asks of the payment provider: finalize creates a checkout, cancel expires it.
@@ -49,12 +51,13 @@ interface Reservation {
   grandTotal: number;
 }
 
-export async function finalize(db: Db, opts: ProviderDeps & { actor: Actor; id: string; ip?: string }): Promise<FinalizeAnswer> {
+export async function finalize(db: Db, opts: ProviderDeps & Acting<Actor> & { id: string }): Promise<FinalizeAnswer> {
   const step = await reserveCheckout(db, { actor: opts.actor, id: opts.id, provider: opts.provider.kind });
   if ('done' in step) return step.done;
   const { checkout, collector } = await createCheckout(db, opts, step.reservation);
   const collectedBySeller = collector !== null;
-  const recorded = await recordCheckout(db, { actor: opts.actor, id: opts.id, checkout, provider: opts.provider.kind, collectedBySeller, ip: opts.ip });
+  const { provider, accounts, log, ...acting } = opts;
+  const recorded = await recordCheckout(db, { ...acting, checkout, provider: provider.kind, collectedBySeller });
   if (recorded) return recorded;
   // Cancelled while the provider was working: the new checkout must not take payments.
   await expire(opts, { preferenceId: checkout.preferenceId, collector });
@@ -65,8 +68,9 @@ export async function finalize(db: Db, opts: ProviderDeps & { actor: Actor; id: 
  * POST /api/payments/{id}/cancel: the payment ends (service.ts), then its link stops taking
  * payments at the provider, with the account that made it.
  */
-export async function cancel(db: Db, opts: ProviderDeps & { actor: Actor; id: string; ip?: string }): Promise<PaymentChange> {
-  const change = await cancelPayment(db, { actor: opts.actor, id: opts.id, ip: opts.ip });
+export async function cancel(db: Db, opts: ProviderDeps & Acting<Actor> & { id: string }): Promise<PaymentChange> {
+  const { provider, accounts, log, ...acting } = opts;
+  const change = await cancelPayment(db, acting);
   const { payment } = change;
   if (payment.provider === opts.provider.kind) {
     // Best effort: the account is found again the way finalize found it.
@@ -133,7 +137,7 @@ async function createCheckout(db: Db, opts: ProviderDeps, r: Reservation): Promi
 /** Step 3. Null when the payment is no longer a draft to finish (it was cancelled meanwhile). */
 export async function recordCheckout(
   db: Db,
-  opts: { actor: Actor; id: string; checkout: Checkout; provider: PaymentProvider['kind']; collectedBySeller: boolean; ip?: string | undefined },
+  opts: Acting<Actor> & { id: string; checkout: Checkout; provider: PaymentProvider['kind']; collectedBySeller: boolean },
 ): Promise<FinalizeAnswer | null> {
   return db.transaction(async (tx) => {
     const row = await lockPayment(tx, opts.id, paymentScope(opts.actor));
@@ -153,7 +157,7 @@ export async function recordCheckout(
         provider: opts.provider,
         collectedBySeller: opts.collectedBySeller,
       },
-      { actorId: opts.actor.id, action: 'payment.finalize', before, ip: opts.ip },
+      { by: opts, action: 'payment.finalize', before },
     );
     return { ...changed(answer, answer.auctionIds), link: checkout.url };
   });

@@ -3,7 +3,7 @@ import type { Db, Tx } from '../../db/connect.js';
 import { userProfiles } from '../../db/schema.js';
 
 /**
- * Who collects a sale (issue 14, item 5): the account a buyer pays into decides what goes in one
+ * Who collects a sale: the account a buyer pays into decides what goes in one
  * bill. For an auction of `companyId` sold by `sellerId`:
  * 1. a seller with their own connected Mercado Pago account collects in it (one bill per seller);
  * 2. otherwise the company collects: in the connected account of one of its admins (the first to

@@ -7,6 +7,7 @@ import { recordAudit } from '../../audit.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { AppError } from '../../http/errors.js';
+import { requestContext } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { sandboxAuthorizationCode } from '../../providers/payments/sandbox.js';
 import { pkceChallenge } from '../../providers/payments/signing.js';
@@ -94,12 +95,11 @@ export async function connectRoutes(fastify: FastifyInstance, ctx: AppContext): 
         const tokens = await provider.connect.exchangeCode({ code: req.query.code, codeVerifier: pending.verifier, redirectUri: callbackUrl });
         await accounts.store(user.id, tokens);
         await recordAudit(ctx.db, {
-          actorId: user.id,
+          by: requestContext(req),
           action: 'payments.connect',
           entityType: 'user',
           entityId: user.id,
           after: { provider: provider.kind, providerUserId: tokens.userId, liveMode: tokens.liveMode },
-          ip: req.ip,
         });
         return reply.send(resultPage(t.connectedTitle, t.connected, true));
       } catch (err) {

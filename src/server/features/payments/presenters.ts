@@ -1,6 +1,6 @@
 import type { CheckoutView, PaymentView, WonItem } from '../../../domain/payments.js';
 import type { payments } from '../../db/schema.js';
-import { isReserved } from './policies.js';
+import { isReserved } from './transitions.js';
 
 /** The JSON shapes of a payment: the panel's PaymentView and the buyer's CheckoutView. */
 

@@ -9,7 +9,7 @@ import { auctions, HOLDING_PAYMENT_STATUSES, paymentItems, payments } from '../.
 import { scopeWhere } from '../../policies/scope.js';
 import { companyNameSql, companyNames } from '../companies/queries.js';
 import { collectorOf, collectorsOf, saleKey } from './collectors.js';
-import { type PaymentScope, paymentScopeWhere } from './policies.js';
+import { holdsAuctionOf, isInScope, type PaymentScope, paymentScopeWhere } from './policies.js';
 import { type PaymentItem, type PaymentRow, presentPayment } from './presenters.js';
 
 /** The reads of billing: the payments list, the winners summary, one payment as the panel or the buyer sees it. */
@@ -33,15 +33,26 @@ export async function view(db: Db | Tx, row: PaymentRow): Promise<PaymentView> {
   return presentPayment(row, items, companyName, await collectorOf(db, row));
 }
 
+/** Whether a payment row already read (locked before a change) is in the scope: paymentScopeWhere's test, on one row. */
+export async function isPaymentInScope(tx: Db | Tx, scope: PaymentScope, row: Pick<PaymentRow, 'id' | 'companyId' | 'sellerId'>): Promise<boolean> {
+  if (isInScope(scope, row)) return true;
+  if (scope.kind !== 'seller' || row.sellerId !== null) return false;
+  const [hit] = await tx
+    .select({ one: sql`1` })
+    .from(payments)
+    .where(and(eq(payments.id, row.id), holdsAuctionOf(scope.userId)));
+  return Boolean(hit);
+}
+
 /** Most words of a search that count: the box allows 100 characters. */
 const MAX_SEARCH_WORDS = 10;
 
 /**
- * The payments search (issue 14, item 8): every word of `q` must appear, ignoring accents and
- * case, in the winner's name, the company's name or id, the carrier or one of the item names
- * ('sofia' finds 'Sofía'). The whole text also finds a payment by the start of its id or by the
- * provider's payment id. Accents are folded in SQL with translate() (foldedSql), so PGlite needs
- * no unaccent extension.
+ * The payments search, as the panel's search box sends it: every word of `q` must appear, ignoring
+ * accents and case, in the winner's name, the company's name or id, the carrier or one of the item
+ * names ('sofia' finds 'Sofía'). The whole text also finds a payment by the start of its id or by
+ * the provider's payment id. Accents are folded in SQL with translate() (foldedSql), so PGlite
+ * needs no unaccent extension.
  */
 function searchWhere(db: Db, q: string): SQL | undefined {
   const words = foldText(q).split(' ').filter(Boolean).slice(0, MAX_SEARCH_WORDS);

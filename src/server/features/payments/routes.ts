@@ -19,6 +19,7 @@ import { zText } from '../../../domain/text.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { AppError } from '../../http/errors.js';
+import { requestContext } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { cancel, finalize } from './checkout.js';
 import { paymentScope } from './policies.js';
@@ -64,7 +65,7 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext):
   );
 
   app.post('/api/payments/draft', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { body: ZDraftInput } }, async (req, reply) => {
-    const change = await createDraft(db, { actor: currentUser(req), winnerId: req.body.winnerId, auctionIds: req.body.auctionIds, ip: req.ip });
+    const change = await createDraft(db, { ...requestContext(req), winnerId: req.body.winnerId, auctionIds: req.body.auctionIds });
     await publisher.publish(change.events);
     return reply.code(201).send({ paymentId: change.payment.id, payment: change.payment } satisfies DraftAnswer);
   });
@@ -72,32 +73,32 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext):
   app.post(
     '/api/payments/:id/update-shipping',
     { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZShippingInput } },
-    async (req) => changed(await updateShipping(db, { actor: currentUser(req), id: req.params.id, input: req.body, ip: req.ip })),
+    async (req) => changed(await updateShipping(db, { ...requestContext(req), id: req.params.id, input: req.body })),
   );
 
   app.post(
     '/api/payments/:id/add-auctions',
     { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams, body: ZAddAuctionsInput } },
-    async (req) => changed(await addAuctions(db, { actor: currentUser(req), id: req.params.id, auctionIds: req.body.auctionIds, ip: req.ip })),
+    async (req) => changed(await addAuctions(db, { ...requestContext(req), id: req.params.id, auctionIds: req.body.auctionIds })),
   );
 
   app.post('/api/payments/:id/finalize', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => {
-    const change = await finalize(db, { actor: currentUser(req), id: req.params.id, provider, accounts, ip: req.ip, log: req.log });
+    const change = await finalize(db, { ...requestContext(req), id: req.params.id, provider, accounts, log: req.log });
     await publisher.publish(change.events);
     return { paymentLinkUrl: change.link, payment: change.payment } satisfies FinalizeAnswer;
   });
 
   app.post('/api/payments/:id/cancel', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => {
-    const change = await cancel(db, { actor: currentUser(req), id: req.params.id, provider, accounts, ip: req.ip, log: req.log });
+    const change = await cancel(db, { ...requestContext(req), id: req.params.id, provider, accounts, log: req.log });
     return changed(change);
   });
 
   app.post('/api/payments/:id/request-payout', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) =>
-    changed(await requestPayout(db, { actor: currentUser(req), id: req.params.id, ip: req.ip })),
+    changed(await requestPayout(db, { ...requestContext(req), id: req.params.id })),
   );
 
   app.post('/api/payments/:id/mark-paid-out', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) =>
-    changed(await markPaidOut(db, { actor: currentUser(req), id: req.params.id, ip: req.ip })),
+    changed(await markPaidOut(db, { ...requestContext(req), id: req.params.id })),
   );
 
   // ── The sandbox's checkout page (public: the payment id is its unguessable secret) ──

@@ -1,30 +1,20 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { applyPaymentEvent, type PaymentEvent, type PaymentView, type ShippingInput } from '../../../domain/payments.js';
-import { recordAudit } from '../../audit.js';
+import { type AuditAction, type AuditOrigin, recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { pgError, UNIQUE_VIOLATION } from '../../db/errors.js';
 import { auctions, HOLDING_PAYMENT_STATUSES, paymentItems, payments } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import { companyNames } from '../companies/queries.js';
 import { collectorsOf, saleKey } from './collectors.js';
 import { paymentChanged } from './events.js';
-import {
-  type Actor,
-  assertEditable,
-  assertPayoutDue,
-  assertPlatformAdmin,
-  conflict,
-  isInScope,
-  isPaymentInScope,
-  machineState,
-  notFound,
-  type PaymentScope,
-  paymentScope,
-  refused,
-} from './policies.js';
+import { type Actor, assertPlatformAdmin, isInScope, type PaymentScope, paymentScope } from './policies.js';
 import type { PaymentRow } from './presenters.js';
-import { view } from './queries.js';
+import { isPaymentInScope, view } from './queries.js';
+import { assertEditable, assertPayoutDue, conflict, machineState, refused } from './transitions.js';
 
 /**
  * Billing winners (SPEC §2–§7). Every change runs in one transaction that locks the payment row
@@ -59,7 +49,7 @@ export async function save(
   tx: Tx,
   row: PaymentRow,
   set: Partial<typeof payments.$inferInsert>,
-  audit: { actorId: string | null; action: string; before: unknown; after?: (answer: PaymentView) => unknown; ip?: string },
+  audit: { by: AuditOrigin; action: AuditAction; before: unknown; after?: (answer: PaymentView) => unknown },
 ): Promise<PaymentView> {
   const [updated] = await tx
     .update(payments)
@@ -68,16 +58,17 @@ export async function save(
     .returning();
   const answer = await view(tx, updated as PaymentRow);
   await recordAudit(tx, {
-    actorId: audit.actorId,
+    by: audit.by,
     action: audit.action,
     entityType: 'payment',
     entityId: row.id,
     before: audit.before,
     after: audit.after ? audit.after(answer) : answer,
-    ip: audit.ip ?? null,
   });
   return answer;
 }
+
+const notFound = () => new AppError('NOT_FOUND', messages.errors.notFound);
 
 // ── Changes ──────────────────────────────────────────────────────────────────
 
@@ -145,7 +136,7 @@ async function billing<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /** POST /api/payments/draft: the winner's chosen auctions become one draft payment. */
-export async function createDraft(db: Db, opts: { actor: Actor; winnerId: string; auctionIds: string[]; ip?: string }): Promise<PaymentChange> {
+export async function createDraft(db: Db, opts: Acting<Actor> & { winnerId: string; auctionIds: string[] }): Promise<PaymentChange> {
   const scope = paymentScope(opts.actor);
   return billing(() =>
     db.transaction(async (tx) => {
@@ -174,12 +165,11 @@ export async function createDraft(db: Db, opts: { actor: Actor; winnerId: string
         .values(taken.map((t) => ({ paymentId: payment.id, paymentStatus: 'draft' as const, auctionId: t.id, auctionName: t.name, amount: t.amount ?? 0 })));
       const answer = await view(tx, payment);
       await recordAudit(tx, {
-        actorId: opts.actor.id,
+        by: opts,
         action: 'payment.draft',
         entityType: 'payment',
         entityId: payment.id,
         after: answer,
-        ip: opts.ip ?? null,
       });
       return changed(answer, answer.auctionIds);
     }),
@@ -187,7 +177,7 @@ export async function createDraft(db: Db, opts: { actor: Actor; winnerId: string
 }
 
 /** POST /api/payments/{id}/add-auctions: more of the same winner's unbilled auctions, while a draft. */
-export async function addAuctions(db: Db, opts: { actor: Actor; id: string; auctionIds: string[]; ip?: string }): Promise<PaymentChange> {
+export async function addAuctions(db: Db, opts: Acting<Actor> & { id: string; auctionIds: string[] }): Promise<PaymentChange> {
   const scope = paymentScope(opts.actor);
   return billing(() =>
     db.transaction(async (tx) => {
@@ -208,7 +198,7 @@ export async function addAuctions(db: Db, opts: { actor: Actor; id: string; auct
           // Another seller's items in the company's bill: it no longer has one seller.
           ...(taken.some((t) => t.sellerId !== row.sellerId) ? { sellerId: null } : {}),
         },
-        { actorId: opts.actor.id, action: 'payment.addAuctions', before, ip: opts.ip },
+        { by: opts, action: 'payment.addAuctions', before },
       );
       return changed(
         answer,
@@ -219,7 +209,7 @@ export async function addAuctions(db: Db, opts: { actor: Actor; id: string; auct
 }
 
 /** POST /api/payments/{id}/update-shipping: carrier and cost, while a draft (a link's amount is fixed). */
-export async function updateShipping(db: Db, opts: { actor: Actor; id: string; input: ShippingInput; ip?: string }): Promise<PaymentChange> {
+export async function updateShipping(db: Db, opts: Acting<Actor> & { id: string; input: ShippingInput }): Promise<PaymentChange> {
   return db.transaction(async (tx) => {
     const row = await lockPayment(tx, opts.id, paymentScope(opts.actor));
     assertEditable(row);
@@ -229,11 +219,10 @@ export async function updateShipping(db: Db, opts: { actor: Actor; id: string; i
       row,
       { shippingCarrier: opts.input.shippingCarrier, shippingCost: opts.input.shippingCost },
       {
-        actorId: opts.actor.id,
+        by: opts,
         action: 'payment.shipping',
         before: { shippingCarrier: row.shippingCarrier, shippingCost: row.shippingCost },
         after: (a) => ({ shippingCarrier: a.shippingCarrier, shippingCost: a.shippingCost }),
-        ip: opts.ip,
       },
     );
     return changed(answer, []);
@@ -243,7 +232,7 @@ export async function updateShipping(db: Db, opts: { actor: Actor; id: string; i
 /** Cancel, request payout, mark paid out: one event of the state machine on a locked payment. */
 async function transition(
   db: Db,
-  opts: { actor: Actor; id: string; event: PaymentEvent; action: string; ip?: string; check?: (row: PaymentRow) => void },
+  opts: Acting<Actor> & { id: string; event: PaymentEvent; action: AuditAction; check?: (row: PaymentRow) => void },
 ): Promise<PaymentChange> {
   return db.transaction(async (tx) => {
     const row = await lockPayment(tx, opts.id, paymentScope(opts.actor));
@@ -263,19 +252,19 @@ async function transition(
         ...(next.payoutStatus === 'requested' && row.payoutStatus !== 'requested' ? { payoutRequestedAt: now } : {}),
         ...(next.payoutStatus === 'paid_out' && row.payoutStatus !== 'paid_out' ? { paidOutAt: now } : {}),
       },
-      { actorId: opts.actor.id, action: opts.action, before, ip: opts.ip },
+      { by: opts, action: opts.action, before },
     );
     return changed(answer, row.paymentStatus !== next.paymentStatus ? answer.auctionIds : []);
   });
 }
 
 /** POST /api/payments/{id}/cancel: a draft or pending payment ends and its auctions are billable again. */
-export function cancelPayment(db: Db, opts: { actor: Actor; id: string; ip?: string }): Promise<PaymentChange> {
+export function cancelPayment(db: Db, opts: Acting<Actor> & { id: string }): Promise<PaymentChange> {
   return transition(db, { ...opts, event: { type: 'cancel' }, action: 'payment.cancel' });
 }
 
 /** POST /api/payments/{id}/request-payout: the seller asks the platform for a paid payment's money. */
-export function requestPayout(db: Db, opts: { actor: Actor; id: string; ip?: string }): Promise<PaymentChange> {
+export function requestPayout(db: Db, opts: Acting<Actor> & { id: string }): Promise<PaymentChange> {
   return transition(db, {
     ...opts,
     event: { type: 'requestPayout' },
@@ -285,7 +274,7 @@ export function requestPayout(db: Db, opts: { actor: Actor; id: string; ip?: str
 }
 
 /** POST /api/payments/{id}/mark-paid-out: a platform admin records that the seller was paid, once the seller asked. */
-export function markPaidOut(db: Db, opts: { actor: Actor; id: string; ip?: string }): Promise<PaymentChange> {
+export function markPaidOut(db: Db, opts: Acting<Actor> & { id: string }): Promise<PaymentChange> {
   assertPlatformAdmin(opts.actor);
   return transition(db, {
     ...opts,

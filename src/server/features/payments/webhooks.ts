@@ -6,9 +6,9 @@ import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connect.js';
 import { payments, webhookEvents } from '../../db/schema.js';
 import { type ProviderPayment, ProviderUnavailableError, type WebhookRequest } from '../../providers/payments/types.js';
-import { machineState } from './policies.js';
 import { view } from './queries.js';
 import { changed, type PaymentChange, save } from './service.js';
+import { machineState } from './transitions.js';
 
 export interface WebhookAnswer {
   status: number;
@@ -134,7 +134,7 @@ export async function applyProviderPayment(
         ...(becamePaid ? { paidAt: new Date() } : {}),
       },
       {
-        actorId: null,
+        by: null,
         action: `payment.provider.${record.status}`,
         before: { paymentStatus: before.paymentStatus, providerStatus: before.providerStatus, flagged: before.flagged },
         after: (a) => ({

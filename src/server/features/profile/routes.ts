@@ -4,6 +4,7 @@ import type { MeAnswer } from '../../../domain/api-types.js';
 import { ZProfileInput } from '../../../domain/profile.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireAuth } from '../../http/auth-hooks.js';
+import { requestContext } from '../../http/request-context.js';
 import { getMe, getProfileRow, presentProfile, updateProfile } from './service.js';
 
 export async function profileRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -15,8 +16,9 @@ export async function profileRoutes(fastify: FastifyInstance, ctx: AppContext): 
   app.get('/api/profile', { preHandler: requireAuth }, async (req) => presentProfile(await getProfileRow(ctx.db, currentUser(req).id)));
 
   app.put('/api/profile', { preHandler: requireAuth, schema: { body: ZProfileInput } }, async (req) => {
-    const answer = await updateProfile(ctx.db, { userId: currentUser(req).id, input: req.body, ip: req.ip });
-    ctx.sessions.forgetUser(currentUser(req).id);
+    const context = requestContext(req);
+    const answer = await updateProfile(ctx.db, { ...context, input: req.body });
+    ctx.sessions.forgetUser(context.actor.id);
     return answer;
   });
 }

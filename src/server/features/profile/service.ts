@@ -4,10 +4,11 @@ import type { Me } from '../../../domain/api-types.js';
 import { checkWhatsapp } from '../../../domain/phone.js';
 import { isProfileComplete, type Profile, type ZProfileInput } from '../../../domain/profile.js';
 import { canManageCompany, type Role } from '../../../domain/role-rules.js';
-import { recordAudit } from '../../audit.js';
+import { type AuditOrigin, recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { userProfiles, users } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
+import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import type { CurrentUser } from '../../sessions/store.js';
 import { companyNames, ensureCompany } from '../companies/queries.js';
@@ -58,12 +59,13 @@ export async function getMe(db: Db, user: CurrentUser): Promise<Me> {
 }
 
 /** Saves what 'Completa Tu Perfil' sends; the route has already checked it against ZProfileInput. */
-export async function updateProfile(db: Db, opts: { userId: string; input: z.output<typeof ZProfileInput>; ip?: string }): Promise<Profile> {
+export async function updateProfile(db: Db, opts: Acting<{ id: string }> & { input: z.output<typeof ZProfileInput> }): Promise<Profile> {
   const { input } = opts;
+  const userId = opts.actor.id;
   const phone = checkWhatsapp(input.whatsappCountryCode, input.whatsappLocal);
   if (!phone.ok) throw new AppError('VALIDATION', messages.errors.validation, { whatsappLocal: messages.fields.whatsappInvalid });
   return db.transaction(async (tx) => {
-    const [before] = await tx.select().from(userProfiles).where(eq(userProfiles.userId, opts.userId)).for('update');
+    const [before] = await tx.select().from(userProfiles).where(eq(userProfiles.userId, userId)).for('update');
     if (!before) throw new AppError('NOT_FOUND', messages.errors.notFound);
     const [row] = await tx
       .update(userProfiles)
@@ -77,19 +79,18 @@ export async function updateProfile(db: Db, opts: { userId: string; input: z.out
         whatsappConsentAt: before.whatsappConsentGiven ? before.whatsappConsentAt : new Date(),
         updatedAt: new Date(),
       })
-      .where(eq(userProfiles.userId, opts.userId))
+      .where(eq(userProfiles.userId, userId))
       .returning();
     if (!row) throw new AppError('NOT_FOUND', messages.errors.notFound);
-    if (row.companyName && row.companyName !== before.companyName) await nameOwnCompany(tx, row, opts.ip);
+    if (row.companyName && row.companyName !== before.companyName) await nameOwnCompany(tx, row, opts);
     // Consent to be contacted is a legal record: keep when it was given.
     if (!before.whatsappConsentGiven) {
       await recordAudit(tx, {
-        actorId: opts.userId,
+        by: opts,
         action: 'profile.whatsapp_consent',
         entityType: 'user',
-        entityId: opts.userId,
+        entityId: userId,
         after: { whatsapp: row.whatsapp },
-        ip: opts.ip ?? null,
       });
     }
     return presentProfile(row);
@@ -100,9 +101,9 @@ export async function updateProfile(db: Db, opts: { userId: string; input: z.out
  * A seller or admin who is its own company (no companyId) names that one-person company from
  * 'Mi perfil'; a member's business name never renames the company it belongs to.
  */
-async function nameOwnCompany(tx: Tx, row: ProfileRow, ip: string | undefined): Promise<void> {
+async function nameOwnCompany(tx: Tx, row: ProfileRow, by: AuditOrigin): Promise<void> {
   const owner = { id: row.userId, roles: row.roles as Role[], profileCompanyId: row.companyId };
   if (row.companyId !== null || !row.companyName || !canManageCompany(owner, row.userId)) return;
   await ensureCompany(tx, row.userId);
-  await renameCompany(tx, { actorId: row.userId, id: row.userId, set: { name: row.companyName }, ip });
+  await renameCompany(tx, { by, id: row.userId, set: { name: row.companyName } });
 }

@@ -12,6 +12,7 @@ import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { invitations, userProfiles, users } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
+import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import type { CurrentUser } from '../../sessions/store.js';
@@ -22,14 +23,13 @@ import { inviterName, isOpen } from './invitations.js';
  * The invited person's side: an invitation changes nothing until the account it was sent to
  * answers it, after signing in. Someone else's invitation does not exist for the caller (404).
  */
-interface Answering {
-  user: Pick<CurrentUser, 'id' | 'email'>;
+type Answering = Acting<Pick<CurrentUser, 'id' | 'email'>> & {
   /**
    * Whether an address nobody proved may take up invitations: true only with the development
    * sign-in, which proves nothing anyway. Otherwise the identity provider must have verified it.
    */
   trustUnverifiedEmail: boolean;
-}
+};
 
 const received = {
   id: invitations.id,
@@ -44,7 +44,7 @@ const notYours = () => new AppError('NOT_FOUND', messages.invitations.notYours);
 
 async function ownsAddress(db: Db | Tx, opts: Answering): Promise<boolean> {
   if (opts.trustUnverifiedEmail) return true;
-  const [row] = await db.select({ emailVerified: users.emailVerified }).from(users).where(eq(users.id, opts.user.id));
+  const [row] = await db.select({ emailVerified: users.emailVerified }).from(users).where(eq(users.id, opts.actor.id));
   return row?.emailVerified ?? false;
 }
 
@@ -54,7 +54,7 @@ export async function listReceivedInvitations(db: Db, opts: Answering): Promise<
   const found = await db
     .select(received)
     .from(invitations)
-    .where(and(eq(invitations.email, opts.user.email), isOpen, gt(invitations.expiresAt, sql`now()`)))
+    .where(and(eq(invitations.email, opts.actor.email), isOpen, gt(invitations.expiresAt, sql`now()`)))
     .orderBy(desc(invitations.createdAt), desc(invitations.id))
     .limit(50);
   return {
@@ -79,7 +79,7 @@ type InvitationRow = typeof invitations.$inferSelect;
 async function lockOwn(tx: Tx, opts: Answering & { id: string }): Promise<InvitationRow> {
   if (!isUuid(opts.id)) throw notYours();
   const [row] = await tx.select().from(invitations).where(eq(invitations.id, opts.id)).for('update');
-  if (!row || row.email !== opts.user.email || !(await ownsAddress(tx, opts))) throw notYours();
+  if (!row || row.email !== opts.actor.email || !(await ownsAddress(tx, opts))) throw notYours();
   return row;
 }
 
@@ -104,16 +104,16 @@ function refuseClosed(row: InvitationRow, now: Date): void {
  * any other company it was in (domain/invitation-rules.ts says who may). A second click finds it
  * accepted by the same account and answers the same, changing nothing.
  */
-export async function acceptInvitation(db: Db, opts: Answering & { id: string; ip?: string | undefined; now?: Date }): Promise<Answered> {
+export async function acceptInvitation(db: Db, opts: Answering & { id: string; now?: Date }): Promise<Answered> {
   const now = opts.now ?? new Date();
   return db.transaction(async (tx) => {
     const row = await lockOwn(tx, opts);
-    if (row.acceptedAt && row.acceptedBy === opts.user.id) return { answer: await answerOf(tx, row, 'accepted'), events: [] };
+    if (row.acceptedAt && row.acceptedBy === opts.actor.id) return { answer: await answerOf(tx, row, 'accepted'), events: [] };
     refuseClosed(row, now);
     const [profile] = await tx
       .select({ roles: userProfiles.roles, companyId: userProfiles.companyId })
       .from(userProfiles)
-      .where(eq(userProfiles.userId, opts.user.id))
+      .where(eq(userProfiles.userId, opts.actor.id))
       .for('update');
     if (!profile) throw notYours();
     const before = { roles: profile.roles as Role[], companyId: profile.companyId };
@@ -121,37 +121,35 @@ export async function acceptInvitation(db: Db, opts: Answering & { id: string; i
       throw new AppError('CONFLICT', messages.invitations.adminBlocked);
     }
     const roles = before.roles.includes(INVITED_ROLE) ? before.roles : [...before.roles, INVITED_ROLE];
-    await tx.update(userProfiles).set({ companyId: row.companyId, roles, updatedAt: now }).where(eq(userProfiles.userId, opts.user.id));
-    await tx.update(invitations).set({ acceptedAt: now, acceptedBy: opts.user.id }).where(eq(invitations.id, row.id));
+    await tx.update(userProfiles).set({ companyId: row.companyId, roles, updatedAt: now }).where(eq(userProfiles.userId, opts.actor.id));
+    await tx.update(invitations).set({ acceptedAt: now, acceptedBy: opts.actor.id }).where(eq(invitations.id, row.id));
     // Logged as a change of roles and company is (users/service.ts), by the person who accepted.
     await recordAudit(tx, {
-      actorId: opts.user.id,
+      by: opts,
       action: 'invitation.accept',
       entityType: 'user',
-      entityId: opts.user.id,
+      entityId: opts.actor.id,
       before,
       after: { roles, companyId: row.companyId, invitationId: row.id },
-      ip: opts.ip ?? null,
     });
-    return { answer: await answerOf(tx, row, 'accepted'), events: [{ type: 'userAccessChanged', userId: opts.user.id }] };
+    return { answer: await answerOf(tx, row, 'accepted'), events: [{ type: 'userAccessChanged', userId: opts.actor.id }] };
   });
 }
 
 /** POST /api/invitations/{id}/decline: the invitation is closed as declined; the account is not touched. */
-export async function declineInvitation(db: Db, opts: Answering & { id: string; ip?: string | undefined; now?: Date }): Promise<InvitationAnswer> {
+export async function declineInvitation(db: Db, opts: Answering & { id: string; now?: Date }): Promise<InvitationAnswer> {
   const now = opts.now ?? new Date();
   return db.transaction(async (tx) => {
     const row = await lockOwn(tx, opts);
-    if (row.declinedAt && row.declinedBy === opts.user.id) return answerOf(tx, row, 'declined');
+    if (row.declinedAt && row.declinedBy === opts.actor.id) return answerOf(tx, row, 'declined');
     refuseClosed(row, now);
-    await tx.update(invitations).set({ declinedAt: now, declinedBy: opts.user.id }).where(eq(invitations.id, row.id));
+    await tx.update(invitations).set({ declinedAt: now, declinedBy: opts.actor.id }).where(eq(invitations.id, row.id));
     await recordAudit(tx, {
-      actorId: opts.user.id,
+      by: opts,
       action: 'invitation.decline',
       entityType: 'invitation',
       entityId: row.id,
       before: { email: row.email, companyId: row.companyId },
-      ip: opts.ip ?? null,
     });
     return answerOf(tx, row, 'declined');
   });

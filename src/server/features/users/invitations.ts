@@ -2,16 +2,16 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { isUuid } from '../../../domain/ids.js';
 import type { Invitation, InvitationListResponse } from '../../../domain/invitation-rules.js';
 import { INVITATION_TTL_DAYS, type InvitationInput } from '../../../domain/invitations.js';
-import { isPlatformAdmin } from '../../../domain/role-rules.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { companies, invitations, userProfiles } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
+import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
-import type { CurrentUser } from '../../sessions/store.js';
 import { companyNameSql } from '../companies/queries.js';
+import { managedCompany, mayInviteInto, mayManage, type UserActor } from './policies.js';
 
-type Actor = Pick<CurrentUser, 'id' | 'roles' | 'profileCompanyId'>;
+type Actor = UserActor;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Open: neither answered nor revoked (an expired one is still open until an admin revokes or replaces it). */
@@ -65,9 +65,9 @@ const duplicate = (email: string) =>
  * admin always invites into its own, and naming another one is refused outright.
  */
 async function targetCompany(db: Db | Tx, actor: Actor, companyId: string | undefined): Promise<string> {
-  if (!isPlatformAdmin(actor)) {
-    const own = actor.profileCompanyId as string;
-    if (companyId !== undefined && companyId !== own) throw new AppError('FORBIDDEN', messages.invitations.ownCompanyOnly);
+  const own = managedCompany(actor);
+  if (own !== null) {
+    if (!mayInviteInto(actor, companyId)) throw new AppError('FORBIDDEN', messages.invitations.ownCompanyOnly);
     return own;
   }
   if (companyId === undefined) {
@@ -84,7 +84,7 @@ async function targetCompany(db: Db | Tx, actor: Actor, companyId: string | unde
  * and the work done to give it, are the same for a stranger, a buyer, an admin or another company's
  * seller. The person decides at their next sign-in (invitation-answers.ts).
  */
-export async function createInvitation(db: Db, opts: { actor: Actor; input: InvitationInput; ip?: string | undefined; now?: Date }): Promise<Invitation> {
+export async function createInvitation(db: Db, opts: Acting<Actor> & { input: InvitationInput; now?: Date }): Promise<Invitation> {
   const { actor, input } = opts;
   const now = opts.now ?? new Date();
   return db.transaction(async (tx) => {
@@ -105,12 +105,11 @@ export async function createInvitation(db: Db, opts: { actor: Actor; input: Invi
       .returning({ id: invitations.id });
     if (!created) throw duplicate(input.email);
     await recordAudit(tx, {
-      actorId: actor.id,
+      by: opts,
       action: 'invitation.create',
       entityType: 'invitation',
       entityId: created.id,
       after: { email: input.email, companyId },
-      ip: opts.ip ?? null,
     });
     return present(await readOne(tx, created.id), now.getTime());
   });
@@ -118,7 +117,7 @@ export async function createInvitation(db: Db, opts: { actor: Actor; input: Invi
 
 /** GET /api/invitations: open and declined invitations, newest first; a company admin sees only its company's. */
 export async function listInvitations(db: Db, opts: { actor: Actor; companyId?: string | undefined }): Promise<InvitationListResponse> {
-  const scope = isPlatformAdmin(opts.actor) ? opts.companyId : (opts.actor.profileCompanyId as string);
+  const scope = managedCompany(opts.actor) ?? opts.companyId;
   const found = await db
     .select(columns)
     .from(invitations)
@@ -133,23 +132,20 @@ export async function listInvitations(db: Db, opts: { actor: Actor; companyId?: 
  * DELETE /api/invitations/{id}. Revoking twice is fine; a declined one is taken off the list; another
  * company's invitation does not exist for the caller.
  */
-export async function revokeInvitation(db: Db, opts: { actor: Actor; id: string; ip?: string | undefined }): Promise<void> {
+export async function revokeInvitation(db: Db, opts: Acting<Actor> & { id: string }): Promise<void> {
   if (!isUuid(opts.id)) throw new AppError('NOT_FOUND', messages.invitations.notFound);
   await db.transaction(async (tx) => {
     const [row] = await tx.select().from(invitations).where(eq(invitations.id, opts.id)).for('update');
-    if (!row || (!isPlatformAdmin(opts.actor) && row.companyId !== opts.actor.profileCompanyId)) {
-      throw new AppError('NOT_FOUND', messages.invitations.notFound);
-    }
+    if (!row || !mayManage(opts.actor, row)) throw new AppError('NOT_FOUND', messages.invitations.notFound);
     if (row.acceptedAt) throw new AppError('CONFLICT', messages.invitations.alreadyUsed);
     if (row.revokedAt) return;
     await tx.update(invitations).set({ revokedAt: new Date(), revokedBy: opts.actor.id }).where(eq(invitations.id, row.id));
     await recordAudit(tx, {
-      actorId: opts.actor.id,
+      by: opts,
       action: 'invitation.revoke',
       entityType: 'invitation',
       entityId: row.id,
       before: { email: row.email, companyId: row.companyId },
-      ip: opts.ip ?? null,
     });
   });
 }

@@ -5,6 +5,7 @@ import { ZInvitationInput, ZInvitationListQuery } from '../../../domain/invitati
 import { ZUserCompanyInput, ZUserListQuery, ZUserRolesInput } from '../../../domain/users.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireAuth, requireRole } from '../../http/auth-hooks.js';
+import { requestContext } from '../../http/request-context.js';
 import { acceptInvitation, declineInvitation, listReceivedInvitations } from './invitation-answers.js';
 import { createInvitation, listInvitations, revokeInvitation } from './invitations.js';
 import { listUsers, setUserCompany, setUserRoles } from './service.js';
@@ -26,13 +27,13 @@ export async function usersRoutes(fastify: FastifyInstance, ctx: AppContext): Pr
   );
 
   app.put('/api/users/:id/roles', { preValidation: adminOnly, schema: { params: ZUserParams, body: ZUserRolesInput } }, async (req) => {
-    const { user, events } = await setUserRoles(ctx.db, { actor: currentUser(req), userId: req.params.id, roles: req.body.roles, ip: req.ip });
+    const { user, events } = await setUserRoles(ctx.db, { ...requestContext(req), userId: req.params.id, roles: req.body.roles });
     await ctx.publisher.publish(events);
     return user;
   });
 
   app.put('/api/users/:id', { preValidation: adminOnly, schema: { params: ZUserParams, body: ZUserCompanyInput } }, async (req) => {
-    const { user, events } = await setUserCompany(ctx.db, { actor: currentUser(req), userId: req.params.id, companyId: req.body.companyId, ip: req.ip });
+    const { user, events } = await setUserCompany(ctx.db, { ...requestContext(req), userId: req.params.id, companyId: req.body.companyId });
     await ctx.publisher.publish(events);
     return user;
   });
@@ -43,7 +44,7 @@ export async function usersRoutes(fastify: FastifyInstance, ctx: AppContext): Pr
   );
 
   app.post('/api/invitations', { config: { rateLimit: invitationLimit }, preValidation: adminOnly, schema: { body: ZInvitationInput } }, async (req, reply) => {
-    const invitation = await createInvitation(ctx.db, { actor: currentUser(req), input: req.body, ip: req.ip });
+    const invitation = await createInvitation(ctx.db, { ...requestContext(req), input: req.body });
     return reply.code(201).send(invitation);
   });
 
@@ -51,21 +52,21 @@ export async function usersRoutes(fastify: FastifyInstance, ctx: AppContext): Pr
     '/api/invitations/:id',
     { config: { rateLimit: invitationLimit }, preValidation: adminOnly, schema: { params: ZUserParams } },
     async (req, reply) => {
-      await revokeInvitation(ctx.db, { actor: currentUser(req), id: req.params.id, ip: req.ip });
+      await revokeInvitation(ctx.db, { ...requestContext(req), id: req.params.id });
       return reply.code(204).send();
     },
   );
 
   // The invited person's side: any signed-in account, and only the invitations sent to its own address.
   app.get('/api/me/invitations', { preValidation: requireAuth }, async (req) =>
-    listReceivedInvitations(ctx.db, { user: currentUser(req), trustUnverifiedEmail }),
+    listReceivedInvitations(ctx.db, { actor: currentUser(req), trustUnverifiedEmail }),
   );
 
   app.post(
     '/api/invitations/:id/accept',
     { config: { rateLimit: invitationLimit }, preValidation: requireAuth, schema: { params: ZUserParams } },
     async (req) => {
-      const { answer, events } = await acceptInvitation(ctx.db, { user: currentUser(req), id: req.params.id, trustUnverifiedEmail, ip: req.ip });
+      const { answer, events } = await acceptInvitation(ctx.db, { ...requestContext(req), id: req.params.id, trustUnverifiedEmail });
       await ctx.publisher.publish(events);
       return answer;
     },
@@ -74,6 +75,6 @@ export async function usersRoutes(fastify: FastifyInstance, ctx: AppContext): Pr
   app.post(
     '/api/invitations/:id/decline',
     { config: { rateLimit: invitationLimit }, preValidation: requireAuth, schema: { params: ZUserParams } },
-    async (req) => declineInvitation(ctx.db, { user: currentUser(req), id: req.params.id, trustUnverifiedEmail, ip: req.ip }),
+    async (req) => declineInvitation(ctx.db, { ...requestContext(req), id: req.params.id, trustUnverifiedEmail }),
   );
 }

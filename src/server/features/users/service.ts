@@ -1,6 +1,6 @@
 import { and, count, desc, eq, or, type SQL, sql } from 'drizzle-orm';
 import { isUuid } from '../../../domain/ids.js';
-import { isPlatformAdmin, ROLES, type Role, type UserRoleFilter } from '../../../domain/role-rules.js';
+import { ROLES, type Role, type UserRoleFilter } from '../../../domain/role-rules.js';
 import { foldText } from '../../../domain/text.js';
 import type { UserListItem, UserListResponse } from '../../../domain/users.js';
 import { recordAudit } from '../../audit.js';
@@ -8,16 +8,14 @@ import type { Db, Tx } from '../../db/connect.js';
 import { escapeLike, foldedSql as folded } from '../../db/like.js';
 import { userProfiles } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
+import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import type { CurrentUser } from '../../sessions/store.js';
 import { companyNameSql } from '../companies/queries.js';
+import { managedCompany, mayManage, mayMoveBetweenCompanies } from './policies.js';
 
-interface Change {
-  actor: CurrentUser;
-  userId: string;
-  ip?: string | undefined;
-}
+type Change = Acting & { userId: string };
 
 const itemColumns = {
   userId: userProfiles.userId,
@@ -56,15 +54,16 @@ export function presentUser(row: ItemRow): UserListItem {
 }
 
 // Same answer for an unknown user and another company's user, so a company admin cannot probe ids.
-const userNotFound = (actor: CurrentUser) => new AppError('NOT_FOUND', isPlatformAdmin(actor) ? messages.errors.notFound : messages.users.companyScope);
+const userNotFound = (actor: CurrentUser) => new AppError('NOT_FOUND', managedCompany(actor) === null ? messages.errors.notFound : messages.users.companyScope);
 
 /** GET /api/users: the actor's users (all, or its company's), filtered, newest first. */
 export async function listUsers(
   db: Db,
   opts: { actor: CurrentUser; role: UserRoleFilter; search: string; page: number; pageSize: number },
 ): Promise<UserListResponse> {
+  const company = managedCompany(opts.actor);
   const where = and(
-    isPlatformAdmin(opts.actor) ? undefined : eq(userProfiles.companyId, opts.actor.profileCompanyId as string),
+    company === null ? undefined : eq(userProfiles.companyId, company),
     opts.role === 'all' ? undefined : sql`${opts.role} = any(${userProfiles.roles})`,
     searchFilter(opts.search),
   );
@@ -95,13 +94,12 @@ export async function setUserRoles(db: Db, opts: Change & { roles: Role[] }): Pr
     }
     const after = await saveProfile(tx, before.userId, { roles });
     await recordAudit(tx, {
-      actorId: opts.actor.id,
+      by: opts,
       action: 'user.roles',
       entityType: 'user',
       entityId: before.userId,
       before: { roles: before.roles },
       after: { roles },
-      ip: opts.ip ?? null,
     });
     return { user: presentUser(after), events: accessChanged(before.userId) };
   });
@@ -109,7 +107,7 @@ export async function setUserRoles(db: Db, opts: Change & { roles: Role[] }): Pr
 
 /** PUT /api/users/{id}: platform admins only. null makes the user its own company. */
 export async function setUserCompany(db: Db, opts: Change & { companyId: string | null }): Promise<Changed> {
-  if (!isPlatformAdmin(opts.actor)) throw new AppError('FORBIDDEN', messages.users.platformOnly);
+  if (!mayMoveBetweenCompanies(opts.actor)) throw new AppError('FORBIDDEN', messages.users.platformOnly);
   if (!isUuid(opts.userId)) throw userNotFound(opts.actor);
   const { companyId } = opts;
   return db.transaction(async (tx) => {
@@ -122,13 +120,12 @@ export async function setUserCompany(db: Db, opts: Change & { companyId: string 
     // A company id not seen before gets its record in this transaction (trigger companies_ensure, drizzle/0007).
     const after = await saveProfile(tx, before.userId, { companyId });
     await recordAudit(tx, {
-      actorId: opts.actor.id,
+      by: opts,
       action: 'user.company',
       entityType: 'user',
       entityId: before.userId,
       before: { companyId: before.companyId },
       after: { companyId },
-      ip: opts.ip ?? null,
     });
     return { user: presentUser(after), events: accessChanged(before.userId) };
   });
@@ -149,8 +146,7 @@ async function lockAdmins(tx: Tx): Promise<{ userId: string; companyId: string |
 
 async function lockUser(tx: Tx, opts: Change): Promise<ItemRow> {
   const [row] = await tx.select(itemColumns).from(userProfiles).where(eq(userProfiles.userId, opts.userId)).for('update');
-  if (!row) throw userNotFound(opts.actor);
-  if (!isPlatformAdmin(opts.actor) && row.companyId !== opts.actor.profileCompanyId) throw userNotFound(opts.actor);
+  if (!row || !mayManage(opts.actor, row)) throw userNotFound(opts.actor);
   return row;
 }
 

@@ -3,7 +3,7 @@ import type { BidView } from '../../../domain/bidding.js';
 import { AUCTION_STATE_EVENT, type AuctionStateEvent, BID_EVENT_MAX, OUTBID_EVENT, type OutbidEvent } from '../../../domain/realtime.js';
 import type { EngineLine, EngineState } from '../../db/engine-rows.js';
 import type { Realtime } from '../../realtime/index.js';
-import type { BidPresenter } from './present.js';
+import type { BidPresenter } from './presenters.js';
 
 /**
  * Sends bid activity after commit, for the publisher (realtime/publisher.ts). A hot auction can
