@@ -61,19 +61,18 @@ interface AuditFacts {
   after?: unknown;
 }
 
-/** The origin as a request's context gives it (`by`), or spelled out where no signed-in actor exists yet (signing in). */
-export type AuditEntry = AuditFacts & ({ by: AuditOrigin } | { actorId: string | null; ip?: string | null | undefined });
+/** The facts and their origin: a request's context, or one spelled out where no session exists yet (signing in). */
+export type AuditEntry = AuditFacts & { by: AuditOrigin };
 
 /** Adds one row to the audit log, inside the caller's transaction. */
 export async function recordAudit(db: Db | Tx, entry: AuditEntry): Promise<void> {
-  const { actorId, ip } = 'by' in entry ? { actorId: entry.by?.actor?.id ?? null, ip: entry.by?.ip } : entry;
   await db.insert(auditLog).values({
-    actorId,
+    actorId: entry.by?.actor?.id ?? null,
     action: entry.action,
     entityType: entry.entityType,
     entityId: entry.entityId,
     before: entry.before ?? null,
     after: entry.after ?? null,
-    ip: ip ?? null,
+    ip: entry.by?.ip ?? null,
   });
 }

@@ -92,12 +92,11 @@ export async function signInForDevelopment(
       });
       if (n === 0) {
         await recordAudit(tx, {
-          actorId: userId,
+          by: { actor: { id: userId }, ip: opts.ip ?? null },
           action: 'roles.grant_first_admin',
           entityType: 'user',
           entityId: userId,
           after: { roles: ['admin', 'buyer'] },
-          ip: opts.ip ?? null,
         });
       }
     }
@@ -152,13 +151,13 @@ async function grantAdminIfListed(
   const next = [...roles, 'admin'];
   await tx.update(userProfiles).set({ roles: next, updatedAt: new Date() }).where(eq(userProfiles.userId, userId));
   await recordAudit(tx, {
-    actorId: null,
+    // The system grants it (ADMIN_EMAILS), from the address of the sign-in that triggered it.
+    by: { actor: null, ip: opts.ip ?? null },
     action: 'roles.grant_admin_emails',
     entityType: 'user',
     entityId: userId,
     before: { roles },
     after: { roles: next },
-    ip: opts.ip ?? null,
   });
   return [{ type: 'userAccessChanged', userId }];
 }
