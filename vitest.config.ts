@@ -8,8 +8,8 @@ const serverSuite = (name: string, engine: 'pglite' | 'postgresql') => ({
     include: ['test/server/**/*.test.ts'],
     exclude: [
       // The Redis suites need a Redis server; .ci/run provides one.
-      ...(process.env.TEST_REDIS_URL ? [] : ['test/server/redis.test.ts', 'test/server/live-redis.test.ts']),
-      // The video providers' suites (the SFU's fuzz, slots, candidates) do not depend on the database engine: once is enough.
+      ...(process.env.TEST_REDIS_URL ? [] : ['test/server/realtime/redis/**']),
+      // The providers' suites (the SFU's fuzz, slots and candidates, Agora's tokens, Mercado Pago's client against its fake) do not depend on the database engine: once is enough.
       ...(engine === 'postgresql' ? ['test/server/providers/**'] : []),
     ],
     env: { TEST_ENGINE: engine },

@@ -4,7 +4,7 @@ import type { AuctionLiveState } from '../../../src/domain/bidding';
 import type { LotView, SessionStatus } from '../../../src/domain/live';
 import { lotSections } from '../../../src/web/livehub/lot-rows';
 import { buyerLots, isSold, sessionTotals } from '../../../src/web/public/live/live-view';
-import { lot } from '../livehub-fixtures';
+import { lot } from '../../support/live-hub-fixtures';
 
 /**
  * The Live Hub's 'Próximos' / 'Pasados / Finalizados' and the buyer's lot on the block, 'Próximos
