@@ -11,10 +11,10 @@ import { fill, t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 
 /**
- * Issue 14 in the browser, for billing: 'Enviar enlace de pago' creates nothing until confirmed
- * (item 3), the shipping cost keeps what was typed and says what is wrong (item 1), the payments
- * search ignores accents and shows only real actions (item 8), and 'Pagos realizados' fits at
- * 1366 px with the platform's requested payouts and their filter (item 4).
+ * Billing in the browser: 'Enviar enlace de pago' creates nothing until confirmed, the shipping
+ * cost keeps what was typed and says what is wrong, the payments search ignores accents and shows
+ * only real actions, and 'Pagos realizados' fits at 1366 px with the platform's requested payouts
+ * and their filter.
  */
 
 const ctx = setupAppAndBrowser();
@@ -99,7 +99,7 @@ const eventually = <T>(read: () => Promise<T> | T, timeout = 10_000) => expect.p
 /** True when the element shows all of its content (nothing cut or scrolled away). */
 const fits = (locator: Locator) => locator.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight);
 
-describe('billing polish (issue 14)', () => {
+describe('payment link, shipping cost, payments search and payouts', () => {
   it("'Enviar enlace de pago' creates no draft until confirmed, and a bad shipping cost keeps what was typed", async () => {
     await wonAuction('Trompo de colección', 500);
     const { page, main } = await openBilling(seller);
@@ -113,7 +113,7 @@ describe('billing polish (issue 14)', () => {
     const dialog = page.getByRole('dialog', { name: p.confirm.createTitle });
     await dialog.waitFor();
 
-    // Item 1: '-120' is kept as typed and refused in words, not shown as '$0120'.
+    // The shipping cost: '-120' is kept as typed and refused in words, not shown as '$0120'.
     const cost = dialog.getByRole('textbox', { name: p.shipping.cost });
     await cost.fill('-120');
     await dialog.getByRole('button', { name: p.confirm.submitSend }).click();
@@ -125,7 +125,7 @@ describe('billing polish (issue 14)', () => {
     await dialog.getByText(fill(p.shipping.errors.shippingCostTooHigh, { max: formatMoney(MAX_SHIPPING_COST) })).waitFor();
     expect(await cost.inputValue()).toBe('99999999999');
 
-    // Item 3: closing the question leaves nothing behind.
+    // The payment link: closing the question leaves nothing behind.
     await dialog.getByRole('button', { name: p.confirm.cancel }).click();
     await dialog.waitFor({ state: 'detached' });
     expect(draftRequests).toEqual([]);

@@ -10,7 +10,7 @@ import { t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 
 /**
- * One bill per buyer per collecting account (issue 14, item 5), in the browser: two sellers of a
+ * One bill per buyer per collecting account (one shipping charge per checkout), in the browser: two sellers of a
  * company the platform's account collects for, one buyer who won from both. 'Listos para facturar'
  * shows the buyer once with both sellers' items, and 'Enviar enlace de pago' makes one draft, one
  * link and one shipping charge.
@@ -67,7 +67,7 @@ async function openBilling(user: E2eUser): Promise<{ page: Page; main: Locator }
   return { page, main };
 }
 
-describe('one bill per buyer per collecting account (issue 14, item 5)', () => {
+describe('one bill per buyer per collecting account', () => {
   it("shows the buyer once with both sellers' items, and 'Enviar enlace de pago' makes one link with one shipping charge", async () => {
     const fromAna = await wonAuction(ana, 'Tocadiscos Dual', 1200);
     const fromBeto = await wonAuction(beto, 'Vinilo de Los Panchos', 300);

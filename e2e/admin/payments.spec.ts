@@ -146,7 +146,7 @@ describe('billing the winners: draft, link, checkout, payout', () => {
     await draftRow.getByRole('button', { name: p.actions.finalize }).click();
     const confirm = page.getByRole('dialog', { name: p.confirm.finalizeTitle });
     expect(await confirm.getByRole('textbox', { name: p.shipping.carrier }).inputValue()).toBe('Estafeta');
-    // The field holds what was typed; '$' is a section beside it (issue 14, item 1).
+    // The field holds what was typed; '$' is a section beside it, never typed into it.
     expect(await confirm.getByRole('textbox', { name: p.shipping.cost }).inputValue()).toBe('150');
     expect(text(await confirm.innerText())).toContain(`${p.confirm.grandTotal} ${formatMoney(650)}`);
     const finalized = page.waitForResponse((res) => res.url().endsWith('/finalize') && res.request().method() === 'POST');

@@ -8,7 +8,7 @@ import { fill, t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 
 /**
- * Issue 14 item 6 for the panel's windows: which window is open and its filters live in the URL,
+ * The panel's windows: which window is open and its filters live in the URL,
  * each change is a history entry, Back steps back through them and then closes the window (staying
  * in the panel), Forward reopens it, a reload keeps it, and a window the user may not open is not.
  */

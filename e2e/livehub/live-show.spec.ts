@@ -10,7 +10,7 @@ import { fill, t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 
 /**
- * Issue 12's walkthrough: a seller runs a show from the Live Hub (create a session, three lots from
+ * The Live Hub's walkthrough: a seller runs a show from the Live Hub (create a session, three lots from
  * the picker, one current, a 15 s timer) while a buyer on a phone follows the public link, bids, and
  * sees 'Vendido' when the server closes the lot; the seller sees it move to 'Pasados'. Then the
  * header's 'Más' menu at 390 px.

@@ -9,7 +9,7 @@ import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 import { framesAdvance, launchVideoBrowser, peakAudioLevel } from '../support/video.js';
 
 /**
- * Issue 13's broadcast walkthrough, per provider, in Chromium with a fake camera and microphone:
+ * The broadcast walkthrough, per provider, in Chromium with a fake camera and microphone:
  * the seller previews and starts from the Live Hub; two viewers on the public page receive moving
  * video; the Hub counts 2 viewers; mute silences the audio; the unmute prompt reaches the viewers;
  * stopping shows the stopped state; the seller reloads, starts again, and the viewers recover by

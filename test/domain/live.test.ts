@@ -21,7 +21,7 @@ import {
   ZTimerInput,
 } from '../../src/domain/live.js';
 
-/** Issue 12's pure rules: slugs, WhatsApp links, the two lot lists, the timer badge, the picker query. */
+/** The Live Hub's pure rules: slugs, WhatsApp links, the two lot lists, the timer badge, the picker query. */
 
 const SLUG = /^[a-z0-9_]+(-[a-z0-9_]+)*$/;
 

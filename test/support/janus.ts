@@ -1,5 +1,5 @@
 /**
- * A real Janus (Debian's janus 1.1.2) for a test or a bench (issue 13): only the VideoRoom plugin and
+ * A real Janus (Debian's janus 1.1.2) for a test or a bench: only the VideoRoom plugin and
  * the WebSocket transport, on a free 127.0.0.1 port, with a configuration generated into a temp dir.
  *
  *   const janus = await startJanus();              // control plane only (room, join, tokens)

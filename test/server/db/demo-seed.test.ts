@@ -85,7 +85,7 @@ describe('seedDemo', () => {
       expect(staff.filter((p) => p.roles.includes('seller')).length).toBeGreaterThanOrEqual(2);
       expect(new Set(staff.map((p) => p.companyName)).size).toBe(1);
     }
-    // Each company has its record, with valid invoicing data (issue 11, A10).
+    // Each company has its record, with valid invoicing data (billing reads its name from there).
     const records = await database.db.select().from(companyRecords).orderBy(companyRecords.id);
     expect(records.filter((c) => companies.has(c.id)).map((c) => [c.id, c.name, rfcProblem(c.rfc ?? ''), Boolean(c.legalName)])).toEqual([
       ['remates-del-norte', 'Remates del Norte', null, true],

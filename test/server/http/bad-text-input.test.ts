@@ -145,7 +145,7 @@ const ROUTES: Route[] = [
       actor: () => seller,
     }),
   },
-  // The Live Hub (issue 12).
+  // The Live Hub's routes.
   {
     name: 'live session title',
     field: 'title',

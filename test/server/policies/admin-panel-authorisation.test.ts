@@ -6,7 +6,7 @@ import { buildAuction } from '../../support/factories.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 
 /**
- * Who may call each route of the admin panel (SPEC §6, issue 3), over six actors. Cross-company
+ * Who may call each route of the admin panel (SPEC §6), over six actors. Cross-company
  * reads and writes must fail as "not found", never leak another company's data.
  */
 type ActorName = 'signedOut' | 'buyer' | 'sellerA' | 'sellerB' | 'companyAdmin' | 'platformAdmin';

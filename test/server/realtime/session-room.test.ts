@@ -17,7 +17,7 @@ import { startTestServer, type TestServer, testConfig } from '../../support/serv
 import { connected, connectSocket, eventMatching, nextEvent } from '../../support/sockets.js';
 
 /**
- * Issue 12 items 3 and 7 over real Socket.IO clients: the session room hears status, state,
+ * A live session's room over real Socket.IO clients: it hears status, state,
  * timer and sold; the viewer count; promptUnmute only from the session's editors; a client's
  * sessionStatusUpdate changes nothing; the lot finishes exactly once, in the close's transaction,
  * with two instances and after a restart; anti-sniping reads the session's window.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LockableAuction } from '../../../src/domain/auction-lock.js';
 import { type AuctionFormValues, followServerEndTime, validateAuction } from '../../../src/web/admin/auction-form/form-values';
 
-/** Issue 11 A6: the form runs the server's lock rule, so a refused change shows before Save. */
+/** The form runs the server's lock rule for an auction with bids, so a refused change shows before Save. */
 describe('the auction form on an auction with bids', () => {
   const now = Date.UTC(2026, 10, 23, 18, 0);
   const end = now + 3_600_000;

@@ -153,7 +153,7 @@ describe('readyRows and client-side shipping', () => {
     const draft = { winnerId: W1, companyId: 'c1', collectorId: null, auctionIds: [A(1)] };
     expect(availableItemsFor(draft, summary).map((i) => i.auctionId)).toEqual([A(2)]);
     expect(availableItemsFor({ ...draft, companyId: 'c2', collectorId: 's2' }, summary).map((i) => i.auctionId)).toEqual([A(4)]);
-    // A seller collecting in their own account bills apart (issue 14, item 5).
+    // A seller collecting in their own account bills apart: one checkout goes to one account.
     expect(availableItemsFor({ ...draft, collectorId: 's2' }, summary)).toEqual([]);
     expect(availableItemsFor({ ...draft, winnerId: 'someone-else' }, summary)).toEqual([]);
     expect(availableItemsFor(draft, undefined)).toEqual([]);

@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The public pages load only the Mantine stylesheets that src/web/main.tsx lists (issue 14, item
- * 14); the panel loads the whole set. A Mantine component new to a public page without its
+ * The public pages load only the Mantine stylesheets that src/web/main.tsx lists (they
+ * weigh on a buyer's first load); the panel loads the whole set. A Mantine component new to a public page without its
  * stylesheet there would render unstyled for buyers and nowhere else, so this walks the public
  * pages' imports (src/web/public and what it reaches in src/web, not the panel or the Live Hub)
  * and checks every Mantine component with a stylesheet of its own has it listed.

@@ -229,7 +229,7 @@ describe('changing and deleting', () => {
     const inLot = await create(sellerA);
     const session = await buildSession(server.ctx.db, { sellerId: sellerA.id, companyId: 'empresa-a' });
     await server.ctx.db.insert(liveLots).values({ sessionId: session.id, auctionId: inLot.id, order: 1 });
-    // The list says what holds each one, so the panel can disable 'Eliminar' with the reason (issue 14 item 7).
+    // The list says what holds each one, so the panel can disable 'Eliminar' with the reason before a refused click.
     const listed = (await call(sellerA, 'GET', '/api/auctions')).json() as AuctionListResponse;
     const heldBy = new Map(listed.items.map((item) => [item.id, item.heldBy]));
     expect([heldBy.get(withBid.id), heldBy.get(inPayment.id), heldBy.get(inLot.id)]).toEqual([null, 'payment', 'liveSession']);

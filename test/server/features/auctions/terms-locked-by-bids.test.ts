@@ -8,7 +8,7 @@ import { type Actor, buildActor, buildCategory, buildUpload, signInAs } from '..
 import { startTestServer, type TestServer } from '../../../support/server.js';
 
 /**
- * Issue 11 A6: once an auction has a bid, what bidders relied on stays as they saw it. Runs on
+ * Once an auction has a bid, what bidders relied on stays as they saw it. Runs on
  * PGlite and, in its own project, on PostgreSQL (where the race below really races).
  */
 

@@ -16,7 +16,7 @@ import { startTestServer, type TestServer, testConfig } from '../../../support/s
 import { connected, connectSocket, eventMatching } from '../../../support/sockets.js';
 
 /**
- * Issue 4, closing on the server: the scheduler closes each auction at its end time, after a
+ * Closing on the server: the scheduler closes each auction at its end time, after a
  * restart too, and exactly once when several instances share one PostgreSQL; the close sets the
  * winner from the leader (or, for older data, from the highest bid) and is broadcast. A bid that
  * arrives after the end is refused and never extends it.

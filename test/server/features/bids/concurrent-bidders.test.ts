@@ -10,7 +10,7 @@ import { buildAuction, buildUser } from '../../../support/factories.js';
 import { startTestServer, type TestServer } from '../../../support/server.js';
 
 /**
- * Issue 4: the engine is exact under contention. Every request below is in flight at the same
+ * The bid engine is exact under contention. Every request below is in flight at the same
  * time; whatever order the database decides them in, nothing is lost, nothing is duplicated, and
  * the auction ends with one winner. Runs on PGlite and, in its own project, on PostgreSQL.
  */

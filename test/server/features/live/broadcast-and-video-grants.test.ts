@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from '../../../support/server.js';
 import { connected, connectSocket, eventMatching } from '../../../support/sockets.js';
 
 /**
- * Issue 13 item 2 on the server: 'Iniciar' and 'Detener' (SPEC §4), the video grants, the CSP per
+ * Broadcasting on the server: 'Iniciar' and 'Detener' (SPEC §4), the video grants, the CSP per
  * provider, and the Live Hub's own tab left out of the viewer count.
  */
 

@@ -10,7 +10,7 @@ import { buildAuction, buildLot, buildSession } from '../../../support/factories
 import { startTestServer, type TestServer } from '../../../support/server.js';
 
 /**
- * Who may call each Live Hub route (SPEC §6, issue 12), over seven actors. A session is changed
+ * Who may call each Live Hub route (SPEC §6), over seven actors. A session is changed
  * by its seller, its company's admins and the platform admins; a co-seller of the company sees it
  * in the list but may not change it, and anyone else gets 'Sesión no encontrada' (404), as for a
  * session that does not exist. Reading one session and the directory is public. A refused call

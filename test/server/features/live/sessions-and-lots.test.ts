@@ -9,9 +9,9 @@ import { buildAuction, buildSession } from '../../../support/factories.js';
 import { startTestServer, type TestServer } from '../../../support/server.js';
 
 /**
- * Issue 12, the Live Hub's API on the server: sessions (create, list, read, edit, delete), lots
+ * The Live Hub's API on the server: sessions (create, list, read, edit, delete), lots
  * (add, remove, reorder, set current), the picker, the timer and the quick auction, with their
- * Spanish errors and audit rows. Who may call what is live-authz.test.ts.
+ * Spanish errors and audit rows. Who may call what is session-authorisation.test.ts.
  */
 
 const COMPANY = 'remates-vivo';

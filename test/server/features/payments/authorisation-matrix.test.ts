@@ -213,7 +213,7 @@ const REQUESTS: Record<string, () => Promise<Request>> = {
   'POST /api/payments/:id/cancel (draft)': async () => onPayment(await paymentIn('draft'), 'cancel'),
   'POST /api/payments/:id/cancel (pending)': async () => onPayment(await paymentIn('pending'), 'cancel'),
   'POST /api/payments/:id/request-payout': async () => onPayment(await paymentIn('paid'), 'request-payout'),
-  // The platform marks paid out what the seller asked for (issue 14, item 4).
+  // The platform marks paid out what the seller asked it to pay, and nothing else.
   'POST /api/payments/:id/mark-paid-out': async () => onPayment(await paymentIn('paid', { payoutStatus: 'requested' }), 'mark-paid-out'),
   'GET /api/mp/status': async () => ({ method: 'GET', url: '/api/mp/status' }),
   'GET /api/mp/connect': async () => ({ method: 'GET', url: '/api/mp/connect' }),

@@ -214,7 +214,7 @@ describe('server rules', () => {
 
   it('bills each seller’s auctions apart where sellers collect in their own accounts', async () => {
     const colleague = await buildActor(server, { email: 'colega@norte.mx', name: 'Coco Norte', roles: ['seller'], companyId: NORTE });
-    // Each seller collects in their own connected Mercado Pago account (issue 14, item 5).
+    // Each seller collects in their own connected Mercado Pago account, so each is billed apart.
     for (const [i, id] of [seller.id, colleague.id].entries()) {
       await server.ctx.payments.accounts.store(id, { accessToken: `token-${i}`, refreshToken: null, expiresAt: null, userId: `mp-${i}`, liveMode: false });
     }

@@ -10,7 +10,7 @@ import { buildAuction } from '../../../support/factories.js';
 import { injectAs, startTestServer, type TestServer } from '../../../support/server.js';
 
 /**
- * Billing shows a company's name from its record in `companies` (issue 11, A10): a rename reaches
+ * Billing shows a company's name from its record in `companies`, the one place it is kept: a rename reaches
  * the winners summary, the payments list and its search, a payment's answers and the buyer's
  * checkout; a member's business name on their own profile reaches none of them.
  */

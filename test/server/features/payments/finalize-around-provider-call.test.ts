@@ -11,7 +11,8 @@ import { type FakeMercadoPago, startFakeMercadoPago } from '../../../support/fak
 import { injectAs, startTestServer, type TestServer } from '../../../support/server.js';
 
 /**
- * Finalising never holds a transaction open while Mercado Pago works (issue 11, B4): the draft is
+ * Finalising never holds a transaction open while Mercado Pago works (a slow provider
+ * must not hold locks others wait for): the draft is
  * reserved, the preference is made outside any transaction with the payment's id as its
  * idempotency key, and the link is recorded after. A lost answer or a crash between the steps is
  * finished by the next click with the same preference; a slow provider blocks no one else.

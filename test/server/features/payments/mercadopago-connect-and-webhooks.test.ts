@@ -106,7 +106,7 @@ describe('the seller connects a Mercado Pago account', () => {
     const done = await call(null, 'GET', `${back.pathname}${back.search}`, undefined, { cookie: cookies });
     expect(done.statusCode, done.body).toBe(200);
     expect(done.body).toContain('Tu cuenta de Mercado Pago quedó conectada');
-    // Its heading is its own, not the same sentence twice (issue 14 item 12).
+    // Its heading is its own, not the same sentence twice (the page read as a stutter).
     expect(done.body).toContain(`<h1>${messages.connection.connectedTitle}</h1>`);
     expect(done.body.split(messages.connection.connected)).toHaveLength(2);
 

@@ -10,7 +10,7 @@ import { type FakeMercadoPago, startFakeMercadoPago } from '../../../support/fak
 import { cookieFrom, injectAs, startTestServer, type TestServer } from '../../../support/server.js';
 
 /**
- * One bill per buyer per collecting account (issue 14, item 5), against a local fake Mercado Pago
+ * One bill per buyer per collecting account (one shipping charge per checkout), against a local fake Mercado Pago
  * so the account each checkout is made with can be checked: when a company collects in one account
  * (its admin's connected Mercado Pago, or the platform's), all of a buyer's wins from its sellers
  * make one group, one draft and one payment with one shipping charge; only sellers collecting in

@@ -8,7 +8,7 @@ import { buildAuction, buildPayment } from '../../../support/factories.js';
 import { injectAs, startTestServer, type TestServer } from '../../../support/server.js';
 
 /**
- * Issue 14, items 1, 4 and 8 on the server: the payments search ignores accents and case over
+ * Billing's search, payouts and shipping cost on the server: the payments search ignores accents and case over
  * winner, item names and carriers; the paid list filters by payout; the platform marks paid out
  * only what a seller asked for; and a bad shipping cost is refused with a Spanish message.
  */
@@ -71,7 +71,7 @@ async function paidPayment(opts: {
   return row.id;
 }
 
-describe('the payments search (item 8)', () => {
+describe('the payments search ignores accents and case', () => {
   let sofia: string;
   let jose: string;
 
@@ -105,7 +105,7 @@ describe('the payments search (item 8)', () => {
   });
 });
 
-describe('payouts the platform pays (item 4)', () => {
+describe('payouts the platform pays, when the seller asked', () => {
   it('lists the paid payments by payout status', async () => {
     const requested = await paidPayment({ item: 'Lámpara', carrier: 'DHL', winnerName: 'Sofía Muñoz', payoutStatus: 'requested' });
     const paidOut = await paidPayment({ item: 'Espejo', carrier: 'DHL', winnerName: 'Sofía Muñoz', payoutStatus: 'paid_out' });
@@ -129,7 +129,7 @@ describe('payouts the platform pays (item 4)', () => {
   });
 });
 
-describe('a bad shipping cost (item 1)', () => {
+describe('a bad shipping cost is refused in Spanish', () => {
   let draftId: string;
 
   beforeAll(async () => {

@@ -311,7 +311,7 @@ describe('users API', () => {
       expect(res.json().error.fields).toEqual({ companyId: message });
     });
 
-    it('does not let a joining user’s business name rename an existing company (issue 11, A10)', async () => {
+    it('does not let a joining user’s business name rename an existing company (its record is the company’s name)', async () => {
       const user = await buildUser(t.server.ctx.db);
       await t.server.ctx.db.update(userProfiles).set({ companyName: 'Subastas Rosa' }).where(eq(userProfiles.userId, user.id));
       const auction = await buildAuction(t.server.ctx.db, { name: 'Lámpara', companyId: 'empresa-rosa' });

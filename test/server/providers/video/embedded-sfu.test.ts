@@ -19,7 +19,7 @@ import { startTestServer, type TestServer } from '../../../support/server.js';
 import { connected, connectSocket, eventMatching } from '../../../support/sockets.js';
 
 /**
- * Issue 13, the embedded SFU: its child process, the Socket.IO signalling, who may publish, and
+ * The embedded SFU: its child process, the Socket.IO signalling, who may publish, and
  * media through real libdatachannel peers on 127.0.0.1 (VIDEO_BIND_ADDRESS: libjuice skips
  * loopback otherwise).
  */

@@ -7,9 +7,9 @@ import { startTestServer, type TestServer } from '../../../support/server.js';
 import { connected, connectSocket } from '../../../support/sockets.js';
 
 /**
- * The session room across instances (issue 12 item 6): the viewer count is the room's sockets on
+ * The session room across instances (a show runs on several): the viewer count is the room's sockets on
  * every instance, and promptUnmute from the seller on one instance reaches viewers on another.
- * Needs a Redis server (TEST_REDIS_URL), as redis.test.ts; .ci/run provides one.
+ * Needs a Redis server (TEST_REDIS_URL), as shared-rooms.test.ts; .ci/run provides one.
  */
 const redisUrl = process.env.TEST_REDIS_URL;
 
