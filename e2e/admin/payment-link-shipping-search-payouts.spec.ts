@@ -4,11 +4,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney } from '../../src/domain/money.js';
 import { MAX_SHIPPING_COST } from '../../src/domain/payments.js';
 import { paymentItems, payments } from '../../src/server/db/schema.js';
-import { buildAuction, buildPayment } from '../../test/support/factories.js';
+import { buildPayment, buildWonAuction } from '../../test/support/factories.js';
 import { setupAppAndBrowser } from '../support/app.js';
 import { newPage } from '../support/browser.js';
 import { fill, t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * Billing in the browser: 'Enviar enlace de pago' creates nothing until confirmed, the shipping
@@ -41,14 +42,12 @@ beforeAll(async () => {
 });
 
 async function wonAuction(name: string, price: number, winner = sofia) {
-  return buildAuction(ctx.app.ctx.db, {
+  return buildWonAuction(ctx.app.ctx.db, {
     name,
-    status: 'ended',
-    endTime: new Date(Date.now() - 60_000),
+    price,
     companyId: COMPANY_ID,
     sellerId: seller.id,
-    currentPrice: price,
-    currentWinnerId: winner.id,
+    winnerId: winner.id,
     currentWinnerName: winner.name,
     winnerWhatsapp: '+525512345678',
   });
@@ -94,7 +93,6 @@ async function openBilling(user: E2eUser) {
 
 const section = (main: Locator, key: keyof typeof p.sections) => main.getByRole('region', { name: p.sections[key], exact: true });
 const rowOf = (list: Locator, text: string) => list.getByRole('row').filter({ hasText: text });
-const eventually = <T>(read: () => Promise<T> | T, timeout = 10_000) => expect.poll(read, { timeout, interval: 100 });
 
 /** True when the element shows all of its content (nothing cut or scrolled away). */
 const fits = (locator: Locator) => locator.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight);

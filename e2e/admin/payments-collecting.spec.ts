@@ -3,7 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney } from '../../src/domain/money.js';
 import { paymentItems, payments } from '../../src/server/db/schema.js';
-import { buildAuction } from '../../test/support/factories.js';
+import { buildWonAuction } from '../../test/support/factories.js';
 import { setupAppAndBrowser } from '../support/app.js';
 import { newPage } from '../support/browser.js';
 import { t } from '../support/catalogue.js';
@@ -38,14 +38,12 @@ beforeAll(async () => {
 });
 
 async function wonAuction(seller: E2eUser, name: string, price: number) {
-  return buildAuction(ctx.app.ctx.db, {
+  return buildWonAuction(ctx.app.ctx.db, {
     name,
-    status: 'ended',
-    endTime: new Date(Date.now() - 60_000),
+    price,
     companyId: COMPANY_ID,
     sellerId: seller.id,
-    currentPrice: price,
-    currentWinnerId: lucia.id,
+    winnerId: lucia.id,
     currentWinnerName: LUCIA.name,
     winnerWhatsapp: '+525512345678',
   });

@@ -11,13 +11,12 @@ import { createAuctionAs } from '../support/auctions.js';
 import { newPage } from '../support/browser.js';
 import { fill, t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
+import { eventually } from '../support/wait.js';
 
 const ctx = setupAppAndBrowser();
 const p = t.payments;
 const b = t.bidding;
 const c = t.checkout;
-/** Lists follow a mutation's refetch or a socket event and a render: poll for a while, not once. */
-const eventually = <T>(read: () => Promise<T> | T, timeout = 10_000) => expect.poll(read, { timeout, interval: 100 });
 
 const SELLER = { email: 'vendedora.cobros@ejemplo.mx', name: 'Celia Cobros' };
 const ANA = { email: 'ana.ganadora@ejemplo.mx', name: 'Ana Ganadora' };

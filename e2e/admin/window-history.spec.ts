@@ -6,6 +6,7 @@ import { setupAppAndBrowser } from '../support/app.js';
 import { newPage } from '../support/browser.js';
 import { fill, t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * The panel's windows: which window is open and its filters live in the URL,
@@ -17,8 +18,6 @@ const ctx = setupAppAndBrowser();
 const u = t.users;
 const p = t.payments;
 const COMPANY_ID = 'tienda-historial';
-/** Lists settle after a debounce, a fetch and a render: poll for a while, not once. */
-const eventually = <T>(read: () => Promise<T> | T, timeout = 10_000) => expect.poll(read, { timeout, interval: 100 });
 
 let admin: E2eUser;
 let seller: E2eUser;

@@ -15,6 +15,7 @@ import { buildAuction, buildLot, buildSession } from '../../support/factories.js
 import { freePort } from '../../support/net.js';
 import { startTestServer, type TestServer, testConfig } from '../../support/server.js';
 import { connected, connectSocket, eventMatching, nextEvent } from '../../support/sockets.js';
+import { eventually } from '../../support/wait.js';
 
 /**
  * A live session's room over real Socket.IO clients: it hears status, state,
@@ -24,10 +25,6 @@ import { connected, connectSocket, eventMatching, nextEvent } from '../../suppor
  */
 
 const COMPANY = 'remates-sala';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function eventually(check: () => Promise<boolean>): Promise<void> {
-  while (!(await check())) await sleep(50);
-}
 
 function join(socket: Socket, sessionId: string): Promise<unknown> {
   return new Promise((resolve) => socket.emit('joinSession', { sessionId }, resolve));

@@ -7,7 +7,7 @@ import { refreshAuctionSearchText } from '../../../../src/server/features/auctio
 import { messages } from '../../../../src/server/messages.js';
 import { type Actor, buildCategory, buildUpload, signInAs } from '../../../support/actors.js';
 import { buildAuction, buildPayment, buildSession, buildUser } from '../../../support/factories.js';
-import { startTestServer, type TestServer } from '../../../support/server.js';
+import { caller, startTestServer, type TestServer } from '../../../support/server.js';
 import { collect, connected, connectSocket, nextEvent } from '../../../support/sockets.js';
 
 let server: TestServer;
@@ -35,9 +35,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-function call(actor: Actor | null, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
-  return server.app.inject({ method, url, headers: actor ? { cookie: actor.cookie } : {}, ...(payload !== undefined ? { payload: payload as object } : {}) });
-}
+const call = caller(() => server);
 
 const valid = () => ({
   name: 'Bicicléta de montaña rodada 29',

@@ -1,11 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuctionDetail } from '../../../../src/domain/auctions.js';
 import { auctions } from '../../../../src/server/db/schema.js';
 import { messages } from '../../../../src/server/messages.js';
-import { type Actor, buildActor, buildCategory, buildUpload, signInAs } from '../../../support/actors.js';
-import { startTestServer, type TestServer } from '../../../support/server.js';
+import { type Actor, buildBidder, buildCategory, buildUpload, signInAs } from '../../../support/actors.js';
+import { caller, startTestServer, type TestServer } from '../../../support/server.js';
+import { sleep } from '../../../support/wait.js';
 
 /**
  * Once an auction has a bid, what bidders relied on stays as they saw it. Runs on
@@ -17,7 +17,6 @@ let seller: Actor;
 let categoryId: string;
 let otherCategoryId: string;
 let images: string[];
-let serial = 0;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -30,9 +29,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-function call(actor: Actor, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) {
-  return server.app.inject({ method, url, headers: { cookie: actor.cookie }, ...(payload ? { payload } : {}) });
-}
+const call = caller(() => server);
 
 const endTime = Date.now() + 3_600_000;
 const valid = () => ({
@@ -55,21 +52,8 @@ async function create(actor: Actor = seller): Promise<AuctionDetail> {
   return res.json();
 }
 
-/** A buyer with a complete profile, made in the database (the sign-in form is rate-limited). */
-async function newBidder(): Promise<Actor> {
-  serial++;
-  const whatsapp = `+5233${String(20_000_000 + serial).slice(-8)}`;
-  return buildActor(server, {
-    email: `postor-candado-${serial}-${randomUUID().slice(0, 6)}@ejemplo.mx`,
-    name: `Postor${serial} Prueba`,
-    roles: ['buyer'],
-    completeProfile: true,
-    whatsapp,
-  });
-}
-
 async function bidOn(auctionId: string, bidder?: Actor) {
-  return call(bidder ?? (await newBidder()), 'POST', `/api/auctions/${auctionId}/bids`, { amount: 1500 });
+  return call(bidder ?? (await buildBidder(server)), 'POST', `/api/auctions/${auctionId}/bids`, { amount: 1500 });
 }
 
 async function stored(id: string) {
@@ -172,14 +156,14 @@ describe('a bid racing an edit', () => {
   it('never lets a locked change through once a bid exists, whichever lands first', async () => {
     const racer = await signInAs(server, { email: 'vende-carrera@ejemplo.mx', roles: ['seller'], companyId: 'empresa-candado' });
     const lots = await Promise.all(Array.from({ length: 36 }, () => create(racer)));
-    const bidders = await Promise.all(lots.map(() => newBidder()));
+    const bidders = await Promise.all(lots.map(() => buildBidder(server)));
     const edit = { ...valid(), name: 'Reloj cambiado en carrera', buyNowPrice: 1501 };
     // Each edit starts 0 to 11 ms after its auction's bid, so some land before the bid, some after,
     // and some while it is being decided.
     const outcomes = [];
     for (const [i, lot] of lots.entries()) {
       const bid = bidOn(lot.id, bidders[i]);
-      await new Promise((resolve) => setTimeout(resolve, i % 12));
+      await sleep(i % 12);
       outcomes.push({ lot, edited: await call(racer, 'PUT', `/api/auctions/${lot.id}`, edit), bid: await bid });
     }
     for (const { lot, edited, bid } of outcomes) {
@@ -203,11 +187,11 @@ describe('a bid racing a delete', () => {
   it('never deletes an auction that has a bid, whichever lands first', async () => {
     const racer = await signInAs(server, { email: 'borra-carrera@ejemplo.mx', roles: ['seller'], companyId: 'empresa-candado' });
     const lots = await Promise.all(Array.from({ length: 12 }, () => create(racer)));
-    const bidders = await Promise.all(lots.map(() => newBidder()));
+    const bidders = await Promise.all(lots.map(() => buildBidder(server)));
     const outcomes = [];
     for (const [i, lot] of lots.entries()) {
       const bid = bidOn(lot.id, bidders[i]);
-      await new Promise((resolve) => setTimeout(resolve, i));
+      await sleep(i);
       outcomes.push({
         lot,
         deleted: await server.app.inject({ method: 'DELETE', url: `/api/auctions/${lot.id}`, headers: { cookie: racer.cookie } }),

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Socket } from 'socket.io-client';
@@ -9,11 +8,12 @@ import type { AppContext } from '../../../../src/server/context.js';
 import { connectDatabase, type Database, type Db } from '../../../../src/server/db/connect.js';
 import { auctions, auditLog, bids, liveLots } from '../../../../src/server/db/schema.js';
 import type { EngineState } from '../../../../src/server/features/bids/present.js';
-import { type Actor, buildActor, signInAs } from '../../../support/actors.js';
+import { type Actor, type Bidder, buildBidder, signInAs } from '../../../support/actors.js';
 import { createEmptyPostgresDatabase, createTestDatabase, engine } from '../../../support/db.js';
 import { buildAuction, buildSession, buildUser } from '../../../support/factories.js';
-import { startTestServer, type TestServer, testConfig } from '../../../support/server.js';
+import { placeBid, startTestServer, type TestServer, testConfig } from '../../../support/server.js';
 import { connected, connectSocket, eventMatching } from '../../../support/sockets.js';
+import { eventually, sleep } from '../../../support/wait.js';
 
 /**
  * Closing on the server: the scheduler closes each auction at its end time, after a
@@ -22,31 +22,8 @@ import { connected, connectSocket, eventMatching } from '../../../support/socket
  * arrives after the end is refused and never extends it.
  */
 
-interface Bidder {
-  id: string;
-  email: string;
-  whatsapp: string;
-  name: string;
-  cookie: string;
-}
-let serial = 0;
-
-/** A buyer with a complete profile and a session, made in the database (the sign-in form is rate-limited per IP). */
-async function newBidder(ctx: Pick<AppContext, 'db' | 'config'>): Promise<Bidder> {
-  serial++;
-  const email = `postor-${serial}-${randomUUID().slice(0, 6)}@ejemplo.mx`;
-  const whatsapp = `+5233${String(10_000_000 + serial).slice(-8)}`;
-  const name = `Postor${serial} Prueba`;
-  const actor = await buildActor({ ctx }, { email, name, roles: ['buyer'], completeProfile: true, whatsapp });
-  return { id: actor.id, email, whatsapp, name, cookie: actor.cookie };
-}
-
-async function bid(app: FastifyInstance, bidder: Bidder, auctionId: string, payload: { amount: number; maxAmount?: number }) {
-  return app.inject({ method: 'POST', url: `/api/auctions/${auctionId}/bids`, headers: { cookie: bidder.cookie }, payload });
-}
-
 async function placed(app: FastifyInstance, bidder: Bidder, auctionId: string, payload: { amount: number; maxAmount?: number }): Promise<BidAnswer> {
-  const res = await bid(app, bidder, auctionId, payload);
+  const res = await placeBid({ app }, bidder, auctionId, payload);
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
@@ -63,13 +40,6 @@ async function closeAudits(db: Db, auctionId: string): Promise<number> {
     .from(auditLog)
     .where(and(eq(auditLog.action, 'auction.closed'), eq(auditLog.entityId, auctionId)));
   return found.length;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls until `check` answers true: eventual state, bounded only by the test's timeout. */
-async function eventually(check: () => Promise<boolean>): Promise<void> {
-  while (!(await check())) await sleep(50);
 }
 
 describe('with the scheduler running', () => {
@@ -105,7 +75,7 @@ describe('with the scheduler running', () => {
 
   it('closes an auction at its end time with the leader as winner, and broadcasts the close', async () => {
     const auction = await activeAuction();
-    const [ana, beto] = [await newBidder(server.ctx), await newBidder(server.ctx)];
+    const [ana, beto] = [await buildBidder(server), await buildBidder(server)];
     const first = await placed(server.app, ana, auction.id, { amount: 500, maxAmount: 800 });
     const second = await placed(server.app, beto, auction.id, { amount: 600 });
     expect(second.outcome).toBe('outbid');
@@ -183,7 +153,7 @@ describe('with the scheduler running', () => {
   });
 
   it('infers the winner of an ended auction without one from its highest bid', async () => {
-    const [xime, yola] = [await newBidder(server.ctx), await newBidder(server.ctx)];
+    const [xime, yola] = [await buildBidder(server), await buildBidder(server)];
     // Older data: marked ended, never closed, no leader, no winner; the last line is not the highest.
     const auction = await activeAuction({
       status: 'ended',
@@ -227,7 +197,7 @@ describe('with the scheduler running', () => {
     while (Date.now() < endsAt + 400) {
       const bidder = bidders[turn++ % bidders.length] as Bidder;
       const sentAt = Date.now();
-      const res = await bid(server.app, bidder, auctionId, { amount: nextMinimum });
+      const res = await placeBid(server, bidder, auctionId, { amount: nextMinimum });
       const body = res.json();
       results.push({ sentAt, status: res.statusCode, body });
       nextMinimum = body.state?.nextMinimum ?? body.error?.state?.nextMinimum ?? nextMinimum;
@@ -255,8 +225,8 @@ describe('with the scheduler running', () => {
 
   it('refuses bids after the end and never extends it, when the bids do not take the lead', async () => {
     const auction = await activeAuction();
-    const leader = await newBidder(server.ctx);
-    const challengers = await Promise.all(Array.from({ length: 6 }, () => newBidder(server.ctx)));
+    const leader = await buildBidder(server);
+    const challengers = await Promise.all(Array.from({ length: 6 }, () => buildBidder(server)));
     const lead = await placed(server.app, leader, auction.id, { amount: 500, maxAmount: 1_000_000 });
     const endsAt = Date.now() + 1_500;
     await server.ctx.db
@@ -268,7 +238,7 @@ describe('with the scheduler running', () => {
     for (const r of results.filter((x) => x.status === 201)) expect(r.body.outcome).toBe('outbid');
 
     // A bid that would take the lead, after the end: refused, and the end stays.
-    const late = await bid(server.app, challengers[0] as Bidder, auction.id, { amount: 2_000_000 });
+    const late = await placeBid(server, challengers[0] as Bidder, auction.id, { amount: 2_000_000 });
     expect(late.statusCode).toBe(409);
     expect(late.json().error.code).toBe('AUCTION_CLOSED');
     await eventually(async () => (await auctionRow(server.ctx.db, auction.id)).closedAt !== null);
@@ -287,7 +257,7 @@ describe('with the scheduler running', () => {
     });
     const auction = await activeAuction();
     await server.ctx.db.insert(liveLots).values({ sessionId: session.id, auctionId: auction.id, order: 1 });
-    const challengers = await Promise.all(Array.from({ length: 6 }, () => newBidder(server.ctx)));
+    const challengers = await Promise.all(Array.from({ length: 6 }, () => buildBidder(server)));
     const endsAt = Date.now() + 1_500;
     await server.ctx.db
       .update(auctions)
@@ -305,7 +275,7 @@ describe('with the scheduler running', () => {
 
   it('moves the end only for a bid that takes the lead inside the anti-snipe window', async () => {
     const auction = await activeAuction();
-    const [ana, beto, caro] = [await newBidder(server.ctx), await newBidder(server.ctx), await newBidder(server.ctx)];
+    const [ana, beto, caro] = [await buildBidder(server), await buildBidder(server), await buildBidder(server)];
     // Outside the window, taking the lead leaves the end alone.
     const farEnd = Date.now() + 60_000;
     await server.ctx.db
@@ -341,11 +311,11 @@ describe('with the scheduler running', () => {
 
   it('refuses a bid on an auction whose end passed before the scheduler closed it', async () => {
     const auction = await activeAuction();
-    const [ana, beto] = [await newBidder(server.ctx), await newBidder(server.ctx)];
+    const [ana, beto] = [await buildBidder(server), await buildBidder(server)];
     await placed(server.app, ana, auction.id, { amount: 500 });
     const endedAt = new Date(Date.now() - 1);
     await server.ctx.db.update(auctions).set({ endTime: endedAt }).where(eq(auctions.id, auction.id));
-    const res = await bid(server.app, beto, auction.id, { amount: 10_000 });
+    const res = await placeBid(server, beto, auction.id, { amount: 10_000 });
     expect(res.statusCode).toBe(409);
     expect(res.json().error).toMatchObject({ code: 'AUCTION_CLOSED', state: { status: 'ended', endTime: endedAt.getTime(), currentPrice: 500 } });
     const row = await auctionRow(server.ctx.db, auction.id);
@@ -374,7 +344,7 @@ describe('after a restart', () => {
           sellerId: sellerRow.id,
           ...over,
         });
-      const [ana, beto] = [await newBidder(first.ctx), await newBidder(first.ctx)];
+      const [ana, beto] = [await buildBidder(first), await buildBidder(first)];
       const withBids = await make();
       const withoutBids = await make();
       const notDue = await make();
@@ -456,7 +426,7 @@ describe.skipIf(engine !== 'postgresql')('two instances on one PostgreSQL', () =
       const db = ctx.db;
 
       const sellerRow = await buildUser(db, { email: 'vendedor-dos@ejemplo.mx', roles: ['seller'], companyId: 'remates-dos' });
-      const bidders = await Promise.all(Array.from({ length: 6 }, () => newBidder(ctx)));
+      const bidders = await Promise.all(Array.from({ length: 6 }, () => buildBidder({ ctx })));
       const COUNT = 200;
       const created = await db
         .insert(auctions)

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BidAnswer } from '../../../../src/domain/bidding.js';
 import { auctions, auditLog, bids } from '../../../../src/server/db/schema.js';
 import { closeDueAuctions } from '../../../../src/server/features/bids/scheduler.js';
-import { buildActor } from '../../../support/actors.js';
+import { type Bidder, buildBidder } from '../../../support/actors.js';
 import { buildAuction, buildUser } from '../../../support/factories.js';
-import { startTestServer, type TestServer } from '../../../support/server.js';
+import { bidCaller, startTestServer, type TestServer } from '../../../support/server.js';
 
 /**
  * The bid engine is exact under contention. Every request below is in flight at the same
@@ -19,31 +18,7 @@ let server: TestServer;
 let sellerId: string;
 const COMPANY = 'remates-concurrencia';
 
-interface Bidder {
-  id: string;
-  email: string;
-  whatsapp: string;
-  cookie: string;
-}
-let serial = 0;
-
-/** A buyer with a complete profile and a session, made in the database (the sign-in form is rate-limited per IP). */
-async function newBidder(): Promise<Bidder> {
-  serial++;
-  const email = `postor-${serial}-${randomUUID().slice(0, 6)}@ejemplo.mx`;
-  const whatsapp = `+5233${String(10_000_000 + serial).slice(-8)}`;
-  const actor = await buildActor(server, { email, name: `Postor${serial} Prueba`, roles: ['buyer'], completeProfile: true, whatsapp });
-  return { id: actor.id, email, whatsapp, cookie: actor.cookie };
-}
-
-function bid(bidder: Bidder, auctionId: string, payload: { amount: number; maxAmount?: number }, key?: string): Promise<LightMyRequestResponse> {
-  return server.app.inject({
-    method: 'POST',
-    url: `/api/auctions/${auctionId}/bids`,
-    headers: { cookie: bidder.cookie, ...(key ? { 'idempotency-key': key } : {}) },
-    payload,
-  });
-}
+const bid = bidCaller(() => server);
 
 /** A small seeded generator, so a failing run can be repeated with the seed it prints. */
 function prng(seed: number): (n: number) => number {
@@ -86,7 +61,7 @@ describe('50 bidders placing 20 bids each, all at once', () => {
     const EACH = 20;
     const startingPrice = 1_000;
     const increment = 20;
-    const bidders = await Promise.all(Array.from({ length: BIDDERS }, () => newBidder()));
+    const bidders = await Promise.all(Array.from({ length: BIDDERS }, () => buildBidder(server)));
     const auction = await buildAuction(server.ctx.db, {
       status: 'active',
       endTime: new Date(Date.now() + 3_600_000),
@@ -208,7 +183,7 @@ describe('50 bidders placing 20 bids each, all at once', () => {
 
 describe('one Idempotency-Key sent several times at once', () => {
   it('makes one bid, and the other requests replay it', async () => {
-    const [buyer, rival] = await Promise.all([newBidder(), newBidder()]);
+    const [buyer, rival] = await Promise.all([buildBidder(server), buildBidder(server)]);
     if (!buyer || !rival) throw new Error('no bidders');
     const auction = await buildAuction(server.ctx.db, {
       status: 'active',
@@ -219,7 +194,7 @@ describe('one Idempotency-Key sent several times at once', () => {
     });
     const key = `clic-${randomUUID()}`;
 
-    const answers = await Promise.all(Array.from({ length: 5 }, () => bid(buyer, auction.id, { amount: 750, maxAmount: 900 }, key)));
+    const answers = await Promise.all(Array.from({ length: 5 }, () => bid(buyer, auction.id, { amount: 750, maxAmount: 900 }, { 'idempotency-key': key })));
     expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 200, 201]);
     const bodies = answers.map((r) => r.json() as BidAnswer);
     expect(bodies.filter((b) => b.replayed)).toHaveLength(4);
@@ -233,7 +208,7 @@ describe('one Idempotency-Key sent several times at once', () => {
     expect(lines).toEqual([{ seq: 1, bidderId: buyer.id, amount: 750, maxAmount: 900, isAutomatic: false, key }]);
 
     // The key is the bidder's own: another bidder sending the same key places their own bid.
-    const rivalAnswers = await Promise.all(Array.from({ length: 3 }, () => bid(rival, auction.id, { amount: 800 }, key)));
+    const rivalAnswers = await Promise.all(Array.from({ length: 3 }, () => bid(rival, auction.id, { amount: 800 }, { 'idempotency-key': key })));
     expect(rivalAnswers.map((r) => r.statusCode).sort()).toEqual([200, 200, 201]);
     for (const r of rivalAnswers) expect(r.json().outcome).toBe('outbid');
     lines = await storedLines(auction.id);
@@ -247,7 +222,7 @@ describe('one Idempotency-Key sent several times at once', () => {
     expect(await auctionRow(auction.id)).toMatchObject({ bidCount: 3, currentPrice: 820, leaderId: buyer.id });
 
     // A replay later still answers the first attempt, and writes nothing.
-    const later = await bid(buyer, auction.id, { amount: 750, maxAmount: 900 }, key);
+    const later = await bid(buyer, auction.id, { amount: 750, maxAmount: 900 }, { 'idempotency-key': key });
     expect(later.statusCode).toBe(200);
     expect(later.json()).toMatchObject({ replayed: true, outcome: 'leading', bids: [{ seq: 1, amount: 750 }] });
     expect(await storedLines(auction.id)).toHaveLength(3);
@@ -260,14 +235,14 @@ describe('one Idempotency-Key sent several times at once', () => {
       companyId: COMPANY,
       sellerId,
     });
-    const reused = await bid(buyer, other.id, { amount: 750 }, key);
+    const reused = await bid(buyer, other.id, { amount: 750 }, { 'idempotency-key': key });
     expect(reused.statusCode).toBe(409);
     expect(reused.json().error.code).toBe('CONFLICT');
     expect(await storedLines(other.id)).toEqual([]);
   });
 
   it('keeps many keyed bids apart when they race each other', async () => {
-    const racers = await Promise.all(Array.from({ length: 10 }, () => newBidder()));
+    const racers = await Promise.all(Array.from({ length: 10 }, () => buildBidder(server)));
     const auction = await buildAuction(server.ctx.db, {
       status: 'active',
       endTime: new Date(Date.now() + 3_600_000),
@@ -277,7 +252,7 @@ describe('one Idempotency-Key sent several times at once', () => {
     });
     // Each racer sends one bid three times with its key; the amounts are far apart, so any order accepts or refuses each once.
     const sent = racers.flatMap((r, i) => Array.from({ length: 3 }, () => ({ racer: r, key: `k-${i}`, amount: 100 + 1_000 * (i + 1) })));
-    const answers = await Promise.all(sent.map((s) => bid(s.racer, auction.id, { amount: s.amount }, s.key)));
+    const answers = await Promise.all(sent.map((s) => bid(s.racer, auction.id, { amount: s.amount }, { 'idempotency-key': s.key })));
     const lines = await storedLines(auction.id);
     for (const r of racers) {
       const mine = answers.filter((_, i) => sent[i]?.racer === r);

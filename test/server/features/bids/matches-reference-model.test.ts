@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
@@ -7,9 +6,9 @@ import { type BidAnswer, type BidHistory, DEFAULT_MIN_INCREMENT, maskName, nextM
 import { rows } from '../../../../src/server/db/connect.js';
 import { auctions, liveLots } from '../../../../src/server/db/schema.js';
 import { BiddingModel, type ModelOp, replay } from '../../../domain/bidding-model.js';
-import { buildActor } from '../../../support/actors.js';
+import { buildBidder } from '../../../support/actors.js';
 import { buildAuction, buildSession, buildUser } from '../../../support/factories.js';
-import { startTestServer, type TestServer } from '../../../support/server.js';
+import { placeBid, startTestServer, type TestServer } from '../../../support/server.js';
 
 /**
  * The bid engine against the reference model (test/domain/bidding-model.ts): any sequence of bids
@@ -29,17 +28,6 @@ interface Bidder {
   sent: number[];
 }
 const accounts: Bidder[] = [];
-let accountSerial = 0;
-
-/** A buyer with a complete profile and a session, made in the database (the sign-in form is rate-limited per IP). */
-async function newBidder(): Promise<Bidder> {
-  accountSerial++;
-  const email = `postor-${accountSerial}-${randomUUID().slice(0, 6)}@ejemplo.mx`;
-  const name = `Postor${accountSerial} Prueba`;
-  const actor = await buildActor(server, { email, name, roles: ['buyer'], completeProfile: true });
-  return { id: actor.id, name, cookie: actor.cookie, sent: [] };
-}
-
 /** Accounts that can send `needed[i]` more bids now without reaching the rate limit; new ones when none can. */
 async function takeBidders(needed: number[]): Promise<Bidder[]> {
   const now = Date.now();
@@ -47,7 +35,7 @@ async function takeBidders(needed: number[]): Promise<Bidder[]> {
   for (const n of needed) {
     let found = accounts.find((a) => !taken.includes(a) && a.sent.filter((t) => t > now - 11_000).length + n <= 28);
     if (!found) {
-      found = await newBidder();
+      found = { ...(await buildBidder(server)), sent: [] };
       accounts.push(found);
     }
     taken.push(found);
@@ -77,7 +65,7 @@ async function freshAuction(opts: { startingPrice: number; minIncrement: number 
 
 function bid(bidder: Bidder, auctionId: string, payload: { amount: number; maxAmount?: number }): Promise<LightMyRequestResponse> {
   bidder.sent.push(Date.now());
-  return server.app.inject({ method: 'POST', url: `/api/auctions/${auctionId}/bids`, headers: { cookie: bidder.cookie }, payload });
+  return placeBid(server, bidder, auctionId, payload);
 }
 
 function history(auctionId: string, viewer: Bidder | null): Promise<LightMyRequestResponse> {
@@ -104,7 +92,7 @@ beforeAll(async () => {
     });
     sessionsByIncrement.set(minIncrement, session.id);
   }
-  accounts.push(...(await Promise.all(Array.from({ length: 8 }, () => newBidder()))));
+  accounts.push(...(await Promise.all(Array.from({ length: 8 }, async (): Promise<Bidder> => ({ ...(await buildBidder(server)), sent: [] })))));
 }, 60_000);
 afterAll(async () => server?.close());
 

@@ -7,7 +7,7 @@ import { auctions, bids, liveLots } from '../../../../src/server/db/schema.js';
 import { messages } from '../../../../src/server/messages.js';
 import { type Actor, buildActor, signInAs } from '../../../support/actors.js';
 import { buildAuction, buildSession } from '../../../support/factories.js';
-import { startTestServer, type TestServer } from '../../../support/server.js';
+import { bidCaller, startTestServer, type TestServer } from '../../../support/server.js';
 import { connected, connectSocket, nextEvent } from '../../../support/sockets.js';
 
 let server: TestServer;
@@ -48,14 +48,7 @@ function openAuction(over: Partial<typeof auctions.$inferInsert> = {}) {
   return buildAuction(server.ctx.db, { status: 'active', endTime: inOneHour(), startingPrice: 500, companyId: 'tianguis', sellerId: seller.id, ...over });
 }
 
-function bid(actor: Actor | null, auctionId: string, payload: unknown, headers: Record<string, string> = {}) {
-  return server.app.inject({
-    method: 'POST',
-    url: `/api/auctions/${auctionId}/bids`,
-    headers: { ...(actor ? { cookie: actor.cookie } : {}), ...headers },
-    payload: payload as object,
-  });
-}
+const bid = bidCaller(() => server);
 
 function buyNow(actor: Actor, auctionId: string, headers: Record<string, string> = {}) {
   return server.app.inject({ method: 'POST', url: `/api/auctions/${auctionId}/buy-now`, headers: { cookie: actor.cookie, ...headers } });

@@ -6,7 +6,7 @@ import { auctions, auditLog, liveLots, liveSessions } from '../../../../src/serv
 import { messages } from '../../../../src/server/messages.js';
 import { type Actor, buildActor, buildUpload } from '../../../support/actors.js';
 import { buildAuction, buildSession } from '../../../support/factories.js';
-import { startTestServer, type TestServer } from '../../../support/server.js';
+import { caller, startTestServer, type TestServer } from '../../../support/server.js';
 
 /**
  * The Live Hub's API on the server: sessions (create, list, read, edit, delete), lots
@@ -28,14 +28,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => server?.close());
 
-function call(actor: Actor | null, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown): Promise<LightMyRequestResponse> {
-  return server.app.inject({
-    method,
-    url,
-    headers: { ...(actor ? { cookie: actor.cookie } : {}), ...(method !== 'GET' ? { origin: server.url } : {}) },
-    ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
-  });
-}
+const call = caller(() => server);
 
 async function ok<T>(res: LightMyRequestResponse, status = 200): Promise<T> {
   expect(res.statusCode, res.body).toBe(status);

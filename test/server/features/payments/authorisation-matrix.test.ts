@@ -15,7 +15,7 @@ import {
   webhookEvents,
 } from '../../../../src/server/db/schema.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
-import { buildAuction, buildPayment } from '../../../support/factories.js';
+import { buildPayment, buildWonAuction } from '../../../support/factories.js';
 import { startTestServer, type TestServer } from '../../../support/server.js';
 
 /**
@@ -63,19 +63,11 @@ afterAll(async () => server?.close());
 
 /** An auction the scheduler closed, won by `winner`. By default company A's, sold by seller A. */
 async function wonAuction(opts: { companyId?: string; sellerId?: string | null; price?: number } = {}): Promise<{ id: string; name: string }> {
-  const row = await buildAuction(server.ctx.db, {
-    name: `Lote ${randomUUID().slice(0, 8)}`,
-    status: 'ended',
-    endTime: new Date(Date.now() - 60_000),
-    closedAt: new Date(),
+  const row = await buildWonAuction(server.ctx.db, {
+    price: opts.price ?? 700,
+    winnerId: winner.id,
     companyId: opts.companyId ?? COMPANY_A,
     sellerId: opts.sellerId === undefined ? actors.sellerA.id : opts.sellerId,
-    startingPrice: 100,
-    currentPrice: opts.price ?? 700,
-    bidCount: 1,
-    currentWinnerId: winner.id,
-    currentWinnerName: 'Juana Pérez',
-    winnerWhatsapp: '+523312345678',
   });
   return { id: row.id, name: row.name };
 }

@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DraftAnswer, FinalizeAnswer, PaymentAnswer, PaymentStatusEvent, PaymentView, WinnersSummary } from '../../../../src/domain/payments.js';
 import { auctions, auditLog, payments, userProfiles, webhookEvents } from '../../../../src/server/db/schema.js';
 import { messages } from '../../../../src/server/messages.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
-import { buildAuction } from '../../../support/factories.js';
-import { cookieFrom, injectAs, startTestServer, type TestServer } from '../../../support/server.js';
+import { buildWonAuction } from '../../../support/factories.js';
+import { caller, cookieFrom, startTestServer, type TestServer } from '../../../support/server.js';
 import { connected, connectSocket } from '../../../support/sockets.js';
 
 /**
@@ -37,25 +36,19 @@ afterAll(async () => server?.close());
 
 /** An auction the scheduler closed with this winner, at this price. */
 async function wonAuction(opts: { winner: Actor; price: number; companyId?: string; sellerId?: string | null; name?: string; status?: 'ended' | 'active' }) {
-  const row = await buildAuction(server.ctx.db, {
-    name: opts.name ?? `Lote ${randomUUID().slice(0, 6)}`,
-    status: opts.status ?? 'ended',
-    endTime: new Date(Date.now() - 60_000),
-    closedAt: new Date(),
+  const row = await buildWonAuction(server.ctx.db, {
+    price: opts.price,
+    winnerId: opts.winner.id,
+    currentWinnerName: opts.winner.id === buyer.id ? 'Juana Pérez' : 'Pedro López',
     companyId: opts.companyId ?? NORTE,
     sellerId: opts.sellerId === undefined ? seller.id : opts.sellerId,
-    startingPrice: 100,
-    currentPrice: opts.price,
-    bidCount: 1,
-    currentWinnerId: opts.winner.id,
-    currentWinnerName: opts.winner.id === buyer.id ? 'Juana Pérez' : 'Pedro López',
-    winnerWhatsapp: '+523312345678',
+    ...(opts.name ? { name: opts.name } : {}),
+    ...(opts.status ? { status: opts.status } : {}),
   });
   return row.id;
 }
 
-const call = (actor: Actor | null, method: 'GET' | 'POST', url: string, payload?: unknown, extra: Record<string, string> = {}) =>
-  injectAs(server, actor, method, url, payload, extra);
+const call = caller(() => server);
 
 async function draft(actor: Actor, winner: Actor, auctionIds: string[]): Promise<PaymentView> {
   const res = await call(actor, 'POST', '/api/payments/draft', { winnerId: winner.id, auctionIds });

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckoutView, DraftAnswer, FinalizeAnswer, PaymentAnswer, PaymentView, WinnersSummary } from '../../../../src/domain/payments.js';
@@ -6,8 +5,8 @@ import { payments } from '../../../../src/server/db/schema.js';
 import { reserveCheckout } from '../../../../src/server/features/payments/checkout.js';
 import { messages } from '../../../../src/server/messages.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
-import { buildAuction } from '../../../support/factories.js';
-import { injectAs, startTestServer, type TestServer } from '../../../support/server.js';
+import { buildWonAuction } from '../../../support/factories.js';
+import { caller, startTestServer, type TestServer } from '../../../support/server.js';
 
 /**
  * Billing shows a company's name from its record in `companies`, the one place it is kept: a rename reaches
@@ -31,23 +30,13 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => server?.close());
 
-const call = (actor: Actor | null, method: 'GET' | 'POST', url: string, payload?: unknown) => injectAs(server, actor, method, url, payload);
+const call = caller(() => server);
 const put = (actor: Actor, url: string, payload: Record<string, unknown>) =>
   server.app.inject({ method: 'PUT', url, headers: { cookie: actor.cookie, origin: server.url }, payload });
 
-async function wonAuction(price: number): Promise<string> {
-  const row = await buildAuction(server.ctx.db, {
-    name: `Lote ${randomUUID().slice(0, 6)}`,
-    status: 'ended',
-    endTime: new Date(Date.now() - 60_000),
-    companyId: NORTE,
-    sellerId: seller.id,
-    currentPrice: price,
-    currentWinnerId: buyer.id,
-    currentWinnerName: 'Juana Pérez',
-  });
-  return row.id;
-}
+/** An auction of Norte's seller that the buyer won at this price. */
+const wonAuction = async (price: number): Promise<string> =>
+  (await buildWonAuction(server.ctx.db, { price, winnerId: buyer.id, companyId: NORTE, sellerId: seller.id })).id;
 
 async function draft(auctionIds: string[]): Promise<PaymentView> {
   const res = await call(seller, 'POST', '/api/payments/draft', { winnerId: buyer.id, auctionIds });

@@ -7,8 +7,10 @@ import { reserveCheckout } from '../../../../src/server/features/payments/checko
 import { messages } from '../../../../src/server/messages.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
 import { buildAuction } from '../../../support/factories.js';
-import { type FakeMercadoPago, startFakeMercadoPago } from '../../../support/fake-mercadopago.js';
-import { injectAs, startTestServer, type TestServer } from '../../../support/server.js';
+import type { FakeMercadoPago } from '../../../support/fake-mercadopago.js';
+import { startWithFakeMercadoPago } from '../../../support/mercadopago-server.js';
+import { caller, type TestServer } from '../../../support/server.js';
+import { eventually } from '../../../support/wait.js';
 
 /**
  * Finalising never holds a transaction open while Mercado Pago works (a slow provider
@@ -25,16 +27,7 @@ let buyer: Actor;
 const COMPANY = 'remates-centro';
 
 beforeAll(async () => {
-  fake = await startFakeMercadoPago({ platformToken: 'APP_USR-platform-token', clientId: '123456', clientSecret: 'client-secret' });
-  server = await startTestServer({
-    env: {
-      PAYMENTS_PROVIDER: 'mercadopago',
-      MP_ACCESS_TOKEN: fake.platformToken,
-      MP_WEBHOOK_SECRET: 'mp-webhook-secret-for-tests',
-      MP_API_URL: fake.url,
-      MP_AUTH_URL: fake.url,
-    },
-  });
+  ({ fake, server } = await startWithFakeMercadoPago());
   seller = await buildActor(server, { email: 'vende@centro.mx', name: 'Celia Centro', roles: ['seller'], companyId: COMPANY });
   buyer = await buildActor(server, { email: 'juana@ejemplo.mx', name: 'Juana Pérez', roles: ['buyer'], completeProfile: true });
 }, 60_000);
@@ -43,7 +36,7 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const call = (actor: Actor | null, method: 'GET' | 'POST', url: string, payload?: unknown) => injectAs(server, actor, method, url, payload);
+const call = caller(() => server);
 const row = async (id: string) => (await server.ctx.db.select().from(payments).where(eq(payments.id, id)))[0];
 const preferencesOf = (id: string) => fake.preferences.filter((p) => p.body.external_reference === id);
 const finalizeAudits = async (id: string) =>
@@ -69,11 +62,6 @@ async function readyDraft(price: number): Promise<string> {
   const id = (draft.json() as DraftAnswer).paymentId;
   expect((await call(seller, 'POST', `/api/payments/${id}/update-shipping`, { shippingCarrier: 'Estafeta', shippingCost: 100 })).statusCode).toBe(200);
   return id;
-}
-
-/** Polls until the condition holds (the test's timeout bounds it). */
-async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
-  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 describe('finalize, in steps around the provider call', () => {
@@ -145,7 +133,7 @@ describe('finalize, in steps around the provider call', () => {
       const finalizing = call(seller, 'POST', `/api/payments/${id}/finalize`).finally(() => {
         settled = true;
       });
-      await until(() => fake.requests.some((r) => r.path === '/checkout/preferences' && r.idempotencyKey === id));
+      await eventually(() => fake.requests.some((r) => r.path === '/checkout/preferences' && r.idempotencyKey === id), { intervalMs: 10 });
 
       // The provider holds the call open; the database is free meanwhile.
       const bid = await call(buyer, 'POST', `/api/auctions/${open.id}/bids`, { amount: 500 });

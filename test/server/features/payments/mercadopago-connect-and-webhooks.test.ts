@@ -6,8 +6,9 @@ import { payments, userProfiles } from '../../../../src/server/db/schema.js';
 import { messages } from '../../../../src/server/messages.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
 import { buildAuction } from '../../../support/factories.js';
-import { type FakeMercadoPago, startFakeMercadoPago } from '../../../support/fake-mercadopago.js';
-import { cookieFrom, injectAs, startTestServer, type TestServer } from '../../../support/server.js';
+import type { FakeMercadoPago } from '../../../support/fake-mercadopago.js';
+import { startWithFakeMercadoPago, WEBHOOK_SECRET } from '../../../support/mercadopago-server.js';
+import { caller, cookieFrom, type TestServer } from '../../../support/server.js';
 
 /**
  * The whole billing flow with PAYMENTS_PROVIDER=mercadopago against a local fake Mercado Pago that
@@ -16,7 +17,6 @@ import { cookieFrom, injectAs, startTestServer, type TestServer } from '../../..
  * anything changes, and a provider that is down for a while.
  */
 
-const WEBHOOK_SECRET = 'mp-webhook-secret-for-tests';
 let fake: FakeMercadoPago;
 let server: TestServer;
 let seller: Actor;
@@ -24,19 +24,7 @@ let platformSeller: Actor;
 let buyer: Actor;
 
 beforeAll(async () => {
-  fake = await startFakeMercadoPago({ platformToken: 'APP_USR-platform-token', clientId: '123456', clientSecret: 'client-secret' });
-  server = await startTestServer({
-    env: {
-      PAYMENTS_PROVIDER: 'mercadopago',
-      MP_ACCESS_TOKEN: fake.platformToken,
-      MP_CLIENT_ID: fake.clientId,
-      MP_CLIENT_SECRET: fake.clientSecret,
-      MP_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      MP_API_URL: fake.url,
-      MP_AUTH_URL: fake.url,
-      MP_MARKETPLACE_FEE_PERCENT: '10',
-    },
-  });
+  ({ fake, server } = await startWithFakeMercadoPago({ MP_MARKETPLACE_FEE_PERCENT: '10' }));
   seller = await buildActor(server, { email: 'conectada@norte.mx', name: 'Nora Norte', roles: ['seller'], companyId: 'remates-norte' });
   platformSeller = await buildActor(server, { email: 'sin-cuenta@norte.mx', name: 'Pablo Norte', roles: ['seller'], companyId: 'remates-norte' });
   buyer = await buildActor(server, { email: 'juana@ejemplo.mx', name: 'Juana Pérez', roles: ['buyer'], completeProfile: true });
@@ -46,8 +34,7 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const call = (actor: Actor | null, method: 'GET' | 'POST', url: string, payload?: unknown, extra: Record<string, string> = {}) =>
-  injectAs(server, actor, method, url, payload, extra);
+const call = caller(() => server);
 
 async function billedPayment(owner: Actor, price: number): Promise<{ id: string; link: string }> {
   const auction = await buildAuction(server.ctx.db, {

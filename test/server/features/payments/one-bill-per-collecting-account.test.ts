@@ -1,13 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DraftAnswer, FinalizeAnswer, PaymentView, WinnerSummary, WinnersSummary } from '../../../../src/domain/payments.js';
 import { payments } from '../../../../src/server/db/schema.js';
 import { messages } from '../../../../src/server/messages.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
-import { buildAuction } from '../../../support/factories.js';
-import { type FakeMercadoPago, startFakeMercadoPago } from '../../../support/fake-mercadopago.js';
-import { cookieFrom, injectAs, startTestServer, type TestServer } from '../../../support/server.js';
+import { buildWonAuction } from '../../../support/factories.js';
+import type { FakeMercadoPago } from '../../../support/fake-mercadopago.js';
+import { startWithFakeMercadoPago } from '../../../support/mercadopago-server.js';
+import { caller, cookieFrom, type TestServer } from '../../../support/server.js';
 
 /**
  * One bill per buyer per collecting account (one shipping charge per checkout), against a local fake Mercado Pago
@@ -18,7 +18,6 @@ import { cookieFrom, injectAs, startTestServer, type TestServer } from '../../..
  * not see each other's auctions.
  */
 
-const WEBHOOK_SECRET = 'mp-webhook-secret-for-tests';
 /** The fake's own user id for the platform's account. */
 const PLATFORM_MP_USER = 999_000_001;
 let fake: FakeMercadoPago;
@@ -27,18 +26,7 @@ let platformAdmin: Actor;
 let buyer: Actor;
 
 beforeAll(async () => {
-  fake = await startFakeMercadoPago({ platformToken: 'APP_USR-platform-token', clientId: '123456', clientSecret: 'client-secret' });
-  server = await startTestServer({
-    env: {
-      PAYMENTS_PROVIDER: 'mercadopago',
-      MP_ACCESS_TOKEN: fake.platformToken,
-      MP_CLIENT_ID: fake.clientId,
-      MP_CLIENT_SECRET: fake.clientSecret,
-      MP_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      MP_API_URL: fake.url,
-      MP_AUTH_URL: fake.url,
-    },
-  });
+  ({ fake, server } = await startWithFakeMercadoPago());
   platformAdmin = await buildActor(server, { email: 'admin@martillo.mx', name: 'Ada Admin', roles: ['admin'] });
   buyer = await buildActor(server, { email: 'juana@ejemplo.mx', name: 'Juana Pérez', roles: ['buyer'], completeProfile: true });
 }, 60_000);
@@ -47,8 +35,7 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const call = (actor: Actor | null, method: 'GET' | 'POST', url: string, payload?: unknown, extra: Record<string, string> = {}) =>
-  injectAs(server, actor, method, url, payload, extra);
+const call = caller(() => server);
 
 /** A company with an admin and two sellers. */
 async function company(slug: string) {
@@ -70,23 +57,8 @@ async function connectMp(actor: Actor, mpUserId: number): Promise<number> {
   return mpUserId;
 }
 
-async function wonAuction(companyId: string, seller: Actor, price: number): Promise<string> {
-  const row = await buildAuction(server.ctx.db, {
-    name: `Lote ${randomUUID().slice(0, 6)}`,
-    status: 'ended',
-    endTime: new Date(Date.now() - 60_000),
-    closedAt: new Date(),
-    companyId,
-    sellerId: seller.id,
-    startingPrice: 100,
-    currentPrice: price,
-    bidCount: 1,
-    currentWinnerId: buyer.id,
-    currentWinnerName: 'Juana Pérez',
-    winnerWhatsapp: '+523312345678',
-  });
-  return row.id;
-}
+const wonAuction = async (companyId: string, seller: Actor, price: number): Promise<string> =>
+  (await buildWonAuction(server.ctx.db, { price, winnerId: buyer.id, companyId, sellerId: seller.id })).id;
 
 /** The buyer's groups in 'Listos para facturar' as this actor sees them, for this company. */
 async function groupsOf(actor: Actor, companyId: string): Promise<WinnerSummary[]> {

@@ -5,7 +5,7 @@ import { paymentItems } from '../../../../src/server/db/schema.js';
 import { messages } from '../../../../src/server/messages.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
 import { buildAuction, buildPayment } from '../../../support/factories.js';
-import { injectAs, startTestServer, type TestServer } from '../../../support/server.js';
+import { caller, startTestServer, type TestServer } from '../../../support/server.js';
 
 /**
  * Billing's search, payouts and shipping cost on the server: the payments search ignores accents and case over
@@ -27,7 +27,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => server?.close());
 
-const call = (actor: Actor | null, method: 'GET' | 'POST', url: string, payload?: unknown) => injectAs(server, actor, method, url, payload);
+const call = caller(() => server);
 
 async function listed(actor: Actor, query: Record<string, string>): Promise<string[]> {
   const res = await call(actor, 'GET', `/api/payments?${new URLSearchParams(query)}`);

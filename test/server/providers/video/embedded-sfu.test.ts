@@ -17,6 +17,7 @@ import {
 } from '../../../support/rtp-peers.js';
 import { startTestServer, type TestServer } from '../../../support/server.js';
 import { connected, connectSocket, eventMatching } from '../../../support/sockets.js';
+import { sleep } from '../../../support/wait.js';
 
 /**
  * The embedded SFU: its child process, the Socket.IO signalling, who may publish, and
@@ -26,8 +27,6 @@ import { connected, connectSocket, eventMatching } from '../../../support/socket
 
 const COMPANY = 'remates-video';
 const OTHER = 'otra-casa';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function isAlive(pid: number): boolean {
   try {
