@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { freePort } from './net.js';
+import { sleep } from './wait.js';
 
 export const JANUS_BINARY = '/usr/bin/janus';
 const LIB = '/usr/lib/x86_64-linux-gnu/janus';
@@ -212,7 +213,7 @@ export async function startJanus(opts: StartJanusOptions = {}): Promise<RunningJ
       await stop();
       throw new Error(`Janus did not answer on ${url} within 30 s:\n${logTail()}`);
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   return { url, port, netns, logTail, stop };
 }

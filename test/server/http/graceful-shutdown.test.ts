@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { startTestServer } from '../../support/server.js';
 import { connected, connectSocket, nextEvent } from '../../support/sockets.js';
+import { eventually } from '../../support/wait.js';
 
 describe('graceful shutdown', () => {
   it('finishes requests in flight, refuses new ones, closes sockets, then the database', async () => {
@@ -34,12 +35,15 @@ describe('graceful shutdown', () => {
 
     const closing = server.app.close().then(() => order.push('app closed'));
     // Closing begins a moment after close(); from then on a new request is turned away (503) or
-    // cannot connect at all. Polled: the loop ends only once that holds (the test's timeout bounds it).
+    // cannot connect at all. Polled until that holds (the test's timeout bounds it).
     let late: number | 'refused' = 200;
-    while (late === 200) {
-      late = (await fetch(`${server.url}/healthz`).catch(() => null))?.status ?? 'refused';
-      if (late === 200) await new Promise((r) => setTimeout(r, 20));
-    }
+    await eventually(
+      async () => {
+        late = (await fetch(`${server.url}/healthz`).catch(() => null))?.status ?? 'refused';
+        return late !== 200;
+      },
+      { intervalMs: 20 },
+    );
     expect([503, 'refused']).toContain(late);
     expect(socket.connected).toBe(true);
     release();

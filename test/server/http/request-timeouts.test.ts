@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAs } from '../../support/actors.js';
-import { openRaw, pause, type RawConnection } from '../../support/raw-http.js';
+import { openRaw, type RawConnection } from '../../support/raw-http.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
+import { eventually, sleep } from '../../support/wait.js';
 
 let server: TestServer;
 let seller: string;
@@ -20,7 +21,7 @@ const host = () => new URL(server.url).host;
 async function trickleUntilAnswered(conn: RawConnection, total: number): Promise<void> {
   while (conn.sent() < total && !conn.received() && !conn.isClosed()) {
     if (!(await conn.write(' '))) break;
-    await pause(50);
+    await sleep(50);
   }
 }
 
@@ -74,7 +75,7 @@ describe('request timeouts', () => {
     expect(upload.isClosed()).toBe(false);
     expect(upload.received()).toBe('');
     await upload.write(body.subarray(10));
-    while (!upload.received().includes('\r\n\r\n{')) await pause(20);
+    await eventually(() => upload.received().includes('\r\n\r\n{'), { intervalMs: 20 });
     expect(upload.received()).toMatch(/^HTTP\/1\.1 201 /);
     upload.socket.destroy();
   });

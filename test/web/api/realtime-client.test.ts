@@ -4,6 +4,7 @@ import { Server, type Socket as ServerSocket } from 'socket.io';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket as NodeWebSocket, WebSocketServer } from 'ws';
 import { type DisconnectReason, decodePacket, RealtimeSocket, reconnectDelay } from '../../../src/web/api/realtime-client';
+import { sleep } from '../../support/wait.js';
 
 /**
  * The page's own Socket.IO client (src/web/api/realtime-client.ts) against a real Socket.IO
@@ -139,7 +140,8 @@ describe('RealtimeSocket against a Socket.IO server', () => {
     remote.disconnect(true);
     expect(await down).toEqual(['io server disconnect']);
     expect(socket.active).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Silence is the behaviour: a client that retried would be back well within this.
+    await sleep(200);
     expect(reconnected).toBe(false);
   });
 
