@@ -13,7 +13,7 @@ afterAll(async () => db?.close());
 
 const count = async () => Number((await db.query<{ n: number }>('select count(*)::int as n from t')).rows[0]?.n);
 
-describe('PgliteThread', () => {
+describe('PGlite answers from its worker thread as a driver would', () => {
   it('answers queries in object and array rows, and keeps the raw text of the types given parsers', async () => {
     await db.query('insert into t (id, note) values ($1, $2)', [1, 'uno']);
     const objects = await db.query<{ id: number; note: string }>('select id, note from t where id = $1', [1]);

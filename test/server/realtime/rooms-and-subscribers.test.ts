@@ -78,7 +78,7 @@ describe('rooms follow the user', () => {
   });
 });
 
-describe('paymentStatusUpdate', () => {
+describe('a payment’s status change reaches who may see the payment', () => {
   it('reaches the payment seller, its company admins and the platform admins, never a co-seller', async () => {
     const [seller, coSeller, companyAdmin, otherAdmin] = await Promise.all([
       actor(['seller'], 'acme'),
@@ -106,7 +106,7 @@ describe('paymentStatusUpdate', () => {
   });
 });
 
-describe('in-process subscribers', () => {
+describe('in-process subscribers hear what was committed', () => {
   it('hear that an auction closed once the close is committed', async () => {
     const seller = await actor(['seller'], 'acme');
     const closed: { id: string; statusAtDelivery: string | undefined }[] = [];

@@ -37,7 +37,7 @@ afterEach(() => {
 });
 afterAll(async () => server?.close());
 
-describe('Socket.IO', () => {
+describe('who may connect and which rooms a socket may join', () => {
   it('accepts websocket only', async () => {
     const polling = socket({ transports: ['polling'] });
     await expect(connected(polling)).rejects.toThrow();

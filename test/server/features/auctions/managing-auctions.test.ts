@@ -419,7 +419,7 @@ describe('the admin list', () => {
   });
 });
 
-describe('realtime', () => {
+describe('a new auction is announced to its company', () => {
   it('tells the company after commit, and nobody else', async () => {
     const mate = connectSocket(server.url, { cookie: sellerA2.cookie });
     const boss = connectSocket(server.url, { cookie: platformAdmin.cookie });

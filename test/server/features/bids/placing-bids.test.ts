@@ -373,7 +373,7 @@ describe('public views', () => {
   });
 });
 
-describe('realtime', () => {
+describe('bids over the wire: rooms, notices, pace and groups', () => {
   it("sends the auction's room the new state and lines, the outbid bidder a notice, and the panel an update", async () => {
     const auction = await openAuction();
     const viewer = connectSocket(server.url);

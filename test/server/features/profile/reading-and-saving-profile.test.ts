@@ -17,7 +17,7 @@ const valid = { lastName: 'Hernández', companyName: 'Subastas Rosa', whatsappCo
 const put = (payload: unknown, headers: Record<string, string> = {}) =>
   server.app.inject({ method: 'PUT', url: '/api/profile', headers: { cookie, ...headers }, payload: payload as object });
 
-describe('profile API', () => {
+describe('reading and saving one’s own profile', () => {
   it('needs a signed-in user', async () => {
     const res = await server.app.inject({ method: 'GET', url: '/api/profile' });
     expect(res.statusCode).toBe(401);
