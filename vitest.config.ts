@@ -1,6 +1,14 @@
 import { defineConfig } from 'vitest/config';
 import { catalogueParts } from './vite.config';
 
+const SFU_ROBUSTNESS = [
+  'test/server/providers/video/offer-*.test.ts',
+  'test/server/providers/video/remote-candidate*.test.ts',
+  'test/server/providers/video/sfu-*.test.ts',
+  'test/server/providers/video/unconnected-slot.test.ts',
+  'test/server/providers/video/viewer-slot*.test.ts',
+];
+
 const serverSuite = (name: string, engine: 'pglite' | 'postgresql') => ({
   extends: true as const,
   test: {
@@ -8,9 +16,10 @@ const serverSuite = (name: string, engine: 'pglite' | 'postgresql') => ({
     include: ['test/server/**/*.test.ts'],
     exclude: [
       // The Redis suites need a Redis server; .ci/run provides one.
-      ...(process.env.TEST_REDIS_URL ? [] : ['test/server/redis.test.ts', 'test/server/live-redis.test.ts']),
-      // The video providers' suites (the SFU's fuzz, slots, candidates) do not depend on the database engine: once is enough.
-      ...(engine === 'postgresql' ? ['test/server/providers/**'] : []),
+      ...(process.env.TEST_REDIS_URL ? [] : ['test/server/realtime/redis/**']),
+      // The SFU's robustness suites (hostile offers, faults and restarts, candidates, viewer slots) test the video
+      // process, not the database, and are among the slowest: once is enough.
+      ...(engine === 'postgresql' ? SFU_ROBUSTNESS : []),
     ],
     env: { TEST_ENGINE: engine },
     testTimeout: 30_000,

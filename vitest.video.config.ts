@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The video suite (issue 13): Chromium with a fake camera, the server and the SFU (or Janus), all
+ * The video suite: Chromium with a fake camera, the server and the SFU (or Janus), all
  * inside a loopback-only network namespace that `npm test` makes for it (scripts/video-netns.ts),
  * so no media leaves 127.0.0.0/8. One file at a time: each runs a seller and two viewers.
  */

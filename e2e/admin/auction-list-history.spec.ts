@@ -10,11 +10,10 @@ import { createAuctionAs } from '../support/auctions.js';
 import { newPage } from '../support/browser.js';
 import { fill, t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
+import { eventually } from '../support/wait.js';
 
 const ctx = setupAppAndBrowser();
 const a = t.auctions;
-/** Lists settle after a debounce, a fetch and a render: poll for a while, not once. */
-const eventually = <T>(read: () => Promise<T> | T, timeout = 10_000) => expect.poll(read, { timeout, interval: 100 });
 
 async function newCompany(label: string): Promise<{ companyId: string; admin: E2eUser }> {
   const companyId = `e2e-${label}-${randomUUID().slice(0, 8)}`;

@@ -12,7 +12,7 @@ import { newPage } from '../support/browser.js';
 import { fill, t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 
-/** Issue 11 A6: the form of an auction with bids shows what is locked, and why, before Save. */
+/** The form of an auction with bids shows what is locked, and why, before Save. */
 
 const ctx = setupAppAndBrowser();
 const f = t.auctionForm;

@@ -11,12 +11,11 @@ import { setupAppAndBrowser } from '../support/app.js';
 import { newPage } from '../support/browser.js';
 import { fill, t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
+import { eventually } from '../support/wait.js';
 
 const ctx = setupAppAndBrowser();
 const a = t.auctions;
 const HOUR = 3_600_000;
-/** Lists settle after a debounce, a fetch and a render: poll for a while, not once. */
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000, interval: 100 });
 
 type AuctionRow = Partial<typeof auctions.$inferInsert>;
 type ViewKey = 'all' | 'paid' | 'pending' | 'winners';

@@ -8,7 +8,7 @@ import { t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 
 /**
- * Issue 14 item 14, the admin panel's weight: the first screen (the auctions list) does not fetch
+ * The admin panel's weight: the first screen (the auctions list) does not fetch
  * the windows, the auction form or the billing workspace; each arrives when first opened, and one
  * whose code does not arrive says so in its own window with 'Reintentar' instead of blanking the panel.
  */
@@ -60,7 +60,7 @@ async function openPanel(scripts: string[]): Promise<Page> {
   return page;
 }
 
-describe('the admin panel loads its windows on demand (issue 14)', () => {
+describe('the admin panel loads its windows on demand', () => {
   it('the first screen fetches none of the windows; the auction form arrives when opened', async () => {
     const scripts: string[] = [];
     const page = await openPanel(scripts);

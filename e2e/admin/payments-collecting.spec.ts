@@ -3,14 +3,14 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney } from '../../src/domain/money.js';
 import { paymentItems, payments } from '../../src/server/db/schema.js';
-import { buildAuction } from '../../test/support/factories.js';
+import { buildWonAuction } from '../../test/support/factories.js';
 import { setupAppAndBrowser } from '../support/app.js';
 import { newPage } from '../support/browser.js';
 import { t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 
 /**
- * One bill per buyer per collecting account (issue 14, item 5), in the browser: two sellers of a
+ * One bill per buyer per collecting account (one shipping charge per checkout), in the browser: two sellers of a
  * company the platform's account collects for, one buyer who won from both. 'Listos para facturar'
  * shows the buyer once with both sellers' items, and 'Enviar enlace de pago' makes one draft, one
  * link and one shipping charge.
@@ -38,14 +38,12 @@ beforeAll(async () => {
 });
 
 async function wonAuction(seller: E2eUser, name: string, price: number) {
-  return buildAuction(ctx.app.ctx.db, {
+  return buildWonAuction(ctx.app.ctx.db, {
     name,
-    status: 'ended',
-    endTime: new Date(Date.now() - 60_000),
+    price,
     companyId: COMPANY_ID,
     sellerId: seller.id,
-    currentPrice: price,
-    currentWinnerId: lucia.id,
+    winnerId: lucia.id,
     currentWinnerName: LUCIA.name,
     winnerWhatsapp: '+525512345678',
   });
@@ -67,7 +65,7 @@ async function openBilling(user: E2eUser): Promise<{ page: Page; main: Locator }
   return { page, main };
 }
 
-describe('one bill per buyer per collecting account (issue 14, item 5)', () => {
+describe('one bill per buyer per collecting account', () => {
   it("shows the buyer once with both sellers' items, and 'Enviar enlace de pago' makes one link with one shipping charge", async () => {
     const fromAna = await wonAuction(ana, 'Tocadiscos Dual', 1200);
     const fromBeto = await wonAuction(beto, 'Vinilo de Los Panchos', 300);

@@ -11,13 +11,12 @@ import { createAuctionAs } from '../support/auctions.js';
 import { newPage } from '../support/browser.js';
 import { fill, t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
+import { eventually } from '../support/wait.js';
 
 const ctx = setupAppAndBrowser();
 const p = t.payments;
 const b = t.bidding;
 const c = t.checkout;
-/** Lists follow a mutation's refetch or a socket event and a render: poll for a while, not once. */
-const eventually = <T>(read: () => Promise<T> | T, timeout = 10_000) => expect.poll(read, { timeout, interval: 100 });
 
 const SELLER = { email: 'vendedora.cobros@ejemplo.mx', name: 'Celia Cobros' };
 const ANA = { email: 'ana.ganadora@ejemplo.mx', name: 'Ana Ganadora' };
@@ -146,7 +145,7 @@ describe('billing the winners: draft, link, checkout, payout', () => {
     await draftRow.getByRole('button', { name: p.actions.finalize }).click();
     const confirm = page.getByRole('dialog', { name: p.confirm.finalizeTitle });
     expect(await confirm.getByRole('textbox', { name: p.shipping.carrier }).inputValue()).toBe('Estafeta');
-    // The field holds what was typed; '$' is a section beside it (issue 14, item 1).
+    // The field holds what was typed; '$' is a section beside it, never typed into it.
     expect(await confirm.getByRole('textbox', { name: p.shipping.cost }).inputValue()).toBe('150');
     expect(text(await confirm.innerText())).toContain(`${p.confirm.grandTotal} ${formatMoney(650)}`);
     const finalized = page.waitForResponse((res) => res.url().endsWith('/finalize') && res.request().method() === 'POST');

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { buildAuction } from '../../test/support/factories.js';
 import { setupAppAndBrowser } from '../support/app.js';
 import { newPage } from '../support/browser.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
+import { eventually } from '../support/wait.js';
 
 const ctx = setupAppAndBrowser();
-/** Lists settle after a fetch and a render: poll for a while, not once. */
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000, interval: 100 });
 const names = (main: Locator) => main.getByTestId('auction-name').allInnerTexts();
 
 async function newAdmin(label: string): Promise<{ companyId: string; admin: E2eUser }> {

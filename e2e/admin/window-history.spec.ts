@@ -6,9 +6,10 @@ import { setupAppAndBrowser } from '../support/app.js';
 import { newPage } from '../support/browser.js';
 import { fill, t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
+import { eventually } from '../support/wait.js';
 
 /**
- * Issue 14 item 6 for the panel's windows: which window is open and its filters live in the URL,
+ * The panel's windows: which window is open and its filters live in the URL,
  * each change is a history entry, Back steps back through them and then closes the window (staying
  * in the panel), Forward reopens it, a reload keeps it, and a window the user may not open is not.
  */
@@ -17,8 +18,6 @@ const ctx = setupAppAndBrowser();
 const u = t.users;
 const p = t.payments;
 const COMPANY_ID = 'tienda-historial';
-/** Lists settle after a debounce, a fetch and a render: poll for a while, not once. */
-const eventually = <T>(read: () => Promise<T> | T, timeout = 10_000) => expect.poll(read, { timeout, interval: 100 });
 
 let admin: E2eUser;
 let seller: E2eUser;

@@ -8,7 +8,7 @@ import { t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 
 /**
- * The transmission panel's failures, each with SPEC's words (issue 13 item 2), no media needed:
+ * The transmission panel's failures, each with SPEC's words, no media needed:
  * 'Iniciar' without a loaded session, a camera the browser refuses, and Agora without its keys
  * (the Hub says broadcasting is disabled). Also the remembered camera (`livehub.cameraId`).
  */

@@ -9,17 +9,16 @@ import { createAuctionAs } from '../support/auctions.js';
 import { newPage } from '../support/browser.js';
 import { fill, t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
+import { eventually } from '../support/wait.js';
 
 /**
- * Issue 12's walkthrough: a seller runs a show from the Live Hub (create a session, three lots from
+ * The Live Hub's walkthrough: a seller runs a show from the Live Hub (create a session, three lots from
  * the picker, one current, a 15 s timer) while a buyer on a phone follows the public link, bids, and
  * sees 'Vendido' when the server closes the lot; the seller sees it move to 'Pasados'. Then the
  * header's 'Más' menu at 390 px.
  */
 const ctx = setupAppAndBrowser();
 const h = t.livehub;
-/** Live updates arrive over a socket and a render: poll for a while, not once. */
-const eventually = <T>(read: () => Promise<T> | T, timeout = 15_000) => expect.poll(read, { timeout, interval: 100 });
 
 const SELLER = { email: 'sofia.show@ejemplo.mx', name: 'Sofía Show' };
 const BUYER = { email: 'bruno.show@ejemplo.mx', name: 'Bruno Show' };

@@ -8,6 +8,7 @@ import { setupAppAndBrowser } from '../support/app.js';
 import { newPage } from '../support/browser.js';
 import { fill, t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
+import { eventually } from '../support/wait.js';
 import { buildShow, hubApi } from './hub-show.js';
 
 /**
@@ -17,7 +18,6 @@ import { buildShow, hubApi } from './hub-show.js';
  */
 const ctx = setupAppAndBrowser();
 const h = t.livehub;
-const eventually = <T>(read: () => Promise<T> | T, timeout = 15_000) => expect.poll(read, { timeout, interval: 100 });
 
 const SELLER = { email: 'sara.pujas@ejemplo.mx', name: 'Sara Pujas' };
 const PHONE_BUYER = { email: 'bruno.movil@ejemplo.mx', name: 'Bruno Móvil' };

@@ -11,7 +11,7 @@ import { fill, t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 
 /**
- * Issue 14, items 1 and 2 on the buyer's side: the bid form keeps what was typed and says what is
+ * Typing a bid on the buyer's side: the bid form keeps what was typed and says what is
  * wrong with it, a bid far above the price gets a second look in words, and a bid never goes out
  * late on its own when the network is gone or slow.
  */

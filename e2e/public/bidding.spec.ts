@@ -4,16 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskName } from '../../src/domain/bidding.js';
 import { formatMoney } from '../../src/domain/money.js';
 import { buildCategory, signInAs } from '../../test/support/actors.js';
+import { sleep } from '../../test/support/wait.js';
 import { setupAppAndBrowser } from '../support/app.js';
 import { createAuctionAs } from '../support/auctions.js';
 import { newPage } from '../support/browser.js';
 import { fill, t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
+import { eventually } from '../support/wait.js';
 
 const ctx = setupAppAndBrowser();
 const b = t.bidding;
-/** Live updates arrive over a socket and a render: poll for a while, not once. */
-const eventually = <T>(read: () => Promise<T> | T, timeout = 10_000) => expect.poll(read, { timeout, interval: 100 });
 
 const SELLER = { email: 'vendedora.pujas@ejemplo.mx', name: 'Vera Vendedora' };
 const ANA = { email: 'ana.compradora@ejemplo.mx', name: 'Ana Compradora' };
@@ -201,7 +201,7 @@ describe('bidding on the public auction page', () => {
     expect(await pageB.getByTestId('countdown').getAttribute('data-final-minute')).toBe('true');
 
     // Waits for a moment, not an outcome: the anti-snipe window (10 s by default) has opened.
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, endTime - 8_000 - Date.now())));
+    await sleep(Math.max(0, endTime - 8_000 - Date.now()));
     const before = Date.now();
     await bid(pageA);
     const after = Date.now();
@@ -223,7 +223,8 @@ describe('bidding on the public auction page', () => {
     const endTime = auction.endTime ?? 0;
     const [pageA, pageB] = [await signedInPage(ana, { mobile: true }), await signedInPage(bruno)];
     await Promise.all([openAuction(pageA, auction.id), openAuction(pageB, auction.id)]);
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, endTime - 8_000 - Date.now())));
+    // Into the anti-snipe window, as above: the close comes after the window's extension.
+    await sleep(Math.max(0, endTime - 8_000 - Date.now()));
     await bid(pageA);
 
     // Nobody's browser closes it: the scheduler does, and both pages hear it.

@@ -8,11 +8,10 @@ import { createAuctionAs } from '../support/auctions.js';
 import { newPage } from '../support/browser.js';
 import { t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
+import { eventually } from '../support/wait.js';
 
 const ctx = setupAppAndBrowser();
 const b = t.bidding;
-/** Live updates arrive over a socket and a render: poll for a while, not once. */
-const eventually = <T>(read: () => Promise<T> | T, timeout = 15_000) => expect.poll(read, { timeout, interval: 100 });
 
 let seller: E2eUser;
 let ana: E2eUser;

@@ -12,6 +12,7 @@ import { type A11yFinding, auditPage, formatFindings } from '../support/axe.js';
 import { newPage } from '../support/browser.js';
 import { t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * The public live page through a whole show, on a 390 px phone and at 1366 px: every state passes
@@ -20,7 +21,6 @@ import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
  * start countdown and the lot stays biddable; the results count only the lots that ran.
  */
 const ctx = setupAppAndBrowser();
-const eventually = <T>(read: () => Promise<T> | T, timeout = 15_000) => expect.poll(read, { timeout, interval: 100 });
 const SELLER = { email: 'vendedora.estados@ejemplo.mx', name: 'Estela Estados' };
 const ANA = { email: 'ana.estados@ejemplo.mx', name: 'Ana Estados' };
 const DESKTOP = { width: 1366, height: 800 };

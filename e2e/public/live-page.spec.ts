@@ -9,9 +9,9 @@ import { createAuctionAs } from '../support/auctions.js';
 import { newPage } from '../support/browser.js';
 import { t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
+import { eventually } from '../support/wait.js';
 
 const ctx = setupAppAndBrowser();
-const eventually = <T>(read: () => Promise<T> | T, timeout = 15_000) => expect.poll(read, { timeout, interval: 100 });
 const SELLER = { email: 'vendedora.live@ejemplo.mx', name: 'Vera Live' };
 const ANA = { email: 'ana.live@ejemplo.mx', name: 'Ana Live' };
 let seller: E2eUser;

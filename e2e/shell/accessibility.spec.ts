@@ -13,7 +13,7 @@ import { fill, t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 
 /**
- * Issue 14, item 13: axe-core on every screen, at 1366 px and on a 390 px phone, with the dialogs
+ * axe-core on every screen, at 1366 px and on a 390 px phone, with the dialogs
  * opened one by one: the public auction page (anonymous, signed in, ended), the live page and its
  * directory, the checkout, the sign-in page, the admin panel (auctions, billing, every window) and
  * the Live Hub. Any serious or critical finding fails, listed by screen.
@@ -158,7 +158,7 @@ async function closeDialog(page: Page, dialog: Locator): Promise<void> {
   await dialog.waitFor({ state: 'detached' });
 }
 
-describe('accessibility: zero serious or critical axe-core findings (issue 14, item 13)', () => {
+describe('accessibility: zero serious or critical axe-core findings', () => {
   it('the public pages, on a phone and at 1366 px', async () => {
     const found: A11yFinding[] = [];
     for (const [label, opts] of VIEWPORTS) {

@@ -33,7 +33,7 @@ function sourcesOf(scriptPath: string): string[] {
 }
 
 /**
- * Libraries the public pages do without (issue 14, item 14): Mantine's Modal and its scroll lock
+ * Libraries the public pages do without (a buyer's first load stays light): Mantine's Modal and its scroll lock
  * (the review is a native <dialog>), NumberInput's react-number-format (the bid form has its own
  * peso field), and socket.io-client (api/realtime-client.ts speaks the protocol).
  */

@@ -4,7 +4,7 @@ import type { AxeResults, Result } from 'axe-core';
 import type { Page } from 'playwright-core';
 
 /**
- * Issue 14, item 13: axe-core run inside the page, the findings that count being the serious and
+ * axe-core run inside the page, the findings that count being the serious and
  * critical ones. axe's own source is injected as a script (nothing is fetched), and transitions are
  * switched off first so a modal caught mid-fade is not measured at half its opacity.
  */

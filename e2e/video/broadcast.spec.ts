@@ -7,9 +7,10 @@ import { type E2eApp, startE2eApp } from '../support/app.js';
 import { t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 import { framesAdvance, launchVideoBrowser, peakAudioLevel } from '../support/video.js';
+import { eventuallyMedia } from '../support/wait.js';
 
 /**
- * Issue 13's broadcast walkthrough, per provider, in Chromium with a fake camera and microphone:
+ * The broadcast walkthrough, per provider, in Chromium with a fake camera and microphone:
  * the seller previews and starts from the Live Hub; two viewers on the public page receive moving
  * video; the Hub counts 2 viewers; mute silences the audio; the unmute prompt reaches the viewers;
  * stopping shows the stopped state; the seller reloads, starts again, and the viewers recover by
@@ -17,7 +18,6 @@ import { framesAdvance, launchVideoBrowser, peakAudioLevel } from '../support/vi
  */
 
 const b = t.livehub.broadcast;
-const eventually = <T>(read: () => Promise<T> | T, timeout = 20_000) => expect.poll(read, { timeout, interval: 200 });
 const PLAYER = '[data-testid="live-player"]';
 const HUB_VIDEO = '[data-testid="hub-video"]';
 
@@ -138,19 +138,19 @@ for (const provider of PROVIDERS) {
         expect(await viewer.locator(PLAYER).evaluate((v: HTMLVideoElement) => v.muted)).toBe(true);
         await viewer.getByRole('button', { name: t.live.video.unmute }).waitFor();
       }
-      await eventually(() => hub.getByTestId('viewer-count').textContent()).toBe('2');
+      await eventuallyMedia(() => hub.getByTestId('viewer-count').textContent()).toBe('2');
       // The readouts fill in every 2 s.
-      await eventually(async () => Number((await hub.getByTestId('uplink-quality').getAttribute('data-bars')) ?? 0)).toBeGreaterThan(0);
-      await eventually(() => hub.getByTestId('send-bitrate').textContent()).toMatch(/\d+ kbps/);
+      await eventuallyMedia(async () => Number((await hub.getByTestId('uplink-quality').getAttribute('data-bars')) ?? 0)).toBeGreaterThan(0);
+      await eventuallyMedia(() => hub.getByTestId('send-bitrate').textContent()).toMatch(/\d+ kbps/);
     });
 
     it('mutes the audio for the viewers, and asks them to turn the sound on', async () => {
       const viewer = viewers[0] as Page;
       expect(await peakAudioLevel(viewer, PLAYER)).toBeGreaterThan(0.01);
       await hub.getByTestId('mute-toggle').click();
-      await eventually(() => peakAudioLevel(viewer, PLAYER, 1500), 15_000).toBeLessThan(0.002);
+      await eventuallyMedia(() => peakAudioLevel(viewer, PLAYER, 1500), 15_000).toBeLessThan(0.002);
       await hub.getByTestId('mute-toggle').click();
-      await eventually(() => peakAudioLevel(viewer, PLAYER, 1500), 15_000).toBeGreaterThan(0.01);
+      await eventuallyMedia(() => peakAudioLevel(viewer, PLAYER, 1500), 15_000).toBeGreaterThan(0.01);
 
       await hub.getByRole('button', { name: b.askUnmute }).click();
       for (const v of viewers) await v.getByTestId('unmute-banner').waitFor();
@@ -162,11 +162,11 @@ for (const provider of PROVIDERS) {
       const viewer = viewers[1] as Page;
       await viewer.context().setOffline(true);
       // Its socket drops (the server counts one viewer less); media over UDP may keep going meanwhile.
-      await eventually(() => hub.getByTestId('viewer-count').textContent(), 60_000).toBe('1');
+      await eventuallyMedia(() => hub.getByTestId('viewer-count').textContent(), 60_000).toBe('1');
       await viewer.context().setOffline(false);
-      await eventually(() => viewer.locator('[data-video-slot]').getAttribute('data-video-status'), 30_000).toBe('playing');
+      await eventuallyMedia(() => viewer.locator('[data-video-slot]').getAttribute('data-video-status'), 30_000).toBe('playing');
       await framesAdvance(viewer, PLAYER, 15, 30_000);
-      await eventually(() => hub.getByTestId('viewer-count').textContent(), 30_000).toBe('2');
+      await eventuallyMedia(() => hub.getByTestId('viewer-count').textContent(), 30_000).toBe('2');
     });
 
     it('a viewer whose phone sleeps (the page frozen, the network gone) picks the show up again when it wakes', async () => {
@@ -175,13 +175,13 @@ for (const provider of PROVIDERS) {
       // What a phone does to a page when its screen goes off: no timers, no events, then no network.
       await cdp.send('Page.setWebLifecycleState', { state: 'frozen' });
       await viewer.context().setOffline(true);
-      await eventually(() => hub.getByTestId('viewer-count').textContent(), 60_000).toBe('1');
+      await eventuallyMedia(() => hub.getByTestId('viewer-count').textContent(), 60_000).toBe('1');
       await viewer.context().setOffline(false);
       await cdp.send('Page.setWebLifecycleState', { state: 'active' });
       await cdp.detach();
-      await eventually(() => viewer.locator('[data-video-slot]').getAttribute('data-video-status'), 30_000).toBe('playing');
+      await eventuallyMedia(() => viewer.locator('[data-video-slot]').getAttribute('data-video-status'), 30_000).toBe('playing');
       await framesAdvance(viewer, PLAYER, 15, 30_000);
-      await eventually(() => hub.getByTestId('viewer-count').textContent(), 30_000).toBe('2');
+      await eventuallyMedia(() => hub.getByTestId('viewer-count').textContent(), 30_000).toBe('2');
     });
 
     if (provider.killMedia) {
@@ -189,7 +189,7 @@ for (const provider of PROVIDERS) {
         const before = app.ctx.video.debug?.workerPid();
         provider.killMedia?.(app);
         expect((await app.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
-        await eventually(() => {
+        await eventuallyMedia(() => {
           const pid = app.ctx.video.debug?.workerPid();
           return pid != null && pid !== before;
         }).toBe(true);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { livePath } from '../../src/domain/live-public.js';
 import { buildSession } from '../../test/support/factories.js';
 import { janusMissingReason, type RunningJanus, startJanus } from '../../test/support/janus.js';
+import { eventually } from '../../test/support/wait.js';
 import { type E2eApp, startE2eApp } from '../support/app.js';
 import { t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
@@ -16,6 +17,7 @@ import {
   soundOnlyAfterTapScript,
   videoSenderPreferences,
 } from '../support/video.js';
+import { eventuallyMedia } from '../support/wait.js';
 
 /**
  * The seller's broadcast resumes (Detener then Iniciar, the SFU restarting, another tab taking
@@ -35,7 +37,6 @@ const PLAYER = '[data-testid="live-player"]';
 const HUB_VIDEO = '[data-testid="hub-video"]';
 /** How long a picture may take to reach its size before the test calls it never: generous on a shared machine. */
 const SETTLE_MS = 120_000;
-const eventually = <T>(read: () => Promise<T> | T, timeout = 30_000) => expect.poll(read, { timeout, interval: 200 });
 
 interface ProviderSetup {
   name: 'embedded' | 'janus';
@@ -114,11 +115,11 @@ for (const provider of PROVIDERS) {
       });
       sessionId = session.id;
       // The embedded SFU's process starts on first use; on a loaded machine it may outlast the first Iniciar's wait.
-      const until = Date.now() + 90_000;
-      while (!(await app.ctx.video.grant(sessionId, 'subscriber').then(isReady, notReady))) {
-        if (Date.now() > until) throw new Error(`the ${provider.name} video service never answered`);
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
+      await eventually(() => app.ctx.video.grant(sessionId, 'subscriber').then(isReady, notReady), {
+        intervalMs: 500,
+        timeoutMs: 90_000,
+        what: `the ${provider.name} video service to answer`,
+      });
     });
     afterAll(async () => {
       await sellerBrowser?.close();
@@ -168,7 +169,7 @@ for (const provider of PROVIDERS) {
     async function turnSoundOn(page: Page): Promise<void> {
       await audioToggle(page).getByText(t.live.video.unmute).waitFor();
       await audioToggle(page).tap();
-      await eventually(() => playerSound(page, PLAYER)).toEqual({ muted: false, paused: false });
+      await eventuallyMedia(() => playerSound(page, PLAYER), 30_000).toEqual({ muted: false, paused: false });
       expect(await audioToggle(page).getAttribute('aria-pressed')).toBe('true');
     }
 
@@ -209,7 +210,7 @@ for (const provider of PROVIDERS) {
       console.log(`[${provider.name}] first start: size over time: ${printable(timeline)}`);
       expect(timeline.at(-1)).toMatchObject(camera);
       // The resolution is held only while the encoder starts: then Chrome trades it for frame rate again when it must.
-      await eventually(() => videoSenderPreferences(hub), 60_000).toEqual(['default']);
+      await eventuallyMedia(() => videoSenderPreferences(hub), 60_000).toEqual(['default']);
     });
 
     it('Detener then Iniciar: the viewers keep their sound and the picture comes back at its size', async () => {
@@ -225,10 +226,10 @@ for (const provider of PROVIDERS) {
       it('the SFU process restarts: the viewers keep their sound and the picture comes back at its size', async () => {
         const before = app.ctx.video.debug?.workerPid();
         provider.killMedia?.(app);
-        await eventually(() => {
+        await eventuallyMedia(() => {
           const pid = app.ctx.video.debug?.workerPid();
           return pid != null && pid !== before;
-        }).toBe(true);
+        }, 30_000).toBe(true);
         await checkResumed('SFU restart');
       });
     }
@@ -247,10 +248,10 @@ for (const provider of PROVIDERS) {
     it("a viewer's own connection drops and comes back: the sound stays on", async () => {
       await viewer.context().setOffline(true);
       // Its socket drops (the Hub counts one viewer less); media over UDP may keep going meanwhile.
-      await eventually(() => hub.getByTestId('viewer-count').textContent(), 60_000).toBe('1');
+      await eventuallyMedia(() => hub.getByTestId('viewer-count').textContent(), 60_000).toBe('1');
       await viewer.context().setOffline(false);
-      await eventually(() => hub.getByTestId('viewer-count').textContent(), 60_000).toBe('2');
-      await eventually(() => viewer.locator('[data-video-slot]').getAttribute('data-video-status'), 60_000).toBe('playing');
+      await eventuallyMedia(() => hub.getByTestId('viewer-count').textContent(), 60_000).toBe('2');
+      await eventuallyMedia(() => viewer.locator('[data-video-slot]').getAttribute('data-video-status'), 60_000).toBe('playing');
       await framesAdvance(viewer, PLAYER, 10, 60_000);
       expect(await playerSound(viewer, PLAYER)).toEqual({ muted: false, paused: false });
     });

@@ -86,7 +86,7 @@ describe('ZAuctionListQuery', () => {
   });
 });
 
-describe('lockedChanges (issue 11 A6: an auction with bids)', () => {
+describe('lockedChanges (an auction with bids keeps what bidders relied on)', () => {
   const end = 1_800_000_000_000;
   const before: LockableAuction = {
     name: 'Reloj Casio',
@@ -169,7 +169,7 @@ describe('lockedChanges (issue 11 A6: an auction with bids)', () => {
   });
 });
 
-describe('what the panel disables before Save (issue 14 item 7)', () => {
+describe('what the panel disables before Save, with the reason', () => {
   it('deleteBlock: bids first, then a payment or a live session, as the server checks', () => {
     expect(deleteBlock({ bidCount: 0, heldBy: null })).toBeNull();
     expect(deleteBlock({ bidCount: 2, heldBy: 'payment' })).toBe('bids');

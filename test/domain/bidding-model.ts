@@ -1,5 +1,5 @@
 /**
- * A reference model of the bid rules (issue 4), written from the rules in words and sharing no code
+ * A reference model of the bid rules, written from the rules in words and sharing no code
  * with the engine (src/server/db/functions/place-bids.sql). The property tests replay the same
  * operations through the real engine and through this model and compare them step by step.
  *

@@ -23,7 +23,7 @@ import {
   waitParts,
 } from '../../src/domain/live-public.js';
 
-/** Issue 12's pure rules: slugs, WhatsApp links, the two lot lists, the timer badge, the picker query. */
+/** The Live Hub's pure rules: slugs, WhatsApp links, the two lot lists, the timer badge, the picker query. */
 
 const SLUG = /^[a-z0-9_]+(-[a-z0-9_]+)*$/;
 

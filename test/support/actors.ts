@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Role } from '../../src/domain/role-rules.js';
 import { foldText } from '../../src/domain/text.js';
@@ -62,6 +63,27 @@ export async function buildActor(
   });
   const session = await createSession(server.ctx.db, { userId: user.id, days: 1, secret: server.ctx.config.sessionSecret });
   return { id: user.id, email, cookie: `${SESSION_COOKIE}=${session.token}` };
+}
+
+export interface Bidder extends Actor {
+  name: string;
+  whatsapp: string;
+}
+
+let bidders = 0;
+
+/**
+ * A buyer ready to bid (a complete profile and a session), made in the database, as many as a test
+ * needs (the sign-in form is rate-limited per address). Each has its own e-mail and WhatsApp, so
+ * a test can tell the winner by either.
+ */
+export async function buildBidder(server: { ctx: Pick<TestServer['ctx'], 'db' | 'config'> }): Promise<Bidder> {
+  bidders++;
+  const name = `Postor${bidders} Prueba`;
+  const whatsapp = `+5233${String(10_000_000 + bidders).slice(-8)}`;
+  const email = `postor-${bidders}-${randomUUID().slice(0, 6)}@ejemplo.mx`;
+  const actor = await buildActor(server, { email, name, roles: ['buyer'], completeProfile: true, whatsapp });
+  return { ...actor, name, whatsapp };
 }
 
 /** A category row, for auctions to point at. */

@@ -1,5 +1,5 @@
 /**
- * A real Janus (Debian's janus 1.1.2) for a test or a bench (issue 13): only the VideoRoom plugin and
+ * A real Janus (Debian's janus 1.1.2) for a test or a bench: only the VideoRoom plugin and
  * the WebSocket transport, on a free 127.0.0.1 port, with a configuration generated into a temp dir.
  *
  *   const janus = await startJanus();              // control plane only (room, join, tokens)
@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { freePort } from './net.js';
+import { sleep } from './wait.js';
 
 export const JANUS_BINARY = '/usr/bin/janus';
 const LIB = '/usr/lib/x86_64-linux-gnu/janus';
@@ -212,7 +213,7 @@ export async function startJanus(opts: StartJanusOptions = {}): Promise<RunningJ
       await stop();
       throw new Error(`Janus did not answer on ${url} within 30 s:\n${logTail()}`);
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   return { url, port, netns, logTail, stop };
 }

@@ -53,5 +53,3 @@ export async function openRaw(baseUrl: string, head: string): Promise<RawConnect
     isClosed: () => isClosed,
   };
 }
-
-export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

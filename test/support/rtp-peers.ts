@@ -2,6 +2,7 @@ import ndc, { type PeerConnection, type Track } from 'node-datachannel';
 import type { Socket } from 'socket.io-client';
 import type { VideoPublishAck, VideoSubscribeAck } from '../../src/domain/video.js';
 import { isVp8KeyframeStart } from '../../src/server/providers/video/sfu/sdp.js';
+import { eventually, sleep } from './wait.js';
 
 /**
  * Synthetic WebRTC peers for the embedded SFU's tests: real libdatachannel peers (ICE, DTLS-SRTP)
@@ -12,15 +13,10 @@ import { isVp8KeyframeStart } from '../../src/server/providers/video/sfu/sdp.js'
 // Payload types other than the SFU's own (96, 111), so a test sees that it rewrites them.
 const PUB = { video: { pt: 100, ssrc: 0x0badf00d }, audio: { pt: 109, ssrc: 0x0badbeef } } as const;
 const BIND = { iceServers: [], bindAddress: '127.0.0.1' };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls `check` until it holds (the test's own timeout bounds the wait, not this). */
-export async function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
+/** Polls `check` until it holds, failing after `timeoutMs` with `what` (kept for the benches, which have no test timeout). */
+export function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  return eventually(check, { intervalMs: 25, timeoutMs, what });
 }
 
 /** Makes `pc`'s offer and resolves with it once ICE gathering completed (the callback is registered first: the native event can come at once). */

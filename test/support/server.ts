@@ -55,11 +55,13 @@ export function cookieFrom(setCookie: string | string[] | undefined, name: strin
   return hit?.split(';')[0];
 }
 
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
 /** One request as `actor` (signed out when null); a change (not GET) carries this site's Origin, as a browser's does. */
 export function injectAs(
   server: Pick<TestServer, 'app' | 'url'>,
   actor: { cookie: string } | null,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  method: Method,
   url: string,
   payload?: unknown,
   headers: Record<string, string> = {},
@@ -70,4 +72,35 @@ export function injectAs(
     headers: { ...(actor ? { cookie: actor.cookie } : {}), ...(method !== 'GET' ? { origin: server.url } : {}), ...headers },
     ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
   });
+}
+
+/**
+ * `call(actor, method, url, payload?, headers?)`, `injectAs` bound to a suite's server. The server
+ * is read at each call, so the helper can be made at the top of a file whose server starts in beforeAll.
+ */
+export function caller(server: () => Pick<TestServer, 'app' | 'url'>) {
+  return (actor: { cookie: string } | null, method: Method, url: string, payload?: unknown, headers: Record<string, string> = {}) =>
+    injectAs(server(), actor, method, url, payload, headers);
+}
+
+/** POST /api/auctions/:id/bids as `bidder` (signed out when null), with extra headers such as an Idempotency-Key. */
+export function placeBid(
+  server: Pick<TestServer, 'app'>,
+  bidder: { cookie: string } | null,
+  auctionId: string,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return server.app.inject({
+    method: 'POST',
+    url: `/api/auctions/${auctionId}/bids`,
+    headers: { ...(bidder ? { cookie: bidder.cookie } : {}), ...headers },
+    payload: payload as Record<string, unknown>,
+  });
+}
+
+/** `bid(bidder, auctionId, payload, headers?)`, `placeBid` bound to a suite's server (read at each call, as `caller`). */
+export function bidCaller(server: () => Pick<TestServer, 'app'>) {
+  return (who: { cookie: string } | null, auctionId: string, payload: unknown, headers: Record<string, string> = {}) =>
+    placeBid(server(), who, auctionId, payload, headers);
 }

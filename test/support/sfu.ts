@@ -1,4 +1,5 @@
 import type { TestServer } from './server.js';
+import { sleep } from './wait.js';
 
 /**
  * Resolves once the embedded SFU's child process answers. It starts on first use, and on a busy
@@ -12,7 +13,7 @@ export async function sfuUp(server: Pick<TestServer, 'ctx'>, sessionId: string, 
       return;
     } catch (err) {
       if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sleep(200);
     }
   }
 }

@@ -23,7 +23,7 @@ describe('contrast arithmetic (WCAG 2)', () => {
   });
 });
 
-describe('the theme reaches AA for every colour it derives (issue 14, item 13)', () => {
+describe('the theme reaches AA for every colour it derives (WCAG 2 contrast)', () => {
   it('dimmed text and placeholders on white and the light greys', () => {
     for (const bg of [...PAGES, merged.colors.gray[2]]) expect(contrastRatio(vars['--mantine-color-dimmed'] as string, bg)).toBeGreaterThanOrEqual(AA_TEXT);
     expect(contrastRatio(vars['--mantine-color-placeholder'] as string, '#ffffff')).toBeGreaterThanOrEqual(AA_TEXT);

@@ -13,7 +13,7 @@
  * socket.io-client, an `emitWithAck` whose packet went out on a connection that is then lost
  * rejects with 'socket has been disconnected' (the server cannot answer it on the next one), and
  * `disconnect()` rejects every pending one; a plain acknowledgement callback is dropped then.
- * test/web/realtime-client.test.ts runs it against a real Socket.IO server.
+ * test/web/api/realtime-client.test.ts runs it against a real Socket.IO server.
  */
 
 export type DisconnectReason = 'io server disconnect' | 'io client disconnect' | 'transport close' | 'ping timeout' | 'parse error';

@@ -3,7 +3,7 @@
  * or one level down: 'auctions.status'): the build ships these in the first load
  * (`./es-MX.json?public`), a page's own sections with that page (PAGE_NAMESPACES) and the rest with
  * the admin panel and the Live Hub (`?panel`), so a buyer's phone does not download the panel's
- * strings. vite.config.ts splits the file; test/web/catalogue-parts.test.ts checks that
+ * strings. vite.config.ts splits the file; test/web/i18n/catalogue-parts.test.ts checks that
  * public code asks only for these sections or its page's.
  */
 export const PUBLIC_NAMESPACES: readonly string[] = ['common', 'footer', 'auth', 'auctions.status', 'publicAuction', 'bidding'];

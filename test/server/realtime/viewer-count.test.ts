@@ -6,6 +6,7 @@ import { buildActor } from '../../support/actors.js';
 import { buildSession } from '../../support/factories.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { connected, connectSocket } from '../../support/sockets.js';
+import { eventually } from '../../support/wait.js';
 
 /**
  * The viewer count every screen shows: pages following the show (the seller's Hub left out), each
@@ -44,9 +45,7 @@ describe('the viewer count', () => {
     return s;
   }
   /** Resolves once every socket shows `count` (the test's own timeout bounds the wait). */
-  async function allShow(sockets: Socket[], count: number): Promise<void> {
-    while (!sockets.every((s) => heard.get(s) === count)) await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  const allShow = (sockets: Socket[], count: number): Promise<void> => eventually(() => sockets.every((s) => heard.get(s) === count), { intervalMs: 25 });
   const detailCount = async (sessionId: string) =>
     ((await server.app.inject({ method: 'GET', url: `/api/live-sessions/${sessionId}` })).json() as LiveSessionDetail).viewerCount;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AuctionLiveState } from '../../../src/domain/bidding';
 import { clockPhase, hubTimerBadge, timerChoice } from '../../../src/web/livehub/timer-view';
-import { detail, lot } from '../livehub-fixtures';
+import { detail, lot } from '../../support/live-hub-fixtures';
 
 const NOW = 1_000_000;
 

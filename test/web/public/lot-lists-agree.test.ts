@@ -5,7 +5,7 @@ import type { LotView } from '../../../src/domain/live';
 import type { SessionStatus } from '../../../src/domain/live-public';
 import { lotSections } from '../../../src/web/livehub/lot-rows';
 import { buyerLots, isSold, sessionTotals } from '../../../src/web/public/live/live-view';
-import { lot } from '../livehub-fixtures';
+import { lot } from '../../support/live-hub-fixtures';
 
 /**
  * The Live Hub's 'Próximos' / 'Pasados / Finalizados' and the buyer's lot on the block, 'Próximos

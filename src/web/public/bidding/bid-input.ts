@@ -20,7 +20,7 @@ function pesosIssue(value: number | undefined): BidErrorKey | undefined {
 /**
  * The first issue per field that the server's ZBidInput (src/domain/bidding.ts) finds in these
  * values, without Zod: a buyer's phone does not download 85 KB of Zod for two numbers.
- * test/web/bid-input.test.ts checks it against ZBidInput itself, so the two cannot drift apart.
+ * test/web/public/bid-input.test.ts checks it against ZBidInput itself, so the two cannot drift apart.
  */
 export function bidInputIssues(amount: number | undefined, maxAmount: number | null | undefined): BidErrors {
   const errors: BidErrors = {};

@@ -9,6 +9,7 @@ import { buildSession } from '../../../support/factories.js';
 import { publishSynthetic, type SyntheticPublisher, until, viewerOffer, watchSynthetic } from '../../../support/rtp-peers.js';
 import { startTestServer, type TestServer } from '../../../support/server.js';
 import { connected, connectSocket } from '../../../support/sockets.js';
+import { sleep } from '../../../support/wait.js';
 import { CHROME_PUBLISHER, CHROME_VIEWER, FIREFOX_VIEWER } from './browser-offers.js';
 import { type DirectSfu, directSignalling, startDirectSfu } from './direct-sfu.js';
 import { hostileOffer } from './hostile-sdp.js';
@@ -20,7 +21,6 @@ import { hostileOffer } from './hostile-sdp.js';
  * serves a real viewer (libdatachannel peers on 127.0.0.1).
  */
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** What the worker writes when something escaped its handlers (sfu/faults.ts). */
 const ESCAPED = /unhandled rejection|uncaught exception| failed: /;
 

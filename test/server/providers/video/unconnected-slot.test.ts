@@ -8,6 +8,7 @@ import { publishSynthetic, type SyntheticPublisher, until, viewerOffer, watchSyn
 import { startTestServer, type TestServer } from '../../../support/server.js';
 import { sfuUp } from '../../../support/sfu.js';
 import { connected, connectSocket } from '../../../support/sockets.js';
+import { eventually } from '../../../support/wait.js';
 
 /**
  * Without a proxy (TRUST_PROXY unset) a socket's address is its peer's, whatever X-Forwarded-For
@@ -49,11 +50,14 @@ describe('viewer slots without a proxy', () => {
   }
   const stats = async () => (await server.ctx.video.debug?.stats()) as Stats;
   async function statsUntil(check: (s: Stats) => boolean, what: string): Promise<void> {
-    const deadline = Date.now() + 20_000;
-    for (let st = await stats(); !check(st); st = await stats()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(st)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    let st: Stats | null = null;
+    await eventually(
+      async () => {
+        st = await stats();
+        return check(st);
+      },
+      { timeoutMs: 20_000, what: () => `${what}: ${JSON.stringify(st)}` },
+    );
   }
   /** A script's offer: no candidates, so its peer never connects. */
   const hostileOffer = async () => (await viewerOffer()).replace(/^a=(candidate|end-of-candidates).*\r\n/gm, '');

@@ -8,6 +8,7 @@ import { publishSynthetic, type SyntheticViewer, until, viewerOffer, watchSynthe
 import { startTestServer, type TestServer } from '../../../support/server.js';
 import { sfuUp } from '../../../support/sfu.js';
 import { connected, connectSocket } from '../../../support/sockets.js';
+import { eventually } from '../../../support/wait.js';
 
 /**
  * The embedded SFU's viewer slots through real sockets, the real SFU child and real
@@ -84,13 +85,8 @@ describe('viewer slots of the embedded SFU', () => {
     lastStats = (await server.ctx.video.debug?.stats()) as Stats;
     return lastStats;
   };
-  async function refreshUntil(check: (s: Stats) => boolean, what: string): Promise<void> {
-    const deadline = Date.now() + 20_000;
-    while (!check(await stats())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(lastStats)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  const refreshUntil = (check: (s: Stats) => boolean, what: string): Promise<void> =>
+    eventually(async () => check(await stats()), { timeoutMs: 20_000, what: () => `${what}: ${JSON.stringify(lastStats)}` });
   const subscribe = (s: Socket, sessionId: string, sdp = hostile) =>
     s.timeout(15_000).emitWithAck('videoSubscribe', { sessionId, sdp }) as Promise<VideoSubscribeAck>;
   async function watch(s: Socket, sessionId: string): Promise<SyntheticViewer> {

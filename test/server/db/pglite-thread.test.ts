@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pgError, UNIQUE_VIOLATION } from '../../../src/server/db/errors.js';
+import { PgliteThread } from '../../../src/server/db/pglite-thread.js';
+
+/** PGlite on its worker thread (src/server/db/pglite-thread.ts), through the handle drizzle and connect.ts use. */
+
+let db: PgliteThread;
+beforeAll(async () => {
+  db = await PgliteThread.create({ dataDir: null });
+  await db.exec('create table t (id integer primary key, at timestamptz not null default now(), note text)');
+}, 60_000);
+afterAll(async () => db?.close());
+
+const count = async () => Number((await db.query<{ n: number }>('select count(*)::int as n from t')).rows[0]?.n);
+
+describe('PGlite answers from its worker thread as a driver would', () => {
+  it('answers queries in object and array rows, and keeps the raw text of the types given parsers', async () => {
+    await db.query('insert into t (id, note) values ($1, $2)', [1, 'uno']);
+    const objects = await db.query<{ id: number; note: string }>('select id, note from t where id = $1', [1]);
+    expect(objects.rows).toEqual([{ id: 1, note: 'uno' }]);
+    expect(objects.fields.map((f) => f.name)).toEqual(['id', 'note']);
+    const arrays = await db.query('select id, note from t where id = 1', [], { rowMode: 'array' });
+    expect(arrays.rows).toEqual([[1, 'uno']]);
+    // timestamptz (1184): a Date without a parser, its text with one (as drizzle asks).
+    expect((await db.query<{ at: unknown }>('select at from t where id = 1')).rows[0]?.at).toBeInstanceOf(Date);
+    const raw = await db.query<{ at: unknown }>('select at from t where id = 1', [], { parsers: { 1184: (v: string) => v } });
+    expect(typeof raw.rows[0]?.at).toBe('string');
+    expect(raw.rows[0]?.at).toMatch(/^\d{4}-\d{2}-\d{2} /);
+  });
+
+  it('commits a transaction that resolves and rolls back one that throws, with its error intact', async () => {
+    const before = await count();
+    const answer = await db.transaction(async (tx) => {
+      await tx.query('insert into t (id, note) values (10, $1)', ['diez']);
+      return (await tx.query<{ n: number }>('select count(*)::int as n from t')).rows[0]?.n;
+    });
+    expect(answer).toBe(before + 1);
+    expect(await count()).toBe(before + 1);
+
+    const failure = await db
+      .transaction(async (tx) => {
+        await tx.query('insert into t (id, note) values (11, $1)', ['once']);
+        await tx.query('insert into t (id, note) values (10, $1)', ['repetido']);
+      })
+      .catch((err: unknown) => err);
+    // The database error crosses the thread with its SQLSTATE and constraint.
+    expect(pgError(failure)).toEqual({ code: UNIQUE_VIOLATION, constraint: 't_pkey' });
+    expect((failure as Error).message).toMatch(/duplicate key/);
+    expect(await count()).toBe(before + 1);
+
+    // A throw of the caller's own rolls back too, and the thread stays usable.
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query('insert into t (id) values (12)');
+        throw new Error('cambio de planes');
+      }),
+    ).rejects.toThrow('cambio de planes');
+    expect(await count()).toBe(before + 1);
+  });
+
+  it('runs a statement from outside a transaction after it, never inside it', async () => {
+    const order: string[] = [];
+    let wrote!: () => void;
+    const written = new Promise<void>((r) => {
+      wrote = r;
+    });
+    let sent!: () => void;
+    const outsideSent = new Promise<void>((r) => {
+      sent = r;
+    });
+    const tx = db.transaction(async (t) => {
+      await t.query('insert into t (id) values (20)');
+      order.push('tx wrote');
+      wrote();
+      await outsideSent;
+      // Posted after the outside read, so the worker has that read in hand before this answers.
+      await t.query('select 1');
+      await t.query('delete from t where id = 20');
+      order.push('tx done');
+    });
+    await written;
+    const outside = db.query<{ n: number }>('select count(*)::int as n from t where id = 20').then((r) => {
+      order.push('outside read');
+      return r.rows[0]?.n;
+    });
+    sent();
+    await tx;
+    // The outside read waited for the transaction, and so never saw its uncommitted row.
+    expect(await outside).toBe(0);
+    expect(order).toEqual(['tx wrote', 'tx done', 'outside read']);
+  });
+
+  it('refuses queries once closed', async () => {
+    const other = await PgliteThread.create({ dataDir: null });
+    await other.close();
+    expect(other.closed).toBe(true);
+    await expect(other.query('select 1')).rejects.toThrow(/closed/);
+  });
+});
