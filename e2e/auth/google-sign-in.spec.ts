@@ -109,15 +109,16 @@ describe('Google sign-in in the browser', () => {
 
     // A complete profile does not reopen the modal; 'Mi perfil' does, with the saved values. The page
     // notes each dialog it shows and each click, so the order proves no dialog came before the click.
+    // A dialog is Mantine's (the window's loading frame) or the browser's own <dialog> once open (the profile).
     await page.addInitScript(() => {
       const seen: string[] = [];
       (window as unknown as { dialogsSeen: string[] }).dialogsSeen = seen;
       let shown = false;
       new MutationObserver(() => {
-        const now = document.querySelector('[role="dialog"]') !== null;
+        const now = document.querySelector('[role="dialog"], dialog[open]') !== null;
         if (now !== shown) seen.push(now ? 'dialog shown' : 'dialog hidden');
         shown = now;
-      }).observe(document, { childList: true, subtree: true });
+      }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['open'] });
       document.addEventListener('click', () => seen.push('click'), true);
     });
     await page.reload();
