@@ -1,4 +1,6 @@
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { type RunningJanus, startJanus } from '../../test/support/janus.js';
+import type { E2eApp } from './app.js';
 import { FLAGS } from './browser.js';
 
 /**
@@ -185,3 +187,38 @@ export async function videoSenderPreferences(page: Page): Promise<string[]> {
       .map((s) => (s.getParameters() as { degradationPreference?: string }).degradationPreference ?? 'default');
   });
 }
+
+/** A video provider a walkthrough runs through: how the server is configured for it, and how to stop it. */
+export interface ProviderSetup {
+  name: 'embedded' | 'janus';
+  /** The server's environment for this provider; may start a service (Janus) first. */
+  env(): Promise<Record<string, string>>;
+  stop?(): Promise<void>;
+  /** Kills the provider's media process mid-show and returns once it is gone (embedded only). */
+  killMedia?: (app: E2eApp) => void;
+}
+
+export const embeddedProvider: ProviderSetup = {
+  name: 'embedded',
+  // libjuice skips 127.x unless bound (VIDEO.md).
+  env: async () => ({ VIDEO_PROVIDER: 'embedded', VIDEO_BIND_ADDRESS: '127.0.0.1' }),
+  killMedia: (app) => {
+    const pid = app.ctx.video.debug?.workerPid();
+    if (!pid) throw new Error('no SFU process to kill');
+    process.kill(pid, 'SIGKILL');
+  },
+};
+
+let janus: RunningJanus | null = null;
+/** Janus from Debian, started in the test's network namespace; one per test file. */
+export const janusProvider: ProviderSetup = {
+  name: 'janus',
+  env: async () => {
+    janus = await startJanus({ netns: true });
+    return { VIDEO_PROVIDER: 'janus', JANUS_URL: janus.url };
+  },
+  stop: async () => {
+    await janus?.stop();
+    janus = null;
+  },
+};

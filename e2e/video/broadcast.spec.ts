@@ -2,11 +2,11 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { livePath } from '../../src/domain/live-public.js';
 import { buildSession } from '../../test/support/factories.js';
-import { janusMissingReason, type RunningJanus, startJanus } from '../../test/support/janus.js';
+import { janusMissingReason } from '../../test/support/janus.js';
 import { type E2eApp, startE2eApp } from '../support/app.js';
 import { t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
-import { framesAdvance, launchVideoBrowser, peakAudioLevel } from '../support/video.js';
+import { embeddedProvider, framesAdvance, janusProvider, launchVideoBrowser, type ProviderSetup, peakAudioLevel } from '../support/video.js';
 import { eventuallyMedia } from '../support/wait.js';
 
 /**
@@ -21,39 +21,6 @@ const b = t.livehub.broadcast;
 const PLAYER = '[data-testid="live-player"]';
 const HUB_VIDEO = '[data-testid="hub-video"]';
 
-interface ProviderSetup {
-  name: 'embedded' | 'janus';
-  /** The server's environment for this provider; may start a service (Janus) first. */
-  env(): Promise<Record<string, string>>;
-  stop?(): Promise<void>;
-  /** Kills the provider's media process mid-show and returns once it is gone (embedded only). */
-  killMedia?: (app: E2eApp) => void;
-}
-
-const embedded: ProviderSetup = {
-  name: 'embedded',
-  // libjuice skips 127.x unless bound (VIDEO.md).
-  env: async () => ({ VIDEO_PROVIDER: 'embedded', VIDEO_BIND_ADDRESS: '127.0.0.1' }),
-  killMedia: (app) => {
-    const pid = app.ctx.video.debug?.workerPid();
-    if (!pid) throw new Error('no SFU process to kill');
-    process.kill(pid, 'SIGKILL');
-  },
-};
-
-let janus: RunningJanus | null = null;
-const janusProvider: ProviderSetup = {
-  name: 'janus',
-  env: async () => {
-    janus = await startJanus({ netns: true });
-    return { VIDEO_PROVIDER: 'janus', JANUS_URL: janus.url };
-  },
-  stop: async () => {
-    await janus?.stop();
-    janus = null;
-  },
-};
-
 /** Janus comes from Debian (`.ci/run` installs it); without it its walkthrough is skipped, saying why. */
 const noJanus = janusMissingReason();
 if (noJanus) {
@@ -62,7 +29,7 @@ if (noJanus) {
     it('runs the walkthrough on Janus', () => {});
   });
 }
-const PROVIDERS: ProviderSetup[] = noJanus ? [embedded] : [embedded, janusProvider];
+const PROVIDERS: ProviderSetup[] = noJanus ? [embeddedProvider] : [embeddedProvider, janusProvider];
 
 for (const provider of PROVIDERS) {
   describe(`live video through ${provider.name}`, () => {

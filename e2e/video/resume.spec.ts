@@ -2,14 +2,17 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { livePath } from '../../src/domain/live-public.js';
 import { buildSession } from '../../test/support/factories.js';
-import { janusMissingReason, type RunningJanus, startJanus } from '../../test/support/janus.js';
+import { janusMissingReason } from '../../test/support/janus.js';
 import { eventually } from '../../test/support/wait.js';
 import { type E2eApp, startE2eApp } from '../support/app.js';
 import { t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 import {
+  embeddedProvider,
   framesAdvance,
+  janusProvider,
   launchVideoBrowser,
+  type ProviderSetup,
   playerSound,
   recordPeerConnectionsScript,
   type SizeSample,
@@ -38,37 +41,6 @@ const HUB_VIDEO = '[data-testid="hub-video"]';
 /** How long a picture may take to reach its size before the test calls it never: generous on a shared machine. */
 const SETTLE_MS = 120_000;
 
-interface ProviderSetup {
-  name: 'embedded' | 'janus';
-  env(): Promise<Record<string, string>>;
-  stop?(): Promise<void>;
-  /** Kills the provider's media process mid-show (embedded only). */
-  killMedia?: (app: E2eApp) => void;
-}
-
-const embedded: ProviderSetup = {
-  name: 'embedded',
-  env: async () => ({ VIDEO_PROVIDER: 'embedded', VIDEO_BIND_ADDRESS: '127.0.0.1' }),
-  killMedia: (app) => {
-    const pid = app.ctx.video.debug?.workerPid();
-    if (!pid) throw new Error('no SFU process to kill');
-    process.kill(pid, 'SIGKILL');
-  },
-};
-
-let janus: RunningJanus | null = null;
-const janusProvider: ProviderSetup = {
-  name: 'janus',
-  env: async () => {
-    janus = await startJanus({ netns: true });
-    return { VIDEO_PROVIDER: 'janus', JANUS_URL: janus.url };
-  },
-  stop: async () => {
-    await janus?.stop();
-    janus = null;
-  },
-};
-
 const noJanus = janusMissingReason();
 if (noJanus) {
   console.log(`SKIPPED: resuming through janus: ${noJanus}`);
@@ -76,7 +48,7 @@ if (noJanus) {
     it('keeps the viewers sound and picture on Janus', () => {});
   });
 }
-const PROVIDERS: ProviderSetup[] = noJanus ? [embedded] : [embedded, janusProvider];
+const PROVIDERS: ProviderSetup[] = noJanus ? [embeddedProvider] : [embeddedProvider, janusProvider];
 
 const isReady = () => true;
 const notReady = () => false;

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
-import { connectDatabase, type Database } from '../../src/server/db/connect.js';
+import { connectDatabase, type Database, type Db } from '../../src/server/db/connect.js';
 import { migrateDatabase } from '../../src/server/db/migrate.js';
+import { auditLog } from '../../src/server/db/schema.js';
 
 /** Which engine this Vitest project runs on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const engine = process.env.TEST_ENGINE === 'postgresql' ? 'postgresql' : 'pglite';
@@ -50,4 +52,13 @@ export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return { url: url.href, drop: () => asAdmin(adminUrl, `drop database if exists "${name}" with (force)`) };
+}
+
+/** How many times the audit log recorded this auction's close: once, whoever closed it. */
+export async function closeAudits(db: Db, auctionId: string): Promise<number> {
+  const found = await db
+    .select({ id: auditLog.id })
+    .from(auditLog)
+    .where(and(eq(auditLog.action, 'auction.closed'), eq(auditLog.entityId, auctionId)));
+  return found.length;
 }

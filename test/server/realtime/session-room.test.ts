@@ -8,9 +8,9 @@ import type { LotFinishedEvent, LotTimerEvent, SessionStateEvent, SessionStatusE
 import { buildApp } from '../../../src/server/app.js';
 import type { AppContext } from '../../../src/server/context.js';
 import { connectDatabase, type Database, type Db } from '../../../src/server/db/connect.js';
-import { auctions, auditLog, liveLots, liveSessions } from '../../../src/server/db/schema.js';
+import { auctions, liveLots, liveSessions } from '../../../src/server/db/schema.js';
 import { type Actor, buildActor } from '../../support/actors.js';
-import { createEmptyPostgresDatabase, createTestDatabase, engine } from '../../support/db.js';
+import { closeAudits, createEmptyPostgresDatabase, createTestDatabase, engine } from '../../support/db.js';
 import { buildAuction, buildLot, buildSession } from '../../support/factories.js';
 import { freePort } from '../../support/net.js';
 import { startTestServer, type TestServer, testConfig } from '../../support/server.js';
@@ -174,14 +174,6 @@ async function timedLot(app: FastifyInstance, db: Db, seller: Actor, origin: str
   const res = await inject(app, `/api/live-sessions/${session.id}/timer`, seller, 'POST', { seconds }, origin);
   expect(res.statusCode, res.body).toBe(200);
   return { session, auction, lot };
-}
-
-async function closeAudits(db: Db, auctionId: string): Promise<number> {
-  const found = await db
-    .select({ id: auditLog.id })
-    .from(auditLog)
-    .where(and(eq(auditLog.action, 'auction.closed'), eq(auditLog.entityId, auctionId)));
-  return found.length;
 }
 
 describe('closing lots', () => {

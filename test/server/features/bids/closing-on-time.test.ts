@@ -10,7 +10,7 @@ import { connectDatabase, type Database, type Db } from '../../../../src/server/
 import type { EngineState } from '../../../../src/server/db/engine-rows.js';
 import { auctions, auditLog, bids, liveLots } from '../../../../src/server/db/schema.js';
 import { type Actor, type Bidder, buildBidder, signInAs } from '../../../support/actors.js';
-import { createEmptyPostgresDatabase, createTestDatabase, engine } from '../../../support/db.js';
+import { closeAudits, createEmptyPostgresDatabase, createTestDatabase, engine } from '../../../support/db.js';
 import { buildAuction, buildSession, buildUser } from '../../../support/factories.js';
 import { placeBid, startTestServer, type TestServer, testConfig } from '../../../support/server.js';
 import { connected, connectSocket, eventMatching } from '../../../support/sockets.js';
@@ -33,14 +33,6 @@ async function auctionRow(db: Db, auctionId: string) {
   const [row] = await db.select().from(auctions).where(eq(auctions.id, auctionId));
   if (!row) throw new Error('no auction');
   return row;
-}
-
-async function closeAudits(db: Db, auctionId: string): Promise<number> {
-  const found = await db
-    .select({ id: auditLog.id })
-    .from(auditLog)
-    .where(and(eq(auditLog.action, 'auction.closed'), eq(auditLog.entityId, auctionId)));
-  return found.length;
 }
 
 describe('with the scheduler running', () => {
