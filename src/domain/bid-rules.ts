@@ -38,4 +38,6 @@ export const BID_ERROR_CODES = {
   ownAuction: 'OWN_AUCTION',
   /** 403: the profile lacks WhatsApp or consent; the page opens the profile form. */
   profileIncomplete: 'PROFILE_INCOMPLETE',
+  /** 403: the company's moderators blocked this buyer from its shows and auctions. */
+  blocked: 'BUYER_BLOCKED',
 } as const;

@@ -5,6 +5,7 @@
  */
 
 import type { AuctionLiveState, BidView } from './bidding.js';
+import type { ChatMessage, ChatSettings } from './chat.js';
 import type { LiveSessionPublic, LotView } from './live.js';
 import type { SessionStatus } from './live-public.js';
 import type { PaymentStatus } from './payment-status.js';
@@ -122,7 +123,34 @@ export interface PromptUnmuteEvent {
   sessionId: string;
 }
 
+/** A new chat line, to `session:<id>` (a line with a muted word only to its author's own room). */
+export const CHAT_MESSAGE_EVENT = 'chatMessage';
+/** A moderator deleted a line: everyone drops it. */
+export const CHAT_REMOVED_EVENT = 'chatRemoved';
+export interface ChatRemovedEvent {
+  sessionId: string;
+  messageId: string;
+}
+/** Slow mode or the pinned line changed. */
+export const CHAT_SETTINGS_EVENT = 'chatSettings';
+export interface ChatSettingsEvent extends ChatSettings {
+  sessionId: string;
+}
+/** To one user's own room: they were muted, unmuted, blocked or unblocked (the page updates its composer). */
+export const CHAT_STANDING_EVENT = 'chatStanding';
+export interface ChatStandingEvent {
+  sessionId: string | null;
+  companyId: string;
+  /** epoch ms; null = until the end; absent = not muted */
+  mutedUntil?: number | null;
+  isBlocked: boolean;
+}
+
 export interface ServerToClientEvents {
+  [CHAT_MESSAGE_EVENT]: (event: ChatMessage) => void;
+  [CHAT_REMOVED_EVENT]: (event: ChatRemovedEvent) => void;
+  [CHAT_SETTINGS_EVENT]: (event: ChatSettingsEvent) => void;
+  [CHAT_STANDING_EVENT]: (event: ChatStandingEvent) => void;
   auctionUpdate: (event: AuctionEvent) => void;
   auctionCreatedSuccessfully: (event: AuctionEvent) => void;
   [AUCTION_STATE_EVENT]: (event: AuctionStateEvent) => void;

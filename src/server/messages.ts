@@ -127,6 +127,7 @@ export const messages = {
     notStarted: 'Esta subasta aún no ha comenzado.',
     ended: 'Esta subasta ya terminó.',
     ownAuction: 'No puedes pujar en subastas de tu propia empresa.',
+    blocked: 'Este vendedor te bloqueó de sus shows y subastas: no puedes pujar ni escribir en su chat.',
     profileIncomplete: 'Completa tu perfil (apellido y WhatsApp) para poder pujar.',
     buyNowUnavailable: 'La compra inmediata ya no está disponible en esta subasta.',
     idempotencyReused: 'Esa clave de Idempotency-Key ya se usó en otra subasta.',

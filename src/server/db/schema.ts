@@ -23,6 +23,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { AUCTION_STATUSES, CONDITIONS } from '../../domain/auctions.js';
+import { CHAT_KINDS, type ChatSystemEvent } from '../../domain/chat.js';
 import { type BiddingConfig, DEFAULT_BIDDING_CONFIG, STREAM_TYPES } from '../../domain/live.js';
 import { LOT_STATUSES, SESSION_STATUSES } from '../../domain/live-public.js';
 import { PAYMENT_STATUSES } from '../../domain/payment-status.js';
@@ -467,8 +468,13 @@ export const liveSessions = pgTable(
     lastStreamStop: ts('last_stream_stop'),
     /** Bumped on every change of the session or its lots, in the same transaction (a lot finishing too: functions/live-lots-finish.sql). */
     version: integer('version').notNull().default(1),
+    /** Chat slow mode: seconds between lines per user (0 = off). */
+    chatSlowModeSeconds: integer('chat_slow_mode_seconds').notNull().default(0),
+    /** The chat's pinned line (no foreign key: a deleted line simply stops being pinned). */
+    chatPinnedMessageId: uuid('chat_pinned_message_id'),
   },
   (t) => [
+    check('live_sessions_slow_mode_valid', sql`${t.chatSlowModeSeconds} in (0, 5, 10, 30)`),
     index('live_sessions_company_scheduled_idx').on(t.companyId, t.scheduledAt),
     index('live_sessions_seller_scheduled_idx').on(t.sellerId, t.scheduledAt),
     index('live_sessions_scheduled_idx').on(t.scheduledAt),
@@ -528,6 +534,131 @@ export const liveIdempotencyKeys = pgTable(
     check('live_idempotency_keys_key_length', sql`length(${t.idempotencyKey}) between 1 and 100`),
   ],
 );
+
+// ── live chat and moderation ────────────────────────────────────────────────
+
+/** A show's chat, kept per session: the live page and the replay after the show read the same rows. */
+export const chatMessages = pgTable(
+  'chat_messages',
+  {
+    id: id(),
+    /** Orders lines across instances: newest last. */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => liveSessions.id, { onDelete: 'cascade' }),
+    /** Null for the show's own system lines. */
+    authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The public name as it was when written ("Sofía R."). */
+    authorName: text('author_name'),
+    authorIsModerator: boolean('author_is_moderator').notNull().default(false),
+    kind: text('kind', { enum: CHAT_KINDS }).notNull().default('user'),
+    text: text('text').notNull(),
+    system: jsonb('system').$type<ChatSystemEvent>(),
+    /** A muted word was in it: shown only to its author. */
+    onlyAuthor: boolean('only_author').notNull().default(false),
+    deletedAt: ts('deleted_at'),
+    deletedBy: uuid('deleted_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('chat_messages_seq_key').on(t.seq),
+    index('chat_messages_session_seq_idx').on(t.sessionId, t.seq),
+    check('chat_messages_kind_valid', sql`${t.kind} in (${inList(CHAT_KINDS)})`),
+    check('chat_messages_text_length', sql`length(${t.text}) <= 2000`),
+  ],
+);
+
+/**
+ * One row per user who has written in a session: when they last wrote and what, so the pace and
+ * the repeated-line rules hold across instances with one conditional upsert.
+ */
+export const chatWriters = pgTable(
+  'chat_writers',
+  {
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => liveSessions.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lastAt: ts('last_at').notNull(),
+    lastText: text('last_text').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.userId] })],
+);
+
+/** "Reportar": one report per line and reporter; moderators see them. */
+export const chatReports = pgTable(
+  'chat_reports',
+  {
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => chatMessages.id, { onDelete: 'cascade' }),
+    reporterId: uuid('reporter_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => liveSessions.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.reporterId] }), index('chat_reports_session_idx').on(t.sessionId, t.createdAt)],
+);
+
+/** Moderators appointed for one session (the seller and the company's admins moderate without a row). */
+export const sessionModerators = pgTable(
+  'session_moderators',
+  {
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => liveSessions.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    appointedBy: uuid('appointed_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.userId] }), index('session_moderators_user_idx').on(t.userId)],
+);
+
+/** A user muted in one session's chat, until a time or (null) until the session ends. */
+export const sessionMutes = pgTable(
+  'session_mutes',
+  {
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => liveSessions.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    until: ts('until'),
+    mutedBy: uuid('muted_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.userId] })],
+);
+
+/** A user blocked from a company's shows: no chat in, and no bid on, any of its sessions and auctions (the bid engine checks it). */
+export const companyBlocks = pgTable(
+  'company_blocks',
+  {
+    companyId: text('company_id').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    blockedBy: uuid('blocked_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.userId] })],
+);
+
+/** A company's muted words: a line holding one is shown only to its author. */
+export const companyMutedWords = pgTable('company_muted_words', {
+  companyId: text('company_id').primaryKey(),
+  words: text('words').array().notNull().default(sql`ARRAY[]::text[]`),
+  updatedAt: updatedAt(),
+});
 
 // ── files, webhooks, audit ──────────────────────────────────────────────────
 

@@ -24,6 +24,12 @@ export type AppErrorCode =
   | 'BUY_NOW_UNAVAILABLE'
   | 'OWN_AUCTION'
   | 'PROFILE_INCOMPLETE'
+  // Live chat and moderation (src/domain/chat.ts CHAT_REFUSALS); BUYER_BLOCKED refuses bids too.
+  | 'CHAT_MUTED'
+  | 'CHAT_SLOW_MODE'
+  | 'CHAT_RATE_LIMITED'
+  | 'CHAT_DUPLICATE'
+  | 'BUYER_BLOCKED'
   // Payments: the provider could not be reached (the caller may retry).
   | 'PROVIDER_UNAVAILABLE'
   // Live video: the video service cannot be reached now (the browser retries).
@@ -44,6 +50,11 @@ const STATUS: Record<AppErrorCode, number> = {
   BUY_NOW_UNAVAILABLE: 409,
   OWN_AUCTION: 403,
   PROFILE_INCOMPLETE: 403,
+  CHAT_MUTED: 403,
+  CHAT_SLOW_MODE: 429,
+  CHAT_RATE_LIMITED: 429,
+  CHAT_DUPLICATE: 409,
+  BUYER_BLOCKED: 403,
   PROVIDER_UNAVAILABLE: 502,
   VIDEO_UNAVAILABLE: 503,
   SESSION_ENDED: 409,

@@ -16,7 +16,7 @@ import type { BidPresenter } from './presenters.js';
 
 /** What the engine's functions answer (src/server/db/functions/): a refusal, or the lines written and the new state. */
 interface EngineAnswer {
-  error?: 'PROFILE_INCOMPLETE' | 'NOT_FOUND' | 'AUCTION_CLOSED' | 'OWN_AUCTION' | 'BID_TOO_LOW' | 'BUY_NOW_UNAVAILABLE' | 'IDEMPOTENCY_REUSED';
+  error?: 'PROFILE_INCOMPLETE' | 'NOT_FOUND' | 'AUCTION_CLOSED' | 'OWN_AUCTION' | 'BID_TOO_LOW' | 'BUY_NOW_UNAVAILABLE' | 'IDEMPOTENCY_REUSED' | 'BUYER_BLOCKED';
   replayed?: boolean;
   outcome?: BidOutcome;
   lines?: EngineLine[];
@@ -52,6 +52,8 @@ function refusal(answer: EngineAnswer, present: BidPresenter): AppError {
     }
     case 'BID_TOO_LOW':
       return new AppError('BID_TOO_LOW', messages.bidding.tooLow.replace('{{amount}}', formatMoney(state?.nextMinimum ?? 0)), undefined, extra);
+    case 'BUYER_BLOCKED':
+      return new AppError('BUYER_BLOCKED', messages.bidding.blocked, undefined, extra);
     case 'BUY_NOW_UNAVAILABLE':
       return new AppError('BUY_NOW_UNAVAILABLE', messages.bidding.buyNowUnavailable, undefined, extra);
     case 'IDEMPOTENCY_REUSED':

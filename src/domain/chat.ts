@@ -1,0 +1,181 @@
+/**
+ * A live show's chat and its moderation: the rules the server enforces and the shapes the browser
+ * reads, in one place. The server decides every refusal; the page only shows it.
+ */
+import { z } from 'zod';
+
+/** A line holds at most this many characters (user-perceived: code points). */
+export const CHAT_TEXT_MAX = 200;
+/** Lines per page: joining shows the latest page, scrolling up loads the one before. */
+export const CHAT_PAGE_SIZE = 50;
+/** About one line every this many seconds per user, whatever the slow mode. */
+export const CHAT_MIN_INTERVAL_SECONDS = 2;
+/** Slow mode: seconds between lines per user (0 = off). */
+export const SLOW_MODE_SECONDS = [0, 5, 10, 30] as const;
+export type SlowModeSeconds = (typeof SLOW_MODE_SECONDS)[number];
+/** A timed mute, in minutes; `null` mutes until the show ends. The panel offers 5 minutes and the whole show. */
+export const MUTE_MINUTES_DEFAULT = 5;
+export const MUTE_MINUTES_MAX = 24 * 60;
+/** A company's muted words: how many, and how long each may be. */
+export const MUTED_WORDS_MAX = 200;
+export const MUTED_WORD_MAX_LENGTH = 40;
+
+/** Why a line or a bid is refused, as the API's stable `code`. */
+export const CHAT_REFUSALS = ['CHAT_MUTED', 'CHAT_SLOW_MODE', 'CHAT_RATE_LIMITED', 'CHAT_DUPLICATE', 'BUYER_BLOCKED'] as const;
+export type ChatRefusal = (typeof CHAT_REFUSALS)[number];
+
+/**
+ * - `user`: a buyer's (or the seller's) line;
+ * - `announcement`: a moderator's highlighted line;
+ * - `system`: the show's own events (a lot on the block, sold, unsold), written by the server.
+ */
+export const CHAT_KINDS = ['user', 'announcement', 'system'] as const;
+export type ChatKind = (typeof CHAT_KINDS)[number];
+
+/** What a system line says; the page renders it from the catalogue. */
+export type ChatSystemEvent =
+  | { event: 'lotOpened'; lotId: string; auctionName: string; startingPrice: number }
+  | { event: 'lotSold'; lotId: string; auctionName: string; price: number; winnerName: string }
+  | { event: 'lotUnsold'; lotId: string; auctionName: string };
+
+/** One line as anyone in the room sees it: no e-mail, no phone, no user id. */
+export interface ChatMessage {
+  id: string;
+  sessionId: string;
+  /** Orders the session's lines: newest last. */
+  seq: number;
+  kind: ChatKind;
+  /** The public name: first name and the last name's initial ("Sofía R."); null for a system line. */
+  authorName: string | null;
+  /** A per-session pseudonym of the author (bids' tags do the same per auction): the page marks "tú" with it. */
+  authorTag: string | null;
+  /** The author moderates this show (the seller, a company admin or an appointed moderator): shown with a badge. */
+  authorIsModerator: boolean;
+  /** Plain text, never HTML; for a system line, the auction's name (the page renders `system`). */
+  text: string;
+  system: ChatSystemEvent | null;
+  /** A muted word was in it: only its author sees it. */
+  onlyAuthor: boolean;
+  /** epoch ms */
+  createdAt: number;
+}
+
+/** The chat's settings as everyone in the room sees them. */
+export interface ChatSettings {
+  slowModeSeconds: SlowModeSeconds;
+  pinned: ChatMessage | null;
+}
+
+/** What the signed-in reader may do in this show's chat. */
+export interface ChatMe {
+  tag: string;
+  /** A signed-in user with a complete profile, not muted or blocked, in a session not ended. */
+  canWrite: boolean;
+  isModerator: boolean;
+  /** epoch ms; null = until the end. Absent when not muted. */
+  mutedUntil?: number | null;
+  isBlocked: boolean;
+}
+
+/** GET /api/live-sessions/{id}/chat: a page of lines, newest last. */
+export interface ChatPage {
+  items: ChatMessage[];
+  /** The `before` of the page before this one, or null at the start of the show. */
+  nextBefore: string | null;
+  settings: ChatSettings;
+  /** null when signed out. */
+  me: ChatMe | null;
+}
+
+/** For moderators: a reported line, with who wrote it, so they can act on it. */
+export interface ChatReport {
+  messageId: string;
+  message: ChatMessage;
+  authorId: string | null;
+  reports: number;
+  /** epoch ms of the latest report */
+  lastReportedAt: number;
+}
+
+/** A session's moderator as the Hub lists it. */
+export interface SessionModerator {
+  userId: string;
+  name: string;
+  email: string;
+  /** The seller and company admins moderate every show of theirs: they cannot be removed. */
+  isOwner: boolean;
+}
+
+/** A user blocked from a company's shows, as the admin panel lists them. */
+export interface CompanyBlock {
+  userId: string;
+  name: string;
+  email: string;
+  blockedBy: string | null;
+  /** epoch ms */
+  createdAt: number;
+}
+
+// ── Inputs (the server validates these; the web uses the same schemas) ──────
+
+export const ZChatText = z.object({ text: z.string().max(10_000) });
+export const ZChatPin = z.object({ messageId: z.string().uuid().nullable() });
+export const ZModeratorInput = z.object({ email: z.string().trim().toLowerCase().email().max(254) });
+export const ZMuteInput = z.object({
+  userId: z.string().uuid(),
+  minutes: z.number().int().min(1).max(MUTE_MINUTES_MAX).nullable(),
+});
+export const ZChatSettingsInput = z.object({
+  slowModeSeconds: z.union([z.literal(0), z.literal(5), z.literal(10), z.literal(30)]),
+});
+export const ZBlockInput = z.object({ userId: z.string().uuid() });
+export const ZMutedWordsInput = z.object({
+  words: z.array(z.string().max(MUTED_WORD_MAX_LENGTH)).max(MUTED_WORDS_MAX),
+});
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Why a line's text is refused as typed, or null: empty, too long, or holding characters no
+ * keyboard types (NUL and other controls, lone surrogates). Never rewritten silently: the author
+ * sees the refusal and keeps the text.
+ */
+export function chatTextProblem(text: string): 'empty' | 'tooLong' | 'invalidCharacters' | null {
+  if (LONE_SURROGATE.test(text)) return 'invalidCharacters';
+  // Tabs and new lines are not controls a chat line needs either: one line, plain text.
+  for (const ch of text) {
+    const code = ch.codePointAt(0) ?? 0;
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return 'invalidCharacters';
+  }
+  if (text.trim().length === 0) return 'empty';
+  if ([...text].length > CHAT_TEXT_MAX) return 'tooLong';
+  return null;
+}
+
+/** The public name: first name and the last name's initial ("Sofía R."), else the first word of the display name. */
+export function chatPublicName(profile: { firstName: string | null; lastName: string | null; displayName: string | null }): string {
+  const first = profile.firstName?.trim().split(/\s+/)[0] ?? '';
+  const lastInitial = [...(profile.lastName?.trim() ?? '')][0];
+  if (first) return lastInitial ? `${first} ${lastInitial.toUpperCase()}.` : first;
+  const display = profile.displayName?.trim().split(/\s+/) ?? [];
+  const [a, b] = display;
+  if (a) return b ? `${a} ${[...b][0]?.toUpperCase()}.` : a;
+  return 'Participante';
+}
+
+/** Lower-cased, accents folded: "Pésimo" matches "pesimo". */
+export function foldForMatch(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** Whether a line holds one of the company's muted words (as a whole word, accents and case folded). */
+export function containsMutedWord(text: string, words: readonly string[]): boolean {
+  if (words.length === 0) return false;
+  const folded = foldForMatch(text);
+  return words.some((w) => {
+    const word = foldForMatch(w.trim());
+    if (!word) return false;
+    const at = new RegExp(`(^|[^\\p{L}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}\\p{N}])`, 'u');
+    return at.test(folded);
+  });
+}
