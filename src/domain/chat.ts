@@ -118,7 +118,8 @@ export interface CompanyBlock {
 
 // ── Inputs (the server validates these; the web uses the same schemas) ──────
 
-export const ZChatText = z.object({ text: z.string().max(10_000) });
+/** A line; `announcement` (moderators only) posts it highlighted. The text's own rules are `chatTextProblem`'s, so the refusal says which. */
+export const ZChatText = z.object({ text: z.string().max(10_000), announcement: z.boolean().optional() });
 export const ZChatPin = z.object({ messageId: z.string().uuid().nullable() });
 export const ZModeratorInput = z.object({ email: z.string().trim().toLowerCase().email().max(254) });
 export const ZMuteInput = z.object({

@@ -1,8 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { ChatMessage } from '../../domain/chat.js';
 import type { PaymentStatus } from '../../domain/payment-status.js';
 import type { PayoutStatus } from '../../domain/payments.js';
 import {
   type AuctionEvent,
+  CHAT_MESSAGE_EVENT,
+  CHAT_REMOVED_EVENT,
+  CHAT_SETTINGS_EVENT,
+  CHAT_STANDING_EVENT,
+  type ChatRemovedEvent,
+  type ChatSettingsEvent,
+  type ChatStandingEvent,
   LOT_FINISHED_EVENT,
   LOT_TIMER_EVENT,
   type LotFinishedEvent,
@@ -51,7 +59,15 @@ export type DomainEvent =
   /** A lot's timer was set: the session room hears the new end, the auction's room and panels its new state. */
   | { type: 'lotTimerSet'; timer: LotTimerEvent; auction: EngineState }
   /** A lot's auction closed (after `auctionClosed`, from the Live Hub's subscriber). */
-  | { type: 'lotFinished'; finished: LotFinishedEvent };
+  | { type: 'lotFinished'; finished: LotFinishedEvent }
+  /** A chat line was written: to the session's room, or (a muted word in it) to its author alone. */
+  | { type: 'chatMessage'; message: ChatMessage; onlyAuthorId: string | null }
+  /** A moderator deleted a chat line. */
+  | { type: 'chatRemoved'; removed: ChatRemovedEvent }
+  /** Slow mode or the pinned line changed. */
+  | { type: 'chatSettingsChanged'; settings: ChatSettingsEvent }
+  /** A user was muted, unmuted, blocked or unblocked: their own pages update their composer. */
+  | { type: 'chatStandingChanged'; userId: string; standing: ChatStandingEvent };
 
 export type DomainEventType = DomainEvent['type'];
 export type DomainEventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
@@ -116,6 +132,19 @@ export function createPublisher(opts: { realtime: Realtime; sessions: SessionCac
         return;
       case 'lotFinished':
         realtime.toSession(event.finished.sessionId, LOT_FINISHED_EVENT, event.finished);
+        return;
+      case 'chatMessage':
+        if (event.onlyAuthorId) realtime.toUser(event.onlyAuthorId, CHAT_MESSAGE_EVENT, event.message);
+        else realtime.toSession(event.message.sessionId, CHAT_MESSAGE_EVENT, event.message);
+        return;
+      case 'chatRemoved':
+        realtime.toSession(event.removed.sessionId, CHAT_REMOVED_EVENT, event.removed);
+        return;
+      case 'chatSettingsChanged':
+        realtime.toSession(event.settings.sessionId, CHAT_SETTINGS_EVENT, event.settings);
+        return;
+      case 'chatStandingChanged':
+        realtime.toUser(event.userId, CHAT_STANDING_EVENT, event.standing);
         return;
     }
   }
