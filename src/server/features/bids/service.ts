@@ -16,7 +16,15 @@ import type { BidPresenter } from './presenters.js';
 
 /** What the engine's functions answer (src/server/db/functions/): a refusal, or the lines written and the new state. */
 interface EngineAnswer {
-  error?: 'PROFILE_INCOMPLETE' | 'NOT_FOUND' | 'AUCTION_CLOSED' | 'OWN_AUCTION' | 'BID_TOO_LOW' | 'BUY_NOW_UNAVAILABLE' | 'IDEMPOTENCY_REUSED' | 'BUYER_BLOCKED';
+  error?:
+    | 'PROFILE_INCOMPLETE'
+    | 'NOT_FOUND'
+    | 'AUCTION_CLOSED'
+    | 'OWN_AUCTION'
+    | 'BID_TOO_LOW'
+    | 'BUY_NOW_UNAVAILABLE'
+    | 'IDEMPOTENCY_REUSED'
+    | 'BUYER_BLOCKED';
   replayed?: boolean;
   outcome?: BidOutcome;
   lines?: EngineLine[];
