@@ -101,8 +101,8 @@ function MutedWordsForm({ companyId, saved }: { companyId: string; saved: string
             flex={1}
             label={t('companies.moderation.mutedWords.label')}
             description={t('companies.moderation.mutedWords.description')}
-            error={refusals.length > 0}
-            aria-describedby={refusals.length > 0 ? 'muted-words-refusals' : undefined}
+            // Not Mantine's error state, which paints what is being typed in a red too pale to read: a red border, and the list below.
+            styles={refusals.length > 0 ? { input: { borderColor: 'var(--mantine-color-error)' } } : undefined}
           >
             <Pill.Group>
               {draft.map((word, index) => {
@@ -114,7 +114,8 @@ function MutedWordsForm({ companyId, saved }: { companyId: string; saved: string
                     key={`${index}:${word}`}
                     withRemoveButton
                     onRemove={() => remove(index)}
-                    removeButtonProps={{ 'aria-label': t('companies.moderation.mutedWords.remove', { word }) }}
+                    // Mantine hides the remove button from assistive tech and the keyboard (Backspace removes in its TagsInput): here each is a real button.
+                    removeButtonProps={{ 'aria-label': t('companies.moderation.mutedWords.remove', { word }), 'aria-hidden': false, tabIndex: 0 }}
                     data-refused={isRefused || undefined}
                     bg={isRefused ? 'var(--mantine-color-red-light)' : undefined}
                     c={isRefused ? 'var(--mantine-color-red-light-color)' : undefined}
@@ -132,6 +133,8 @@ function MutedWordsForm({ companyId, saved }: { companyId: string; saved: string
                 data-mantine-stop-propagation={typing !== '' || undefined}
                 placeholder={t('companies.moderation.mutedWords.placeholder')}
                 aria-label={t('companies.moderation.mutedWords.placeholder')}
+                aria-invalid={refusals.length > 0 || undefined}
+                aria-describedby={refusals.length > 0 ? 'muted-words-refusals' : undefined}
                 autoComplete="off"
                 spellCheck={false}
               />
