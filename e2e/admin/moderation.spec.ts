@@ -12,12 +12,14 @@ import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 const ctx = setupAppAndBrowser();
 const text = t.companies.moderation;
 
+let platformAdmin: E2eUser;
 let companyAdmin: E2eUser;
 let seller: E2eUser;
 let blocked: E2eUser;
 
 beforeAll(async () => {
   await buildCompany(ctx.app.ctx.db, { id: 'luna', name: 'Tienda Luna' });
+  platformAdmin = await prepareUser(ctx.app, { email: 'plataforma@ejemplo.mx', name: 'Paula Plataforma', roles: ['admin'] });
   companyAdmin = await prepareUser(ctx.app, { email: 'jefa@luna.mx', name: 'Julia Jefa', roles: ['admin', 'seller'], companyId: 'luna' });
   seller = await prepareUser(ctx.app, { email: 'vendedor@luna.mx', name: 'Víctor Vendedor', roles: ['seller'], companyId: 'luna' });
   const moderator = await prepareUser(ctx.app, { email: 'mod@ejemplo.mx', name: 'Marta Moderadora', roles: ['buyer'] });
@@ -96,6 +98,18 @@ describe('Moderación', () => {
     await dialog.getByRole('button', { name: text.mutedWords.save }).click();
     await page.getByText(text.mutedWords.saved).waitFor();
     expect(await storedWords()).toEqual(['estafa', 'Pésimo']);
+    await page.context().close();
+  });
+
+  it('a platform admin picks the company first, then reads its moderation', async () => {
+    const page = await openModeration(platformAdmin);
+    const dialog = page.getByRole('dialog', { name: text.title });
+    await dialog.getByText(text.chooseCompany).waitFor();
+    await expectAccessible(page, 'moderation, platform admin before choosing');
+    await dialog.getByLabel(text.companyLabel).fill('luna');
+    await page.getByRole('option', { name: 'Tienda Luna' }).click();
+    await dialog.getByRole('tab', { name: text.tabs.mutedWords }).click();
+    await dialog.getByRole('button', { name: fill(text.mutedWords.remove, { word: 'estafa' }) }).waitFor();
     await page.context().close();
   });
 });
