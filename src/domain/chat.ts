@@ -214,9 +214,12 @@ export function mutedWordsIssues(words: readonly string[]): MutedWordIssue[] {
   return issues;
 }
 
+/** Invisible format characters (zero-width space, soft hyphen, direction marks): a word holding one looks like another and matches nothing. The emoji joiner is kept. */
+const INVISIBLE_FORMAT = /(?!\u200D)\p{Cf}/u;
+
 function mutedWordProblem(word: string): Exclude<MutedWordProblem, 'duplicate'> | null {
   const text = chatTextProblem(word);
-  if (text === 'invalidCharacters') return 'invalidCharacters';
+  if (text === 'invalidCharacters' || INVISIBLE_FORMAT.test(word)) return 'invalidCharacters';
   // Only accents ("´" alone) fold to nothing: no line could ever match it.
   if (text === 'empty' || foldForMatch(word).trim().length === 0) return 'empty';
   if (word.trim() !== word) return 'surroundingSpaces';

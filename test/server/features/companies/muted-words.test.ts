@@ -96,6 +96,7 @@ describe('saving the list', () => {
     ['a NUL', ['bien', 'ma\u0000lo'], 'words.1', words.invalidCharacters.replace('{{position}}', '2')],
     ['a lone surrogate', ['\uD83D'], 'words.0', words.invalidCharacters.replace('{{position}}', '1')],
     ['a tab', ['uno\tdos'], 'words.0', words.invalidCharacters.replace('{{position}}', '1')],
+    ['a zero-width space', ['estafa', 'esta\u200Bfa'], 'words.1', words.invalidCharacters.replace('{{position}}', '2')],
     ['an empty word', ['hola', ''], 'words.1', words.empty.replace('{{position}}', '2')],
     ['a word of spaces', ['   '], 'words.0', words.empty.replace('{{position}}', '1')],
     ['spaces around a word', [' estafa '], 'words.0', 'La palabra 1 (« estafa ») tiene espacios al principio o al final. Quítalos.'],
@@ -113,6 +114,13 @@ describe('saving the list', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toEqual({ code: 'VALIDATION', message: messages.errors.validation, fields: { [field]: message } });
     expect(await stored('empresa-a')).toEqual(['guardada']);
+  });
+
+  it('takes emoji joined into one (the joiner is not an invisible character to refuse)', async () => {
+    const family = ['👨\u200D👩\u200D👧', 'e\u0301xito'];
+    expect((await save(who.adminA, family)).json()).toEqual({ words: family });
+    // The same word composed differently is a repeat.
+    expect((await save(who.adminA, ['éxito', 'e\u0301xito'])).json().error.fields).toHaveProperty('words.1');
   });
 
   it('counts characters, not UTF-16 units: 40 emoji are one word of 40', async () => {
