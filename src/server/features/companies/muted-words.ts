@@ -34,7 +34,13 @@ export async function saveMutedWords(db: Db, opts: Acting<CompanyActor> & { comp
       const fields = Object.fromEntries(issues.map((issue) => [`words.${issue.index}`, issueMessage(opts.words, issue)]));
       throw new AppError('VALIDATION', messages.errors.validation, fields);
     }
-    const before = await readMutedWords(tx, opts.companyId);
+    // Locked: two saves at once are written one after the other, each audited against the list it replaced.
+    const [locked] = await tx
+      .select({ words: companyMutedWords.words })
+      .from(companyMutedWords)
+      .where(eq(companyMutedWords.companyId, opts.companyId))
+      .for('update');
+    const before = locked?.words ?? [];
     const words = [...opts.words];
     if (sameList(before, words)) return { words: before };
     await tx

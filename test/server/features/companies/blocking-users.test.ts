@@ -154,6 +154,18 @@ describe('blocking and unblocking', () => {
     expect(rows[0]?.ip).toBeTruthy();
   });
 
+  it('blocks once when two moderators block the same user at the same moment', async () => {
+    const target = await buyer();
+    const answers = await Promise.all([
+      call(who.modA, 'POST', '/api/companies/empresa-a/blocks', { userId: target.id }),
+      call(who.sellerA, 'POST', '/api/companies/empresa-a/blocks', { userId: target.id }),
+    ]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 201]);
+    expect((await blocksOf('empresa-a')).filter((b) => b.userId === target.id)).toHaveLength(1);
+    const rows = (await audits('empresa-a', 'company.block')).filter((r) => (r.after as { userId: string }).userId === target.id);
+    expect(rows).toHaveLength(1);
+  });
+
   it('lists the blocked users newest first, with name, e-mail, when and by whom', async () => {
     await buildCompany(server.ctx.db, { id: 'empresa-lista' });
     const boss = await person(['admin'], 'empresa-lista', 'Berta Jefa');
