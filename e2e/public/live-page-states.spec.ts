@@ -10,7 +10,8 @@ import { setupAppAndBrowser } from '../support/app.js';
 import { createAuctionAs } from '../support/auctions.js';
 import { type A11yFinding, auditPage, formatFindings } from '../support/axe.js';
 import { newPage } from '../support/browser.js';
-import { t } from '../support/catalogue.js';
+import { fill, t } from '../support/catalogue.js';
+import { closeSheet, openSheet, tapToBid } from '../support/live-phone.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 import { eventually } from '../support/wait.js';
 
@@ -136,20 +137,23 @@ describe('the public live page through a show', () => {
       await page.getByText(t.bidding.leader.leading).first().waitFor();
       await scrollToEnd(page);
     }
-    // The win notice floats where the buyer is, with a close button, and leaves by itself.
-    const notice = (page: Page) => page.locator('.mantine-Notification-root').filter({ hasText: t.bidding.ended.youWon });
-    for (const page of pages) await notice(page).waitFor({ timeout: 30_000 });
+    // The win notice floats where the buyer is and leaves by itself: over the show on the phone, a toast with a close button on the desk.
+    const phoneNotice = phone.getByTestId('phone-notice').filter({ hasText: fill(t.live.phone.notice.won, { price: formatMoney(500) }) });
+    const notice = desk.locator('.mantine-Notification-root').filter({ hasText: t.bidding.ended.youWon });
+    await phoneNotice.waitFor({ timeout: 30_000 });
+    await notice.waitFor({ timeout: 30_000 });
     await audit(pages, 'the win notice');
-    for (const page of pages) expect((await lowestContrast(page, '.mantine-Notification-root')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
-    await notice(phone).getByRole('button', { name: t.common.closeNotice }).click();
-    await notice(phone).waitFor({ state: 'detached' });
-    await notice(desk).waitFor({ state: 'detached', timeout: 30_000 });
-    // The panel keeps saying it, and no longer 'En subasta ahora'.
-    for (const page of pages) {
-      await page.getByTestId('ended-notice').getByText(t.bidding.ended.youWon, { exact: true }).waitFor();
-      expect(await page.getByTestId('current-lot-heading').innerText()).toBe(t.live.current.closedHeading.toUpperCase());
-      expect((await lowestContrast(page, '[data-testid="ended-notice"]')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
-    }
+    expect((await lowestContrast(phone, '[data-testid="phone-notice"]')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
+    expect((await lowestContrast(desk, '.mantine-Notification-root')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
+    await phoneNotice.waitFor({ state: 'detached' });
+    await notice.waitFor({ state: 'detached', timeout: 30_000 });
+    // The page keeps saying it, and no longer 'En subasta ahora'.
+    await phone.getByTestId('bid-state').getByText(t.live.phone.won).waitFor();
+    await phone.getByTestId('current-lot-outcome').getByText(t.live.results.sold).waitFor();
+    expect((await lowestContrast(phone, '[data-testid="bid-state"]')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
+    await desk.getByTestId('ended-notice').getByText(t.bidding.ended.youWon, { exact: true }).waitFor();
+    expect(await desk.getByTestId('current-lot-heading').innerText()).toBe(t.live.current.closedHeading.toUpperCase());
+    expect((await lowestContrast(desk, '[data-testid="ended-notice"]')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
     await audit(pages, 'a lot won');
 
     // Lot 2 in its last minute: the red countdown.
@@ -158,9 +162,12 @@ describe('the public live page through a show', () => {
     for (const page of pages) {
       await page.getByTestId('current-lot-name').getByText('Reloj Seiko').waitFor();
       await page.evaluate(() => window.scrollTo(0, 0));
-      await page.locator('[data-testid="countdown"][data-final-minute]').waitFor();
-      expect((await lowestContrast(page, '[data-testid="countdown"]')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
     }
+    await desk.locator('[data-testid="countdown"][data-final-minute]').waitFor();
+    expect((await lowestContrast(desk, '[data-testid="countdown"]')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
+    // The phone's clock is the big one on the lot card.
+    await eventually(() => phone.getByTestId('lot-countdown').innerText()).toMatch(/^00:[0-5]\d$/);
+    expect((await lowestContrast(phone, '[data-testid="current-lot"]')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
     await audit(pages, 'live, last minute');
 
     await api('put', `/api/live-sessions/${id}`, { status: 'paused' });
@@ -177,32 +184,32 @@ describe('the public live page through a show', () => {
       expect(await page.getByText(t.live.scheduled.startsIn).count()).toBe(0);
     }
     await audit(pages, "stopped with 'Detener'");
-    // The running lot stays biddable, and a reload says the same.
-    await phone.getByRole('button', { name: t.bidding.form.submit, exact: true }).click();
-    const review = phone.getByRole('dialog', { name: t.bidding.confirm.title });
-    await review.getByRole('button', { name: t.bidding.confirm.submit }).click();
+    // The running lot stays biddable (her first tap in this show asks once), and a reload says the same.
+    await tapToBid(phone, 500, { firstInShow: true });
     await phone.getByText(t.bidding.leader.leading).first().waitFor();
     await phone.reload();
     await eventually(() => state(phone)).toBe('stopped');
     await phone.getByTestId('current-lot-name').getByText('Reloj Seiko').waitFor();
     expect(await phone.getByTestId('start-countdown').count()).toBe(0);
-    await eventually(() => phone.getByTestId('overlay-price').innerText()).toBe(formatMoney(500));
+    await eventually(() => phone.getByTestId('current-price').innerText()).toBe(formatMoney(500));
 
     // The seller ends the show with lot 2 still on its clock and six lots never offered.
     await api('put', `/api/live-sessions/${id}`, { status: 'ended' });
-    for (const page of pages) {
-      await page.getByRole('heading', { name: t.live.ended.title }).waitFor();
-      await page.getByTestId('not-offered-lots').waitFor();
-    }
+    for (const page of pages) await page.getByRole('heading', { name: t.live.ended.title }).waitFor();
+    await desk.getByTestId('not-offered-lots').waitFor();
     await audit(pages, 'ended');
-    for (const page of pages) {
+    // On the phone the lists are in the sheet.
+    const sheet = await openSheet(phone);
+    await audit([phone], 'ended, the sheet open');
+    for (const lists of [sheet, desk]) {
       // Lot 1 sold; lots 3 to 8 never ran: not 'Sin venta', listed apart.
-      expect(await page.getByTestId('result-counts').innerText()).toBe('1 lote vendido');
-      expect(await page.getByTestId('result-lot').count()).toBe(1);
-      expect(await page.getByTestId('not-offered-lot').count()).toBe(6);
-      // Lot 2's auction runs until its timer: still on the block.
-      await page.getByTestId('current-lot-name').getByText('Reloj Seiko').waitFor();
+      expect(await lists.getByTestId('result-counts').innerText()).toBe('1 lote vendido');
+      expect(await lists.getByTestId('result-lot').count()).toBe(1);
+      expect(await lists.getByTestId('not-offered-lot').count()).toBe(6);
     }
+    await closeSheet(phone);
+    // Lot 2's auction runs until its timer: still on the block.
+    for (const page of pages) await page.getByTestId('current-lot-name').getByText('Reloj Seiko').waitFor();
     for (const page of pages) await page.context().close();
     expect(found, formatFindings(found)).toEqual([]);
   });

@@ -147,7 +147,6 @@ describe('the live show on a phone', () => {
     await eventually(() => phone.getByTestId('lot-countdown').innerText()).toMatch(/^00:[0-4]\d$/);
     await oneTapButton(phone, 500).waitFor();
     await expectShowFits(phone);
-    await phone.screenshot({ path: '/tmp/phone-live.png' });
     found.push(...(await auditPage(phone, 'phone, live with a lot')));
 
     // The first tap asks once; 'Entendido' bids exactly the amount shown.
@@ -198,7 +197,6 @@ describe('the live show on a phone', () => {
     const sheet = phone.getByRole('dialog', { name: p.sheetTitle });
     await sheet.getByTestId('bid-form').waitFor();
     await sheet.getByTestId('upcoming-lot').filter({ hasText: 'Reloj Seiko' }).waitFor();
-    await phone.screenshot({ path: '/tmp/phone-sheet.png' });
     found.push(...(await auditPage(phone, 'phone, the sheet open')));
     // The sheet's own close (the bid panel inside it has a close on its refusal too).
     await sheet.getByRole('button', { name: t.common.close }).first().click();
@@ -236,7 +234,6 @@ describe('the live show on a phone', () => {
       await phone.getByTestId('current-lot-name').getByText('Reloj Casio').waitFor();
       await expect.poll(() => phone.getByTestId('live-session').getAttribute('data-layout')).toBe('phone');
       await expectShowFits(phone);
-      await phone.screenshot({ path: `/tmp/phone-${size.width}.png` });
     }
     // Wider, the two columns come back.
     await phone.setViewportSize({ width: 1280, height: 800 });

@@ -20,3 +20,18 @@ export async function tapToBid(page: Page, amount: number, opts: { firstInShow?:
     await dialog.waitFor({ state: 'detached' });
   }
 }
+
+/** Opens the phone show's sheet (another amount, the lots, the results) with its button, whichever label it wears. */
+export async function openSheet(page: Page) {
+  await page.getByTestId('open-sheet').click();
+  const sheet = page.getByRole('dialog', { name: t.live.phone.sheetTitle });
+  await sheet.waitFor();
+  return sheet;
+}
+
+/** Closes the sheet with its own close button. */
+export async function closeSheet(page: Page): Promise<void> {
+  const sheet = page.getByRole('dialog', { name: t.live.phone.sheetTitle });
+  await sheet.getByRole('button', { name: t.common.close }).first().click();
+  await sheet.waitFor({ state: 'detached' });
+}

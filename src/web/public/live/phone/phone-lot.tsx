@@ -76,6 +76,11 @@ export function PhoneLot({ sessionId, lot, companyId, offset, onNotice, sheet }:
           <CloseButton variant="transparent" c="white" size="lg" aria-label={t('common.close')} onClick={panel.onDismissRefusal} />
         </div>
       )}
+      {panel.offline && (
+        <p className={classes.offline} role="status" data-testid="offline">
+          {t(panel.offline === 'browser' ? 'bidding.offline.title' : 'bidding.live.offline')}
+        </p>
+      )}
       <PhoneLotCard lot={lot} state={state} offset={bidding.offset} leader={leader} headingId={headingId} />
       <div className={classes.actions}>
         {action.kind === 'bid' ? (

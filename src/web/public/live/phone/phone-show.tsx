@@ -48,6 +48,12 @@ export function PhoneShow({ show, video }: { show: ShowModel; video: ShowVideo }
                 <strong>{t('live.paused')}</strong> {t('live.pausedHint')}
               </div>
             )}
+            {isEnded && current && (
+              // The show ended with its last lot still on its clock: the lot stays, and the end is said here.
+              <div className={classes.paused} data-testid="ended-session">
+                <h2 className={classes.bannerTitle}>{t('live.ended.title')}</h2>
+              </div>
+            )}
             <div className={classes.middle}>
               <div className={classes.chat}>
                 <ChatOverlay sessionId={session.id} isEnded={isEnded} />
