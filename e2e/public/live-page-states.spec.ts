@@ -4,13 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveSessionDetail } from '../../src/domain/live.js';
 import { livePath } from '../../src/domain/live-public.js';
 import { formatMoney } from '../../src/domain/money.js';
-import { AA_TEXT, contrastRatio } from '../../src/web/theme-contrast.js';
+import { AA_TEXT } from '../../src/web/theme-contrast.js';
 import { buildCategory } from '../../test/support/actors.js';
 import { setupAppAndBrowser } from '../support/app.js';
 import { createAuctionAs } from '../support/auctions.js';
 import { type A11yFinding, auditPage, formatFindings } from '../support/axe.js';
 import { newPage } from '../support/browser.js';
 import { fill, t } from '../support/catalogue.js';
+import { lowestContrast } from '../support/contrast.js';
 import { closeSheet, openSheet, tapToBid } from '../support/live-phone.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 import { eventually } from '../support/wait.js';
@@ -64,38 +65,6 @@ async function buyerPages(url: string): Promise<[Page, Page]> {
     await page.goto(url);
   }
   return [phone, desk];
-}
-
-/**
- * The lowest contrast of the text in `selector`'s elements against the background they sit on (the
- * nearest ancestor's opaque colour): axe leaves fixed, floating notices to review by hand.
- */
-async function lowestContrast(page: Page, selector: string): Promise<{ ratio: number; text: string }> {
-  const pairs = await page.locator(selector).evaluateAll((roots) => {
-    const out: { fg: string; bg: string; text: string }[] = [];
-    const opaque = (c: string) => c !== 'transparent' && !/rgba\(.*,\s*0\)$/.test(c);
-    for (const root of roots) {
-      for (const el of [root, ...Array.from(root.querySelectorAll('*'))]) {
-        const own = Array.from(el.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim());
-        if (!own) continue;
-        let bgEl: Element | null = el;
-        while (bgEl && !opaque(getComputedStyle(bgEl).backgroundColor)) bgEl = bgEl.parentElement;
-        out.push({ fg: getComputedStyle(el).color, bg: bgEl ? getComputedStyle(bgEl).backgroundColor : 'rgb(255, 255, 255)', text: el.textContent ?? '' });
-      }
-    }
-    return out;
-  });
-  const hex = (rgb: string) =>
-    `#${(rgb.match(/\d+/g) ?? [])
-      .slice(0, 3)
-      .map((v) => Number(v).toString(16).padStart(2, '0'))
-      .join('')}`;
-  let lowest = { ratio: Number.POSITIVE_INFINITY, text: '' };
-  for (const { fg, bg, text } of pairs) {
-    const ratio = contrastRatio(hex(fg), hex(bg));
-    if (ratio < lowest.ratio) lowest = { ratio, text };
-  }
-  return lowest;
 }
 
 const state = (page: Page) => page.getByTestId('live-session').getAttribute('data-state');

@@ -6,12 +6,14 @@ import { livePath } from '../../src/domain/live-public.js';
 import { formatMoney } from '../../src/domain/money.js';
 import { companyBlocks } from '../../src/server/db/schema.js';
 import { messages } from '../../src/server/messages.js';
+import { AA_TEXT } from '../../src/web/theme-contrast.js';
 import { buildCategory } from '../../test/support/actors.js';
 import { setupAppAndBrowser } from '../support/app.js';
 import { createAuctionAs } from '../support/auctions.js';
 import { type A11yFinding, auditPage, formatFindings } from '../support/axe.js';
 import { newPage } from '../support/browser.js';
 import { fill, t } from '../support/catalogue.js';
+import { lowestContrast } from '../support/contrast.js';
 import { oneTapButton, tapToBid } from '../support/live-phone.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 import { eventually } from '../support/wait.js';
@@ -166,6 +168,7 @@ describe('the live show on a phone', () => {
       .waitFor();
     await oneTapButton(phone, 600).waitFor();
     expect(await phone.getByTestId('phone-notice').getAttribute('data-kind')).toBe('outbid');
+    expect((await lowestContrast(phone, '[data-testid="phone-notice"]')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
     expect(await phone.getByTestId('lot-leader').innerText()).toBe(`${t.bidding.price.current} · ${fill(p.leader, { name: 'Br***' })}`);
     // The notice leaves by itself.
     await phone.getByTestId('phone-notice').waitFor({ state: 'detached' });
@@ -196,6 +199,7 @@ describe('the live show on a phone', () => {
     const refusal = phone.getByTestId('bid-refusal');
     await refusal.getByText(fill(p.refusalTooLow, { amount: formatMoney(750) })).waitFor();
     await oneTapButton(phone, 750).waitFor();
+    expect((await lowestContrast(phone, '[data-testid="bid-refusal"]')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
     expect(sent).toEqual([700]);
     expect((await bidLines(auctionId)).map((l) => l.amount)).toEqual([500, 550, 600, 650, 700]);
 
