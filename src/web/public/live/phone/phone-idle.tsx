@@ -2,7 +2,7 @@ import { Card, Text, Title } from '@mantine/core';
 import { useTranslation } from '../../../i18n';
 import { ScheduledCountdown } from '../scheduled-countdown';
 import type { ShowModel } from '../show-model';
-import classes from './phone-show.module.css';
+import classes from './phone-lot.module.css';
 import { SheetButton, type SheetControl, ShowSheet } from './show-sheet';
 
 /** No lot on the block: the start countdown, the wait for the next lot, or the end; and the lists one tap away. */

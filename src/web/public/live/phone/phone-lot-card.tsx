@@ -8,7 +8,7 @@ import { useServerNow } from '../../bidding/use-server-clock';
 import { waitText } from '../../bidding/wait-text';
 import { isSold } from '../live-view';
 import type { Leader } from './one-tap';
-import classes from './phone-show.module.css';
+import classes from './phone-lot.module.css';
 
 interface PhoneLotCardProps {
   lot: LotView;

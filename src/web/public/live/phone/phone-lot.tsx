@@ -14,8 +14,8 @@ import { useBidding } from '../../bidding/use-bidding';
 import type { LiveNotice } from '../../bidding/use-live-notices';
 import { BindingDialog } from './binding-dialog';
 import { acceptBinding, browserStorage, hasAcceptedBinding, leaderOf, primaryAction } from './one-tap';
+import classes from './phone-lot.module.css';
 import { PhoneLotCard } from './phone-lot-card';
-import classes from './phone-show.module.css';
 import { SheetButton, type SheetControl, ShowSheet } from './show-sheet';
 
 interface PhoneLotProps {

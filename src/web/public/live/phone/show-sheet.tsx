@@ -4,7 +4,7 @@ import { NativeDialog } from '../../../components/native-dialog';
 import { useTranslation } from '../../../i18n';
 import { NotOfferedLots, ResultLots, UpcomingLots } from '../lot-lists';
 import type { ShowModel } from '../show-model';
-import classes from './phone-show.module.css';
+import classes from './phone-lot.module.css';
 
 /** The sheet's open state and its lists, held by the show so a new lot on the block does not close it. */
 export interface SheetControl {
