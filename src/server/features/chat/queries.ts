@@ -217,7 +217,7 @@ async function readMe(db: Db, present: ChatPresenter, session: ChatSession, view
   const muted = standing.mutedUntil !== undefined;
   return {
     tag: present.tag(session.id, viewer.id),
-    canWrite: isChatOpen(session) && Boolean(person?.isComplete) && !muted && !standing.isBlocked,
+    canWrite: isChatOpen(session) && Boolean(person && (power || person.isComplete)) && !muted && !standing.isBlocked,
     isModerator: power !== null,
     ...(muted ? { mutedUntil: standing.mutedUntil ? standing.mutedUntil.getTime() : null } : {}),
     isBlocked: standing.isBlocked,
