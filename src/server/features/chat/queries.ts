@@ -227,7 +227,8 @@ async function readMe(db: Db, present: ChatPresenter, session: ChatSession, view
 /** For moderators: the reported lines not deleted, most reported first, then the latest reported. */
 export async function listReports(db: Db, present: ChatPresenter, session: ChatSession) {
   const reports = sql<number>`count(*)::int`;
-  const last = sql<Date>`max(${chatReports.createdAt})`;
+  // Epoch ms, a number on both engines (a bare timestamp aggregate comes back as a Date or a string).
+  const last = sql<number>`(extract(epoch from max(${chatReports.createdAt})) * 1000)::float8`;
   const found = await db
     .select({ line: chatMessages, reports, last })
     .from(chatReports)
@@ -235,7 +236,7 @@ export async function listReports(db: Db, present: ChatPresenter, session: ChatS
     .where(and(eq(chatReports.sessionId, session.id), isNull(chatMessages.deletedAt)))
     .groupBy(chatMessages.id)
     .orderBy(desc(reports), desc(last));
-  return { items: found.map((r) => present.report(r.line, { reports: Number(r.reports), lastReportedAt: new Date(r.last) })) };
+  return { items: found.map((r) => present.report(r.line, { reports: Number(r.reports), lastReportedAt: Number(r.last) })) };
 }
 
 /**
