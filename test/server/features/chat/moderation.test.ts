@@ -263,3 +263,49 @@ describe('a moderator’s reach', () => {
     expect(await textsOf(null, show)).toEqual(['Dos']);
   });
 });
+
+describe('ids', () => {
+  it('answers 404, never 500, to every route given ids that are not ids or name nothing', async () => {
+    const show = await buildShow(server);
+    const nobody = '00000000-0000-4000-8000-000000000000';
+    const routes: [Parameters<typeof call>[1], string, unknown?][] = [
+      ['GET', '/api/live-sessions/abc/chat'],
+      ['POST', '/api/live-sessions/abc/chat', { text: 'Hola' }],
+      ['DELETE', '/api/live-sessions/abc/chat/def'],
+      ['POST', '/api/live-sessions/abc/chat/def/report'],
+      ['GET', '/api/live-sessions/abc/chat/reports'],
+      ['GET', '/api/live-sessions/abc/chat/def/author'],
+      ['POST', '/api/live-sessions/abc/chat/pin', { messageId: null }],
+      ['PUT', '/api/live-sessions/abc/chat-settings', { slowModeSeconds: 5 }],
+      ['GET', '/api/live-sessions/abc/moderators'],
+      ['POST', '/api/live-sessions/abc/moderators', { email: show.admin.email }],
+      ['DELETE', '/api/live-sessions/abc/moderators/def'],
+      ['GET', '/api/live-sessions/abc/mutes'],
+      ['POST', '/api/live-sessions/abc/mutes', { userId: nobody, minutes: 5 }],
+      ['DELETE', '/api/live-sessions/abc/mutes/def'],
+      ['DELETE', `${base(show)}/chat/def`],
+      ['DELETE', `${base(show)}/chat/${nobody}`],
+      ['POST', `${base(show)}/chat/def/report`],
+      ['GET', `${base(show)}/chat/${nobody}/author`],
+      ['POST', `${base(show)}/chat/pin`, { messageId: nobody }],
+      ['DELETE', `${base(show)}/moderators/def`],
+      ['DELETE', `${base(show)}/moderators/${nobody}`],
+      ['DELETE', `${base(show)}/mutes/def`],
+      ['POST', `${base(show)}/mutes`, { userId: nobody, minutes: null }],
+    ];
+    for (const [method, url, payload] of routes) {
+      const res = await call(show.seller, method, url, payload);
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(404);
+      expect(res.json().error.message).toMatch(/\S/);
+    }
+  });
+
+  it('answers 404 to a report of a line only its author sees', async () => {
+    const show = await buildShow(server);
+    await server.ctx.db.insert(companyMutedWords).values({ companyId: show.companyId, words: ['basura'] });
+    const author = await buildBidder(server);
+    const really = await lineBy(show, author, 'esto es basura');
+    expect(really.onlyAuthor).toBe(true);
+    expectError(await call(await buildBidder(server), 'POST', `${base(show)}/chat/${really.id}/report`), 404, 'NOT_FOUND');
+  });
+});
