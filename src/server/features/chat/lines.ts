@@ -70,7 +70,8 @@ export async function postLine(
   const { actor, text } = opts;
   return db.transaction(async (tx) => {
     const session = await readChatSession(tx, opts.sessionId);
-    if (!isChatOpen(session)) throw new AppError('SESSION_ENDED', messages.chat.sessionEnded);
+    // CONFLICT, not SESSION_ENDED: that code asks the Live Hub's seller to confirm reopening a show.
+    if (!isChatOpen(session)) throw new AppError('CONFLICT', messages.chat.sessionEnded);
     const [author, power] = await Promise.all([readPerson(tx, actor.id), powerOf(tx, actor, session)]);
     // Bidding's rule (a last name and WhatsApp), for the audience: the show's own moderators answer in it whatever their profile.
     if (!author || (!power && !author.isComplete)) throw new AppError('PROFILE_INCOMPLETE', messages.chat.profileIncomplete);

@@ -67,7 +67,7 @@ describe('reading the chat', () => {
     const replay = await page(writer, show.sessionId);
     expect(replay.items).toEqual([line]);
     expect(replay.me).toMatchObject({ canWrite: false, isModerator: false, isBlocked: false });
-    expectError(await call(writer, 'POST', chatUrl(show.sessionId), { text: 'Otra' }), 409, 'SESSION_ENDED');
+    expectError(await call(writer, 'POST', chatUrl(show.sessionId), { text: 'Otra' }), 409, 'CONFLICT');
   });
 
   it('tells a signed-in reader what they may do', async () => {

@@ -30,7 +30,7 @@ describe('who may write', () => {
 
     const ended = await buildShow(server, { status: 'ended' });
     const writer = await buildBidder(server);
-    const refused = expectError(await post(writer, ended.sessionId, { text: 'Hola' }), 409, 'SESSION_ENDED');
+    const refused = expectError(await post(writer, ended.sessionId, { text: 'Hola' }), 409, 'CONFLICT');
     expect(refused.message).toBe(messages.chat.sessionEnded);
 
     const incomplete = await buildActor(server, { email: 'sin-perfil@ejemplo.mx', name: 'Inés Incompleta', roles: ['buyer'] });
@@ -38,7 +38,7 @@ describe('who may write', () => {
     // The show's own moderators answer in it whatever their profile (the seller here has no WhatsApp).
     expect((await post(show.seller, show.sessionId, { text: 'Bienvenidos' })).statusCode).toBe(201);
     // The ended show is checked before the profile.
-    expectError(await post(incomplete, ended.sessionId, { text: 'Hola' }), 409, 'SESSION_ENDED');
+    expectError(await post(incomplete, ended.sessionId, { text: 'Hola' }), 409, 'CONFLICT');
     expect((await linesOf(show.sessionId)).map((l) => l.text)).toEqual(['Bienvenidos']);
     expect(await linesOf(ended.sessionId)).toHaveLength(0);
   });
