@@ -126,6 +126,7 @@ describe('blocks and mutes', () => {
       .set({ until: sql`now() - interval '1 second'` })
       .where(and(eq(sessionMutes.sessionId, show.sessionId), eq(sessionMutes.userId, writer.id)));
     expect((await post(writer, show.sessionId, { text: 'Ya puedo' })).statusCode).toBe(201);
+    expect((await call(show.seller, 'GET', `/api/live-sessions/${show.sessionId}/mutes`)).json()).toEqual({ items: [] });
   });
 
   it('refuses a user muted until the end for the rest of the show, and only in that show', async () => {
