@@ -36,6 +36,8 @@ export interface ChatMute {
 export interface ChatAuthor {
   userId: string;
   name: string;
+  /** The show's company, where the server tells it: what 'Bloquear de mis shows' applies to. */
+  companyId?: string;
 }
 
 function update(queryClient: QueryClient, sessionId: string, fn: (data: ChatData | undefined) => ChatData | undefined): void {
