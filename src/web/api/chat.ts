@@ -29,7 +29,7 @@ export interface ChatMute {
   userId: string;
   name: string;
   /** epoch ms; null = until the show ends */
-  mutedUntil: number | null;
+  until: number | null;
 }
 
 /** Who wrote a line (moderators only): what a mute or a block needs. */
@@ -104,9 +104,14 @@ export function useReportChatLine(sessionId: string) {
   return useMutation({ mutationFn: (messageId: string) => api.post<unknown>(`${linePath(sessionId, messageId)}/report`, {}) });
 }
 
-/** GET …/chat/{messageId}/author (moderators): the user a mute or a block is about. */
-export function fetchChatAuthor(sessionId: string, messageId: string): Promise<ChatAuthor> {
-  return api.get<ChatAuthor>(`${linePath(sessionId, messageId)}/author`);
+/** GET …/chat/{messageId}/author (moderators): the user a mute or a block is about, asked when a line's menu opens. */
+export function useChatAuthor(sessionId: string, messageId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: [...chatKeys.session(sessionId), 'author', messageId] as const,
+    queryFn: ({ signal }) => api.get<ChatAuthor>(`${linePath(sessionId, messageId)}/author`, signal),
+    enabled,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
 }
 
 function isSettings(value: unknown): value is ChatSettings {

@@ -35,9 +35,7 @@ export function MutesList({ sessionId }: { sessionId: string }) {
               {mute.name}
             </Text>
             <Text size="xs" c="dimmed">
-              {mute.mutedUntil === null
-                ? t('livehub.chatPanel.mutes.toEnd')
-                : t('livehub.chatPanel.mutes.until', { time: formatDate(mute.mutedUntil, 'HH:mm') })}
+              {mute.until === null ? t('livehub.chatPanel.mutes.toEnd') : t('livehub.chatPanel.mutes.until', { time: formatDate(mute.until, 'HH:mm') })}
             </Text>
           </Stack>
           <Button

@@ -1,8 +1,8 @@
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import type { ChatMessage } from '../../../domain/chat.js';
-import { fetchChatAuthor, useChatModeration, useReportChatLine } from '../../api/chat';
+import { type ChatMessage, MUTE_MINUTES_DEFAULT } from '../../../domain/chat.js';
+import { useChatAuthor, useChatModeration, useReportChatLine } from '../../api/chat';
 import { NativeDialog } from '../../components/native-dialog';
 import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
@@ -31,7 +31,10 @@ export function LineActions({ room, line, onClose }: LineActionsProps) {
   const name = line.authorName ?? '';
   const isPinned = room.settings?.pinned?.id === line.id;
   const isMine = room.me !== null && line.authorTag === room.me.tag;
-  const mayBlock = room.companyId !== null || room.isModerator;
+  const mayActOnAuthor = room.isModerator && !isMine && !line.authorIsModerator;
+  const author = useChatAuthor(room.sessionId, line.id, mayActOnAuthor);
+  // A block applies to the show's company: its editors know it from the session, others from the author's answer.
+  const companyId = room.companyId ?? author.data?.companyId ?? null;
 
   const run = async (action: Action) => {
     setBusy(action);
@@ -45,6 +48,8 @@ export function LineActions({ room, line, onClose }: LineActionsProps) {
       setBusy(null);
     }
   };
+
+  const authorOf = async () => author.data ?? (await author.refetch({ throwOnError: true })).data ?? Promise.reject(author.error);
 
   const perform = async (action: Action): Promise<string> => {
     switch (action) {
@@ -62,16 +67,15 @@ export function LineActions({ room, line, onClose }: LineActionsProps) {
         return t('live.chat.actions.unpinnedDone');
       case 'mute5':
       case 'muteToEnd': {
-        const author = await fetchChatAuthor(room.sessionId, line.id);
-        await moderation.mute.mutateAsync({ userId: author.userId, minutes: action === 'mute5' ? 5 : null });
-        return t('live.chat.actions.muted', { name: author.name || name });
+        const { userId } = await authorOf();
+        await moderation.mute.mutateAsync({ userId, minutes: action === 'mute5' ? MUTE_MINUTES_DEFAULT : null });
+        return t('live.chat.actions.muted', { name });
       }
       case 'block': {
-        const author = await fetchChatAuthor(room.sessionId, line.id);
-        const companyId = room.companyId ?? author.companyId ?? null;
-        if (!companyId) throw new Error('no company');
-        await moderation.block.mutateAsync({ companyId, userId: author.userId });
-        return t('live.chat.actions.blockedDone', { name: author.name || name });
+        const { userId } = await authorOf();
+        if (!companyId) throw new Error('The show has no company to block from');
+        await moderation.block.mutateAsync({ companyId, userId });
+        return t('live.chat.actions.blockedDone', { name });
       }
     }
   };
@@ -118,10 +122,10 @@ export function LineActions({ room, line, onClose }: LineActionsProps) {
             {room.isModerator && (
               <>
                 {button('delete', t('live.chat.actions.delete'), 'red')}
-                {!isMine && !line.authorIsModerator && button('mute5', t('live.chat.actions.mute5'))}
-                {!isMine && !line.authorIsModerator && button('muteToEnd', t('live.chat.actions.muteToEnd'))}
+                {mayActOnAuthor && button('mute5', t('live.chat.actions.mute5'))}
+                {mayActOnAuthor && button('muteToEnd', t('live.chat.actions.muteToEnd'))}
                 {isPinned ? button('unpin', t('live.chat.actions.unpin')) : button('pin', t('live.chat.actions.pin'))}
-                {!isMine && !line.authorIsModerator && mayBlock && button('block', t('live.chat.actions.block'), 'red')}
+                {mayActOnAuthor && companyId !== null && button('block', t('live.chat.actions.block'), 'red')}
               </>
             )}
           </>

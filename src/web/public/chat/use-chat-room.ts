@@ -96,7 +96,8 @@ export function useChatRoom(sessionId: string, isEnded: boolean) {
           return;
         }
         if (isApiError(error) && error.status !== NETWORK_ERROR_STATUS && !error.code.startsWith('HTTP_')) {
-          setRefusal({ code: error.code, message: error.message });
+          // A refused text (VALIDATION) says why in its field; every other refusal in its message.
+          setRefusal({ code: error.code, message: error.fields.text || error.message });
           const wait = WAIT_CODES.has(error.code) ? waitFromRefusal(error.details) : null;
           if (wait !== null) setWaitUntil(Date.now() + wait * 1000);
           // The server knows better than the page: muted or blocked meanwhile, refetch `me`.
