@@ -1,0 +1,122 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ChatMessage } from '../../src/domain/chat.js';
+import type { LiveSessionDetail } from '../../src/domain/live.js';
+import { setupAppAndBrowser } from '../support/app.js';
+import { auditPage } from '../support/axe.js';
+import { newPage } from '../support/browser.js';
+import { fill, t } from '../support/catalogue.js';
+import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
+import { eventually } from '../support/wait.js';
+
+/**
+ * The Live Hub's chat panel beside the lots: the seller appoints a moderator by e-mail (owners are
+ * marked and cannot be removed), sees a buyer's reported line and deletes it from the reports,
+ * mutes a buyer from a line's menu and lifts it from 'Silenciados'.
+ */
+const ctx = setupAppAndBrowser();
+const p = t.livehub.chatPanel;
+const c = t.live.chat;
+
+const SELLER = { email: 'rosa.chat@ejemplo.mx', name: 'Rosa Chat' };
+const MODERATOR = { email: 'mateo.mod@ejemplo.mx', name: 'Mateo Moderador' };
+const BUYER = { email: 'berta.chat@ejemplo.mx', name: 'Berta Compradora' };
+const REPORTER = { email: 'ramon.chat@ejemplo.mx', name: 'Ramón Reporta' };
+
+let seller: E2eUser;
+
+beforeAll(async () => {
+  seller = await prepareUser(ctx.app, { ...SELLER, roles: ['seller'], companyId: 'tienda-rosa', companyName: 'Tienda Rosa' });
+  for (const user of [MODERATOR, BUYER, REPORTER]) await prepareUser(ctx.app, { ...user, roles: ['buyer'] });
+});
+
+async function signedIn(user: Pick<E2eUser, 'email' | 'name'>): Promise<Page> {
+  const page = await newPage(ctx.browser);
+  await signInPage(page, ctx.app, user);
+  return page;
+}
+
+async function call<T>(page: Page, method: 'post' | 'put' | 'get', path: string, data?: unknown): Promise<T> {
+  const res = await page.request[method](`${ctx.app.url}${path}`, { data, headers: { origin: ctx.app.url } });
+  expect(res.status(), await res.text()).toBeLessThan(300);
+  return (await res.json()) as T;
+}
+
+describe("the Live Hub's chat panel", () => {
+  it('appoints a moderator by e-mail, acts on a reported line, and mutes and unmutes a buyer', async () => {
+    const hub = await signedIn(seller);
+    const created = await call<LiveSessionDetail>(hub, 'post', '/api/live-sessions', { title: 'Chat del martes', scheduledAt: Date.now() + 3_600_000 });
+    const id = created.session.id;
+    await call(hub, 'put', `/api/live-sessions/${id}`, { status: 'live' });
+
+    await hub.goto(`${ctx.app.url}/admin/livehub?session=${id}`);
+    const panel = hub.getByTestId('hub-chat-panel');
+    await panel.getByRole('heading', { name: p.title }).waitFor();
+
+    // The moderators: the seller is listed as owner, with no way to remove her.
+    await panel.getByRole('tab', { name: p.tabs.moderators }).click();
+    const owner = panel.getByTestId('hub-moderator').filter({ hasText: SELLER.email });
+    await owner.getByText(p.moderators.owner).waitFor();
+    expect(await owner.getByRole('button').count()).toBe(0);
+    // A wrong e-mail is said in Spanish and nothing is sent.
+    await panel.getByLabel(p.moderators.email).fill('mateo.mod@');
+    await panel.getByRole('button', { name: p.moderators.add }).click();
+    await panel.getByText(p.moderators.emailInvalid).waitFor();
+    await panel.getByLabel(p.moderators.email).fill(MODERATOR.email);
+    await panel.getByRole('button', { name: p.moderators.add }).click();
+    const appointed = panel.getByTestId('hub-moderator').filter({ hasText: MODERATOR.email });
+    await appointed.waitFor();
+    await appointed.getByRole('button', { name: fill(p.moderators.removeLabel, { name: MODERATOR.name }) }).waitFor();
+    expect(await panel.getByLabel(p.moderators.email).inputValue()).toBe('');
+    // The appointed moderator now reads the reports (he could not before).
+    const mod = await signedIn(MODERATOR);
+    await call(mod, 'get', `/api/live-sessions/${id}/chat/reports`);
+
+    // A buyer writes; the seller sees the line in the panel at once.
+    const buyer = await signedIn(BUYER);
+    const line = await call<ChatMessage>(buyer, 'post', `/api/live-sessions/${id}/chat`, { text: 'Este vendedor es un fraude' });
+    await panel.getByRole('tab', { name: p.tabs.chat }).click();
+    await panel.getByTestId('chat-text').filter({ hasText: 'Este vendedor es un fraude' }).waitFor();
+
+    // Another buyer reports it: the reports tab lists it with its count, and 'Eliminar' removes it everywhere.
+    const reporter = await signedIn(REPORTER);
+    await call(reporter, 'post', `/api/live-sessions/${id}/chat/${line.id}/report`);
+    await eventually(() => panel.getByTestId('hub-chat-tab-reports').innerText(), 20_000).toContain('1');
+    await panel.getByRole('tab', { name: p.tabs.reports }).click();
+    const report = panel.getByTestId('hub-chat-report').filter({ hasText: 'Este vendedor es un fraude' });
+    await report.getByText(fill(p.reports.count_one, { count: '1' })).waitFor();
+    expect(await auditPage(hub, 'Live Hub chat: reports')).toEqual([]);
+    await report.getByRole('button', { name: c.actions.delete }).click();
+    await eventually(() => report.count()).toBe(0);
+    await panel.getByText(p.reports.empty).waitFor();
+    const page = await call<{ items: ChatMessage[] }>(reporter, 'get', `/api/live-sessions/${id}/chat`);
+    expect(page.items.map((l) => l.id)).not.toContain(line.id);
+
+    // The buyer writes again; the seller mutes her for 5 minutes from the line's menu.
+    await call(buyer, 'post', `/api/live-sessions/${id}/chat`, { text: 'Perdón, era broma' });
+    await panel.getByRole('tab', { name: p.tabs.chat }).click();
+    const again = panel.getByTestId('chat-line').filter({ hasText: 'Perdón, era broma' });
+    await again.getByRole('button', { name: fill(c.actions.open, { name: 'Berta C.' }) }).click();
+    const menu = hub.getByRole('dialog', { name: fill(c.actions.title, { name: 'Berta C.' }) });
+    expect(await auditPage(hub, 'Live Hub chat: line menu')).toEqual([]);
+    await menu.getByRole('button', { name: c.actions.mute5 }).click();
+    await eventually(() => menu.count()).toBe(0);
+    const refused = await buyer.request.post(`${ctx.app.url}/api/live-sessions/${id}/chat`, {
+      data: { text: '¿Sigo aquí?' },
+      headers: { origin: ctx.app.url },
+    });
+    expect(refused.status()).toBe(403);
+    expect((await refused.json()).error.code).toBe('CHAT_MUTED');
+
+    // 'Silenciados' lists her; 'Quitar silencio' lets her write again.
+    await panel.getByRole('tab', { name: p.tabs.mutes }).click();
+    const muted = panel.getByTestId('hub-chat-mute').filter({ hasText: 'Berta C.' });
+    await muted.waitFor();
+    await muted.getByRole('button', { name: fill(p.mutes.unmuteLabel, { name: 'Berta C.' }) }).click();
+    await panel.getByText(p.mutes.empty).waitFor();
+    await call(buyer, 'post', `/api/live-sessions/${id}/chat`, { text: 'Gracias, ya me porto bien' });
+    expect(await auditPage(hub, 'Live Hub chat: mutes')).toEqual([]);
+
+    for (const each of [hub, mod, buyer, reporter]) await each.context().close();
+  });
+});
