@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { CHAT_MIN_INTERVAL_SECONDS, CHAT_TEXT_MAX, chatTextProblem } from '../../../domain/chat.js';
 import { startSignIn } from '../../api/auth';
 import { chatKeys, useChat, usePostChatLine } from '../../api/chat';
@@ -18,6 +18,8 @@ export type TextProblem = NonNullable<ReturnType<typeof chatTextProblem>>;
 export interface ChatRefusal {
   code: string;
   message: string;
+  /** Device time when the wait it asks for is over (then it leaves by itself). */
+  until?: number;
 }
 
 /** Seconds to wait from a refusal's details, when the server sent them (`retryAfter…`), else null. */
@@ -45,11 +47,12 @@ export function useChatRoom(sessionId: string, isEnded: boolean) {
   const [text, setText] = useState('');
   const [isAnnouncement, setAnnouncement] = useState(false);
   const [problem, setProblem] = useState<TextProblem | null>(null);
-  const [refusal, setRefusal] = useState<ChatRefusal | null>(null);
   const [isProfileOpen, setProfileOpen] = useState(false);
   /** Device time before which slow mode holds the next line (from our last line or a refusal). */
   const [waitUntil, setWaitUntil] = useState<number | null>(null);
-  const now = useNow(waitUntil !== null || chat.me?.mutedUntil != null);
+  const inFlight = useRef(false);
+  const [refusal, setRefusal] = useState<ChatRefusal | null>(null);
+  const now = useNow(waitUntil !== null || refusal?.until !== undefined || chat.me?.mutedUntil != null);
 
   const user = meQuery.isPending ? undefined : (meQuery.data ?? null);
   const { me, settings } = chat;
@@ -65,6 +68,10 @@ export function useChatRoom(sessionId: string, isEnded: boolean) {
   useEffect(() => {
     if (waitUntil !== null && waitUntil <= now) setWaitUntil(null);
   }, [waitUntil, now]);
+  // The wait a refusal asked for is over: the refusal leaves, and the composer says what holds now.
+  useEffect(() => {
+    if (refusal?.until !== undefined && refusal.until <= now) setRefusal(null);
+  }, [refusal, now]);
 
   const changeText = useCallback((value: string) => {
     setText(value);
@@ -73,13 +80,18 @@ export function useChatRoom(sessionId: string, isEnded: boolean) {
   }, []);
 
   const send = useCallback(() => {
-    if (post.isPending) return;
+    // Set in the press that sends: a mutation's isPending reaches the page a moment later.
+    if (inFlight.current) return;
     const found = chatTextProblem(text);
     setProblem(found);
     if (found) return;
+    inFlight.current = true;
     setRefusal(null);
     const announcement = isAnnouncement && Boolean(me?.isModerator);
     post.mutate(announcement ? { text, announcement: true } : { text }, {
+      onSettled: () => {
+        inFlight.current = false;
+      },
       onSuccess: () => {
         setText('');
         setAnnouncement(false);
@@ -96,10 +108,11 @@ export function useChatRoom(sessionId: string, isEnded: boolean) {
           return;
         }
         if (isApiError(error) && error.status !== NETWORK_ERROR_STATUS && !error.code.startsWith('HTTP_')) {
-          // A refused text (VALIDATION) says why in its field; every other refusal in its message.
-          setRefusal({ code: error.code, message: error.fields.text || error.message });
           const wait = WAIT_CODES.has(error.code) ? waitFromRefusal(error.details) : null;
-          if (wait !== null) setWaitUntil(Date.now() + wait * 1000);
+          const until = wait === null ? undefined : Date.now() + wait * 1000;
+          // A refused text (VALIDATION) says why in its field; every other refusal in its message.
+          setRefusal({ code: error.code, message: error.fields.text || error.message, until });
+          if (until !== undefined) setWaitUntil((current) => Math.max(current ?? 0, until));
           // The server knows better than the page: muted or blocked meanwhile, refetch `me`.
           if (error.code === 'CHAT_MUTED' || error.code === 'BUYER_BLOCKED') void queryClient.invalidateQueries({ queryKey: chatKeys.lines(sessionId) });
           return;
