@@ -1,7 +1,8 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/domain/chat.js';
 import type { LiveSessionDetail } from '../../src/domain/live.js';
+import { chatMessages } from '../../src/server/db/schema.js';
 import { setupAppAndBrowser } from '../support/app.js';
 import { auditPage } from '../support/axe.js';
 import { newPage } from '../support/browser.js';
@@ -10,7 +11,8 @@ import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 import { eventually } from '../support/wait.js';
 
 /**
- * The Live Hub's chat panel beside the lots: the seller appoints a moderator by e-mail (owners are
+ * The Live Hub's chat panel beside the lots: the seller scrolls up through an hour of chat (earlier
+ * pages load at the top), appoints a moderator by e-mail (owners are
  * marked and cannot be removed), sees a buyer's reported line and deletes it from the reports,
  * mutes a buyer from a line's menu and lifts it from 'Silenciados'.
  */
@@ -36,6 +38,8 @@ async function signedIn(user: Pick<E2eUser, 'email' | 'name'>): Promise<Page> {
   return page;
 }
 
+const lineText = (scope: Locator, text: string) => scope.getByTestId('chat-text').getByText(text, { exact: true });
+
 async function call<T>(page: Page, method: 'post' | 'put' | 'get', path: string, data?: unknown): Promise<T> {
   const res = await page.request[method](`${ctx.app.url}${path}`, { data, headers: { origin: ctx.app.url } });
   expect(res.status(), await res.text()).toBeLessThan(300);
@@ -43,15 +47,32 @@ async function call<T>(page: Page, method: 'post' | 'put' | 'get', path: string,
 }
 
 describe("the Live Hub's chat panel", () => {
-  it('appoints a moderator by e-mail, acts on a reported line, and mutes and unmutes a buyer', async () => {
+  it('pages back through the chat, appoints a moderator by e-mail, acts on a reported line, and mutes and unmutes a buyer', async () => {
     const hub = await signedIn(seller);
     const created = await call<LiveSessionDetail>(hub, 'post', '/api/live-sessions', { title: 'Chat del martes', scheduledAt: Date.now() + 3_600_000 });
     const id = created.session.id;
     await call(hub, 'put', `/api/live-sessions/${id}`, { status: 'live' });
 
+    // An hour of chat already: 60 lines, more than one page.
+    const buyerId = (await prepareUser(ctx.app, { ...BUYER, roles: ['buyer'] })).id;
+    const history = Array.from({ length: 60 }, (_, i) => ({ sessionId: id, authorId: buyerId, authorName: 'Berta P.', text: `Historia ${i + 1}.` }));
+    for (const row of history) await ctx.app.ctx.db.insert(chatMessages).values(row);
+
     await hub.goto(`${ctx.app.url}/admin/livehub?session=${id}`);
     const panel = hub.getByTestId('hub-chat-panel');
     await panel.getByRole('heading', { name: p.title }).waitFor();
+
+    // The latest 50 first; scrolling to the top loads the earlier ones, down to the start of the chat.
+    const list = panel.getByTestId('chat-list');
+    await lineText(panel, 'Historia 60.').waitFor();
+    await lineText(panel, 'Historia 11.').waitFor();
+    expect(await lineText(panel, 'Historia 10.').count()).toBe(0);
+    await list.evaluate((el) => {
+      el.scrollTop = 0;
+    });
+    await lineText(panel, 'Historia 1.').waitFor();
+    await panel.getByText(c.start).waitFor();
+    expect(await panel.getByTestId('chat-line').count()).toBe(60);
 
     // The moderators: the seller is listed as owner, with no way to remove her.
     await panel.getByRole('tab', { name: p.tabs.moderators }).click();
