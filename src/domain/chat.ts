@@ -204,3 +204,49 @@ export function containsMutedWord(text: string, words: readonly string[]): boole
     return at.test(folded);
   });
 }
+
+/** Why one of a company's muted words is refused as typed (the list is saved whole or not at all). */
+export type MutedWordProblem = 'empty' | 'surroundingSpaces' | 'tooLong' | 'invalidCharacters' | 'duplicate';
+
+/** A refused word: its place in the list and, for a repeat, the place of the word it repeats. */
+export interface MutedWordIssue {
+  index: number;
+  problem: MutedWordProblem;
+  duplicateOf?: number;
+}
+
+/**
+ * Every refused word of a muted-words list, in order: empty, spaces around it, longer than
+ * MUTED_WORD_MAX_LENGTH characters, holding controls (NUL, tabs, new lines) or lone surrogates, or a
+ * repeat of an earlier one ignoring case and accents ("Pésimo" and "pesimo"). Nothing is trimmed,
+ * dropped or merged here: the author sees which word and fixes it.
+ */
+export function mutedWordsIssues(words: readonly string[]): MutedWordIssue[] {
+  const issues: MutedWordIssue[] = [];
+  const seen = new Map<string, number>();
+  words.forEach((word, index) => {
+    const problem = mutedWordProblem(word);
+    if (problem) {
+      issues.push({ index, problem });
+      return;
+    }
+    const key = foldForMatch(word);
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, index);
+    else issues.push({ index, problem: 'duplicate', duplicateOf: first });
+  });
+  return issues;
+}
+
+/** Invisible format characters (zero-width space, soft hyphen, direction marks): a word holding one looks like another and matches nothing. The emoji joiner is kept. */
+const INVISIBLE_FORMAT = /(?!\u200D)\p{Cf}/u;
+
+function mutedWordProblem(word: string): Exclude<MutedWordProblem, 'duplicate'> | null {
+  const text = chatTextProblem(word);
+  if (text === 'invalidCharacters' || INVISIBLE_FORMAT.test(word)) return 'invalidCharacters';
+  // Only accents ("´" alone) fold to nothing: no line could ever match it.
+  if (text === 'empty' || foldForMatch(word).trim().length === 0) return 'empty';
+  if (word.trim() !== word) return 'surroundingSpaces';
+  if ([...word].length > MUTED_WORD_MAX_LENGTH) return 'tooLong';
+  return null;
+}

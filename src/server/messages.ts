@@ -300,4 +300,22 @@ export const messages = {
     devExistingHint: 'Elige una para entrar con ella.',
     devRoles: { admin: 'administrador', seller: 'vendedor', buyer: 'comprador' },
   },
+  moderation: {
+    // Company blocks: who may block, and whom no one may.
+    blockForbidden: 'Sólo la empresa, sus vendedores y los moderadores de sus shows en curso pueden bloquear a alguien de ella.',
+    userNotFound: 'No encontramos a ese usuario.',
+    notBlocked: 'Ese usuario no está bloqueado en esta empresa.',
+    cannotBlockSelf: 'No puedes bloquearte a ti mismo.',
+    cannotBlockMember: 'No se puede bloquear a un vendedor o administrador de la propia empresa.',
+    cannotBlockPlatformAdmin: 'No se puede bloquear a un administrador de la plataforma.',
+    // Muted words: each refusal names the word ({{word}}) and its place in the list ({{position}}).
+    mutedWords: {
+      tooMany: 'Puedes tener hasta 200 palabras silenciadas. Quita algunas y vuelve a guardar.',
+      empty: 'La palabra {{position}} está vacía. Escríbela o quítala.',
+      surroundingSpaces: 'La palabra {{position}} («{{word}}») tiene espacios al principio o al final. Quítalos.',
+      tooLong: 'La palabra {{position}} («{{word}}…») tiene más de 40 caracteres.',
+      invalidCharacters: 'La palabra {{position}} tiene caracteres no válidos (de control o incompletos). Escríbela de nuevo.',
+      duplicate: 'La palabra {{position}} («{{word}}») repite «{{other}}»: mayúsculas y acentos no cuentan. Deja sólo una.',
+    },
+  },
 } as const;

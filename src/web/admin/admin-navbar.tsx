@@ -4,10 +4,11 @@ import type { Me } from '../../domain/api-types.js';
 import { isAdmin } from '../../domain/role-rules.js';
 import { DevModeBadge } from '../components/dev-mode-badge';
 import { CashIcon, ReceiptIcon } from '../components/icons';
-import { LogoutIcon, PlusIcon, TagIcon, UserIcon, UsersIcon } from '../components/panel-icons';
+import { LockIcon, LogoutIcon, PlusIcon, TagIcon, UserIcon, UsersIcon } from '../components/panel-icons';
 import { useTranslation } from '../i18n';
 import { companyEntry } from './companies/company-entry';
 import { CompanyInfo } from './company-info';
+import { moderationEntry } from './moderation/moderation-entry';
 import type { LazyWindowName } from './panel-windows';
 import { MpConnection } from './payments/mp-connection';
 
@@ -17,6 +18,7 @@ interface AdminNavbarProps {
   onOpenCategories: () => void;
   onOpenUsers: () => void;
   onOpenCompanies: () => void;
+  onOpenModeration: () => void;
   onOpenPayments: () => void;
   onOpenProfile: () => void;
   /** The pointer or focus reached an entry: its window's code may be fetched ahead of the click. */
@@ -52,6 +54,7 @@ export function AdminNavbar({
   onOpenCategories,
   onOpenUsers,
   onOpenCompanies,
+  onOpenModeration,
   onOpenPayments,
   onOpenProfile,
   onPrefetch,
@@ -61,6 +64,7 @@ export function AdminNavbar({
   const { t } = useTranslation();
   const admin = isAdmin(me.roles);
   const companies = companyEntry(me);
+  const moderation = moderationEntry(me) !== null;
   const intent = (window: LazyWindowName) => (onPrefetch ? () => onPrefetch(window) : undefined);
 
   return (
@@ -78,6 +82,9 @@ export function AdminNavbar({
           onClick={onOpenCompanies}
           onIntent={intent('companies')}
         />
+      )}
+      {moderation && (
+        <NavButton icon={<LockIcon size={18} />} label={t('companies.moderation.nav')} onClick={onOpenModeration} onIntent={intent('moderation')} />
       )}
       <NavButton icon={<CashIcon />} label={t('admin.nav.payments')} onClick={onOpenPayments} onIntent={intent('payments')} />
       <NavButton icon={<UserIcon />} label={t('admin.nav.profile')} onClick={onOpenProfile} onIntent={intent('profile')} />

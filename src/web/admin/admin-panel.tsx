@@ -15,6 +15,7 @@ import { AdminHome } from './admin-home';
 import { AdminNavbar } from './admin-navbar';
 import { companyEntry } from './companies/company-entry';
 import { LazyWindow } from './lazy-window';
+import { moderationEntry } from './moderation/moderation-entry';
 import type { PanelWindow } from './panel-url';
 import { prefetchWindow, WINDOWS } from './panel-windows';
 import { usePanelWindow } from './use-panel-window';
@@ -40,6 +41,7 @@ function AdminShell({ me }: { me: Me }) {
     categories: admin,
     users: admin,
     companies: companyEntry(me) !== null,
+    moderation: moderationEntry(me) !== null,
     payments: true,
     profile: true,
   };
@@ -75,6 +77,7 @@ function AdminShell({ me }: { me: Me }) {
           onOpenCategories={() => open('categories')}
           onOpenUsers={() => open('users')}
           onOpenCompanies={() => open('companies')}
+          onOpenModeration={() => open('moderation')}
           onOpenPayments={() => open('payments')}
           onOpenProfile={() => open('profile')}
           onPrefetch={prefetchWindow}
@@ -115,6 +118,12 @@ function AdminShell({ me }: { me: Me }) {
         title={companyEntry(me) === 'all' ? t('companies.titleAll') : t('companies.title')}
         size={companyEntry(me) === 'all' ? '50rem' : 'md'}
         props={{ opened: openWindow === 'companies', onClose: windows.close, me }}
+      />
+      <LazyWindow
+        load={WINDOWS.moderation}
+        title={t('companies.moderation.title')}
+        size="60rem"
+        props={{ opened: openWindow === 'moderation', onClose: windows.close, me }}
       />
       <LazyWindow
         load={WINDOWS.payments}

@@ -7,6 +7,7 @@ export const WINDOWS = {
   categories: () => import('./categories/categories-modal').then((m) => m.CategoriesModal),
   users: () => import('./users/users-modal').then((m) => m.UsersModal),
   companies: () => import('./companies/companies-modal').then((m) => m.CompaniesModal),
+  moderation: () => import('./moderation/moderation-modal').then((m) => m.ModerationModal),
   payments: () => import('./payments/payments-modal').then((m) => m.PaymentsModal),
   profile: () => import('../components/profile-modal').then((m) => m.ProfileModal),
 } as const;

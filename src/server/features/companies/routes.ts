@@ -6,6 +6,7 @@ import { zText } from '../../../domain/text.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { requestContext } from '../../http/request-context.js';
+import { companyModerationRoutes } from './moderation-routes.js';
 import { getCompany, listCompanies, updateCompany } from './service.js';
 
 /** Any string: an id out of scope or unknown is simply not found (404), not a bad request. */
@@ -27,4 +28,6 @@ export async function companiesRoutes(fastify: FastifyInstance, ctx: AppContext)
   app.put('/api/companies/:id', { preValidation: panel, schema: { params: ZCompanyParams, body: ZCompanyInput } }, async (req) =>
     updateCompany(ctx.db, { ...requestContext(req), id: req.params.id, input: req.body }),
   );
+
+  await companyModerationRoutes(fastify, ctx);
 }
