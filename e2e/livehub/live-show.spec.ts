@@ -8,6 +8,7 @@ import { setupAppAndBrowser } from '../support/app.js';
 import { createAuctionAs } from '../support/auctions.js';
 import { newPage } from '../support/browser.js';
 import { fill, t } from '../support/catalogue.js';
+import { tapToBid } from '../support/live-phone.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 import { eventually } from '../support/wait.js';
 
@@ -88,10 +89,9 @@ describe('a live show from the Live Hub', () => {
     await phone.goto(`${ctx.app.url}${livePath(detail.session)}`);
     await phone.getByRole('heading', { name: 'Remate de antigüedades', level: 1 }).waitFor();
     await phone.getByTestId('current-lot-name').getByText(LOTS[0]).waitFor();
-    await eventually(() => phone.getByTestId('countdown').innerText()).toMatch(/\d+ s/);
-    await phone.getByRole('button', { name: t.bidding.form.submit, exact: true }).click();
-    await phone.getByRole('dialog', { name: t.bidding.confirm.title }).getByRole('button', { name: t.bidding.confirm.submit }).click();
-    await phone.getByText(t.bidding.leader.leading).waitFor();
+    await eventually(() => phone.getByTestId('lot-countdown').innerText()).toMatch(/^00:\d\d$/);
+    await tapToBid(phone, 400, { firstInShow: true });
+    await phone.getByTestId('bid-state').getByText(t.bidding.leader.leading).waitFor();
 
     // The server closes it: 'Vendido' on the phone, and 'Pasados / Finalizados' in the Hub, without reloading.
     await phone.getByTestId('current-lot-outcome').getByText(t.live.results.sold).waitFor({ timeout: 30_000 });

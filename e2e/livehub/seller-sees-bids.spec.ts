@@ -7,6 +7,7 @@ import { buildCategory } from '../../test/support/actors.js';
 import { setupAppAndBrowser } from '../support/app.js';
 import { newPage } from '../support/browser.js';
 import { fill, t } from '../support/catalogue.js';
+import { tapToBid } from '../support/live-phone.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 import { eventually } from '../support/wait.js';
 import { buildShow, hubApi } from './hub-show.js';
@@ -60,9 +61,8 @@ describe('the Live Hub while a lot runs', () => {
     const phone = await signedIn(PHONE_BUYER, { mobile: true });
     await phone.goto(`${ctx.app.url}${livePath(show.detail.session)}`);
     await phone.getByTestId('current-lot-name').getByText('Reloj Seiko 5').waitFor();
-    await phone.getByRole('button', { name: t.bidding.form.submit, exact: true }).click();
-    await phone.getByRole('dialog', { name: t.bidding.confirm.title }).getByRole('button', { name: t.bidding.confirm.submit }).click();
-    await phone.getByText(t.bidding.leader.leading).waitFor();
+    await tapToBid(phone, 400, { firstInShow: true });
+    await phone.getByTestId('bid-state').getByText(t.bidding.leader.leading).waitFor();
 
     // The Hub follows, untouched: one bid, the phone's buyer leading, masked as buyers see them.
     const masked = async () => {

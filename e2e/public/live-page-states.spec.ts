@@ -4,13 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveSessionDetail } from '../../src/domain/live.js';
 import { livePath } from '../../src/domain/live-public.js';
 import { formatMoney } from '../../src/domain/money.js';
-import { AA_TEXT, contrastRatio } from '../../src/web/theme-contrast.js';
+import { AA_TEXT } from '../../src/web/theme-contrast.js';
 import { buildCategory } from '../../test/support/actors.js';
 import { setupAppAndBrowser } from '../support/app.js';
 import { createAuctionAs } from '../support/auctions.js';
 import { type A11yFinding, auditPage, formatFindings } from '../support/axe.js';
 import { newPage } from '../support/browser.js';
-import { t } from '../support/catalogue.js';
+import { fill, t } from '../support/catalogue.js';
+import { lowestContrast } from '../support/contrast.js';
+import { closeSheet, openSheet, tapToBid } from '../support/live-phone.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 import { eventually } from '../support/wait.js';
 
@@ -65,38 +67,6 @@ async function buyerPages(url: string): Promise<[Page, Page]> {
   return [phone, desk];
 }
 
-/**
- * The lowest contrast of the text in `selector`'s elements against the background they sit on (the
- * nearest ancestor's opaque colour): axe leaves fixed, floating notices to review by hand.
- */
-async function lowestContrast(page: Page, selector: string): Promise<{ ratio: number; text: string }> {
-  const pairs = await page.locator(selector).evaluateAll((roots) => {
-    const out: { fg: string; bg: string; text: string }[] = [];
-    const opaque = (c: string) => c !== 'transparent' && !/rgba\(.*,\s*0\)$/.test(c);
-    for (const root of roots) {
-      for (const el of [root, ...Array.from(root.querySelectorAll('*'))]) {
-        const own = Array.from(el.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim());
-        if (!own) continue;
-        let bgEl: Element | null = el;
-        while (bgEl && !opaque(getComputedStyle(bgEl).backgroundColor)) bgEl = bgEl.parentElement;
-        out.push({ fg: getComputedStyle(el).color, bg: bgEl ? getComputedStyle(bgEl).backgroundColor : 'rgb(255, 255, 255)', text: el.textContent ?? '' });
-      }
-    }
-    return out;
-  });
-  const hex = (rgb: string) =>
-    `#${(rgb.match(/\d+/g) ?? [])
-      .slice(0, 3)
-      .map((v) => Number(v).toString(16).padStart(2, '0'))
-      .join('')}`;
-  let lowest = { ratio: Number.POSITIVE_INFINITY, text: '' };
-  for (const { fg, bg, text } of pairs) {
-    const ratio = contrastRatio(hex(fg), hex(bg));
-    if (ratio < lowest.ratio) lowest = { ratio, text };
-  }
-  return lowest;
-}
-
 const state = (page: Page) => page.getByTestId('live-session').getAttribute('data-state');
 const scrollToEnd = (page: Page) => page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
 
@@ -136,20 +106,23 @@ describe('the public live page through a show', () => {
       await page.getByText(t.bidding.leader.leading).first().waitFor();
       await scrollToEnd(page);
     }
-    // The win notice floats where the buyer is, with a close button, and leaves by itself.
-    const notice = (page: Page) => page.locator('.mantine-Notification-root').filter({ hasText: t.bidding.ended.youWon });
-    for (const page of pages) await notice(page).waitFor({ timeout: 30_000 });
+    // The win notice floats where the buyer is and leaves by itself: over the show on the phone, a toast with a close button on the desk.
+    const phoneNotice = phone.getByTestId('phone-notice').filter({ hasText: fill(t.live.phone.notice.won, { price: formatMoney(500) }) });
+    const notice = desk.locator('.mantine-Notification-root').filter({ hasText: t.bidding.ended.youWon });
+    await phoneNotice.waitFor({ timeout: 30_000 });
+    await notice.waitFor({ timeout: 30_000 });
     await audit(pages, 'the win notice');
-    for (const page of pages) expect((await lowestContrast(page, '.mantine-Notification-root')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
-    await notice(phone).getByRole('button', { name: t.common.closeNotice }).click();
-    await notice(phone).waitFor({ state: 'detached' });
-    await notice(desk).waitFor({ state: 'detached', timeout: 30_000 });
-    // The panel keeps saying it, and no longer 'En subasta ahora'.
-    for (const page of pages) {
-      await page.getByTestId('ended-notice').getByText(t.bidding.ended.youWon, { exact: true }).waitFor();
-      expect(await page.getByTestId('current-lot-heading').innerText()).toBe(t.live.current.closedHeading.toUpperCase());
-      expect((await lowestContrast(page, '[data-testid="ended-notice"]')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
-    }
+    expect((await lowestContrast(phone, '[data-testid="phone-notice"]')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
+    expect((await lowestContrast(desk, '.mantine-Notification-root')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
+    await phoneNotice.waitFor({ state: 'detached' });
+    await notice.waitFor({ state: 'detached', timeout: 30_000 });
+    // The page keeps saying it, and no longer 'En subasta ahora'.
+    await phone.getByTestId('bid-state').getByText(t.live.phone.won).waitFor();
+    await phone.getByTestId('current-lot-outcome').getByText(t.live.results.sold).waitFor();
+    expect((await lowestContrast(phone, '[data-testid="bid-state"]')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
+    await desk.getByTestId('ended-notice').getByText(t.bidding.ended.youWon, { exact: true }).waitFor();
+    expect(await desk.getByTestId('current-lot-heading').innerText()).toBe(t.live.current.closedHeading.toUpperCase());
+    expect((await lowestContrast(desk, '[data-testid="ended-notice"]')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
     await audit(pages, 'a lot won');
 
     // Lot 2 in its last minute: the red countdown.
@@ -158,9 +131,12 @@ describe('the public live page through a show', () => {
     for (const page of pages) {
       await page.getByTestId('current-lot-name').getByText('Reloj Seiko').waitFor();
       await page.evaluate(() => window.scrollTo(0, 0));
-      await page.locator('[data-testid="countdown"][data-final-minute]').waitFor();
-      expect((await lowestContrast(page, '[data-testid="countdown"]')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
     }
+    await desk.locator('[data-testid="countdown"][data-final-minute]').waitFor();
+    expect((await lowestContrast(desk, '[data-testid="countdown"]')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
+    // The phone's clock is the big one on the lot card.
+    await eventually(() => phone.getByTestId('lot-countdown').innerText()).toMatch(/^00:[0-5]\d$/);
+    expect((await lowestContrast(phone, '[data-testid="current-lot"]')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
     await audit(pages, 'live, last minute');
 
     await api('put', `/api/live-sessions/${id}`, { status: 'paused' });
@@ -177,32 +153,32 @@ describe('the public live page through a show', () => {
       expect(await page.getByText(t.live.scheduled.startsIn).count()).toBe(0);
     }
     await audit(pages, "stopped with 'Detener'");
-    // The running lot stays biddable, and a reload says the same.
-    await phone.getByRole('button', { name: t.bidding.form.submit, exact: true }).click();
-    const review = phone.getByRole('dialog', { name: t.bidding.confirm.title });
-    await review.getByRole('button', { name: t.bidding.confirm.submit }).click();
+    // The running lot stays biddable (her first tap in this show asks once), and a reload says the same.
+    await tapToBid(phone, 500, { firstInShow: true });
     await phone.getByText(t.bidding.leader.leading).first().waitFor();
     await phone.reload();
     await eventually(() => state(phone)).toBe('stopped');
     await phone.getByTestId('current-lot-name').getByText('Reloj Seiko').waitFor();
     expect(await phone.getByTestId('start-countdown').count()).toBe(0);
-    await eventually(() => phone.getByTestId('overlay-price').innerText()).toBe(formatMoney(500));
+    await eventually(() => phone.getByTestId('current-price').innerText()).toBe(formatMoney(500));
 
     // The seller ends the show with lot 2 still on its clock and six lots never offered.
     await api('put', `/api/live-sessions/${id}`, { status: 'ended' });
-    for (const page of pages) {
-      await page.getByRole('heading', { name: t.live.ended.title }).waitFor();
-      await page.getByTestId('not-offered-lots').waitFor();
-    }
+    for (const page of pages) await page.getByRole('heading', { name: t.live.ended.title }).waitFor();
+    await desk.getByTestId('not-offered-lots').waitFor();
     await audit(pages, 'ended');
-    for (const page of pages) {
+    // On the phone the lists are in the sheet.
+    const sheet = await openSheet(phone);
+    await audit([phone], 'ended, the sheet open');
+    for (const lists of [sheet, desk]) {
       // Lot 1 sold; lots 3 to 8 never ran: not 'Sin venta', listed apart.
-      expect(await page.getByTestId('result-counts').innerText()).toBe('1 lote vendido');
-      expect(await page.getByTestId('result-lot').count()).toBe(1);
-      expect(await page.getByTestId('not-offered-lot').count()).toBe(6);
-      // Lot 2's auction runs until its timer: still on the block.
-      await page.getByTestId('current-lot-name').getByText('Reloj Seiko').waitFor();
+      expect(await lists.getByTestId('result-counts').innerText()).toBe('1 lote vendido');
+      expect(await lists.getByTestId('result-lot').count()).toBe(1);
+      expect(await lists.getByTestId('not-offered-lot').count()).toBe(6);
     }
+    await closeSheet(phone);
+    // Lot 2's auction runs until its timer: still on the block.
+    for (const page of pages) await page.getByTestId('current-lot-name').getByText('Reloj Seiko').waitFor();
     for (const page of pages) await page.context().close();
     expect(found, formatFindings(found)).toEqual([]);
   });

@@ -7,7 +7,8 @@ import { connected, connectSocket } from '../../test/support/sockets.js';
 import { setupAppAndBrowser } from '../support/app.js';
 import { createAuctionAs } from '../support/auctions.js';
 import { newPage } from '../support/browser.js';
-import { t } from '../support/catalogue.js';
+import { fill, t } from '../support/catalogue.js';
+import { closeSheet, oneTapButton, openSheet, tapToBid } from '../support/live-phone.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 import { eventually } from '../support/wait.js';
 
@@ -55,35 +56,39 @@ describe('the public live page', () => {
     await eventually(() => new URL(bp.url()).pathname).toBe(`/live/tienda-live/${id}`);
     await bp.getByText(t.live.scheduled.startsIn).waitFor();
     expect(await bp.getByRole('link', { name: t.live.whatsapp }).getAttribute('href')).toBe('https://chat.whatsapp.com/abc123');
-    expect(await bp.getByTestId('upcoming-lot').count()).toBe(2);
+    // The phone is the show: the lots to come are one tap away, in the sheet.
+    let sheet = await openSheet(bp);
+    expect(await sheet.getByTestId('upcoming-lot').count()).toBe(2);
+    await closeSheet(bp);
 
     // The seller sets lot 1 current and a 15 s timer: the phone follows without reloading.
     await api(sp, 'post', `/api/live-sessions/${id}/current`, { lotId: lot1?.id });
     await api(sp, 'post', `/api/live-sessions/${id}/timer`, { seconds: 15 });
-    await bp.getByRole('heading', { name: t.live.current.heading }).waitFor();
     await bp.getByTestId('current-lot-name').getByText('Reloj Omega').waitFor();
-    await eventually(() => bp.getByTestId('countdown').innerText()).toMatch(/\d+ s/);
-    await eventually(() => bp.getByTestId('live-status').innerText()).toBe(t.live.status.live);
+    await eventually(() => bp.getByTestId('lot-countdown').innerText()).toMatch(/^00:\d\d$/);
+    await eventually(() => bp.getByTestId('live-status').textContent()).toBe(t.live.status.live);
     await eventually(() => bp.getByTestId('viewer-count').getAttribute('data-count')).toBe('1');
 
-    // She bids at the minimum, with the session's increment in the quick buttons.
-    expect(await bp.getByRole('button', { name: `Sumar ${formatMoney(50)} a tu puja` }).count()).toBe(1);
-    await bp.getByRole('button', { name: t.bidding.form.submit, exact: true }).click();
-    const review = bp.getByRole('dialog', { name: t.bidding.confirm.title });
-    await review.getByRole('button', { name: t.bidding.confirm.submit }).click();
-    await bp.getByText(t.bidding.leader.leading).waitFor();
-    await eventually(() => bp.getByTestId('overlay-price').innerText()).toBe(formatMoney(500));
+    // The sheet's form steps by the session's increment; she bids the minimum with one tap.
+    sheet = await openSheet(bp);
+    expect(await sheet.getByRole('button', { name: `Sumar ${formatMoney(50)} a tu puja` }).count()).toBe(1);
+    await closeSheet(bp);
+    await tapToBid(bp, 500, { firstInShow: true });
+    await bp.getByTestId('bid-state').getByText(t.bidding.leader.leading).waitFor();
+    await eventually(() => bp.getByTestId('current-price').innerText()).toBe(formatMoney(500));
 
-    // The lot closes on the server: 'Vendido'.
+    // The lot closes on the server: 'Vendido', and she won it.
     await bp.getByTestId('current-lot-outcome').getByText(t.live.results.sold).waitFor({ timeout: 30_000 });
-    await bp.getByTestId('ended-notice').getByText(t.bidding.ended.youWon, { exact: true }).waitFor();
+    await bp.getByTestId('bid-state').getByText(t.live.phone.won).waitFor();
 
     // Next lot: lot 1 moves to the results with its price.
     await api(sp, 'post', `/api/live-sessions/${id}/current`, { lotId: lot2?.id });
     await bp.getByTestId('current-lot-name').getByText('Reloj Seiko').waitFor();
-    const sold = bp.getByTestId('result-lot').filter({ hasText: 'Reloj Omega' });
+    sheet = await openSheet(bp);
+    const sold = sheet.getByTestId('result-lot').filter({ hasText: 'Reloj Omega' });
     await sold.getByText(t.live.results.sold).waitFor();
     expect(await sold.getByTestId('sold-price').innerText()).toBe(formatMoney(500));
+    await closeSheet(bp);
 
     // The seller asks the viewers to turn the sound on: a banner they can close.
     const sellerSocket = connectSocket(ctx.app.url, {
@@ -104,7 +109,9 @@ describe('the public live page', () => {
     await bp.getByText(t.live.paused).waitFor();
     await api(sp, 'put', `/api/live-sessions/${id}`, { status: 'ended' });
     await bp.getByRole('heading', { name: t.live.ended.title }).waitFor();
-    await bp.getByText(`Total vendido: ${formatMoney(500)}`).waitFor();
+    sheet = await openSheet(bp);
+    await sheet.getByText(fill(t.live.results.total, { total: formatMoney(500) })).waitFor();
+    await closeSheet(bp);
 
     // Signed out: the same page, with the sign-in prompt on a running lot.
     const a3 = await createAuctionAs(sp, ctx.app, { name: 'Reloj Citizen', categoryId, startingPrice: 800, status: 'pending' });
@@ -115,7 +122,8 @@ describe('the public live page', () => {
     await api(sp, 'post', `/api/live-sessions/${id}/timer`, { seconds: 60 });
     const visitor = await newPage(ctx.browser, { mobile: true });
     await visitor.goto(`${ctx.app.url}/live/${id}`);
-    await visitor.getByRole('button', { name: t.bidding.form.signIn }).waitFor();
+    // Signed out the button still shows the amount; its tap signs in first (live-phone.spec.ts follows it).
+    await oneTapButton(visitor, 800).waitFor();
     await eventually(() => visitor.getByTestId('viewer-count').getAttribute('data-count')).toBe('2');
 
     const desk = await newPage(ctx.browser);

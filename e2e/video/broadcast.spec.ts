@@ -171,7 +171,7 @@ for (const provider of PROVIDERS) {
       for (const viewer of viewers) {
         await viewer.getByTestId('video-stopped').waitFor();
         // The badge says the broadcast stopped, not 'Por comenzar' (the session is scheduled again).
-        expect(await viewer.getByTestId('live-status').innerText()).toBe(t.live.status.stopped);
+        expect(await viewer.getByTestId('live-status').textContent()).toBe(t.live.status.stopped);
       }
       const row = await app.ctx.db.query.liveSessions.findFirst({ where: (s, { eq }) => eq(s.id, sessionId) });
       expect(row).toMatchObject({ status: 'scheduled' });

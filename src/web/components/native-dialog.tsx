@@ -8,8 +8,11 @@ interface NativeDialogProps {
   /** Escape, a tap outside and the close button; none of them work while `closable` is false. */
   onClose: () => void;
   closable: boolean;
-  /** md: Mantine's md width (440 px). lg: its lg width (620 px), and the whole screen on a phone, for a long form. */
-  size?: 'md' | 'lg';
+  /**
+   * md: Mantine's md width (440 px). lg: its lg width (620 px), and the whole screen on a phone, for a
+   * long form. sheet: a bottom sheet, the screen's width, rising from the bottom edge (the live show on a phone).
+   */
+  size?: 'md' | 'lg' | 'sheet';
   children: ReactNode;
 }
 

@@ -21,14 +21,12 @@ interface LivePageProps {
 
 /**
  * /live, /live/{sessionId}, /live/{slug}/{sessionId}: the public viewing page; works signed out.
- * The id decides which session opens; the slug is only for people reading the link.
+ * The id decides which session opens; the slug is only for people reading the link. A failed
+ * refetch keeps the show on screen; only a first load that fails shows the error.
  */
 export function LivePage({ sessionId }: LivePageProps) {
-  return (
-    <PublicLayout size="lg">
-      {sessionId === null ? <LiveDirectory /> : isUuid(sessionId) ? <LiveSession sessionId={sessionId} /> : <LiveNotFound />}
-    </PublicLayout>
-  );
+  if (sessionId !== null && isUuid(sessionId)) return <LiveSession sessionId={sessionId} />;
+  return <PublicLayout size="lg">{sessionId === null ? <LiveDirectory /> : <LiveNotFound />}</PublicLayout>;
 }
 
 function LiveSession({ sessionId }: { sessionId: string }) {
@@ -43,9 +41,17 @@ function LiveSession({ sessionId }: { sessionId: string }) {
   }, [queryClient, sessionId]);
   useResyncOnWake(resync);
 
-  if (live.isPending) return <LiveSkeleton />;
-  // A failed refetch keeps the show on screen; only a first load that fails shows the error.
-  if (live.isError && live.data === undefined) return <LiveLoadError message={t('live.loadFailed')} onRetry={() => void live.refetch()} />;
-  if (!live.data) return <LiveNotFound />;
-  return <LiveSessionView data={live.data} viewerCount={live.viewerCount} />;
+  // The loaded show frames itself (a phone's show has no page around it); the rest sit in the public frame.
+  if (live.data) return <LiveSessionView data={live.data} viewerCount={live.viewerCount} />;
+  return (
+    <PublicLayout size="lg">
+      {live.isPending ? (
+        <LiveSkeleton />
+      ) : live.isError ? (
+        <LiveLoadError message={t('live.loadFailed')} onRetry={() => void live.refetch()} />
+      ) : (
+        <LiveNotFound />
+      )}
+    </PublicLayout>
+  );
 }

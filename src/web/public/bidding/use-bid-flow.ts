@@ -147,6 +147,30 @@ export function useBidFlow({ auctionId, me, referencePrice, onBidAnswer, onBough
     [me, referencePrice],
   );
 
+  /**
+   * One tap on the live page's 'Pujar $920': exactly this action, sent at once under a new key, no
+   * review (the button showed the amount). Signed out: sign in and come back; an incomplete profile:
+   * the form, then this same action. A tap while one is on its way does nothing.
+   */
+  const bidNow = useCallback(
+    (action: BidAction) => {
+      if (inFlight.current) return;
+      setRefusal(null);
+      if (!me) {
+        startSignIn();
+        return;
+      }
+      if (!me.profileComplete) {
+        setProfileFor({ action, confirmed: true });
+        setProfileOpen(true);
+        return;
+      }
+      // No second look: the amount is the one the button showed, not a typed one.
+      send({ action, key: newIdempotencyKey(), failure: null, large: null, step: 'review' });
+    },
+    [me, send],
+  );
+
   // The profile form closed: saved (me says complete, it refetched before closing) → carry on; else drop it.
   useEffect(() => {
     if (isProfileOpen || !profileFor) return;
@@ -162,6 +186,7 @@ export function useBidFlow({ auctionId, me, referencePrice, onBidAnswer, onBough
     refusal,
     isSending,
     start,
+    bidNow,
     /**
      * 'Confirmar puja' / 'Reintentar': sends the reviewed attempt (same key on a retry); a large
      * amount first turns the review into its second look, and only that step's 'Sí' sends.

@@ -11,7 +11,7 @@ import { clockOffset } from '../../lib/countdown';
 import type { BidPanelProps } from './bid-panel';
 import { pickState } from './live-state';
 import { type BidAction, useBidFlow } from './use-bid-flow';
-import { useLiveNotices } from './use-live-notices';
+import { type LiveNotice, useLiveNotices } from './use-live-notices';
 import { useHasPassed } from './use-server-clock';
 
 /** The 'offline' badge waits this long, so a first connection or a quick reconnection does not flash it. */
@@ -28,6 +28,8 @@ export interface BiddingOptions {
   source: { state: AuctionLiveState; offset: number; isAuthoritative: boolean };
   /** The end passed but the close has not arrived: called with each poll for it. */
   onOverdue?: () => void;
+  /** Given (the phone's show): the notices come here instead of as toasts (use-live-notices.ts). */
+  onNotice?: (notice: LiveNotice) => void;
 }
 
 /**
@@ -35,7 +37,7 @@ export interface BiddingOptions {
  * auction's room, the history, the server clock, the notices (outbid, extended, closed), and the
  * flow from 'Pujar' to the answer. Returns the panel's props and the modals' props.
  */
-export function useBidding({ auctionId, auctionName, companyId, source, onOverdue }: BiddingOptions) {
+export function useBidding({ auctionId, auctionName, companyId, source, onOverdue, onNotice }: BiddingOptions) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const me = useMe();
@@ -53,7 +55,7 @@ export function useBidding({ auctionId, auctionName, companyId, source, onOverdu
   const panelRef = useRef<HTMLDivElement>(null);
   const shouldToast = useCallback(() => !isPhone() || !isInView(panelRef.current), []);
   const isPanelInView = useCallback(() => isInView(panelRef.current), []);
-  const notices = useLiveNotices({ auctionId, auctionName, state, myTag, shouldToast, isPanelInView });
+  const notices = useLiveNotices({ auctionId, auctionName, state, myTag, shouldToast, isPanelInView, onNotice });
   const live = useAuctionLive(auctionId, { onOutbid: (event) => notices.notifyOutbid(event.version, event.currentPrice) });
   const isBrowserOnline = useBrowserOnline();
   const isLiveDown = useDelayedFlag(!live.isConnected, OFFLINE_GRACE_MS);
@@ -73,6 +75,12 @@ export function useBidding({ auctionId, auctionName, companyId, source, onOverdu
         return;
       }
       const isRaise = answer.outcome === 'maxRaised';
+      if (onNotice) {
+        onNotice(
+          isRaise ? { kind: 'maxRaised', amount: answer.me.myMaxAmount ?? action.maxAmount ?? action.amount } : { kind: 'winning', amount: action.amount },
+        );
+        return;
+      }
       // The panel shows 'Vas ganando' (and the maximum) inline.
       if (!shouldToast()) return;
       notifications.show({
@@ -83,7 +91,7 @@ export function useBidding({ auctionId, auctionName, companyId, source, onOverdu
           : t('bidding.result.leadingMessage', { amount: formatMoney(action.amount) }),
       });
     },
-    [t, notifyOutbid, shouldToast],
+    [t, notifyOutbid, shouldToast, onNotice],
   );
   const onBought = useCallback(() => setOutbidAnswer(null), []);
   // The price the panel shows: what a bid ten times over is measured against.
@@ -142,6 +150,8 @@ export function useBidding({ auctionId, auctionName, companyId, source, onOverdu
     /** 'ended' as soon as the clock passes the end, before the close arrives. */
     displayStatus: isOver && isRunning ? ('ended' as const) : state.status,
     panel,
+    /** One tap: bids exactly `amount` at once (use-bid-flow.ts bidNow). */
+    bidNow: (amount: number) => flow.bidNow({ kind: 'bid', amount, maxAmount: null }),
     review: {
       review: flow.review,
       auctionName,

@@ -15,6 +15,19 @@ const ENDED_NOTICE_MS = 8000;
 const WON_NOTICE_MS = 12_000;
 
 /**
+ * A notice told over the phone's show instead of as a toast: being outbid, leading after a bid, the
+ * time extended, and the close (won, lost by a buyer who led, or sold/unsold for the rest).
+ */
+export type LiveNotice =
+  | { kind: 'outbid'; price: number | null }
+  | { kind: 'winning'; amount: number }
+  | { kind: 'maxRaised'; amount: number }
+  | { kind: 'extended' }
+  | { kind: 'won'; price: number }
+  | { kind: 'lost'; price: number }
+  | { kind: 'closed'; price: number | null };
+
+/**
  * What the viewer hears about as the state moves: being outbid (from the private `outbid` event, a
  * bid answer, or the leader changing, whichever comes first, once per version), the end time being
  * extended, and the close (with '¡Ganaste!' for the winner).
@@ -28,12 +41,18 @@ export function useLiveNotices(opts: {
   shouldToast: () => boolean;
   /** The bid panel is on screen: the close is told there alone (on any screen), nothing floats over the show. */
   isPanelInView: () => boolean;
+  /** Given: every notice goes here (the phone's show tells them over the video), never as a toast. */
+  onNotice?: (notice: LiveNotice) => void;
 }) {
   const { auctionId, auctionName, state, myTag } = opts;
   const shouldToastRef = useRef(opts.shouldToast);
   shouldToastRef.current = opts.shouldToast;
   const isPanelInViewRef = useRef(opts.isPanelInView);
   isPanelInViewRef.current = opts.isPanelInView;
+  const onNoticeRef = useRef(opts.onNotice);
+  onNoticeRef.current = opts.onNotice;
+  /** The viewer led at some point on this page: a close won by someone else is 'lost' for them. */
+  const hasLed = useRef(false);
   const { t } = useTranslation();
   const [isOutbid, setOutbid] = useState(false);
   const [extendedTo, setExtendedTo] = useState<number | null>(null);
@@ -48,6 +67,11 @@ export function useLiveNotices(opts: {
       if (version <= outbidVersion.current || latest.current.status === 'ended') return;
       outbidVersion.current = version;
       setOutbid(true);
+      hasLed.current = true;
+      if (onNoticeRef.current) {
+        onNoticeRef.current({ kind: 'outbid', price });
+        return;
+      }
       if (!shouldToastRef.current()) return;
       notifications.show({
         id: `outbid-${auctionId}`,
@@ -63,12 +87,26 @@ export function useLiveNotices(opts: {
     const prev = previous.current;
     previous.current = state;
     const change = liveTransitions(prev, state, myTag);
-    if (myTag && state.leaderTag === myTag) setOutbid(false);
+    if (myTag && state.leaderTag === myTag) {
+      setOutbid(false);
+      hasLed.current = true;
+    }
     if (change.outbid) notifyOutbid(state.version, state.currentPrice);
-    if (change.extended) setExtendedTo(state.endTime);
+    if (change.extended) {
+      setExtendedTo(state.endTime);
+      onNoticeRef.current?.({ kind: 'extended' });
+    }
     if (change.ended) {
       setExtendedTo(null);
       setOutbid(false);
+      const onNotice = onNoticeRef.current;
+      if (onNotice) {
+        const price = state.currentPrice ?? state.startingPrice;
+        if (change.won) onNotice({ kind: 'won', price });
+        else if (hasLed.current && state.bidCount > 0) onNotice({ kind: 'lost', price });
+        else onNotice({ kind: 'closed', price: state.bidCount > 0 ? price : null });
+        return;
+      }
       notifications.hide(`outbid-${auctionId}`);
       if (isPanelInViewRef.current()) return;
       const price = formatMoney(state.currentPrice ?? 0);

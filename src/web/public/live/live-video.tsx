@@ -23,13 +23,26 @@ interface LiveVideoProps {
   stopped: boolean;
   /** Shown over the bottom of the video (the lot on the block). */
   overlay?: ReactNode;
+  /** The phone's show: the video fills the screen, and `controls` (drawn over it) replaces the state badge, the viewer count and the sound button. */
+  fill?: boolean;
+  controls?: (sound: VideoSound) => ReactNode;
+}
+
+/** What a custom top bar needs to show the show's state and the sound button. */
+export interface VideoSound {
+  isPlaying: boolean;
+  muted: boolean;
+  /** The seller stopped the broadcast and no video plays. */
+  isStopped: boolean;
+  /** Call in the tap itself: phones allow sound only while handling one. */
+  toggleSound: () => void;
 }
 
 /**
  * The 9:16 player (SPEC §2), with the show's state and the viewer count over it. The session's
  * cover fills it until the video arrives, and again when the broadcast stops.
  */
-export function LiveVideo({ title, coverImageUrl, pageState, viewerCount, feed, muted, onMutedChange, stopped, overlay }: LiveVideoProps) {
+export function LiveVideo({ title, coverImageUrl, pageState, viewerCount, feed, muted, onMutedChange, stopped, overlay, fill, controls }: LiveVideoProps) {
   const { t } = useTranslation();
   const videoRef = useRef<HTMLVideoElement>(null);
   const { stream, status } = feed;
@@ -87,10 +100,12 @@ export function LiveVideo({ title, coverImageUrl, pageState, viewerCount, feed, 
 
   return (
     <Box
-      component="section"
-      aria-label={t('live.video.label')}
+      // Filling the phone's screen it is the stage the show's controls sit on, not a region of its own.
+      component={fill ? 'div' : 'section'}
+      aria-label={fill ? undefined : t('live.video.label')}
       className={classes.video}
       data-video-slot
+      data-fill={fill || undefined}
       data-state={pageState}
       data-video-status={status ?? 'off'}
     >
@@ -111,27 +126,30 @@ export function LiveVideo({ title, coverImageUrl, pageState, viewerCount, feed, 
         data-testid="live-player"
         style={{ visibility: isPlaying ? 'visible' : 'hidden' }}
       />
-      <Group className={classes.overlayTop} justify="space-between" wrap="nowrap">
-        <Badge color={isStopped ? 'gray' : STATE_COLORS[pageState]} variant="filled" size="lg" tt="none" data-testid="live-status">
-          {t(isStopped ? 'live.status.stopped' : `live.status.${pageState}`)}
-        </Badge>
-        {viewerCount !== null && (
-          <Group
-            gap={4}
-            wrap="nowrap"
-            className={classes.viewers}
-            title={t('live.viewers', { count: viewerCount })}
-            data-testid="viewer-count"
-            data-count={viewerCount}
-          >
-            <EyeIcon size={16} />
-            <Text size="sm" fw={600} span aria-hidden="true">
-              {viewerCount}
-            </Text>
-            <VisuallyHidden>{t('live.viewers', { count: viewerCount })}</VisuallyHidden>
-          </Group>
-        )}
-      </Group>
+      {controls ? controls({ isPlaying, muted, isStopped, toggleSound }) : null}
+      {!controls && (
+        <Group className={classes.overlayTop} justify="space-between" wrap="nowrap">
+          <Badge color={isStopped ? 'gray' : STATE_COLORS[pageState]} variant="filled" size="lg" tt="none" data-testid="live-status">
+            {t(isStopped ? 'live.status.stopped' : `live.status.${pageState}`)}
+          </Badge>
+          {viewerCount !== null && (
+            <Group
+              gap={4}
+              wrap="nowrap"
+              className={classes.viewers}
+              title={t('live.viewers', { count: viewerCount })}
+              data-testid="viewer-count"
+              data-count={viewerCount}
+            >
+              <EyeIcon size={16} />
+              <Text size="sm" fw={600} span aria-hidden="true">
+                {viewerCount}
+              </Text>
+              <VisuallyHidden>{t('live.viewers', { count: viewerCount })}</VisuallyHidden>
+            </Group>
+          )}
+        </Group>
+      )}
       {(notice || isStopped) && (
         <Stack className={classes.videoNotice} gap={6} align="center" role="status" data-testid={isStopped ? 'video-stopped' : 'video-notice'}>
           {notice && status !== 'failed' && status !== 'unsupported' && <Loader size="sm" color="white" />}
@@ -140,7 +158,7 @@ export function LiveVideo({ title, coverImageUrl, pageState, viewerCount, feed, 
           </Text>
         </Stack>
       )}
-      {isPlaying && (
+      {isPlaying && !controls && (
         <Button
           className={classes.audioToggle}
           size="xs"

@@ -3,11 +3,22 @@ import { VolumeIcon } from '../../components/icons';
 import { useTranslation } from '../../i18n';
 import classes from './live-page.module.css';
 
-/** SPEC §7 promptUnmute: the seller asks the viewers to turn the sound on. It floats over the page, since the viewer may be scrolled down to the bid panel. */
-export function UnmuteBanner({ onUnmute, onDismiss }: { onUnmute: () => void; onDismiss: () => void }) {
+/**
+ * SPEC §7 promptUnmute: the seller asks the viewers to turn the sound on. It floats over the page, since
+ * the viewer may be scrolled down to the bid panel; the phone's show places it under its top bar (`className`).
+ */
+export function UnmuteBanner({ onUnmute, onDismiss, className }: { onUnmute: () => void; onDismiss: () => void; className?: string }) {
   const { t } = useTranslation();
   return (
-    <Alert color="oro" variant="filled" icon={<VolumeIcon />} role="alert" data-testid="unmute-banner" withCloseButton={false} className={classes.unmute}>
+    <Alert
+      color="oro"
+      variant="filled"
+      icon={<VolumeIcon />}
+      role="alert"
+      data-testid="unmute-banner"
+      withCloseButton={false}
+      className={className ?? classes.unmute}
+    >
       <Group justify="space-between" wrap="nowrap" align="flex-start">
         <Stack gap={6}>
           <Text fw={700} size="sm">

@@ -1,0 +1,37 @@
+import { Card, Text, Title } from '@mantine/core';
+import { useTranslation } from '../../../i18n';
+import { ScheduledCountdown } from '../scheduled-countdown';
+import type { ShowModel } from '../show-model';
+import classes from './phone-lot.module.css';
+import { SheetButton, type SheetControl, ShowSheet } from './show-sheet';
+
+/** No lot on the block: the start countdown, the wait for the next lot, or the end; and the lists one tap away. */
+export function PhoneIdle({ show, sheet }: { show: ShowModel; sheet: SheetControl }) {
+  const { t } = useTranslation();
+  const { pageState, session, offset } = show;
+  const isEnded = pageState === 'ended';
+  return (
+    <>
+      {show.isBeforeShow && <ScheduledCountdown scheduledAt={session.scheduledAt} offset={offset} isDue={show.isStartDue} />}
+      {isEnded && (
+        <Card radius="lg" padding="md" data-testid="ended-session">
+          <Title order={2} size="h4">
+            {t('live.ended.title')}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {t('live.ended.hint')}
+          </Text>
+        </Card>
+      )}
+      {!show.isBeforeShow && !isEnded && (
+        <Card radius="lg" padding="md" data-testid="waiting-lot">
+          <Text c="dimmed">{t('live.current.waiting')}</Text>
+        </Card>
+      )}
+      <div className={classes.actions}>
+        <SheetButton sheet={sheet} label={t(isEnded ? 'live.phone.results' : 'live.phone.lots')} wide />
+      </div>
+      <ShowSheet sheet={sheet} />
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+import { useCallback, useState } from 'react';
+import { useTranslation } from '../../../i18n';
+import type { LiveNotice } from '../../bidding/use-live-notices';
+import { ChatOverlay } from '../../chat/chat-slots';
+import { LiveVideo } from '../live-video';
+import type { ShowModel, ShowVideo } from '../show-model';
+import { UnmuteBanner } from '../unmute-banner';
+import { PhoneIdle } from './phone-idle';
+import { PhoneLot } from './phone-lot';
+import { PhoneNotices, type ShownNotice } from './phone-notices';
+import classes from './phone-show.module.css';
+import { PhoneTopBar } from './phone-top-bar';
+import { ShowLists } from './show-sheet';
+
+/**
+ * Below 600 px the page is the show: the video fills the screen and over it the top bar, the chat's
+ * lines, the notices, the lot on the block and one button that bids the next minimum. Nothing
+ * scrolls; the rest (another amount, the lots to come, the results) is one tap away in a sheet.
+ */
+export function PhoneShow({ show, video }: { show: ShowModel; video: ShowVideo }) {
+  const { t } = useTranslation();
+  const { session, pageState, isStopped, current } = show;
+  const [notice, setNotice] = useState<ShownNotice | null>(null);
+  const onNotice = useCallback((next: LiveNotice) => setNotice((prev) => ({ id: (prev?.id ?? 0) + 1, notice: next })), []);
+  const dismissNotice = useCallback(() => setNotice(null), []);
+  const [isSheetOpen, setSheetOpen] = useState(false);
+  const sheet = { isOpen: isSheetOpen, setOpen: setSheetOpen, lists: <ShowLists show={show} /> };
+  const isEnded = pageState === 'ended';
+
+  return (
+    <main className={classes.stage} data-testid="live-session" data-session-id={session.id} data-state={isStopped ? 'stopped' : pageState} data-layout="phone">
+      <LiveVideo
+        fill
+        title={session.title}
+        coverImageUrl={session.coverImageUrl}
+        pageState={pageState}
+        viewerCount={show.viewerCount}
+        feed={video.feed}
+        muted={video.muted}
+        onMutedChange={video.onMutedChange}
+        stopped={video.stopped}
+        controls={(sound) => (
+          <div className={classes.layer}>
+            <PhoneTopBar show={show} sound={sound} />
+            {video.unmute && <UnmuteBanner {...video.unmute} className={classes.banner} />}
+            {pageState === 'paused' && (
+              <div className={classes.paused} role="status" data-testid="paused-notice">
+                <strong>{t('live.paused')}</strong> {t('live.pausedHint')}
+              </div>
+            )}
+            {isEnded && current && (
+              // The show ended with its last lot still on its clock: the lot stays, and the end is said here.
+              <div className={classes.paused} data-testid="ended-session">
+                <h2 className={classes.bannerTitle}>{t('live.ended.title')}</h2>
+              </div>
+            )}
+            <div className={classes.middle}>
+              <div className={classes.chat}>
+                <ChatOverlay sessionId={session.id} isEnded={isEnded} />
+              </div>
+              <PhoneNotices notice={notice} onDone={dismissNotice} />
+            </div>
+            <div className={classes.bottom}>
+              {current ? (
+                <PhoneLot
+                  key={current.id}
+                  sessionId={session.id}
+                  lot={current}
+                  companyId={show.companyId}
+                  offset={show.offset}
+                  onNotice={onNotice}
+                  sheet={sheet}
+                />
+              ) : (
+                <PhoneIdle show={show} sheet={sheet} />
+              )}
+            </div>
+          </div>
+        )}
+      />
+    </main>
+  );
+}

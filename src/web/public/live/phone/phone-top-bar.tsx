@@ -1,0 +1,64 @@
+import { VisuallyHidden } from '@mantine/core';
+import { ChatIcon, ChevronLeftIcon, EyeIcon, VolumeIcon, VolumeOffIcon } from '../../../components/icons';
+import { useTranslation } from '../../../i18n';
+import type { VideoSound } from '../live-video';
+import type { ShowModel } from '../show-model';
+import classes from './phone-show.module.css';
+
+/** The show's top bar: a way back, the show and its seller, EN VIVO, the viewers; under it the sound and the WhatsApp group. */
+export function PhoneTopBar({ show, sound }: { show: ShowModel; sound: VideoSound }) {
+  const { t } = useTranslation();
+  const { session, pageState, viewerCount } = show;
+  const status = sound.isStopped ? 'stopped' : pageState;
+  return (
+    <>
+      <header className={classes.topBar}>
+        <a href="/live" className={classes.round} aria-label={t('live.phone.back')} data-testid="back-to-shows">
+          <ChevronLeftIcon size={22} />
+        </a>
+        <div className={classes.titleBlock}>
+          <h1 className={classes.title}>{session.title}</h1>
+          {session.sellerName && (
+            <p className={classes.seller} data-testid="seller-name">
+              {session.sellerName}
+            </p>
+          )}
+        </div>
+        <span className={classes.status} data-state={status} data-testid="live-status">
+          {t(`live.status.${status}`)}
+        </span>
+        {viewerCount !== null && (
+          <span className={classes.viewers} data-testid="viewer-count" data-count={viewerCount}>
+            <EyeIcon size={16} aria-hidden="true" />
+            <span aria-hidden="true">{viewerCount}</span>
+            <VisuallyHidden>{t('live.viewers', { count: viewerCount })}</VisuallyHidden>
+          </span>
+        )}
+      </header>
+      {(sound.isPlaying || session.whatsappLink) && (
+        <div className={classes.topActions}>
+          {sound.isPlaying && (
+            <button type="button" className={classes.pill} onClick={sound.toggleSound} aria-pressed={!sound.muted} data-testid="audio-toggle">
+              {sound.muted ? <VolumeIcon size={18} aria-hidden="true" /> : <VolumeOffIcon size={18} aria-hidden="true" />}
+              {sound.muted ? t('live.video.unmute') : t('live.video.mute')}
+            </button>
+          )}
+          {session.whatsappLink && (
+            <a
+              href={session.whatsappLink}
+              target="_blank"
+              rel="noopener noreferrer"
+              className={classes.pill}
+              data-kind="whatsapp"
+              aria-label={t('live.whatsapp')}
+              data-testid="whatsapp-link"
+            >
+              <ChatIcon size={18} aria-hidden="true" />
+              {t('live.phone.whatsapp')}
+            </a>
+          )}
+        </div>
+      )}
+    </>
+  );
+}

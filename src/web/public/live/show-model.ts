@@ -1,0 +1,31 @@
+import type { LiveSessionPublic } from '../../../domain/live.js';
+import type { BuyerLots, LivePageState, SessionTotals } from './live-view';
+import type { LiveVideoFeed } from './use-live-video';
+
+/** What both layouts of the live page show, worked out once (live-session-view.tsx). */
+export interface ShowModel extends BuyerLots {
+  session: LiveSessionPublic;
+  /** Server time minus device time. */
+  offset: number;
+  pageState: LivePageState;
+  /** Begun, then stopped with 'Detener' (live-view.ts isShowStopped). */
+  isStopped: boolean;
+  isStartDue: boolean;
+  /** Before the start: the countdown, and the lots to come. */
+  isBeforeShow: boolean;
+  totals: SessionTotals;
+  /** The session's company, known to its editors only (they see 'your auction', not the form). */
+  companyId: string | null;
+  viewerCount: number | null;
+}
+
+/** The seller's video and the viewer's sound, kept above both layouts. */
+export interface ShowVideo {
+  feed: LiveVideoFeed;
+  muted: boolean;
+  onMutedChange(muted: boolean): void;
+  /** The seller stopped the broadcast while this page watched. */
+  stopped: boolean;
+  /** The seller asked for sound (promptUnmute) and the video is still muted. */
+  unmute: { onUnmute: () => void; onDismiss: () => void } | null;
+}

@@ -1,0 +1,99 @@
+import { Alert, Button, Card, Stack, Text, Title } from '@mantine/core';
+import { ChatIcon, ClockIcon } from '../../components/icons';
+import { useTranslation } from '../../i18n';
+import { ChatPanel } from '../chat/chat-slots';
+import { CurrentLot } from './current-lot';
+import classes from './live-page.module.css';
+import { LiveVideo } from './live-video';
+import { NotOfferedLots, ResultLots, UpcomingLots } from './lot-lists';
+import { LotOverlay } from './lot-overlay';
+import { ScheduledCountdown } from './scheduled-countdown';
+import type { ShowModel, ShowVideo } from './show-model';
+import { UnmuteBanner } from './unmute-banner';
+
+/** Wider screens: the title and seller, the video beside the lot on the block with its bid panel and the chat, then what comes next and what sold. */
+export function WideShow({ show, video }: { show: ShowModel; video: ShowVideo }) {
+  const { t } = useTranslation();
+  const { session, pageState, isStopped, current, offset } = show;
+
+  return (
+    <Stack gap="lg" data-testid="live-session" data-session-id={session.id} data-state={isStopped ? 'stopped' : pageState} data-layout="wide">
+      {video.unmute && <UnmuteBanner {...video.unmute} />}
+      <Stack gap={6} component="header">
+        <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
+          {session.title}
+        </Title>
+        {session.sellerName && (
+          <Text size="sm" c="dimmed" data-testid="seller-name">
+            {t('live.seller', { name: session.sellerName })}
+          </Text>
+        )}
+        {session.whatsappLink && (
+          <Button
+            component="a"
+            href={session.whatsappLink}
+            target="_blank"
+            rel="noopener noreferrer"
+            color="green"
+            variant="light"
+            leftSection={<ChatIcon />}
+            w="fit-content"
+            data-testid="whatsapp-link"
+          >
+            {t('live.whatsapp')}
+          </Button>
+        )}
+      </Stack>
+
+      {pageState === 'paused' && (
+        <Alert color="orange" variant="light" icon={<ClockIcon />} title={t('live.paused')} role="status" data-testid="paused-notice">
+          {t('live.pausedHint')}
+        </Alert>
+      )}
+
+      <div className={classes.layout}>
+        <div className={classes.stage}>
+          <LiveVideo
+            title={session.title}
+            coverImageUrl={session.coverImageUrl}
+            pageState={pageState}
+            viewerCount={show.viewerCount}
+            feed={video.feed}
+            muted={video.muted}
+            onMutedChange={video.onMutedChange}
+            stopped={video.stopped}
+            overlay={current && <LotOverlay lot={current} offset={offset} />}
+          />
+        </div>
+        <Stack gap="lg" miw={0}>
+          {show.isBeforeShow && <ScheduledCountdown scheduledAt={session.scheduledAt} offset={offset} isDue={show.isStartDue} />}
+          {pageState === 'ended' && (
+            <Card withBorder radius="lg" padding="lg" data-testid="ended-session">
+              <Title order={2} size="h4">
+                {t('live.ended.title')}
+              </Title>
+              <Text size="sm" c="dimmed">
+                {t('live.ended.hint')}
+              </Text>
+            </Card>
+          )}
+          {current ? (
+            <CurrentLot key={current.id} sessionId={session.id} lot={current} companyId={show.companyId} offset={offset} />
+          ) : (
+            (pageState === 'live' || pageState === 'paused' || isStopped) && (
+              <Card withBorder radius="lg" padding="lg" data-testid="waiting-lot">
+                <Text c="dimmed">{t('live.current.waiting')}</Text>
+              </Card>
+            )
+          )}
+          <ChatPanel sessionId={session.id} isEnded={pageState === 'ended'} />
+          {pageState !== 'ended' && (
+            <UpcomingLots lots={show.upcoming} heading={t(show.isBeforeShow ? 'live.upcoming.scheduledHeading' : 'live.upcoming.heading')} />
+          )}
+          {(show.results.length > 0 || pageState === 'ended') && <ResultLots lots={show.results} totals={show.totals} />}
+          {show.notOffered.length > 0 && <NotOfferedLots lots={show.notOffered} />}
+        </Stack>
+      </div>
+    </Stack>
+  );
+}
