@@ -1,5 +1,5 @@
 import { type QueryClient, replaceEqualDeep, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ChatMessage, ChatPage, ChatReport, ChatSettings, SessionModerator, SlowModeSeconds } from '../../domain/chat.js';
+import type { ChatMessage, ChatPage, ChatReport, ChatSettings, SessionModerator, SessionMute, SlowModeSeconds } from '../../domain/chat.js';
 import { CHAT_MESSAGE_EVENT, CHAT_REMOVED_EVENT, CHAT_SETTINGS_EVENT, CHAT_STANDING_EVENT } from '../../domain/realtime.js';
 import { addLine, applySettings, applyStanding, type ChatData, flattenChat, reconcileChat, removeLine } from './chat-cache';
 import { api } from './client';
@@ -23,14 +23,6 @@ export const chatKeys = {
 
 const chatPath = (sessionId: string) => `${liveSessionPath(sessionId)}/chat`;
 const linePath = (sessionId: string, messageId: string) => `${chatPath(sessionId)}/${encodeURIComponent(messageId)}`;
-
-/** A muted reader of the show, as the moderators list them. */
-export interface ChatMute {
-  userId: string;
-  name: string;
-  /** epoch ms; null = until the show ends */
-  until: number | null;
-}
 
 /** Who wrote a line (moderators only): what a mute or a block needs. */
 export interface ChatAuthor {
@@ -173,7 +165,7 @@ export function useChatReports(sessionId: string, enabled = true) {
 export function useChatMutes(sessionId: string, enabled = true) {
   return useQuery({
     queryKey: chatKeys.mutes(sessionId),
-    queryFn: ({ signal }) => api.get<{ items: ChatMute[] }>(`${liveSessionPath(sessionId)}/mutes`, signal),
+    queryFn: ({ signal }) => api.get<{ items: SessionMute[] }>(`${liveSessionPath(sessionId)}/mutes`, signal),
     enabled,
   });
 }
