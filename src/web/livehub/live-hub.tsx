@@ -13,6 +13,7 @@ import { SiteFooter } from '../components/site-footer';
 import { useProfilePrompt } from '../components/use-profile-prompt';
 import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
+import { HubChatPanel } from './chat/hub-chat-panel';
 import { CreateSessionModal } from './create-session-modal';
 import { CurrentLotFeed } from './current-lot-feed';
 import { EditSessionModal } from './edit-session-modal';
@@ -209,7 +210,10 @@ function LoadedSession({ sessionId, barProps, toastFor, onToastShown, onAddLot, 
           )}
           <Grid gap="md">
             <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
-              <TransmissionPanel key={data.session.id} session={data.session} viewerCount={live.viewerCount} canEdit={data.canEdit} />
+              <Stack gap="md">
+                <TransmissionPanel key={data.session.id} session={data.session} viewerCount={live.viewerCount} canEdit={data.canEdit} />
+                <HubChatPanel sessionId={sessionId} isEnded={data.session.status === 'ended'} />
+              </Stack>
             </Grid.Col>
             <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>
               <Stack gap="md">

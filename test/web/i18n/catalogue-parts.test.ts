@@ -40,7 +40,8 @@ const inFirstLoad = (named: string) => PUBLIC_NAMESPACES.some((section) => named
 /** The page section a file may use: the page's (or form's) own files, which load with the module that adds it. */
 function pageSectionOf(file: string): string | undefined {
   const relative = path.relative(WEB, file);
-  if (relative.startsWith('public/live')) return 'live';
+  // The chat shows on the live page only (its slots), so it reads the live page's section.
+  if (relative.startsWith('public/live') || relative.startsWith('public/chat')) return 'live';
   if (relative.startsWith('public/pay')) return 'checkout';
   if (relative.startsWith('components/profile-') || relative === 'lib/profile-form.ts') return 'profile';
   return undefined;

@@ -1,3 +1,7 @@
+import { ChatOverlayView } from './chat-overlay';
+import { ChatBoard } from './chat-panel';
+import { useChatRoom } from './use-chat-room';
+
 /**
  * The live page's chat, where the page places it: over the video on a phone (`ChatOverlay`) and in
  * the side column on wider screens (`ChatPanel`).
@@ -9,11 +13,13 @@ export interface ChatSlotProps {
 }
 
 /** The last lines over the video, fading upward, and the composer (phone). */
-export function ChatOverlay(_props: ChatSlotProps) {
-  return null;
+export function ChatOverlay({ sessionId, isEnded }: ChatSlotProps) {
+  const room = useChatRoom(sessionId, isEnded);
+  return <ChatOverlayView room={room} />;
 }
 
 /** The whole chat with its history, composer and moderation tools (wide screens). */
-export function ChatPanel(_props: ChatSlotProps) {
-  return null;
+export function ChatPanel({ sessionId, isEnded }: ChatSlotProps) {
+  const room = useChatRoom(sessionId, isEnded);
+  return <ChatBoard room={room} />;
 }

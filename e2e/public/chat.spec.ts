@@ -1,0 +1,205 @@
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ChatPage } from '../../src/domain/chat.js';
+import type { LiveSessionDetail } from '../../src/domain/live.js';
+import { messages } from '../../src/server/messages.js';
+import { buildCategory } from '../../test/support/actors.js';
+import { setupAppAndBrowser } from '../support/app.js';
+import { createAuctionAs } from '../support/auctions.js';
+import { auditPage } from '../support/axe.js';
+import { newPage } from '../support/browser.js';
+import { fill, t } from '../support/catalogue.js';
+import { tapToBid } from '../support/live-phone.js';
+import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
+import { eventually } from '../support/wait.js';
+
+/**
+ * The show's chat on 390 px phones: two buyers talk over the video, typed HTML stays text, the
+ * seller (a moderator, on a wide screen) deletes a line and every phone loses it, slow mode holds,
+ * a muted buyer and a blocked buyer are refused in the server's words and keep what they typed, and
+ * the blocked buyer's one-tap bid is refused too.
+ */
+const ctx = setupAppAndBrowser();
+const c = t.live.chat;
+
+const SELLER = { email: 'lucia.vende@ejemplo.mx', name: 'Lucía Vende' };
+const ANA = { email: 'ana.chat@ejemplo.mx', name: 'Ana Ríos' };
+const BETO = { email: 'beto.chat@ejemplo.mx', name: 'Beto Soto' };
+
+let seller: E2eUser;
+let categoryId = '';
+
+beforeAll(async () => {
+  seller = await prepareUser(ctx.app, { ...SELLER, roles: ['seller'], companyId: 'tienda-lucia', companyName: 'Tienda Lucía' });
+  await prepareUser(ctx.app, { ...ANA, roles: ['buyer'] });
+  await prepareUser(ctx.app, { ...BETO, roles: ['buyer'] });
+  categoryId = await buildCategory(ctx.app, 'Juguetes');
+});
+
+async function page(user: Pick<E2eUser, 'email' | 'name'> | null, opts: { mobile?: boolean } = { mobile: true }): Promise<Page> {
+  const p = await newPage(ctx.browser, opts);
+  if (user) await signInPage(p, ctx.app, user);
+  return p;
+}
+
+async function call<T>(p: Page, method: 'post' | 'put', path: string, data?: unknown): Promise<T> {
+  const res = await p.request[method](`${ctx.app.url}${path}`, { data, headers: { origin: ctx.app.url } });
+  expect(res.status(), await res.text()).toBeLessThan(300);
+  return (await res.json()) as T;
+}
+
+/** Writes a line from the phone's overlay composer (once: the server may refuse it). */
+async function say(overlay: Locator, text: string): Promise<void> {
+  await overlay.getByRole('textbox', { name: c.inputLabel }).fill(text);
+  await overlay.getByRole('button', { name: c.send }).click();
+}
+
+/**
+ * Writes a line as a person would within the pace (a line about every 2 s, or slow mode's): when
+ * the server asks to wait, the refusal stays until the wait is over, then the kept text is sent again.
+ */
+async function sayWhenAllowed(overlay: Locator, text: string): Promise<void> {
+  const input = overlay.getByRole('textbox', { name: c.inputLabel });
+  const send = overlay.getByRole('button', { name: c.send });
+  await say(overlay, text);
+  await eventually(async () => {
+    if ((await input.inputValue()) === '') return 'sent';
+    if ((await overlay.getByTestId('chat-refusal').count()) === 0 && (await send.isEnabled())) await send.click();
+    return 'waiting';
+  }, 40_000).toBe('sent');
+}
+
+/** The public name of each line's author, by its text, as the chat's API gives them to anyone. */
+async function publicNames(p: Page, sessionId: string): Promise<Map<string, string | null>> {
+  const res = await p.request.get(`${ctx.app.url}/api/live-sessions/${sessionId}/chat`);
+  const page = (await res.json()) as ChatPage;
+  return new Map(page.items.map((l) => [l.text, l.authorName]));
+}
+
+const lineWith = (scope: Locator, text: string) => scope.getByTestId('chat-text').filter({ hasText: text });
+
+/** The server's message with its placeholders as a pattern ("espera {{seconds}} s" → "espera \d+ s"). */
+const wording = (message: string) => new RegExp(message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\{\\\{\w+\\\}\\\}/g, '.+'));
+
+describe('the chat on the live page', () => {
+  it('lets buyers talk and moderators keep it clean, on phones', async () => {
+    const sp = await page(seller, { mobile: false });
+    const created = await call<LiveSessionDetail>(sp, 'post', '/api/live-sessions', {
+      title: 'Juguetes antiguos',
+      scheduledAt: Date.now() + 3_600_000,
+      sellerSlug: 'Tienda Lucía',
+    });
+    const id = created.session.id;
+    const auction = await createAuctionAs(sp, ctx.app, { name: 'Tren de lámina', categoryId, startingPrice: 400, status: 'pending' });
+    const withLot = await call<LiveSessionDetail>(sp, 'post', `/api/live-sessions/${id}/lots`, { auctionId: auction.id });
+    await call(sp, 'put', `/api/live-sessions/${id}`, { status: 'live' });
+    await call(sp, 'post', `/api/live-sessions/${id}/current`, { lotId: withLot.lots[0]?.id });
+    await call(sp, 'post', `/api/live-sessions/${id}/timer`, { seconds: 600 });
+    const url = `${ctx.app.url}/live/${id}`;
+
+    // Signed out: the chat reads, and writing asks to sign in first.
+    const visitor = await page(null);
+    await visitor.goto(url);
+    const visitorChat = visitor.getByTestId('chat-overlay');
+    await visitorChat.getByRole('button', { name: c.signIn }).waitFor();
+    expect(await visitorChat.getByRole('textbox').count()).toBe(0);
+    expect(await auditPage(visitor, 'chat: signed out')).toEqual([]);
+
+    // Two buyers on phones see each other's lines.
+    const ana = await page(ANA);
+    const beto = await page(BETO);
+    await ana.goto(url);
+    await beto.goto(url);
+    const anaChat = ana.getByTestId('chat-overlay');
+    const betoChat = beto.getByTestId('chat-overlay');
+    await sayWhenAllowed(anaChat, '¡Hola! ¿El tren tiene su caja?');
+    await lineWith(betoChat, '¡Hola! ¿El tren tiene su caja?').waitFor();
+    await lineWith(visitorChat, '¡Hola! ¿El tren tiene su caja?').waitFor();
+    expect(await anaChat.getByRole('textbox', { name: c.inputLabel }).inputValue()).toBe('');
+    await sayWhenAllowed(betoChat, 'Yo también lo quiero ver');
+    await lineWith(anaChat, 'Yo también lo quiero ver').waitFor();
+    // Each line carries its author's public name (first name and an initial), as the menus name them.
+    const names = await publicNames(visitor, id);
+    const anaName = names.get('¡Hola! ¿El tren tiene su caja?') ?? '';
+    const betoName = names.get('Yo también lo quiero ver') ?? '';
+    expect(anaName).toMatch(/^Ana [A-Z]\.$/);
+    expect(betoName).toMatch(/^Beto [A-Z]\.$/);
+    expect(await auditPage(ana, 'chat: overlay with lines')).toEqual([]);
+
+    // HTML and links show as typed, as text: nothing is parsed, nothing is clickable.
+    const html = '<b>negritas</b> <img src=x onerror="window.hacked=1"> https://estafa.example/premio';
+    await sayWhenAllowed(anaChat, html);
+    await eventually(() => lineWith(betoChat, 'negritas').innerText()).toBe(html);
+    expect(await betoChat.locator('[data-testid="chat-line"] b, [data-testid="chat-line"] img, [data-testid="chat-line"] a').count()).toBe(0);
+    expect(await beto.evaluate(() => (window as unknown as { hacked?: number }).hacked)).toBeUndefined();
+
+    // Tapping the lines opens the whole chat as a sheet.
+    await anaChat.getByRole('button', { name: c.openFull }).click();
+    const sheet = ana.getByRole('dialog', { name: c.sheetTitle });
+    await lineWith(sheet, 'Yo también lo quiero ver').waitFor();
+    expect(await auditPage(ana, 'chat: sheet')).toEqual([]);
+    await sheet.getByRole('button', { name: t.common.close }).click();
+    await eventually(() => sheet.count()).toBe(0);
+
+    // The seller, on a wide screen, moderates from the panel: a deleted line leaves every phone.
+    await sp.goto(url);
+    const board = sp.getByTestId('chat-board');
+    const betoLine = board.getByTestId('chat-line').filter({ hasText: 'Yo también lo quiero ver' });
+    await betoLine.getByRole('button', { name: fill(c.actions.open, { name: betoName }) }).click();
+    const menu = sp.getByRole('dialog', { name: fill(c.actions.title, { name: betoName }) });
+    expect(await auditPage(sp, 'chat: moderator menu')).toEqual([]);
+    await menu.getByRole('button', { name: c.actions.delete }).click();
+    for (const chat of [anaChat, betoChat, visitorChat, board]) await eventually(() => lineWith(chat, 'Yo también lo quiero ver').count()).toBe(0);
+
+    // Slow mode: the composer says it, and a second line too soon is refused with the wait, kept in the field.
+    await board.getByLabel(c.moderation.slowMode).selectOption('10');
+    await anaChat.getByText(fill(c.slowMode, { seconds: '10' })).waitFor();
+    await sayWhenAllowed(anaChat, 'Primera en modo lento');
+    await lineWith(betoChat, 'Primera en modo lento').waitFor();
+    // Her composer counts the 10 s down; past the 2-second pace and within slow mode's, she tries again.
+    const countdown = anaChat.getByTestId('chat-standing');
+    const waitPattern = new RegExp(c.wait.replace('{{seconds}}', '(\\d+)').replace('.', '\\.'));
+    const secondsLeft = async () => Number(waitPattern.exec(await countdown.innerText())?.[1] ?? Number.NaN);
+    await eventually(secondsLeft).toBeLessThanOrEqual(7);
+    await say(anaChat, 'Segunda demasiado pronto');
+    const slow = anaChat.getByTestId('chat-refusal');
+    await eventually(() => slow.innerText()).toMatch(wording(messages.chat.slowMode));
+    expect(await anaChat.getByRole('textbox', { name: c.inputLabel }).inputValue()).toBe('Segunda demasiado pronto');
+    expect(await lineWith(betoChat, 'Segunda demasiado pronto').count()).toBe(0);
+    await board.getByLabel(c.moderation.slowMode).selectOption('0');
+    await eventually(() => anaChat.getByText(fill(c.slowMode, { seconds: '10' })).count()).toBe(0);
+
+    // The seller mutes Beto for 5 minutes: his composer says so, and a line is refused in the server's words.
+    await sayWhenAllowed(betoChat, 'Oigan, ¿y el envío?');
+    const betoAgain = board.getByTestId('chat-line').filter({ hasText: 'Oigan, ¿y el envío?' });
+    await betoAgain.getByRole('button', { name: fill(c.actions.open, { name: betoName }) }).click();
+    await sp.getByRole('dialog').getByRole('button', { name: c.actions.mute5 }).click();
+    await betoChat
+      .getByTestId('chat-standing')
+      .filter({ hasText: c.mutedUntil.split('{{')[0] as string })
+      .waitFor();
+    expect(await auditPage(beto, 'chat: muted')).toEqual([]);
+    await say(betoChat, '¿Por qué me silenciaron?');
+    await eventually(() => betoChat.getByTestId('chat-refusal').innerText()).toMatch(wording(messages.chat.mutedUntil));
+    expect(await betoChat.getByRole('textbox', { name: c.inputLabel }).inputValue()).toBe('¿Por qué me silenciaron?');
+    expect(await lineWith(anaChat, '¿Por qué me silenciaron?').count()).toBe(0);
+
+    // The seller blocks Ana from the shop's shows (asked once more): chat and bids are refused.
+    const anaLine = board.getByTestId('chat-line').filter({ hasText: 'Primera en modo lento' });
+    await anaLine.getByRole('button', { name: fill(c.actions.open, { name: anaName }) }).click();
+    await sp.getByRole('dialog').getByRole('button', { name: c.actions.block }).click();
+    const confirm = sp.getByRole('dialog', { name: fill(c.actions.blockTitle, { name: anaName }) });
+    await confirm.getByRole('button', { name: c.actions.blockYes }).click();
+    await eventually(() => confirm.count()).toBe(0);
+    await anaChat.getByTestId('chat-standing').filter({ hasText: c.blocked }).waitFor();
+    await say(anaChat, '¿Sigo aquí?');
+    await eventually(() => anaChat.getByTestId('chat-refusal').innerText()).toBe(messages.chat.blocked);
+    expect(await anaChat.getByRole('textbox', { name: c.inputLabel }).inputValue()).toBe('¿Sigo aquí?');
+    // Her one tap on 'Pujar' is refused by the bid engine, in its words.
+    await tapToBid(ana, 400, { firstInShow: true });
+    await eventually(() => ana.getByTestId('bid-refusal').innerText()).toContain(messages.bidding.blocked);
+    expect(await auditPage(ana, 'chat: blocked')).toEqual([]);
+
+    for (const p of [sp, visitor, ana, beto]) await p.context().close();
+  });
+});

@@ -1,0 +1,62 @@
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useChatModeration, useChatMutes } from '../../api/chat';
+import { useTranslation } from '../../i18n';
+import { apiErrorText } from '../../lib/api-errors';
+import { formatDate } from '../../lib/dates';
+
+/** The readers muted in this session, each with 'Quitar silencio'. */
+export function MutesList({ sessionId }: { sessionId: string }) {
+  const { t } = useTranslation();
+  const mutes = useChatMutes(sessionId);
+  const { unmute } = useChatModeration(sessionId);
+
+  if (mutes.isError && !mutes.data) {
+    return (
+      <Alert color="red" variant="light" role="alert">
+        {t('livehub.chatPanel.mutes.loadFailed')}
+      </Alert>
+    );
+  }
+  const items = mutes.data?.items ?? [];
+  if (mutes.isSuccess && items.length === 0) {
+    return (
+      <Text size="sm" c="dimmed" role="status">
+        {t('livehub.chatPanel.mutes.empty')}
+      </Text>
+    );
+  }
+  return (
+    <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }} data-testid="hub-chat-mutes">
+      {items.map((mute) => (
+        <Group key={mute.userId} component="li" justify="space-between" gap="xs" wrap="nowrap" data-testid="hub-chat-mute">
+          <Stack gap={0} miw={0}>
+            <Text size="sm" fw={600} truncate>
+              {mute.name}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {mute.until === null ? t('livehub.chatPanel.mutes.toEnd') : t('livehub.chatPanel.mutes.until', { time: formatDate(mute.until, 'HH:mm') })}
+            </Text>
+          </Stack>
+          <Button
+            size="xs"
+            variant="light"
+            aria-label={t('livehub.chatPanel.mutes.unmuteLabel', { name: mute.name })}
+            loading={unmute.isPending && unmute.variables === mute.userId}
+            onClick={() =>
+              unmute.mutate(mute.userId, {
+                onError: (error) =>
+                  notifications.show({
+                    color: 'red',
+                    message: apiErrorText(error, { networkMessage: t('common.networkError'), fallback: t('live.chat.actions.failed') }),
+                  }),
+              })
+            }
+          >
+            {t('livehub.chatPanel.mutes.unmute')}
+          </Button>
+        </Group>
+      ))}
+    </Stack>
+  );
+}

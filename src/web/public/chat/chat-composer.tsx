@@ -1,0 +1,132 @@
+import { Button, Checkbox, Group, TextInput, VisuallyHidden } from '@mantine/core';
+import { type FormEvent, useId } from 'react';
+import { useTranslation } from '../../i18n';
+import { formatDate } from '../../lib/dates';
+import classes from './chat.module.css';
+import type { ChatRoom } from './use-chat-room';
+
+/** The counter shows from this many characters before the limit. */
+const COUNTER_FROM = 40;
+
+interface ChatComposerProps {
+  room: ChatRoom;
+  variant: 'overlay' | 'panel';
+}
+
+/**
+ * Where the reader writes, or why they cannot: signed out (sign in and come back), an incomplete
+ * profile (complete it here), the show ended (read only). Muted, blocked and slow mode are said
+ * above the field; a refused line stays in it, with the server's own words.
+ */
+export function ChatComposer({ room, variant }: ChatComposerProps) {
+  const { t } = useTranslation();
+  const inputId = useId();
+  const noticeId = useId();
+  const { composer, access } = room;
+
+  if (access === 'loading') return null;
+  if (access === 'ended') {
+    return (
+      <p className={classes.notice} data-variant={variant} data-testid="chat-ended">
+        {t('live.chat.ended')}
+      </p>
+    );
+  }
+  if (access === 'signedOut') {
+    return (
+      <Button variant={variant === 'overlay' ? 'white' : 'light'} size="sm" fullWidth onClick={room.signIn} data-testid="chat-sign-in">
+        {t('live.chat.signIn')}
+      </Button>
+    );
+  }
+  if (access === 'profile') {
+    return (
+      <Group gap="xs" wrap="nowrap" justify="space-between" className={classes.notice} data-variant={variant} data-testid="chat-profile">
+        <span>{t('live.chat.profile')}</span>
+        <Button size="xs" variant={variant === 'overlay' ? 'white' : 'light'} onClick={room.profile.open}>
+          {t('live.chat.profileAction')}
+        </Button>
+      </Group>
+    );
+  }
+
+  const standing = standingText(room, t);
+  const problem = composer.problem ? t(`live.chat.problem.${composer.problem}`, { max: composer.max }) : null;
+  const refusal = composer.refusal ? composer.refusal.message || t('live.chat.sendFailed') : null;
+  const notice = refusal ?? problem ?? standing;
+  const isNearLimit = composer.length >= composer.max - COUNTER_FROM;
+  const isOver = composer.length > composer.max;
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    composer.send();
+  };
+
+  return (
+    <form className={classes.composer} data-variant={variant} onSubmit={onSubmit} data-testid="chat-composer">
+      {notice && (
+        <p
+          id={noticeId}
+          className={classes.notice}
+          data-variant={variant}
+          data-tone={refusal || problem ? 'error' : 'info'}
+          role={refusal || problem ? 'alert' : 'status'}
+          data-testid={refusal ? 'chat-refusal' : problem ? 'chat-problem' : 'chat-standing'}
+        >
+          {notice}
+        </p>
+      )}
+      {room.isModerator && (
+        <Checkbox
+          size="xs"
+          label={t('live.chat.moderation.announce')}
+          checked={composer.isAnnouncement}
+          onChange={(event) => composer.setAnnouncement(event.currentTarget.checked)}
+          className={variant === 'overlay' ? classes.overlayAnnounce : undefined}
+          data-testid="chat-announce"
+        />
+      )}
+      <Group gap={6} wrap="nowrap" align="center">
+        <TextInput
+          id={inputId}
+          flex={1}
+          size={variant === 'overlay' ? 'sm' : 'md'}
+          radius="xl"
+          value={composer.text}
+          onChange={(event) => composer.setText(event.currentTarget.value)}
+          placeholder={composer.isAnnouncement ? t('live.chat.announcePlaceholder') : t('live.chat.placeholder')}
+          aria-label={t('live.chat.inputLabel')}
+          aria-describedby={notice ? noticeId : undefined}
+          aria-invalid={Boolean(problem || isOver) || undefined}
+          autoComplete="off"
+          enterKeyHint="send"
+          classNames={variant === 'overlay' ? { input: classes.overlayInput } : undefined}
+          data-testid="chat-input"
+          rightSectionWidth={isNearLimit ? 64 : undefined}
+          rightSection={
+            isNearLimit ? (
+              <span className={classes.counter} data-over={isOver || undefined} data-testid="chat-counter">
+                <span aria-hidden="true">{t('live.chat.counter', { used: composer.length, max: composer.max })}</span>
+                <VisuallyHidden>{t('live.chat.counterLabel', { used: composer.length, max: composer.max })}</VisuallyHidden>
+              </span>
+            ) : null
+          }
+        />
+        <Button type="submit" radius="xl" size={variant === 'overlay' ? 'sm' : 'md'} loading={composer.isSending} data-testid="chat-send">
+          {t('live.chat.send')}
+        </Button>
+      </Group>
+    </form>
+  );
+}
+
+/** Muted, blocked, waiting or slow mode, in that order: what holds the reader's next line. */
+function standingText(room: ChatRoom, t: ReturnType<typeof useTranslation>['t']): string | null {
+  if (room.isBlocked) return t('live.chat.blocked');
+  if (room.isMuted) {
+    return room.mutedUntil == null ? t('live.chat.mutedToEnd') : t('live.chat.mutedUntil', { time: formatDate(room.mutedUntil, 'HH:mm') });
+  }
+  if (room.waitSeconds > 0) return t('live.chat.wait', { seconds: room.waitSeconds });
+  if (room.slowModeSeconds > 0) return t('live.chat.slowMode', { seconds: room.slowModeSeconds });
+  return null;
+}

@@ -1,0 +1,46 @@
+import { UnstyledButton } from '@mantine/core';
+import { useState } from 'react';
+import { NativeDialog } from '../../components/native-dialog';
+import { useTranslation } from '../../i18n';
+import classes from './chat.module.css';
+import { ChatComposer } from './chat-composer';
+import { ChatLine } from './chat-line';
+import { ChatBoard } from './chat-panel';
+import { ChatProfile } from './chat-profile';
+import type { ChatRoom } from './use-chat-room';
+
+/** Lines over the video: the newest few, the older ones fading out upward. */
+const OVERLAY_LINES = 5;
+
+/**
+ * The chat over the video on a phone: the pinned line, the last lines (white with a shadow and a
+ * scrim, readable over any picture) and a compact composer. A tap on the lines opens the whole
+ * chat as a sheet, where each line has its actions.
+ */
+export function ChatOverlayView({ room }: { room: ChatRoom }) {
+  const { t } = useTranslation();
+  const [isOpen, setOpen] = useState(false);
+  const lines = room.chat.lines.slice(-OVERLAY_LINES);
+  const pinned = room.settings?.pinned ?? null;
+  const myTag = room.me?.tag ?? null;
+
+  return (
+    <div className={classes.overlay} data-testid="chat-overlay">
+      {pinned && <ChatLine line={pinned} myTag={myTag} variant="overlay" isPinned />}
+      <UnstyledButton className={classes.overlayLines} onClick={() => setOpen(true)} aria-label={t('live.chat.openFull')} data-testid="chat-open">
+        {lines.map((line) => (
+          <ChatLine key={line.id} line={line} myTag={myTag} variant="overlay" />
+        ))}
+      </UnstyledButton>
+      {!isOpen && <ChatComposer room={room} variant="overlay" />}
+      {isOpen && (
+        <NativeDialog title={t('live.chat.sheetTitle')} onClose={() => setOpen(false)} closable size="lg">
+          <div className={classes.sheet}>
+            <ChatBoard room={room} heading={false} />
+          </div>
+        </NativeDialog>
+      )}
+      {!isOpen && <ChatProfile room={room} />}
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import { Group, Title } from '@mantine/core';
+import { useId, useState } from 'react';
+import type { ChatMessage } from '../../../domain/chat.js';
+import { useTranslation } from '../../i18n';
+import classes from './chat.module.css';
+import { ChatComposer } from './chat-composer';
+import { ChatLine } from './chat-line';
+import { ChatList } from './chat-list';
+import { ChatProfile } from './chat-profile';
+import { LineActions } from './line-actions';
+import { ModeratorBar } from './moderator-bar';
+import type { ChatRoom } from './use-chat-room';
+
+interface ChatBoardProps {
+  room: ChatRoom;
+  /** Shown above the list (the panel's heading); the sheet has its own title. */
+  heading?: boolean;
+}
+
+/**
+ * The whole chat: the moderators' slow mode, the pinned line, every line with 'load earlier' on
+ * scrolling up, and the composer. The wide screens' panel, the phone's sheet and the Live Hub
+ * show this same board.
+ */
+export function ChatBoard({ room, heading = true }: ChatBoardProps) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const [actionsFor, setActionsFor] = useState<ChatMessage | null>(null);
+  const pinned = room.settings?.pinned ?? null;
+  // Signed-in readers report; moderators act. Signed out, a line has no actions.
+  const onActions = room.user ? setActionsFor : undefined;
+
+  return (
+    <section
+      className={classes.board}
+      aria-labelledby={heading ? titleId : undefined}
+      aria-label={heading ? undefined : t('live.chat.title')}
+      data-testid="chat-board"
+    >
+      {(heading || room.isModerator) && (
+        <Group justify="space-between" align="flex-end" gap="xs" wrap="nowrap">
+          {heading ? (
+            <Title order={2} size="h5" id={titleId}>
+              {t('live.chat.title')}
+            </Title>
+          ) : (
+            <span />
+          )}
+          {room.isModerator && <ModeratorBar room={room} />}
+        </Group>
+      )}
+      {pinned && <ChatLine line={pinned} myTag={room.me?.tag ?? null} variant="panel" isPinned onActions={onActions} />}
+      <ChatList room={room} onActions={onActions} />
+      <ChatComposer room={room} variant="panel" />
+      {actionsFor && <LineActions room={room} line={actionsFor} onClose={() => setActionsFor(null)} />}
+      <ChatProfile room={room} />
+    </section>
+  );
+}
