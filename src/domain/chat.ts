@@ -106,6 +106,15 @@ export interface SessionModerator {
   isOwner: boolean;
 }
 
+/** A user muted in one show's chat, as moderators list them. */
+export interface SessionMute {
+  userId: string;
+  /** The public name ("Sofía R."). */
+  name: string;
+  /** epoch ms; null = until the show ends. */
+  until: number | null;
+}
+
 /** A user blocked from a company's shows, as the admin panel lists them. */
 export interface CompanyBlock {
   userId: string;
@@ -119,15 +128,30 @@ export interface CompanyBlock {
 // ── Inputs (the server validates these; the web uses the same schemas) ──────
 
 /** A line; `announcement` (moderators only) posts it highlighted. The text's own rules are `chatTextProblem`'s, so the refusal says which. */
-export const ZChatText = z.object({ text: z.string().max(10_000), announcement: z.boolean().optional() });
-export const ZChatPin = z.object({ messageId: z.string().uuid().nullable() });
-export const ZModeratorInput = z.object({ email: z.string().trim().toLowerCase().email().max(254) });
+export const ZChatText = z.object({
+  text: z.string({ error: 'chatTextRequired' }).max(10_000, { error: 'chatTextTooLong' }),
+  announcement: z.boolean({ error: 'chatAnnouncementInvalid' }).optional(),
+});
+export const ZChatPin = z.object({ messageId: z.string({ error: 'chatMessageIdInvalid' }).uuid({ error: 'chatMessageIdInvalid' }).nullable() });
+export const ZModeratorInput = z.object({
+  email: z
+    .string({ error: 'chatModeratorEmailInvalid' })
+    .trim()
+    .toLowerCase()
+    .email({ error: 'chatModeratorEmailInvalid' })
+    .max(254, { error: 'chatModeratorEmailInvalid' }),
+});
 export const ZMuteInput = z.object({
-  userId: z.string().uuid(),
-  minutes: z.number().int().min(1).max(MUTE_MINUTES_MAX).nullable(),
+  userId: z.string({ error: 'chatUserIdInvalid' }).uuid({ error: 'chatUserIdInvalid' }),
+  minutes: z
+    .number({ error: 'chatMuteMinutesInvalid' })
+    .int({ error: 'chatMuteMinutesInvalid' })
+    .min(1, { error: 'chatMuteMinutesInvalid' })
+    .max(MUTE_MINUTES_MAX, { error: 'chatMuteMinutesInvalid' })
+    .nullable(),
 });
 export const ZChatSettingsInput = z.object({
-  slowModeSeconds: z.union([z.literal(0), z.literal(5), z.literal(10), z.literal(30)]),
+  slowModeSeconds: z.union([z.literal(0), z.literal(5), z.literal(10), z.literal(30)], { error: 'chatSlowModeInvalid' }),
 });
 export const ZBlockInput = z.object({ userId: z.string().uuid() });
 export const ZMutedWordsInput = z.object({

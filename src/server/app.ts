@@ -18,6 +18,7 @@ import { createBidPresenter } from './features/bids/presenters.js';
 import { bidsRoutes } from './features/bids/routes.js';
 import { startClosingScheduler } from './features/bids/scheduler.js';
 import { categoriesRoutes } from './features/categories/routes.js';
+import { chatRoutes } from './features/chat/routes.js';
 import { companiesRoutes } from './features/companies/routes.js';
 import { agoraRoutes } from './features/live/agora-routes.js';
 import { deleteExpiredLiveKeys } from './features/live/idempotency.js';
@@ -219,6 +220,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => auctionsRoutes(scope, ctx));
   await app.register(async (scope) => bidsRoutes(scope, ctx));
   await app.register(async (scope) => liveRoutes(scope, ctx));
+  await app.register(async (scope) => chatRoutes(scope, ctx));
   await app.register(async (scope) => agoraRoutes(scope, ctx));
   await app.register(async (scope) => mediaRoutes(scope, ctx));
   await app.register(async (scope) => paymentsRoutes(scope, ctx));

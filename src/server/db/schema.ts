@@ -555,6 +555,8 @@ export const chatMessages = pgTable(
     kind: text('kind', { enum: CHAT_KINDS }).notNull().default('user'),
     text: text('text').notNull(),
     system: jsonb('system').$type<ChatSystemEvent>(),
+    /** A system line's identity (its event, its lot and the lot's round): each is written once, whichever instance writes it. */
+    systemKey: text('system_key'),
     /** A muted word was in it: shown only to its author. */
     onlyAuthor: boolean('only_author').notNull().default(false),
     deletedAt: ts('deleted_at'),
@@ -564,6 +566,7 @@ export const chatMessages = pgTable(
   (t) => [
     uniqueIndex('chat_messages_seq_key').on(t.seq),
     index('chat_messages_session_seq_idx').on(t.sessionId, t.seq),
+    uniqueIndex('chat_messages_system_key').on(t.sessionId, t.systemKey),
     check('chat_messages_kind_valid', sql`${t.kind} in (${inList(CHAT_KINDS)})`),
     check('chat_messages_text_length', sql`length(${t.text}) <= 2000`),
   ],

@@ -1,0 +1,117 @@
+import { sql } from 'drizzle-orm';
+import { type ChatMessage, chatTextProblem, containsMutedWord } from '../../../domain/chat.js';
+import { MEXICO_CITY_TZ } from '../../../domain/live.js';
+import { recordAudit } from '../../audit.js';
+import { type Db, rows, type Tx } from '../../db/connect.js';
+import { chatMessages, chatReports } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import type { Acting } from '../../http/request-context.js';
+import { messages } from '../../messages.js';
+import type { ScopedActor } from '../../policies/scope.js';
+import type { DomainEvent } from '../../realtime/publisher.js';
+import { chatLine } from './events.js';
+import { isChatOpen, lineInterval, paceRefusal, repeatKey } from './policies.js';
+import type { ChatPresenter } from './presenters.js';
+import { isVisibleTo, lineNotFound, powerOf, readChatSession, readLine, readMutedWords, readPerson, readStanding } from './queries.js';
+
+/**
+ * Writing in a show's chat, and reporting a line. A line is refused, in this order: the show ended
+ * (the chat is its replay), an incomplete profile, the text's own rules (chatTextProblem: said,
+ * never rewritten), an announcement from a non-moderator, the company's block, a mute, then the
+ * pace, the slow mode and a repeated line, decided across instances by one conditional upsert.
+ */
+
+const timeFormat = new Intl.DateTimeFormat('es-MX', { hour: '2-digit', minute: '2-digit', timeZone: MEXICO_CITY_TZ });
+
+function mutedRefusal(until: Date | null): AppError {
+  const extra = { mutedUntil: until ? until.getTime() : null };
+  if (!until) return new AppError('CHAT_MUTED', messages.chat.mutedUntilEnd, undefined, extra);
+  const minutes = String(Math.max(1, Math.ceil((until.getTime() - Date.now()) / 60_000)));
+  return new AppError('CHAT_MUTED', messages.chat.mutedUntil.replace('{{time}}', timeFormat.format(until)).replace('{{minutes}}', minutes), undefined, extra);
+}
+
+/**
+ * Takes the writer's turn: one upsert on chat_writers that succeeds only when the last line is at
+ * least `interval` seconds old and said something else. Concurrent lines of one writer, on any
+ * instance, queue on that row, so only one of them passes. When it refuses, the row says why.
+ */
+async function takeTurn(tx: Tx, opts: { sessionId: string; userId: string; text: string; slowModeSeconds: number; isModerator: boolean }) {
+  const key = repeatKey(opts.text);
+  const interval = lineInterval(opts);
+  const taken = rows(
+    await tx.execute(sql`
+      insert into chat_writers (session_id, user_id, last_at, last_text)
+      values (${opts.sessionId}::uuid, ${opts.userId}::uuid, now(), ${key})
+      on conflict (session_id, user_id) do update set last_at = excluded.last_at, last_text = excluded.last_text
+        where chat_writers.last_at <= excluded.last_at - (${interval}::int * interval '1 second')
+          and chat_writers.last_text <> excluded.last_text
+      returning 1 as taken`),
+  );
+  if (taken.length > 0) return;
+  const [row] = rows<{ elapsed_ms: number; same_text: boolean }>(
+    await tx.execute(sql`
+      select (extract(epoch from (now() - last_at)) * 1000)::float8 as elapsed_ms, last_text = ${key} as same_text
+        from chat_writers where session_id = ${opts.sessionId}::uuid and user_id = ${opts.userId}::uuid`),
+  );
+  const refusal = paceRefusal({ ...opts, elapsedMs: Number(row?.elapsed_ms ?? 0), sameText: row?.same_text === true }) ?? {
+    code: 'CHAT_RATE_LIMITED' as const,
+    waitSeconds: 2,
+  };
+  if (refusal.code === 'CHAT_DUPLICATE') throw new AppError('CHAT_DUPLICATE', messages.chat.duplicate);
+  const words = refusal.code === 'CHAT_SLOW_MODE' ? messages.chat.slowMode : messages.chat.tooFast;
+  throw new AppError(refusal.code, words.replace('{{seconds}}', String(refusal.waitSeconds)), undefined, { retryAfterSeconds: refusal.waitSeconds });
+}
+
+/** POST .../chat: the stored line and its event (to the room, or to its author alone when it holds a muted word). */
+export async function postLine(
+  db: Db,
+  opts: Acting<ScopedActor> & { present: ChatPresenter; sessionId: string; text: string; announcement: boolean },
+): Promise<{ message: ChatMessage; events: DomainEvent[] }> {
+  const { actor, text } = opts;
+  return db.transaction(async (tx) => {
+    const session = await readChatSession(tx, opts.sessionId);
+    if (!isChatOpen(session)) throw new AppError('SESSION_ENDED', messages.chat.sessionEnded);
+    const author = await readPerson(tx, actor.id);
+    if (!author?.isComplete) throw new AppError('PROFILE_INCOMPLETE', messages.chat.profileIncomplete);
+    const problem = chatTextProblem(text);
+    if (problem) throw new AppError('VALIDATION', messages.errors.validation, { text: messages.chat.fields[problem] });
+    const power = await powerOf(tx, actor, session);
+    if (opts.announcement && !power) throw new AppError('FORBIDDEN', messages.chat.announcementModeratorsOnly);
+    const standing = await readStanding(tx, { sessionId: session.id, companyId: session.companyId, userId: actor.id });
+    if (standing.isBlocked) throw new AppError('BUYER_BLOCKED', messages.chat.blocked);
+    if (standing.mutedUntil !== undefined) throw mutedRefusal(standing.mutedUntil);
+    await takeTurn(tx, { sessionId: session.id, userId: actor.id, text, slowModeSeconds: session.chatSlowModeSeconds, isModerator: power !== null });
+    // The company's muted words keep its audience's lines to their authors; its moderators' lines are theirs to say.
+    const onlyAuthor = !power && containsMutedWord(text, await readMutedWords(tx, session.companyId));
+    const [row] = await tx
+      .insert(chatMessages)
+      .values({
+        sessionId: session.id,
+        authorId: actor.id,
+        authorName: author.publicName,
+        authorIsModerator: power !== null,
+        kind: opts.announcement ? 'announcement' : 'user',
+        text,
+        onlyAuthor,
+      })
+      .returning();
+    if (!row) throw new Error('insert returned nothing');
+    if (opts.announcement)
+      await recordAudit(tx, { by: opts, action: 'chat.announce', entityType: 'live_session', entityId: session.id, after: { messageId: row.id, text } });
+    const message = opts.present.message(row);
+    return { message, events: [chatLine(message, onlyAuthor ? actor.id : null)] };
+  });
+}
+
+/** POST .../chat/{messageId}/report: once per user and line; a repeat is accepted without a second row (`created: false`). */
+export async function reportLine(db: Db, opts: { actor: ScopedActor; sessionId: string; messageId: string }): Promise<{ created: boolean }> {
+  const session = await readChatSession(db, opts.sessionId);
+  const line = await readLine(db, session.id, opts.messageId);
+  if (!line || !isVisibleTo(line, opts.actor.id)) throw lineNotFound();
+  const inserted = await db
+    .insert(chatReports)
+    .values({ messageId: line.id, reporterId: opts.actor.id, sessionId: session.id })
+    .onConflictDoNothing()
+    .returning({ messageId: chatReports.messageId });
+  return { created: inserted.length > 0 };
+}

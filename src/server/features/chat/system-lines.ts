@@ -1,0 +1,74 @@
+import { and, count, eq, like, ne } from 'drizzle-orm';
+import type { ChatSystemEvent } from '../../../domain/chat.js';
+import type { Db } from '../../db/connect.js';
+import { auctions, chatMessages, liveLots, liveSessions } from '../../db/schema.js';
+import type { Publisher } from '../../realtime/publisher.js';
+import { chatLine } from './events.js';
+import type { ChatPresenter } from './presenters.js';
+
+/**
+ * The show's own events as chat lines: a lot goes on the block (its timer first started), sold to a
+ * masked bidder for a price, unsold. Each subscriber runs on the instance that published the event;
+ * a line's key (its event, its lot and the lot's round) is unique per session, so each line is
+ * written once even if two instances hear of it, and a timer moved later does not open the lot again.
+ * An ended show's chat is its replay: nothing is added to it.
+ */
+
+async function writeSystemLine(db: Db, opts: { sessionId: string; key: string; system: ChatSystemEvent }) {
+  const [session] = await db
+    .select({ id: liveSessions.id })
+    .from(liveSessions)
+    .where(and(eq(liveSessions.id, opts.sessionId), ne(liveSessions.status, 'ended')));
+  if (!session) return null;
+  const [row] = await db
+    .insert(chatMessages)
+    .values({ sessionId: session.id, kind: 'system', text: opts.system.auctionName, system: opts.system, systemKey: opts.key })
+    .onConflictDoNothing({ target: [chatMessages.sessionId, chatMessages.systemKey] })
+    .returning();
+  return row ?? null;
+}
+
+/** How many times the lot ended unsold in this session: a re-run lot goes on the block once per round. */
+async function unsoldRounds(db: Db, sessionId: string, lotId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(chatMessages)
+    .where(and(eq(chatMessages.sessionId, sessionId), like(chatMessages.systemKey, `lotUnsold:${lotId}:%`)));
+  return Number(row?.n ?? 0);
+}
+
+export function installChatSubscribers(opts: { db: Db; publisher: Publisher; present: ChatPresenter }): () => void {
+  const { db, publisher, present } = opts;
+
+  async function announce(line: Awaited<ReturnType<typeof writeSystemLine>>) {
+    if (line) await publisher.publish([chatLine(present.message(line), null)]);
+  }
+
+  const offOpened = publisher.subscribe('lotTimerSet', async ({ timer, auction }) => {
+    const round = await unsoldRounds(db, timer.sessionId, timer.lotId);
+    const system: ChatSystemEvent = { event: 'lotOpened', lotId: timer.lotId, auctionName: auction.name, startingPrice: auction.startingPrice };
+    await announce(await writeSystemLine(db, { sessionId: timer.sessionId, key: `lotOpened:${timer.lotId}:${round}`, system }));
+  });
+
+  const offFinished = publisher.subscribe('lotFinished', async ({ finished }) => {
+    const { sessionId, lotId, state } = finished;
+    const [lot] = await db
+      .select({ name: auctions.name })
+      .from(liveLots)
+      .innerJoin(auctions, eq(auctions.id, liveLots.auctionId))
+      .where(eq(liveLots.id, lotId));
+    if (!lot) return;
+    // The state is already presented: the winner's name masked (maskName), never their id.
+    const sold = state.winnerName !== null;
+    const system: ChatSystemEvent = sold
+      ? { event: 'lotSold', lotId, auctionName: lot.name, price: state.currentPrice ?? 0, winnerName: state.winnerName as string }
+      : { event: 'lotUnsold', lotId, auctionName: lot.name };
+    const key = sold ? `lotSold:${lotId}` : `lotUnsold:${lotId}:${state.endTime ?? 0}`;
+    await announce(await writeSystemLine(db, { sessionId, key, system }));
+  });
+
+  return () => {
+    offOpened();
+    offFinished();
+  };
+}
