@@ -4,8 +4,9 @@
  * per user every 2 s at most, never the same line twice in a row). By default (CHAT=both) each
  * engine runs the same show twice, without chat and then with it, each on a fresh database, and
  * reports, per engine:
- * - chat.deliveryMs: per line, from its author's 201 to the LAST viewer's arrival (p50, p99, max;
- *   target p99 under 300 ms); deliveryFromCreatedAtMs the same from the line's createdAt;
+ * - chat.deliveryMs: per line, from its createdAt (the server took it) to the LAST viewer's arrival
+ *   (p50, p99, max; target p99 under 300 ms); deliveryFromSendMs the same from the author's
+ *   sending, deliveryFromAnswerMs from its 201 (the route answers after its emit to the room);
  * - chat.consistency: every viewer received every line meant for everyone exactly once and in seq
  *   order (lost, duplicated, outOfOrder, unexpected: target 0), every 201 is stored, nothing else;
  * - chat.refused: refused lines by `error.code`;

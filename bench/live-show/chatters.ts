@@ -51,6 +51,7 @@ export async function runChatters(): Promise<void> {
       if (!running) return;
       attempted++;
       const sentAt = performance.now();
+      const sentAtEpoch = Date.now();
       const text = `${PHRASES[(index + k) % PHRASES.length]} (${k + 1})`;
       try {
         const res = await client.request('POST', path, cookie, { text });
@@ -59,7 +60,7 @@ export async function runChatters(): Promise<void> {
         latencyMs.push(lastAnswer - sentAt);
         if (res.status === 201) {
           const line = JSON.parse(res.body) as ChatMessage;
-          accepted.push({ id: line.id, seq: line.seq, acceptedAt });
+          accepted.push({ id: line.id, seq: line.seq, sentAt: sentAtEpoch, acceptedAt });
         } else {
           const code = errorCode(res);
           refused[code] = (refused[code] ?? 0) + 1;

@@ -91,8 +91,13 @@ export async function storedChat(database: Database, sessionId: string): Promise
 
 /** The lines every viewer should have received: for everyone, not deleted; a user line carries its POST's answer time. */
 export function expectedChat(stored: StoredLine[], chatters: ChattersResult | null): ExpectedLine[] {
-  const answered = new Map((chatters?.accepted ?? []).map((a) => [a.seq, a.acceptedAt]));
-  return stored.filter((l) => !l.onlyAuthor && !l.deleted).map((l) => ({ seq: l.seq, createdAt: l.createdAt, acceptedAt: answered.get(l.seq) ?? null }));
+  const answered = new Map((chatters?.accepted ?? []).map((a) => [a.seq, a]));
+  return stored
+    .filter((l) => !l.onlyAuthor && !l.deleted)
+    .map((l) => {
+      const answer = answered.get(l.seq);
+      return { seq: l.seq, user: l.kind === 'user', createdAt: l.createdAt, sentAt: answer?.sentAt ?? null, acceptedAt: answer?.acceptedAt ?? null };
+    });
 }
 
 /** Every answered line is stored as answered, nothing else was written by the chatters, and every viewer got every line once, in order. */

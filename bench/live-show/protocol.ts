@@ -21,9 +21,12 @@ export interface ViewersStart {
 /** A chat line every viewer should have received (not only-author, not deleted). */
 export interface ExpectedLine {
   seq: number;
-  /** epoch ms: the server's `createdAt`. */
+  /** A chatter's line (else one of the show's system lines). */
+  user: boolean;
+  /** epoch ms: the server's `createdAt` (the database's clock, on this machine). */
   createdAt: number;
-  /** epoch ms: when its author's POST answered 201 (this machine's clock); null for the show's system lines. */
+  /** epoch ms: when its author sent the POST, and when the 201 arrived (this machine's clock); null when not a chatter's. */
+  sentAt: number | null;
   acceptedAt: number | null;
 }
 export interface ViewersFinish {
@@ -34,12 +37,15 @@ export interface ViewersFinish {
   chat: ExpectedLine[];
 }
 export interface ChatSeen {
-  /** Per user line: the latest viewer's arrival minus its POST's answer. */
-  fromAnswer: number[];
-  /** Per line (user and system): the latest viewer's arrival minus its `createdAt`. */
+  /** Per chatter's line: the latest viewer's arrival minus its `createdAt`. */
   fromCreatedAt: number[];
-  /** Per line: the first viewer's arrival minus its `createdAt`. */
+  /** Per chatter's line: the latest viewer's arrival minus when its POST was sent, and minus when it answered. */
+  fromSend: number[];
+  fromAnswer: number[];
+  /** Per chatter's line: the first viewer's arrival minus its `createdAt`. */
   firstFromCreatedAt: number[];
+  /** Per system line: the latest viewer's arrival minus its `createdAt`. */
+  systemFromCreatedAt: number[];
   /** (viewer, line) pairs never received. */
   lost: number;
   /** Arrivals of a line the viewer already had. */
@@ -111,8 +117,8 @@ export interface ChattersStart {
 }
 export interface ChattersResult {
   type: 'result';
-  /** Each 201: the line's id and seq as answered, and when the answer arrived (epoch ms). */
-  accepted: { id: string; seq: number; acceptedAt: number }[];
+  /** Each 201: the line's id and seq as answered, when the POST was sent and when its answer arrived (epoch ms). */
+  accepted: { id: string; seq: number; sentAt: number; acceptedAt: number }[];
   attempted: number;
   /** Refusals by `error.code` (or HTTP_<status>, or NETWORK). */
   refused: Record<string, number>;

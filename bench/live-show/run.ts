@@ -175,11 +175,14 @@ export async function runLiveShow(engine: 'pglite' | 'postgresql', databaseUrl: 
         targetLinesPerS: knobs.chatters > 0 ? knobs.chatRate : 0,
         linesAccepted: chatResult?.accepted.length ?? 0,
         linesPerS: round((chatResult?.accepted.length ?? 0) / showSeconds, 1),
-        /** From the author's 201 to the last viewer's arrival, per user line. */
-        deliveryMs: stats(view.chat.fromAnswer),
-        /** From the line's createdAt (the server's clock, this machine) to the last viewer, every line. */
-        deliveryFromCreatedAtMs: stats(view.chat.fromCreatedAt),
-        firstViewerFromCreatedAtMs: stats(view.chat.firstFromCreatedAt),
+        /** Per chatter's line, from its createdAt (the server took it) to the LAST viewer's arrival. */
+        deliveryMs: stats(view.chat.fromCreatedAt),
+        /** The same from the author's sending (the whole way), and from its 201 (sent after the room's emit). */
+        deliveryFromSendMs: stats(view.chat.fromSend),
+        deliveryFromAnswerMs: stats(view.chat.fromAnswer),
+        firstViewerMs: stats(view.chat.firstFromCreatedAt),
+        /** The show's system lines, from their createdAt to the last viewer. */
+        systemLineDeliveryMs: stats(view.chat.systemFromCreatedAt),
         refused: chatResult?.refused ?? {},
         consistency: chatConsistency(lines, chatResult, view),
         diagnostics: {

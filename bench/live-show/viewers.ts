@@ -191,17 +191,23 @@ function chatSeen(viewers: Seen[], expected: ExpectedLine[], first: Map<number, 
     lost += missed;
     if (wrong || missed > 0) viewersAffected++;
   }
-  const fromAnswer: number[] = [];
   const fromCreatedAt: number[] = [];
+  const fromSend: number[] = [];
+  const fromAnswer: number[] = [];
   const firstFromCreatedAt: number[] = [];
+  const systemFromCreatedAt: number[] = [];
   for (const line of expected) {
     const latest = last.get(line.seq);
     const earliest = first.get(line.seq);
-    if (latest !== undefined) {
-      fromCreatedAt.push(latest - line.createdAt);
-      if (line.acceptedAt !== null) fromAnswer.push(latest - line.acceptedAt);
+    if (latest === undefined || earliest === undefined) continue;
+    if (!line.user) {
+      systemFromCreatedAt.push(latest - line.createdAt);
+      continue;
     }
-    if (earliest !== undefined) firstFromCreatedAt.push(earliest - line.createdAt);
+    fromCreatedAt.push(latest - line.createdAt);
+    firstFromCreatedAt.push(earliest - line.createdAt);
+    if (line.sentAt !== null) fromSend.push(latest - line.sentAt);
+    if (line.acceptedAt !== null) fromAnswer.push(latest - line.acceptedAt);
   }
-  return { fromAnswer, fromCreatedAt, firstFromCreatedAt, lost, duplicated, outOfOrder, unexpected, viewersAffected };
+  return { fromCreatedAt, fromSend, fromAnswer, firstFromCreatedAt, systemFromCreatedAt, lost, duplicated, outOfOrder, unexpected, viewersAffected };
 }
