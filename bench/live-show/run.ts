@@ -100,6 +100,7 @@ export async function runLiveShow(engine: 'pglite' | 'postgresql', databaseUrl: 
       loopDelay.enable();
       const cpuBefore = process.cpuUsage();
       const machineBefore = os.cpus();
+      const loadBefore = os.loadavg()[0] as number;
       const started = performance.now();
       chatters?.send({ type: 'start', base, sessionId, cookies: seeded.chatterCookies, rate: knobs.chatRate } satisfies ChattersStart);
       show.send({
@@ -119,6 +120,7 @@ export async function runLiveShow(engine: 'pglite' | 'postgresql', databaseUrl: 
       const showSeconds = round((performance.now() - started) / 1000, 1);
       const serverCpu = process.cpuUsage(cpuBefore);
       const machineBusy = cpuBusy(machineBefore, os.cpus());
+      const loadAfter = os.loadavg()[0] as number;
       loopDelay.disable();
 
       const closedRows = rows<{ lot_id: string; closed_ms: number; end_ms: number }>(
@@ -168,6 +170,8 @@ export async function runLiveShow(engine: 'pglite' | 'postgresql', databaseUrl: 
           showProcessCpuMs: showResult.cpuMs,
           viewersProcess: { cpuMs: view.cpuMs, eventLoopDelayP99Ms: view.eventLoopDelayP99Ms },
           machineCpuBusy: machineBusy,
+          /** The machine's 1-minute load average as the show started and ended: above the CPU count, something else competes for it. */
+          loadAverage: { before: round(loadBefore), after: round(loadAfter) },
         },
       };
       const chat = {
