@@ -70,12 +70,13 @@ export async function postLine(
   const { actor, text } = opts;
   return db.transaction(async (tx) => {
     const session = await readChatSession(tx, opts.sessionId);
-    if (!isChatOpen(session)) throw new AppError('SESSION_ENDED', messages.chat.sessionEnded);
-    const author = await readPerson(tx, actor.id);
-    if (!author?.isComplete) throw new AppError('PROFILE_INCOMPLETE', messages.chat.profileIncomplete);
+    // CONFLICT, not SESSION_ENDED: that code asks the Live Hub's seller to confirm reopening a show.
+    if (!isChatOpen(session)) throw new AppError('CONFLICT', messages.chat.sessionEnded);
+    const [author, power] = await Promise.all([readPerson(tx, actor.id), powerOf(tx, actor, session)]);
+    // Bidding's rule (a last name and WhatsApp), for the audience: the show's own moderators answer in it whatever their profile.
+    if (!author || (!power && !author.isComplete)) throw new AppError('PROFILE_INCOMPLETE', messages.chat.profileIncomplete);
     const problem = chatTextProblem(text);
     if (problem) throw new AppError('VALIDATION', messages.errors.validation, { text: messages.chat.fields[problem] });
-    const power = await powerOf(tx, actor, session);
     if (opts.announcement && !power) throw new AppError('FORBIDDEN', messages.chat.announcementModeratorsOnly);
     const standing = await readStanding(tx, { sessionId: session.id, companyId: session.companyId, userId: actor.id });
     if (standing.isBlocked) throw new AppError('BUYER_BLOCKED', messages.chat.blocked);

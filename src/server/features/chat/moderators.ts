@@ -7,8 +7,9 @@ import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import type { ScopedActor } from '../../policies/scope.js';
+import { listModerators } from './moderation-lists.js';
 import { mayManageModerators, moderatorPower } from './policies.js';
-import { type ChatSession, listModerators, readChatSession, readPerson, userIdByEmail } from './queries.js';
+import { type ChatSession, readChatSession, readPerson, userIdByEmail } from './queries.js';
 
 /**
  * Appointing and removing a session's moderators, by its editors (the seller, the company's admins,

@@ -36,11 +36,6 @@ export function isChatOpen(session: ChatSessionFacts): boolean {
   return session.status !== 'ended';
 }
 
-/** A mute row holds while its `until` is null (until the end) or still ahead. */
-export function isMuteActive(until: Date | null, now: number): boolean {
-  return until === null || until.getTime() > now;
-}
-
 /** Seconds a writer must leave between lines: the pace, or the slow mode when longer (moderators keep the pace only). */
 export function lineInterval(opts: { slowModeSeconds: number; isModerator: boolean }): number {
   return opts.isModerator ? CHAT_MIN_INTERVAL_SECONDS : Math.max(CHAT_MIN_INTERVAL_SECONDS, opts.slowModeSeconds);

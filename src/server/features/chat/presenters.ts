@@ -33,8 +33,8 @@ export function createChatPresenter(secret: string) {
   }
 
   /** A reported line, for moderators: with its author's id, so they can mute or block them. */
-  function report(row: ChatRow, counts: { reports: number; lastReportedAt: Date }): ChatReport {
-    return { messageId: row.id, message: message(row), authorId: row.authorId, reports: counts.reports, lastReportedAt: counts.lastReportedAt.getTime() };
+  function report(row: ChatRow, counts: { reports: number; lastReportedAt: number }): ChatReport {
+    return { messageId: row.id, message: message(row), authorId: row.authorId, ...counts };
   }
 
   return { tag, message, report };

@@ -1,33 +1,15 @@
 import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import {
-  CHAT_PAGE_SIZE,
-  type ChatMe,
-  type ChatPage,
-  type ChatSettings,
-  chatPublicName,
-  type SessionModerator,
-  type SessionMute,
-} from '../../../domain/chat.js';
+import { CHAT_PAGE_SIZE, type ChatMe, type ChatPage, type ChatSettings, chatPublicName } from '../../../domain/chat.js';
 import { isUuid } from '../../../domain/ids.js';
 import { effectiveCompanyId, type Role } from '../../../domain/role-rules.js';
 import { type Db, rows, type Tx } from '../../db/connect.js';
-import {
-  chatMessages,
-  chatReports,
-  companyBlocks,
-  companyMutedWords,
-  liveSessions,
-  sessionModerators,
-  sessionMutes,
-  userProfiles,
-  users,
-} from '../../db/schema.js';
+import { chatMessages, companyBlocks, companyMutedWords, liveSessions, sessionModerators, sessionMutes, userProfiles, users } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import type { ScopedActor } from '../../policies/scope.js';
 import { sessionNotFound } from '../live/sessions.js';
 import { type ChatSessionFacts, isChatOpen, type ModeratorPower, moderatorPower } from './policies.js';
-import { type ChatPresenter, type ChatRow, presentModerator, presentMute } from './presenters.js';
+import type { ChatPresenter, ChatRow } from './presenters.js';
 
 /** Reads of a show's chat: the session, who moderates it, a page of lines, the settings, a reader's standing. */
 
@@ -217,72 +199,9 @@ async function readMe(db: Db, present: ChatPresenter, session: ChatSession, view
   const muted = standing.mutedUntil !== undefined;
   return {
     tag: present.tag(session.id, viewer.id),
-    canWrite: isChatOpen(session) && Boolean(person?.isComplete) && !muted && !standing.isBlocked,
+    canWrite: isChatOpen(session) && Boolean(person && (power || person.isComplete)) && !muted && !standing.isBlocked,
     isModerator: power !== null,
     ...(muted ? { mutedUntil: standing.mutedUntil ? standing.mutedUntil.getTime() : null } : {}),
     isBlocked: standing.isBlocked,
   };
-}
-
-/** For moderators: the reported lines not deleted, most reported first, then the latest reported. */
-export async function listReports(db: Db, present: ChatPresenter, session: ChatSession) {
-  const reports = sql<number>`count(*)::int`;
-  const last = sql<Date>`max(${chatReports.createdAt})`;
-  const found = await db
-    .select({ line: chatMessages, reports, last })
-    .from(chatReports)
-    .innerJoin(chatMessages, eq(chatMessages.id, chatReports.messageId))
-    .where(and(eq(chatReports.sessionId, session.id), isNull(chatMessages.deletedAt)))
-    .groupBy(chatMessages.id)
-    .orderBy(desc(reports), desc(last));
-  return { items: found.map((r) => present.report(r.line, { reports: Number(r.reports), lastReportedAt: new Date(r.last) })) };
-}
-
-/**
- * The session's moderators: its owners first (the seller and the company's admins, each only while
- * the policy still makes them an editor of it), then the appointed ones, by when they were appointed.
- */
-export async function listModerators(db: Db | Tx, session: ChatSession): Promise<{ items: SessionModerator[] }> {
-  const candidates = await db
-    .select({ userId: userProfiles.userId })
-    .from(userProfiles)
-    .where(
-      or(eq(userProfiles.userId, session.sellerId ?? sql`null`), and(eq(userProfiles.companyId, session.companyId), sql`'admin' = any(${userProfiles.roles})`)),
-    )
-    .orderBy(userProfiles.createdAt);
-  const owners: SessionModerator[] = [];
-  for (const c of candidates) {
-    const person = await readPerson(db, c.userId);
-    if (person && moderatorPower(person, session, { isAppointed: false }) === 'owner')
-      owners.push(presentModerator({ userId: person.id, name: person.fullName, email: person.email }, true));
-  }
-  // The seller first among the owners.
-  owners.sort((a, b) => Number(b.userId === session.sellerId) - Number(a.userId === session.sellerId));
-  const appointed = await db
-    .select({ userId: sessionModerators.userId })
-    .from(sessionModerators)
-    .where(eq(sessionModerators.sessionId, session.id))
-    .orderBy(sessionModerators.createdAt);
-  const others: SessionModerator[] = [];
-  for (const a of appointed) {
-    if (owners.some((o) => o.userId === a.userId)) continue;
-    const person = await readPerson(db, a.userId);
-    if (person) others.push(presentModerator({ userId: person.id, name: person.fullName, email: person.email }, false));
-  }
-  return { items: [...owners, ...others] };
-}
-
-/** For moderators: the mutes that hold now, with public names. */
-export async function listMutes(db: Db, session: ChatSession): Promise<{ items: SessionMute[] }> {
-  const found = await db
-    .select({ userId: sessionMutes.userId, until: sessionMutes.until })
-    .from(sessionMutes)
-    .where(and(eq(sessionMutes.sessionId, session.id), sql`(${sessionMutes.until} is null or ${sessionMutes.until} > now())`))
-    .orderBy(sessionMutes.createdAt);
-  const items: SessionMute[] = [];
-  for (const m of found) {
-    const person = await readPerson(db, m.userId);
-    if (person) items.push(presentMute({ userId: m.userId, name: person.publicName, until: m.until }));
-  }
-  return { items };
 }

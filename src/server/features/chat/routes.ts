@@ -10,9 +10,10 @@ import { requestContext } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { postLine, reportLine } from './lines.js';
 import { deleteLine, muteUser, pinLine, setSlowMode, unmuteUser } from './moderation.js';
+import { listModerators, listMutes, listReports } from './moderation-lists.js';
 import { appointModerator, removeModerator } from './moderators.js';
 import { createChatPresenter } from './presenters.js';
-import { lineNotFound, listModerators, listMutes, listReports, readChatPage, readChatSession, readLine, readPerson, requireModerator } from './queries.js';
+import { lineNotFound, readChatPage, readChatSession, readLine, readPerson, requireModerator } from './queries.js';
 import { installChatSubscribers } from './system-lines.js';
 
 const ZParams = z.object({ id: z.string().max(64) });

@@ -2,9 +2,9 @@ import { and, count, eq, like, ne } from 'drizzle-orm';
 import type { ChatSystemEvent } from '../../../domain/chat.js';
 import type { Db } from '../../db/connect.js';
 import { auctions, chatMessages, liveLots, liveSessions } from '../../db/schema.js';
-import type { Publisher } from '../../realtime/publisher.js';
+import type { DomainEventOf, Publisher } from '../../realtime/publisher.js';
 import { chatLine } from './events.js';
-import type { ChatPresenter } from './presenters.js';
+import type { ChatPresenter, ChatRow } from './presenters.js';
 
 /**
  * The show's own events as chat lines: a lot goes on the block (its timer first started), sold to a
@@ -14,7 +14,7 @@ import type { ChatPresenter } from './presenters.js';
  * An ended show's chat is its replay: nothing is added to it.
  */
 
-async function writeSystemLine(db: Db, opts: { sessionId: string; key: string; system: ChatSystemEvent }) {
+async function writeSystemLine(db: Db, opts: { sessionId: string; key: string; system: ChatSystemEvent }): Promise<ChatRow | null> {
   const [session] = await db
     .select({ id: liveSessions.id })
     .from(liveSessions)
@@ -37,36 +37,37 @@ async function unsoldRounds(db: Db, sessionId: string, lotId: string): Promise<n
   return Number(row?.n ?? 0);
 }
 
+/** A lot's timer was set: the lot goes on the block, unless it already is in this round. Null when nothing was written. */
+export async function writeLotOpened(db: Db, event: DomainEventOf<'lotTimerSet'>): Promise<ChatRow | null> {
+  const { timer, auction } = event;
+  const round = await unsoldRounds(db, timer.sessionId, timer.lotId);
+  const system: ChatSystemEvent = { event: 'lotOpened', lotId: timer.lotId, auctionName: auction.name, startingPrice: auction.startingPrice };
+  return writeSystemLine(db, { sessionId: timer.sessionId, key: `lotOpened:${timer.lotId}:${round}`, system });
+}
+
+/** A lot finished: sold (to the masked winner, for the price) or unsold. Null when nothing was written. */
+export async function writeLotFinished(db: Db, event: DomainEventOf<'lotFinished'>): Promise<ChatRow | null> {
+  const { sessionId, lotId, state } = event.finished;
+  const [lot] = await db.select({ name: auctions.name }).from(liveLots).innerJoin(auctions, eq(auctions.id, liveLots.auctionId)).where(eq(liveLots.id, lotId));
+  if (!lot) return null;
+  // The state is already presented: the winner's name masked (maskName), never their id.
+  const system: ChatSystemEvent =
+    state.winnerName !== null
+      ? { event: 'lotSold', lotId, auctionName: lot.name, price: state.currentPrice ?? 0, winnerName: state.winnerName }
+      : { event: 'lotUnsold', lotId, auctionName: lot.name };
+  // Sold happens once; unsold once per run of the lot (each run ends at its own time).
+  const key = system.event === 'lotSold' ? `lotSold:${lotId}` : `lotUnsold:${lotId}:${state.endTime ?? 0}`;
+  return writeSystemLine(db, { sessionId, key, system });
+}
+
+/** Each system line written is published as any line is. */
 export function installChatSubscribers(opts: { db: Db; publisher: Publisher; present: ChatPresenter }): () => void {
   const { db, publisher, present } = opts;
-
-  async function announce(line: Awaited<ReturnType<typeof writeSystemLine>>) {
+  const announce = async (line: ChatRow | null) => {
     if (line) await publisher.publish([chatLine(present.message(line), null)]);
-  }
-
-  const offOpened = publisher.subscribe('lotTimerSet', async ({ timer, auction }) => {
-    const round = await unsoldRounds(db, timer.sessionId, timer.lotId);
-    const system: ChatSystemEvent = { event: 'lotOpened', lotId: timer.lotId, auctionName: auction.name, startingPrice: auction.startingPrice };
-    await announce(await writeSystemLine(db, { sessionId: timer.sessionId, key: `lotOpened:${timer.lotId}:${round}`, system }));
-  });
-
-  const offFinished = publisher.subscribe('lotFinished', async ({ finished }) => {
-    const { sessionId, lotId, state } = finished;
-    const [lot] = await db
-      .select({ name: auctions.name })
-      .from(liveLots)
-      .innerJoin(auctions, eq(auctions.id, liveLots.auctionId))
-      .where(eq(liveLots.id, lotId));
-    if (!lot) return;
-    // The state is already presented: the winner's name masked (maskName), never their id.
-    const sold = state.winnerName !== null;
-    const system: ChatSystemEvent = sold
-      ? { event: 'lotSold', lotId, auctionName: lot.name, price: state.currentPrice ?? 0, winnerName: state.winnerName as string }
-      : { event: 'lotUnsold', lotId, auctionName: lot.name };
-    const key = sold ? `lotSold:${lotId}` : `lotUnsold:${lotId}:${state.endTime ?? 0}`;
-    await announce(await writeSystemLine(db, { sessionId, key, system }));
-  });
-
+  };
+  const offOpened = publisher.subscribe('lotTimerSet', async (event) => announce(await writeLotOpened(db, event)));
+  const offFinished = publisher.subscribe('lotFinished', async (event) => announce(await writeLotFinished(db, event)));
   return () => {
     offOpened();
     offFinished();

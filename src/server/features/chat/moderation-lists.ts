@@ -1,0 +1,72 @@
+import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
+import type { SessionModerator, SessionMute } from '../../../domain/chat.js';
+import type { Db, Tx } from '../../db/connect.js';
+import { chatMessages, chatReports, sessionModerators, sessionMutes, userProfiles } from '../../db/schema.js';
+import { moderatorPower } from './policies.js';
+import { type ChatPresenter, presentModerator, presentMute } from './presenters.js';
+import { type ChatSession, readPerson } from './queries.js';
+
+/** What moderators list: the reported lines, the session's moderators, the mutes that hold. */
+
+/** For moderators: the reported lines not deleted, most reported first, then the latest reported. */
+export async function listReports(db: Db, present: ChatPresenter, session: ChatSession) {
+  const reports = sql<number>`count(*)::int`;
+  // Epoch ms, a number on both engines (a bare timestamp aggregate comes back as a Date or a string).
+  const last = sql<number>`(extract(epoch from max(${chatReports.createdAt})) * 1000)::float8`;
+  const found = await db
+    .select({ line: chatMessages, reports, last })
+    .from(chatReports)
+    .innerJoin(chatMessages, eq(chatMessages.id, chatReports.messageId))
+    .where(and(eq(chatReports.sessionId, session.id), isNull(chatMessages.deletedAt)))
+    .groupBy(chatMessages.id)
+    .orderBy(desc(reports), desc(last));
+  return { items: found.map((r) => present.report(r.line, { reports: Number(r.reports), lastReportedAt: Number(r.last) })) };
+}
+
+/**
+ * The session's moderators: its owners first (the seller and the company's admins, each only while
+ * the policy still makes them an editor of it), then the appointed ones, by when they were appointed.
+ */
+export async function listModerators(db: Db | Tx, session: ChatSession): Promise<{ items: SessionModerator[] }> {
+  const companyAdmins = and(eq(userProfiles.companyId, session.companyId), sql`'admin' = any(${userProfiles.roles})`);
+  const candidates = await db
+    .select({ userId: userProfiles.userId })
+    .from(userProfiles)
+    .where(session.sellerId ? or(eq(userProfiles.userId, session.sellerId), companyAdmins) : companyAdmins)
+    .orderBy(userProfiles.createdAt);
+  const owners: SessionModerator[] = [];
+  for (const c of candidates) {
+    const person = await readPerson(db, c.userId);
+    if (person && moderatorPower(person, session, { isAppointed: false }) === 'owner')
+      owners.push(presentModerator({ userId: person.id, name: person.fullName, email: person.email }, true));
+  }
+  // The seller first among the owners.
+  owners.sort((a, b) => Number(b.userId === session.sellerId) - Number(a.userId === session.sellerId));
+  const appointed = await db
+    .select({ userId: sessionModerators.userId })
+    .from(sessionModerators)
+    .where(eq(sessionModerators.sessionId, session.id))
+    .orderBy(sessionModerators.createdAt);
+  const others: SessionModerator[] = [];
+  for (const a of appointed) {
+    if (owners.some((o) => o.userId === a.userId)) continue;
+    const person = await readPerson(db, a.userId);
+    if (person) others.push(presentModerator({ userId: person.id, name: person.fullName, email: person.email }, false));
+  }
+  return { items: [...owners, ...others] };
+}
+
+/** For moderators: the mutes that hold now, with public names. */
+export async function listMutes(db: Db, session: ChatSession): Promise<{ items: SessionMute[] }> {
+  const found = await db
+    .select({ userId: sessionMutes.userId, until: sessionMutes.until })
+    .from(sessionMutes)
+    .where(and(eq(sessionMutes.sessionId, session.id), sql`(${sessionMutes.until} is null or ${sessionMutes.until} > now())`))
+    .orderBy(sessionMutes.createdAt);
+  const items: SessionMute[] = [];
+  for (const m of found) {
+    const person = await readPerson(db, m.userId);
+    if (person) items.push(presentMute({ userId: m.userId, name: person.publicName, until: m.until }));
+  }
+  return { items };
+}
