@@ -18,6 +18,8 @@ const SMOKE: Record<string, Record<string, string>> = {
   'admin-list.ts': { AUCTIONS: '150', ITERATIONS: '2', WARMUP: '1' },
   'bids.ts': { BIDDERS: '2', VIEWERS: '3', USERS: '10', DURATION: '1', WARMUP: '0' },
   'live-show.ts': { VIEWERS: '5', LOTS: '2', TIMER: '5', BIDDERS: '2', USERS: '20' },
+  // Both runs (without chat, then with it); 3 chatters at a line a second in all.
+  'live-chat.ts': { VIEWERS: '5', LOTS: '2', TIMER: '5', BIDDERS: '2', USERS: '20', CHATTERS: '3', CHAT_RATE: '1' },
   // Janus only where it is installed; the bench itself refuses a missing one. Its flood mode runs too, as small.
   'video.ts': {
     VIEWERS: '3',
