@@ -6,7 +6,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { io } from 'socket.io-client';
 import WebSocket from 'ws';
 import type { ChatMessage } from '../../src/domain/chat.js';
-import { CHAT_MESSAGE_EVENT, LOT_FINISHED_EVENT, type LotFinishedEvent } from '../../src/domain/realtime.js';
+import { CHAT_MESSAGE_EVENT, CHAT_MESSAGES_EVENT, type ChatMessagesEvent, LOT_FINISHED_EVENT, type LotFinishedEvent } from '../../src/domain/realtime.js';
 import { onceMessage, round, sendToParent, sleep } from '../support.js';
 import type { ChatSeen, ExpectedLine, ViewersFinish, ViewersResult, ViewersStart } from './protocol.js';
 
@@ -49,6 +49,9 @@ export async function runViewers(): Promise<void> {
       closers[i] = () => socket.disconnect();
       socket.on(LOT_FINISHED_EVENT, (event: LotFinishedEvent) => finishedAt(seen, event));
       socket.on(CHAT_MESSAGE_EVENT, (line: ChatMessage) => chatAt(seen, line.seq));
+      socket.on(CHAT_MESSAGES_EVENT, (batch: ChatMessagesEvent) => {
+        for (const line of batch.lines) chatAt(seen, line.seq);
+      });
       socket.once('connect_error', () => {
         connectErrors++;
         resolve();
@@ -61,8 +64,9 @@ export async function runViewers(): Promise<void> {
       });
     });
   /**
-   * Engine.IO 4 / Socket.IO 5 spoken by hand: `lotFinished` is parsed, a chat line is read for its
-   * `seq` only (the first `"seq":` of the packet: a quote inside the text is escaped), and
+   * Engine.IO 4 / Socket.IO 5 spoken by hand: `lotFinished` and a chat window (`chatMessages`) are
+   * parsed, a single chat line is read for its `seq` only (the first `"seq":` of the packet: a quote
+   * inside the text is escaped), and
    * everything else is skipped by its prefix.
    */
   const joinRaw = (i: number, seen: Seen) =>
@@ -72,11 +76,16 @@ export async function runViewers(): Promise<void> {
       closers[i] = () => ws.close();
       const finishedPrefix = `42["${LOT_FINISHED_EVENT}",`;
       const chatPrefix = `42["${CHAT_MESSAGE_EVENT}",`;
+      const batchPrefix = `42["${CHAT_MESSAGES_EVENT}",`;
       ws.on('message', (data: Buffer) => {
         const text = data.toString();
         if (text.startsWith(chatPrefix)) {
           const at = text.indexOf('"seq":');
           return chatAt(seen, at < 0 ? Number.NaN : Number.parseInt(text.slice(at + 6, at + 26), 10));
+        }
+        if (text.startsWith(batchPrefix)) {
+          for (const line of (JSON.parse(text.slice(2)) as [string, ChatMessagesEvent])[1].lines) chatAt(seen, line.seq);
+          return;
         }
         if (text.startsWith(finishedPrefix)) return finishedAt(seen, (JSON.parse(text.slice(2)) as [string, LotFinishedEvent])[1]);
         if (text === '2') return ws.send('3'); // ping → pong

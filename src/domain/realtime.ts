@@ -125,6 +125,12 @@ export interface PromptUnmuteEvent {
 
 /** A new chat line, to `session:<id>` (a line with a muted word only to its author's own room). */
 export const CHAT_MESSAGE_EVENT = 'chatMessage';
+/** A large room's lines of one short window, in `seq` order (realtime/chat-batcher.ts); a small room gets `chatMessage` per line. */
+export const CHAT_MESSAGES_EVENT = 'chatMessages';
+export interface ChatMessagesEvent {
+  sessionId: string;
+  lines: ChatMessage[];
+}
 /** A moderator deleted a line: everyone drops it. */
 export const CHAT_REMOVED_EVENT = 'chatRemoved';
 export interface ChatRemovedEvent {
@@ -148,6 +154,7 @@ export interface ChatStandingEvent {
 
 export interface ServerToClientEvents {
   [CHAT_MESSAGE_EVENT]: (event: ChatMessage) => void;
+  [CHAT_MESSAGES_EVENT]: (event: ChatMessagesEvent) => void;
   [CHAT_REMOVED_EVENT]: (event: ChatRemovedEvent) => void;
   [CHAT_SETTINGS_EVENT]: (event: ChatSettingsEvent) => void;
   [CHAT_STANDING_EVENT]: (event: ChatStandingEvent) => void;

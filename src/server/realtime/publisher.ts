@@ -5,6 +5,7 @@ import type { PayoutStatus } from '../../domain/payments.js';
 import {
   type AuctionEvent,
   CHAT_MESSAGE_EVENT,
+  CHAT_MESSAGES_EVENT,
   CHAT_REMOVED_EVENT,
   CHAT_SETTINGS_EVENT,
   CHAT_STANDING_EVENT,
@@ -23,6 +24,7 @@ import {
 } from '../../domain/realtime.js';
 import type { EngineLine, EngineState } from '../db/engine-rows.js';
 import type { SessionCache } from '../sessions/cache.js';
+import { createChatBatcher } from './chat-batcher.js';
 import type { Realtime } from './index.js';
 import { paymentAudience } from './rooms.js';
 
@@ -92,6 +94,15 @@ export interface AuctionBroadcast {
 export function createPublisher(opts: { realtime: Realtime; sessions: SessionCache; broadcaster: AuctionBroadcast; log: FastifyBaseLogger }) {
   const { realtime, sessions, broadcaster, log } = opts;
   const subscribers = new Map<DomainEventType, Set<(event: DomainEvent) => void | Promise<void>>>();
+  // A large room's chat lines go out a window at a time (chat-batcher.ts); a small room's at once.
+  const chat = createChatBatcher({
+    viewerCount: (sessionId) => realtime.viewerCount(sessionId),
+    send: (sessionId, lines) => {
+      const [only] = lines;
+      if (lines.length === 1 && only) realtime.toSession(sessionId, CHAT_MESSAGE_EVENT, only);
+      else realtime.toSession(sessionId, CHAT_MESSAGES_EVENT, { sessionId, lines });
+    },
+  });
 
   async function deliver(event: DomainEvent): Promise<void> {
     switch (event.type) {
@@ -135,12 +146,15 @@ export function createPublisher(opts: { realtime: Realtime; sessions: SessionCac
         return;
       case 'chatMessage':
         if (event.onlyAuthorId) realtime.toUser(event.onlyAuthorId, CHAT_MESSAGE_EVENT, event.message);
-        else realtime.toSession(event.message.sessionId, CHAT_MESSAGE_EVENT, event.message);
+        else chat.line(event.message);
         return;
       case 'chatRemoved':
+        // The removal must not overtake the line it removes, if that line still waits for its window.
+        chat.flush(event.removed.sessionId);
         realtime.toSession(event.removed.sessionId, CHAT_REMOVED_EVENT, event.removed);
         return;
       case 'chatSettingsChanged':
+        chat.flush(event.settings.sessionId);
         realtime.toSession(event.settings.sessionId, CHAT_SETTINGS_EVENT, event.settings);
         return;
       case 'chatStandingChanged':

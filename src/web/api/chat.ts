@@ -1,6 +1,6 @@
 import { type QueryClient, replaceEqualDeep, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ChatMessage, ChatPage, ChatReport, ChatSettings, SessionModerator, SessionMute, SlowModeSeconds } from '../../domain/chat.js';
-import { CHAT_MESSAGE_EVENT, CHAT_REMOVED_EVENT, CHAT_SETTINGS_EVENT, CHAT_STANDING_EVENT } from '../../domain/realtime.js';
+import { CHAT_MESSAGE_EVENT, CHAT_MESSAGES_EVENT, CHAT_REMOVED_EVENT, CHAT_SETTINGS_EVENT, CHAT_STANDING_EVENT } from '../../domain/realtime.js';
 import { addLine, applySettings, applyStanding, type ChatData, flattenChat, reconcileChat, removeLine } from './chat-cache';
 import { api } from './client';
 import { liveSessionPath } from './live';
@@ -8,7 +8,7 @@ import { useResync, useSocketEvent } from './socket';
 
 /**
  * A show's chat and its moderation. The latest page is fetched once and kept current by the
- * session room's events (`chatMessage`, `chatRemoved`, `chatSettings`, and `chatStanding` in the
+ * session room's events (`chatMessage`, a large room's `chatMessages`, `chatRemoved`, `chatSettings`, and `chatStanding` in the
  * reader's own room); scrolling up pages back; a reconnection refetches what events were missed.
  * The page joins the room itself (useLiveSession): this only listens.
  */
@@ -54,6 +54,9 @@ export function useChat(sessionId: string) {
 
   useSocketEvent(CHAT_MESSAGE_EVENT, (line) => {
     if (line?.sessionId === sessionId) update(queryClient, sessionId, (d) => addLine(d, line));
+  });
+  useSocketEvent(CHAT_MESSAGES_EVENT, (event) => {
+    if (event?.sessionId === sessionId) update(queryClient, sessionId, (d) => event.lines.reduce<ChatData | undefined>((acc, line) => addLine(acc, line), d));
   });
   useSocketEvent(CHAT_REMOVED_EVENT, (event) => {
     if (event?.sessionId === sessionId) update(queryClient, sessionId, (d) => removeLine(d, event.messageId));

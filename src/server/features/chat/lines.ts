@@ -12,7 +12,7 @@ import type { DomainEvent } from '../../realtime/publisher.js';
 import { chatLine } from './events.js';
 import { isChatOpen, lineInterval, paceRefusal, repeatKey } from './policies.js';
 import type { ChatPresenter } from './presenters.js';
-import { isVisibleTo, lineNotFound, powerOf, readChatSession, readLine, readMutedWords, readPerson, readStanding } from './queries.js';
+import { holdLineOrder, isVisibleTo, lineNotFound, powerOf, readChatSession, readLine, readMutedWords, readPerson, readStanding } from './queries.js';
 
 /**
  * Writing in a show's chat, and reporting a line. A line is refused, in this order: the show ended
@@ -84,6 +84,7 @@ export async function postLine(
     await takeTurn(tx, { sessionId: session.id, userId: actor.id, text, slowModeSeconds: session.chatSlowModeSeconds, isModerator: power !== null });
     // The company's muted words keep its audience's lines to their authors; its moderators' lines are theirs to say.
     const onlyAuthor = !power && containsMutedWord(text, await readMutedWords(tx, session.companyId));
+    await holdLineOrder(tx, session.id);
     const [row] = await tx
       .insert(chatMessages)
       .values({

@@ -50,14 +50,15 @@ export type PaceRefusal = { code: 'CHAT_RATE_LIMITED' | 'CHAT_SLOW_MODE'; waitSe
 
 /**
  * Why the writer's row refused a line (the conditional upsert in lines.ts returned nothing): the
- * 2-second pace first, then the slow mode, then the repeated text. Null when none holds (the row
+ * longer wait first (slow mode when on, else the 2-second pace), then the repeated text. Null when none holds (the row
  * changed between the upsert and this read: the caller refuses as a pace anyway).
  */
 export function paceRefusal(opts: { elapsedMs: number; slowModeSeconds: number; isModerator: boolean; sameText: boolean }): PaceRefusal | null {
   const waitFor = (seconds: number) => Math.max(1, Math.ceil((seconds * 1000 - opts.elapsedMs) / 1000));
-  if (opts.elapsedMs < CHAT_MIN_INTERVAL_SECONDS * 1000) return { code: 'CHAT_RATE_LIMITED', waitSeconds: waitFor(CHAT_MIN_INTERVAL_SECONDS) };
   const interval = lineInterval(opts);
-  if (opts.elapsedMs < interval * 1000) return { code: 'CHAT_SLOW_MODE', waitSeconds: waitFor(interval) };
+  // Slow mode's wait is the longer one: naming the 2-second pace inside it would tell the writer to come back too soon.
+  if (interval > CHAT_MIN_INTERVAL_SECONDS && opts.elapsedMs < interval * 1000) return { code: 'CHAT_SLOW_MODE', waitSeconds: waitFor(interval) };
+  if (opts.elapsedMs < CHAT_MIN_INTERVAL_SECONDS * 1000) return { code: 'CHAT_RATE_LIMITED', waitSeconds: waitFor(CHAT_MIN_INTERVAL_SECONDS) };
   if (opts.sameText) return { code: 'CHAT_DUPLICATE' };
   return null;
 }

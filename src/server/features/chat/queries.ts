@@ -205,3 +205,12 @@ async function readMe(db: Db, present: ChatPresenter, session: ChatSession, view
     isBlocked: standing.isBlocked,
   };
 }
+
+/**
+ * Numbers a session's lines in the order they commit: a line's `seq` comes from a sequence when it
+ * is inserted, and two lines inserted together could otherwise commit (and reach the room) in the
+ * other order. Held from just before the insert to the commit, so it costs a line one insert's time.
+ */
+export async function holdLineOrder(tx: Tx, sessionId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`chat:${sessionId}`}))`);
+}

@@ -102,7 +102,8 @@ export async function chatRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
     const line = await readLine(db, session.id, req.params.messageId);
     const author = line?.authorId ? await readPerson(db, line.authorId) : null;
     if (!author) throw lineNotFound();
-    return { userId: author.id, name: author.publicName };
+    // The show's company too: an appointed moderator blocks from it and has no other way to know it.
+    return { userId: author.id, name: author.publicName, companyId: session.companyId };
   });
 
   app.post('/api/live-sessions/:id/chat/pin', { config: write, preValidation: requireAuth, schema: { params: ZParams, body: ZChatPin } }, async (req) => {

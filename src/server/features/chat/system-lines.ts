@@ -5,6 +5,7 @@ import { auctions, chatMessages, liveLots, liveSessions } from '../../db/schema.
 import type { DomainEventOf, Publisher } from '../../realtime/publisher.js';
 import { chatLine } from './events.js';
 import type { ChatPresenter, ChatRow } from './presenters.js';
+import { holdLineOrder } from './queries.js';
 
 /**
  * The show's own events as chat lines: a lot goes on the block (its timer first started), sold to a
@@ -20,12 +21,15 @@ async function writeSystemLine(db: Db, opts: { sessionId: string; key: string; s
     .from(liveSessions)
     .where(and(eq(liveSessions.id, opts.sessionId), ne(liveSessions.status, 'ended')));
   if (!session) return null;
-  const [row] = await db
-    .insert(chatMessages)
-    .values({ sessionId: session.id, kind: 'system', text: opts.system.auctionName, system: opts.system, systemKey: opts.key })
-    .onConflictDoNothing({ target: [chatMessages.sessionId, chatMessages.systemKey] })
-    .returning();
-  return row ?? null;
+  return db.transaction(async (tx) => {
+    await holdLineOrder(tx, session.id);
+    const [row] = await tx
+      .insert(chatMessages)
+      .values({ sessionId: session.id, kind: 'system', text: opts.system.auctionName, system: opts.system, systemKey: opts.key })
+      .onConflictDoNothing({ target: [chatMessages.sessionId, chatMessages.systemKey] })
+      .returning();
+    return row ?? null;
+  });
 }
 
 /** How many times the lot ended unsold in this session: a re-run lot goes on the block once per round. */

@@ -217,7 +217,7 @@ describe('reports and authors', () => {
     const writer = await buildBidder(server);
     const line = await lineBy(show, writer, 'Hola');
     const res = await call(show.admin, 'GET', `${base(show)}/chat/${line.id}/author`);
-    expect(res.json()).toEqual({ userId: writer.id, name: `${writer.name.split(' ')[0]} P.` });
+    expect(res.json()).toEqual({ userId: writer.id, name: `${writer.name.split(' ')[0]} P.`, companyId: show.companyId });
     expectError(await call(writer, 'GET', `${base(show)}/chat/${line.id}/author`), 403, 'FORBIDDEN');
     expectError(await call(null, 'GET', `${base(show)}/chat/${line.id}/author`), 401, 'UNAUTHENTICATED');
     expectError(await call(show.admin, 'GET', `${base(show)}/chat/xyz/author`), 404, 'NOT_FOUND');

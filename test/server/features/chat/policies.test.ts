@@ -46,8 +46,10 @@ describe('pace', () => {
     expect(lineInterval({ slowModeSeconds: 30, isModerator: true })).toBe(2);
   });
 
-  it('names the pace first, then the slow mode, then the repeat, with whole seconds to wait', () => {
-    expect(paceRefusal({ elapsedMs: 500, slowModeSeconds: 10, isModerator: false, sameText: true })).toEqual({ code: 'CHAT_RATE_LIMITED', waitSeconds: 2 });
+  it('names the longer wait first (the slow mode, else the pace), then the repeat, with whole seconds to wait', () => {
+    expect(paceRefusal({ elapsedMs: 500, slowModeSeconds: 10, isModerator: false, sameText: true })).toEqual({ code: 'CHAT_SLOW_MODE', waitSeconds: 10 });
+    expect(paceRefusal({ elapsedMs: 500, slowModeSeconds: 0, isModerator: false, sameText: true })).toEqual({ code: 'CHAT_RATE_LIMITED', waitSeconds: 2 });
+    expect(paceRefusal({ elapsedMs: 500, slowModeSeconds: 30, isModerator: true, sameText: false })).toEqual({ code: 'CHAT_RATE_LIMITED', waitSeconds: 2 });
     expect(paceRefusal({ elapsedMs: 1999, slowModeSeconds: 0, isModerator: false, sameText: false })).toEqual({ code: 'CHAT_RATE_LIMITED', waitSeconds: 1 });
     expect(paceRefusal({ elapsedMs: 3_000, slowModeSeconds: 10, isModerator: false, sameText: true })).toEqual({ code: 'CHAT_SLOW_MODE', waitSeconds: 7 });
     expect(paceRefusal({ elapsedMs: 3_000, slowModeSeconds: 10, isModerator: true, sameText: true })).toEqual({ code: 'CHAT_DUPLICATE' });
