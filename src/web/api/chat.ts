@@ -1,10 +1,11 @@
 import { type QueryClient, replaceEqualDeep, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import type { ChatMessage, ChatPage, ChatReport, ChatSettings, SessionModerator, SessionMute, SlowModeSeconds } from '../../domain/chat.js';
 import { CHAT_MESSAGE_EVENT, CHAT_MESSAGES_EVENT, CHAT_REMOVED_EVENT, CHAT_SETTINGS_EVENT, CHAT_STANDING_EVENT } from '../../domain/realtime.js';
 import { addLine, applySettings, applyStanding, type ChatData, flattenChat, reconcileChat, removeLine } from './chat-cache';
 import { api } from './client';
 import { liveSessionPath } from './live';
-import { useResync, useSocketEvent } from './socket';
+import { useResync, useRoomJoined, useSocketEvent } from './socket';
 
 /**
  * A show's chat and its moderation. The latest page is fetched once and kept current by the
@@ -20,6 +21,9 @@ export const chatKeys = {
   mutes: (sessionId: string) => [...chatKeys.session(sessionId), 'mutes'] as const,
   moderators: (sessionId: string) => [...chatKeys.session(sessionId), 'moderators'] as const,
 };
+
+/** How long the chat waits for the room before reading its first page anyway. */
+const CHAT_ROOM_WAIT_MS = 3000;
 
 const chatPath = (sessionId: string) => `${liveSessionPath(sessionId)}/chat`;
 const linePath = (sessionId: string, messageId: string) => `${chatPath(sessionId)}/${encodeURIComponent(messageId)}`;
@@ -39,12 +43,21 @@ function update(queryClient: QueryClient, sessionId: string, fn: (data: ChatData
 /** The chat of one show: its lines oldest first, its settings, what the reader may do, and 'load earlier'. */
 export function useChat(sessionId: string) {
   const queryClient = useQueryClient();
+  // The first page is read once the page is in the session's room, so no line falls between the
+  // read and the room's events; a socket that cannot join does not keep the chat away for long.
+  const isJoined = useRoomJoined('session', sessionId);
+  const [waitedForRoom, setWaitedForRoom] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setWaitedForRoom(true), CHAT_ROOM_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, []);
   const query = useInfiniteQuery<ChatPage, Error, ChatData, ReturnType<typeof chatKeys.lines>, string | null>({
     queryKey: chatKeys.lines(sessionId),
     queryFn: ({ pageParam, signal }) =>
       api.get<ChatPage>(pageParam === null ? chatPath(sessionId) : `${chatPath(sessionId)}?before=${encodeURIComponent(pageParam)}`, signal),
     initialPageParam: null,
     getNextPageParam: (last) => last.nextBefore,
+    enabled: isJoined || waitedForRoom,
     // The room keeps it current: no refetch on focus, only after a reconnection.
     staleTime: Number.POSITIVE_INFINITY,
     refetchOnWindowFocus: false,

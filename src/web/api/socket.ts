@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import {
   type ClientToServerEvents,
   PUBLIC_ROOMS,
@@ -117,13 +117,16 @@ export function useRoom(
         id,
         'join',
         (answer) => {
-          if (answer.ok) resyncRef.current?.(answer.version ?? null);
+          if (!answer.ok) return;
+          setJoined(`${kind}:${id}`, true);
+          resyncRef.current?.(answer.version ?? null);
         },
         host,
       );
     };
     const onDisconnect = (reason: DisconnectReason) => {
       setConnected(false);
+      setJoined(null, false);
       // The server closed it (a sign-out elsewhere, say): Socket.IO does not retry that by itself,
       // but a public room needs no sign-in, so come back (anonymously if need be).
       if (reason === 'io server disconnect') setTimeout(() => connectSocket(), 1000);
@@ -135,11 +138,38 @@ export function useRoom(
     return () => {
       s.off('connect', onConnect);
       s.off('disconnect', onDisconnect);
+      setJoined(`${kind}:${id}`, false);
       if (s.connected) roomCall(s, kind, id, 'leave', () => {});
     };
   }, [kind, id, resyncRef, host]);
 
   return { isConnected };
+}
+
+/** The public rooms this page's socket is in now (joined and answered; a disconnection leaves them all). */
+const joinedRooms = new Set<string>();
+const joinedListeners = new Set<() => void>();
+function setJoined(room: string | null, isIn: boolean): void {
+  if (room === null) joinedRooms.clear();
+  else if (isIn) joinedRooms.add(room);
+  else joinedRooms.delete(room);
+  for (const listener of joinedListeners) listener();
+}
+
+/**
+ * Whether the page is in a public room now: what is read after this is followed by the room's
+ * events, with no gap between the read and the join (the chat's first page waits for it).
+ */
+export function useRoomJoined(kind: PublicRoomKind, id: string): boolean {
+  const room = `${kind}:${id}`;
+  return useSyncExternalStore(
+    (listener) => {
+      joinedListeners.add(listener);
+      return () => joinedListeners.delete(listener);
+    },
+    () => joinedRooms.has(room),
+    () => false,
+  );
 }
 
 /** joinAuction / leaveAuction / joinSession / leaveSession, each with its own typed payload. */
