@@ -13,9 +13,54 @@ export const BID_PAGE_DEFAULT = 30;
 /** An Idempotency-Key longer than this is refused. */
 export const IDEMPOTENCY_KEY_MAX = 100;
 
-/** The lowest bid the auction takes now: the starting price first, then the price plus the increment. */
-export function nextMinimumBid(a: { currentPrice: number | null; startingPrice: number; minIncrement: number }): number {
-  return a.currentPrice === null ? a.startingPrice : a.currentPrice + a.minIncrement;
+/**
+ * How a lot's clock answers a late leading bid:
+ * - counterBid ('Contrapuja', Whatnot's counter-bid time): a leading bid with fewer than W seconds
+ *   left sets the clock to R seconds from now (never earlier than it was);
+ * - suddenDeath ('Muerte súbita'): nothing moves the clock; the lot sells at 00:00 to the leader;
+ * - extend ('Extender', SPEC §9's anti-snipe): a leading bid with W seconds or fewer left moves
+ *   the end to now plus W.
+ */
+export const TIMER_MODES = ['counterBid', 'suddenDeath', 'extend'] as const;
+export type TimerMode = (typeof TIMER_MODES)[number];
+
+/** One row of a price-band increment table: from this price (inclusive) up, bids rise by `increment`. */
+export interface IncrementBand {
+  from: number;
+  increment: number;
+}
+
+/** The default band table for pesos, offered in 'Editar Sesión' (the seller may edit it). */
+export const DEFAULT_INCREMENT_BANDS: readonly IncrementBand[] = [
+  { from: 0, increment: 5 },
+  { from: 100, increment: 10 },
+  { from: 500, increment: 20 },
+  { from: 1000, increment: 50 },
+  { from: 5000, increment: 100 },
+  { from: 10000, increment: 200 },
+];
+
+/** What decides the increment: a flat one, or the band table when the session has one. */
+export interface IncrementRule {
+  minIncrement: number;
+  incrementBands?: readonly IncrementBand[] | null;
+}
+
+/** The increment at a price: the band whose `from` is the highest not above it, else the flat one. */
+export function incrementAt(price: number, rule: IncrementRule): number {
+  const bands = rule.incrementBands;
+  if (!bands || bands.length === 0) return rule.minIncrement;
+  let increment = bands[0]?.increment ?? rule.minIncrement;
+  for (const band of bands) {
+    if (price >= band.from) increment = band.increment;
+    else break;
+  }
+  return increment;
+}
+
+/** The lowest bid the auction takes now: the starting price first, then the price plus the increment at that price. */
+export function nextMinimumBid(a: { currentPrice: number | null; startingPrice: number } & IncrementRule): number {
+  return a.currentPrice === null ? a.startingPrice : a.currentPrice + incrementAt(a.currentPrice, a);
 }
 
 /** Whether 'Comprar ahora' is offered: a buy-now price above the current price, on an auction that takes bids. */

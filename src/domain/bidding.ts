@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { IncrementBand, TimerMode } from './bid-rules.js';
 import { MAX_PRICE } from './money.js';
 
 /**
@@ -56,8 +57,16 @@ export interface AuctionLiveState {
   buyNowPrice: number | null;
   /** The lowest bid accepted now. */
   nextMinimum: number;
+  /** The increment at the current price (the band's, when the session uses a band table). */
   minIncrement: number;
+  /** The band table in force, ascending (null: the flat minIncrement); clients step bids with it. */
+  incrementBands: IncrementBand[] | null;
+  /** How the clock answers a late leading bid (bid-rules.ts TIMER_MODES), the lot's own or its session's. */
+  timerMode: TimerMode;
+  /** The window W: a leading bid with this little time left moves the clock (0 under suddenDeath). */
   antiSnipeSeconds: number;
+  /** Where such a bid sets the clock, in seconds from the bid: R under counterBid, W under extend, 0 under suddenDeath. */
+  counterBidResetSeconds: number;
   /** epoch ms */
   endTime: number | null;
   /** The leading bidder's tag (see BidView.bidderTag), null before the first bid. */

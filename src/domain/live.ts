@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { DEFAULT_INCREMENT_BANDS, type IncrementBand, TIMER_MODES, type TimerMode } from './bid-rules.js';
 import type { AuctionLiveState } from './bidding.js';
 import { isUuid } from './ids.js';
 import { type LotStatus, SESSION_STATUSES, type SessionStatus, slugify } from './live-public.js';
+import { MAX_PRICE } from './money.js';
 import { nameTokens, zText } from './text.js';
 
 /**
@@ -17,12 +19,63 @@ export type StreamType = (typeof STREAM_TYPES)[number];
 
 // ── SPEC §9's constants ──────────────────────────────────────────────────────
 
+export { DEFAULT_INCREMENT_BANDS, type IncrementBand, TIMER_MODES, type TimerMode };
+
+/**
+ * How a session's lots are bid and timed. `antiSnipeSeconds` is the Extender window;
+ * `counterBidWindowSeconds` (W) and `counterBidResetSeconds` (R) are Contrapuja's; a lot may
+ * override the mode and W and R (LotView.timerOverride). `incrementBands` null means the flat
+ * `minIncrement`. `autoAdvanceSeconds` null means the seller opens each lot by hand.
+ */
 export interface BiddingConfig {
   minIncrement: number;
   antiSnipeSeconds: number;
   timerSecondsDefault: number;
+  timerMode: TimerMode;
+  counterBidWindowSeconds: number;
+  counterBidResetSeconds: number;
+  incrementBands: IncrementBand[] | null;
+  autoAdvanceSeconds: number | null;
 }
-export const DEFAULT_BIDDING_CONFIG: BiddingConfig = { minIncrement: 20, antiSnipeSeconds: 10, timerSecondsDefault: 60 };
+export const DEFAULT_COUNTER_BID_SECONDS = 10;
+export const DEFAULT_AUTO_ADVANCE_SECONDS = 5;
+export const DEFAULT_BIDDING_CONFIG: BiddingConfig = {
+  minIncrement: 20,
+  antiSnipeSeconds: 10,
+  timerSecondsDefault: 60,
+  timerMode: 'extend',
+  counterBidWindowSeconds: DEFAULT_COUNTER_BID_SECONDS,
+  counterBidResetSeconds: DEFAULT_COUNTER_BID_SECONDS,
+  incrementBands: null,
+  autoAdvanceSeconds: null,
+};
+
+/** A biddingConfig as stored: rows written before timer formats hold only the first three keys. */
+export type StoredBiddingConfig = Pick<BiddingConfig, 'minIncrement' | 'antiSnipeSeconds' | 'timerSecondsDefault'> & Partial<BiddingConfig>;
+
+/**
+ * A stored biddingConfig, whatever its age, as today's shape: sessions made before timer formats
+ * had only the anti-snipe window, where 0 meant sudden death.
+ */
+export function normalizeBiddingConfig(stored: StoredBiddingConfig | Partial<BiddingConfig> | null | undefined): BiddingConfig {
+  const raw = stored ?? {};
+  const antiSnipeSeconds = raw.antiSnipeSeconds ?? DEFAULT_BIDDING_CONFIG.antiSnipeSeconds;
+  return {
+    ...DEFAULT_BIDDING_CONFIG,
+    ...raw,
+    antiSnipeSeconds,
+    timerMode: raw.timerMode ?? (antiSnipeSeconds === 0 ? 'suddenDeath' : 'extend'),
+    incrementBands: raw.incrementBands ?? null,
+    autoAdvanceSeconds: raw.autoAdvanceSeconds ?? null,
+  };
+}
+
+/** A lot's own timer format (PUT /api/live-sessions/{id}/lots/{lotId}); null fields follow the session. */
+export interface LotTimerOverride {
+  timerMode: TimerMode | null;
+  counterBidWindowSeconds: number | null;
+  counterBidResetSeconds: number | null;
+}
 
 /** The Hub's timer buttons, and the quick auction's presets (null: no timer). */
 export const TIMER_BUTTONS_SECONDS = [15, 30, 60] as const;
@@ -35,6 +88,14 @@ export const TIMER_MAX_SECONDS = 3600;
 /** The anti-snipe window a session may set (0 = sudden death, nothing extends the timer). */
 export const ANTI_SNIPE_MAX_SECONDS = 300;
 export const MIN_INCREMENT_MAX = 1_000_000;
+/** Contrapuja's W and R: 1 s to 5 minutes each. */
+export const COUNTER_BID_MIN_SECONDS = 1;
+export const COUNTER_BID_MAX_SECONDS = 300;
+/** A band table has 1 to 20 rows. */
+export const INCREMENT_BANDS_MAX = 20;
+/** 'Avance automático': the next lot opens 3 to 120 s after the previous one closes. */
+export const AUTO_ADVANCE_MIN_SECONDS = 3;
+export const AUTO_ADVANCE_MAX_SECONDS = 120;
 
 export const QUICK_AUCTION_STATUSES = ['live', 'active', 'pending'] as const;
 export type QuickAuctionStatus = (typeof QUICK_AUCTION_STATUSES)[number];
@@ -155,19 +216,78 @@ const ZSeconds = (min: number, max: number) =>
     .max(max, { error: 'timerTooLong' })
     .refine((v) => v % TIMER_STEP_SECONDS === 0, { error: 'timerStep' });
 
+const ZIncrement = z
+  .number({ error: 'incrementInvalid' })
+  .int({ error: 'incrementInvalid' })
+  .min(1, { error: 'incrementInvalid' })
+  .max(MIN_INCREMENT_MAX, { error: 'incrementInvalid' });
+const ZCounterBidSeconds = z
+  .number({ error: 'counterBidInvalid' })
+  .int({ error: 'counterBidInvalid' })
+  .min(COUNTER_BID_MIN_SECONDS, { error: 'counterBidInvalid' })
+  .max(COUNTER_BID_MAX_SECONDS, { error: 'counterBidInvalid' });
+const ZTimerMode = z.enum(TIMER_MODES, { error: 'timerModeInvalid' });
+
+/** Ascending by `from`, the first `from` 0, each increment a positive whole peso amount. */
+export const ZIncrementBands = z
+  .array(
+    z
+      .object({
+        from: z.number({ error: 'bandsInvalid' }).int({ error: 'bandsInvalid' }).min(0, { error: 'bandsInvalid' }).max(MAX_PRICE, { error: 'bandsInvalid' }),
+        increment: ZIncrement,
+      })
+      .strict(),
+    { error: 'bandsInvalid' },
+  )
+  .min(1, { error: 'bandsInvalid' })
+  .max(INCREMENT_BANDS_MAX, { error: 'bandsTooMany' })
+  .refine((bands) => bands[0]?.from === 0, { error: 'bandsFirstFromZero' })
+  .refine((bands) => bands.every((band, i) => i === 0 || band.from > (bands[i - 1]?.from ?? -1)), { error: 'bandsNotAscending' });
+
+/**
+ * A session's biddingConfig as sent. The fields added with timer formats may be left out: the
+ * server keeps what the session had (or the default on create), so older clients keep working.
+ */
 export const ZBiddingConfig = z.object({
-  minIncrement: z
-    .number({ error: 'incrementInvalid' })
-    .int({ error: 'incrementInvalid' })
-    .min(1, { error: 'incrementInvalid' })
-    .max(MIN_INCREMENT_MAX, { error: 'incrementInvalid' }),
+  minIncrement: ZIncrement,
   antiSnipeSeconds: z
     .number({ error: 'antiSnipeInvalid' })
     .int({ error: 'antiSnipeInvalid' })
     .min(0, { error: 'antiSnipeInvalid' })
     .max(ANTI_SNIPE_MAX_SECONDS, { error: 'antiSnipeInvalid' }),
   timerSecondsDefault: ZSeconds(TIMER_MIN_SECONDS, TIMER_MAX_SECONDS),
+  timerMode: ZTimerMode.optional(),
+  counterBidWindowSeconds: ZCounterBidSeconds.optional(),
+  counterBidResetSeconds: ZCounterBidSeconds.optional(),
+  incrementBands: ZIncrementBands.nullable().optional(),
+  autoAdvanceSeconds: z
+    .number({ error: 'autoAdvanceInvalid' })
+    .int({ error: 'autoAdvanceInvalid' })
+    .min(AUTO_ADVANCE_MIN_SECONDS, { error: 'autoAdvanceInvalid' })
+    .max(AUTO_ADVANCE_MAX_SECONDS, { error: 'autoAdvanceInvalid' })
+    .nullable()
+    .optional(),
 });
+export type BiddingConfigInput = z.output<typeof ZBiddingConfig>;
+
+/** The stored config with what was sent laid over it. */
+export function mergeBiddingConfig(stored: Partial<BiddingConfig> | null | undefined, sent: BiddingConfigInput): BiddingConfig {
+  const merged = { ...normalizeBiddingConfig(stored) };
+  for (const [key, value] of Object.entries(sent)) if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
+  return merged;
+}
+
+/** PUT /api/live-sessions/{id}/lots/{lotId}: the lot's own timer format; null returns a field to the session's. */
+export const ZLotUpdate = z
+  .object({
+    timerMode: ZTimerMode.nullable(),
+    counterBidWindowSeconds: ZCounterBidSeconds.nullable(),
+    counterBidResetSeconds: ZCounterBidSeconds.nullable(),
+  })
+  .partial()
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, { error: 'nothingToChange' });
+export type LotUpdateInput = z.input<typeof ZLotUpdate>;
 
 const ZTitle = zText({ error: 'titleRequired' }).trim().min(1, { error: 'titleRequired' }).max(SESSION_TITLE_MAX, { error: 'tooLong' });
 /** epoch ms, years 2000–2999. */
@@ -190,6 +310,8 @@ export const ZSessionCreate = z.object({
   sellerSlug: ZSlugInput.nullish(),
   whatsappLink: ZWhatsappLink,
   biddingConfig: ZBiddingConfig.optional(),
+  /** 'Ensayo': a practice show with simulated bidders; nothing in it is real (features/live/rehearsal). */
+  rehearsal: z.boolean({ error: 'rehearsalInvalid' }).optional(),
 });
 export type SessionCreateInput = z.input<typeof ZSessionCreate>;
 
@@ -207,6 +329,8 @@ export const ZSessionUpdate = z
     biddingConfig: ZBiddingConfig,
     coverImageUrl: zText({ error: 'coverInvalid' }).min(1, { error: 'coverInvalid' }).max(500, { error: 'coverInvalid' }).nullable(),
     status: z.enum(SESSION_STATUSES, { error: 'statusInvalid' }),
+    /** Pauses (true) or resumes 'Avance automático' without turning it off. */
+    autoAdvancePaused: z.boolean({ error: 'invalid' }),
   })
   .partial()
   .refine((v) => Object.keys(v).length > 0, { error: 'nothingToChange' });
@@ -226,6 +350,8 @@ export const ZReorderLots = z.object({
  */
 const ZReopen = z.boolean({ error: 'invalid' }).optional();
 export const ZSetCurrentLot = z.object({ lotId: z.uuid({ error: 'lotIdInvalid' }), reopen: ZReopen });
+/** POST /api/live-sessions/{id}/next ('Siguiente lote'): no body, `{}`, or `{ reopen: true }`. */
+export const ZNextLot = z.object({ reopen: ZReopen }).nullish();
 /** POST /api/live-sessions/{id}/stream/start ('Iniciar'): no body at all (Fastify reads it as null), `{}`, or `{ reopen: true }`. */
 export const ZStreamStart = z.object({ reopen: ZReopen }).nullish();
 export const ZTimerInput = z.object({ seconds: ZSeconds(TIMER_MIN_SECONDS, TIMER_MAX_SECONDS) });
@@ -270,6 +396,12 @@ export interface LiveSessionPublic {
   coverImageUrl: string | null;
   currentLotId: string | null;
   biddingConfig: BiddingConfig;
+  /** 'Ensayo': a practice show; pages show "Ensayo: nada es real" and nothing is billed. */
+  rehearsal: boolean;
+  /** The seller paused 'Avance automático' (biddingConfig.autoAdvanceSeconds stays set). */
+  autoAdvancePaused: boolean;
+  /** epoch ms: when 'Avance automático' opens the next lot, while it is counting down; else null. */
+  autoAdvanceAt: number | null;
   /** Bumped on every change of the session or its lots, so a stale event can be told from a fresh one. */
   version: number;
 }
@@ -293,6 +425,10 @@ export interface LotView {
   status: LotStatus;
   /** epoch ms */
   createdAt: number;
+  /** The lot's own timer format; null fields follow the session's biddingConfig. */
+  timerOverride: LotTimerOverride;
+  /** 'Puja anticipada' maximums waiting for the lot to open (their amounts stay hidden). */
+  prebidCount: number;
   auction: {
     id: string;
     name: string;

@@ -1,5 +1,5 @@
 import type { AuctionLiveState } from '../../src/domain/bidding';
-import type { LiveSessionDetail, LiveSessionPrivate, LotView } from '../../src/domain/live';
+import { DEFAULT_BIDDING_CONFIG, type LiveSessionDetail, type LiveSessionPrivate, type LotView } from '../../src/domain/live';
 
 /** Plain builders for the Live Hub's pure tests (not a test file: no `.test`). */
 export const SESSION_ID = '4f1d2c3b-5a6e-4f70-8a91-b2c3d4e5f607';
@@ -15,7 +15,10 @@ export function state(over: Partial<AuctionLiveState> = {}): AuctionLiveState {
     buyNowPrice: null,
     nextMinimum: 500,
     minIncrement: 20,
+    incrementBands: null,
+    timerMode: 'extend',
     antiSnipeSeconds: 10,
+    counterBidResetSeconds: 10,
     endTime: null,
     leaderTag: null,
     winnerName: null,
@@ -34,6 +37,8 @@ export function lot(n: number, over: { status?: LotView['status']; state?: Parti
     order: n,
     status: over.status ?? 'queued',
     createdAt: 1,
+    timerOverride: { timerMode: null, counterBidWindowSeconds: null, counterBidResetSeconds: null },
+    prebidCount: 0,
     auction: {
       id: auctionId,
       name: over.name ?? `Lote ${n}`,
@@ -57,7 +62,10 @@ export function session(over: Partial<LiveSessionPrivate> = {}): LiveSessionPriv
     broadcasting: false,
     coverImageUrl: null,
     currentLotId: null,
-    biddingConfig: { minIncrement: 20, antiSnipeSeconds: 10, timerSecondsDefault: 60 },
+    biddingConfig: DEFAULT_BIDDING_CONFIG,
+    rehearsal: false,
+    autoAdvancePaused: false,
+    autoAdvanceAt: null,
     version: 1,
     sellerId: 'u1',
     companyId: 'c1',

@@ -1,3 +1,4 @@
+import type { IncrementBand, TimerMode } from '../../domain/bid-rules.js';
 import type { AuctionLiveState } from '../../domain/bidding.js';
 
 /**
@@ -22,8 +23,14 @@ export interface EngineState {
   leaderMax: number | null;
   winnerId: string | null;
   winnerName: string | null;
+  /** The flat increment; with incrementBands the band of the price decides (domain/bid-rules.ts incrementAt). */
   minIncrement: number;
+  incrementBands: IncrementBand[] | null;
+  timerMode: TimerMode;
+  /** The window W in force (0 under suddenDeath). */
   antiSnipeSeconds: number;
+  /** Where a leading bid inside the window sets the clock, in seconds. */
+  counterBidResetSeconds: number;
   serverNow: number;
 }
 

@@ -24,7 +24,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { AUCTION_STATUSES, CONDITIONS } from '../../domain/auctions.js';
 import { CHAT_KINDS, type ChatSystemEvent } from '../../domain/chat.js';
-import { type BiddingConfig, DEFAULT_BIDDING_CONFIG, STREAM_TYPES } from '../../domain/live.js';
+import { type BiddingConfig, DEFAULT_BIDDING_CONFIG, STREAM_TYPES, type StoredBiddingConfig, TIMER_MODES } from '../../domain/live.js';
 import { LOT_STATUSES, SESSION_STATUSES } from '../../domain/live-public.js';
 import { PAYMENT_STATUSES } from '../../domain/payment-status.js';
 import { PAYOUT_STATUSES, PROVIDER_STATUSES } from '../../domain/payments.js';
@@ -58,6 +58,8 @@ export const users = pgTable(
     avatarUrl: text('avatar_url'),
     createdAt: createdAt(),
     lastSignInAt: ts('last_sign_in_at'),
+    /** A bidder the server plays in a rehearsal ('Ensayo'): never signs in, never listed or counted. */
+    isSimulated: boolean('is_simulated').notNull().default(false),
   },
   (t) => [
     uniqueIndex('users_email_key').on(t.email),
@@ -461,7 +463,7 @@ export const liveSessions = pgTable(
     streamType: text('stream_type', { enum: STREAM_TYPES }).notNull().default('none'),
     coverImageUrl: text('cover_image_url'),
     currentLotId: uuid('current_lot_id').references((): AnyPgColumn => liveLots.id, { onDelete: 'set null' }),
-    biddingConfig: jsonb('bidding_config').$type<BiddingConfig>().notNull().default(DEFAULT_BIDDING_CONFIG),
+    biddingConfig: jsonb('bidding_config').$type<StoredBiddingConfig>().notNull().default(DEFAULT_BIDDING_CONFIG),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     lastStreamStart: ts('last_stream_start'),
@@ -472,6 +474,10 @@ export const liveSessions = pgTable(
     chatSlowModeSeconds: integer('chat_slow_mode_seconds').notNull().default(0),
     /** The chat's pinned line (no foreign key: a deleted line simply stops being pinned). */
     chatPinnedMessageId: uuid('chat_pinned_message_id'),
+    /** 'Ensayo': a practice show with simulated bidders, unlisted, never billed; its auctions are restored when it ends. */
+    rehearsal: boolean('rehearsal').notNull().default(false),
+    /** 'Avance automático' paused by the seller (biddingConfig.autoAdvanceSeconds stays). */
+    autoAdvancePaused: boolean('auto_advance_paused').notNull().default(false),
   },
   (t) => [
     check('live_sessions_slow_mode_valid', sql`${t.chatSlowModeSeconds} in (0, 5, 10, 30)`),
@@ -500,8 +506,17 @@ export const liveLots = pgTable(
     order: integer('order').notNull(),
     status: text('status', { enum: LOT_STATUSES }).notNull().default('queued'),
     createdAt: createdAt(),
+    /** The lot's own timer format; null follows the session's biddingConfig. */
+    timerMode: text('timer_mode', { enum: TIMER_MODES }),
+    counterBidWindowSeconds: integer('counter_bid_window_seconds'),
+    counterBidResetSeconds: integer('counter_bid_reset_seconds'),
   },
   (t) => [
+    check('live_lots_timer_mode_valid', sql`${t.timerMode} is null or ${t.timerMode} in (${inList(TIMER_MODES)})`),
+    check(
+      'live_lots_counter_bid_valid',
+      sql`(${t.counterBidWindowSeconds} is null or ${t.counterBidWindowSeconds} between 1 and 300) and (${t.counterBidResetSeconds} is null or ${t.counterBidResetSeconds} between 1 and 300)`,
+    ),
     unique('live_lots_session_order_key').on(t.sessionId, t.order),
     unique('live_lots_session_auction_key').on(t.sessionId, t.auctionId),
     index('live_lots_auction_idx').on(t.auctionId),
@@ -654,6 +669,55 @@ export const companyBlocks = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.companyId, t.userId] })],
+);
+
+/**
+ * 'Puja anticipada': a buyer's maximum on a show's lot before it opens, one per buyer and auction.
+ * When the lot opens its pre-bids enter the bid engine by `created_at` (the earlier wins a tie) and
+ * `entered_at` is set, in the opening's transaction; a raise keeps `created_at` (its place in line).
+ */
+export const prebids = pgTable(
+  'prebids',
+  {
+    auctionId: uuid('auction_id')
+      .notNull()
+      .references(() => auctions.id, { onDelete: 'cascade' }),
+    bidderId: uuid('bidder_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    maxAmount: integer('max_amount').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    /** When the lot opened and this maximum entered the engine; null while it waits. */
+    enteredAt: ts('entered_at'),
+    /** What the engine made of it at the opening: 'leading', 'outbid' or a refusal code. */
+    outcome: text('outcome'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.auctionId, t.bidderId] }),
+    index('prebids_auction_created_idx').on(t.auctionId, t.createdAt),
+    index('prebids_bidder_idx').on(t.bidderId),
+    check('prebids_max_positive', sql`${t.maxAmount} > 0`),
+  ],
+);
+
+/**
+ * A rehearsal's auctions as they were before it touched them (the auction row's fields and its bid
+ * count), so ending the rehearsal puts them back and removes what it added.
+ */
+export const rehearsalSnapshots = pgTable(
+  'rehearsal_snapshots',
+  {
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => liveSessions.id, { onDelete: 'cascade' }),
+    auctionId: uuid('auction_id')
+      .notNull()
+      .references(() => auctions.id, { onDelete: 'cascade' }),
+    snapshot: jsonb('snapshot').$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.auctionId] }), index('rehearsal_snapshots_auction_idx').on(t.auctionId)],
 );
 
 /** A company's muted words: a line holding one is shown only to its author. */

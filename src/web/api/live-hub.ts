@@ -5,6 +5,7 @@ import type { AuctionDetail } from '../../domain/auctions.js';
 import {
   type LiveSessionDetail,
   type LiveSessionList,
+  type LotUpdateInput,
   PICKER_DEBOUNCE_MS,
   type PickerAnswer,
   type QuickAuctionInput,
@@ -135,7 +136,22 @@ export function useLotActions(sessionId: string) {
     mutationFn: (seconds: number) => api.post<LiveSessionDetail>(`${base}/timer`, { seconds }),
     onSuccess,
   });
-  return { add, remove, reorder, setCurrent, timer };
+  /** 'Siguiente lote': the next queued lot becomes current and its timer starts, in one server transaction. */
+  const next = useMutation({
+    mutationFn: (opts: { reopen?: boolean } = {}) => api.post<LiveSessionDetail>(`${base}/next`, opts.reopen ? { reopen: true } : {}),
+    onSuccess,
+  });
+  /** 'Volver a subastar': an unsold lot goes back in the queue. */
+  const requeue = useMutation({
+    mutationFn: (lotId: string) => api.post<LiveSessionDetail>(`${base}/lots/${encodeURIComponent(lotId)}/requeue`, {}),
+    onSuccess,
+  });
+  /** A lot's own timer format (null fields follow the session's). */
+  const format = useMutation({
+    mutationFn: ({ lotId, input }: { lotId: string; input: LotUpdateInput }) => api.put<LiveSessionDetail>(`${base}/lots/${encodeURIComponent(lotId)}`, input),
+    onSuccess,
+  });
+  return { add, remove, reorder, setCurrent, timer, next, requeue, format };
 }
 
 export interface QuickAuctionAnswer {

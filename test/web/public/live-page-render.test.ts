@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Me } from '../../../src/domain/api-types';
 import type { PublicAuction } from '../../../src/domain/auctions';
 import type { AuctionLiveState } from '../../../src/domain/bidding';
-import type { LiveDirectory, LiveSessionPublic, LotView } from '../../../src/domain/live';
+import { DEFAULT_BIDDING_CONFIG, type LiveDirectory, type LiveSessionPublic, type LotView } from '../../../src/domain/live';
 import { formatMoney } from '../../../src/domain/money';
 import { type LiveSessionData, liveKeys } from '../../../src/web/api/live';
 import { meKeys } from '../../../src/web/api/me';
@@ -58,7 +58,10 @@ function state(id: string, over: Partial<AuctionLiveState> = {}): AuctionLiveSta
     buyNowPrice: null,
     nextMinimum: 300,
     minIncrement: 50,
+    incrementBands: null,
+    timerMode: 'extend',
     antiSnipeSeconds: 10,
+    counterBidResetSeconds: 10,
     endTime: NOW + 15_000,
     leaderTag: null,
     winnerName: null,
@@ -78,6 +81,8 @@ function lot(n: number, name: string, over: Partial<AuctionLiveState> = {}, stat
     order: n,
     status,
     createdAt: 0,
+    timerOverride: { timerMode: null, counterBidWindowSeconds: null, counterBidResetSeconds: null },
+    prebidCount: 0,
     auction: { id: auctionId, name, images: [], thumbnailUrl: null, state: state(auctionId, over) },
   };
 }
@@ -98,7 +103,10 @@ function detail(over: Partial<LiveSessionPublic>, lots: LotView[]): LiveSessionD
     broadcasting: false,
     coverImageUrl: '/uploads/cover.jpg',
     currentLotId: null,
-    biddingConfig: { minIncrement: 50, antiSnipeSeconds: 10, timerSecondsDefault: 60 },
+    biddingConfig: { ...DEFAULT_BIDDING_CONFIG, minIncrement: 50 },
+    rehearsal: false,
+    autoAdvancePaused: false,
+    autoAdvanceAt: null,
     version: 3,
     ...over,
   };

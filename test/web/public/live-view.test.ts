@@ -15,7 +15,10 @@ function state(over: Partial<AuctionLiveState> = {}): AuctionLiveState {
     buyNowPrice: null,
     nextMinimum: 100,
     minIncrement: 20,
+    incrementBands: null,
+    timerMode: 'extend',
     antiSnipeSeconds: 10,
+    counterBidResetSeconds: 10,
     endTime: 5000,
     leaderTag: null,
     winnerName: null,
@@ -34,6 +37,8 @@ function lot(id: string, order: number, over: Partial<AuctionLiveState> = {}, st
     order,
     status,
     createdAt: 0,
+    timerOverride: { timerMode: null, counterBidWindowSeconds: null, counterBidResetSeconds: null },
+    prebidCount: 0,
     auction: { id: s.id, name: `Lote ${id}`, images: [], thumbnailUrl: null, state: s },
   };
 }

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { deriveAuctionStatus } from '../../../domain/auctions.js';
-import { nextMinimumBid } from '../../../domain/bid-rules.js';
+import { incrementAt, nextMinimumBid } from '../../../domain/bid-rules.js';
 import { type AuctionLiveState, type BidderView, type BidView, maskName } from '../../../domain/bidding.js';
 import type { EngineLine, EngineState } from '../../db/engine-rows.js';
 
@@ -27,8 +27,11 @@ export function createBidPresenter(secret: string) {
       startingPrice: s.startingPrice,
       buyNowPrice: s.buyNowPrice,
       nextMinimum: nextMinimumBid(s),
-      minIncrement: s.minIncrement,
+      minIncrement: incrementAt(s.currentPrice ?? s.startingPrice, s),
+      incrementBands: s.incrementBands ?? null,
+      timerMode: s.timerMode,
       antiSnipeSeconds: s.antiSnipeSeconds,
+      counterBidResetSeconds: s.counterBidResetSeconds,
       endTime: s.endTime,
       leaderTag: s.leaderId ? tag(s.id, s.leaderId) : null,
       winnerName: s.status === 'ended' && s.winnerId ? maskName(s.winnerName) : null,

@@ -1,4 +1,13 @@
-import type { BiddingConfig, LiveSessionCard, LiveSessionDetail, LiveSessionPrivate, LiveSessionPublic, LotView, StreamType } from '../../../domain/live.js';
+import {
+  type LiveSessionCard,
+  type LiveSessionDetail,
+  type LiveSessionPrivate,
+  type LiveSessionPublic,
+  type LotTimerOverride,
+  type LotView,
+  normalizeBiddingConfig,
+  type StreamType,
+} from '../../../domain/live.js';
 import type { LotStatus, SessionStatus } from '../../../domain/live-public.js';
 import type { SessionStateEvent } from '../../../domain/realtime.js';
 import { isBroadcasting } from '../../../domain/video.js';
@@ -19,6 +28,9 @@ export interface LotRow {
   name: string;
   images: string[];
   thumbnailUrl: string | null;
+  timerOverride: LotTimerOverride;
+  /** Pre-bids waiting for the lot to open. */
+  prebidCount: number;
   state: EngineState;
 }
 
@@ -27,11 +39,14 @@ export interface SessionView {
   row: SessionRow;
   sellerName: string;
   lots: LotRow[];
+  /** epoch ms: when 'Avance automático' opens the next lot, while it counts down (features/live/auto-advance.ts). */
+  autoAdvanceAt?: number | null;
 }
 
 const ms = (d: Date | null): number | null => (d ? d.getTime() : null);
 
-export function presentPublicSession(row: SessionRow, sellerName: string): LiveSessionPublic {
+/** `autoAdvanceAt`: when 'Avance automático' opens the next lot (SessionView.autoAdvanceAt), if it is counting down. */
+export function presentPublicSession(row: SessionRow, sellerName: string, autoAdvanceAt?: number | null): LiveSessionPublic {
   return {
     id: row.id,
     title: row.title,
@@ -44,14 +59,17 @@ export function presentPublicSession(row: SessionRow, sellerName: string): LiveS
     broadcasting: isBroadcasting({ lastStreamStart: ms(row.lastStreamStart), lastStreamStop: ms(row.lastStreamStop) }),
     coverImageUrl: row.coverImageUrl,
     currentLotId: row.currentLotId,
-    biddingConfig: row.biddingConfig as BiddingConfig,
+    biddingConfig: normalizeBiddingConfig(row.biddingConfig),
+    rehearsal: row.rehearsal,
+    autoAdvancePaused: row.autoAdvancePaused,
+    autoAdvanceAt: autoAdvanceAt ?? null,
     version: row.version,
   };
 }
 
-export function presentPrivateSession(row: SessionRow, sellerName: string): LiveSessionPrivate {
+export function presentPrivateSession(row: SessionRow, sellerName: string, autoAdvanceAt?: number | null): LiveSessionPrivate {
   return {
-    ...presentPublicSession(row, sellerName),
+    ...presentPublicSession(row, sellerName, autoAdvanceAt),
     sellerId: row.sellerId,
     companyId: row.companyId,
     createdAt: row.createdAt.getTime(),
@@ -69,6 +87,8 @@ export function presentLot(lot: LotRow, present: BidPresenter, now: number): Lot
     order: lot.order,
     status: lot.status,
     createdAt: lot.createdAt,
+    timerOverride: lot.timerOverride,
+    prebidCount: lot.prebidCount,
     auction: {
       id: lot.auctionId,
       name: lot.name,
@@ -83,7 +103,9 @@ export function presentLot(lot: LotRow, present: BidPresenter, now: number): Lot
 export function presentDetail(view: SessionView, opts: { present: BidPresenter; canEdit: boolean; viewerCount: number; now?: number }): LiveSessionDetail {
   const now = opts.now ?? Date.now();
   return {
-    session: opts.canEdit ? presentPrivateSession(view.row, view.sellerName) : presentPublicSession(view.row, view.sellerName),
+    session: opts.canEdit
+      ? presentPrivateSession(view.row, view.sellerName, view.autoAdvanceAt)
+      : presentPublicSession(view.row, view.sellerName, view.autoAdvanceAt),
     lots: view.lots.map((lot) => presentLot(lot, opts.present, now)),
     canEdit: opts.canEdit,
     viewerCount: opts.viewerCount,
@@ -93,7 +115,11 @@ export function presentDetail(view: SessionView, opts: { present: BidPresenter; 
 
 /** What the session room hears after any change: the public view only. */
 export function presentStateEvent(view: SessionView, present: BidPresenter, now = Date.now()): SessionStateEvent {
-  return { session: presentPublicSession(view.row, view.sellerName), lots: view.lots.map((lot) => presentLot(lot, present, now)), serverNow: now };
+  return {
+    session: presentPublicSession(view.row, view.sellerName, view.autoAdvanceAt),
+    lots: view.lots.map((lot) => presentLot(lot, present, now)),
+    serverNow: now,
+  };
 }
 
 export function presentCard(row: SessionRow & { lotCount: number }, sellerName: string): LiveSessionCard {

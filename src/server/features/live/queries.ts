@@ -1,6 +1,14 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { isUuid } from '../../../domain/ids.js';
-import { type LiveDirectory, type LiveSessionList, PICKER_LIMIT, type PickerAnswer, type PickerItem, parsePickerQuery } from '../../../domain/live.js';
+import {
+  type LiveDirectory,
+  type LiveSessionList,
+  PICKER_LIMIT,
+  type PickerAnswer,
+  type PickerItem,
+  parsePickerQuery,
+  type TimerMode,
+} from '../../../domain/live.js';
 import type { LotStatus } from '../../../domain/live-public.js';
 import { type Db, rows, type Tx } from '../../db/connect.js';
 import type { EngineState } from '../../db/engine-rows.js';
@@ -36,11 +44,17 @@ export async function readLots(db: Db | Tx, sessionId: string): Promise<LotRow[]
     name: string;
     images: string[];
     thumbnail_url: string | null;
+    timer_mode: TimerMode | null;
+    counter_bid_window_seconds: number | null;
+    counter_bid_reset_seconds: number | null;
+    prebid_count: number | string;
     state: EngineState;
   }>(
     await db.execute(sql`
       select l.id, l.session_id, l.auction_id, l."order", l.status, l.created_at, a.name, a.images,
              (select u.thumbnail_url from uploads u where u.url = a.images[1] limit 1) as thumbnail_url,
+             l.timer_mode, l.counter_bid_window_seconds, l.counter_bid_reset_seconds,
+             (select count(*) from prebids p where p.auction_id = a.id and p.entered_at is null) as prebid_count,
              auction_bid_state(a, auction_bidding_config(a.id)) as state
       from live_lots l join auctions a on a.id = l.auction_id
       where l.session_id = ${sessionId}::uuid
@@ -56,6 +70,12 @@ export async function readLots(db: Db | Tx, sessionId: string): Promise<LotRow[]
     name: r.name,
     images: r.images ?? [],
     thumbnailUrl: r.thumbnail_url,
+    timerOverride: {
+      timerMode: r.timer_mode,
+      counterBidWindowSeconds: r.counter_bid_window_seconds === null ? null : Number(r.counter_bid_window_seconds),
+      counterBidResetSeconds: r.counter_bid_reset_seconds === null ? null : Number(r.counter_bid_reset_seconds),
+    },
+    prebidCount: Number(r.prebid_count),
     state: normalizeState(r.state),
   }));
 }

@@ -1,7 +1,7 @@
 import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { isUuid } from '../../../domain/ids.js';
-import { DEFAULT_BIDDING_CONFIG, sessionSlug, type ZSessionCreate, type ZSessionUpdate } from '../../../domain/live.js';
+import { DEFAULT_BIDDING_CONFIG, mergeBiddingConfig, sessionSlug, type ZSessionCreate, type ZSessionUpdate } from '../../../domain/live.js';
 import type { SessionStatus } from '../../../domain/live-public.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
@@ -118,7 +118,8 @@ export async function createSession(
         sellerSlug: sessionSlug({ sellerSlug: input.sellerSlug ?? null, title: input.title, scheduledAt: input.scheduledAt }),
         scheduledAt: new Date(input.scheduledAt),
         whatsappLink: input.whatsappLink ?? null,
-        biddingConfig: input.biddingConfig ?? DEFAULT_BIDDING_CONFIG,
+        biddingConfig: input.biddingConfig ? mergeBiddingConfig(DEFAULT_BIDDING_CONFIG, input.biddingConfig) : DEFAULT_BIDDING_CONFIG,
+        rehearsal: input.rehearsal ?? false,
       })
       .returning();
     if (!row) throw new Error('insert returned nothing');
@@ -203,7 +204,8 @@ export async function updateSession(
     if (input.scheduledAt !== undefined) set.scheduledAt = new Date(input.scheduledAt);
     if (input.sellerSlug !== undefined) set.sellerSlug = sessionSlug({ sellerSlug: input.sellerSlug, title, scheduledAt });
     if (input.whatsappLink !== undefined) set.whatsappLink = input.whatsappLink;
-    if (input.biddingConfig !== undefined) set.biddingConfig = input.biddingConfig;
+    if (input.biddingConfig !== undefined) set.biddingConfig = mergeBiddingConfig(before.biddingConfig, input.biddingConfig);
+    if (input.autoAdvancePaused !== undefined) set.autoAdvancePaused = input.autoAdvancePaused;
     if (input.coverImageUrl !== undefined) {
       if (input.coverImageUrl !== null && input.coverImageUrl !== before.coverImageUrl)
         await checkCover(tx, { url: input.coverImageUrl, actor, session: before });

@@ -7,6 +7,7 @@ import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import type { BidPresenter } from '../bids/presenters.js';
+import { enterPrebids } from '../prebids/enter.js';
 import { lotTimerSet } from './events.js';
 import { lotNotFound } from './lots.js';
 import { type Actor, afterCommit, bumpSession, lockEditable, readEditable, type SessionChange, type SessionCommitted } from './sessions.js';
@@ -83,6 +84,8 @@ export async function setLotTimer(
         })
         .where(eq(auctions.id, auction.id));
       if (lot.status !== 'queued') await tx.update(liveLots).set({ status: 'queued' }).where(eq(liveLots.id, lot.id));
+      // A lot opening without bids takes its 'Puja anticipada' maximums now, in this transaction.
+      const prebids = hasBids ? null : await enterPrebids(tx, { auctionId: auction.id, present: opts.present });
       const [state] = rows<{ s: EngineState }>(
         await tx.execute(sql`select auction_bid_state(a, auction_bidding_config(a.id)) as s from auctions a where a.id = ${auction.id}::uuid`),
       );
@@ -96,10 +99,18 @@ export async function setLotTimer(
         before: { auctionId: auction.id, status: auction.status, endTime: auction.endTime },
         after: { lotId: lot.id, seconds: opts.seconds, endTime: new Date(endTime), reopened: closed },
       });
-      return { sessionId: session.id, statusChanged: false, lotId: lot.id, auctionId: auction.id, state: state.s, endTime };
+      return {
+        sessionId: session.id,
+        statusChanged: false,
+        lotId: lot.id,
+        auctionId: auction.id,
+        state: state.s,
+        endTime,
+        prebidEvents: prebids?.events ?? [],
+      };
     });
     // lotTimer carries the lot's new state: a thousand viewers need not receive every lot again.
-    if (done) return afterCommit(db, opts.present, done, { first: (view) => [lotTimerSet(view, opts.present, done)], wholeState: false });
+    if (done) return afterCommit(db, opts.present, done, { first: (view) => [lotTimerSet(view, opts.present, done), ...done.prebidEvents], wholeState: false });
   }
 }
 
