@@ -92,6 +92,13 @@ describe('the public live page through a show', () => {
       await eventually(() => page.getByTestId('start-countdown').innerText()).toBe('1 día 15 h');
     }
     await audit(pages, 'scheduled');
+    // 'Agregar a mi calendario' on the phone: a download of the show as an .ics file.
+    const calendar = phone.getByRole('link', { name: t.live.scheduled.addToCalendar });
+    const [download] = await Promise.all([phone.waitForEvent('download'), calendar.click()]);
+    const ics = await (await phone.request.get(`${ctx.app.url}${await calendar.getAttribute('href')}`)).text();
+    expect(download.suggestedFilename()).toBe(`martillo-${id}.ics`);
+    expect(ics).toContain('BEGIN:VEVENT');
+    expect(ics.replace(/\r\n /g, '')).toContain(`URL:${ctx.app.url}${livePath(d.session)}`);
 
     // Lot 1 on a 10 s timer; both pages scrolled to the end, off the bid panel: Ana wins it.
     await api('post', `/api/live-sessions/${id}/current`, { lotId: first?.id });

@@ -177,6 +177,20 @@ export function recordPeerConnectionsScript(): string {
   })();`;
 }
 
+/** RTP payload bytes of `kind` received so far on the page's open peer connections (needs recordPeerConnectionsScript). */
+export async function inboundBytes(page: Page, kind: 'audio' | 'video'): Promise<number> {
+  return page.evaluate(async (kind) => {
+    const pcs = (window as unknown as { peerConnections?: RTCPeerConnection[] }).peerConnections ?? [];
+    let total = 0;
+    for (const pc of pcs.filter((p) => p.connectionState !== 'closed')) {
+      (await pc.getStats()).forEach((report: { type: string; kind?: string; bytesReceived?: number }) => {
+        if (report.type === 'inbound-rtp' && report.kind === kind) total += report.bytesReceived ?? 0;
+      });
+    }
+    return total;
+  }, kind);
+}
+
 /** The degradationPreference of each video sender on the page's open peer connections ('default' when unset). */
 export async function videoSenderPreferences(page: Page): Promise<string[]> {
   return page.evaluate(() => {

@@ -1,12 +1,22 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { livePath } from '../../src/domain/live-public.js';
+import { DATA_SAVER_STORAGE_KEY } from '../../src/web/public/live/data-saver.js';
 import { buildSession } from '../../test/support/factories.js';
 import { janusMissingReason } from '../../test/support/janus.js';
 import { type E2eApp, startE2eApp } from '../support/app.js';
 import { t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
-import { embeddedProvider, framesAdvance, janusProvider, launchVideoBrowser, type ProviderSetup, peakAudioLevel } from '../support/video.js';
+import {
+  embeddedProvider,
+  framesAdvance,
+  inboundBytes,
+  janusProvider,
+  launchVideoBrowser,
+  type ProviderSetup,
+  peakAudioLevel,
+  recordPeerConnectionsScript,
+} from '../support/video.js';
 import { eventuallyMedia } from '../support/wait.js';
 
 /**
@@ -123,6 +133,37 @@ for (const provider of PROVIDERS) {
       for (const v of viewers) await v.getByTestId('unmute-banner').waitFor();
       await viewer.getByTestId('unmute-banner').getByRole('button', { name: t.live.unmute.action }).click();
       expect(await viewer.locator(PLAYER).evaluate((v: HTMLVideoElement) => v.muted)).toBe(false);
+    });
+
+    it('with Ahorro de datos a viewer hears the show and receives no video, until they turn it off', async () => {
+      const context = await browser.newContext({ locale: 'es-MX', viewport: { width: 1280, height: 900 } });
+      try {
+        // The choice is remembered on the device: this viewer arrives with it already on.
+        await context.addInitScript(`localStorage.setItem(${JSON.stringify(DATA_SAVER_STORAGE_KEY)}, 'on')`);
+        await context.addInitScript(recordPeerConnectionsScript());
+        const viewer = await context.newPage();
+        viewer.setDefaultTimeout(20_000);
+        await viewer.goto(`${app.url}${livePath({ id: sessionId, sellerSlug: 'video-co' })}`);
+        await viewer.getByTestId('audio-only-note').waitFor();
+        expect(await viewer.getByTestId('data-saver-toggle').getAttribute('aria-pressed')).toBe('true');
+        expect(await peakAudioLevel(viewer, PLAYER)).toBeGreaterThan(0.01);
+        // Whatever arrived while the subscription was set up, nothing more comes.
+        await viewer.waitForTimeout(1000);
+        const videoBefore = await inboundBytes(viewer, 'video');
+        const audioBefore = await inboundBytes(viewer, 'audio');
+        await viewer.waitForTimeout(2000);
+        expect(await inboundBytes(viewer, 'video')).toBe(videoBefore);
+        expect(await inboundBytes(viewer, 'audio')).toBeGreaterThan(audioBefore);
+
+        await viewer.getByTestId('data-saver-toggle').click();
+        await viewer.getByTestId('audio-only-note').waitFor({ state: 'detached' });
+        const size = await framesAdvance(viewer, PLAYER);
+        expect(size.width * size.height).toBeGreaterThan(0);
+        expect(await viewer.evaluate((key) => localStorage.getItem(key), DATA_SAVER_STORAGE_KEY)).toBeNull();
+      } finally {
+        await context.close();
+      }
+      await eventuallyMedia(() => hub.getByTestId('viewer-count').textContent()).toBe('2');
     });
 
     it('a viewer whose network drops for a moment comes back by itself, without a reload', async () => {

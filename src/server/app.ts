@@ -21,6 +21,7 @@ import { categoriesRoutes } from './features/categories/routes.js';
 import { chatRoutes } from './features/chat/routes.js';
 import { companiesRoutes } from './features/companies/routes.js';
 import { agoraRoutes } from './features/live/agora-routes.js';
+import { liveCalendarRoutes } from './features/live/calendar-routes.js';
 import { deleteExpiredLiveKeys } from './features/live/idempotency.js';
 import { liveRoutes } from './features/live/routes.js';
 import { mediaRoutes, UPLOADS_PATH } from './features/media/routes.js';
@@ -220,6 +221,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => auctionsRoutes(scope, ctx));
   await app.register(async (scope) => bidsRoutes(scope, ctx));
   await app.register(async (scope) => liveRoutes(scope, ctx));
+  await app.register(async (scope) => liveCalendarRoutes(scope, ctx));
   await app.register(async (scope) => chatRoutes(scope, ctx));
   await app.register(async (scope) => agoraRoutes(scope, ctx));
   await app.register(async (scope) => mediaRoutes(scope, ctx));

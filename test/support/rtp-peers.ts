@@ -234,6 +234,8 @@ interface WatchOptions {
   pts?: { video: number; audio: number };
   /** Rewrites the offer before it is sent (e.g. its candidates, as another network would show them). */
   mapOffer?: (sdp: string) => string;
+  /** Asks for the sound only ('Ahorro de datos'). */
+  audioOnly?: boolean;
 }
 
 /**
@@ -296,7 +298,8 @@ async function watchOnce(socket: Socket, sessionId: string, opts: WatchOptions):
   }
   const offer = offerOf(pc);
   const sdp = opts.mapOffer ? opts.mapOffer(await offer) : await offer;
-  const ack = (await socket.timeout(15_000).emitWithAck('videoSubscribe', { sessionId, sdp })) as VideoSubscribeAck;
+  const payload = opts.audioOnly === undefined ? { sessionId, sdp } : { sessionId, sdp, audioOnly: opts.audioOnly };
+  const ack = (await socket.timeout(15_000).emitWithAck('videoSubscribe', payload)) as VideoSubscribeAck;
   if (!ack.ok) {
     me.close();
     return { ack, viewer: null };

@@ -305,7 +305,9 @@ function watch(opts: WatchOptions): WatchHandle {
     if (stopped) return;
     const user = showing;
     const media = [user?.videoTrack?.getMediaStreamTrack(), user?.audioTrack?.getMediaStreamTrack()].filter((t): t is MediaStreamTrack => Boolean(t));
-    if (!user?.videoTrack || media.length === 0) {
+    // 'Ahorro de datos' plays the host's sound alone; otherwise a host without video is not shown.
+    const shown = opts.audioOnly ? user?.audioTrack : user?.videoTrack;
+    if (!shown || media.length === 0) {
       onStream(null);
       onStatus('waiting');
       return;
@@ -319,12 +321,14 @@ function watch(opts: WatchOptions): WatchHandle {
     client = c;
     c.on('user-published', async (user: IAgoraRTCRemoteUser, mediaType) => {
       if (mediaType === 'datachannel') return;
+      // 'Ahorro de datos': the video is never subscribed to, so Agora never sends it.
+      if (mediaType === 'video' && opts.audioOnly) return;
       try {
         await c.subscribe(user, mediaType);
       } catch {
         return;
       }
-      if (mediaType === 'video' || !showing) showing = user;
+      if (mediaType === (opts.audioOnly ? 'audio' : 'video') || !showing) showing = user;
       if (showing === user) show();
     });
     const gone = (user: IAgoraRTCRemoteUser) => {

@@ -283,7 +283,7 @@ function watch(opts: WatchOptions): WatchHandle {
     await peer.setLocalDescription(await peer.createOffer());
     const sdp = await t.gathered(peer);
     if (stopped || mine !== attempt) return drop();
-    const ack = await t.ask<VideoSubscribeAck>(socket, 'videoSubscribe', { sessionId, sdp });
+    const ack = await t.ask<VideoSubscribeAck>(socket, 'videoSubscribe', { sessionId, sdp, ...(opts.audioOnly ? { audioOnly: true } : {}) });
     if (stopped || mine !== attempt || ack === 'stopped') return drop();
     if (ack === 'timeout') return later();
     if (!ack.ok) {

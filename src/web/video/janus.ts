@@ -3,6 +3,7 @@ import adapter from 'webrtc-adapter';
 import { offerAsDtlsClient, type VideoGrant } from '../../domain/video.js';
 import { holdResolutionWhileStarting, withStartBitrate } from './encoder-start';
 import { fetchVideoGrant } from './grant';
+import { videoStreamMids } from './janus-streams';
 import { publisherStatsSampler } from './rtc-stats';
 import {
   type PublishHandle,
@@ -438,6 +439,11 @@ function watch(opts: WatchOptions): WatchHandle {
       }),
     );
     await ask(link, { request: 'start', room: grant.room }, (m) => m.started === 'ok', answer);
+    // 'Ahorro de datos': Janus stops sending the feed's video streams to this viewer (the sound stays).
+    const videoMids = opts.audioOnly ? videoStreamMids(joined.msg.streams) : [];
+    if (videoMids.length > 0) {
+      await ask(link, { request: 'configure', streams: videoMids.map((mid) => ({ mid, send: false })) }, (m) => m.configured === 'ok');
+    }
   }
 
   async function loop(): Promise<void> {

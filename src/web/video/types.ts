@@ -46,6 +46,12 @@ export interface WatchOptions {
   sessionId: string;
   config: VideoClientConfig;
   socket: AppSocket;
+  /**
+   * 'Ahorro de datos': receive the seller's audio only. Each provider stops the video at its
+   * source (the embedded SFU and Janus send none, Agora does not subscribe to it), so a prepaid
+   * plan pays only for the sound. Changing it means watching again.
+   */
+  audioOnly?: boolean;
   /** The remote stream to attach to the player, or null when it went away. */
   onStream(stream: MediaStream | null): void;
   onStatus(status: WatchStatus): void;

@@ -187,7 +187,8 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
   async function onSubscribe(socket: AnySocket, payload: unknown, reply: Reply): Promise<void> {
     const sessionId = field(payload, 'sessionId');
     const sdp = field(payload, 'sdp');
-    if (!isUuid(sessionId) || !isSdp(sdp)) return fail(reply, 'invalid');
+    const audioOnly = field(payload, 'audioOnly');
+    if (!isUuid(sessionId) || !isSdp(sdp) || (audioOnly !== undefined && typeof audioOnly !== 'boolean')) return fail(reply, 'invalid');
     if (offerProblem(sdp, 'subscribe')) return fail(reply, 'unsupported_offer');
     const id = sessionId.toLowerCase();
     const s = stateOf(socket);
@@ -211,7 +212,7 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
       return reply({ ok: false, error: 'not_publishing' });
     }
     try {
-      const answer = await sfu.request({ t: 'subscribe', room: id, peerId, sdp });
+      const answer = await sfu.request({ t: 'subscribe', room: id, peerId, sdp, audioOnly: audioOnly === true });
       // Its slot went while the SFU answered: the peer the child just made goes too.
       if (!viewers.has(peerId) || !socket.connected) {
         viewers.end(peerId);

@@ -5,6 +5,7 @@ import { useSocketEvent } from '../../api/socket';
 import { clockOffset } from '../../lib/countdown';
 import { useHasPassed } from '../bidding/use-server-clock';
 import { PublicLayout } from '../public-layout';
+import { useDataSaver } from './data-saver';
 import { buyerLots, isShowStopped, livePageState, sessionTotals } from './live-view';
 import { PhoneShow } from './phone/phone-show';
 import type { ShowModel, ShowVideo } from './show-model';
@@ -40,7 +41,8 @@ export function LiveSessionView({ data, viewerCount }: LiveSessionViewProps) {
 
   const [isUnmuteAsked, setUnmuteAsked] = useState(false);
   const [isMuted, setMuted] = useState(true);
-  const feed = useLiveVideo(session.id, session.broadcasting);
+  const [dataSaver, setDataSaver] = useDataSaver();
+  const feed = useLiveVideo(session.id, session.broadcasting, dataSaver);
   // 'El vendedor detuvo la transmisión' once a broadcast this page saw ends (not before a first one).
   const [sawBroadcast, setSawBroadcast] = useState(session.broadcasting);
   useEffect(() => {
@@ -79,6 +81,8 @@ export function LiveSessionView({ data, viewerCount }: LiveSessionViewProps) {
             onDismiss: () => setUnmuteAsked(false),
           }
         : null,
+    dataSaver,
+    onDataSaverChange: setDataSaver,
   };
 
   if (isPhone) return <PhoneShow show={show} video={video} />;

@@ -26,6 +26,9 @@ interface LiveVideoProps {
   /** The phone's show: the video fills the screen, and `controls` (drawn over it) replaces the state badge, the viewer count and the sound button. */
   fill?: boolean;
   controls?: (sound: VideoSound) => ReactNode;
+  /** 'Ahorro de datos': the feed carries the sound only; the cover stays with a note, and the switch turns the video back on. */
+  dataSaver?: boolean;
+  onDataSaverChange?(on: boolean): void;
 }
 
 /** What a custom top bar needs to show the show's state and the sound button. */
@@ -36,13 +39,31 @@ export interface VideoSound {
   isStopped: boolean;
   /** Call in the tap itself: phones allow sound only while handling one. */
   toggleSound: () => void;
+  /** The seller broadcasts, so 'Ahorro de datos' has something to save. */
+  canSaveData: boolean;
+  dataSaver: boolean;
+  toggleDataSaver: () => void;
 }
 
 /**
  * The 9:16 player (SPEC §2), with the show's state and the viewer count over it. The session's
  * cover fills it until the video arrives, and again when the broadcast stops.
  */
-export function LiveVideo({ title, coverImageUrl, pageState, viewerCount, feed, muted, onMutedChange, stopped, overlay, fill, controls }: LiveVideoProps) {
+export function LiveVideo({
+  title,
+  coverImageUrl,
+  pageState,
+  viewerCount,
+  feed,
+  muted,
+  onMutedChange,
+  stopped,
+  overlay,
+  fill,
+  controls,
+  dataSaver = false,
+  onDataSaverChange,
+}: LiveVideoProps) {
   const { t } = useTranslation();
   const videoRef = useRef<HTMLVideoElement>(null);
   const { stream, status } = feed;
@@ -86,6 +107,10 @@ export function LiveVideo({ title, coverImageUrl, pageState, viewerCount, feed, 
   };
 
   const isPlaying = Boolean(stream) && status === 'playing';
+  // With 'Ahorro de datos' the <video> plays the sound alone: the cover stays in its place.
+  const showsPicture = isPlaying && !dataSaver;
+  const canSaveData = status !== null && Boolean(onDataSaverChange);
+  const toggleDataSaver = () => onDataSaverChange?.(!dataSaver);
   // Stopping sets the session back to scheduled (SPEC §4), which alone would read 'Por comenzar'
   // under the notice that the seller stopped: the badge says what happened instead.
   const isStopped = stopped && !stream;
@@ -109,7 +134,7 @@ export function LiveVideo({ title, coverImageUrl, pageState, viewerCount, feed, 
       data-state={pageState}
       data-video-status={status ?? 'off'}
     >
-      {!isPlaying &&
+      {!showsPicture &&
         (coverImageUrl ? (
           <img src={coverImageUrl} alt={t('live.video.cover', { title })} className={classes.cover} />
         ) : (
@@ -124,9 +149,14 @@ export function LiveVideo({ title, coverImageUrl, pageState, viewerCount, feed, 
         autoPlay
         playsInline
         data-testid="live-player"
-        style={{ visibility: isPlaying ? 'visible' : 'hidden' }}
+        style={{ visibility: showsPicture ? 'visible' : 'hidden' }}
       />
-      {controls ? controls({ isPlaying, muted, isStopped, toggleSound }) : null}
+      {isPlaying && dataSaver && (
+        <Text className={classes.audioOnlyNote} size="sm" fw={600} role="status" data-testid="audio-only-note">
+          {t('live.video.audioOnly')}
+        </Text>
+      )}
+      {controls ? controls({ isPlaying, muted, isStopped, toggleSound, canSaveData, dataSaver, toggleDataSaver }) : null}
       {!controls && (
         <Group className={classes.overlayTop} justify="space-between" wrap="nowrap">
           <Badge color={isStopped ? 'gray' : STATE_COLORS[pageState]} variant="filled" size="lg" tt="none" data-testid="live-status">
@@ -170,6 +200,20 @@ export function LiveVideo({ title, coverImageUrl, pageState, viewerCount, feed, 
           aria-pressed={!muted}
         >
           {muted ? t('live.video.unmute') : t('live.video.mute')}
+        </Button>
+      )}
+      {canSaveData && !controls && (
+        <Button
+          className={classes.dataSaverToggle}
+          size="xs"
+          variant={dataSaver ? 'filled' : 'white'}
+          color="dark"
+          onClick={toggleDataSaver}
+          data-testid="data-saver-toggle"
+          aria-pressed={dataSaver}
+          title={t('live.video.dataSaverHint')}
+        >
+          {t('live.video.dataSaver')}
         </Button>
       )}
       {overlay}

@@ -1,4 +1,4 @@
-import { Card, Stack, Text } from '@mantine/core';
+import { Button, Card, Stack, Text } from '@mantine/core';
 import { useTranslation } from '../../i18n';
 import { countdownParts } from '../../lib/countdown';
 import { formatDate } from '../../lib/dates';
@@ -6,8 +6,11 @@ import { useServerNow } from '../bidding/use-server-clock';
 import { waitText } from '../bidding/wait-text';
 import classes from './live-page.module.css';
 
-/** 'Comienza en 1 día 15 h' (or '2 h 05 min', '4 min 09 s'), on the server's clock, and the start in Mexico City time. */
-export function ScheduledCountdown({ scheduledAt, offset, isDue }: { scheduledAt: number; offset: number; isDue: boolean }) {
+/**
+ * 'Comienza en 1 día 15 h' (or '2 h 05 min', '4 min 09 s'), on the server's clock, the start in
+ * Mexico City time, and 'Agregar a mi calendario' (an .ics file the phone opens in its calendar).
+ */
+export function ScheduledCountdown({ sessionId, scheduledAt, offset, isDue }: { sessionId: string; scheduledAt: number; offset: number; isDue: boolean }) {
   const { t } = useTranslation();
   return (
     <Card withBorder radius="lg" padding="lg" data-testid="scheduled">
@@ -22,6 +25,19 @@ export function ScheduledCountdown({ scheduledAt, offset, isDue }: { scheduledAt
         <Text size="sm" c="dimmed" component="time" dateTime={new Date(scheduledAt).toISOString()} data-testid="scheduled-at">
           {t('live.scheduled.startsAt', { date: formatDate(scheduledAt) })}
         </Text>
+        {!isDue && (
+          <Button
+            component="a"
+            href={`/api/live-sessions/${encodeURIComponent(sessionId)}/calendar.ics`}
+            download
+            variant="light"
+            mt="xs"
+            size="md"
+            data-testid="add-to-calendar"
+          >
+            {t('live.scheduled.addToCalendar')}
+          </Button>
+        )}
       </Stack>
     </Card>
   );

@@ -28,4 +28,7 @@ export interface ShowVideo {
   stopped: boolean;
   /** The seller asked for sound (promptUnmute) and the video is still muted. */
   unmute: { onUnmute: () => void; onDismiss: () => void } | null;
+  /** 'Ahorro de datos': the sound only (data-saver.ts). */
+  dataSaver: boolean;
+  onDataSaverChange(on: boolean): void;
 }

@@ -15,9 +15,9 @@ export interface LiveVideoFeed {
  * Watches the session's video while the seller broadcasts (`broadcasting` from the session's
  * state, which the server keeps current). The provider's client reconnects by itself (a lost
  * network, a phone waking up, the seller reloading); the price and the countdown never come from
- * here.
+ * here. With `audioOnly` ('Ahorro de datos') only the sound is received; changing it watches again.
  */
-export function useLiveVideo(sessionId: string, broadcasting: boolean): LiveVideoFeed {
+export function useLiveVideo(sessionId: string, broadcasting: boolean, audioOnly = false): LiveVideoFeed {
   const config = usePublicConfig();
   const video = config.data?.video ?? null;
   const [stream, setStream] = useState<MediaStream | null>(null);
@@ -39,6 +39,7 @@ export function useLiveVideo(sessionId: string, broadcasting: boolean): LiveVide
           sessionId,
           config: video,
           socket: getSocket(),
+          audioOnly,
           onStream: (next) => {
             if (!cancelled) setStream(next);
           },
@@ -55,7 +56,7 @@ export function useLiveVideo(sessionId: string, broadcasting: boolean): LiveVide
       handle?.stop();
       setStream(null);
     };
-  }, [sessionId, broadcasting, video]);
+  }, [sessionId, broadcasting, video, audioOnly]);
 
   return { stream, status };
 }

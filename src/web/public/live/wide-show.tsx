@@ -62,11 +62,13 @@ export function WideShow({ show, video }: { show: ShowModel; video: ShowVideo })
             muted={video.muted}
             onMutedChange={video.onMutedChange}
             stopped={video.stopped}
+            dataSaver={video.dataSaver}
+            onDataSaverChange={video.onDataSaverChange}
             overlay={current && <LotOverlay lot={current} offset={offset} />}
           />
         </div>
         <Stack gap="lg" miw={0}>
-          {show.isBeforeShow && <ScheduledCountdown scheduledAt={session.scheduledAt} offset={offset} isDue={show.isStartDue} />}
+          {show.isBeforeShow && <ScheduledCountdown sessionId={session.id} scheduledAt={session.scheduledAt} offset={offset} isDue={show.isStartDue} />}
           {pageState === 'ended' && (
             <Card withBorder radius="lg" padding="lg" data-testid="ended-session">
               <Title order={2} size="h4">

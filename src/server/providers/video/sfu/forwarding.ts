@@ -56,6 +56,7 @@ export function forward(counters: Counters, r: Room, pub: Publisher, kind: Kind,
     const target = v.tracks[kind];
     if (!v.ready || !isOpen(target)) continue;
     if (kind === 'video') {
+      if (v.audioOnly) continue;
       if (keyframe) {
         v.started = true;
         v.waitingKeyframe = false;
@@ -107,7 +108,7 @@ export function requestKeyframe(counters: Counters, r: Room): void {
  * need not wait for the encoder; otherwise the publisher is asked for a keyframe.
  */
 export function startVideo(counters: Counters, r: Room, v: Viewer): void {
-  if (!v.ready || v.started || !isOpen(v.tracks.video)) return;
+  if (!v.ready || v.started || v.audioOnly || !isOpen(v.tracks.video)) return;
   const packets = r.publisher?.gop.replay(Date.now());
   if (packets && packets.length > 0) {
     try {

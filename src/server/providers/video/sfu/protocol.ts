@@ -22,8 +22,8 @@ export const SFU_GATHER_TIMEOUT_MS = 5000;
 
 export type SfuRequest =
   | { t: 'publish'; id: number; room: string; pubId: string; sdp: string }
-  /** A viewer's offer; the reply carries the SFU's answer. */
-  | { t: 'subscribe'; id: number; room: string; peerId: string; sdp: string }
+  /** A viewer's offer; the reply carries the SFU's answer. `audioOnly`: 'Ahorro de datos', no video is sent to it. */
+  | { t: 'subscribe'; id: number; room: string; peerId: string; sdp: string; audioOnly?: boolean }
   /** Ends one publisher or viewer (no error when it is already gone). */
   | { t: 'leave'; id: number; peerId: string }
   /** Ends the room's publisher and every viewer. */

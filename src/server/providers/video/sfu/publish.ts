@@ -23,7 +23,7 @@ export async function publish(sfu: Sfu, { roomId, pubId, sdp }: { roomId: string
   // The new publisher's frames do not continue the old one's pictures: every viewer restarts at its keyframe.
   for (const v of r.viewers.values()) {
     v.started = false;
-    v.waitingKeyframe = true;
+    v.waitingKeyframe = !v.audioOnly;
   }
   const pc = new ndc.PeerConnection(`pub-${pubId.slice(0, 8)}`, rtcConfig(sfu.config));
   const pub: Publisher = {

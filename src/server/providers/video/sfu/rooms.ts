@@ -41,6 +41,11 @@ export interface Viewer {
   started: boolean;
   /** Connected (or asked by PLI/FIR) and no keyframe forwarded to it since. */
   waitingKeyframe: boolean;
+  /**
+   * 'Ahorro de datos': the viewer takes the audio only. Its offer still has the video section (the
+   * answer stays the same shape), but no video packet is ever sent to it, nor a keyframe asked for it.
+   */
+  audioOnly: boolean;
 }
 
 export interface Room {

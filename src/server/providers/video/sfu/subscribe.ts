@@ -40,7 +40,10 @@ function addViewerTracks(pc: PeerConnection, video: OfferedSection, audio: Offer
  * `actpass` is read as `active` (offerAsDtlsClient) so that the SFU answers `passive`, which an
  * `actpass` offer allows.
  */
-export async function subscribe(sfu: Sfu, { roomId, peerId, sdp }: { roomId: string; peerId: string; sdp: string }): Promise<string> {
+export async function subscribe(
+  sfu: Sfu,
+  { roomId, peerId, sdp, audioOnly = false }: { roomId: string; peerId: string; sdp: string; audioOnly?: boolean },
+): Promise<string> {
   const offer = screened(sdp, sfu.candidates);
   const r = sfu.rooms.get(roomId);
   if (!r?.publisher) throw new SfuError('not_publishing');
@@ -66,13 +69,14 @@ export async function subscribe(sfu: Sfu, { roomId, peerId, sdp }: { roomId: str
     keep: added.keep,
     ready: false,
     started: false,
-    waitingKeyframe: true,
+    waitingKeyframe: !audioOnly,
+    audioOnly,
   };
   // Only RTCP comes back on a sendonly track; a PLI or FIR becomes a keyframe request to the publisher.
   videoTrack.onMessage(
     guard('viewer RTCP', (message) => {
       const packet = Buffer.isBuffer(message) ? message : Buffer.from(message);
-      if (isRtcp(packet) && asksForKeyframe(packet)) {
+      if (isRtcp(packet) && asksForKeyframe(packet) && !v.audioOnly) {
         sfu.counters.pliFromViewers++;
         v.waitingKeyframe = true;
         const current = sfu.rooms.get(roomId);

@@ -52,7 +52,12 @@ async function handle(req: SfuRequest): Promise<SfuReply> {
     case 'publish':
       return { t: 'reply', id: req.id, ok: true, sdp: await publish(sfu, { roomId: req.room, pubId: req.pubId, sdp: req.sdp }) };
     case 'subscribe':
-      return { t: 'reply', id: req.id, ok: true, sdp: await subscribe(sfu, { roomId: req.room, peerId: req.peerId, sdp: req.sdp }) };
+      return {
+        t: 'reply',
+        id: req.id,
+        ok: true,
+        sdp: await subscribe(sfu, { roomId: req.room, peerId: req.peerId, sdp: req.sdp, audioOnly: req.audioOnly === true }),
+      };
     case 'leave':
       leave(sfu, req.peerId);
       return { t: 'reply', id: req.id, ok: true };

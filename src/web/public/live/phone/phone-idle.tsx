@@ -12,7 +12,7 @@ export function PhoneIdle({ show, sheet }: { show: ShowModel; sheet: SheetContro
   const isEnded = pageState === 'ended';
   return (
     <>
-      {show.isBeforeShow && <ScheduledCountdown scheduledAt={session.scheduledAt} offset={offset} isDue={show.isStartDue} />}
+      {show.isBeforeShow && <ScheduledCountdown sessionId={session.id} scheduledAt={session.scheduledAt} offset={offset} isDue={show.isStartDue} />}
       {isEnded && (
         <Card radius="lg" padding="md" data-testid="ended-session">
           <Title order={2} size="h4">

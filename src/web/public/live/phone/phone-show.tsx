@@ -39,6 +39,8 @@ export function PhoneShow({ show, video }: { show: ShowModel; video: ShowVideo }
         muted={video.muted}
         onMutedChange={video.onMutedChange}
         stopped={video.stopped}
+        dataSaver={video.dataSaver}
+        onDataSaverChange={video.onDataSaverChange}
         controls={(sound) => (
           <div className={classes.layer}>
             <PhoneTopBar show={show} sound={sound} />

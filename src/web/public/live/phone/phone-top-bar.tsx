@@ -35,12 +35,24 @@ export function PhoneTopBar({ show, sound }: { show: ShowModel; sound: VideoSoun
           </span>
         )}
       </header>
-      {(sound.isPlaying || session.whatsappLink) && (
+      {(sound.isPlaying || sound.canSaveData || session.whatsappLink) && (
         <div className={classes.topActions}>
           {sound.isPlaying && (
             <button type="button" className={classes.pill} onClick={sound.toggleSound} aria-pressed={!sound.muted} data-testid="audio-toggle">
               {sound.muted ? <VolumeIcon size={18} aria-hidden="true" /> : <VolumeOffIcon size={18} aria-hidden="true" />}
               {sound.muted ? t('live.video.unmute') : t('live.video.mute')}
+            </button>
+          )}
+          {sound.canSaveData && (
+            <button
+              type="button"
+              className={classes.pill}
+              onClick={sound.toggleDataSaver}
+              aria-pressed={sound.dataSaver}
+              data-testid="data-saver-toggle"
+              title={t('live.video.dataSaverHint')}
+            >
+              {t('live.video.dataSaver')}
             </button>
           )}
           {session.whatsappLink && (
