@@ -109,6 +109,15 @@ describe('the Live Hub on a phone', () => {
     expect(await sideScroll(hub)).toBeLessThanOrEqual(0);
     await expectAccessible(hub, 'phone hub');
 
+    // The chat is the Hub's own panel, in a sheet over the show.
+    await hub.getByRole('button', { name: p.chat, exact: true }).click();
+    const chat = hub.getByRole('dialog', { name: p.chatTitle });
+    await chat.getByText(t.live.chat.empty).waitFor();
+    expect(await sideScroll(hub)).toBeLessThanOrEqual(0);
+    await expectAccessible(hub, 'phone hub, chat sheet');
+    await chat.getByRole('button', { name: t.common.close }).first().click();
+    await chat.waitFor({ state: 'detached' });
+
     // 'Iniciar': on the air; the other camera replaces the one sent, and the show goes on.
     await hub.getByRole('button', { name: h.broadcast.start, exact: true }).click();
     await hub.getByTestId('player-badge').getByText(h.broadcast.liveBadge).waitFor({ timeout: 20_000 });
@@ -152,8 +161,8 @@ describe('the Live Hub on a phone', () => {
     const sheet = hub.getByRole('dialog', { name: p.lotsTitle });
     await sheet.waitFor();
     const sold = sheet.getByRole('region', { name: h.lots.past }).getByRole('listitem', { name: LOTS[0] });
-    await sold.getByText(h.lots.rowStatus.sold).waitFor();
-    await sold.getByText(formatMoney(300)).waitFor();
+    await sold.getByText(h.lots.rowStatus.sold, { exact: true }).waitFor();
+    await sold.getByText(formatMoney(300), { exact: true }).waitFor();
     const sheetBox = await sheet.boundingBox();
     expect((sheetBox?.y ?? 0) + (sheetBox?.height ?? 0)).toBeCloseTo(HEIGHT, 0);
     expect(await sideScroll(hub)).toBeLessThanOrEqual(0);
