@@ -139,7 +139,7 @@ export function PhoneHub({ detail, viewerCount, leaderName, onLeave }: PhoneHubP
         <section className={classes.controls} aria-label={t('livehub.phone.controls')} data-testid="phone-controls">
           <PhoneLotCard detail={detail} leaderName={leaderName} />
           <PhoneLotActions detail={detail} onOpenLots={() => setSheet('lots')} onOpenChat={() => setSheet('chat')} />
-          {detail.canEdit && <BroadcastRow broadcast={broadcast} isDisabled={isDisabled} isOrphaned={isOrphaned} onStart={startBroadcast} />}
+          {detail.canEdit && <BroadcastRow broadcast={broadcast} isDisabled={isDisabled} onStart={startBroadcast} />}
         </section>
       </div>
 
@@ -180,17 +180,7 @@ function CameraView({ broadcast }: { broadcast: Broadcast }) {
 }
 
 /** 'Iniciar' or 'Detener', the microphone, and the other camera: the broadcast keeps going through a flip. */
-function BroadcastRow({
-  broadcast,
-  isDisabled,
-  isOrphaned,
-  onStart,
-}: {
-  broadcast: Broadcast;
-  isDisabled: boolean;
-  isOrphaned: boolean;
-  onStart: () => Promise<void>;
-}) {
+function BroadcastRow({ broadcast, isDisabled, onStart }: { broadcast: Broadcast; isDisabled: boolean; onStart: () => Promise<void> }) {
   const { t } = useTranslation();
   const { phase } = broadcast;
   const isLive = phase === 'publishing';
