@@ -355,15 +355,17 @@ describe('accessibility: zero serious or critical axe-core findings', () => {
       await page.goto(`${ctx.app.url}/admin/livehub`);
       await page.getByText(t.livehub.bar.pickFirst).first().waitFor();
       await audit(found, page, `${label} Live Hub, nothing loaded`);
-      await page.goto(`${ctx.app.url}/admin/livehub?session=${sessionId}`);
-      await page.getByRole('heading', { name: 'Remate accesible' }).first().waitFor();
-      await page.getByText('Radio de bulbos').first().waitFor();
-      await audit(found, page, `${label} Live Hub, session loaded`);
       if (label === 'phone') {
         await page.getByRole('button', { name: t.livehub.header.more }).click();
         await page.getByRole('menuitem', { name: t.livehub.header.createSession }).waitFor();
         await audit(found, page, `${label} Live Hub, 'Más' open`);
       }
+      await page.goto(`${ctx.app.url}/admin/livehub?session=${sessionId}`);
+      await page.getByRole('heading', { name: 'Remate accesible' }).first().waitFor();
+      // On a phone a loaded session is the camera and the show's controls (livehub/phone/), its lots in a sheet.
+      if (label === 'phone') await page.getByTestId('phone-lot-card').waitFor();
+      else await page.getByText('Radio de bulbos').first().waitFor();
+      await audit(found, page, `${label} Live Hub, session loaded`);
       await page.context().close();
     }
 

@@ -41,6 +41,8 @@ export const AUDIT_ACTIONS = [
   'live_session.reorder_lots',
   'live_session.set_current',
   'live_session.timer',
+  'live_session.next',
+  'live_session.requeue',
   'live_session.moderator_add',
   'live_session.moderator_remove',
   'payment.draft',

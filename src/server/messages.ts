@@ -187,6 +187,12 @@ export const messages = {
     lotsMismatch: 'La lista de lotes cambió mientras la ordenabas. Recarga la sesión e inténtalo de nuevo.',
     lotSold: 'Este lote ya se vendió: no se puede volver a subastar.',
     lotInPayment: 'Este lote ya está en un cobro: no se puede volver a subastar.',
+    // 'Siguiente lote' and 'Volver a subastar'.
+    noQueuedLots: 'No quedan lotes en cola.',
+    currentLotRunning: 'El lote actual sigue abierto: espera a que cierre para abrir el siguiente.',
+    requeueSold: 'Este lote ya se vendió: no se puede volver a subastar.',
+    requeueRunning: 'Este lote está en subasta ahora: espera a que cierre para volver a subastarlo.',
+    requeueQueued: 'Este lote ya está en la cola: todavía no se ha subastado.',
     timerShortens: 'Este lote ya tiene pujas: el temporizador sólo puede alargar el cierre, no acortarlo.',
     reopenConflict: 'No se puede reabrir la sesión: uno de sus lotes ya está en otra sesión abierta.',
     // An ended show is opened again only when the seller confirms it (`reopen: true`).

@@ -4,6 +4,13 @@ import { MOBILE_BREAKPOINT_PX } from '../../domain/live.js';
 /** SPEC §2, §9: below 780 px the header's buttons collapse into 'Más'. */
 export const COMPACT_QUERY = `(max-width: ${MOBILE_BREAKPOINT_PX - 0.02}px)`;
 
+/**
+ * The Hub on a phone (phone/phone-hub.tsx) once a session is loaded: a narrow screen, or a phone
+ * turned sideways (a touch screen under 500 px tall), so turning the phone does not swap the layout
+ * and end the broadcast's media with it.
+ */
+export const PHONE_HUB_QUERY = `${COMPACT_QUERY}, (pointer: coarse) and (max-height: 500px)`;
+
 export function isCompactWidth(width: number): boolean {
   return width < MOBILE_BREAKPOINT_PX;
 }

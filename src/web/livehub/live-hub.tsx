@@ -1,4 +1,5 @@
 import { Alert, Button, Container, Grid, Group, Loader, Modal, Paper, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -18,8 +19,9 @@ import { CreateSessionModal } from './create-session-modal';
 import { CurrentLotFeed } from './current-lot-feed';
 import { EditSessionModal } from './edit-session-modal';
 import { HubHeader } from './hub-header';
-import { searchWithSession, sessionIdFromSearch } from './hub-layout';
+import { PHONE_HUB_QUERY, searchWithSession, sessionIdFromSearch } from './hub-layout';
 import { LotsPanel } from './lots-panel';
+import { PhoneHub } from './phone/phone-hub';
 import { PickerModal } from './picker-modal';
 import { QuickAuctionModal } from './quick-auction-modal';
 import { SessionBar } from './session-bar';
@@ -59,6 +61,9 @@ function LiveHubScreen({ me }: { me: Me }) {
   // The session whose 'Sesión cargada' toast is owed once its detail arrives.
   const [toastFor, setToastFor] = useState<string | null>(null);
   const list = useHubSessions();
+  // A loaded session on a phone is the camera with its controls: no header, no footer (phone/phone-hub.tsx).
+  const isPhone = useMediaQuery(PHONE_HUB_QUERY, window.matchMedia?.(PHONE_HUB_QUERY).matches ?? false, { getInitialValueInEffect: false });
+  const isPhoneShow = isPhone && sessionId !== null;
   const close = useCallback(() => setDialog({ kind: 'none' }), []);
 
   const load = useCallback(
@@ -82,13 +87,15 @@ function LiveHubScreen({ me }: { me: Me }) {
   return (
     <Modal.Stack>
       <Stack mih="100dvh" gap={0} justify="space-between">
-        <HubHeader
-          me={me}
-          onManageSessions={() => setDialog({ kind: 'manage' })}
-          onCreateSession={() => setDialog({ kind: 'create' })}
-          onAddAuction={() => setDialog({ kind: 'auction' })}
-        />
-        <Container component="main" size="xl" w="100%" py="lg" px={{ base: 'xs', sm: 'md' }} flex={1}>
+        {!isPhoneShow && (
+          <HubHeader
+            me={me}
+            onManageSessions={() => setDialog({ kind: 'manage' })}
+            onCreateSession={() => setDialog({ kind: 'create' })}
+            onAddAuction={() => setDialog({ kind: 'auction' })}
+          />
+        )}
+        <Container component={isPhoneShow ? 'div' : 'main'} size="xl" w="100%" py="lg" px={{ base: 'xs', sm: 'md' }} flex={1}>
           {sessionId ? (
             <LoadedSession
               key={sessionId}
@@ -98,6 +105,8 @@ function LiveHubScreen({ me }: { me: Me }) {
               onToastShown={() => setToastFor(null)}
               onAddLot={() => openPicker(sessionId)}
               onQuickAuction={() => setDialog({ kind: 'quick' })}
+              isPhone={isPhone}
+              onLeave={unload}
             />
           ) : (
             <Stack gap="md">
@@ -118,7 +127,7 @@ function LiveHubScreen({ me }: { me: Me }) {
             </Stack>
           )}
         </Container>
-        <SiteFooter inverted />
+        {!isPhoneShow && <SiteFooter inverted />}
         <ProfileModal opened={profilePrompt.opened} onClose={profilePrompt.close} me={me} />
         <CreateSessionModal
           opened={dialog.kind === 'create'}
@@ -157,10 +166,13 @@ interface LoadedSessionProps {
   onToastShown: () => void;
   onAddLot: () => void;
   onQuickAuction: () => void;
+  /** The phone layout (phone/phone-hub.tsx) instead of the panels. */
+  isPhone: boolean;
+  onLeave: () => void;
 }
 
 /** The loaded session, followed live through its room (`useLiveSession`). */
-function LoadedSession({ sessionId, barProps, toastFor, onToastShown, onAddLot, onQuickAuction }: LoadedSessionProps) {
+function LoadedSession({ sessionId, barProps, toastFor, onToastShown, onAddLot, onQuickAuction, isPhone, onLeave }: LoadedSessionProps) {
   const { t } = useTranslation();
   const live = useLiveSession(sessionId, { host: true });
   const data = live.data;
@@ -174,6 +186,16 @@ function LoadedSession({ sessionId, barProps, toastFor, onToastShown, onAddLot, 
   }, [toastFor, sessionId, data, onToastShown, t]);
 
   const loaded = data ? { title: data.session.title, status: data.session.status } : null;
+  const feed = lot && <CurrentLotFeed key={lot.auctionId} sessionId={sessionId} auctionId={lot.auctionId} onLeader={setLeaderName} />;
+
+  if (isPhone && data) {
+    return (
+      <>
+        <PhoneHub detail={data} viewerCount={live.viewerCount} leaderName={leaderName} onLeave={onLeave} />
+        {feed}
+      </>
+    );
+  }
 
   return (
     <Stack gap="md">
@@ -222,7 +244,7 @@ function LoadedSession({ sessionId, barProps, toastFor, onToastShown, onAddLot, 
               </Stack>
             </Grid.Col>
           </Grid>
-          {lot && <CurrentLotFeed key={lot.auctionId} sessionId={sessionId} auctionId={lot.auctionId} onLeader={setLeaderName} />}
+          {feed}
         </>
       )}
     </Stack>

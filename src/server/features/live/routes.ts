@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AuctionDetail } from '../../../domain/auctions.js';
 import {
   ZAddLot,
+  ZNextLot,
   ZPickerQuery,
   ZQuickAuction,
   ZReorderLots,
@@ -26,6 +27,7 @@ import { describeAuction } from '../auctions/service.js';
 import { installLiveSubscribers } from './events.js';
 import { idempotencyKeyOf, keyClaim } from './idempotency.js';
 import { addLot, removeLot, reorderLots, setCurrentLot } from './lots.js';
+import { openNextLot } from './next-lot.js';
 import { presentDetail, type SessionView } from './presenters.js';
 import { listSessions, liveDirectory, pickAuctions, readSessionView } from './queries.js';
 import { createQuickAuction } from './quick-auction.js';
@@ -189,6 +191,15 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   app.post('/api/live-sessions/:id/timer', { config: write, preValidation: panel, schema: { params: ZParams, body: ZTimerInput } }, async (req) => {
     const context = requestContext(req);
     return answer(await setLotTimer(db, { ...context, present, sessionId: req.params.id, seconds: req.body.seconds }), context.actor);
+  });
+
+  /** 'Siguiente lote': the next queued lot becomes current and its timer starts, in one transaction (next-lot.ts). */
+  app.post('/api/live-sessions/:id/next', { config: write, preValidation: panel, schema: { params: ZParams, body: ZNextLot } }, async (req) => {
+    const context = requestContext(req);
+    const by = { kind: 'seller', acting: context, reopen: req.body?.reopen === true } as const;
+    const done = await openNextLot(db, { by, present, sessionId: req.params.id });
+    if (!done) throw sessionNotFound();
+    return answer(done, context.actor);
   });
 
   app.post(

@@ -6,10 +6,12 @@ import { auctions, HOLDING_PAYMENT_STATUSES, liveLots, paymentItems } from '../.
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
+import type { DomainEvent } from '../../realtime/publisher.js';
 import type { BidPresenter } from '../bids/presenters.js';
 import { enterPrebids } from '../prebids/enter.js';
 import { lotTimerSet } from './events.js';
 import { lotNotFound } from './lots.js';
+import type { SessionRow } from './presenters.js';
 import { type Actor, afterCommit, bumpSession, lockEditable, readEditable, type SessionChange, type SessionCommitted } from './sessions.js';
 
 /**
@@ -53,43 +55,19 @@ export async function setLotTimer(
   for (let attempt = 0; ; attempt++) {
     const { lot } = await currentLot(db, opts.sessionId, opts.actor);
     const done = await db.transaction(async (tx) => {
-      const [auction] = await tx.select().from(auctions).where(eq(auctions.id, lot.auctionId)).for('update');
-      if (!auction) throw new AppError('CONFLICT', messages.live.lotNoAuction);
-      const session = await lockEditable(tx, opts.sessionId, opts.actor);
-      if (session.currentLotId !== lot.id) {
-        if (attempt < 3) return null;
-        throw new AppError('CONFLICT', messages.live.lotsMismatch);
-      }
-      const [{ now } = { now: 0 }] = rows<{ now: string | number }>(
-        await tx.execute(sql`select (extract(epoch from clock_timestamp()) * 1000)::bigint as now`),
-      ).map((r) => ({ now: Number(r.now) }));
-      const endTime = now + opts.seconds * 1000;
-      const hasBids = auction.bidCount > 0 || auction.currentWinnerId !== null;
-      const closed =
-        auction.status === 'ended' ||
-        auction.closedAt !== null ||
-        (auction.endTime !== null && auction.endTime.getTime() <= now && auction.status !== 'pending');
-      if (closed && hasBids) throw new AppError('CONFLICT', messages.live.lotSold);
-      if (auction.isPaid || (await inPayment(tx, auction.id))) throw new AppError('CONFLICT', messages.live.lotInPayment);
-      if (!closed && hasBids && auction.endTime !== null && endTime < auction.endTime.getTime()) throw new AppError('CONFLICT', messages.live.timerShortens);
-      await tx
-        .update(auctions)
-        .set({
-          status: 'live',
-          endTime: new Date(endTime),
-          version: sql`${auctions.version} + 1`,
-          updatedAt: new Date(),
-          // An unsold lot runs again: nothing of its last close stays.
-          ...(closed ? { closedAt: null, currentWinnerId: null, currentWinnerName: null, winnerEmail: null, winnerWhatsapp: null } : {}),
-        })
-        .where(eq(auctions.id, auction.id));
-      if (lot.status !== 'queued') await tx.update(liveLots).set({ status: 'queued' }).where(eq(liveLots.id, lot.id));
-      // A lot opening without bids takes its 'Puja anticipada' maximums now, in this transaction.
-      const prebids = hasBids ? null : await enterPrebids(tx, { auctionId: auction.id, present: opts.present });
-      const [state] = rows<{ s: EngineState }>(
-        await tx.execute(sql`select auction_bid_state(a, auction_bidding_config(a.id)) as s from auctions a where a.id = ${auction.id}::uuid`),
-      );
-      if (!state) throw new Error('auction vanished');
+      const opened = await openLot(tx, {
+        lot,
+        seconds: opts.seconds,
+        present: opts.present,
+        lockSession: async () => {
+          const session = await lockEditable(tx, opts.sessionId, opts.actor);
+          if (session.currentLotId === lot.id) return session;
+          if (attempt < 3) return null;
+          throw new AppError('CONFLICT', messages.live.lotsMismatch);
+        },
+      });
+      if (!opened) return null;
+      const { session, auction } = opened;
       await bumpSession(tx, session.id);
       await recordAudit(tx, {
         by: opts,
@@ -97,16 +75,16 @@ export async function setLotTimer(
         entityType: 'live_session',
         entityId: session.id,
         before: { auctionId: auction.id, status: auction.status, endTime: auction.endTime },
-        after: { lotId: lot.id, seconds: opts.seconds, endTime: new Date(endTime), reopened: closed },
+        after: { lotId: lot.id, seconds: opts.seconds, endTime: new Date(opened.endTime), reopened: opened.reopened },
       });
       return {
         sessionId: session.id,
         statusChanged: false,
         lotId: lot.id,
         auctionId: auction.id,
-        state: state.s,
-        endTime,
-        prebidEvents: prebids?.events ?? [],
+        state: opened.state,
+        endTime: opened.endTime,
+        prebidEvents: opened.prebidEvents,
       };
     });
     // lotTimer carries the lot's new state: a thousand viewers need not receive every lot again.
@@ -114,7 +92,87 @@ export async function setLotTimer(
   }
 }
 
-async function inPayment(tx: Tx, auctionId: string): Promise<boolean> {
+/** What opening a lot did, for the caller's audit line and its events. */
+export interface LotOpened {
+  session: SessionRow;
+  /** The auction as it was before. */
+  auction: typeof auctions.$inferSelect;
+  endTime: number;
+  state: EngineState;
+  reopened: boolean;
+  prebidEvents: DomainEvent[];
+}
+
+/**
+ * The opening core shared by the timer and 'Siguiente lote' (next-lot.ts): the lot's auction row
+ * is locked first, as the bid engine locks it, then the session (`lockSession`, which checks the
+ * session still is as the caller read it, or answers null to have the caller read again), so the
+ * Live Hub's lock order holds. The auction then takes bids (status live) until the database's
+ * now plus `seconds`; an unsold auction runs again, and a lot opening without bids takes its
+ * pre-bids. With `skipLocked` (the auto-advance scheduler) an auction row another transaction
+ * holds answers null at once instead of waiting.
+ */
+export async function openLot(
+  tx: Tx,
+  opts: {
+    lot: { id: string; status: string; auctionId: string };
+    /** Seconds to run, or how to read them from the locked session ('Siguiente lote' runs the session's default). */
+    seconds: number | ((session: SessionRow) => number);
+    present: BidPresenter;
+    lockSession: () => Promise<SessionRow | null>;
+    skipLocked?: boolean;
+  },
+): Promise<LotOpened | null> {
+  const { lot } = opts;
+  const [auction] = await tx
+    .select()
+    .from(auctions)
+    .where(eq(auctions.id, lot.auctionId))
+    .for('update', opts.skipLocked ? { skipLocked: true } : {});
+  if (!auction) {
+    if (opts.skipLocked) return null;
+    throw new AppError('CONFLICT', messages.live.lotNoAuction);
+  }
+  const session = await opts.lockSession();
+  if (!session) return null;
+  const now = await dbNow(tx);
+  const seconds = typeof opts.seconds === 'number' ? opts.seconds : opts.seconds(session);
+  const endTime = now + seconds * 1000;
+  const hasBids = auction.bidCount > 0 || auction.currentWinnerId !== null;
+  const closed =
+    auction.status === 'ended' || auction.closedAt !== null || (auction.endTime !== null && auction.endTime.getTime() <= now && auction.status !== 'pending');
+  if (closed && hasBids) throw new AppError('CONFLICT', messages.live.lotSold);
+  if (auction.isPaid || (await inPayment(tx, auction.id))) throw new AppError('CONFLICT', messages.live.lotInPayment);
+  if (!closed && hasBids && auction.endTime !== null && endTime < auction.endTime.getTime()) throw new AppError('CONFLICT', messages.live.timerShortens);
+  await tx
+    .update(auctions)
+    .set({
+      status: 'live',
+      endTime: new Date(endTime),
+      version: sql`${auctions.version} + 1`,
+      updatedAt: new Date(),
+      // An unsold lot runs again: nothing of its last close stays.
+      ...(closed ? { closedAt: null, currentWinnerId: null, currentWinnerName: null, winnerEmail: null, winnerWhatsapp: null } : {}),
+    })
+    .where(eq(auctions.id, auction.id));
+  if (lot.status !== 'queued') await tx.update(liveLots).set({ status: 'queued' }).where(eq(liveLots.id, lot.id));
+  // A lot opening without bids takes its 'Puja anticipada' maximums now, in this transaction.
+  const prebids = hasBids ? null : await enterPrebids(tx, { auctionId: auction.id, present: opts.present });
+  const [state] = rows<{ s: EngineState }>(
+    await tx.execute(sql`select auction_bid_state(a, auction_bidding_config(a.id)) as s from auctions a where a.id = ${auction.id}::uuid`),
+  );
+  if (!state) throw new Error('auction vanished');
+  return { session, auction, endTime, state: state.s, reopened: closed, prebidEvents: prebids?.events ?? [] };
+}
+
+/** The database's clock, in epoch ms: every instance's timers agree with the closing scheduler's. */
+export async function dbNow(tx: Db | Tx): Promise<number> {
+  const [row] = rows<{ now: string | number }>(await tx.execute(sql`select (extract(epoch from clock_timestamp()) * 1000)::bigint as now`));
+  return Number(row?.now ?? 0);
+}
+
+/** The auction sits in a draft, pending or paid payment. */
+export async function inPayment(tx: Tx, auctionId: string): Promise<boolean> {
   const [held] = await tx
     .select({ id: paymentItems.paymentId })
     .from(paymentItems)

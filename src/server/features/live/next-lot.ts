@@ -1,0 +1,203 @@
+import { eq, type SQL, sql } from 'drizzle-orm';
+import { normalizeBiddingConfig } from '../../../domain/live.js';
+import { recordAudit } from '../../audit.js';
+import { type Db, rows, type Tx } from '../../db/connect.js';
+import type { EngineState } from '../../db/engine-rows.js';
+import { liveSessions } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import type { Acting } from '../../http/request-context.js';
+import { messages } from '../../messages.js';
+import type { DomainEvent } from '../../realtime/publisher.js';
+import type { BidPresenter } from '../bids/presenters.js';
+import { lotTimerSet } from './events.js';
+import type { SessionRow } from './presenters.js';
+import {
+  type Actor,
+  afterCommit,
+  bumpSession,
+  checkReopen,
+  lockEditable,
+  readEditable,
+  readSession,
+  type SessionChange,
+  type SessionCommitted,
+} from './sessions.js';
+import { dbNow, openLot } from './timer.js';
+
+/**
+ * 'Siguiente lote': in one transaction the next lot of the queue becomes the current one (the
+ * session goes live, as 'Establecer actual' does) and its timer starts for the session's
+ * `timerSecondsDefault`, through the timer's own opening core (timer.ts openLot), so the lock
+ * order stays auction → session. The seller's button and 'Avance automático' (auto-advance.ts)
+ * take this same path; only who acts, and what is re-checked under the locks, differ.
+ *
+ * A double click opens one lot: the second request waits on the first's auction lock, then finds
+ * the current lot changed, reads again and answers 409 (the lot it would skip is now running).
+ */
+
+/**
+ * The lot `l` (its auction `a`) can still be sold: queued, no bids and no winner, not closed, not
+ * running, not paid and not held by a payment. The aliases are the caller's SQL's.
+ */
+export function openToSell(l: string, a: string): SQL {
+  const L = sql.raw(l);
+  const A = sql.raw(a);
+  return sql`${L}.status = 'queued' and ${A}.bid_count = 0 and ${A}.current_winner_id is null and ${A}.closed_at is null
+    and not ${A}.is_paid and ${A}.status <> 'ended'
+    and (${A}.status = 'pending' or ${A}.end_time is null or (${A}.end_time > clock_timestamp() and ${A}.status <> 'live'))
+    and not exists (select 1 from payment_items pi where pi.auction_id = ${A}.id and pi.payment_status in ('draft', 'pending', 'paid'))`;
+}
+
+interface CurrentFacts {
+  id: string;
+  order: number;
+  /** Its auction takes bids and its end time has not come. */
+  running: boolean;
+  /** epoch ms, or null while it has not closed. */
+  closedAt: number | null;
+}
+interface NextFacts {
+  id: string;
+  status: string;
+  auctionId: string;
+}
+
+/** The session's current lot (if any) and the first lot after it, by order, that can still be sold. */
+export async function readQueue(
+  db: Db | Tx,
+  session: Pick<SessionRow, 'id' | 'currentLotId'>,
+): Promise<{ current: CurrentFacts | null; next: NextFacts | null }> {
+  const [current] = session.currentLotId
+    ? rows<{ id: string; order: number; running: boolean; closed_at: string | number | null }>(
+        await db.execute(sql`
+          select l.id, l."order",
+                 (a.closed_at is null and a.status in ('active', 'live') and a.end_time > clock_timestamp()) as running,
+                 (extract(epoch from a.closed_at) * 1000)::bigint as closed_at
+          from live_lots l join auctions a on a.id = l.auction_id
+          where l.id = ${session.currentLotId}::uuid and l.session_id = ${session.id}::uuid`),
+      )
+    : [];
+  const after = current ? Number(current.order) : 0;
+  const [next] = rows<{ id: string; status: string; auction_id: string }>(
+    await db.execute(sql`
+      select l.id, l.status, l.auction_id
+      from live_lots l join auctions a on a.id = l.auction_id
+      where l.session_id = ${session.id}::uuid and l."order" > ${after} and ${openToSell('l', 'a')}
+      order by l."order" limit 1`),
+  );
+  return {
+    current: current
+      ? {
+          id: current.id,
+          order: Number(current.order),
+          running: Boolean(current.running),
+          closedAt: current.closed_at === null ? null : Number(current.closed_at),
+        }
+      : null,
+    next: next ? { id: next.id, status: next.status, auctionId: next.auction_id } : null,
+  };
+}
+
+/** Who opens the next lot: the seller (with the route's `reopen`), or 'Avance automático' (the system). */
+export type NextBy = { kind: 'seller'; acting: Acting<Actor>; reopen: boolean } | { kind: 'auto' };
+
+export interface NextOpened extends SessionChange {
+  lotId: string;
+  auctionId: string;
+  state: EngineState;
+  endTime: number;
+  prebidEvents: DomainEvent[];
+}
+
+/** Why the auto-advance scheduler leaves a session alone on this pass (a seller gets a 409 instead). */
+class Skip extends Error {}
+
+/** The session locked for 'Avance automático': another instance holding it means that instance is on it. */
+async function lockForAuto(tx: Tx, id: string): Promise<SessionRow | null> {
+  const [row] = await tx.select().from(liveSessions).where(eq(liveSessions.id, id)).for('update', { skipLocked: true });
+  return row ?? null;
+}
+
+/**
+ * Opens the next lot. A seller gets the session's detail, or a 409 when no lot remains in the
+ * queue or the current one still runs. The system ('Avance automático') gets null whenever the
+ * session is no longer due (paused, edited, opened by someone else, or held by another instance).
+ */
+export async function openNextLot(db: Db, opts: { by: NextBy; present: BidPresenter; sessionId: string }): Promise<(NextOpened & SessionCommitted) | null> {
+  const { by } = opts;
+  const seller = by.kind === 'seller' ? by : null;
+  const refuse = (message: string) => {
+    if (seller) throw new AppError('CONFLICT', message);
+    throw new Skip();
+  };
+  try {
+    for (let attempt = 0; ; attempt++) {
+      const seen = seller ? await readEditable(db, opts.sessionId, seller.acting.actor) : await readSession(db, opts.sessionId);
+      if (!seen) return null;
+      const queue = await readQueue(db, seen);
+      if (queue.current?.running) refuse(messages.live.currentLotRunning);
+      const lot = queue.next;
+      if (!lot) return refuse(messages.live.noQueuedLots);
+      let seconds = 0;
+      const done = await db.transaction(async (tx) => {
+        const opened = await openLot(tx, {
+          lot,
+          present: opts.present,
+          skipLocked: !seller,
+          seconds: (session) => {
+            seconds = normalizeBiddingConfig(session.biddingConfig).timerSecondsDefault;
+            return seconds;
+          },
+          lockSession: async () => {
+            const session = seller ? await lockEditable(tx, opts.sessionId, seller.acting.actor) : await lockForAuto(tx, seen.id);
+            if (!session) return null;
+            // Under the locks: the queue is still as read, else read it again (or, for the system, leave it).
+            const again = await readQueue(tx, session);
+            const moved = session.currentLotId !== seen.currentLotId || again.next?.id !== lot.id;
+            if (again.current?.running) refuse(messages.live.currentLotRunning);
+            if (moved) {
+              if (seller && attempt < 3) return null;
+              refuse(seller ? messages.live.lotsMismatch : '');
+            }
+            if (seller) await checkReopen(tx, session, { confirmed: seller.reopen });
+            else if (!(await autoDue(tx, session, again.current))) throw new Skip();
+            return session;
+          },
+        });
+        if (!opened) return null;
+        const { session, auction } = opened;
+        await bumpSession(tx, session.id, { currentLotId: lot.id, status: 'live' });
+        await recordAudit(tx, {
+          by: seller ? seller.acting : null,
+          action: 'live_session.next',
+          entityType: 'live_session',
+          entityId: session.id,
+          before: { currentLotId: session.currentLotId, status: session.status, auctionStatus: auction.status },
+          after: { currentLotId: lot.id, status: 'live', auctionId: auction.id, seconds, endTime: new Date(opened.endTime), auto: !seller },
+        });
+        return {
+          sessionId: session.id,
+          statusChanged: session.status !== 'live',
+          lotId: lot.id,
+          auctionId: auction.id,
+          state: opened.state,
+          endTime: opened.endTime,
+          prebidEvents: opened.prebidEvents,
+        } satisfies NextOpened;
+      });
+      if (done) return afterCommit(db, opts.present, done, { first: (view) => [lotTimerSet(view, opts.present, done), ...done.prebidEvents] });
+      if (!seller) return null;
+    }
+  } catch (err) {
+    if (err instanceof Skip) return null;
+    throw err;
+  }
+}
+
+/** 'Avance automático' is due on this session now: live, not paused, and its current lot closed N seconds ago. */
+async function autoDue(tx: Tx, session: SessionRow, current: CurrentFacts | null): Promise<boolean> {
+  const n = normalizeBiddingConfig(session.biddingConfig).autoAdvanceSeconds;
+  if (n === null || session.status !== 'live' || session.autoAdvancePaused) return false;
+  if (!current || current.closedAt === null) return false;
+  return current.closedAt + n * 1000 <= (await dbNow(tx));
+}
