@@ -6,6 +6,7 @@ import { liveLots, liveSessions } from '../../db/schema.js';
 import type { DomainEvent, Publisher } from '../../realtime/publisher.js';
 import type { BidPresenter } from '../bids/presenters.js';
 import { presentStateEvent, type SessionView } from './presenters.js';
+import { readSessionView } from './queries.js';
 
 /**
  * What a committed Live Hub change tells the session room (src/domain/realtime.ts), built from the
@@ -71,5 +72,10 @@ export function installLiveSubscribers(opts: { db: Db; publisher: Publisher; pre
     await publisher.publish(
       lots.map((lot) => ({ type: 'lotFinished', finished: { sessionId: lot.sessionId, lotId: lot.id, state: closed, version: lot.version } }) as const),
     );
+    // 'Avance automático' counts down from this close: the Hub and the public page hear when the next lot opens.
+    for (const lot of lots) {
+      const view = await readSessionView(db, lot.sessionId);
+      if (view?.autoAdvanceAt) await publisher.publish([sessionChanged(view, present, { statusChanged: false })]);
+    }
   });
 }
