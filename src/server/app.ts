@@ -21,6 +21,7 @@ import { categoriesRoutes } from './features/categories/routes.js';
 import { chatRoutes } from './features/chat/routes.js';
 import { companiesRoutes } from './features/companies/routes.js';
 import { agoraRoutes } from './features/live/agora-routes.js';
+import { startAutoAdvanceScheduler } from './features/live/auto-advance.js';
 import { liveCalendarRoutes } from './features/live/calendar-routes.js';
 import { deleteExpiredLiveKeys } from './features/live/idempotency.js';
 import { liveRoutes } from './features/live/routes.js';
@@ -235,6 +236,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   }, 3_600_000);
   sweep.unref();
   const scheduler = opts.scheduler === false ? null : startClosingScheduler({ db: database.db, log: app.log, publish: publisher.publish });
+  // 'Avance automático' opens a show's next lot after the last one closed; off with the closing scheduler.
+  const autoAdvance = opts.scheduler === false ? null : startAutoAdvanceScheduler({ db: database.db, log: app.log, present, publish: publisher.publish });
 
   // Shutdown: new requests get 503, requests in flight finish, then the sockets close (an open
   // websocket would keep the HTTP server from closing), then the HTTP server, then the database.
@@ -243,6 +246,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     clearInterval(sweep);
     await inFlight.drained(10_000);
     await scheduler?.stop();
+    await autoAdvance?.stop();
     broadcaster.stop();
     await video.close();
     await realtime.close();

@@ -41,6 +41,8 @@ export interface LotRowControls {
   leaderName: string | null;
   onSetCurrent: () => void;
   onRemove: () => void;
+  /** 'Volver a subastar': shown on an unsold lot's row when present. */
+  onRequeue?: (() => void) | null;
   /** Present in a reorderable section. */
   onMoveUp?: (() => void) | null;
   onMoveDown?: (() => void) | null;
@@ -151,6 +153,19 @@ export function LotRowView({ row, controls }: { row: LotRow; controls: LotRowCon
             ) : state.status === 'ended' && state.bidCount > 0 ? null /* sold: it cannot run again; an unsold lot can (re-run) */ : (
               <Button size="compact-sm" variant="light" onClick={controls.onSetCurrent} disabled={busy}>
                 {t('livehub.lots.setCurrent')}
+              </Button>
+            )}
+            {controls.onRequeue && row.status === 'unsold' && (
+              <Button
+                size="compact-sm"
+                variant="light"
+                color="orange"
+                onClick={() => controls.onRequeue?.()}
+                disabled={busy}
+                aria-label={t('livehub.flow.requeueLabel', { name })}
+                data-testid="requeue-lot"
+              >
+                {t('livehub.flow.requeue')}
               </Button>
             )}
             {controls.onMoveUp !== undefined && (

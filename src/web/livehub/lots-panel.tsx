@@ -34,7 +34,7 @@ interface LotsPanelProps {
 export function LotsPanel({ detail, onAddLot, onQuickAuction, embedded = false, leaderName = null }: LotsPanelProps) {
   const { t } = useTranslation();
   const sessionId = detail.session.id;
-  const { remove, reorder, setCurrent } = useLotActions(sessionId);
+  const { remove, reorder, setCurrent, requeue } = useLotActions(sessionId);
   const [pendingOrder, setPendingOrder] = useState<string[] | null>(null);
   const [confirmRemove, setConfirmRemove] = useState<LotRow | null>(null);
   const [announcement, setAnnouncement] = useState('');
@@ -52,7 +52,7 @@ export function LotsPanel({ detail, onAddLot, onQuickAuction, embedded = false, 
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
   );
-  const busy = reorder.isPending || remove.isPending || setCurrent.isPending;
+  const busy = reorder.isPending || remove.isPending || setCurrent.isPending || requeue.isPending;
 
   const sendOrder = (nextSection: string[] | null, movedId: string) => {
     if (!nextSection) return;
@@ -114,6 +114,12 @@ export function LotsPanel({ detail, onAddLot, onQuickAuction, embedded = false, 
     offsetMs,
     leaderName: row.isCurrent ? leaderName : null,
     onSetCurrent: () => void makeCurrent(row),
+    onRequeue: () =>
+      requeue.mutate(row.lot.id, {
+        onSuccess: () => setAnnouncement(t('livehub.flow.requeued', { name: row.lot.auction.name || t('livehub.picker.unnamed') })),
+        onError: (error) =>
+          notifications.show({ color: 'red', title: t('livehub.flow.requeueFailed'), message: errorText(error, t('livehub.flow.requeueFailed')) }),
+      }),
     // A sold or running lot offers no removal (the row says why); the server refuses it too.
     onRemove: () => {
       if (!lotRemovalBlock(row.lot.auction.state, Date.now() + offsetMs)) setConfirmRemove(row);

@@ -1,17 +1,21 @@
-import { Alert, Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Kbd, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useId, useState } from 'react';
 import { TIMER_BUTTONS_SECONDS, TIMER_MIN_SECONDS, TIMER_STEP_SECONDS } from '../../domain/live.js';
 import { formatTimer } from '../../domain/live-public.js';
 import type { LiveSessionData } from '../api/live';
-import { useLotActions } from '../api/live-hub';
+import { isSessionEndedError, useLotActions, useUpdateSession } from '../api/live-hub';
 import { ClockIcon } from '../components/icons';
 import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
-import { ConfirmWindow } from './hub-prompts';
+import { ConfirmWindow, ReopenPrompt, useAskReopen } from './hub-prompts';
+import { NEXT_KEY, TIMER_KEYS, useHubShortcuts } from './hub-shortcuts';
 import { HUB_WINDOW } from './hub-windows';
 import { defaultCustomSeconds, parseCustomSeconds } from './session-form';
 import { currentLot, hubTimerBadge, serverClock, type TimerChoice, timerChoice } from './timer-view';
 import { useNow } from './use-now';
+
+/** The reopen question of 'Siguiente lote' on an ended session (a place in the Hub's Modal.Stack, hub-windows.ts). */
+const NEXT_REOPEN_WINDOW = 'livehub-next-reopen';
 
 const BADGE_COLORS = { idle: 'gray', ready: 'blue', running: 'green', finished: 'red' } as const;
 
@@ -24,7 +28,9 @@ export function TimerPanel({ detail }: { detail: LiveSessionData }) {
   const { t } = useTranslation();
   const deviceNow = useNow();
   const reasonId = useId();
-  const { timer } = useLotActions(detail.session.id);
+  const { timer, next } = useLotActions(detail.session.id);
+  const pause = useUpdateSession();
+  const reopen = useAskReopen();
   const [typed, setTyped] = useState(() => defaultCustomSeconds(detail.session.biddingConfig));
   const [inputError, setInputError] = useState<string | null>(null);
   const [source, setSource] = useState<number | 'custom' | null>(null);
@@ -48,6 +54,39 @@ export function TimerPanel({ detail }: { detail: LiveSessionData }) {
     else if (choice.kind === 'blocked' && choice.reason !== 'noLot') setInputError(t(`livehub.timer.blocked.${choice.reason}`));
     else send(seconds, from);
   };
+  // 'Siguiente lote' opens an ended session again only once the seller agreed (as 'Establecer actual').
+  const goNext = async (confirmed = false) => {
+    if (next.isPending) return;
+    let isReopen = confirmed;
+    if (!isReopen && detail.session.status === 'ended') {
+      if (!(await reopen.ask())) return;
+      isReopen = true;
+    }
+    next.reset();
+    next.mutate(
+      { reopen: isReopen },
+      {
+        onError: async (error) => {
+          if (!isReopen && isSessionEndedError(error)) {
+            next.reset();
+            if (await reopen.ask()) void goNext(true);
+          }
+        },
+      },
+    );
+  };
+  useHubShortcuts(detail.canEdit, (shortcut) => {
+    if (shortcut.kind === 'next') void goNext();
+    else {
+      const seconds = TIMER_BUTTONS_SECONDS[shortcut.index];
+      if (seconds !== undefined && choices.get(seconds)?.kind !== 'blocked' && !timer.isPending) start(seconds, seconds);
+    }
+  });
+  const auto = detail.session.biddingConfig.autoAdvanceSeconds;
+  const autoAt = detail.session.autoAdvanceAt;
+  const autoLeft = autoAt === null ? null : Math.max(0, Math.ceil((autoAt - now) / 1000));
+  const setPaused = (paused: boolean) => pause.mutate({ id: detail.session.id, input: { autoAdvancePaused: paused } });
+
   const applyCustom = () => {
     const parsed = parseCustomSeconds(typed);
     if (!parsed.ok) {
@@ -85,12 +124,62 @@ export function TimerPanel({ detail }: { detail: LiveSessionData }) {
         </Text>
         {detail.canEdit && (
           <>
+            <Button
+              size="lg"
+              fullWidth
+              color="martillo"
+              onClick={() => void goNext()}
+              loading={next.isPending}
+              aria-keyshortcuts={NEXT_KEY}
+              rightSection={
+                <Kbd size="xs" visibleFrom="sm" aria-hidden>
+                  {NEXT_KEY}
+                </Kbd>
+              }
+              data-testid="next-lot"
+            >
+              {t('livehub.flow.next')}
+            </Button>
+            <Text size="xs" c="dimmed">
+              {t('livehub.flow.nextHint', { seconds: detail.session.biddingConfig.timerSecondsDefault })}
+            </Text>
+            {next.isError && !isSessionEndedError(next.error) && (
+              <Alert color="red" variant="light" role="alert" withCloseButton onClose={() => next.reset()} closeButtonLabel={t('common.close')}>
+                {apiErrorText(next.error, { networkMessage: t('common.networkError'), fallback: t('livehub.flow.nextFailed') })}
+              </Alert>
+            )}
+            {auto !== null && (
+              <Group justify="space-between" gap="xs" wrap="wrap" data-testid="auto-advance">
+                <Text size="sm" fw={autoLeft !== null ? 700 : 400} c={autoLeft !== null ? 'martillo' : 'dimmed'} aria-live="polite">
+                  {detail.session.autoAdvancePaused
+                    ? t('livehub.flow.autoPaused')
+                    : autoLeft !== null
+                      ? t('livehub.flow.autoCountdown', { seconds: autoLeft })
+                      : t('livehub.flow.autoOn', { seconds: auto })}
+                </Text>
+                <Button
+                  size="compact-sm"
+                  variant="light"
+                  color={detail.session.autoAdvancePaused ? 'green' : 'orange'}
+                  loading={pause.isPending}
+                  onClick={() => setPaused(!detail.session.autoAdvancePaused)}
+                >
+                  {detail.session.autoAdvancePaused ? t('livehub.flow.resume') : t('livehub.flow.pause')}
+                </Button>
+              </Group>
+            )}
+            {pause.isError && (
+              <Text size="xs" c="red" role="alert">
+                {apiErrorText(pause.error, { networkMessage: t('common.networkError'), fallback: t('livehub.flow.pauseFailed') })}
+              </Text>
+            )}
             <Text size="xs" c="dimmed">
               {t('livehub.timer.setHint')}
             </Text>
             <Group gap="xs">
-              {TIMER_BUTTONS_SECONDS.map((seconds) => {
+              {TIMER_BUTTONS_SECONDS.map((seconds, index) => {
                 const choice = choices.get(seconds);
+                const key = TIMER_KEYS[index];
                 const isBlocked = choice?.kind === 'blocked';
                 return (
                   <Button
@@ -102,6 +191,14 @@ export function TimerPanel({ detail }: { detail: LiveSessionData }) {
                     disabled={isBlocked}
                     aria-describedby={isBlocked && blocked ? reasonId : undefined}
                     data-choice={choice?.kind}
+                    aria-keyshortcuts={key}
+                    rightSection={
+                      key ? (
+                        <Kbd size="xs" visibleFrom="sm" aria-hidden>
+                          {key}
+                        </Kbd>
+                      ) : undefined
+                    }
                   >
                     {t('livehub.timer.set', { seconds })}
                   </Button>
@@ -118,6 +215,9 @@ export function TimerPanel({ detail }: { detail: LiveSessionData }) {
                 {t('livehub.timer.shortensHint', { time: badge.time })}
               </Text>
             )}
+            <Text size="xs" c="dimmed" visibleFrom="sm" data-testid="hub-shortcuts">
+              {t('livehub.flow.shortcuts')}
+            </Text>
             <TextInput
               label={t('livehub.timer.custom')}
               description={t('livehub.timer.customHint')}
@@ -152,6 +252,7 @@ export function TimerPanel({ detail }: { detail: LiveSessionData }) {
           </Alert>
         )}
       </Stack>
+      <ReopenPrompt stackId={NEXT_REOPEN_WINDOW} {...reopen.prompt} />
       <ConfirmWindow
         stackId={HUB_WINDOW.timerShorten}
         opened={toConfirm !== null}

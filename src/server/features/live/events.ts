@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { normalizeBiddingConfig } from '../../../domain/live.js';
 import type { SessionStatus } from '../../../domain/live-public.js';
 import type { Db } from '../../db/connect.js';
 import type { EngineState } from '../../db/engine-rows.js';
@@ -6,6 +7,7 @@ import { liveLots, liveSessions } from '../../db/schema.js';
 import type { DomainEvent, Publisher } from '../../realtime/publisher.js';
 import type { BidPresenter } from '../bids/presenters.js';
 import { presentStateEvent, type SessionView } from './presenters.js';
+import { readSessionView } from './queries.js';
 
 /**
  * What a committed Live Hub change tells the session room (src/domain/realtime.ts), built from the
@@ -56,13 +58,21 @@ export function sessionDeleted(row: { id: string; version: number }): DomainEven
  * holding it, once, from the instance that published the close. `lotFinished` carries all that
  * changed (the lot's status and its auction's closed state), so it goes out at once, after one
  * small query, and no full `sessionState` follows: with a thousand viewers that would be tens of
- * megabytes for one lot's status.
+ * megabytes for one lot's status. Only a session whose close starts 'Avance automático' counting
+ * down also hears its state, once, since that carries when the next lot opens (autoAdvanceAt).
  */
 export function installLiveSubscribers(opts: { db: Db; publisher: Publisher; present: BidPresenter }): () => void {
   const { db, publisher, present } = opts;
   return publisher.subscribe('auctionClosed', async ({ state }) => {
     const lots = await db
-      .select({ id: liveLots.id, sessionId: liveLots.sessionId, version: liveSessions.version })
+      .select({
+        id: liveLots.id,
+        sessionId: liveLots.sessionId,
+        version: liveSessions.version,
+        status: liveSessions.status,
+        autoAdvancePaused: liveSessions.autoAdvancePaused,
+        biddingConfig: liveSessions.biddingConfig,
+      })
       .from(liveLots)
       .innerJoin(liveSessions, eq(liveSessions.id, liveLots.sessionId))
       .where(eq(liveLots.auctionId, state.id));
@@ -71,5 +81,11 @@ export function installLiveSubscribers(opts: { db: Db; publisher: Publisher; pre
     await publisher.publish(
       lots.map((lot) => ({ type: 'lotFinished', finished: { sessionId: lot.sessionId, lotId: lot.id, state: closed, version: lot.version } }) as const),
     );
+    // 'Avance automático' counts down from this close: the Hub and the public page hear when the next lot opens.
+    for (const lot of lots) {
+      if (lot.status !== 'live' || lot.autoAdvancePaused || normalizeBiddingConfig(lot.biddingConfig).autoAdvanceSeconds === null) continue;
+      const view = await readSessionView(db, lot.sessionId);
+      if (view?.autoAdvanceAt) await publisher.publish([sessionChanged(view, present, { statusChanged: false })]);
+    }
   });
 }

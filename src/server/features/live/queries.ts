@@ -18,6 +18,7 @@ import { recordScope, type ScopedActor, scopeWhere } from '../../policies/scope.
 import { companyNames } from '../companies/queries.js';
 import { sessionListWhere } from './policies.js';
 import { type LotRow, presentCard, presentPrivateSession, type SessionRow, type SessionView } from './presenters.js';
+import { autoAdvanceAtOf } from './queue.js';
 
 /** The directory's limits: what is on now, and the next ones scheduled (those due in the last day included, late starts happen). */
 const DIRECTORY_LIVE_MAX = 50;
@@ -90,8 +91,8 @@ export async function readSessionView(db: Db | Tx, sessionId: string): Promise<S
   if (!isUuid(sessionId)) return null;
   const [row] = await db.select().from(liveSessions).where(eq(liveSessions.id, sessionId.toLowerCase()));
   if (!row) return null;
-  const [lots, names] = await Promise.all([readLots(db, row.id), sellerNames(db, [row.companyId])]);
-  return { row, lots, sellerName: names.get(row.companyId) ?? row.companyId };
+  const [lots, names, autoAdvanceAt] = await Promise.all([readLots(db, row.id), sellerNames(db, [row.companyId]), autoAdvanceAtOf(db, row)]);
+  return { row, lots, sellerName: names.get(row.companyId) ?? row.companyId, autoAdvanceAt };
 }
 
 /** GET /api/live-sessions: SPEC §6's scope, by scheduledAt ascending, each with its lot count and whether the user may change it. */

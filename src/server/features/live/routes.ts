@@ -31,6 +31,7 @@ import { openNextLot } from './next-lot.js';
 import { presentDetail, type SessionView } from './presenters.js';
 import { listSessions, liveDirectory, pickAuctions, readSessionView } from './queries.js';
 import { createQuickAuction } from './quick-auction.js';
+import { requeueLot } from './requeue.js';
 import { createSession, deleteSession, readEditable, readSession, sessionNotFound, updateSession } from './sessions.js';
 import { startStream, stopStream } from './stream.js';
 import { setLotTimer } from './timer.js';
@@ -200,6 +201,12 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
     const done = await openNextLot(db, { by, present, sessionId: req.params.id });
     if (!done) throw sessionNotFound();
     return answer(done, context.actor);
+  });
+
+  /** 'Volver a subastar': an unsold lot goes back to the end of the queue (requeue.ts). */
+  app.post('/api/live-sessions/:id/lots/:lotId/requeue', { config: write, preValidation: panel, schema: { params: ZLotParams } }, async (req) => {
+    const context = requestContext(req);
+    return answer(await requeueLot(db, { ...context, present, sessionId: req.params.id, lotId: req.params.lotId }), context.actor);
   });
 
   app.post(
