@@ -41,6 +41,7 @@ export const AUDIT_ACTIONS = [
   'live_session.reorder_lots',
   'live_session.set_current',
   'live_session.timer',
+  'live_session.lot_format',
   'live_session.moderator_add',
   'live_session.moderator_remove',
   'payment.draft',

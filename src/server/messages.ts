@@ -187,6 +187,7 @@ export const messages = {
     lotsMismatch: 'La lista de lotes cambió mientras la ordenabas. Recarga la sesión e inténtalo de nuevo.',
     lotSold: 'Este lote ya se vendió: no se puede volver a subastar.',
     lotInPayment: 'Este lote ya está en un cobro: no se puede volver a subastar.',
+    lotFormatClosed: 'Este lote ya cerró: su formato de tiempo ya no se puede cambiar.',
     timerShortens: 'Este lote ya tiene pujas: el temporizador sólo puede alargar el cierre, no acortarlo.',
     reopenConflict: 'No se puede reabrir la sesión: uno de sus lotes ya está en otra sesión abierta.',
     // An ended show is opened again only when the seller confirms it (`reopen: true`).
