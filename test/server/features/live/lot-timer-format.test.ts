@@ -166,4 +166,14 @@ describe('setting a lot’s format', () => {
     expect(res.json().error.message).toBe(messages.live.lotFormatClosed);
     expect((await lotRow(lot.id))?.timerMode).toBeNull();
   });
+
+  it('is described in the API document from its own schema', async () => {
+    const doc = (await call(null, 'GET', '/api/openapi.json')).json();
+    const put = doc.paths['/api/live-sessions/{id}/lots/{lotId}']?.put;
+    expect(Object.keys(put?.requestBody?.content?.['application/json']?.schema?.properties ?? {}).sort()).toEqual([
+      'counterBidResetSeconds',
+      'counterBidWindowSeconds',
+      'timerMode',
+    ]);
+  });
 });
