@@ -8,14 +8,16 @@ import { setupAppAndBrowser } from '../support/app.js';
 import { createAuctionAs } from '../support/auctions.js';
 import { newPage } from '../support/browser.js';
 import { fill, t } from '../support/catalogue.js';
+import { oneTapButton } from '../support/live-phone.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 import { eventually } from '../support/wait.js';
 
 /**
  * A show's formats, set by the seller and seen by buyers: in 'Editar Sesión' the seller picks
  * Contrapuja and the price-band table (a row out of order is refused on its row, with what was
- * typed kept), saves, and a buyer on the live page reads "Contrapuja 10 s" on the lot and is
- * offered amounts that step by the band of the price.
+ * typed kept), saves, and a buyer on the live page (wide and on a phone) reads "Contrapuja 10 s"
+ * on the lot and is offered amounts that step by the band of the price; a lot's own format, set
+ * from its row in the Hub, reaches the buyer too.
  */
 const ctx = setupAppAndBrowser();
 const h = t.livehub;
@@ -110,6 +112,14 @@ describe('timer formats and price bands', () => {
     await eventually(() => lot.getByTestId('timer-format-label').innerText()).toBe(fill(t.bidding.timerFormat.counterBid, { seconds: '10' }));
     await eventually(() => lot.getByTestId('next-minimum').innerText()).toBe(fill(t.bidding.price.nextMinimum, { amount: formatMoney(130) }));
     expect(await lot.getByTestId('quick-bid').allInnerTexts()).toEqual([formatMoney(130), formatMoney(140), formatMoney(150)]);
+
+    // On a phone: the lot card names the format, and the one tap offers the band's next bid.
+    const phone = await signedIn(BUYER, { mobile: true });
+    await phone.goto(`${ctx.app.url}${livePath((await read()).session)}`);
+    await oneTapButton(phone, 130).waitFor();
+    await eventually(() => phone.getByTestId('current-lot').first().getByTestId('timer-format-label').innerText()).toBe(
+      fill(t.bidding.timerFormat.counterBid, { seconds: '10' }),
+    );
 
     // The seller gives this lot its own format from its row in the Hub: Muerte súbita, and the buyer's label follows.
     await hub.getByRole('button', { name: fill(h.formats.lotMenu, { name: 'Reloj Seiko 5' }) }).click();
