@@ -69,9 +69,9 @@ describe('the public live page', () => {
     await eventually(() => bp.getByTestId('live-status').textContent()).toBe(t.live.status.live);
     await eventually(() => bp.getByTestId('viewer-count').getAttribute('data-count')).toBe('1');
 
-    // The sheet's form steps by the session's increment; she bids the minimum with one tap.
+    // The sheet's quick amounts step by the session's increment ($500, $550, $600); she bids the minimum with one tap.
     sheet = await openSheet(bp);
-    expect(await sheet.getByRole('button', { name: `Sumar ${formatMoney(50)} a tu puja` }).count()).toBe(1);
+    expect(await sheet.getByRole('button', { name: fill(t.bidding.form.quickAddLabel, { amount: formatMoney(550) }) }).count()).toBe(1);
     await closeSheet(bp);
     await tapToBid(bp, 500, { firstInShow: true });
     await bp.getByTestId('bid-state').getByText(t.bidding.leader.leading).waitFor();

@@ -193,6 +193,7 @@ export const messages = {
     requeueSold: 'Este lote ya se vendió: no se puede volver a subastar.',
     requeueRunning: 'Este lote está en subasta ahora: espera a que cierre para volver a subastarlo.',
     requeueQueued: 'Este lote ya está en la cola: todavía no se ha subastado.',
+    lotFormatClosed: 'Este lote ya cerró: su formato de tiempo ya no se puede cambiar.',
     timerShortens: 'Este lote ya tiene pujas: el temporizador sólo puede alargar el cierre, no acortarlo.',
     reopenConflict: 'No se puede reabrir la sesión: uno de sus lotes ya está en otra sesión abierta.',
     // An ended show is opened again only when the seller confirms it (`reopen: true`).

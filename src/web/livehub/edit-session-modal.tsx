@@ -1,13 +1,13 @@
-import { Alert, Button, Divider, Group, Loader, Modal, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Divider, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useRef, useState } from 'react';
-import { ANTI_SNIPE_MAX_SECONDS, MIN_INCREMENT_MAX, TIMER_MAX_SECONDS, TIMER_MIN_SECONDS, TIMER_STEP_SECONDS } from '../../domain/live.js';
+import { ApiError } from '../api/client';
 import { type LiveSessionData, useLiveSession } from '../api/live';
 import { useUpdateSession } from '../api/live-hub';
-import { AmountInput } from '../components/amount-input';
 import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
+import { BiddingFields } from './bidding-fields';
 import { CoverSection } from './cover-section';
 import { COMPACT_QUERY } from './hub-layout';
 import { DiscardPrompt, useDiscardGuard } from './hub-prompts';
@@ -105,6 +105,14 @@ function EditBody({ sessionId, onClose, onDirtyChange, onAddLot }: EditBodyProps
   );
 }
 
+/** The fields whose errors a change of `key` may fix: the band table's rows for `bands`, the seconds for their modes. */
+function errorBelongsTo(field: string, key: keyof EditSessionValues): boolean {
+  if (key === 'bands' || key === 'incrementKind') return field.startsWith('biddingConfig.incrementBands');
+  if (key === 'isAutoAdvance') return field === 'biddingConfig.autoAdvanceSeconds';
+  if (key === 'timerMode') return field === 'biddingConfig.timerMode';
+  return false;
+}
+
 function EditForm({ detail, onClose, onDirtyChange }: { detail: LiveSessionData; onClose: () => void; onDirtyChange: (isDirty: boolean) => void }) {
   const { t } = useTranslation();
   // Seeded once: a room event must not replace what is being typed.
@@ -115,22 +123,31 @@ function EditForm({ detail, onClose, onDirtyChange }: { detail: LiveSessionData;
   const saved = useRef(values);
   const [keepDate] = useState(() => mexicoDateOf(detail.session.scheduledAt));
   const [errors, setErrors] = useState<FieldErrors>({});
+  // The server's own words for a refused field, by the same keys ('biddingConfig.incrementBands.1.from').
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const tellDirty = () => onDirtyChange(JSON.stringify(latest.current) !== JSON.stringify(saved.current));
   const update = useUpdateSession();
   const fieldError = useFieldError(errors);
+  const errorOf = (field: string) => fieldError(field) ?? serverErrors[field];
   const canEdit = detail.canEdit;
 
   const set = <K extends keyof EditSessionValues>(key: K, value: EditSessionValues[K]) => {
     latest.current = { ...latest.current, [key]: value };
     setValues(latest.current);
     tellDirty();
-    const nested = key === 'minIncrement' || key === 'antiSnipeSeconds' || key === 'timerSecondsDefault' ? `biddingConfig.${key}` : key;
-    setErrors((e) => ({ ...e, [nested]: undefined }));
+    // A change takes away the errors it may have fixed: its own field's, or every row's for the band table.
+    const clear = (e: Record<string, string | undefined>) => {
+      const next = { ...e };
+      for (const field of Object.keys(next)) if (field === key || field === `biddingConfig.${key}` || errorBelongsTo(field, key)) delete next[field];
+      return next;
+    };
+    setErrors((e) => clear(e));
+    setServerErrors((e) => clear(e) as Record<string, string>);
   };
 
   const save = () => {
     if (!canSaveSession(values) || update.isPending) return;
-    const parsed = parseEditSession(values);
+    const parsed = parseEditSession(values, detail.session.biddingConfig);
     if (!parsed.ok) {
       setErrors(parsed.errors);
       return;
@@ -142,7 +159,11 @@ function EditForm({ detail, onClose, onDirtyChange }: { detail: LiveSessionData;
         onSuccess: () => {
           saved.current = sent;
           tellDirty();
+          setServerErrors({});
           notifications.show({ color: 'green', message: t('livehub.edit.saved') });
+        },
+        onError: (error) => {
+          if (error instanceof ApiError) setServerErrors(error.fields);
         },
       },
     );
@@ -179,39 +200,7 @@ function EditForm({ detail, onClose, onDirtyChange }: { detail: LiveSessionData;
           <Title order={3} size="h6" mt="xs">
             {t('livehub.edit.bidding')}
           </Title>
-          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-            <AmountInput
-              label={t('livehub.edit.minIncrement')}
-              value={values.minIncrement}
-              onChange={(v) => set('minIncrement', v)}
-              min={1}
-              max={MIN_INCREMENT_MAX}
-              error={fieldError('biddingConfig.minIncrement')}
-            />
-            <NumberInput
-              label={t('livehub.edit.antiSnipe')}
-              description={t('livehub.edit.antiSnipeHint')}
-              value={values.antiSnipeSeconds}
-              onChange={(v) => set('antiSnipeSeconds', v)}
-              min={0}
-              max={ANTI_SNIPE_MAX_SECONDS}
-              step={1}
-              allowDecimal={false}
-              allowNegative={false}
-              error={fieldError('biddingConfig.antiSnipeSeconds')}
-            />
-            <NumberInput
-              label={t('livehub.edit.timerDefault')}
-              value={values.timerSecondsDefault}
-              onChange={(v) => set('timerSecondsDefault', v)}
-              min={TIMER_MIN_SECONDS}
-              max={TIMER_MAX_SECONDS}
-              step={TIMER_STEP_SECONDS}
-              allowDecimal={false}
-              allowNegative={false}
-              error={fieldError('biddingConfig.timerSecondsDefault')}
-            />
-          </SimpleGrid>
+          <BiddingFields values={values} set={set} errorOf={errorOf} />
           {update.isError && (
             <Alert color="red" variant="light" role="alert" title={t('livehub.edit.saveFailed')}>
               {apiErrorText(update.error, { networkMessage: t('common.networkError'), fallback: t('livehub.edit.saveFailed') })}

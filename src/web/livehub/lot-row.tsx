@@ -8,6 +8,7 @@ import { PhotoIcon } from '../components/icons';
 import { ArrowDownIcon, ArrowUpIcon, GripIcon, TrashIcon } from '../components/panel-icons';
 import { useTranslation } from '../i18n';
 import { CurrentLotLive } from './current-lot-live';
+import { LotFormatMenu } from './lot-format-menu';
 import type { LotRow, LotRowStatus } from './lot-rows';
 import { type ClockPhase, clockPhase } from './timer-view';
 
@@ -127,6 +128,12 @@ export function LotRowView({ row, controls }: { row: LotRow; controls: LotRowCon
           <Text id={nameId} fw={600} size="sm" lineClamp={1}>
             {name}
           </Text>
+          {/* The lot's own timer format, while it can still run (lot-format-menu.tsx). */}
+          {canEdit && state.status !== 'ended' && lot.status !== 'finished' && (
+            <Group gap={4}>
+              <LotFormatMenu lot={lot} name={name} disabled={busy} />
+            </Group>
+          )}
           {phase ? (
             <CurrentLotLive state={state} phase={phase} leaderName={controls.leaderName} offsetMs={controls.offsetMs} />
           ) : (

@@ -68,7 +68,14 @@ describe("'Editar Sesión' rules", () => {
       value: expect.objectContaining({
         title: 'Relojes del viernes',
         whatsappLink: null,
-        biddingConfig: { minIncrement: 50, antiSnipeSeconds: 10, timerSecondsDefault: 90 },
+        biddingConfig: {
+          minIncrement: 50,
+          antiSnipeSeconds: 10,
+          timerSecondsDefault: 90,
+          timerMode: 'extend',
+          incrementBands: null,
+          autoAdvanceSeconds: null,
+        },
       }),
     });
   });

@@ -141,8 +141,12 @@ describe('the live page of a session', () => {
   it("gives a signed-in buyer the bid form with the session's increment (from the lot's live state)", () => {
     const html = render(createElement(LiveSessionView, { data: detail({ currentLotId: show[2]?.id }, show), viewerCount: null }), undefined, buyer());
     expect(html).toContain(`Puja mínima: ${formatMoney(300)}`);
-    expect(html).toContain(`+${formatMoney(50)}<`);
-    expect(html).toContain(`+${formatMoney(250)}<`);
+    // The quick amounts: the next minimum, then each one the increment above the one before.
+    expect(html).toMatch(
+      new RegExp(`data-testid="quick-bid".*>${escapeRegExp(formatMoney(300))}<.*>${escapeRegExp(formatMoney(350))}<.*>${escapeRegExp(formatMoney(400))}<`),
+    );
+    // The lot's timer format, before any bid.
+    expect(html).toMatch(/data-testid="timer-format-label"[^>]*>.*Extender 10 s/);
     expect(html).toContain('data-testid="bid-form"');
     expect(html).not.toContain(es.bidding.form.signIn);
   });

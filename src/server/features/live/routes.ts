@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AuctionDetail } from '../../../domain/auctions.js';
 import {
   ZAddLot,
+  ZLotUpdate,
   ZNextLot,
   ZPickerQuery,
   ZQuickAuction,
@@ -26,6 +27,7 @@ import type { CurrentUser } from '../../sessions/store.js';
 import { describeAuction } from '../auctions/service.js';
 import { installLiveSubscribers } from './events.js';
 import { idempotencyKeyOf, keyClaim } from './idempotency.js';
+import { setLotFormat } from './lot-format.js';
 import { addLot, removeLot, reorderLots, setCurrentLot } from './lots.js';
 import { openNextLot } from './next-lot.js';
 import { presentDetail, type SessionView } from './presenters.js';
@@ -181,6 +183,12 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   app.put('/api/live-sessions/:id/lots/order', { config: write, preValidation: panel, schema: { params: ZParams, body: ZReorderLots } }, async (req) => {
     const context = requestContext(req);
     return answer(await reorderLots(db, { ...context, present, sessionId: req.params.id, lotIds: req.body.lotIds }), context.actor);
+  });
+
+  /** A lot's own timer format; null fields follow the session's (lot-format.ts). */
+  app.put('/api/live-sessions/:id/lots/:lotId', { config: write, preValidation: panel, schema: { params: ZLotParams, body: ZLotUpdate } }, async (req) => {
+    const context = requestContext(req);
+    return answer(await setLotFormat(db, { ...context, present, sessionId: req.params.id, lotId: req.params.lotId, input: req.body }), context.actor);
   });
 
   app.post('/api/live-sessions/:id/current', { config: write, preValidation: panel, schema: { params: ZParams, body: ZSetCurrentLot } }, async (req) => {

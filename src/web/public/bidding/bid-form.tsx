@@ -1,5 +1,6 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { type FormEvent, useId, useState } from 'react';
+import type { IncrementBand } from '../../../domain/bid-rules.js';
 import { formatMoney, MAX_PRICE } from '../../../domain/money.js';
 import { AmountInput } from '../../components/amount-input';
 import { GavelIcon } from '../../components/icons';
@@ -7,14 +8,15 @@ import { useTranslation } from '../../i18n';
 import type { Amount } from '../../lib/peso-text';
 import classes from './bid-form.module.css';
 import { amountValue, type BidErrors, type BidFormValues, checkBid } from './bid-input';
+import { hasBands, quickBidAmounts, stepAt } from './bid-steps';
 import { SwitchField } from './switch-field';
-
-/** Quick-add steps, in minimum increments: +1, +5, +10. */
-const QUICK_STEPS = [1, 5, 10] as const;
 
 interface BidFormProps {
   nextMinimum: number;
+  /** The increment at the current price (the band's when the session has a band table). */
   minIncrement: number;
+  /** The session's band table, ascending; null for a flat increment. */
+  incrementBands: IncrementBand[] | null;
   isSending: boolean;
   disabled: boolean;
   /** The server's messages for a refused bid (400 VALIDATION). */
@@ -24,9 +26,11 @@ interface BidFormProps {
 
 /**
  * 'Pujar': the amount pre-filled with the next minimum (and following it while untouched or when
- * overtaken), quick-add buttons, and the optional private maximum for automatic bidding.
+ * overtaken), quick-bid amounts that step by the band of the price they start from, and the
+ * optional private maximum for automatic bidding.
  */
-export function BidForm({ nextMinimum, minIncrement, isSending, disabled, serverFields, onSubmit }: BidFormProps) {
+export function BidForm({ nextMinimum, minIncrement, incrementBands, isSending, disabled, serverFields, onSubmit }: BidFormProps) {
+  const rule = { minIncrement, incrementBands };
   const { t } = useTranslation();
   const explainId = useId();
   const [amount, setAmount] = useState<Amount>(nextMinimum);
@@ -65,6 +69,8 @@ export function BidForm({ nextMinimum, minIncrement, isSending, disabled, server
 
   const typedAmount = amountValue(amount);
   const base = typedAmount !== undefined && Number.isSafeInteger(typedAmount) ? Math.max(typedAmount, nextMinimum) : nextMinimum;
+  // The field's arrows step by the band of the amount in it; the maximum's by the band of the bid.
+  const step = stepAt(base, rule);
 
   return (
     <form onSubmit={submit} noValidate data-testid="bid-form">
@@ -81,32 +87,31 @@ export function BidForm({ nextMinimum, minIncrement, isSending, disabled, server
           }}
           min={nextMinimum}
           max={MAX_PRICE}
-          step={minIncrement}
+          step={step}
           disabled={disabled}
           size="md"
           error={errorText(errors?.amount, serverFields.amount)}
           data-testid="bid-amount"
         />
         <Group gap="xs" role="group" aria-label={t('bidding.form.quickAdd')}>
-          {QUICK_STEPS.map((steps) => {
-            const add = steps * minIncrement;
-            return (
-              <Button
-                key={steps}
-                variant="light"
-                size="compact-sm"
-                disabled={disabled}
-                aria-label={t('bidding.form.quickAddLabel', { amount: formatMoney(add) })}
-                onClick={() => {
-                  setAmount(Math.min(base + add, MAX_PRICE));
-                  setEdited(true);
-                  clearError('amount');
-                }}
-              >
-                {t('bidding.form.quickAddButton', { amount: formatMoney(add) })}
-              </Button>
-            );
-          })}
+          {quickBidAmounts(nextMinimum, rule).map((quick) => (
+            <Button
+              key={quick}
+              variant={quick === typedAmount ? 'filled' : 'light'}
+              size="compact-sm"
+              disabled={disabled}
+              aria-label={t('bidding.form.quickAddLabel', { amount: formatMoney(quick) })}
+              aria-pressed={quick === typedAmount}
+              data-testid="quick-bid"
+              onClick={() => {
+                setAmount(quick);
+                setEdited(true);
+                clearError('amount');
+              }}
+            >
+              {t('bidding.form.quickAddButton', { amount: formatMoney(quick) })}
+            </Button>
+          ))}
         </Group>
         <SwitchField
           label={t('bidding.form.autoToggle')}
@@ -119,7 +124,9 @@ export function BidForm({ nextMinimum, minIncrement, isSending, disabled, server
         <div hidden={!isAuto} className={classes.reveal}>
           <Stack gap="xs">
             <Text size="sm" c="dimmed" id={explainId}>
-              {t('bidding.form.autoExplain', { increment: formatMoney(minIncrement) })}
+              {hasBands(rule)
+                ? t('bidding.form.autoExplainBands', { increment: formatMoney(step) })
+                : t('bidding.form.autoExplain', { increment: formatMoney(minIncrement) })}
             </Text>
             {isAuto && (
               <AmountInput
@@ -131,7 +138,7 @@ export function BidForm({ nextMinimum, minIncrement, isSending, disabled, server
                 }}
                 min={typedAmount ?? nextMinimum}
                 max={MAX_PRICE}
-                step={minIncrement}
+                step={step}
                 disabled={disabled}
                 size="md"
                 error={errorText(errors?.maxAmount, serverFields.maxAmount)}

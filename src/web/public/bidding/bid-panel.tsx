@@ -10,6 +10,8 @@ import { formatDate } from '../../lib/dates';
 import { AuctionCountdown } from './auction-countdown';
 import { BidForm } from './bid-form';
 import type { BidFormValues } from './bid-input';
+import { nextMinimumOf } from './bid-steps';
+import { timerFormatHint, timerFormatLabel, timerFormatOf } from './timer-format';
 import type { Refusal } from './use-bid-flow';
 
 export interface BidPanelProps {
@@ -51,6 +53,7 @@ export function BidPanel(props: BidPanelProps) {
   const isRunning = !isEnded && !isPending && !isOver;
   const isLeading = myTag !== null && state.leaderTag === myTag;
   const hasWon = isEnded && myTag !== null && state.winnerTag === myTag;
+  const nextMinimum = nextMinimumOf(state);
 
   return (
     <Card ref={props.panelRef} withBorder radius="lg" padding="lg" shadow="sm" component="section" aria-label={t('bidding.form.title')} data-testid="bid-panel">
@@ -73,7 +76,7 @@ export function BidPanel(props: BidPanelProps) {
           </Group>
           {isRunning && (
             <Text size="sm" fw={500} data-testid="next-minimum">
-              {t('bidding.price.nextMinimum', { amount: formatMoney(state.nextMinimum) })}
+              {t('bidding.price.nextMinimum', { amount: formatMoney(nextMinimum) })}
             </Text>
           )}
         </Stack>
@@ -90,6 +93,7 @@ export function BidPanel(props: BidPanelProps) {
         )}
 
         {!isPending && <AuctionCountdown endTime={state.endTime} offset={props.offset} isEnded={isEnded} />}
+        {!isEnded && <TimerFormatLine state={state} />}
 
         {props.extendedTo !== null && isRunning && (
           <Alert color="oro" variant="light" icon={<ClockIcon />} title={t('bidding.extended.title')} role="status" data-testid="extended-notice">
@@ -126,7 +130,7 @@ export function BidPanel(props: BidPanelProps) {
               <Text size="sm">
                 {props.outbidAmount !== null
                   ? t('bidding.result.outbidMessage', { amount: formatMoney(props.outbidAmount), price: formatMoney(state.currentPrice ?? 0) })
-                  : t('bidding.outbid.message', { price: formatMoney(state.currentPrice ?? 0), next: formatMoney(state.nextMinimum) })}
+                  : t('bidding.outbid.message', { price: formatMoney(state.currentPrice ?? 0), next: formatMoney(nextMinimum) })}
               </Text>
               <CloseButton size="sm" aria-label={t('bidding.outbid.dismiss')} onClick={props.onDismissOutbid} />
             </Group>
@@ -189,8 +193,9 @@ export function BidPanel(props: BidPanelProps) {
             )}
             <BidForm
               key={props.formKey}
-              nextMinimum={state.nextMinimum}
+              nextMinimum={nextMinimum}
               minIncrement={state.minIncrement}
+              incrementBands={state.incrementBands}
               isSending={props.isSending}
               disabled={me === undefined}
               serverFields={props.refusal?.kind === 'bid' ? props.refusal.fields : {}}
@@ -217,6 +222,24 @@ export function BidPanel(props: BidPanelProps) {
         )}
       </Stack>
     </Card>
+  );
+}
+
+/** The lot's timer format, read before bidding: 'Contrapuja 10 s' and what a late bid does. */
+function TimerFormatLine({ state }: { state: AuctionLiveState }) {
+  const { t } = useTranslation();
+  const format = timerFormatOf(state);
+  const label = timerFormatLabel(format);
+  const hint = timerFormatHint(format);
+  return (
+    <Group gap="xs" wrap="nowrap" align="flex-start" data-testid="timer-format" data-mode={format.mode}>
+      <Badge variant="light" color="oro" tt="none" style={{ flexShrink: 0 }} data-testid="timer-format-label">
+        {t(label.key, label.values)}
+      </Badge>
+      <Text size="xs" c="dimmed">
+        {t(hint.key, hint.values)}
+      </Text>
+    </Group>
   );
 }
 

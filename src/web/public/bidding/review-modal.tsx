@@ -15,6 +15,8 @@ interface ReviewModalProps {
   referencePrice: number;
   /** No bid yet: the price is the starting price, and is called that. */
   isStartingPrice: boolean;
+  /** The increment at that price (its band's, when the session has a band table). */
+  increment: number;
   isSending: boolean;
   onConfirm: () => void;
   onCancel: () => void;
@@ -25,7 +27,17 @@ interface ReviewModalProps {
  * price for 'Comprar ahora'. A bid far above the price gets a second look, in words. While it
  * sends (10 s at most) it cannot be closed; with no answer it says so and offers a retry.
  */
-export function ReviewModal({ review, auctionName, buyNowPrice, referencePrice, isStartingPrice, isSending, onConfirm, onCancel }: ReviewModalProps) {
+export function ReviewModal({
+  review,
+  auctionName,
+  buyNowPrice,
+  referencePrice,
+  isStartingPrice,
+  increment,
+  isSending,
+  onConfirm,
+  onCancel,
+}: ReviewModalProps) {
   const { t } = useTranslation();
   if (!review) return null;
   const { action } = review;
@@ -66,6 +78,10 @@ export function ReviewModal({ review, auctionName, buyNowPrice, referencePrice, 
               <DataList.ItemValue fw={action.maxAmount === null ? undefined : 700} data-testid="review-max">
                 {action.maxAmount === null ? t('bidding.confirm.noMax') : formatMoney(action.maxAmount)}
               </DataList.ItemValue>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.ItemLabel c="dimmed">{t('bidding.confirm.increment')}</DataList.ItemLabel>
+              <DataList.ItemValue data-testid="review-increment">{formatMoney(increment)}</DataList.ItemValue>
             </DataList.Item>
           </DataList>
         ) : (

@@ -9,6 +9,7 @@ import { hasPanelAccess, useMe } from '../../api/me';
 import { useTranslation } from '../../i18n';
 import { clockOffset } from '../../lib/countdown';
 import type { BidPanelProps } from './bid-panel';
+import { stepAt } from './bid-steps';
 import { pickState } from './live-state';
 import { type BidAction, useBidFlow } from './use-bid-flow';
 import { type LiveNotice, useLiveNotices } from './use-live-notices';
@@ -157,6 +158,8 @@ export function useBidding({ auctionId, auctionName, companyId, source, onOverdu
       auctionName,
       referencePrice,
       isStartingPrice: !hasBids,
+      // The band of the current price: what the automatic bid steps by from here.
+      increment: stepAt(referencePrice, state),
       buyNowPrice: state.buyNowPrice,
       isSending: flow.isSending,
       onConfirm: flow.confirm,

@@ -1,4 +1,5 @@
 import type { AuctionLiveState, BidView } from '../../../../domain/bidding.js';
+import { nextMinimumOf } from '../../bidding/bid-steps';
 
 /**
  * The pure rules of the phone's one-tap bidding: what the primary control offers, who leads (masked),
@@ -7,7 +8,7 @@ import type { AuctionLiveState, BidView } from '../../../../domain/bidding.js';
 
 /** What the primary control is, from the server's state alone. */
 export type PrimaryAction =
-  /** 'Pujar $920': exactly the next minimum; a signed-out tap goes to sign-in. */
+  /** 'Pujar $920': exactly the next minimum, by the band of the current price; a signed-out tap goes to sign-in. */
   | { kind: 'bid'; amount: number }
   /** The viewer leads: another tap would only raise their own maximum (the sheet does that). */
   | { kind: 'leading' }
@@ -25,7 +26,7 @@ export function primaryAction(a: { state: AuctionLiveState; isOver: boolean; isO
   if (a.isOver) return { kind: 'closing' };
   if (a.isOwnAuction) return { kind: 'own' };
   if (a.myTag !== null && state.leaderTag === a.myTag) return { kind: 'leading' };
-  return { kind: 'bid', amount: state.nextMinimum };
+  return { kind: 'bid', amount: nextMinimumOf(state) };
 }
 
 /** Who leads, as the lot card says it: the viewer, or the leader's masked name from the history; null before a first bid. */

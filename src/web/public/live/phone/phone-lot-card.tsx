@@ -4,6 +4,7 @@ import { timerState } from '../../../../domain/live-public.js';
 import { formatMoney } from '../../../../domain/money.js';
 import { PhotoIcon } from '../../../components/icons';
 import { useTranslation } from '../../../i18n';
+import { timerFormatLabel, timerFormatOf } from '../../bidding/timer-format';
 import { useServerNow } from '../../bidding/use-server-clock';
 import { waitText } from '../../bidding/wait-text';
 import { isSold } from '../live-view';
@@ -26,6 +27,7 @@ export function PhoneLotCard({ lot, state, offset, leader, headingId }: PhoneLot
   const hasBids = state.bidCount > 0 && state.currentPrice !== null;
   const isEnded = state.status === 'ended';
   const sold = isSold(state);
+  const format = timerFormatLabel(timerFormatOf(state));
   const priceLabel = isEnded && hasBids ? t('bidding.price.final') : hasBids ? t('bidding.price.current') : t('publicAuction.startingPrice');
   const leaderText =
     leader === null
@@ -47,7 +49,15 @@ export function PhoneLotCard({ lot, state, offset, leader, headingId }: PhoneLot
         </span>
       )}
       <div style={{ minWidth: 0 }}>
-        <p className={classes.lotLine}>{t('live.current.lotNumber', { order: lot.order })}</p>
+        <p className={classes.lotLine}>
+          {t('live.current.lotNumber', { order: lot.order })}
+          {!isEnded && (
+            <>
+              {' · '}
+              <span data-testid="timer-format-label">{t(format.key, format.values)}</span>
+            </>
+          )}
+        </p>
         <h2 className={classes.lotName} id={headingId} data-testid="current-lot-name">
           {lot.auction.name}
         </h2>
