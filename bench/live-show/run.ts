@@ -185,7 +185,12 @@ export async function runLiveShow(engine: 'pglite' | 'postgresql', databaseUrl: 
         mode: {
           timerMode: knobs.timerMode ?? (knobs.antiSnipeS === 0 ? 'suddenDeath' : 'extend'),
           ...(knobs.timerMode === 'counterBid'
-            ? { counterBidWindowS: knobs.counterBidWindowS, counterBidResetS: knobs.counterBidResetS, lateLotShare: knobs.lateShare, lateExtraS: knobs.lateExtraS }
+            ? {
+                counterBidWindowS: knobs.counterBidWindowS,
+                counterBidResetS: knobs.counterBidResetS,
+                lateLotShare: knobs.lateShare,
+                lateExtraS: knobs.lateExtraS,
+              }
             : {}),
           prebidsPerLot: knobs.prebidsPerLot,
         },
