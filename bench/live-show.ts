@@ -8,8 +8,14 @@
  * - soldDeliveryMs: from the close (closed_at, written just before its commit) to the lot's
  *   `lotFinished` event at every viewer (per lot, the latest viewer; p50, p99, max);
  * - consistency: every lot closed exactly once (one close in the audit log, one `lotFinished` per
- *   viewer, lot status finished), its winner is the highest bidder, and no bid was stored after its
- *   auction's end.
+ *   viewer, lot status finished), its winner holds the highest valid maximum, no bid was stored
+ *   after its auction's end, and the clock moved only as the show's format allows.
+ * - mode: the format the run is for. TIMER_MODE=counterBid runs a Contrapuja show (W =
+ *   COUNTER_BID_WINDOW, R = COUNTER_BID_RESET, 10 and 10): on LATE_LOTS of the lots (0.8) the
+ *   bidders keep bidding into the last W seconds and LATE_EXTRA seconds (2) past the lot's first
+ *   end, so each lot closes R seconds after its last leading bid; on the others they stop before
+ *   the window. PREBIDS=n leaves n pre-bids ('Puja anticipada') on every lot before the show; the
+ *   lot's opening enters them into the engine, and the checks hold whether it does or not.
  * Targets: lateness p99 under 250 ms, delivery p99 under 100 ms.
  *
  * The server runs in this process; the viewers and the show (seller + bidders) run in forked
@@ -21,7 +27,12 @@
  *
  * Knobs: VIEWERS (1000), LOTS (50), TIMER seconds (5), BIDDERS concurrent bid loops (10), BID_GAP_MS
  * each loop's pause between bids (100), USERS bidder accounts (200), ANTI_SNIPE seconds of the session (0: sudden death, so a 5 s lot ends
- * after 5 s however hard it is bid), VIEWER_CLIENT (socket.io, or raw), ENGINES (pglite,postgresql), DATABASE_URL.
+ * after 5 s however hard it is bid), TIMER_MODE (none: ANTI_SNIPE decides; extend, counterBid, suddenDeath),
+ * COUNTER_BID_WINDOW (10), COUNTER_BID_RESET (10), LATE_LOTS (0.8), LATE_EXTRA seconds (2), PREBIDS per lot (0),
+ * VIEWER_CLIENT (socket.io, or raw), ENGINES (pglite,postgresql), DATABASE_URL.
+ *
+ *   TIMER_MODE=counterBid LOTS=10 npm run bench:live-show
+ *   PREBIDS=5 npm run bench:live-show
  */
 
 import { runLiveShow, type ShowKnobs, showKnobsFromEnv } from './live-show/run.js';

@@ -77,6 +77,24 @@ export interface ViewersResult {
   eventLoopDelayP99Ms: number;
 }
 
+/**
+ * Contrapuja's bidding plan: on a 'late' lot the bidders keep bidding into the last W seconds and
+ * past the lot's first end (each leading bid there sets the clock to R seconds), until `lateExtraMs`
+ * after that first end; on the other lots they stop before the window opens, so the clock never moves.
+ */
+export interface CounterBidPlan {
+  windowS: number;
+  resetS: number;
+  /** Share of the lots bid late (0..1), spread evenly over the show. */
+  lateShare: number;
+  lateExtraMs: number;
+}
+
+/** Whether the lot at `index` is one bid late, `share` of them spread evenly over the show. */
+export function isLateLot(index: number, share: number): boolean {
+  return Math.floor((index + 1) * share) > Math.floor(index * share);
+}
+
 export interface ShowStart {
   type: 'start';
   base: string;
@@ -87,12 +105,24 @@ export interface ShowStart {
   bidders: number;
   timerS: number;
   bidGapMs: number;
+  /** Under Contrapuja, when the bidders stop on each lot; null: they bid until the lot closes. */
+  counterBid: CounterBidPlan | null;
 }
 export interface AcceptedBid {
   lotId: string;
   auctionId: string;
   buyerIndex: number;
+  seq: number;
   amount: number;
+}
+/** Each lot as the show opened it. */
+export interface OpenedLot {
+  lotId: string;
+  auctionId: string;
+  /** The end the timer set (epoch ms, the server's clock), before any bid moved it. */
+  firstEndMs: number;
+  /** Bid into the last W seconds (Contrapuja's plan). */
+  late: boolean;
 }
 export interface ShowResult {
   type: 'result';
@@ -104,6 +134,7 @@ export interface ShowResult {
   lastError: string | null;
   /** Per lot: from the timer's answer to the `lotFinished` the show itself received, ms. */
   lotWallMs: number[];
+  lots: OpenedLot[];
   cpuMs: number;
 }
 

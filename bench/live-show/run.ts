@@ -9,6 +9,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
+import { TIMER_MODES, type TimerMode } from '../../src/domain/bid-rules.js';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 import { connectDatabase, rows } from '../../src/server/db/connect.js';
@@ -26,7 +27,7 @@ import {
   type ViewersResult,
   type ViewersStart,
 } from './protocol.js';
-import { prepareShow, seed } from './seed.js';
+import { prepareShow, seed, seedPrebids } from './seed.js';
 
 const SESSION_SECRET = 'bench-live-show-session-secret-0123456789';
 
@@ -39,6 +40,16 @@ export interface ShowKnobs {
   bidGapMs: number;
   users: number;
   antiSnipeS: number;
+  /** The session's timer format; null: none stored, so ANTI_SNIPE decides (0: sudden death, else extend). */
+  timerMode: TimerMode | null;
+  /** Contrapuja's W and R, seconds. */
+  counterBidWindowS: number;
+  counterBidResetS: number;
+  /** Under Contrapuja, the share of lots bid into the last W seconds, and how long past the first end their bidders go on. */
+  lateShare: number;
+  lateExtraS: number;
+  /** Pre-bids left on every lot before the show starts. */
+  prebidsPerLot: number;
   /** 0: no chat written by buyers (the show's own system lines, if any, are still checked). */
   chatters: number;
   /** Lines a second, all chatters together. */
@@ -47,16 +58,26 @@ export interface ShowKnobs {
 
 /** The show's knobs from the environment (the chat's are the caller's). */
 export function showKnobsFromEnv(env: NodeJS.ProcessEnv, defaults: { viewerClient: ShowKnobs['viewerClient'] }): Omit<ShowKnobs, 'chatters' | 'chatRate'> {
+  const timerMode = (TIMER_MODES as readonly string[]).includes(env.TIMER_MODE ?? '') ? (env.TIMER_MODE as TimerMode) : null;
+  if (env.TIMER_MODE && !timerMode) throw new Error(`TIMER_MODE must be one of ${TIMER_MODES.join(', ')}`);
+  const counterBidWindowS = Number(env.COUNTER_BID_WINDOW ?? 10);
   return {
     viewers: Number(env.VIEWERS ?? 1000),
     viewerClient: env.VIEWER_CLIENT === 'raw' || env.VIEWER_CLIENT === 'socket.io' ? env.VIEWER_CLIENT : defaults.viewerClient,
     lots: Number(env.LOTS ?? 50),
-    timerS: Number(env.TIMER ?? 5),
+    // Under Contrapuja a lot needs time before its window, or no lot could be bid without moving the clock.
+    timerS: Number(env.TIMER ?? (timerMode === 'counterBid' ? counterBidWindowS + 5 : 5)),
     bidders: Number(env.BIDDERS ?? 10),
     /** Each bid loop's pause between two bids: bidders on phones, not a flood that the per-user rate limit (30 / 10 s) would refuse. */
     bidGapMs: Number(env.BID_GAP_MS ?? 100),
     users: Number(env.USERS ?? 200),
     antiSnipeS: Number(env.ANTI_SNIPE ?? 0),
+    timerMode,
+    counterBidWindowS,
+    counterBidResetS: Number(env.COUNTER_BID_RESET ?? 10),
+    lateShare: Number(env.LATE_LOTS ?? 0.8),
+    lateExtraS: Number(env.LATE_EXTRA ?? 2),
+    prebidsPerLot: Number(env.PREBIDS ?? 0),
   };
 }
 
@@ -83,6 +104,11 @@ export async function runLiveShow(engine: 'pglite' | 'postgresql', databaseUrl: 
     const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     try {
       const { sessionId, lotIds } = await prepareShow(base, seeded, knobs);
+      const prebidsPlaced = await seedPrebids(database, seeded, knobs.prebidsPerLot);
+      const counterBid =
+        knobs.timerMode === 'counterBid'
+          ? { windowS: knobs.counterBidWindowS, resetS: knobs.counterBidResetS, lateShare: knobs.lateShare, lateExtraMs: knobs.lateExtraS * 1000 }
+          : null;
 
       const viewers = forkLiveRole('viewers');
       children.push(viewers);
@@ -113,6 +139,7 @@ export async function runLiveShow(engine: 'pglite' | 'postgresql', databaseUrl: 
         bidders: knobs.bidders,
         timerS: knobs.timerS,
         bidGapMs: knobs.bidGapMs,
+        counterBid,
       } satisfies ShowStart);
       const showResult = await done;
       chatters?.send({ type: 'stop' });
@@ -138,7 +165,12 @@ export async function runLiveShow(engine: 'pglite' | 'postgresql', databaseUrl: 
       const lateness = closedRows.map((r) => Number(r.closed_ms) - Number(r.end_ms)).sort((a, b) => a - b);
       const deliveries = [...view.deliveries].sort((a, b) => a - b);
       const firsts = [...view.firstDeliveries].sort((a, b) => a - b);
-      const consistency = await showConsistency(database, seeded, sessionId, showResult, view);
+      const consistency = await showConsistency(database, seeded, sessionId, showResult, view, {
+        timerMode: knobs.timerMode ?? (knobs.antiSnipeS === 0 ? 'suddenDeath' : 'extend'),
+        windowS: knobs.timerMode === 'counterBid' ? knobs.counterBidWindowS : knobs.antiSnipeS,
+        resetS: knobs.timerMode === 'counterBid' ? knobs.counterBidResetS : knobs.antiSnipeS,
+        prebidsPlaced,
+      });
       const wall = [...showResult.lotWallMs].sort((a, b) => a - b);
       const showRun = {
         engine,
@@ -149,6 +181,19 @@ export async function runLiveShow(engine: 'pglite' | 'postgresql', databaseUrl: 
         bidders: knobs.bidders,
         bidGapMs: knobs.bidGapMs,
         antiSnipeS: knobs.antiSnipeS,
+        /** The show's format: what this run's lateness and consistency are for. */
+        mode: {
+          timerMode: knobs.timerMode ?? (knobs.antiSnipeS === 0 ? 'suddenDeath' : 'extend'),
+          ...(knobs.timerMode === 'counterBid'
+            ? {
+                counterBidWindowS: knobs.counterBidWindowS,
+                counterBidResetS: knobs.counterBidResetS,
+                lateLotShare: knobs.lateShare,
+                lateExtraS: knobs.lateExtraS,
+              }
+            : {}),
+          prebidsPerLot: knobs.prebidsPerLot,
+        },
         showSeconds,
         closeLatenessMs: { p50: percentile(lateness, 50), p99: percentile(lateness, 99), max: percentile(lateness, 100) },
         soldDeliveryMs: { p50: percentile(deliveries, 50), p99: percentile(deliveries, 99), max: percentile(deliveries, 100) },

@@ -1,8 +1,9 @@
 /** What a live show needs before it starts: a seller, the lots, buyers with sessions, and the session made through the API. */
 import { sql } from 'drizzle-orm';
+import type { TimerMode } from '../../src/domain/bid-rules.js';
 import type { LiveSessionDetail } from '../../src/domain/live.js';
 import type { Database } from '../../src/server/db/connect.js';
-import { auctions, authSessions, userProfiles, users } from '../../src/server/db/schema.js';
+import { auctions, authSessions, prebids, userProfiles, users } from '../../src/server/db/schema.js';
 import { hashToken } from '../../src/server/sessions/store.js';
 import { seedBuyers } from '../support.js';
 import { expectOk, requester } from './http.js';
@@ -68,8 +69,12 @@ export async function seed(database: Database, opts: { secret: string; lots: num
 export async function prepareShow(
   base: string,
   seeded: Seeded,
-  opts: { timerS: number; antiSnipeS: number },
+  opts: { timerS: number; antiSnipeS: number; timerMode: TimerMode | null; counterBidWindowS: number; counterBidResetS: number },
 ): Promise<{ sessionId: string; lotIds: string[] }> {
+  // Without TIMER_MODE the session is made as before timer formats: ANTI_SNIPE alone decides.
+  const format = opts.timerMode
+    ? { timerMode: opts.timerMode, counterBidWindowSeconds: opts.counterBidWindowS, counterBidResetSeconds: opts.counterBidResetS }
+    : {};
   const client = requester(base, 4);
   try {
     const created = JSON.parse(
@@ -77,7 +82,7 @@ export async function prepareShow(
         client.request('POST', '/api/live-sessions', seeded.sellerCookie, {
           title: 'Show del bench',
           scheduledAt: Date.now(),
-          biddingConfig: { minIncrement: 20, antiSnipeSeconds: opts.antiSnipeS, timerSecondsDefault: opts.timerS },
+          biddingConfig: { minIncrement: 20, antiSnipeSeconds: opts.antiSnipeS, timerSecondsDefault: opts.timerS, ...format },
         }),
         'create session',
       ),
@@ -94,4 +99,26 @@ export async function prepareShow(
   } finally {
     client.close();
   }
+}
+
+/**
+ * 'Puja anticipada' on every lot before the show opens it: `perLot` buyers each leave a maximum
+ * (the starting price up to $1,000 above it, in $20 steps), a second apart in line. Rows go
+ * straight into `prebids`, as the pre-bid route would leave them; the lot's opening enters them
+ * into the engine (src/server/features/prebids/enter.ts). Answers how many were written.
+ */
+export async function seedPrebids(database: Database, seeded: Seeded, perLot: number): Promise<number> {
+  if (perLot <= 0) return 0;
+  const now = Date.now();
+  const values = seeded.auctionIds.flatMap((auctionId, lot) =>
+    Array.from({ length: Math.min(perLot, seeded.buyerIds.length) }, (_, j) => ({
+      auctionId,
+      bidderId: seeded.buyerIds[(lot * perLot + j) % seeded.buyerIds.length] as string,
+      // A spread of maximums that depends on the lot and the place in line, no randomness to replay.
+      maxAmount: STARTING_PRICE + 20 * ((lot * 7 + j * 13) % 51),
+      createdAt: new Date(now - (perLot - j) * 1000),
+    })),
+  );
+  for (let i = 0; i < values.length; i += 500) await database.db.insert(prebids).values(values.slice(i, i + 500));
+  return values.length;
 }

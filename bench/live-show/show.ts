@@ -1,6 +1,8 @@
 /**
  * The show (a child process): the seller runs the lots one after another through the real API
- * ('Establecer actual', then the timer) while B bid loops bid on each until the server closes it.
+ * ('Establecer actual', then the timer) while B bid loops bid on each until the server closes it,
+ * or, under Contrapuja, until the plan says stop (ShowStart.counterBid): the lot then closes R
+ * seconds after its last leading bid.
  */
 import { performance } from 'node:perf_hooks';
 import { io } from 'socket.io-client';
@@ -10,7 +12,7 @@ import type { LiveSessionDetail } from '../../src/domain/live.js';
 import { LOT_FINISHED_EVENT, type LotFinishedEvent } from '../../src/domain/realtime.js';
 import { onceMessage, sendToParent, sleep } from '../support.js';
 import { type Answer, expectOk, requester } from './http.js';
-import type { AcceptedBid, ShowResult, ShowStart } from './protocol.js';
+import { type AcceptedBid, isLateLot, type OpenedLot, type ShowResult, type ShowStart } from './protocol.js';
 
 /** How long the show waits for a lot's close before calling the run broken. */
 const CLOSE_WAIT_MS = 30_000;
@@ -30,6 +32,7 @@ export async function runShow(): Promise<void> {
 
   const accepted: AcceptedBid[] = [];
   const lotWallMs: number[] = [];
+  const opened: OpenedLot[] = [];
   let attempted = 0;
   let refusedClosed = 0;
   let refusedTooLow = 0;
@@ -38,9 +41,12 @@ export async function runShow(): Promise<void> {
   let nextBuyer = 0;
   const cpuBefore = process.cpuUsage();
 
-  for (const lotId of start.lotIds) {
+  const plan = start.counterBid;
+  // A late lot under Contrapuja lasts its timer, the extra bidding past it, and one more reset.
+  const lotBudgetMs = CLOSE_WAIT_MS + start.timerS * 1000 + (plan ? plan.lateExtraMs + plan.resetS * 1000 : 0);
+  for (const [index, lotId] of start.lotIds.entries()) {
     const closed = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`lot ${lotId} did not close within ${CLOSE_WAIT_MS} ms`)), CLOSE_WAIT_MS + start.timerS * 1000);
+      const timer = setTimeout(() => reject(new Error(`lot ${lotId} did not close within ${lotBudgetMs} ms`)), lotBudgetMs);
       finished.set(lotId, () => {
         clearTimeout(timer);
         resolve();
@@ -55,6 +61,12 @@ export async function runShow(): Promise<void> {
     if (!lot) throw new Error(`lot ${lotId} missing from the timer's answer`);
     const auctionId = lot.auction.id;
     let known = { version: lot.auction.state.version, nextMinimum: lot.auction.state.nextMinimum };
+    const firstEndMs = lot.auction.state.endTime ?? Date.now() + start.timerS * 1000;
+    const late = plan !== null && isLateLot(index, plan.lateShare);
+    opened.push({ lotId, auctionId, firstEndMs, late });
+    // Under Contrapuja the bidders stop (the machine's clock is the server's): past the first end
+    // on a late lot, before the window opens on the others.
+    const stopAt = !plan ? Number.POSITIVE_INFINITY : late ? firstEndMs + plan.lateExtraMs : firstEndMs - plan.windowS * 1000 - 500;
     let open = true;
     void closed.then(
       () => {
@@ -66,7 +78,7 @@ export async function runShow(): Promise<void> {
     );
     // Every bid loop bids the next minimum it knows until the lot closes (or the server says so).
     const loop = async () => {
-      while (open) {
+      while (open && Date.now() < stopAt) {
         const buyerIndex = nextBuyer++ % start.buyerCookies.length;
         const amount = known.nextMinimum;
         attempted++;
@@ -82,7 +94,7 @@ export async function runShow(): Promise<void> {
         if (res.status === 201) {
           const answer = JSON.parse(res.body) as BidAnswer;
           if (answer.state.version > known.version) known = { version: answer.state.version, nextMinimum: answer.state.nextMinimum };
-          for (const line of answer.bids) accepted.push({ lotId, auctionId, buyerIndex, amount: line.amount });
+          for (const line of answer.bids) accepted.push({ lotId, auctionId, buyerIndex, seq: line.seq, amount: line.amount });
           continue;
         }
         let code = `HTTP_${res.status}`;
@@ -121,6 +133,7 @@ export async function runShow(): Promise<void> {
     otherErrors,
     lastError,
     lotWallMs,
+    lots: opened,
     cpuMs: Math.round((cpu.user + cpu.system) / 1000),
   };
   await sendToParent(result);

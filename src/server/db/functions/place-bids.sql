@@ -7,13 +7,23 @@
 -- Bids on one auction, decided one after the other in order, in one transaction. Rules, in order,
 -- for each bid: the profile is complete; the auction exists; a repeated Idempotency-Key answers
 -- the first attempt again; the auction takes bids (active or live, end time ahead); the bidder is
--- not its seller or of its company; the amount reaches the minimum. Then, as eBay does:
+-- not its seller or of its company; the amount reaches the minimum (the starting price, then the
+-- price plus the increment at the price). Then, as eBay does:
 --  * the leader bidding again raises their private maximum and leaves the price alone;
 --  * a maximum above the leader's takes the lead at the leader's maximum plus one increment
 --    (capped at the new maximum, and never below the amount typed);
 --  * otherwise the leader's maximum answers at the new maximum plus one increment, capped at the
 --    leader's maximum; on equal maximums the earlier one (the leader) keeps the lead.
--- A bid that takes the lead inside the anti-snipe window moves the end to now plus the window.
+-- "One increment" above an amount is always the increment at that amount (bid_increment: the band
+-- of a session's incrementBands table, else its flat minIncrement).
+-- Only a bid that takes the lead may move the clock, by the timer format in force
+-- (auction_bidding_config: the lot's own, else its session's; W = antiSnipeSeconds, R =
+-- counterBidResetSeconds):
+--  * extend ('Extender'): with W seconds or fewer left, the end becomes now plus W;
+--  * counterBid ('Contrapuja'): with fewer than W seconds left, the end becomes now plus R, never
+--    earlier than it was;
+--  * suddenDeath ('Muerte súbita'): nothing moves it; the lot sells at 00:00 to the leader.
+-- A bid that reaches the server after the end is refused (bid_refusal, on the database's clock).
 -- Answers one answer per bid, in order: {error, state?} or {outcome, lines, allLines,
 -- previousLeaderId, state}, or {replayed, outcome, lines, state} for a repeated key. Every bid
 -- decided with a key records it in bid_keys with its outcome and lines (a raised maximum too), and
@@ -32,8 +42,11 @@ DECLARE
   b jsonb;
   a "auctions";
   cfg jsonb;
-  inc integer;
-  snipe integer;
+  v_min integer;
+  v_mode text;
+  v_window integer;
+  v_reset integer;
+  v_now timestamptz;
   v_bidder uuid;
   v_amount integer;
   v_max integer;
@@ -57,7 +70,7 @@ BEGIN
   -- before that, since its amount is below the price it set; it is answered under the lock.
   SELECT * INTO a FROM "auctions" WHERE "id" = v_auction;
   IF FOUND THEN cfg := auction_bidding_config(a."id"); END IF;
-  inc := (cfg ->> 'minIncrement')::integer;
+  v_min := a."current_price" + bid_increment(cfg, a."current_price");
   FOR i IN 1..n LOOP
     b := p_bids -> (i - 1);
     IF (b ->> 'auctionId')::uuid IS DISTINCT FROM v_auction THEN RAISE EXCEPTION 'place_bids takes bids on one auction'; END IF;
@@ -70,7 +83,7 @@ BEGIN
       answers[i] := jsonb_build_object('error', 'NOT_FOUND');
     ELSIF b ->> 'key' IS NOT NULL AND EXISTS (SELECT 1 FROM "bid_keys" WHERE "bidder_id" = (b ->> 'bidderId')::uuid AND "idempotency_key" = b ->> 'key') THEN
       v_pending := true;
-    ELSIF a."current_price" IS NOT NULL AND (b ->> 'amount')::integer < a."current_price" + inc
+    ELSIF a."current_price" IS NOT NULL AND (b ->> 'amount')::integer < v_min
           AND bid_refusal(a, (b ->> 'bidderId')::uuid, companies[i]) IS NULL THEN
       answers[i] := jsonb_build_object('error', 'BID_TOO_LOW', 'state', auction_bid_state(a, cfg));
     ELSE
@@ -85,8 +98,9 @@ BEGIN
     RETURN to_jsonb(answers);
   END IF;
   cfg := coalesce(cfg, auction_bidding_config(a."id"));
-  inc := (cfg ->> 'minIncrement')::integer;
-  snipe := (cfg ->> 'antiSnipeSeconds')::integer;
+  v_mode := cfg ->> 'timerMode';
+  v_window := (cfg ->> 'antiSnipeSeconds')::integer;
+  v_reset := (cfg ->> 'counterBidResetSeconds')::integer;
 
   -- From here a is the auction as it stands after the bids so far; it is written back once, at the end.
   FOR i IN 1..n LOOP
@@ -115,7 +129,7 @@ BEGIN
       answers[i] := jsonb_build_object('error', v_refusal, 'state', auction_bid_state(a, cfg));
       CONTINUE;
     END IF;
-    IF v_amount < (CASE WHEN a."current_price" IS NULL THEN a."starting_price" ELSE a."current_price" + inc END) THEN
+    IF v_amount < (CASE WHEN a."current_price" IS NULL THEN a."starting_price" ELSE a."current_price" + bid_increment(cfg, a."current_price") END) THEN
       answers[i] := jsonb_build_object('error', 'BID_TOO_LOW', 'state', auction_bid_state(a, cfg));
       CONTINUE;
     END IF;
@@ -147,14 +161,20 @@ BEGIN
           VALUES (a."id", a."leader_id", v_leader_name, a."bid_count", a."leader_max", a."leader_max", true) RETURNING * INTO v_line;
         v_all := v_all || bid_line(v_line);
       END IF;
-      v_price := CASE WHEN a."leader_id" IS NULL THEN v_amount ELSE greatest(v_amount, least(v_max, a."leader_max" + inc)) END;
+      v_price := CASE WHEN a."leader_id" IS NULL THEN v_amount ELSE greatest(v_amount, least(v_max, a."leader_max" + bid_increment(cfg, a."leader_max"))) END;
       a."bid_count" := a."bid_count" + 1;
       INSERT INTO "bids" ("auction_id", "bidder_id", "bidder_name", "seq", "amount", "max_amount", "is_automatic", "idempotency_key")
         VALUES (a."id", v_bidder, names[i], a."bid_count", v_price, v_max, false, v_key) RETURNING * INTO v_line;
       v_lines := v_lines || bid_line(v_line);
       v_all := v_all || bid_line(v_line);
-      IF a."end_time" - clock_timestamp() <= make_interval(secs => snipe) THEN
-        a."end_time" := date_trunc('milliseconds', clock_timestamp() + make_interval(secs => snipe));
+      -- The clock, by the timer format (only a bid that takes the lead gets here).
+      v_now := clock_timestamp();
+      IF v_mode = 'counterBid' THEN
+        IF a."end_time" - v_now < make_interval(secs => v_window) THEN
+          a."end_time" := greatest(a."end_time", date_trunc('milliseconds', v_now + make_interval(secs => v_reset)));
+        END IF;
+      ELSIF v_mode IS DISTINCT FROM 'suddenDeath' AND v_window > 0 AND a."end_time" - v_now <= make_interval(secs => v_window) THEN
+        a."end_time" := date_trunc('milliseconds', v_now + make_interval(secs => v_window));
       END IF;
       a."current_price" := v_price;
       a."leader_id" := v_bidder;
@@ -177,7 +197,7 @@ BEGIN
         v_lines := v_lines || bid_line(v_line);
         v_all := v_all || bid_line(v_line);
       END IF;
-      v_price := least(v_max + inc, a."leader_max");
+      v_price := least(v_max + bid_increment(cfg, v_max), a."leader_max");
       a."bid_count" := a."bid_count" + 1;
       INSERT INTO "bids" ("auction_id", "bidder_id", "bidder_name", "seq", "amount", "max_amount", "is_automatic")
         VALUES (a."id", a."leader_id", v_leader_name, a."bid_count", v_price, a."leader_max", true) RETURNING * INTO v_line;
