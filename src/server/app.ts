@@ -27,6 +27,7 @@ import { mediaRoutes, UPLOADS_PATH } from './features/media/routes.js';
 import { opsRoutes } from './features/ops/routes.js';
 import { connectRoutes } from './features/payments/connect-routes.js';
 import { paymentsRoutes } from './features/payments/routes.js';
+import { prebidsRoutes } from './features/prebids/routes.js';
 import { createPayments } from './features/payments/setup.js';
 import { profileRoutes } from './features/profile/routes.js';
 import { usersRoutes } from './features/users/routes.js';
@@ -219,6 +220,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => companiesRoutes(scope, ctx));
   await app.register(async (scope) => auctionsRoutes(scope, ctx));
   await app.register(async (scope) => bidsRoutes(scope, ctx));
+  await app.register(async (scope) => prebidsRoutes(scope, ctx));
   await app.register(async (scope) => liveRoutes(scope, ctx));
   await app.register(async (scope) => chatRoutes(scope, ctx));
   await app.register(async (scope) => agoraRoutes(scope, ctx));
