@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { isUuid } from '../../../domain/ids.js';
 import { formatMoney } from '../../../domain/money.js';
 import type { PrebidAnswer, PrebidStatus } from '../../../domain/prebids.js';
@@ -71,6 +71,8 @@ export async function placePrebid(
     }
 
     const now = new Date();
+    // The database's clock to the microsecond: two buyers a millisecond apart keep their order in line.
+    const inLine = sql`clock_timestamp()`;
     const [row] = waiting
       ? await tx
           .update(prebids)
@@ -79,10 +81,10 @@ export async function placePrebid(
           .returning()
       : await tx
           .insert(prebids)
-          .values({ auctionId: auction.id, bidderId: buyerId, maxAmount: opts.maxAmount, createdAt: now, updatedAt: now })
+          .values({ auctionId: auction.id, bidderId: buyerId, maxAmount: opts.maxAmount, createdAt: inLine, updatedAt: now })
           .onConflictDoUpdate({
             target: [prebids.auctionId, prebids.bidderId],
-            set: { maxAmount: opts.maxAmount, createdAt: now, updatedAt: now, enteredAt: null, outcome: null },
+            set: { maxAmount: opts.maxAmount, createdAt: inLine, updatedAt: now, enteredAt: null, outcome: null },
           })
           .returning();
     if (!row) throw new Error('pre-bid write returned nothing');
