@@ -9,8 +9,8 @@ import type { ChatMessage, ChatSettings } from './chat.js';
 import type { LiveSessionPublic, LotView } from './live.js';
 import type { SessionStatus } from './live-public.js';
 import type { PaymentStatus } from './payment-status.js';
-import type { PrebidResultEvent } from './prebids.js';
 import type { PayoutStatus } from './payments.js';
+import type { PrebidResultEvent } from './prebids.js';
 import type {
   VIDEO_PUBLISHER_EVENT,
   VideoLeaveRequest,

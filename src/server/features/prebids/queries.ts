@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { SessionStatus } from '../../../domain/live-public.js';
 import type { MyPrebid, PrebidOutcome, PrebidStatus } from '../../../domain/prebids.js';
 import { type Db, rows, type Tx } from '../../db/connect.js';
-import { auctions, liveLots, liveSessions, prebids } from '../../db/schema.js';
+import { type auctions, liveLots, liveSessions, prebids } from '../../db/schema.js';
 
 export type AuctionRow = typeof auctions.$inferSelect;
 export type PrebidRow = typeof prebids.$inferSelect;

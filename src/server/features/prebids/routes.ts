@@ -37,8 +37,12 @@ export async function prebidsRoutes(fastify: FastifyInstance, ctx: AppContext): 
     },
   );
 
-  app.delete('/api/auctions/:id/prebids/mine', { config: { rateLimit: writeLimit }, preValidation: requireAuth, schema: { params: ZParams } }, async (req, reply) => {
-    await withdrawPrebid(db, { ...requestContext(req), auctionId: req.params.id });
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/api/auctions/:id/prebids/mine',
+    { config: { rateLimit: writeLimit }, preValidation: requireAuth, schema: { params: ZParams } },
+    async (req, reply) => {
+      await withdrawPrebid(db, { ...requestContext(req), auctionId: req.params.id });
+      return reply.code(204).send();
+    },
+  );
 }

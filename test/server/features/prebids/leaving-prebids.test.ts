@@ -34,8 +34,17 @@ async function ok<T>(res: LightMyRequestResponse, status = 200): Promise<T> {
 
 /** A scheduled show with one queued lot: a pending auction starting at $100. */
 async function scheduledLot() {
-  const auction = await buildAuction(server.ctx.db, { companyId: COMPANY, sellerId: seller.id, status: 'pending', startingPrice: 100, name: 'Reloj de bolsillo' });
-  const made = await ok<LiveSessionDetail>(await call(seller, 'POST', '/api/live-sessions', { title: 'Show del viernes', scheduledAt: Date.UTC(2030, 0, 3, 18) }), 201);
+  const auction = await buildAuction(server.ctx.db, {
+    companyId: COMPANY,
+    sellerId: seller.id,
+    status: 'pending',
+    startingPrice: 100,
+    name: 'Reloj de bolsillo',
+  });
+  const made = await ok<LiveSessionDetail>(
+    await call(seller, 'POST', '/api/live-sessions', { title: 'Show del viernes', scheduledAt: Date.UTC(2030, 0, 3, 18) }),
+    201,
+  );
   const detail = await ok<LiveSessionDetail>(await call(seller, 'POST', `/api/live-sessions/${made.session.id}/lots`, { auctionId: auction.id }), 201);
   const lot = detail.lots.find((l) => l.auction.id === auction.id);
   if (!lot) throw new Error('no lot');
@@ -98,7 +107,8 @@ describe('refusals write nothing', () => {
     [
       'the auction’s own company',
       403,
-      async () => buildActor(server, { email: `colega-${Date.now()}@anticipa.mx`, name: 'Coco Colega', roles: ['seller'], companyId: COMPANY, completeProfile: true }),
+      async () =>
+        buildActor(server, { email: `colega-${Date.now()}@anticipa.mx`, name: 'Coco Colega', roles: ['seller'], companyId: COMPANY, completeProfile: true }),
       { maxAmount: 200 },
       messages.prebids.ownAuction,
     ],
