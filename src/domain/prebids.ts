@@ -53,6 +53,12 @@ export interface PrebidStatus {
   mine: MyPrebid | null;
 }
 
+/** GET /api/live-sessions/{id}/prebids/mine: the buyer's own pre-bids on the show's lots. */
+export interface MySessionPrebids {
+  sessionId: string;
+  items: MyPrebid[];
+}
+
 /** The answer of POST /api/auctions/{id}/prebids (201 made, 200 raised or repeated). */
 export interface PrebidAnswer {
   prebid: MyPrebid;

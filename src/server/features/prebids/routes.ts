@@ -7,7 +7,7 @@ import { requireAuth } from '../../http/auth-hooks.js';
 import { AppError } from '../../http/errors.js';
 import { requestContext } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
-import { placePrebid, prebidStatus, withdrawPrebid } from './service.js';
+import { placePrebid, prebidStatus, sessionPrebids, withdrawPrebid } from './service.js';
 
 const ZParams = z.object({ id: z.string().max(64) });
 const prebidFields = { fieldMessages: messages.prebids.fields };
@@ -26,6 +26,10 @@ export async function prebidsRoutes(fastify: FastifyInstance, ctx: AppContext): 
 
   app.get('/api/auctions/:id/prebids/mine', { schema: { params: ZParams } }, async (req) =>
     prebidStatus(db, { auctionId: req.params.id, viewerId: req.user?.id ?? null }),
+  );
+
+  app.get('/api/live-sessions/:id/prebids/mine', { schema: { params: ZParams } }, async (req) =>
+    sessionPrebids(db, { sessionId: req.params.id, viewerId: req.user?.id ?? null }),
   );
 
   app.post(

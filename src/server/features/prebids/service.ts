@@ -1,13 +1,14 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { isUuid } from '../../../domain/ids.js';
+import type { SessionStatus } from '../../../domain/live-public.js';
 import { formatMoney } from '../../../domain/money.js';
-import type { PrebidAnswer, PrebidStatus } from '../../../domain/prebids.js';
+import type { MySessionPrebids, PrebidAnswer, PrebidStatus } from '../../../domain/prebids.js';
 import type { Db, Tx } from '../../db/connect.js';
-import { auctions, prebids } from '../../db/schema.js';
+import { auctions, liveLots, liveSessions, prebids } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
-import { bidderFacts, holdingShow, isBinding, isBlocked, lotWaiting, presentPrebid, presentStatus, readPrebid } from './queries.js';
+import { bidderFacts, type HoldingShow, holdingShow, isBinding, isBlocked, lotWaiting, presentPrebid, presentStatus, readPrebid } from './queries.js';
 
 /**
  * 'Puja anticipada' for buyers: leave, raise and withdraw a maximum on a show's lot before it
@@ -33,6 +34,27 @@ export async function prebidStatus(db: Db, opts: { auctionId: string; viewerId: 
   const show = await holdingShow(db, auction.id);
   const mine = opts.viewerId ? await readPrebid(db, auction.id, opts.viewerId) : null;
   return presentStatus(auction, show, mine);
+}
+
+/**
+ * GET /api/live-sessions/{id}/prebids/mine: the buyer's own pre-bids on the show's lots, so the
+ * live page's upcoming lots read them in one request (none when signed out).
+ */
+export async function sessionPrebids(db: Db, opts: { sessionId: string; viewerId: string | null }): Promise<MySessionPrebids> {
+  if (!isUuid(opts.sessionId)) throw notFound();
+  const [session] = await db
+    .select({ id: liveSessions.id, status: liveSessions.status })
+    .from(liveSessions)
+    .where(eq(liveSessions.id, opts.sessionId.toLowerCase()));
+  if (!session) throw notFound();
+  if (!opts.viewerId) return { sessionId: session.id, items: [] };
+  const found = await db
+    .select({ prebid: prebids })
+    .from(prebids)
+    .innerJoin(liveLots, eq(liveLots.auctionId, prebids.auctionId))
+    .where(and(eq(liveLots.sessionId, session.id), eq(prebids.bidderId, opts.viewerId)));
+  const show = (status: string): HoldingShow => ({ sessionId: session.id, sessionStatus: status as SessionStatus, lotStatus: 'queued' });
+  return { sessionId: session.id, items: found.map((f) => presentPrebid(f.prebid, show(session.status))) };
 }
 
 /**

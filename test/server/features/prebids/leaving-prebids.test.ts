@@ -95,12 +95,18 @@ describe('leaving a pre-bid', () => {
 
 describe('refusals write nothing', () => {
   it.each([
-    ['signed out', 401, async () => null, { maxAmount: 200 }, null],
-    ['below the starting price', 409, async () => buildBidder(server), { maxAmount: 99 }, messages.prebids.tooLow.replace('{{amount}}', formatMoney(100))],
+    ['signed out', 401, async (): Promise<Actor | null> => null, { maxAmount: 200 }, null],
+    [
+      'below the starting price',
+      409,
+      async (): Promise<Actor> => buildBidder(server),
+      { maxAmount: 99 },
+      messages.prebids.tooLow.replace('{{amount}}', formatMoney(100)),
+    ],
     [
       'an incomplete profile',
       403,
-      async () => buildActor(server, { email: `incompleto-${Date.now()}@ejemplo.mx`, name: 'Ina Incompleta', roles: ['buyer'] }),
+      async (): Promise<Actor> => buildActor(server, { email: `incompleto-${Date.now()}@ejemplo.mx`, name: 'Ina Incompleta', roles: ['buyer'] }),
       { maxAmount: 200 },
       messages.prebids.profileIncomplete,
     ],
@@ -115,7 +121,7 @@ describe('refusals write nothing', () => {
     [
       'a buyer the company blocked',
       403,
-      async () => {
+      async (): Promise<Actor> => {
         const buyer = await buildBidder(server);
         await server.ctx.db.insert(companyBlocks).values({ companyId: COMPANY, userId: buyer.id });
         return buyer;
@@ -123,7 +129,7 @@ describe('refusals write nothing', () => {
       { maxAmount: 200 },
       messages.prebids.blocked,
     ],
-    ['cents', 400, async () => buildBidder(server), { maxAmount: 150.5 }, messages.errors.validation],
+    ['cents', 400, async (): Promise<Actor> => buildBidder(server), { maxAmount: 150.5 }, messages.errors.validation],
   ] as const)('%s', async (_label, status, who, body, message) => {
     const { auction } = await scheduledLot();
     const res = await leave(await who(), auction.id, body);

@@ -141,7 +141,7 @@ describe('a lot opening with pre-bids', () => {
 
   it('refuses at the opening a buyer blocked or left with an incomplete profile since, records it and tells them', async () => {
     const show = await scheduledLot();
-    const [blocked, incomplete, fine]: Bidder[] = [await buildBidder(server), await buildBidder(server), await buildBidder(server)];
+    const [blocked, incomplete, fine]: [Bidder, Bidder, Bidder] = [await buildBidder(server), await buildBidder(server), await buildBidder(server)];
     await leave(blocked, show.auctionId, 900);
     await leave(incomplete, show.auctionId, 800);
     await leave(fine, show.auctionId, 200);
