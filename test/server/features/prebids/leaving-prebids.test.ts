@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveSessionDetail } from '../../../../src/domain/live.js';
 import { formatMoney } from '../../../../src/domain/money.js';
-import type { PrebidAnswer, PrebidStatus } from '../../../../src/domain/prebids.js';
+import type { MySessionPrebids, PrebidAnswer, PrebidStatus } from '../../../../src/domain/prebids.js';
 import { auctions, bids, companyBlocks, prebids } from '../../../../src/server/db/schema.js';
 import { messages } from '../../../../src/server/messages.js';
 import { type Actor, buildActor, buildBidder } from '../../../support/actors.js';
@@ -77,6 +77,11 @@ describe('leaving a pre-bid', () => {
     // No one else's maximum leaves the server, and the count alone shows in the Hub.
     expect(await ok<PrebidStatus>(await mine(other, auction.id))).toMatchObject({ open: true, mine: null });
     expect(await ok<PrebidStatus>(await mine(null, auction.id))).toMatchObject({ open: true, mine: null });
+    // The live page reads the buyer's own on the whole show in one request.
+    const show = await ok<MySessionPrebids>(await call(buyer, 'GET', `/api/live-sessions/${sessionId}/prebids/mine`));
+    expect(show.items).toEqual([raised.prebid]);
+    expect((await ok<MySessionPrebids>(await call(other, 'GET', `/api/live-sessions/${sessionId}/prebids/mine`))).items).toEqual([]);
+    expect((await ok<MySessionPrebids>(await call(null, 'GET', `/api/live-sessions/${sessionId}/prebids/mine`))).items).toEqual([]);
     const hub = await ok<LiveSessionDetail>(await call(seller, 'GET', `/api/live-sessions/${sessionId}`));
     expect(hub.lots[0]?.prebidCount).toBe(1);
     expect(JSON.stringify(hub)).not.toContain('"maxAmount"');
