@@ -30,7 +30,7 @@ export async function holdingShow(db: Db | Tx, auctionId: string): Promise<Holdi
  * pending auction's end is not running: it takes no bids until the seller opens the lot).
  */
 export function lotWaiting(auction: AuctionRow, show: HoldingShow | null): boolean {
-  if (!show || show.lotStatus !== 'queued') return false;
+  if (show?.lotStatus !== 'queued') return false;
   if (auction.status === 'ended' || auction.closedAt !== null || auction.bidCount > 0 || auction.currentWinnerId !== null) return false;
   return auction.endTime === null || auction.status === 'pending';
 }
