@@ -311,7 +311,7 @@ export const messages = {
   prebids: {
     // 'Puja anticipada' on a show's lots (src/server/features/prebids).
     notOpen: 'Este lote ya no acepta pujas anticipadas: sólo se dejan antes de que el lote salga en el show.',
-    notInShow: 'Esta subasta no es un lote de un show programado o en vivo: no acepta pujas anticipadas.',
+    notInShow: 'Esta subasta no es un lote de un show programado o en curso: no acepta pujas anticipadas.',
     tooLow: 'Tu máximo debe ser de al menos {{amount}}, el precio inicial del lote.',
     lower: 'Tu máximo actual es {{amount}}: una puja anticipada sólo se puede subir, no bajar.',
     notFound: 'No tienes una puja anticipada en este lote.',

@@ -7,7 +7,10 @@ import { type auctions, liveLots, liveSessions, prebids } from '../../db/schema.
 export type AuctionRow = typeof auctions.$inferSelect;
 export type PrebidRow = typeof prebids.$inferSelect;
 
-/** The show that holds the auction as a lot and has not ended, the live one first; null when none. */
+/**
+ * The show that holds the auction as a lot and has not ended, the running one first; null when
+ * none. A paused show is still under way: its lots to come take pre-bids, and they bind.
+ */
 export interface HoldingShow {
   sessionId: string;
   sessionStatus: SessionStatus;
@@ -19,8 +22,8 @@ export async function holdingShow(db: Db | Tx, auctionId: string): Promise<Holdi
     .select({ sessionId: liveSessions.id, sessionStatus: liveSessions.status, lotStatus: liveLots.status })
     .from(liveLots)
     .innerJoin(liveSessions, eq(liveSessions.id, liveLots.sessionId))
-    .where(and(eq(liveLots.auctionId, auctionId), inArray(liveSessions.status, ['scheduled', 'live'])))
-    .orderBy(sql`${liveSessions.status} = 'live' desc`);
+    .where(and(eq(liveLots.auctionId, auctionId), inArray(liveSessions.status, ['scheduled', 'live', 'paused'])))
+    .orderBy(sql`${liveSessions.status} = 'scheduled' asc`);
   const [first] = found;
   return first ? { sessionId: first.sessionId, sessionStatus: first.sessionStatus as SessionStatus, lotStatus: first.lotStatus } : null;
 }
@@ -35,9 +38,9 @@ export function lotWaiting(auction: AuctionRow, show: HoldingShow | null): boole
   return auction.endTime === null || auction.status === 'pending';
 }
 
-/** A pre-bid binds once the show holding it is live, or once it entered the engine. */
+/** A pre-bid binds once the show holding it is under way (live or paused), or once it entered the engine. */
 export function isBinding(prebid: Pick<PrebidRow, 'enteredAt'>, show: HoldingShow | null): boolean {
-  return prebid.enteredAt !== null || show?.sessionStatus === 'live';
+  return prebid.enteredAt !== null || (show !== null && show.sessionStatus !== 'scheduled');
 }
 
 export function presentPrebid(row: PrebidRow, show: HoldingShow | null): MyPrebid {

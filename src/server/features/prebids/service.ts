@@ -53,8 +53,10 @@ export async function sessionPrebids(db: Db, opts: { sessionId: string; viewerId
     .from(prebids)
     .innerJoin(liveLots, eq(liveLots.auctionId, prebids.auctionId))
     .where(and(eq(liveLots.sessionId, session.id), eq(prebids.bidderId, opts.viewerId)));
-  const show = (status: string): HoldingShow => ({ sessionId: session.id, sessionStatus: status as SessionStatus, lotStatus: 'queued' });
-  return { sessionId: session.id, items: found.map((f) => presentPrebid(f.prebid, show(session.status))) };
+  // An ended show holds nothing: what waited in it may be withdrawn (withdrawPrebid reads it the same way).
+  const show: HoldingShow | null =
+    session.status === 'ended' ? null : { sessionId: session.id, sessionStatus: session.status as SessionStatus, lotStatus: 'queued' };
+  return { sessionId: session.id, items: found.map((f) => presentPrebid(f.prebid, show)) };
 }
 
 /**

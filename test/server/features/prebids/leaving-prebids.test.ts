@@ -190,6 +190,10 @@ describe('withdrawing a pre-bid', () => {
     expect((await ok<PrebidStatus>(await mine(buyer, auction.id))).mine).toMatchObject({ binding: true, maxAmount: 200 });
 
     expect((await ok<PrebidAnswer>(await leave(buyer, auction.id, { maxAmount: 260 }), 200)).prebid).toMatchObject({ maxAmount: 260, binding: true });
+    // A pause is part of the show: the pre-bid stays binding.
+    await ok(await call(seller, 'PUT', `/api/live-sessions/${sessionId}`, { status: 'paused' }));
+    expect((await withdraw(buyer, auction.id)).statusCode).toBe(409);
+    expect((await ok<PrebidAnswer>(await leave(buyer, auction.id, { maxAmount: 280 }), 200)).prebid).toMatchObject({ maxAmount: 280, binding: true });
     expect((await withdraw(null, auction.id)).statusCode).toBe(401);
   });
 });
