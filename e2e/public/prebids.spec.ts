@@ -34,7 +34,7 @@ beforeAll(async () => {
 });
 
 describe('pre-bids on a show’s lots', () => {
-  it('a buyer leaves one on an upcoming lot, the seller opens it in the Hub, and the buyer leads at the opening price', async () => {
+  it('a buyer leaves one on an upcoming lot and raises it, the seller opens it in the Hub, and the buyer leads at the opening price', async () => {
     const hub = await newPage(ctx.browser);
     await signInPage(hub, ctx.app, seller);
     const show = await buildShow(hub, ctx.app, { title: 'Remate de artesanías', lots: LOTS, categoryId, startingPrice: 400 });
@@ -55,8 +55,16 @@ describe('pre-bids on a show’s lots', () => {
     await row.getByText(p.commitment).waitFor();
     await row.getByRole('button', { name: p.confirm }).click();
     await eventually(() => row.getByTestId('prebid-mine').textContent()).toBe(fill(p.mine, { amount: formatMoney(900) }));
-    // The show has not started: it may still be withdrawn.
+    // The show has not started: it may still be withdrawn. It may be raised, never lowered.
     await row.getByRole('button', { name: p.withdraw }).waitFor();
+    await row.getByRole('button', { name: p.raise }).click();
+    await row.getByRole('textbox', { name: p.maxLabel }).fill('800');
+    await row.getByRole('button', { name: p.review }).click();
+    await row.getByText(fill(p.mustRaise, { amount: formatMoney(900) })).waitFor();
+    await row.getByRole('textbox', { name: p.maxLabel }).fill('1000');
+    await row.getByRole('button', { name: p.review }).click();
+    await row.getByRole('button', { name: p.confirm }).click();
+    await eventually(() => row.getByTestId('prebid-mine').textContent()).toBe(fill(p.mine, { amount: formatMoney(1000) }));
 
     // Another buyer leaves a lower maximum (through the API, as her page would).
     const rival = await newPage(ctx.browser);
