@@ -10,6 +10,7 @@ import type { LiveSessionPublic, LotView } from './live.js';
 import type { SessionStatus } from './live-public.js';
 import type { PaymentStatus } from './payment-status.js';
 import type { PayoutStatus } from './payments.js';
+import type { PrebidResultEvent } from './prebids.js';
 import type {
   VIDEO_PUBLISHER_EVENT,
   VideoLeaveRequest,
@@ -152,6 +153,10 @@ export interface ChatStandingEvent {
   isBlocked: boolean;
 }
 
+/** To each pre-bidder's own room when the lot opens: their 'Puja anticipada' leads or was overtaken (domain/prebids.ts). */
+export const PREBID_RESULT_EVENT = 'prebidResult';
+export type { PrebidResultEvent };
+
 export interface ServerToClientEvents {
   [CHAT_MESSAGE_EVENT]: (event: ChatMessage) => void;
   [CHAT_MESSAGES_EVENT]: (event: ChatMessagesEvent) => void;
@@ -171,6 +176,7 @@ export interface ServerToClientEvents {
   promptUnmute: (event: PromptUnmuteEvent) => void;
   /** Embedded SFU: the session's video went on or off (domain/video.ts). */
   [VIDEO_PUBLISHER_EVENT]: (event: VideoPublisherEvent) => void;
+  [PREBID_RESULT_EVENT]: (event: PrebidResultEvent) => void;
 }
 export type ServerEventName = keyof ServerToClientEvents;
 export type ServerEventPayload<E extends ServerEventName> = Parameters<ServerToClientEvents[E]>[0];

@@ -30,6 +30,7 @@ import { opsRoutes } from './features/ops/routes.js';
 import { connectRoutes } from './features/payments/connect-routes.js';
 import { paymentsRoutes } from './features/payments/routes.js';
 import { createPayments } from './features/payments/setup.js';
+import { prebidsRoutes } from './features/prebids/routes.js';
 import { profileRoutes } from './features/profile/routes.js';
 import { usersRoutes } from './features/users/routes.js';
 import { installSessionLoader } from './http/auth-hooks.js';
@@ -221,6 +222,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => companiesRoutes(scope, ctx));
   await app.register(async (scope) => auctionsRoutes(scope, ctx));
   await app.register(async (scope) => bidsRoutes(scope, ctx));
+  await app.register(async (scope) => prebidsRoutes(scope, ctx));
   await app.register(async (scope) => liveRoutes(scope, ctx));
   await app.register(async (scope) => liveCalendarRoutes(scope, ctx));
   await app.register(async (scope) => chatRoutes(scope, ctx));

@@ -315,6 +315,25 @@ export const messages = {
     devExistingHint: 'Elige una para entrar con ella.',
     devRoles: { admin: 'administrador', seller: 'vendedor', buyer: 'comprador' },
   },
+  prebids: {
+    // 'Puja anticipada' on a show's lots (src/server/features/prebids).
+    notOpen: 'Este lote ya no acepta pujas anticipadas: sólo se dejan antes de que el lote salga en el show.',
+    notInShow: 'Esta subasta no es un lote de un show programado o en curso: no acepta pujas anticipadas.',
+    tooLow: 'Tu máximo debe ser de al menos {{amount}}, el precio inicial del lote.',
+    lower: 'Tu máximo actual es {{amount}}: una puja anticipada sólo se puede subir, no bajar.',
+    notFound: 'No tienes una puja anticipada en este lote.',
+    binding: 'Tu puja anticipada ya es un compromiso: el show ya empezó y no se puede retirar.',
+    entered: 'Este lote ya abrió y tu puja anticipada ya entró en la subasta.',
+    profileIncomplete: 'Completa tu perfil (apellido y WhatsApp) para dejar una puja anticipada.',
+    ownAuction: 'No puedes dejar pujas anticipadas en lotes de tu propia empresa.',
+    blocked: 'Este vendedor te bloqueó de sus shows y subastas: no puedes dejar pujas anticipadas.',
+    fields: {
+      prebidRequired: 'Escribe tu máximo en pesos.',
+      prebidInteger: 'El máximo debe ser en pesos enteros, sin centavos.',
+      prebidPositive: 'El máximo debe ser mayor que cero.',
+      prebidTooHigh: 'El máximo es demasiado alto.',
+    },
+  },
   moderation: {
     // Company blocks: who may block, and whom no one may.
     blockForbidden: 'Sólo la empresa, sus vendedores y los moderadores de sus shows en curso pueden bloquear a alguien de ella.',

@@ -18,6 +18,8 @@ import {
   type LotTimerEvent,
   PAYMENT_STATUS_EVENT,
   type PaymentStatusEvent,
+  PREBID_RESULT_EVENT,
+  type PrebidResultEvent,
   SESSION_STATE_EVENT,
   type SessionStateEvent,
   type SessionStatusEvent,
@@ -69,7 +71,9 @@ export type DomainEvent =
   /** Slow mode or the pinned line changed. */
   | { type: 'chatSettingsChanged'; settings: ChatSettingsEvent }
   /** A user was muted, unmuted, blocked or unblocked: their own pages update their composer. */
-  | { type: 'chatStandingChanged'; userId: string; standing: ChatStandingEvent };
+  | { type: 'chatStandingChanged'; userId: string; standing: ChatStandingEvent }
+  /** A lot opened with this user's 'Puja anticipada' in it: whether it leads, to their own room. */
+  | { type: 'prebidResult'; userId: string; result: PrebidResultEvent };
 
 export type DomainEventType = DomainEvent['type'];
 export type DomainEventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
@@ -159,6 +163,9 @@ export function createPublisher(opts: { realtime: Realtime; sessions: SessionCac
         return;
       case 'chatStandingChanged':
         realtime.toUser(event.userId, CHAT_STANDING_EVENT, event.standing);
+        return;
+      case 'prebidResult':
+        realtime.toUser(event.userId, PREBID_RESULT_EVENT, event.result);
         return;
     }
   }

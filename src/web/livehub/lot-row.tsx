@@ -145,6 +145,11 @@ export function LotRowView({ row, controls }: { row: LotRow; controls: LotRowCon
               {state.bidCount > 0 ? ` · ${t('livehub.lots.bids', { count: state.bidCount })}` : ''}
             </Text>
           )}
+          {lot.prebidCount > 0 && (
+            <Text size="xs" c="dimmed" data-testid="prebid-count">
+              {t('prebids.hubCount', { count: lot.prebidCount })}
+            </Text>
+          )}
           {canEdit && removalBlock && (
             <Text size="xs" c="dimmed" id={reasonId} data-testid="remove-blocked">
               {t(`livehub.lots.removeBlocked.${removalBlock}`)}

@@ -8,6 +8,8 @@ import { BidPanel } from '../bidding/bid-panel';
 import { BiddingModals } from '../bidding/bidding-modals';
 import { stateFromAuction } from '../bidding/live-state';
 import { useBidding } from '../bidding/use-bidding';
+import { AuctionPrebid } from '../prebids/prebid-places';
+import { usePrebidNotices } from '../prebids/use-prebid-notices';
 import { AuctionDetails } from './auction-details';
 import { AuctionGallery } from './auction-gallery';
 import classes from './auction-page.module.css';
@@ -15,6 +17,7 @@ import classes from './auction-page.module.css';
 /** The loaded page: photos, facts, the live price and clock, the bid form, and the history. */
 export function AuctionView({ auction, receivedAt }: { auction: PublicAuction; receivedAt: number }) {
   const { t } = useTranslation();
+  usePrebidNotices();
   const bidding = useBidding({
     auctionId: auction.id,
     auctionName: auction.name,
@@ -47,7 +50,10 @@ export function AuctionView({ auction, receivedAt }: { auction: PublicAuction; r
         )}
       </Stack>
       <div className={classes.bid}>
-        <BidPanel {...bidding.panel} />
+        <Stack gap="md">
+          <BidPanel {...bidding.panel} />
+          <AuctionPrebid auctionId={auction.id} auctionName={auction.name} />
+        </Stack>
       </div>
       <div className={classes.areaDetails}>
         <AuctionDetails auction={auction} />

@@ -4,6 +4,7 @@ import type { LiveSessionData } from '../../api/live';
 import { useSocketEvent } from '../../api/socket';
 import { clockOffset } from '../../lib/countdown';
 import { useHasPassed } from '../bidding/use-server-clock';
+import { usePrebidNotices } from '../prebids/use-prebid-notices';
 import { PublicLayout } from '../public-layout';
 import { useDataSaver } from './data-saver';
 import { buyerLots, isShowStopped, livePageState, sessionTotals } from './live-view';
@@ -31,6 +32,7 @@ export function LiveSessionView({ data, viewerCount }: LiveSessionViewProps) {
   const isStopped = isShowStopped(session, lots, isStartDue);
   const canonical = livePath(session);
   const isPhone = usePhoneShow();
+  usePrebidNotices();
 
   // Any slug (or none) opens the session: the id decides. The address bar shows the canonical link.
   useEffect(() => {

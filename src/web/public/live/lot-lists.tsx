@@ -4,6 +4,7 @@ import type { LotView } from '../../../domain/live.js';
 import { formatMoney } from '../../../domain/money.js';
 import { PhotoIcon } from '../../components/icons';
 import { useTranslation } from '../../i18n';
+import { UpcomingPrebid } from '../prebids/prebid-places';
 import classes from './live-page.module.css';
 import { isSold, type SessionTotals, soldPrice } from './live-view';
 
@@ -52,15 +53,18 @@ export function UpcomingLots({ lots, heading }: { lots: LotView[]; heading: stri
             {lots.map((lot) => {
               const { bidCount, currentPrice, startingPrice } = lot.auction.state;
               return (
-                <Group component="li" key={lot.id} wrap="nowrap" gap="sm" py={8} className={classes.lotLine} data-testid="upcoming-lot" data-lot-id={lot.id}>
-                  <LotThumb lot={lot} />
-                  <LotName lot={lot} />
-                  <Text size="sm" c="dimmed" ta="right" maw="40%">
-                    {bidCount > 0 && currentPrice !== null
-                      ? t('live.upcoming.currentBid', { price: formatMoney(currentPrice) })
-                      : t('live.upcoming.startingPrice', { price: formatMoney(startingPrice) })}
-                  </Text>
-                </Group>
+                <Stack component="li" key={lot.id} gap={6} py={8} className={classes.lotLine} data-testid="upcoming-lot" data-lot-id={lot.id}>
+                  <Group wrap="nowrap" gap="sm">
+                    <LotThumb lot={lot} />
+                    <LotName lot={lot} />
+                    <Text size="sm" c="dimmed" ta="right" maw="40%">
+                      {bidCount > 0 && currentPrice !== null
+                        ? t('live.upcoming.currentBid', { price: formatMoney(currentPrice) })
+                        : t('live.upcoming.startingPrice', { price: formatMoney(startingPrice) })}
+                    </Text>
+                  </Group>
+                  <UpcomingPrebid lot={lot} />
+                </Stack>
               );
             })}
           </Stack>
