@@ -22,6 +22,7 @@ import { chatRoutes } from './features/chat/routes.js';
 import { companiesRoutes } from './features/companies/routes.js';
 import { agoraRoutes } from './features/live/agora-routes.js';
 import { deleteExpiredLiveKeys } from './features/live/idempotency.js';
+import { rehearsalPlugin } from './features/live/rehearsal-plugin.js';
 import { liveRoutes } from './features/live/routes.js';
 import { mediaRoutes, UPLOADS_PATH } from './features/media/routes.js';
 import { opsRoutes } from './features/ops/routes.js';
@@ -220,6 +221,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => auctionsRoutes(scope, ctx));
   await app.register(async (scope) => bidsRoutes(scope, ctx));
   await app.register(async (scope) => liveRoutes(scope, ctx));
+  await app.register(async (scope) => rehearsalPlugin(scope, ctx));
   await app.register(async (scope) => chatRoutes(scope, ctx));
   await app.register(async (scope) => agoraRoutes(scope, ctx));
   await app.register(async (scope) => mediaRoutes(scope, ctx));

@@ -10,6 +10,7 @@ import type { BidPresenter } from '../bids/presenters.js';
 import { enterPrebids } from '../prebids/enter.js';
 import { lotTimerSet } from './events.js';
 import { lotNotFound } from './lots.js';
+import { takeRehearsalSnapshot } from './rehearsal.js';
 import { type Actor, afterCommit, bumpSession, lockEditable, readEditable, type SessionChange, type SessionCommitted } from './sessions.js';
 
 /**
@@ -60,6 +61,8 @@ export async function setLotTimer(
         if (attempt < 3) return null;
         throw new AppError('CONFLICT', messages.live.lotsMismatch);
       }
+      // A rehearsal's lot opening: the auction as it was is kept first (rehearsal.ts).
+      if (session.rehearsal) await takeRehearsalSnapshot(tx, { sessionId: session.id, auctionId: auction.id });
       const [{ now } = { now: 0 }] = rows<{ now: string | number }>(
         await tx.execute(sql`select (extract(epoch from clock_timestamp()) * 1000)::bigint as now`),
       ).map((r) => ({ now: Number(r.now) }));
