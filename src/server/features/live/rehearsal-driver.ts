@@ -94,7 +94,8 @@ export function createRehearsalDriver(deps: RehearsalDriverDeps) {
 
   /** One simulated bid on the lot, or none: decided under the session's lock. */
   async function bidOn(lot: { sessionId: string; auctionId: string }): Promise<boolean> {
-    const all = bidders ?? (bidders = await ensureSimulatedBidders(deps.db));
+    bidders ??= await ensureSimulatedBidders(deps.db);
+    const all = bidders;
     const answer = await deps.db.transaction(async (tx) => {
       const [lock] = rows<{ ok: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${LOCK_CLASS}, hashtext(${lot.sessionId})) as ok`));
       if (!lock?.ok) return null;
