@@ -3,6 +3,7 @@ import { livePath } from '../../../domain/live-public.js';
 import type { LiveSessionData } from '../../api/live';
 import { useSocketEvent } from '../../api/socket';
 import { clockOffset } from '../../lib/countdown';
+import { RehearsalBanner } from '../../rehearsal/rehearsal-banner';
 import { useHasPassed } from '../bidding/use-server-clock';
 import { PublicLayout } from '../public-layout';
 import { buyerLots, isShowStopped, livePageState, sessionTotals } from './live-view';
@@ -81,9 +82,17 @@ export function LiveSessionView({ data, viewerCount }: LiveSessionViewProps) {
         : null,
   };
 
-  if (isPhone) return <PhoneShow show={show} video={video} />;
+  if (isPhone) {
+    return (
+      <>
+        <PhoneShow show={show} video={video} />
+        {session.rehearsal && <RehearsalBanner where="phone" />}
+      </>
+    );
+  }
   return (
     <PublicLayout size="lg">
+      {session.rehearsal && <RehearsalBanner where="page" />}
       <WideShow show={show} video={video} />
     </PublicLayout>
   );
