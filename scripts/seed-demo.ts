@@ -57,6 +57,7 @@ function summary(result: SeedDemoResult, config: Config, where: string): string 
     `  ${result.categories} categorías · ${result.people.length} cuentas · ${n(a.total)} subastas (${a.pending} pendientes, ${a.active} activas, ${a.ended} terminadas)`,
     `  ${n(result.images)} imágenes · ${n(result.bids)} pujas · ${a.endedWithWinner} subastas ganadas: ${result.payments.paidAuctions} pagadas en ${result.payments.paid} pagos, ${result.payments.pendingAuctions} pendientes de pago`,
     `  ${result.liveSessions} transmisiones en vivo programadas para esta noche (Live Hub, /live)`,
+    `  ${result.rehearsals} ensayo con postores simulados (sólo en el Live Hub de su vendedor)`,
     '',
     'Cuentas / accounts (sign-in de desarrollo, sin contraseña):',
     ...result.people.map((p) => `  ${p.email.padEnd(width)}${ROLE_LABEL(p)}`),

@@ -33,6 +33,8 @@ export interface SeedDemoResult {
   payments: { paid: number; paidAuctions: number; pendingAuctions: number };
   /** Scheduled live shows (one per seller with pending auctions), with their lots. */
   liveSessions: number;
+  /** Rehearsals ('Ensayo'): one, unlisted in /live, on a seller's spare pending auctions. */
+  rehearsals: number;
   /** Milliseconds per step. */
   timings: { accounts: number; listings: number; history: number; total: number };
 }
@@ -83,7 +85,7 @@ export async function seedDemo(opts: SeedDemoOptions): Promise<SeedDemoResult> {
   const now = Date.now();
   const history = await writeHistory(opts.db, { auctions: plan.auctions, ids, people, now });
   const paid = await writePayments(opts.db, { payments: plan.payments, auctions: plan.auctions, ids, people, now });
-  const liveSessions = await writeLiveSessions(opts.db, { auctions: plan.auctions, ids, people, now });
+  const { shows: liveSessions, rehearsals } = await writeLiveSessions(opts.db, { auctions: plan.auctions, ids, people, now });
   const done = performance.now();
 
   const kinds = { pending: 0, active: 0, ended: 0 };
@@ -97,6 +99,7 @@ export async function seedDemo(opts: SeedDemoOptions): Promise<SeedDemoResult> {
     bids: history.bids,
     payments: { paid, paidAuctions, pendingAuctions: history.winnerIds.length - paidAuctions },
     liveSessions,
+    rehearsals,
     timings: {
       accounts: Math.round(accountsDone - started),
       listings: Math.round(listingsDone - accountsDone),

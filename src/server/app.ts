@@ -24,6 +24,7 @@ import { agoraRoutes } from './features/live/agora-routes.js';
 import { startAutoAdvanceScheduler } from './features/live/auto-advance.js';
 import { liveCalendarRoutes } from './features/live/calendar-routes.js';
 import { deleteExpiredLiveKeys } from './features/live/idempotency.js';
+import { rehearsalPlugin } from './features/live/rehearsal-plugin.js';
 import { liveRoutes } from './features/live/routes.js';
 import { mediaRoutes, UPLOADS_PATH } from './features/media/routes.js';
 import { opsRoutes } from './features/ops/routes.js';
@@ -225,6 +226,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => prebidsRoutes(scope, ctx));
   await app.register(async (scope) => liveRoutes(scope, ctx));
   await app.register(async (scope) => liveCalendarRoutes(scope, ctx));
+  await app.register(async (scope) => rehearsalPlugin(scope, ctx));
   await app.register(async (scope) => chatRoutes(scope, ctx));
   await app.register(async (scope) => agoraRoutes(scope, ctx));
   await app.register(async (scope) => mediaRoutes(scope, ctx));

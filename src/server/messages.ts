@@ -91,6 +91,7 @@ export const messages = {
     platformOnly: 'Las categorías son compartidas por todas las empresas: sólo un administrador de la plataforma puede cambiarlas.',
   },
   users: {
+    simulatedSignIn: 'Esta cuenta es un postor simulado de los ensayos: no se puede iniciar sesión con ella.',
     lastAdmin: 'No puedes quitar el rol de administrador: es el último administrador del sistema.',
     companyScope: 'Sólo puedes administrar usuarios de tu propia empresa.',
     platformOnly: 'Sólo un administrador de la plataforma puede cambiar la empresa de un usuario.',
@@ -253,6 +254,7 @@ export const messages = {
     shippingRequired: 'Agrega la información de envío antes de crear el enlace de pago.',
     noItems: 'No hay artículos disponibles para este ganador.',
     checkoutFailed: 'No se pudo crear el enlace de pago. Revisa el servidor.',
+    rehearsal: 'Es un ensayo: no se cobra nada.',
     notBillable: 'Una de las subastas no se puede facturar: debe haber terminado con este ganador y pertenecer a tu empresa.',
     alreadyBilled: 'Una de las subastas ya está en otro pago (borrador, en progreso o pagado).',
     mixedCompanies: 'Un pago sólo puede incluir subastas de una misma empresa.',

@@ -48,6 +48,8 @@ export interface Realtime {
   onPeer(event: PeerEventName, handler: (message: unknown) => void): void;
   /** The viewers of a live session, on every instance (realtime/viewers.ts says who counts). */
   viewerCount(sessionId: string): number;
+  /** A rehearsal's simulated viewers, added to the session's count here (features/live/rehearsal-driver.ts); null removes them. */
+  setSimulatedViewers(sessionId: string, count: number | null): void;
   /** Re-reads a user's roles and company and re-assigns their open sockets' rooms, here and on every other instance. */
   refreshUserAccess(userId: string): Promise<void>;
   /** Ends every socket opened with this sign-in session (on logout). */
@@ -215,6 +217,7 @@ export async function createRealtime(
       if (pub) io.on(event, handler);
     },
     viewerCount: (sessionId) => viewers.count(sessionId),
+    setSimulatedViewers: (sessionId, count) => viewers.simulate(sessionId, count),
     async refreshUserAccess(userId) {
       if (pub) io.serverSideEmit(USER_ACCESS_EVENT, { userId });
       await refreshLocal(userId);

@@ -29,6 +29,12 @@ export function createViewerCounter(io: RealtimeServer, opts: { peers: boolean; 
   const peerTtlMs = intervalMs * 5;
   const heartbeatMs = intervalMs * 2;
   const peers = new Map<string, { counts: Map<string, number>; at: number }>();
+  /**
+   * A rehearsal's simulated viewers (features/live/rehearsal-driver.ts), added to what this
+   * instance tells its sockets but never shared with peers: every instance's driver sets the same
+   * number, so each adds it once.
+   */
+  const simulated = new Map<string, number>();
   /** What this instance's sockets last heard, per session. */
   const told = new Map<string, number>();
   let shared = '';
@@ -97,7 +103,7 @@ export function createViewerCounter(io: RealtimeServer, opts: { peers: boolean; 
       }
     }
     for (const [sessionId, n] of local) {
-      const count = n + peerTotal(sessionId, now);
+      const count = n + peerTotal(sessionId, now) + (simulated.get(sessionId) ?? 0);
       if (told.get(sessionId) === count) continue;
       told.set(sessionId, count);
       io.local.to(rooms.session(sessionId)).emit(VIEWER_COUNT_EVENT, { sessionId, count });
@@ -107,7 +113,7 @@ export function createViewerCounter(io: RealtimeServer, opts: { peers: boolean; 
 
   /** The session's viewers here now, plus those of every other instance as last shared. */
   function total(sessionId: string): number {
-    return localCount(sessionId) + peerTotal(sessionId, Date.now());
+    return localCount(sessionId) + peerTotal(sessionId, Date.now()) + (simulated.get(sessionId) ?? 0);
   }
 
   if (opts.peers) io.on(VIEWER_COUNTS_EVENT, onPeer);
@@ -126,6 +132,11 @@ export function createViewerCounter(io: RealtimeServer, opts: { peers: boolean; 
       const count = total(sessionId);
       socket.emit(VIEWER_COUNT_EVENT, { sessionId, count });
       if (told.get(sessionId) !== count) told.delete(sessionId);
+    },
+    /** A rehearsal's simulated viewers of the session; null or 0 removes them. */
+    simulate(sessionId: string, count: number | null): void {
+      if (count) simulated.set(sessionId, count);
+      else simulated.delete(sessionId);
     },
     stop() {
       clearInterval(timer);

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { SLUG_INPUT_MAX } from '../../domain/live.js';
@@ -29,6 +29,8 @@ export function CreateSessionModal({ opened, onClose, onCreated }: { opened: boo
   const isMobile = useMediaQuery(COMPACT_QUERY) ?? false;
   const [values, setValues] = useState<CreateSessionValues>(EMPTY_CREATE_VALUES);
   const [errors, setErrors] = useState<FieldErrors>({});
+  /** 'Ensayo': a practice show with simulated bidders (server: features/live/rehearsal.ts). */
+  const [rehearsal, setRehearsal] = useState(false);
   const create = useCreateSession();
   const submission = useSubmission();
   const fieldError = useFieldError(errors);
@@ -38,6 +40,7 @@ export function CreateSessionModal({ opened, onClose, onCreated }: { opened: boo
     if (opened) {
       setValues(EMPTY_CREATE_VALUES);
       setErrors({});
+      setRehearsal(false);
       create.reset();
     }
   }, [opened, create.reset]);
@@ -55,10 +58,11 @@ export function CreateSessionModal({ opened, onClose, onCreated }: { opened: boo
       setErrors(parsed.errors);
       return;
     }
-    const key = submission.begin(parsed.value);
+    const input = rehearsal ? { ...parsed.value, rehearsal } : parsed.value;
+    const key = submission.begin(input);
     if (!key) return;
     create.mutate(
-      { input: parsed.value, key },
+      { input, key },
       {
         onSuccess: (detail) => {
           submission.end('success');
@@ -112,6 +116,16 @@ export function CreateSessionModal({ opened, onClose, onCreated }: { opened: boo
                 {t('livehub.create.slugPreview', { path: slug ? `/live/${slug}/…` : '/live/…' })}
               </Text>
               <WhatsappField value={values.whatsappLink} onChange={(v) => set('whatsappLink', v)} errors={whatsappProblem ? {} : errors} />
+              <Checkbox
+                label={t('livehub.rehearsal.checkbox')}
+                description={t('livehub.rehearsal.hint')}
+                checked={rehearsal}
+                onChange={(e) => {
+                  setRehearsal(e.currentTarget.checked);
+                  submission.forget();
+                }}
+                data-testid="create-rehearsal"
+              />
               {whatsappProblem && (
                 <Alert color="red" variant="light" role="alert">
                   {t('livehub.errors.whatsappInvalid')}

@@ -14,6 +14,7 @@ import { SiteFooter } from '../components/site-footer';
 import { useProfilePrompt } from '../components/use-profile-prompt';
 import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
+import { RehearsalBanner } from '../rehearsal/rehearsal-banner';
 import { HubChatPanel } from './chat/hub-chat-panel';
 import { CreateSessionModal } from './create-session-modal';
 import { CurrentLotFeed } from './current-lot-feed';
@@ -230,6 +231,7 @@ function LoadedSession({ sessionId, barProps, toastFor, onToastShown, onAddLot, 
               {t('livehub.bar.readOnly')}
             </Alert>
           )}
+          {data.session.rehearsal && <RehearsalBanner where="hub" />}
           <Grid gap="md">
             <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
               <Stack gap="md">

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { count, inArray } from 'drizzle-orm';
+import { count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG } from '../../../scripts/demo/catalog.js';
 import { nextShowTime } from '../../../scripts/demo/live.js';
@@ -21,6 +21,7 @@ import {
   liveSessions,
   paymentItems,
   payments,
+  rehearsalSnapshots,
   uploads,
   userProfiles,
   users,
@@ -226,7 +227,7 @@ describe('seedDemo', () => {
   });
 
   it('schedules tonight’s live shows: each seller’s pending auctions as lots, in order, at 20:00 in Mexico City', async () => {
-    const sessions = await database.db.select().from(liveSessions);
+    const sessions = await database.db.select().from(liveSessions).where(eq(liveSessions.rehearsal, false));
     expect(sessions.length).toBe(result.liveSessions);
     expect(sessions.length).toBeGreaterThan(0);
     for (const s of sessions) {
@@ -253,6 +254,30 @@ describe('seedDemo', () => {
         );
       expect(lotAuctions.every((a) => a.status === 'pending' && a.sellerId === s.sellerId && a.companyId === s.companyId)).toBe(true);
     }
+  });
+
+  it('includes one rehearsal on spare pending auctions, each copied to be put back when it ends', async () => {
+    const rehearsals = await database.db.select().from(liveSessions).where(eq(liveSessions.rehearsal, true));
+    expect(rehearsals.length).toBe(result.rehearsals);
+    expect(rehearsals.length).toBe(1);
+    const [rehearsal] = rehearsals;
+    if (!rehearsal) throw new Error('no rehearsal');
+    expect(rehearsal.status).toBe('scheduled');
+    const lots = await database.db.select().from(liveLots).where(eq(liveLots.sessionId, rehearsal.id));
+    expect(lots.length).toBeGreaterThan(0);
+    const copies = await database.db.select().from(rehearsalSnapshots).where(eq(rehearsalSnapshots.sessionId, rehearsal.id));
+    expect(copies.map((c) => c.auctionId).sort()).toEqual(lots.map((l) => l.auctionId).sort());
+    // Its auctions are in no other show.
+    const elsewhere = await database.db
+      .select()
+      .from(liveLots)
+      .where(
+        inArray(
+          liveLots.auctionId,
+          lots.map((l) => l.auctionId),
+        ),
+      );
+    expect(elsewhere.length).toBe(lots.length);
   });
 
   it('sets a show at the next 20:00 in Mexico City, at least half an hour ahead', () => {

@@ -6,6 +6,7 @@ import { nameTokens } from '../../../domain/text.js';
 import { type Db, rows } from '../../db/connect.js';
 import { auctionCounts, auctions, categories, liveLots, paymentItems, uploads } from '../../db/schema.js';
 import { scopeWhere as scopeOver } from '../../policies/scope.js';
+import { inRehearsal } from '../live/rehearsal.js';
 import { type AuctionScope, scopeWhere } from './policies.js';
 import { presentListItem } from './presenters.js';
 import { companyNames } from './search-text.js';
@@ -13,18 +14,21 @@ import { companyNames } from './search-text.js';
 /**
  * SPEC §4, on the server. A winner is set when an auction closes, so 'won' implies ended:
  * 'paid' is in a paid payment, 'pending' has a winner but is not paid, 'all' is everything not
- * yet won. The same three conditions drive the auction_counts triggers (drizzle/0002).
+ * yet won. The same three conditions drive the auction_counts triggers (drizzle/0002). A
+ * rehearsal's winner is no winner (functions/auctions-track-counts.sql): nothing it sells is real.
  */
-function billingFilters(winner: SQLWrapper, paid: SQLWrapper): Record<AuctionFilter, SQL> {
+function billingFilters(winner: SQLWrapper, paid: SQLWrapper, id: SQLWrapper): Record<AuctionFilter, SQL> {
+  const won = sql`(${winner} is not null and not ${inRehearsal(id)}
+    and not exists (select 1 from users su where su.id = ${winner} and su.is_simulated))`;
   return {
-    all: sql`(${winner} is null and not ${paid})`,
-    pending: sql`(${winner} is not null and not ${paid})`,
+    all: sql`(not ${won} and not ${paid})`,
+    pending: sql`(${won} and not ${paid})`,
     paid: sql`${paid}`,
   };
 }
-const FILTERS = billingFilters(auctions.currentWinnerId, auctions.isPaid);
+const FILTERS = billingFilters(auctions.currentWinnerId, auctions.isPaid, auctions.id);
 /** The same over the `m` rows of a search (listWithSearch). */
-const MATCH_FILTERS = billingFilters(sql.raw('m.current_winner_id'), sql.raw('m.is_paid'));
+const MATCH_FILTERS = billingFilters(sql.raw('m.current_winner_id'), sql.raw('m.is_paid'), sql.raw('m.id'));
 
 /**
  * Every word of the search must start a word of the auction's folded search text, so 'bicicleta'

@@ -3,6 +3,8 @@ import type { Role } from '../../../domain/role-rules.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { userProfiles, users } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { messages } from '../../messages.js';
 import type { IdentityClaims } from '../../providers/identity/types.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 
@@ -29,6 +31,7 @@ export async function signInWithIdentity(
       .from(users)
       .where(and(eq(users.oidcIssuer, claims.issuer), eq(users.oidcSubject, claims.subject)));
     const [byEmail] = byIdentity ? [byIdentity] : await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
+    await refuseSimulated(tx, byEmail?.id);
     const identity = {
       oidcIssuer: claims.issuer,
       oidcSubject: claims.subject,
@@ -74,12 +77,13 @@ export async function signInForDevelopment(
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${ACCOUNT_LOCK_KEY})`);
     const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
+    await refuseSimulated(tx, existing?.id);
     let userId: string;
     if (existing) {
       userId = existing.id;
       await tx.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, userId));
     } else {
-      const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(users);
+      const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(users).where(eq(users.isSimulated, false));
       const [first = name, ...rest] = name.split(' ');
       userId = await createUser(tx, {
         email,
@@ -102,6 +106,13 @@ export async function signInForDevelopment(
     }
     return { userId, events: await grantAdminIfListed(tx, userId, email, opts) };
   });
+}
+
+/** A rehearsal's simulated bidders (live/rehearsal-bidders.ts) are played by the server: nobody signs in as one. */
+async function refuseSimulated(tx: Tx, userId: string | undefined): Promise<void> {
+  if (!userId) return;
+  const [found] = await tx.select({ simulated: users.isSimulated }).from(users).where(eq(users.id, userId));
+  if (found?.simulated) throw new AppError('FORBIDDEN', messages.users.simulatedSignIn);
 }
 
 async function createUser(

@@ -116,11 +116,12 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
   if (config.signIn.kind !== 'development' || config.env === 'production') return;
 
   async function renderDevForm(reply: FastifyReply, form: { returnTo: string; email?: string; name?: string; errors?: Record<string, string> }) {
-    const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(users);
+    const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(users).where(eq(users.isSimulated, false));
     const accounts = await db
       .select({ email: users.email, name: userProfiles.displayName, roles: userProfiles.roles, companyName: userProfiles.companyName })
       .from(users)
       .innerJoin(userProfiles, eq(userProfiles.userId, users.id))
+      .where(eq(users.isSimulated, false))
       .orderBy(desc(sql`'admin' = any(${userProfiles.roles})`), desc(sql`'seller' = any(${userProfiles.roles})`), users.email)
       .limit(30);
     return reply

@@ -10,6 +10,7 @@ import { messages } from '../../messages.js';
 import { isInScope, recordScope } from '../../policies/scope.js';
 import type { BidPresenter } from '../bids/presenters.js';
 import { closeGap, lotIdsInOrder, renumber } from './lot-order.js';
+import { restoreRehearsalTx, takeRehearsalSnapshot } from './rehearsal.js';
 import { keyShareAuctions, lockAuctionStates, lotRemovalRefused, removalBlockOf } from './removal.js';
 import { type Actor, afterCommit, bumpSession, checkReopen, lockEditable, readEditable, type SessionCommitted } from './sessions.js';
 
@@ -56,6 +57,8 @@ export async function addLot(
       .values({ sessionId: session.id, auctionId: auction.id, order: nextLotOrder(Number(n)) })
       .returning();
     if (!lot) throw new Error('insert returned nothing');
+    // A rehearsal keeps the auction as it was, to put it back when it ends.
+    if (session.rehearsal) await takeRehearsalSnapshot(tx, { sessionId: session.id, auctionId: auction.id });
     await bumpSession(tx, session.id);
     await recordAudit(tx, {
       by: opts,
@@ -86,7 +89,9 @@ export async function removeLot(db: Db, opts: Acting<Actor> & { present: BidPres
   const change = await db.transaction(async (tx) => {
     const state = (await lockAuctionStates(tx, [found.auctionId])).get(found.auctionId);
     const session = await lockEditable(tx, opts.sessionId, opts.actor);
-    const block = state ? removalBlockOf(state) : null;
+    // A rehearsal's lot leaves with its auction put back as it was: nothing it sold was real.
+    if (session.rehearsal) await restoreRehearsalTx(tx, { sessionId: session.id, auctionId: found.auctionId });
+    const block = state && !session.rehearsal ? removalBlockOf(state) : null;
     if (block) throw lotRemovalRefused(block);
     const [lot] = await tx
       .delete(liveLots)

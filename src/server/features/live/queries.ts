@@ -116,19 +116,19 @@ export async function listSessions(db: Db, actor: ScopedActor): Promise<LiveSess
   };
 }
 
-/** GET /api/live-sessions/public (/live alone): the shows on now (live or paused), then the next scheduled ones. */
+/** GET /api/live-sessions/public (/live alone): the shows on now (live or paused), then the next scheduled ones; never a rehearsal ('Ensayo'). */
 export async function liveDirectory(db: Db): Promise<LiveDirectory> {
   const [live, upcoming] = await Promise.all([
     db
       .select({ row: liveSessions, lotCount: lotCountSql })
       .from(liveSessions)
-      .where(inArray(liveSessions.status, ['live', 'paused']))
+      .where(and(inArray(liveSessions.status, ['live', 'paused']), eq(liveSessions.rehearsal, false)))
       .orderBy(asc(liveSessions.scheduledAt), asc(liveSessions.id))
       .limit(DIRECTORY_LIVE_MAX),
     db
       .select({ row: liveSessions, lotCount: lotCountSql })
       .from(liveSessions)
-      .where(and(eq(liveSessions.status, 'scheduled'), sql`${liveSessions.scheduledAt} >= now() - interval '1 day'`))
+      .where(and(eq(liveSessions.status, 'scheduled'), eq(liveSessions.rehearsal, false), sql`${liveSessions.scheduledAt} >= now() - interval '1 day'`))
       .orderBy(asc(liveSessions.scheduledAt), asc(liveSessions.id))
       .limit(DIRECTORY_UPCOMING_MAX),
   ]);

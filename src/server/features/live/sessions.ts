@@ -18,6 +18,7 @@ import { sessionChanged, sessionDeleted } from './events.js';
 import { claimKey, type KeyClaim, settleKey } from './idempotency.js';
 import type { SessionRow, SessionView } from './presenters.js';
 import { readSessionView } from './queries.js';
+import { restoreRehearsalTx } from './rehearsal.js';
 import { checkSessionDeletable, lockAuctionStates, removalBlockOf } from './removal.js';
 
 /**
@@ -257,7 +258,9 @@ export async function deleteSession(db: Db, opts: Acting<Actor> & { id: string }
         if (attempt < 3) return null;
         throw new AppError('CONFLICT', messages.live.lotsMismatch);
       }
-      checkSessionDeletable(lots.map((l) => removalBlockOf(states.get(l.auctionId) as EngineState)));
+      // A rehearsal goes with its auctions put back as they were (its copies go with the session).
+      const restored = row.rehearsal ? await restoreRehearsalTx(tx, { sessionId: row.id }) : null;
+      if (!restored) checkSessionDeletable(lots.map((l) => removalBlockOf(states.get(l.auctionId) as EngineState)));
       await tx.delete(liveSessions).where(eq(liveSessions.id, row.id));
       await recordAudit(tx, {
         by: opts,
@@ -266,8 +269,8 @@ export async function deleteSession(db: Db, opts: Acting<Actor> & { id: string }
         entityId: row.id,
         before: { title: row.title, companyId: row.companyId, status: row.status, auctionIds: lots.map((l) => l.auctionId) },
       });
-      return row;
+      return { row, restored: restored?.events ?? [] };
     });
-    if (done) return { row: done, events: [sessionDeleted(done)] };
+    if (done) return { row: done.row, events: [sessionDeleted(done.row), ...done.restored] };
   }
 }

@@ -12,6 +12,7 @@ import { enterPrebids } from '../prebids/enter.js';
 import { lotTimerSet } from './events.js';
 import { lotNotFound } from './lots.js';
 import type { SessionRow } from './presenters.js';
+import { takeRehearsalSnapshot } from './rehearsal.js';
 import { type Actor, afterCommit, bumpSession, lockEditable, readEditable, type SessionChange, type SessionCommitted } from './sessions.js';
 
 /**
@@ -135,6 +136,8 @@ export async function openLot(
   }
   const session = await opts.lockSession();
   if (!session) return null;
+  // A rehearsal's lot opening ('Siguiente lote' and the timer alike): the auction as it was is kept first (rehearsal.ts).
+  if (session.rehearsal) await takeRehearsalSnapshot(tx, { sessionId: session.id, auctionId: auction.id });
   const now = await dbNow(tx);
   const seconds = typeof opts.seconds === 'number' ? opts.seconds : opts.seconds(session);
   const endTime = now + seconds * 1000;

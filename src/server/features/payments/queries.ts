@@ -8,6 +8,7 @@ import { escapeLike, foldedSql } from '../../db/like.js';
 import { auctions, HOLDING_PAYMENT_STATUSES, paymentItems, payments } from '../../db/schema.js';
 import { scopeWhere } from '../../policies/scope.js';
 import { companyNameSql, companyNames } from '../companies/queries.js';
+import { inRehearsal } from '../live/rehearsal.js';
 import { collectorOf, collectorsOf, saleKey } from './collectors.js';
 import { holdsAuctionOf, isInScope, type PaymentScope, paymentScopeWhere } from './policies.js';
 import { type PaymentItem, type PaymentRow, presentPayment } from './presenters.js';
@@ -133,6 +134,9 @@ export async function winnersSummary(db: Db, opts: { scope: PaymentScope }): Pro
         scopeWhere(opts.scope, auctions),
         eq(auctions.status, 'ended'),
         isNotNull(auctions.currentWinnerId),
+        // A rehearsal sells nothing, while it runs or after (live/rehearsal.ts).
+        sql`not ${inRehearsal(auctions.id)}`,
+        sql`${auctions.currentWinnerId} not in (select id from users where is_simulated)`,
         notExists(
           db
             .select({ one: sql`1` })

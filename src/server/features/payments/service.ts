@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { applyPaymentEvent, type PaymentEvent, type PaymentView, type ShippingInput } from '../../../domain/payments.js';
 import { type AuditAction, type AuditOrigin, recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
@@ -9,6 +9,7 @@ import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import { companyNames } from '../companies/queries.js';
+import { inRehearsal } from '../live/rehearsal.js';
 import { collectorsOf, saleKey } from './collectors.js';
 import { paymentChanged } from './events.js';
 import { type Actor, assertPlatformAdmin, isInScope, type PaymentScope, paymentScope } from './policies.js';
@@ -105,6 +106,13 @@ async function lockBillable(
     .orderBy(asc(auctions.id))
     .for('update');
   if (rows.length !== ids.length) throw conflict(messages.payments.notBillable);
+  // A rehearsal's lots, and what a simulated bidder won, are never billed (live/rehearsal.ts).
+  const [rehearsed] = await tx
+    .select({ id: auctions.id })
+    .from(auctions)
+    .where(and(inArray(auctions.id, ids), sql`(${inRehearsal(auctions.id)} or ${auctions.currentWinnerId} in (select id from users where is_simulated))`))
+    .limit(1);
+  if (rehearsed) throw conflict(messages.payments.rehearsal);
   for (const r of rows) {
     if (!isInScope(opts.scope, r) || r.status !== 'ended' || r.winnerId !== opts.winnerId) throw conflict(messages.payments.notBillable);
   }

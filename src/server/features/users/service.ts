@@ -63,6 +63,8 @@ export async function listUsers(
 ): Promise<UserListResponse> {
   const company = managedCompany(opts.actor);
   const where = and(
+    // A rehearsal's simulated bidders are nobody's users (live/rehearsal-bidders.ts).
+    sql`not exists (select 1 from users su where su.id = ${userProfiles.userId} and su.is_simulated)`,
     company === null ? undefined : eq(userProfiles.companyId, company),
     opts.role === 'all' ? undefined : sql`${opts.role} = any(${userProfiles.roles})`,
     searchFilter(opts.search),

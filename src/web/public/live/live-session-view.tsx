@@ -3,6 +3,7 @@ import { livePath } from '../../../domain/live-public.js';
 import type { LiveSessionData } from '../../api/live';
 import { useSocketEvent } from '../../api/socket';
 import { clockOffset } from '../../lib/countdown';
+import { RehearsalBanner } from '../../rehearsal/rehearsal-banner';
 import { useHasPassed } from '../bidding/use-server-clock';
 import { usePrebidNotices } from '../prebids/use-prebid-notices';
 import { PublicLayout } from '../public-layout';
@@ -87,9 +88,17 @@ export function LiveSessionView({ data, viewerCount }: LiveSessionViewProps) {
     onDataSaverChange: setDataSaver,
   };
 
-  if (isPhone) return <PhoneShow show={show} video={video} />;
+  if (isPhone) {
+    return (
+      <>
+        <PhoneShow show={show} video={video} />
+        {session.rehearsal && <RehearsalBanner where="phone" />}
+      </>
+    );
+  }
   return (
     <PublicLayout size="lg">
+      {session.rehearsal && <RehearsalBanner where="page" />}
       <WideShow show={show} video={video} />
     </PublicLayout>
   );
