@@ -75,6 +75,14 @@ describe('pre-bids on a show’s lots', () => {
     });
     expect(res.status(), await res.text()).toBe(201);
 
+    // The auction's own page shows the same pre-bid beside its bid panel.
+    const auctionPage = await newPage(ctx.browser);
+    await signInPage(auctionPage, ctx.app, BUYER);
+    await auctionPage.goto(`${ctx.app.url}/auctions/${sarape.auctionId}`);
+    const box = auctionPage.getByTestId('auction-prebid');
+    await eventually(() => box.getByTestId('prebid-mine').textContent()).toBe(fill(p.mine, { amount: formatMoney(1000) }));
+    await auctionPage.close();
+
     // The Hub counts them, amounts hidden; the seller opens the lot.
     await hub.goto(`${ctx.app.url}/admin/livehub?session=${show.id}`);
     await hub.getByRole('heading', { name: 'Remate de artesanías' }).waitFor();

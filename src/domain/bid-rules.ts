@@ -69,6 +69,16 @@ export function canBuyNow(a: { buyNowPrice: number | null; currentPrice: number 
 }
 
 /**
+ * Whether an auction may still take a 'Puja anticipada', as far as its public state tells: not
+ * ended, no bids, and no clock running (a show's lot waiting for the seller). The server decides
+ * with the lot and its show too; a page asks it only when this holds, so an ordinary auction's page
+ * makes no extra request.
+ */
+export function mayTakePrebids(a: { status: string; bidCount: number; endTime: number | null }): boolean {
+  return a.status !== 'ended' && a.bidCount === 0 && (a.endTime === null || a.status === 'pending');
+}
+
+/**
  * Error codes of the bid and buy-now endpoints (in `error.code`), beyond the shared ones. 409s also
  * carry `state`, so the page shows the new price at once.
  */

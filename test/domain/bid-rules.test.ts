@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_INCREMENT_BANDS, DEFAULT_MIN_INCREMENT, incrementAt, nextMinimumBid } from '../../src/domain/bid-rules.js';
+import { DEFAULT_INCREMENT_BANDS, DEFAULT_MIN_INCREMENT, incrementAt, mayTakePrebids, nextMinimumBid } from '../../src/domain/bid-rules.js';
 import { INCREMENT_BANDS_MAX, ZIncrementBands } from '../../src/domain/live.js';
 import { bandTables, modelIncrement } from './bidding-model.js';
 
@@ -79,5 +79,15 @@ describe('nextMinimumBid', () => {
     expect(nextMinimumBid({ ...rule, currentPrice: 1_000 })).toBe(1_050);
     expect(nextMinimumBid({ ...rule, currentPrice: 10_000 })).toBe(10_200);
     expect(nextMinimumBid({ ...rule, currentPrice: 10_000, incrementBands: null })).toBe(10_020);
+  });
+});
+
+describe('whether a page asks about a pre-bid', () => {
+  it('asks only while the auction has no bids, is not over and runs no clock (or is pending)', () => {
+    expect(mayTakePrebids({ status: 'live', bidCount: 0, endTime: null })).toBe(true);
+    expect(mayTakePrebids({ status: 'pending', bidCount: 0, endTime: 1_000 })).toBe(true);
+    expect(mayTakePrebids({ status: 'active', bidCount: 0, endTime: 1_000 })).toBe(false);
+    expect(mayTakePrebids({ status: 'live', bidCount: 1, endTime: null })).toBe(false);
+    expect(mayTakePrebids({ status: 'ended', bidCount: 0, endTime: null })).toBe(false);
   });
 });

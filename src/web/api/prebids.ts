@@ -16,10 +16,11 @@ export const prebidKeys = {
 const auctionPath = (auctionId: string) => `/api/auctions/${encodeURIComponent(auctionId)}/prebids`;
 
 /** GET /api/auctions/{id}/prebids/mine: whether the auction takes pre-bids, and the viewer's own. */
-export function usePrebidStatus(auctionId: string) {
+export function usePrebidStatus(auctionId: string, enabled: boolean) {
   return useQuery({
     queryKey: prebidKeys.auction(auctionId),
     queryFn: ({ signal }) => api.get<PrebidStatus>(`${auctionPath(auctionId)}/mine`, signal),
+    enabled,
   });
 }
 

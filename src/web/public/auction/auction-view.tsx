@@ -1,5 +1,6 @@
 import { Group, Stack, Text, Title } from '@mantine/core';
 import type { PublicAuction } from '../../../domain/auctions.js';
+import { mayTakePrebids } from '../../../domain/bid-rules.js';
 import { AuctionStatusBadge } from '../../components/auction-status-badge';
 import { useTranslation } from '../../i18n';
 import { clockOffset } from '../../lib/countdown';
@@ -52,7 +53,7 @@ export function AuctionView({ auction, receivedAt }: { auction: PublicAuction; r
       <div className={classes.bid}>
         <Stack gap="md">
           <BidPanel {...bidding.panel} />
-          <AuctionPrebid auctionId={auction.id} auctionName={auction.name} />
+          <AuctionPrebid auctionId={auction.id} auctionName={auction.name} mayTake={mayTakePrebids(bidding.state)} />
         </Stack>
       </div>
       <div className={classes.areaDetails}>

@@ -26,13 +26,14 @@ export function UpcomingPrebid({ lot }: { lot: LotView }) {
 }
 
 /** 'Puja anticipada' on the auction's page, beside the bid panel, while the auction is a show's lot that has not opened. */
-export function AuctionPrebid({ auctionId, auctionName }: { auctionId: string; auctionName: string }) {
+export function AuctionPrebid({ auctionId, auctionName, mayTake }: { auctionId: string; auctionName: string; mayTake: boolean }) {
   const { t } = useTranslation();
   const headingId = useId();
   const me = useMe();
-  const status = usePrebidStatus(auctionId);
+  // Only a lot that has not opened can take one: an ordinary auction's page asks nothing more.
+  const status = usePrebidStatus(auctionId, mayTake);
   const data = status.data;
-  if (me.isPending || !data) return null;
+  if (!mayTake || me.isPending || !data) return null;
   const mine = data.mine && data.mine.enteredAt === null ? data.mine : null;
   if (!data.open) return null;
   return (
