@@ -1,6 +1,5 @@
 import { and, eq } from 'drizzle-orm';
 import { deriveAuctionStatus } from '../../../domain/auctions.js';
-import { isUuid } from '../../../domain/ids.js';
 import type { LotUpdateInput } from '../../../domain/live.js';
 import { recordAudit } from '../../audit.js';
 import type { Db } from '../../db/connect.js';
@@ -9,9 +8,9 @@ import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import type { BidPresenter } from '../bids/presenters.js';
-import { lotNotFound } from './lots.js';
+import { lotNotFound, readEditableLot } from './lots.js';
 import { lockAuctionStates } from './removal.js';
-import { type Actor, afterCommit, bumpSession, lockEditable, readEditable, type SessionCommitted } from './sessions.js';
+import { type Actor, afterCommit, bumpSession, lockEditable, type SessionCommitted } from './sessions.js';
 
 /**
  * PUT /api/live-sessions/{id}/lots/{lotId}: a lot's own timer format (Contrapuja, Muerte súbita,
@@ -23,18 +22,10 @@ export async function setLotFormat(
   db: Db,
   opts: Acting<Actor> & { present: BidPresenter; sessionId: string; lotId: string; input: LotUpdateInput },
 ): Promise<SessionCommitted> {
-  // Refused sessions answer first, whatever the lot.
-  const editable = await readEditable(db, opts.sessionId, opts.actor);
-  if (!isUuid(opts.lotId)) throw lotNotFound();
-  const lotId = opts.lotId.toLowerCase();
-  const [found] = await db
-    .select({ auctionId: liveLots.auctionId })
-    .from(liveLots)
-    .where(and(eq(liveLots.id, lotId), eq(liveLots.sessionId, editable.id)));
-  if (!found) throw lotNotFound();
+  const { lotId, auctionId } = await readEditableLot(db, opts);
   const change = await db.transaction(async (tx) => {
     // The Live Hub's lock order: the auction first (no close finishes the lot meanwhile), then the session.
-    const state = (await lockAuctionStates(tx, [found.auctionId])).get(found.auctionId);
+    const state = (await lockAuctionStates(tx, [auctionId])).get(auctionId);
     const session = await lockEditable(tx, opts.sessionId, opts.actor);
     const [lot] = await tx
       .select()

@@ -23,6 +23,23 @@ import { type Actor, afterCommit, bumpSession, checkReopen, lockEditable, readEd
 export const lotNotFound = () => new AppError('NOT_FOUND', messages.live.lotNotFound);
 
 /**
+ * A lot of a session the actor may change, read without locks (its auction is locked first, then
+ * the session). A session the actor may not change answers first, whatever the lot; a lot of
+ * another session answers 'Lote no encontrado'.
+ */
+export async function readEditableLot(db: Db, opts: { sessionId: string; lotId: string; actor: Actor }): Promise<{ lotId: string; auctionId: string }> {
+  const editable = await readEditable(db, opts.sessionId, opts.actor);
+  if (!isUuid(opts.lotId)) throw lotNotFound();
+  const lotId = opts.lotId.toLowerCase();
+  const [found] = await db
+    .select({ auctionId: liveLots.auctionId })
+    .from(liveLots)
+    .where(and(eq(liveLots.id, lotId), eq(liveLots.sessionId, editable.id)));
+  if (!found) throw lotNotFound();
+  return { lotId, auctionId: found.auctionId };
+}
+
+/**
  * Appends an auction as the session's last lot. The auction must be one the actor may manage,
  * not ended, not paid, and not a lot of a session that has not ended: checked with the auction
  * row locked, so two sessions adding it at once cannot both win.
@@ -77,20 +94,12 @@ export async function addLot(
  * sold or is running stays (removal.ts), decided with its auction row locked, then the session.
  */
 export async function removeLot(db: Db, opts: Acting<Actor> & { present: BidPresenter; sessionId: string; lotId: string }): Promise<SessionCommitted> {
-  // Refused sessions answer first, whatever the lot.
-  const editable = await readEditable(db, opts.sessionId, opts.actor);
-  if (!isUuid(opts.lotId)) throw lotNotFound();
-  const lotId = opts.lotId.toLowerCase();
-  const [found] = await db
-    .select({ auctionId: liveLots.auctionId })
-    .from(liveLots)
-    .where(and(eq(liveLots.id, lotId), eq(liveLots.sessionId, editable.id)));
-  if (!found) throw lotNotFound();
+  const { lotId, auctionId } = await readEditableLot(db, opts);
   const change = await db.transaction(async (tx) => {
-    const state = (await lockAuctionStates(tx, [found.auctionId])).get(found.auctionId);
+    const state = (await lockAuctionStates(tx, [auctionId])).get(auctionId);
     const session = await lockEditable(tx, opts.sessionId, opts.actor);
     // A rehearsal's lot leaves with its auction put back as it was: nothing it sold was real.
-    if (session.rehearsal) await restoreRehearsalTx(tx, { sessionId: session.id, auctionId: found.auctionId });
+    if (session.rehearsal) await restoreRehearsalTx(tx, { sessionId: session.id, auctionId: auctionId });
     const block = state && !session.rehearsal ? removalBlockOf(state) : null;
     if (block) throw lotRemovalRefused(block);
     const [lot] = await tx

@@ -1,5 +1,4 @@
 import { and, count, eq, sql } from 'drizzle-orm';
-import { isUuid } from '../../../domain/ids.js';
 import { recordAudit } from '../../audit.js';
 import type { Db } from '../../db/connect.js';
 import { auctions, liveLots } from '../../db/schema.js';
@@ -8,8 +7,8 @@ import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import type { BidPresenter } from '../bids/presenters.js';
 import { closeGap } from './lot-order.js';
-import { lotNotFound } from './lots.js';
-import { type Actor, afterCommit, bumpSession, lockEditable, readEditable, type SessionCommitted } from './sessions.js';
+import { lotNotFound, readEditableLot } from './lots.js';
+import { type Actor, afterCommit, bumpSession, lockEditable, type SessionCommitted } from './sessions.js';
 import { inPayment } from './timer.js';
 
 /**
@@ -27,17 +26,9 @@ import { inPayment } from './timer.js';
 const PARKED = 2_000_000;
 
 export async function requeueLot(db: Db, opts: Acting<Actor> & { present: BidPresenter; sessionId: string; lotId: string }): Promise<SessionCommitted> {
-  // Refused sessions answer first, whatever the lot.
-  const editable = await readEditable(db, opts.sessionId, opts.actor);
-  if (!isUuid(opts.lotId)) throw lotNotFound();
-  const lotId = opts.lotId.toLowerCase();
-  const [found] = await db
-    .select({ auctionId: liveLots.auctionId })
-    .from(liveLots)
-    .where(and(eq(liveLots.id, lotId), eq(liveLots.sessionId, editable.id)));
-  if (!found) throw lotNotFound();
+  const { lotId, auctionId } = await readEditableLot(db, opts);
   const change = await db.transaction(async (tx) => {
-    const [auction] = await tx.select().from(auctions).where(eq(auctions.id, found.auctionId)).for('update');
+    const [auction] = await tx.select().from(auctions).where(eq(auctions.id, auctionId)).for('update');
     if (!auction) throw lotNotFound();
     const session = await lockEditable(tx, opts.sessionId, opts.actor);
     const [lot] = await tx
