@@ -205,6 +205,14 @@ export interface PaymentView {
   collectedBySeller: boolean;
   /** ISO time the link stops working, or null. */
   linkExpiresAt: string | null;
+  /** The show this bill collects for ('Cobrar el show'), or null for a bill made by hand. */
+  sessionId: string | null;
+  /** ISO time the link was made (finalize), or null. */
+  linkCreatedAt: string | null;
+  /** ISO time the buyer must have paid by (the company's or the session's hours after the link), or null. */
+  deadlineAt: string | null;
+  /** ISO time the bill expired unpaid at its deadline (it is then canceled, and a strike for the buyer), or null. */
+  expiredAt: string | null;
   createdAt: string;
   updatedAt: string;
 }

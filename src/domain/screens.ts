@@ -5,6 +5,7 @@ export type Screen =
   | { kind: 'live'; slug: string | null; sessionId: string | null }
   | { kind: 'pay'; paymentId: string }
   | { kind: 'invitations' }
+  | { kind: 'purchases' }
   | { kind: 'admin' };
 
 export const ADMIN_HOME = '/admin';
@@ -12,6 +13,8 @@ export const LIVE_HUB_PATH = '/admin/livehub';
 export const PRIVACY_POLICY_PATH = '/privacy-policy.html';
 /** Where an invited person answers its invitations: the address an admin passes on. */
 export const INVITATIONS_PATH = '/invitaciones';
+/** A buyer's own page: every lot they won, their bills and how to pay them. */
+export const PURCHASES_PATH = '/mis-compras';
 
 /** The public checkout a payment link opens (the sandbox's, and where Mercado Pago's back_urls land). */
 export const payPath = (paymentId: string) => `/pay/${encodeURIComponent(paymentId)}`;
@@ -31,6 +34,7 @@ export function screenForPath(pathname: string): Screen {
   if (first === 'auctions' && second && !third) return { kind: 'auction', auctionId: second };
   if (first === 'pay' && second && !third) return { kind: 'pay', paymentId: second };
   if (`/${first}` === INVITATIONS_PATH && !second) return { kind: 'invitations' };
+  if (`/${first}` === PURCHASES_PATH && !second) return { kind: 'purchases' };
   if (first === 'live' && rest.length === 0) {
     if (second && third) return { kind: 'live', slug: second, sessionId: third };
     return { kind: 'live', slug: null, sessionId: second ?? null };

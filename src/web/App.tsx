@@ -19,6 +19,7 @@ const InvitationsScreen = lazyPanelScreen(() => import('./invitations/invitation
 const AuctionPage = lazy(() => import('./public/auction-page').then((m) => ({ default: m.AuctionPage })));
 const LivePage = lazy(() => import('./public/live-page').then((m) => ({ default: m.LivePage })));
 const PayPage = lazy(() => import('./public/pay-page').then((m) => ({ default: m.PayPage })));
+const PurchasesPage = lazy(() => import('./public/purchases/purchases-page').then((m) => ({ default: m.PurchasesPage })));
 
 /** `/` is the admin panel's home: the address bar says so (no history entry of its own). */
 function GoHome() {
@@ -42,6 +43,8 @@ function ScreenByPath() {
       return <PayPage key={screen.paymentId} paymentId={screen.paymentId} />;
     case 'invitations':
       return <InvitationsScreen />;
+    case 'purchases':
+      return <PurchasesPage />;
     case 'admin':
       return <AdminPanel />;
   }

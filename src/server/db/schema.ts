@@ -22,6 +22,21 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import {
+  BLOCK_REASONS,
+  DEFAULT_PAYMENT_DEADLINE_HOURS,
+  DEFAULT_STRIKE_LIMIT,
+  EXPIRED_LOT_DECISIONS,
+  MAX_PAYMENT_DEADLINE_HOURS,
+  MAX_STRIKE_LIMIT,
+  MIN_PAYMENT_DEADLINE_HOURS,
+  MIN_STRIKE_LIMIT,
+  REMINDER_CHANNELS,
+  REMINDER_KINDS,
+  REMINDER_STATUSES,
+  SECOND_CHANCE_STATUSES,
+  type ShippingRules,
+} from '../../domain/after-show.js';
 import { AUCTION_STATUSES, CONDITIONS } from '../../domain/auctions.js';
 import { CHAT_KINDS, type ChatSystemEvent } from '../../domain/chat.js';
 import { type BiddingConfig, DEFAULT_BIDDING_CONFIG, STREAM_TYPES, type StoredBiddingConfig, TIMER_MODES } from '../../domain/live.js';
@@ -118,9 +133,18 @@ export const companies = pgTable(
     legalName: text('legal_name'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** Hours a buyer has to pay a bill once its link is made (a session may override it). */
+    paymentDeadlineHours: integer('payment_deadline_hours').notNull().default(DEFAULT_PAYMENT_DEADLINE_HOURS),
+    /** Expired bills after which a buyer is blocked from the company's auctions and shows. */
+    strikeLimit: integer('strike_limit').notNull().default(DEFAULT_STRIKE_LIMIT),
   },
   (t) => [
     check('companies_name_present', sql`length(trim(${t.name})) > 0`),
+    check(
+      'companies_payment_deadline_valid',
+      sql`${t.paymentDeadlineHours} between ${sql.raw(String(MIN_PAYMENT_DEADLINE_HOURS))} and ${sql.raw(String(MAX_PAYMENT_DEADLINE_HOURS))}`,
+    ),
+    check('companies_strike_limit_valid', sql`${t.strikeLimit} between ${sql.raw(String(MIN_STRIKE_LIMIT))} and ${sql.raw(String(MAX_STRIKE_LIMIT))}`),
     check('companies_rfc_format', sql`${t.rfc} ~ '^[A-ZÑ&]{3,4}[0-9]{6}[A-Z0-9]{3}$'`),
   ],
 );
@@ -395,8 +419,18 @@ export const payments = pgTable(
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** The show this bill collects for ('Cobrar el show'), or null for a bill made by hand. */
+    sessionId: uuid('session_id').references((): AnyPgColumn => liveSessions.id, { onDelete: 'set null' }),
+    /** When the link was made (finalize), and when the buyer must have paid by (the company's or the session's hours later). */
+    linkCreatedAt: ts('link_created_at'),
+    deadlineAt: ts('deadline_at'),
+    /** Canceled because its deadline passed unpaid (a strike for the buyer), not by the seller. */
+    expiredAt: ts('expired_at'),
   },
   (t) => [
+    index('payments_session_idx').on(t.sessionId),
+    /** The deadline job: pending bills by deadline. */
+    index('payments_pending_deadline_idx').on(t.deadlineAt).where(sql`${t.paymentStatus} = 'pending'`),
     /** Target of payment_items' (payment_id, payment_status) key, which keeps the items' status in step. */
     unique('payments_id_status_key').on(t.id, t.paymentStatus),
     index('payments_company_status_idx').on(t.companyId, t.paymentStatus, t.createdAt.desc()),
@@ -478,9 +512,17 @@ export const liveSessions = pgTable(
     rehearsal: boolean('rehearsal').notNull().default(false),
     /** 'Avance automático' paused by the seller (biddingConfig.autoAdvanceSeconds stays). */
     autoAdvancePaused: boolean('auto_advance_paused').notNull().default(false),
+    /** How the show's bills charge shipping ('Cobrar el show'); null until the seller sets them. */
+    shippingRules: jsonb('shipping_rules').$type<ShippingRules>(),
+    /** The show's own payment deadline in hours; null follows the company's. */
+    paymentDeadlineHours: integer('payment_deadline_hours'),
   },
   (t) => [
     check('live_sessions_slow_mode_valid', sql`${t.chatSlowModeSeconds} in (0, 5, 10, 30)`),
+    check(
+      'live_sessions_payment_deadline_valid',
+      sql`${t.paymentDeadlineHours} is null or ${t.paymentDeadlineHours} between ${sql.raw(String(MIN_PAYMENT_DEADLINE_HOURS))} and ${sql.raw(String(MAX_PAYMENT_DEADLINE_HOURS))}`,
+    ),
     index('live_sessions_company_scheduled_idx').on(t.companyId, t.scheduledAt),
     index('live_sessions_seller_scheduled_idx').on(t.sellerId, t.scheduledAt),
     index('live_sessions_scheduled_idx').on(t.scheduledAt),
@@ -667,8 +709,10 @@ export const companyBlocks = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     blockedBy: uuid('blocked_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
+    /** 'strikes' when unpaid bills reached the company's limit (lifting it clears the strikes too). */
+    reason: text('reason', { enum: BLOCK_REASONS }).notNull().default('moderation'),
   },
-  (t) => [primaryKey({ columns: [t.companyId, t.userId] })],
+  (t) => [primaryKey({ columns: [t.companyId, t.userId] }), check('company_blocks_reason_valid', sql`${t.reason} in (${inList(BLOCK_REASONS)})`)],
 );
 
 /**
@@ -814,5 +858,160 @@ export const auditLog = pgTable(
     index('audit_log_entity_idx').on(t.entityType, t.entityId, t.createdAt.desc()),
     index('audit_log_actor_idx').on(t.actorId, t.createdAt.desc()),
     index('audit_log_created_idx').on(t.createdAt.desc()),
+  ],
+);
+
+// ── after the show ──────────────────────────────────────────────────────────
+
+/**
+ * Each time a lot was on the block: opened by the timer, Siguiente lote or auto-advance
+ * (live/timer.ts openLot). A run ends at the next run's opening or at its auction's end; a lot put
+ * back in line (Volver a subastar) has several runs. The summary's viewers chart draws them as bands.
+ */
+export const liveLotRuns = pgTable(
+  'live_lot_runs',
+  {
+    id: id(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => liveSessions.id, { onDelete: 'cascade' }),
+    lotId: uuid('lot_id')
+      .notNull()
+      .references(() => liveLots.id, { onDelete: 'cascade' }),
+    auctionId: uuid('auction_id')
+      .notNull()
+      .references(() => auctions.id, { onDelete: 'cascade' }),
+    openedAt: ts('opened_at').notNull().defaultNow(),
+    /** Set when the lot's auction ends or another lot opens; null while it runs. */
+    closedAt: ts('closed_at'),
+  },
+  (t) => [index('live_lot_runs_session_idx').on(t.sessionId, t.openedAt)],
+);
+
+/** The viewer count of a live show, sampled every few seconds (one row per session and sample time, on every instance). */
+export const liveViewerSamples = pgTable(
+  'live_viewer_samples',
+  {
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => liveSessions.id, { onDelete: 'cascade' }),
+    /** The sample's time, rounded down to the sampling period so two instances write one row. */
+    at: ts('at').notNull(),
+    viewers: integer('viewers').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.at] }), check('live_viewer_samples_viewers_valid', sql`${t.viewers} >= 0`)],
+);
+
+/**
+ * A bill's reminders: the first message with the link, the ladder (24 h after the link, 12 h before
+ * the deadline) and a second-chance offer's message. One per bill and kind. On the embedded default
+ * the seller sends each from a wa.me button ('Recordatorios pendientes'); with the WhatsApp Cloud
+ * API configured they go out as templates to buyers who consented, retried with backoff, and their
+ * delivery comes back by webhook.
+ */
+export const paymentReminders = pgTable(
+  'payment_reminders',
+  {
+    id: id(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: REMINDER_KINDS }).notNull(),
+    dueAt: ts('due_at').notNull(),
+    channel: text('channel', { enum: REMINDER_CHANNELS }).notNull().default('waMe'),
+    status: text('status', { enum: REMINDER_STATUSES }).notNull().default('due'),
+    /** The Cloud API's message id (wamid), which its status webhooks name. */
+    providerMessageId: text('provider_message_id'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at'),
+    lastError: text('last_error'),
+    sentAt: ts('sent_at'),
+    /** When WhatsApp said the current status (orders webhooks that arrive late or twice). */
+    statusAt: ts('status_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('payment_reminders_payment_kind_key').on(t.paymentId, t.kind),
+    uniqueIndex('payment_reminders_message_key').on(t.providerMessageId).where(sql`${t.providerMessageId} is not null`),
+    index('payment_reminders_due_idx').on(t.status, t.dueAt),
+    check('payment_reminders_kind_valid', sql`${t.kind} in (${inList(REMINDER_KINDS)})`),
+    check('payment_reminders_channel_valid', sql`${t.channel} in (${inList(REMINDER_CHANNELS)})`),
+    check('payment_reminders_status_valid', sql`${t.status} in (${inList(REMINDER_STATUSES)})`),
+  ],
+);
+
+/** One strike per expired bill, for the buyer with the bill's company; lifting a strikes block lifts them. */
+export const buyerStrikes = pgTable(
+  'buyer_strikes',
+  {
+    id: id(),
+    companyId: text('company_id').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    liftedAt: ts('lifted_at'),
+    liftedBy: uuid('lifted_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [unique('buyer_strikes_payment_key').on(t.paymentId), index('buyer_strikes_company_user_idx').on(t.companyId, t.userId)],
+);
+
+/** A lot of an expired bill, and what the seller chose for it (null until they choose). */
+export const expiredLots = pgTable(
+  'expired_lots',
+  {
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'cascade' }),
+    auctionId: uuid('auction_id')
+      .notNull()
+      .references(() => auctions.id, { onDelete: 'cascade' }),
+    decision: text('decision', { enum: EXPIRED_LOT_DECISIONS }),
+    decidedAt: ts('decided_at'),
+    decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.paymentId, t.auctionId] }),
+    check('expired_lots_decision_valid', sql`${t.decision} is null or ${t.decision} in (${inList(EXPIRED_LOT_DECISIONS)})`),
+  ],
+);
+
+/**
+ * Segunda oportunidad: an expired lot offered to its runner-up at their own highest bid. Never
+ * automatic; the runner-up gets a bill with a link and a deadline and may decline it.
+ */
+export const secondChanceOffers = pgTable(
+  'second_chance_offers',
+  {
+    id: id(),
+    auctionId: uuid('auction_id')
+      .notNull()
+      .references(() => auctions.id, { onDelete: 'cascade' }),
+    /** The expired bill the lot came from. */
+    expiredPaymentId: uuid('expired_payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'cascade' }),
+    buyerId: uuid('buyer_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    amount: integer('amount').notNull(),
+    /** The runner-up's bill for it. */
+    paymentId: uuid('payment_id').references(() => payments.id, { onDelete: 'set null' }),
+    status: text('status', { enum: SECOND_CHANCE_STATUSES }).notNull().default('offered'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    answeredAt: ts('answered_at'),
+  },
+  (t) => [
+    index('second_chance_offers_buyer_idx').on(t.buyerId),
+    /** One open offer per lot at a time. */
+    uniqueIndex('second_chance_offers_one_open').on(t.auctionId).where(sql`${t.status} = 'offered'`),
+    check('second_chance_offers_status_valid', sql`${t.status} in (${inList(SECOND_CHANCE_STATUSES)})`),
+    check('second_chance_offers_amount_valid', sql`${t.amount} >= 0`),
   ],
 );

@@ -15,6 +15,7 @@ import { useProfilePrompt } from '../components/use-profile-prompt';
 import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { RehearsalBanner } from '../rehearsal/rehearsal-banner';
+import { AfterShowSection } from './after-show/after-show-section';
 import { HubChatPanel } from './chat/hub-chat-panel';
 import { CreateSessionModal } from './create-session-modal';
 import { CurrentLotFeed } from './current-lot-feed';
@@ -246,6 +247,7 @@ function LoadedSession({ sessionId, barProps, toastFor, onToastShown, onAddLot, 
               </Stack>
             </Grid.Col>
           </Grid>
+          <AfterShowSection detail={data} />
           {feed}
         </>
       )}

@@ -10,6 +10,7 @@ import type { DomainEvent } from '../../realtime/publisher.js';
 import type { BidPresenter } from '../bids/presenters.js';
 import { enterPrebids } from '../prebids/enter.js';
 import { lotTimerSet } from './events.js';
+import { recordLotRun } from './lot-runs.js';
 import { lotNotFound } from './lots.js';
 import type { SessionRow } from './presenters.js';
 import { takeRehearsalSnapshot } from './rehearsal.js';
@@ -147,6 +148,7 @@ export async function openLot(
   if (closed && hasBids) throw new AppError('CONFLICT', messages.live.lotSold);
   if (auction.isPaid || (await inPayment(tx, auction.id))) throw new AppError('CONFLICT', messages.live.lotInPayment);
   if (!closed && hasBids && auction.endTime !== null && endTime < auction.endTime.getTime()) throw new AppError('CONFLICT', messages.live.timerShortens);
+  await recordLotRun(tx, { sessionId: session.id, lotId: lot.id, auctionId: auction.id, at: new Date(now) });
   await tx
     .update(auctions)
     .set({

@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { DEFAULT_PAYMENT_DEADLINE_HOURS } from '../../../domain/after-show.js';
 import { applyPaymentEvent, hasShipping, type WonItem } from '../../../domain/payments.js';
-import type { Db } from '../../db/connect.js';
+import { type Db, rows, type Tx } from '../../db/connect.js';
 import { payments, users } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
@@ -49,6 +50,8 @@ interface Reservation {
   shippingCarrier: string | null;
   shippingCost: number;
   grandTotal: number;
+  /** Hours the buyer has to pay once the link is made (deadlineHours). */
+  deadlineHours: number;
 }
 
 export async function finalize(db: Db, opts: ProviderDeps & Acting<Actor> & { id: string }): Promise<FinalizeAnswer> {
@@ -104,6 +107,7 @@ export async function reserveCheckout(
         shippingCarrier: row.shippingCarrier,
         shippingCost: row.shippingCost,
         grandTotal: before.grandTotal,
+        deadlineHours: await deadlineHours(tx, row),
       },
     };
   });
@@ -126,6 +130,7 @@ async function createCheckout(db: Db, opts: ProviderDeps, r: Reservation): Promi
       grandTotal: r.grandTotal,
       payer: { name: r.winnerName, email: payer?.email ?? null },
       seller,
+      expiresAt: new Date(Date.now() + r.deadlineHours * 3_600_000),
     });
     return { checkout, collector: seller ? collector : null };
   } catch (err) {
@@ -154,6 +159,9 @@ export async function recordCheckout(
         paymentLink: checkout.url,
         mpPreferenceId: checkout.preferenceId,
         linkExpiresAt: checkout.expiresAt,
+        linkCreatedAt: new Date(),
+        // The deadline is the link's own expiry: after it the link takes nothing (payments/deadlines).
+        deadlineAt: checkout.expiresAt,
         provider: opts.provider,
         collectedBySeller: opts.collectedBySeller,
       },
@@ -161,6 +169,22 @@ export async function recordCheckout(
     );
     return { ...changed(answer, answer.auctionIds), link: checkout.url };
   });
+}
+
+/**
+ * The payment deadline of a bill, in hours: its show's own (live_sessions.payment_deadline_hours),
+ * else its company's (companies.payment_deadline_hours), else 72.
+ */
+export async function deadlineHours(tx: Db | Tx, row: { sessionId: string | null; companyId: string }): Promise<number> {
+  const [hit] = rows<{ hours: number | null }>(
+    await tx.execute(sql`
+      select coalesce(
+        (select s.payment_deadline_hours from live_sessions s where s.id = ${row.sessionId}::uuid),
+        (select c.payment_deadline_hours from companies c where c.id = ${row.companyId}),
+        ${DEFAULT_PAYMENT_DEADLINE_HOURS}::int
+      ) as hours`),
+  );
+  return Number(hit?.hours ?? DEFAULT_PAYMENT_DEADLINE_HOURS);
 }
 
 /** Best effort: a payment that still arrives for a cancelled payment is recorded and flagged. */

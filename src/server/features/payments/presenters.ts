@@ -42,6 +42,10 @@ export function presentPayment(row: PaymentRow, items: PaymentItem[], companyNam
     collectorId,
     collectedBySeller: row.collectedBySeller,
     linkExpiresAt: iso(row.linkExpiresAt),
+    sessionId: row.sessionId,
+    linkCreatedAt: iso(row.linkCreatedAt),
+    deadlineAt: iso(row.deadlineAt),
+    expiredAt: iso(row.expiredAt),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

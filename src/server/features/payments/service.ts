@@ -144,7 +144,10 @@ async function billing<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /** POST /api/payments/draft: the winner's chosen auctions become one draft payment. */
-export async function createDraft(db: Db, opts: Acting<Actor> & { winnerId: string; auctionIds: string[] }): Promise<PaymentChange> {
+export async function createDraft(
+  db: Db | Tx,
+  opts: Acting<Actor> & { winnerId: string; auctionIds: string[] /** The show it bills ('Cobrar el show'). */; sessionId?: string | null },
+): Promise<PaymentChange> {
   const scope = paymentScope(opts.actor);
   return billing(() =>
     db.transaction(async (tx) => {
@@ -165,6 +168,7 @@ export async function createDraft(db: Db, opts: Acting<Actor> & { winnerId: stri
           totalAmount: taken.reduce((sum, t) => sum + (t.amount ?? 0), 0),
           paymentStatus: 'draft',
           createdBy: opts.actor.id,
+          sessionId: opts.sessionId ?? null,
         })
         .returning();
       const payment = row as PaymentRow;

@@ -112,7 +112,7 @@ export function createMercadoPagoProvider(opts: MercadoPagoOptions): PaymentProv
 
   async function createCheckout(input: CheckoutInput): Promise<Checkout> {
     const created = now();
-    const expiresAt = new Date(created + linkHours * 3_600_000);
+    const expiresAt = input.expiresAt ?? new Date(created + linkHours * 3_600_000);
     const token = input.seller ? input.seller.accessToken : opts.accessToken;
     const testMode = input.seller ? !input.seller.liveMode : opts.accessToken.startsWith('TEST-');
     const back = (result: 'success' | 'failure' | 'pending') => `${ourUrl(`/pay/${encodeURIComponent(input.paymentId)}`)}?result=${result}`;

@@ -76,7 +76,7 @@ export function createSandboxProvider(opts: { db: Db; publicUrl: URL; secret: st
       const made = checkouts.get(input.paymentId) ?? {
         url: new URL(`/pay/${input.paymentId}`, opts.publicUrl).href,
         preferenceId: `sandbox-${input.paymentId}`,
-        expiresAt: new Date(now() + opts.linkHours * 3_600_000),
+        expiresAt: input.expiresAt ?? new Date(now() + opts.linkHours * 3_600_000),
       };
       checkouts.set(input.paymentId, made);
       return { ...made };

@@ -46,6 +46,12 @@ export interface CheckoutInput {
   payer: { name: string; email: string | null };
   /** The seller's connected account: the checkout is created with it (and the platform's fee). */
   seller: SellerCredentials | null;
+  /**
+   * The buyer's payment deadline (the company's or the session's hours after now): the link stops
+   * working then, and cash methods (OXXO) carry it as their own expiry. Absent: the provider's
+   * default (MP_LINK_HOURS).
+   */
+  expiresAt?: Date;
 }
 
 export interface Checkout {

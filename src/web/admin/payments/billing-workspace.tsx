@@ -10,11 +10,13 @@ import { useTranslation } from '../../i18n';
 import { AddItemsModal } from './add-items-modal';
 import type { SectionQuery } from './billing-section';
 import { DraftSection } from './draft-section';
+import { ExpiredSection } from './expired-section';
 import { PaidSection, type PayoutFilter } from './paid-section';
 import { matchesSearch, paymentSearchTexts } from './payment-search';
 import { PendingSection } from './pending-section';
 import { availableItemsFor, type ReadyRow, readyRows } from './ready-rows';
 import { ReadySection } from './ready-section';
+import { RemindersSection } from './reminders-section';
 import type { BillingRole } from './row-actions';
 import { type ConfirmTarget, EditShippingModal, type EditShippingTarget, ShippingConfirmModal } from './shipping-modals';
 import { type Shipping, sanitizeClientShipping, shippingFormValues, validateShipping } from './shipping-rules';
@@ -148,6 +150,7 @@ export function BillingWorkspace({ me, isMobile, search }: { me: Me; isMobile: b
         onFinalize={finalizeDraft}
       />
       <Divider />
+      <RemindersSection isMobile={isMobile} />
       <PendingSection
         payments={pendingRows.rows}
         query={sectionQuery(pending)}
@@ -157,6 +160,7 @@ export function BillingWorkspace({ me, isMobile, search }: { me: Me; isMobile: b
         actions={actions}
       />
       <Divider />
+      <ExpiredSection isMobile={isMobile} />
       <PaidSection
         payments={paidRows.rows}
         query={sectionQuery(paid)}

@@ -1,0 +1,4 @@
+/** 'Mis compras': built by the purchases work. */
+export function PurchasesPage() {
+  return null;
+}
