@@ -7,6 +7,7 @@ import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import type { BidPresenter } from '../bids/presenters.js';
 import { closeGap } from './lot-order.js';
+import { closeLotRun } from './lot-runs.js';
 import { lotNotFound, readEditableLot } from './lots.js';
 import { type Actor, afterCommit, bumpSession, lockEditable, type SessionCommitted } from './sessions.js';
 import { inPayment } from './timer.js';
@@ -45,6 +46,7 @@ export async function requeueLot(db: Db, opts: Acting<Actor> & { present: BidPre
       if (!neverRan) throw new AppError('CONFLICT', messages.live.requeueRunning);
       if (lot.status === 'queued') throw new AppError('CONFLICT', messages.live.requeueQueued);
     }
+    await closeLotRun(tx, lot.id);
     await tx
       .update(auctions)
       .set({
