@@ -124,4 +124,7 @@ export interface MyUnpaidAnswer {
 export const ZFutureShowInput = z.object({ sessionId: z.uuid({ error: 'sessionRequired' }) });
 export type FutureShowInput = z.infer<typeof ZFutureShowInput>;
 
-export const ZMyUnpaidQuery = z.object({ companyId: z.string().trim().min(1).max(100) });
+/** The company by its id, or by one of its auctions (a live page's buyer does not know the company's id). */
+export const ZMyUnpaidQuery = z
+  .object({ companyId: z.string().trim().min(1).max(100).optional(), auctionId: z.uuid({ error: 'invalid' }).optional() })
+  .refine((q) => q.companyId !== undefined || q.auctionId !== undefined, { error: 'companyRequired', path: ['companyId'] });

@@ -272,6 +272,12 @@ export async function myUnpaid(db: Db, opts: { userId: string; companyId: string
   return { overdue: Number(r?.overdue ?? 0), strikes: Number(r?.strikes ?? 0), limit: Number(r?.limit ?? 2), blocked: Boolean(r?.blocked) };
 }
 
+/** The company of an auction, or null. */
+export async function companyOfAuction(db: Db | Tx, auctionId: string): Promise<string | null> {
+  const [r] = rows<{ company_id: string }>(await db.execute(sql`select company_id from auctions where id = ${auctionId}::uuid`));
+  return r?.company_id ?? null;
+}
+
 /** Why the company blocked this buyer, or null. */
 export async function blockReason(db: Db | Tx, companyId: string, userId: string): Promise<'moderation' | 'strikes' | null> {
   const [r] = rows<{ reason: 'moderation' | 'strikes' }>(

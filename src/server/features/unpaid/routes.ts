@@ -4,8 +4,10 @@ import { z } from 'zod';
 import { ZFutureShowInput, ZMyUnpaidQuery } from '../../../domain/unpaid.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireAuth, requireRole } from '../../http/auth-hooks.js';
+import { AppError } from '../../http/errors.js';
 import { requestContext } from '../../http/request-context.js';
-import { listExpired, listStrikes, myUnpaid } from './queries.js';
+import { messages } from '../../messages.js';
+import { companyOfAuction, listExpired, listStrikes, myUnpaid } from './queries.js';
 import { acceptOffer, declineOffer, liftStrikes, offerSecondChance, releaseLot, sendToFutureShow } from './service.js';
 
 /**
@@ -89,7 +91,9 @@ export async function unpaidRoutes(fastify: FastifyInstance, ctx: AppContext): P
     },
   );
 
-  app.get('/api/me/unpaid', { preValidation: requireAuth, schema: { querystring: ZMyUnpaidQuery } }, async (req) =>
-    myUnpaid(db, { userId: currentUser(req).id, companyId: req.query.companyId }),
-  );
+  app.get('/api/me/unpaid', { preValidation: requireAuth, schema: { querystring: ZMyUnpaidQuery } }, async (req) => {
+    const companyId = req.query.companyId ?? (await companyOfAuction(db, req.query.auctionId as string));
+    if (!companyId) throw new AppError('NOT_FOUND', messages.errors.notFound);
+    return myUnpaid(db, { userId: currentUser(req).id, companyId });
+  });
 }

@@ -104,6 +104,10 @@ describe('a bill at its deadline', () => {
     expect(await server.ctx.db.select().from(companyBlocks).where(eq(companyBlocks.userId, buyer.id))).toHaveLength(0);
     const warning = (await call(buyer, 'GET', `/api/me/unpaid?companyId=${COMPANY}`)).json() as MyUnpaidAnswer;
     expect(warning).toEqual({ overdue: 1, strikes: 1, limit: 2, blocked: false });
+    // By one of the company's auctions too (a live page's buyer knows the lot, not the company).
+    expect((await call(buyer, 'GET', `/api/me/unpaid?auctionId=${first.auctionId}`)).json()).toEqual(warning);
+    expect((await call(buyer, 'GET', '/api/me/unpaid')).statusCode).toBe(400);
+    expect((await call(null, 'GET', `/api/me/unpaid?companyId=${COMPANY}`)).statusCode).toBe(401);
   });
 
   it('a second pass changes nothing and calls the provider no more', async () => {
