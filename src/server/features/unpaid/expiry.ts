@@ -14,6 +14,7 @@ import type { PaymentRow } from '../payments/presenters.js';
 import { view } from '../payments/queries.js';
 import { save } from '../payments/service.js';
 import { machineState } from '../payments/transitions.js';
+import { standingChanged } from './queries.js';
 
 /**
  * The payment deadline (SPEC's "When a buyer does not pay"): a pending bill whose deadline_at has
@@ -44,6 +45,8 @@ export interface ExpiryPass {
 
 interface Expired {
   payment: PaymentView;
+  /** The buyer this expiry blocked (the company's strike limit reached). */
+  blocked: boolean;
   preferenceId: string | null;
   provider: string | null;
 }
@@ -78,12 +81,12 @@ async function expireOne(tx: Tx, id: string): Promise<Expired | null> {
   const isOffer =
     offer !== undefined ||
     (await tx.select({ id: secondChanceOffers.id }).from(secondChanceOffers).where(eq(secondChanceOffers.paymentId, row.id)).limit(1)).length > 0;
-  if (!isOffer) await strike(tx, row);
-  return { payment: answer, preferenceId: row.mpPreferenceId, provider: row.provider };
+  const blocked = isOffer ? false : await strike(tx, row);
+  return { payment: answer, blocked, preferenceId: row.mpPreferenceId, provider: row.provider };
 }
 
-/** The lots wait for the seller's choice; the buyer gets a strike, and the block at the company's limit. */
-async function strike(tx: Tx, row: PaymentRow): Promise<void> {
+/** The lots wait for the seller's choice; the buyer gets a strike, and the block at the company's limit (answers whether it blocked now). */
+async function strike(tx: Tx, row: PaymentRow): Promise<boolean> {
   const items = await tx.select({ auctionId: paymentItems.auctionId }).from(paymentItems).where(eq(paymentItems.paymentId, row.id));
   if (items.length) {
     await tx
@@ -99,7 +102,7 @@ async function strike(tx: Tx, row: PaymentRow): Promise<void> {
   );
   const [company] = await tx.select({ limit: companies.strikeLimit }).from(companies).where(eq(companies.id, row.companyId));
   const limit = company?.limit ?? 2;
-  if (!reachesStrikeLimit(Number(count?.n ?? 0), limit)) return;
+  if (!reachesStrikeLimit(Number(count?.n ?? 0), limit)) return false;
   const blocked = await tx
     .insert(companyBlocks)
     .values({ companyId: row.companyId, userId: row.winnerId, blockedBy: null, reason: 'strikes' })
@@ -114,6 +117,7 @@ async function strike(tx: Tx, row: PaymentRow): Promise<void> {
       after: { userId: row.winnerId, strikes: Number(count?.n ?? 0), limit },
     });
   }
+  return blocked.length > 0;
 }
 
 /** Best effort, outside any transaction: the link stops taking payments, with the account that made it. */
@@ -140,6 +144,7 @@ export async function expireDuePayments(db: Db, deps: ExpiryDeps): Promise<Expir
       if (!done) continue;
       expired.push(id);
       events.push(paymentChanged({ payment: done.payment, auctionIds: done.payment.auctionIds }));
+      if (done.blocked) events.push(standingChanged(done.payment.companyId, done.payment.winnerId, true));
       await expireLink(db, deps, done.payment, done);
     } catch (err) {
       deps.log?.error({ err, paymentId: id }, 'payment expiry failed');
