@@ -22,13 +22,14 @@ export interface RunnerUp {
 }
 
 /**
- * The runner-up of a lot: the highest bidder other than the winner who did not pay, at their own
- * highest bid (never the winning price). On equal amounts the earlier line (first in `lines`) wins.
+ * The runner-up of a lot: the highest bidder other than the winner who did not pay (and anyone who
+ * already let a Segunda oportunidad on it go: declined or expired), at their own highest bid (never
+ * the winning price). On equal amounts the earlier line (first in `lines`) wins.
  */
-export function runnerUpOf(lines: readonly BidLine[], winnerId: string | null): RunnerUp | null {
+export function runnerUpOf(lines: readonly BidLine[], winnerId: string | null, passed: readonly string[] = []): RunnerUp | null {
   let best: RunnerUp | null = null;
   for (const l of lines) {
-    if (l.bidderId === winnerId) continue;
+    if (l.bidderId === winnerId || passed.includes(l.bidderId)) continue;
     if (!best || l.amount > best.amount) best = { userId: l.bidderId, name: l.bidderName, amount: l.amount };
   }
   return best;

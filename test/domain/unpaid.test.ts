@@ -13,6 +13,11 @@ describe('the runner-up of an expired lot', () => {
     expect(runnerUpOf(lines, 'w')).toEqual({ userId: 'b', name: 'Beto', amount: 700 });
   });
 
+  it('passes over whoever let an offer go', () => {
+    expect(runnerUpOf(lines, 'w', ['b'])).toEqual({ userId: 'c', name: 'Carla', amount: 700 });
+    expect(runnerUpOf(lines, 'w', ['b', 'c', 'd'])).toBeNull();
+  });
+
   it('is nobody when only the winner bid', () => {
     expect(runnerUpOf([{ bidderId: 'w', bidderName: 'Gana', amount: 900 }], 'w')).toBeNull();
     expect(runnerUpOf([], 'w')).toBeNull();

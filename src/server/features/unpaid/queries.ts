@@ -71,6 +71,25 @@ export async function bidLines(db: Db | Tx, auctionIds: string[]): Promise<Map<s
   return answer;
 }
 
+/** Who let a Segunda oportunidad on these lots go (declined or let it expire), by `paymentId:auctionId`. */
+export async function passedBuyers(db: Db | Tx, paymentIds: string[]): Promise<Map<string, string[]>> {
+  const answer = new Map<string, string[]>();
+  if (paymentIds.length === 0) return answer;
+  const found = rows<{ expired_payment_id: string; auction_id: string; buyer_id: string }>(
+    await db.execute(sql`
+      select expired_payment_id, auction_id, buyer_id from second_chance_offers
+       where status in ('declined', 'expired') and expired_payment_id in (${sql.join(
+         paymentIds.map((id) => sql`${id}::uuid`),
+         sql`, `,
+       )})`),
+  );
+  for (const r of found) {
+    const key = `${r.expired_payment_id}:${r.auction_id}`;
+    answer.set(key, [...(answer.get(key) ?? []), r.buyer_id]);
+  }
+  return answer;
+}
+
 /** GET /api/unpaid/expired: the expired bills in the actor's scope, with each lot's choice, runner-up and offer. */
 export async function listExpired(db: Db, actor: Actor): Promise<ExpiredAnswer> {
   await syncOffers(db);
@@ -157,6 +176,7 @@ export async function listExpired(db: Db, actor: Actor): Promise<ExpiredAnswer> 
       ),
     ).map((b) => `${b.company_id}:${b.user_id}`),
   );
+  const passed = await passedBuyers(db, ids);
   const offerOf = new Map(offers.map((o) => [`${o.expired_payment_id}:${o.auction_id}`, o]));
   return {
     bills: bills.map(
@@ -172,7 +192,7 @@ export async function listExpired(db: Db, actor: Actor): Promise<ExpiredAnswer> 
         lots: lots
           .filter((l) => l.payment_id === b.id)
           .map((l) => {
-            const up = runnerUpOf(lines.get(l.auction_id) ?? [], b.winner_id);
+            const up = runnerUpOf(lines.get(l.auction_id) ?? [], b.winner_id, passed.get(`${b.id}:${l.auction_id}`) ?? []);
             const o = offerOf.get(`${b.id}:${l.auction_id}`);
             const offer: SecondChanceOfferView | null = o
               ? {

@@ -33,7 +33,7 @@ import { view } from '../payments/queries.js';
 import { createDraft, lockPayment, save } from '../payments/service.js';
 import { machineState } from '../payments/transitions.js';
 import { type ExpiryDeps, expireLink } from './expiry.js';
-import { bidLines, blockReason, standingChanged, syncOffers } from './queries.js';
+import { bidLines, blockReason, passedBuyers, standingChanged, syncOffers } from './queries.js';
 
 /**
  * The seller's choice for each lot of an expired bill (Segunda oportunidad, another show, release),
@@ -121,7 +121,8 @@ export async function offerSecondChance(db: Db, opts: Acting<Actor> & ExpiryDeps
       throw conflict(messages.unpaid.alreadyDecided);
     }
     const auction = await lockFreeAuction(tx, auctionId);
-    const runnerUp = runnerUpOf((await bidLines(tx, [auctionId])).get(auctionId) ?? [], bill.winnerId);
+    const passed = (await passedBuyers(tx, [paymentId])).get(`${paymentId}:${auctionId}`) ?? [];
+    const runnerUp = runnerUpOf((await bidLines(tx, [auctionId])).get(auctionId) ?? [], bill.winnerId, passed);
     if (!runnerUp) throw conflict(messages.unpaid.noRunnerUp);
     if (await blockReason(tx, auction.companyId, runnerUp.userId)) throw conflict(messages.unpaid.runnerUpBlocked);
     const [contact] = await tx

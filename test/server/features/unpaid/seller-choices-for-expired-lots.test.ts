@@ -147,19 +147,22 @@ describe('Segunda oportunidad', () => {
     expect((await call(second, 'POST', `/api/second-chance/${offerId}/decline`)).statusCode).toBe(409);
     const lot = await lotView(expiredId, auctionId);
     expect(lot).toMatchObject({ decision: 'secondChance', open: true, offer: { status: 'declined' } });
+    // Whoever declined is passed over: the next runner-up is the third bidder.
+    expect(lot.runnerUp).toMatchObject({ userId: third.id, amount: 400 });
     // Declining is no strike.
     expect(await strikesOf(second.id)).toBe(0);
   });
 
-  it('offered again and paid in the sandbox, the offer is paid', async () => {
+  it('offered to the next runner-up and paid in the sandbox, the offer is paid', async () => {
     const res = await call(seller, 'POST', `/api/unpaid/expired/${expiredId}/lots/${auctionId}/second-chance`);
     expect(res.statusCode, res.body).toBe(200);
     const bill = res.json().paymentId as string;
+    expect(await row(bill)).toMatchObject({ winnerId: third.id, totalAmount: 400 });
     const paid = await call(null, 'POST', `/api/pay/${bill}`, { outcome: 'approve' });
     expect(paid.statusCode, paid.body).toBe(200);
     expect((await row(bill))?.paymentStatus).toBe('paid');
     const lot = await lotView(expiredId, auctionId);
-    expect(lot).toMatchObject({ open: false, offer: { status: 'paid', paymentId: bill } });
+    expect(lot).toMatchObject({ open: false, offer: { status: 'paid', paymentId: bill, buyerId: third.id } });
   });
 
   it('an offer’s bill that expires is no strike for the runner-up', async () => {
