@@ -308,5 +308,5 @@ export async function blockReason(db: Db | Tx, companyId: string, userId: string
 
 /** The buyer's pages follow a block or its lifting (the chat's standing event, which the bid panel hears too). */
 export function standingChanged(companyId: string, userId: string, isBlocked: boolean): DomainEvent {
-  return { type: 'chatStandingChanged', userId, standing: { sessionId: null, companyId, isBlocked } } as DomainEvent;
+  return { type: 'chatStandingChanged', userId, standing: { sessionId: null, companyId, isBlocked } };
 }
