@@ -33,6 +33,8 @@ import { paymentsRoutes } from './features/payments/routes.js';
 import { createPayments } from './features/payments/setup.js';
 import { prebidsRoutes } from './features/prebids/routes.js';
 import { profileRoutes } from './features/profile/routes.js';
+import { startPaymentExpiry } from './features/unpaid/expiry.js';
+import { unpaidRoutes } from './features/unpaid/routes.js';
 import { usersRoutes } from './features/users/routes.js';
 import { installSessionLoader } from './http/auth-hooks.js';
 import { installOriginCheck } from './http/csrf.js';
@@ -232,6 +234,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => mediaRoutes(scope, ctx));
   await app.register(async (scope) => paymentsRoutes(scope, ctx));
   await app.register(async (scope) => connectRoutes(scope, ctx));
+  await app.register(async (scope) => unpaidRoutes(scope, ctx));
   if (opts.webDir) await app.register(async (scope) => webRoutes(scope, { distDir: opts.webDir as string }));
 
   const sweep = setInterval(() => {
@@ -242,6 +245,11 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   const scheduler = opts.scheduler === false ? null : startClosingScheduler({ db: database.db, log: app.log, publish: publisher.publish });
   // 'Avance automático' opens a show's next lot after the last one closed; off with the closing scheduler.
   const autoAdvance = opts.scheduler === false ? null : startAutoAdvanceScheduler({ db: database.db, log: app.log, present, publish: publisher.publish });
+  // Unpaid bills expire at their deadline (strikes, the provider's link expired); off with the closing scheduler.
+  const paymentExpiry =
+    opts.scheduler === false
+      ? null
+      : startPaymentExpiry({ db: database.db, log: app.log, provider: ctx.payments.provider, accounts: ctx.payments.accounts, publish: publisher.publish });
 
   // Shutdown: new requests get 503, requests in flight finish, then the sockets close (an open
   // websocket would keep the HTTP server from closing), then the HTTP server, then the database.
@@ -251,6 +259,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     await inFlight.drained(10_000);
     await scheduler?.stop();
     await autoAdvance?.stop();
+    await paymentExpiry?.stop();
     broadcaster.stop();
     await video.close();
     await realtime.close();

@@ -354,4 +354,17 @@ export const messages = {
       duplicate: 'La palabra {{position}} («{{word}}») repite «{{other}}»: mayúsculas y acentos no cuentan. Deja sólo una.',
     },
   },
+  unpaid: {
+    struck: 'Tienes cuentas vencidas sin pagar con esta tienda; no puedes pujar hasta que el vendedor te desbloquee.',
+    lotNotFound: 'No encontramos ese lote vencido.',
+    alreadyDecided: 'Ya elegiste qué hacer con este lote.',
+    noRunnerUp: 'Nadie más pujó por este lote: no hay a quién ofrecerle una segunda oportunidad.',
+    runnerUpBlocked: 'El segundo postor está bloqueado en tu tienda: no se le puede ofrecer el lote.',
+    lotBilled: 'Este lote ya está en otra cuenta.',
+    sessionNotScheduled: 'Elige un show programado de tu empresa.',
+    offerNotFound: 'No encontramos esa oferta.',
+    offerClosed: 'Esta oferta ya no está abierta.',
+    notStruck: 'Este comprador no tiene faltas en tu tienda.',
+    companyRequired: 'Indica la tienda.',
+  },
 } as const;

@@ -6,7 +6,7 @@
  * strings. vite.config.ts splits the file; test/web/i18n/catalogue-parts.test.ts checks that
  * public code asks only for these sections or its page's.
  */
-export const PUBLIC_NAMESPACES: readonly string[] = ['common', 'footer', 'auth', 'auctions.status', 'publicAuction', 'bidding', 'prebids'];
+export const PUBLIC_NAMESPACES: readonly string[] = ['common', 'footer', 'auth', 'auctions.status', 'publicAuction', 'bidding', 'prebids', 'unpaid.buyer'];
 
 /**
  * Sections that one public page (or dialog) alone uses: its module brings them

@@ -24,7 +24,8 @@ interface EngineAnswer {
     | 'BID_TOO_LOW'
     | 'BUY_NOW_UNAVAILABLE'
     | 'IDEMPOTENCY_REUSED'
-    | 'BUYER_BLOCKED';
+    | 'BUYER_BLOCKED'
+    | 'BUYER_STRUCK';
   replayed?: boolean;
   outcome?: BidOutcome;
   lines?: EngineLine[];
@@ -62,6 +63,9 @@ function refusal(answer: EngineAnswer, present: BidPresenter): AppError {
       return new AppError('BID_TOO_LOW', messages.bidding.tooLow.replace('{{amount}}', formatMoney(state?.nextMinimum ?? 0)), undefined, extra);
     case 'BUYER_BLOCKED':
       return new AppError('BUYER_BLOCKED', messages.bidding.blocked, undefined, extra);
+    case 'BUYER_STRUCK':
+      // Blocked for unpaid bills: the same code, its own message.
+      return new AppError('BUYER_BLOCKED', messages.unpaid.struck, undefined, extra);
     case 'BUY_NOW_UNAVAILABLE':
       return new AppError('BUY_NOW_UNAVAILABLE', messages.bidding.buyNowUnavailable, undefined, extra);
     case 'IDEMPOTENCY_REUSED':

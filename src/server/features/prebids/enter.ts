@@ -62,7 +62,11 @@ export async function enterPrebids(tx: Tx, opts: { auctionId: string; present: B
     if (!answer) throw new Error('bid engine returned no answer');
     if (answer.state) state = answer.state;
     if (answer.error) {
-      decided.push({ bidderId: prebid.bidderId, maxAmount: prebid.maxAmount, refusal: answer.error as PrebidOutcome });
+      decided.push({
+        bidderId: prebid.bidderId,
+        maxAmount: prebid.maxAmount,
+        refusal: (answer.error === 'BUYER_STRUCK' ? 'BUYER_BLOCKED' : answer.error) as PrebidOutcome,
+      });
       continue;
     }
     lines.push(...(answer.allLines ?? []));

@@ -8,7 +8,8 @@ import { auctions, liveLots, liveSessions, prebids } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
-import { bidderFacts, type HoldingShow, holdingShow, isBinding, isBlocked, lotWaiting, presentPrebid, presentStatus, readPrebid } from './queries.js';
+import { blockReason } from '../unpaid/queries.js';
+import { bidderFacts, type HoldingShow, holdingShow, isBinding, lotWaiting, presentPrebid, presentStatus, readPrebid } from './queries.js';
 
 /**
  * 'Puja anticipada' for buyers: leave, raise and withdraw a maximum on a show's lot before it
@@ -79,7 +80,8 @@ export async function placePrebid(
     const facts = await bidderFacts(tx, buyerId);
     if (!facts.complete) throw new AppError('PROFILE_INCOMPLETE', messages.prebids.profileIncomplete);
     if (auction.sellerId === buyerId || auction.companyId === facts.company) throw new AppError('OWN_AUCTION', messages.prebids.ownAuction);
-    if (await isBlocked(tx, auction.companyId, buyerId)) throw new AppError('BUYER_BLOCKED', messages.prebids.blocked);
+    const block = await blockReason(tx, auction.companyId, buyerId);
+    if (block) throw new AppError('BUYER_BLOCKED', block === 'strikes' ? messages.unpaid.struck : messages.prebids.blocked);
     if (opts.maxAmount < auction.startingPrice) {
       throw new AppError('BID_TOO_LOW', messages.prebids.tooLow.replace('{{amount}}', formatMoney(auction.startingPrice)));
     }

@@ -12,6 +12,7 @@ import { BidForm } from './bid-form';
 import type { BidFormValues } from './bid-input';
 import { nextMinimumOf } from './bid-steps';
 import { timerFormatHint, timerFormatLabel, timerFormatOf } from './timer-format';
+import { UnpaidWarning } from './unpaid-warning';
 import type { Refusal } from './use-bid-flow';
 
 export interface BidPanelProps {
@@ -153,6 +154,7 @@ export function BidPanel(props: BidPanelProps) {
           </Alert>
         )}
 
+        {!isEnded && !props.isOwnAuction && <UnpaidWarning auctionId={state.id} signedIn={Boolean(me)} />}
         {props.refusal && (
           <Alert
             color={props.refusal.code === BID_ERROR_CODES.tooLow ? 'orange' : 'red'}
