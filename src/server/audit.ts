@@ -53,6 +53,7 @@ export const AUDIT_ACTIONS = [
   'payment.cancel',
   'payment.requestPayout',
   'payment.markPaidOut',
+  'payment.reminder_sent',
   'payments.connect',
   'profile.whatsapp_consent',
   'roles.grant_first_admin',
