@@ -93,19 +93,23 @@ export async function renameCompany(
         .where(and(eq(userProfiles.userId, opts.id), isNull(userProfiles.companyId)));
     }
   }
+  // The payment settings appear in the audit row when they changed.
+  const settings = { before: {} as Record<string, number>, after: {} as Record<string, number> };
+  if (before.paymentDeadlineHours !== paymentDeadlineHours) {
+    settings.before.paymentDeadlineHours = before.paymentDeadlineHours;
+    settings.after.paymentDeadlineHours = paymentDeadlineHours;
+  }
+  if (before.strikeLimit !== strikeLimit) {
+    settings.before.strikeLimit = before.strikeLimit;
+    settings.after.strikeLimit = strikeLimit;
+  }
   await recordAudit(tx, {
     by: opts.by,
     action: 'company.update',
     entityType: 'company',
     entityId: opts.id,
-    before: {
-      name: before.name,
-      rfc: before.rfc,
-      legalName: before.legalName,
-      paymentDeadlineHours: before.paymentDeadlineHours,
-      strikeLimit: before.strikeLimit,
-    },
-    after: { name, rfc, legalName, paymentDeadlineHours, strikeLimit },
+    before: { name: before.name, rfc: before.rfc, legalName: before.legalName, ...settings.before },
+    after: { name, rfc, legalName, ...settings.after },
   });
   return presentCompany(row);
 }

@@ -1,5 +1,7 @@
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Company } from '../../../../src/domain/companies.js';
+import { auditLog } from '../../../../src/server/db/schema.js';
 import { messages } from '../../../../src/server/messages.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
 import { caller, startTestServer, type TestServer } from '../../../support/server.js';
@@ -35,6 +37,11 @@ describe('company payment settings', () => {
     const renamed = await call(companyAdmin, 'PUT', `/api/companies/${NORTE}`, { name: 'Plazo Norte SA' });
     expect(renamed.json()).toMatchObject({ name: 'Plazo Norte SA', paymentDeadlineHours: 48, strikeLimit: 3 });
     expect(await get()).toMatchObject({ paymentDeadlineHours: 48, strikeLimit: 3 });
+    const audits = await server.ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'company.update'), eq(auditLog.entityId, NORTE)));
+    expect(audits.some((a) => JSON.stringify(a.after).includes('"paymentDeadlineHours":48'))).toBe(true);
   });
 
   it.each([
