@@ -17,14 +17,13 @@ export type LadderKind = (typeof LADDER_KINDS)[number];
 /**
  * When each reminder of a bill falls due: the bill at its link, one 24 h after, one 12 h before the
  * deadline. The last is left out when it would come before the 24 h one (a short deadline) or is
- * already past at `now` (a bill found late must not nag at once).
+ * already past at `now`, and so is the 24 h one (a bill found late must not nag twice at once).
  */
 export function reminderLadder(opts: { linkCreatedAt: Date; deadlineAt: Date | null; now: Date }): { kind: LadderKind; dueAt: Date }[] {
   const link = opts.linkCreatedAt.getTime();
-  const ladder: { kind: LadderKind; dueAt: Date }[] = [
-    { kind: 'bill', dueAt: new Date(link) },
-    { kind: 'afterLink', dueAt: new Date(link + AFTER_LINK_MS) },
-  ];
+  const ladder: { kind: LadderKind; dueAt: Date }[] = [{ kind: 'bill', dueAt: new Date(link) }];
+  // A bill found more than a day after its link (the server was off) gets its first message now, not two at once.
+  if (link + AFTER_LINK_MS > opts.now.getTime()) ladder.push({ kind: 'afterLink', dueAt: new Date(link + AFTER_LINK_MS) });
   if (opts.deadlineAt) {
     const before = opts.deadlineAt.getTime() - BEFORE_DEADLINE_MS;
     if (before >= link + AFTER_LINK_MS && before > opts.now.getTime()) ladder.push({ kind: 'beforeDeadline', dueAt: new Date(before) });

@@ -34,9 +34,14 @@ describe('the reminder ladder', () => {
     expect(ladder.map((s) => s.kind)).toEqual(['bill', 'afterLink']);
   });
 
+  it('a bill found more than a day late gets only its first message', () => {
+    const ladder = reminderLadder({ linkCreatedAt: link, deadlineAt: new Date(link.getTime() + 72 * H), now: new Date(link.getTime() + 25 * H) });
+    expect(ladder.map((s) => s.kind)).toEqual(['bill', 'beforeDeadline']);
+  });
+
   it('leaves out the last reminder when it is already past', () => {
     const ladder = reminderLadder({ linkCreatedAt: link, deadlineAt: new Date(link.getTime() + 72 * H), now: new Date(link.getTime() + 61 * H) });
-    expect(ladder.map((s) => s.kind)).toEqual(['bill', 'afterLink']);
+    expect(ladder.map((s) => s.kind)).toEqual(['bill']);
   });
 });
 

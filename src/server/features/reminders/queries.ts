@@ -51,5 +51,9 @@ export async function listDueReminders(db: Db, opts: { scope: PaymentScope; orig
       or(eq(paymentReminders.status, 'failed'), and(inArray(paymentReminders.status, ['sending']), isNotNull(paymentReminders.lastError))),
     ),
   );
-  return { items: due.map((r) => presentReminder(r, opts.origin)), failed: troubled.map((r) => presentReminder(r, opts.origin)) };
+  // One line per bill: its latest due reminder (an unsent earlier one says less than it).
+  const latest = new Map<string, ReminderRow>();
+  for (const r of due) latest.set(r.reminder.paymentId, r);
+  const items = due.filter((r) => latest.get(r.reminder.paymentId) === r);
+  return { items: items.map((r) => presentReminder(r, opts.origin)), failed: troubled.map((r) => presentReminder(r, opts.origin)) };
 }

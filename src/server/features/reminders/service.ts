@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, lt } from 'drizzle-orm';
 import type { ReminderView } from '../../../domain/reminders.js';
 import { recordAudit } from '../../audit.js';
 import type { Db } from '../../db/connect.js';
@@ -15,6 +15,7 @@ const ALREADY_OUT = new Set(['sent', 'delivered', 'read']);
 /**
  * POST /api/reminders/{id}/sent: the seller sent it by hand (wa.me). Idempotent: a reminder already
  * out answers as it is. A failed Cloud API send may be sent by hand too; it becomes a wa.me one.
+ * The list shows only a bill's latest due reminder, so sending it skips the earlier unsent ones.
  */
 export async function markReminderSent(db: Db, opts: Acting<Actor> & { id: string; origin: string }): Promise<ReminderView> {
   const scope = paymentScope(opts.actor);
@@ -35,6 +36,18 @@ export async function markReminderSent(db: Db, opts: Acting<Actor> & { id: strin
       .set({ status: 'sent', channel: 'waMe', sentAt: new Date(), nextAttemptAt: null, updatedAt: new Date() })
       .where(eq(paymentReminders.id, r.id))
       .returning();
+    // The earlier reminders of the bill that were never sent are superseded by this one.
+    await tx
+      .update(paymentReminders)
+      .set({ status: 'skipped', updatedAt: new Date() })
+      .where(
+        and(
+          eq(paymentReminders.paymentId, r.paymentId),
+          eq(paymentReminders.channel, 'waMe'),
+          eq(paymentReminders.status, 'due'),
+          lt(paymentReminders.dueAt, r.dueAt),
+        ),
+      );
     await recordAudit(tx, {
       by: opts,
       action: 'payment.reminder_sent',

@@ -115,6 +115,15 @@ describe('Recordatorios pendientes', () => {
     // 24 h later the next one is due.
     await server.ctx.db.execute(sql`update payment_reminders set due_at = now() - interval '1 minute' where payment_id = ${bill.id} and kind = 'afterLink'`);
     expect((await due(seller)).items.filter((x) => x.paymentId === bill.id).map((x) => x.kind)).toEqual(['afterLink']);
+
+    // Both later ones due (nobody sent the 24 h one): the list shows the latest, and sending it skips the other.
+    await server.ctx.db.execute(
+      sql`update payment_reminders set due_at = now() - interval '1 second' where payment_id = ${bill.id} and kind = 'beforeDeadline'`,
+    );
+    const latest = (await due(seller)).items.filter((x) => x.paymentId === bill.id);
+    expect(latest.map((x) => x.kind)).toEqual(['beforeDeadline']);
+    expect((await call(seller, 'POST', `/api/reminders/${latest[0]?.id}/sent`)).statusCode).toBe(200);
+    expect(Object.fromEntries((await rowsOf(bill.id)).map((x) => [x.kind, x.status]))).toEqual({ bill: 'sent', afterLink: 'skipped', beforeDeadline: 'sent' });
   });
 
   it('skips the reminders of a canceled bill, which then cannot be marked', async () => {
