@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_PAYMENT_DEADLINE_HOURS, MAX_STRIKE_LIMIT, MIN_PAYMENT_DEADLINE_HOURS, MIN_STRIKE_LIMIT } from './after-show.js';
 import { zText } from './text.js';
 
 /** A company as GET /api/companies and PUT /api/companies/{id} answer it. */
@@ -7,6 +8,10 @@ export interface Company {
   name: string;
   rfc: string | null;
   legalName: string | null;
+  /** Hours a buyer has to pay once a bill's link is made (a show may override it). */
+  paymentDeadlineHours: number;
+  /** Expired bills after which a buyer is blocked from the company's auctions and shows. */
+  strikeLimit: number;
   createdAt: number;
   updatedAt: number;
 }
@@ -68,5 +73,18 @@ export const ZCompanyInput = z.object({
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
   legalName: optionalText(250),
+  // Absent keeps the stored value.
+  paymentDeadlineHours: z
+    .number({ error: 'paymentDeadlineInvalid' })
+    .int({ error: 'paymentDeadlineInvalid' })
+    .min(MIN_PAYMENT_DEADLINE_HOURS, { error: 'paymentDeadlineInvalid' })
+    .max(MAX_PAYMENT_DEADLINE_HOURS, { error: 'paymentDeadlineInvalid' })
+    .optional(),
+  strikeLimit: z
+    .number({ error: 'strikeLimitInvalid' })
+    .int({ error: 'strikeLimitInvalid' })
+    .min(MIN_STRIKE_LIMIT, { error: 'strikeLimitInvalid' })
+    .max(MAX_STRIKE_LIMIT, { error: 'strikeLimitInvalid' })
+    .optional(),
 });
 export type CompanyInput = z.input<typeof ZCompanyInput>;

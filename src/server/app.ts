@@ -33,6 +33,9 @@ import { paymentsRoutes } from './features/payments/routes.js';
 import { createPayments } from './features/payments/setup.js';
 import { prebidsRoutes } from './features/prebids/routes.js';
 import { profileRoutes } from './features/profile/routes.js';
+import { startReminderJob } from './features/reminders/job.js';
+import { remindersRoutes } from './features/reminders/routes.js';
+import { whatsappWebhookPlugin } from './features/reminders/webhook-routes.js';
 import { startPaymentExpiry } from './features/unpaid/expiry.js';
 import { unpaidRoutes } from './features/unpaid/routes.js';
 import { usersRoutes } from './features/users/routes.js';
@@ -43,6 +46,7 @@ import { createMetrics, installRequestMetrics } from './http/metrics.js';
 import { installBodyTimeout, serverTimeouts } from './http/timeouts.js';
 import type { OidcIdentityProvider } from './providers/identity/types.js';
 import { createProviders } from './providers/index.js';
+import { createWhatsAppClient } from './providers/whatsapp/cloud.js';
 import { createRealtime } from './realtime/index.js';
 import { createPublisher } from './realtime/publisher.js';
 import { createSessionCache } from './sessions/cache.js';
@@ -199,6 +203,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     sessions,
     bidding: { present, broadcaster, batcher: createBidBatcher(database.db) },
     payments,
+    whatsapp: config.whatsapp ? createWhatsAppClient(config.whatsapp) : null,
   };
 
   // First, so its onRequest hook runs before any other can answer (a refused origin, a 404).
@@ -235,6 +240,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => paymentsRoutes(scope, ctx));
   await app.register(async (scope) => connectRoutes(scope, ctx));
   await app.register(async (scope) => unpaidRoutes(scope, ctx));
+  await app.register(async (scope) => remindersRoutes(scope, ctx));
+  await app.register(async (scope) => whatsappWebhookPlugin(scope, ctx));
   if (opts.webDir) await app.register(async (scope) => webRoutes(scope, { distDir: opts.webDir as string }));
 
   const sweep = setInterval(() => {
@@ -250,6 +257,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     opts.scheduler === false
       ? null
       : startPaymentExpiry({ db: database.db, log: app.log, provider: ctx.payments.provider, accounts: ctx.payments.accounts, publish: publisher.publish });
+  // Payment reminders: their rows, skipping finished bills, and the WhatsApp Cloud API's sends.
+  const reminders = opts.scheduler === false ? null : startReminderJob({ ctx, log: app.log });
 
   // Shutdown: new requests get 503, requests in flight finish, then the sockets close (an open
   // websocket would keep the HTTP server from closing), then the HTTP server, then the database.
@@ -260,6 +269,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     await scheduler?.stop();
     await autoAdvance?.stop();
     await paymentExpiry?.stop();
+    await reminders?.stop();
     broadcaster.stop();
     await video.close();
     await realtime.close();

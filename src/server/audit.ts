@@ -58,6 +58,7 @@ export const AUDIT_ACTIONS = [
   'unpaid.secondChance.decline',
   'unpaid.strikes.block',
   'unpaid.strikes.lift',
+  'payment.reminder_sent',
   'payments.connect',
   'profile.whatsapp_consent',
   'roles.grant_first_admin',

@@ -120,6 +120,31 @@ const ZEnv = z.object({
     .enum(['true', 'false', '1', '0'], { error: 'true or false' })
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
+  // WhatsApp Cloud API (all of token, phone number id, app secret, verify token and the three templates, or none).
+  WHATSAPP_TOKEN: z.string().min(1).optional(),
+  WHATSAPP_PHONE_NUMBER_ID: z
+    .string()
+    .regex(/^\d{5,30}$/, { error: "the WhatsApp Business phone number's id (digits, from Meta's WhatsApp → API setup)" })
+    .optional(),
+  WHATSAPP_APP_SECRET: z.string().min(8, { error: "the Meta app's secret (App settings → Basic), which signs the webhooks" }).optional(),
+  WHATSAPP_VERIFY_TOKEN: z.string().min(8, { error: 'a random string of at least 8 characters, also typed in the webhook setup' }).optional(),
+  WHATSAPP_API_URL: httpUrl("the Graph API's base, with its version").default('https://graph.facebook.com/v21.0'),
+  WHATSAPP_TEMPLATE_BILL: z
+    .string()
+    .regex(/^[a-z0-9_]{1,512}$/, { error: 'an approved template name (lower case, digits, _)' })
+    .optional(),
+  WHATSAPP_TEMPLATE_REMINDER: z
+    .string()
+    .regex(/^[a-z0-9_]{1,512}$/, { error: 'an approved template name (lower case, digits, _)' })
+    .optional(),
+  WHATSAPP_TEMPLATE_DEADLINE: z
+    .string()
+    .regex(/^[a-z0-9_]{1,512}$/, { error: 'an approved template name (lower case, digits, _)' })
+    .optional(),
+  WHATSAPP_TEMPLATE_LANGUAGE: z
+    .string()
+    .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, { error: 'a template language code such as es_MX' })
+    .default('es_MX'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'a pino level: fatal, error, warn, info, debug, trace or silent' })
     .default('info'),
@@ -144,6 +169,50 @@ export interface Config {
   storage: 'local';
   trustProxy: boolean;
   logLevel: string;
+  /** The WhatsApp Cloud API, or null: reminders then go out by hand through wa.me links. */
+  whatsapp: WhatsAppConfig | null;
+}
+
+export interface WhatsAppConfig {
+  token: string;
+  phoneNumberId: string;
+  appSecret: string;
+  verifyToken: string;
+  apiUrl: string;
+  /** Approved utility templates: the show's bill, the reminder 24 h after the link, the one before the deadline. */
+  templates: { bill: string; reminder: string; deadline: string };
+  language: string;
+}
+
+const WHATSAPP_REQUIRED = [
+  'WHATSAPP_TOKEN',
+  'WHATSAPP_PHONE_NUMBER_ID',
+  'WHATSAPP_APP_SECRET',
+  'WHATSAPP_VERIFY_TOKEN',
+  'WHATSAPP_TEMPLATE_BILL',
+  'WHATSAPP_TEMPLATE_REMINDER',
+  'WHATSAPP_TEMPLATE_DEADLINE',
+] as const;
+
+/** All of the WhatsApp variables or none: a half-configured Cloud API would silently send nothing. */
+function whatsappConfig(e: z.output<typeof ZEnv>): WhatsAppConfig | null {
+  const set = WHATSAPP_REQUIRED.filter((k) => e[k] !== undefined);
+  if (set.length === 0) return null;
+  if (set.length < WHATSAPP_REQUIRED.length) {
+    const missing = WHATSAPP_REQUIRED.filter((k) => e[k] === undefined);
+    throw new ConfigError(
+      `Invalid configuration:\n  ${missing.join(', ')} must be set too (the WhatsApp Cloud API needs all of ${WHATSAPP_REQUIRED.join(', ')}, or none for wa.me links)`,
+    );
+  }
+  return {
+    token: e.WHATSAPP_TOKEN as string,
+    phoneNumberId: e.WHATSAPP_PHONE_NUMBER_ID as string,
+    appSecret: e.WHATSAPP_APP_SECRET as string,
+    verifyToken: e.WHATSAPP_VERIFY_TOKEN as string,
+    apiUrl: e.WHATSAPP_API_URL.replace(/\/+$/, ''),
+    templates: { bill: e.WHATSAPP_TEMPLATE_BILL as string, reminder: e.WHATSAPP_TEMPLATE_REMINDER as string, deadline: e.WHATSAPP_TEMPLATE_DEADLINE as string },
+    language: e.WHATSAPP_TEMPLATE_LANGUAGE,
+  };
 }
 
 /** How long a client may take to send a request; a slow one is cut with 408 (milliseconds). */
@@ -270,6 +339,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     if (Boolean(e.AGORA_APP_ID) !== Boolean(e.AGORA_APP_CERTIFICATE)) problems.push('  AGORA_APP_ID and AGORA_APP_CERTIFICATE must be set together');
     if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
+  const whatsapp = whatsappConfig(e);
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -320,6 +390,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     storage: e.STORAGE,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    whatsapp,
   };
 }
 

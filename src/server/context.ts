@@ -11,6 +11,7 @@ import type { SandboxProvider } from './providers/payments/sandbox.js';
 import type { PaymentProvider } from './providers/payments/types.js';
 import type { Storage } from './providers/storage/types.js';
 import type { VideoProvider } from './providers/video/types.js';
+import type { WhatsAppClient } from './providers/whatsapp/cloud.js';
 import type { Realtime } from './realtime/index.js';
 import type { Publisher } from './realtime/publisher.js';
 import type { SessionCache } from './sessions/cache.js';
@@ -39,4 +40,6 @@ export interface AppContext {
   bidding: { present: BidPresenter; broadcaster: BidBroadcaster; batcher: BidBatcher };
   /** Where buyers pay (sandbox or Mercado Pago), sellers' connected accounts, and the key sealing their tokens. */
   payments: { provider: PaymentProvider; sandbox: SandboxProvider | null; accounts: SellerAccounts; box: SecretBox };
+  /** The WhatsApp Cloud API when configured (WHATSAPP_*); null: reminders go out by hand through wa.me links. */
+  whatsapp: WhatsAppClient | null;
 }

@@ -367,4 +367,16 @@ export const messages = {
     notStruck: 'Este comprador no tiene faltas en tu tienda.',
     companyRequired: 'Indica la tienda.',
   },
+  reminders: {
+    companyFields: {
+      paymentDeadlineInvalid: 'Las horas para pagar deben ser un número entero entre 1 y 720 (30 días).',
+      strikeLimitInvalid: 'Las cuentas vencidas para bloquear deben ser un número entero entre 1 y 10.',
+    },
+    notFound: 'No encontramos ese recordatorio, o no es de tu empresa.',
+    notWaMe: 'Este recordatorio se envía por la API de WhatsApp: no se marca a mano.',
+    finished: 'Este recordatorio ya no hace falta: la cuenta se pagó o se canceló.',
+    webhookSignature: 'Firma de WhatsApp no válida.',
+    webhookVerify: 'El token de verificación de WhatsApp no coincide.',
+    webhookNotConfigured: 'La API de WhatsApp no está configurada.',
+  },
 } as const;

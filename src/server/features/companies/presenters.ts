@@ -7,6 +7,8 @@ export function presentCompany(row: typeof companies.$inferSelect): Company {
     name: row.name,
     rfc: row.rfc,
     legalName: row.legalName,
+    paymentDeadlineHours: row.paymentDeadlineHours,
+    strikeLimit: row.strikeLimit,
     createdAt: row.createdAt.getTime(),
     updatedAt: row.updatedAt.getTime(),
   };

@@ -6,6 +6,7 @@ import { zText } from '../../../domain/text.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { requestContext } from '../../http/request-context.js';
+import { messages } from '../../messages.js';
 import { companyModerationRoutes } from './moderation-routes.js';
 import { getCompany, listCompanies, updateCompany } from './service.js';
 
@@ -25,8 +26,10 @@ export async function companiesRoutes(fastify: FastifyInstance, ctx: AppContext)
     getCompany(ctx.db, { actor: currentUser(req), id: req.params.id }),
   );
 
-  app.put('/api/companies/:id', { preValidation: panel, schema: { params: ZCompanyParams, body: ZCompanyInput } }, async (req) =>
-    updateCompany(ctx.db, { ...requestContext(req), id: req.params.id, input: req.body }),
+  app.put(
+    '/api/companies/:id',
+    { preValidation: panel, schema: { params: ZCompanyParams, body: ZCompanyInput }, config: { fieldMessages: messages.reminders.companyFields } },
+    async (req) => updateCompany(ctx.db, { ...requestContext(req), id: req.params.id, input: req.body }),
   );
 
   await companyModerationRoutes(fastify, ctx);

@@ -39,7 +39,7 @@ export async function getCompany(db: Db, opts: { actor: CompanyActor; id: string
   return presentCompany(row);
 }
 
-/** PUT /api/companies/{id}: name, RFC and razón social. */
+/** PUT /api/companies/{id}: name, RFC, razón social, payment deadline and strike limit. */
 export async function updateCompany(db: Db, opts: Acting<CompanyActor> & { id: string; input: z.output<typeof ZCompanyInput> }): Promise<Company> {
   assertManages(opts.actor, opts.id);
   return db.transaction(async (tx) => {
@@ -54,13 +54,34 @@ export async function updateCompany(db: Db, opts: Acting<CompanyActor> & { id: s
  */
 export async function renameCompany(
   tx: Tx,
-  opts: { by: AuditOrigin; id: string; set: { name: string; rfc?: string | null; legalName?: string | null } },
+  opts: {
+    by: AuditOrigin;
+    id: string;
+    set: { name: string; rfc?: string | null; legalName?: string | null; paymentDeadlineHours?: number | undefined; strikeLimit?: number | undefined };
+  },
 ): Promise<Company> {
   const [before] = await tx.select().from(companies).where(eq(companies.id, opts.id)).for('update');
   if (!before) throw companyNotFound();
-  const { name, rfc = before.rfc, legalName = before.legalName } = opts.set;
-  if (before.name === name && before.rfc === rfc && before.legalName === legalName) return presentCompany(before);
-  const [row] = await tx.update(companies).set({ name, rfc, legalName, updatedAt: new Date() }).where(eq(companies.id, opts.id)).returning();
+  const {
+    name,
+    rfc = before.rfc,
+    legalName = before.legalName,
+    paymentDeadlineHours = before.paymentDeadlineHours,
+    strikeLimit = before.strikeLimit,
+  } = opts.set;
+  if (
+    before.name === name &&
+    before.rfc === rfc &&
+    before.legalName === legalName &&
+    before.paymentDeadlineHours === paymentDeadlineHours &&
+    before.strikeLimit === strikeLimit
+  )
+    return presentCompany(before);
+  const [row] = await tx
+    .update(companies)
+    .set({ name, rfc, legalName, paymentDeadlineHours, strikeLimit, updatedAt: new Date() })
+    .where(eq(companies.id, opts.id))
+    .returning();
   if (!row) throw companyNotFound();
   if (before.name !== name) {
     await refreshAuctionSearchText(tx, { companyId: opts.id });
@@ -72,13 +93,23 @@ export async function renameCompany(
         .where(and(eq(userProfiles.userId, opts.id), isNull(userProfiles.companyId)));
     }
   }
+  // The payment settings appear in the audit row when they changed.
+  const settings = { before: {} as Record<string, number>, after: {} as Record<string, number> };
+  if (before.paymentDeadlineHours !== paymentDeadlineHours) {
+    settings.before.paymentDeadlineHours = before.paymentDeadlineHours;
+    settings.after.paymentDeadlineHours = paymentDeadlineHours;
+  }
+  if (before.strikeLimit !== strikeLimit) {
+    settings.before.strikeLimit = before.strikeLimit;
+    settings.after.strikeLimit = strikeLimit;
+  }
   await recordAudit(tx, {
     by: opts.by,
     action: 'company.update',
     entityType: 'company',
     entityId: opts.id,
-    before: { name: before.name, rfc: before.rfc, legalName: before.legalName },
-    after: { name, rfc, legalName },
+    before: { name: before.name, rfc: before.rfc, legalName: before.legalName, ...settings.before },
+    after: { name, rfc, legalName, ...settings.after },
   });
   return presentCompany(row);
 }

@@ -1,6 +1,7 @@
-import { Alert, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Loader, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, useState } from 'react';
+import { MAX_PAYMENT_DEADLINE_HOURS, MAX_STRIKE_LIMIT, MIN_PAYMENT_DEADLINE_HOURS, MIN_STRIKE_LIMIT } from '../../../domain/after-show.js';
 import { type Company, ZCompanyInput } from '../../../domain/companies.js';
 import { isApiError } from '../../api/client';
 import { useCompany, useSaveCompany } from '../../api/companies';
@@ -8,10 +9,12 @@ import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
 import { fieldErrors, topLevelField } from '../../lib/field-errors';
 
-type Field = 'name' | 'rfc' | 'legalName';
-const FIELDS: readonly Field[] = ['name', 'rfc', 'legalName'];
+type TextField = 'name' | 'rfc' | 'legalName';
+type NumberField = 'paymentDeadlineHours' | 'strikeLimit';
+type Field = TextField | NumberField;
+const FIELDS: readonly Field[] = ['name', 'rfc', 'legalName', 'paymentDeadlineHours', 'strikeLimit'];
 const isField = (name: string): name is Field => (FIELDS as readonly string[]).includes(name);
-const ERROR_KEYS = ['companyNameRequired', 'rfcFormat', 'rfcCheckDigit', 'tooLong', 'textInvalid'] as const;
+const ERROR_KEYS = ['companyNameRequired', 'rfcFormat', 'rfcCheckDigit', 'tooLong', 'textInvalid', 'paymentDeadlineInvalid', 'strikeLimitInvalid'] as const;
 type ErrorKey = (typeof ERROR_KEYS)[number];
 const isErrorKey = (key: string): key is ErrorKey => (ERROR_KEYS as readonly string[]).includes(key);
 
@@ -28,11 +31,22 @@ export function CompanyEditor({ companyId, onSaved }: { companyId: string; onSav
 function CompanyForm({ company, onSaved }: { company: Company; onSaved?: () => void }) {
   const { t } = useTranslation();
   const save = useSaveCompany();
-  const [values, setValues] = useState<Record<Field, string>>({ name: company.name, rfc: company.rfc ?? '', legalName: company.legalName ?? '' });
+  const [values, setValues] = useState<Record<TextField, string>>({ name: company.name, rfc: company.rfc ?? '', legalName: company.legalName ?? '' });
+  // NumberInput answers '' while empty: sent as is, so the shared schema refuses it with its message.
+  const [numbers, setNumbers] = useState<Record<NumberField, number | string>>({
+    paymentDeadlineHours: company.paymentDeadlineHours,
+    strikeLimit: company.strikeLimit,
+  });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
 
-  const update = (field: Field, value: string) => {
+  const updateNumber = (field: NumberField, value: number | string) => {
+    setNumbers((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+    setFormError(null);
+  };
+
+  const update = (field: TextField, value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
     setErrors((current) => ({ ...current, [field]: undefined }));
     setFormError(null);
@@ -41,7 +55,11 @@ function CompanyForm({ company, onSaved }: { company: Company; onSaved?: () => v
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (save.isPending) return;
-    const parsed = ZCompanyInput.safeParse(values);
+    const parsed = ZCompanyInput.safeParse({
+      ...values,
+      paymentDeadlineHours: numbers.paymentDeadlineHours === '' ? null : numbers.paymentDeadlineHours,
+      strikeLimit: numbers.strikeLimit === '' ? null : numbers.strikeLimit,
+    });
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error.issues, topLevelField(isField), (message) => t(`companies.errors.${isErrorKey(message) ? message : 'tooLong'}`)));
       return;
@@ -49,6 +67,7 @@ function CompanyForm({ company, onSaved }: { company: Company; onSaved?: () => v
     try {
       const saved = await save.mutateAsync({ id: company.id, input: parsed.data });
       setValues({ name: saved.name, rfc: saved.rfc ?? '', legalName: saved.legalName ?? '' });
+      setNumbers({ paymentDeadlineHours: saved.paymentDeadlineHours, strikeLimit: saved.strikeLimit });
       notifications.show({ color: 'green', title: t('companies.saved'), message: t('companies.savedMessage', { name: saved.name }) });
       onSaved?.();
     } catch (error) {
@@ -90,6 +109,32 @@ function CompanyForm({ company, onSaved }: { company: Company; onSaved?: () => v
           onChange={(e) => update('legalName', e.currentTarget.value)}
           error={errors.legalName}
           maxLength={250}
+        />
+        <NumberInput
+          label={t('companies.fields.paymentDeadlineHours')}
+          description={t('companies.fields.paymentDeadlineHoursHint')}
+          value={numbers.paymentDeadlineHours}
+          onChange={(value) => updateNumber('paymentDeadlineHours', value)}
+          error={errors.paymentDeadlineHours}
+          min={MIN_PAYMENT_DEADLINE_HOURS}
+          max={MAX_PAYMENT_DEADLINE_HOURS}
+          allowDecimal={false}
+          allowNegative={false}
+          clampBehavior="none"
+          inputMode="numeric"
+        />
+        <NumberInput
+          label={t('companies.fields.strikeLimit')}
+          description={t('companies.fields.strikeLimitHint')}
+          value={numbers.strikeLimit}
+          onChange={(value) => updateNumber('strikeLimit', value)}
+          error={errors.strikeLimit}
+          min={MIN_STRIKE_LIMIT}
+          max={MAX_STRIKE_LIMIT}
+          allowDecimal={false}
+          allowNegative={false}
+          clampBehavior="none"
+          inputMode="numeric"
         />
         {formError && (
           <Alert color="red" role="alert">
