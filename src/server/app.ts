@@ -33,6 +33,8 @@ import { paymentsRoutes } from './features/payments/routes.js';
 import { createPayments } from './features/payments/setup.js';
 import { prebidsRoutes } from './features/prebids/routes.js';
 import { profileRoutes } from './features/profile/routes.js';
+import { showSummaryRoutes } from './features/show-summary/routes.js';
+import { startViewerSampler } from './features/show-summary/sampler.js';
 import { usersRoutes } from './features/users/routes.js';
 import { installSessionLoader } from './http/auth-hooks.js';
 import { installOriginCheck } from './http/csrf.js';
@@ -232,6 +234,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => mediaRoutes(scope, ctx));
   await app.register(async (scope) => paymentsRoutes(scope, ctx));
   await app.register(async (scope) => connectRoutes(scope, ctx));
+  await app.register(async (scope) => showSummaryRoutes(scope, ctx));
   if (opts.webDir) await app.register(async (scope) => webRoutes(scope, { distDir: opts.webDir as string }));
 
   const sweep = setInterval(() => {
@@ -242,6 +245,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   const scheduler = opts.scheduler === false ? null : startClosingScheduler({ db: database.db, log: app.log, publish: publisher.publish });
   // 'Avance automático' opens a show's next lot after the last one closed; off with the closing scheduler.
   const autoAdvance = opts.scheduler === false ? null : startAutoAdvanceScheduler({ db: database.db, log: app.log, present, publish: publisher.publish });
+  // The viewers chart of a show's summary: the viewer count of each live show every few seconds; off with the closing scheduler.
+  const viewerSampler = opts.scheduler === false ? null : startViewerSampler({ db: database.db, log: app.log, viewerCount: (id) => realtime.viewerCount(id) });
 
   // Shutdown: new requests get 503, requests in flight finish, then the sockets close (an open
   // websocket would keep the HTTP server from closing), then the HTTP server, then the database.
@@ -251,6 +256,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     await inFlight.drained(10_000);
     await scheduler?.stop();
     await autoAdvance?.stop();
+    await viewerSampler?.stop();
     broadcaster.stop();
     await video.close();
     await realtime.close();

@@ -354,4 +354,9 @@ export const messages = {
       duplicate: 'La palabra {{position}} («{{word}}») repite «{{other}}»: mayúsculas y acentos no cuentan. Deja sólo una.',
     },
   },
+  showSummary: {
+    // The table per buyer as CSV (GET /api/live-sessions/{id}/summary.csv): its columns and payment states.
+    csvHeaders: { buyer: 'Comprador', whatsapp: 'WhatsApp', lots: 'Lotes ganados', total: 'Total (MXN)', payment: 'Pago' },
+    csvStates: { expired: 'Vencido', unbilled: 'Sin cobrar', draft: 'Borrador', linkSent: 'Enlace enviado', paid: 'Pagado' },
+  },
 } as const;
