@@ -46,6 +46,8 @@ describe('the summary’s labels', () => {
 
   it('writes times in Mexico City, ratios and compact pesos the es-MX way', () => {
     expect(clockTime(Date.UTC(2030, 0, 4, 0, 5))).toBe('18:05');
+    // recharts may ask for a tick it has no value for.
+    expect(clockTime(Number.NaN)).toBe('');
     expect(formatRatio(1.456)).toBe('1.46');
     expect(formatRatio(null)).toBeNull();
     expect(compactPesos(500)).toBe('$500');

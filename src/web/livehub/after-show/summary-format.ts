@@ -44,7 +44,7 @@ export function priceBars(prices: ShowSummary['series']['prices']): { lot: strin
 const clock = new Intl.DateTimeFormat('es-MX', { timeZone: 'America/Mexico_City', hour: '2-digit', minute: '2-digit', hour12: false });
 
 /** '18:05', Mexico City time, for the viewers chart's axis. */
-export const clockTime = (ms: number): string => clock.format(ms);
+export const clockTime = (ms: number): string => (Number.isFinite(ms) ? clock.format(ms) : '');
 
 /** 1.456 → '1.46'; null → null (no sale, or free starting prices). */
 export function formatRatio(ratio: number | null): string | null {
