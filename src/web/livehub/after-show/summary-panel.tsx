@@ -2,6 +2,7 @@ import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import type { LiveSessionData } from '../../api/live';
 import { useShowSummary } from '../../api/show-summary';
+import { LoadErrorBoundary, LoadFailed } from '../../components/load-error-boundary';
 import { useTranslation } from '../../i18n';
 import { SummaryBuyers } from './summary-buyers';
 import { isEmptySummary } from './summary-format';
@@ -55,15 +56,18 @@ export function SummaryPanel({ detail }: { detail: LiveSessionData }) {
         </Alert>
       )}
       <SummaryStats totals={summary.totals} />
-      <Suspense
-        fallback={
-          <Group justify="center" p="md">
-            <Loader size="sm" />
-          </Group>
-        }
-      >
-        <SummaryCharts summary={summary} />
-      </Suspense>
+      {/* A chart that fails to load or to draw leaves the rest of the Hub standing. */}
+      <LoadErrorBoundary fallback={(retry) => <LoadFailed message={t('showSummary.chartsFailed')} onRetry={retry} />}>
+        <Suspense
+          fallback={
+            <Group justify="center" p="md">
+              <Loader size="sm" />
+            </Group>
+          }
+        >
+          <SummaryCharts summary={summary} />
+        </Suspense>
+      </LoadErrorBoundary>
       <SummaryBuyers summary={summary} />
     </Stack>
   );
