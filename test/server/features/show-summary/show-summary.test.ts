@@ -4,7 +4,7 @@ import type { DraftAnswer, PaymentView } from '../../../../src/domain/payments.j
 import type { ShowSummary } from '../../../../src/domain/show-summary.js';
 import { buildApp } from '../../../../src/server/app.js';
 import { rows } from '../../../../src/server/db/connect.js';
-import { auctions, liveViewerSamples, users } from '../../../../src/server/db/schema.js';
+import { auctions, liveViewerSamples, payments, users } from '../../../../src/server/db/schema.js';
 import { closeDueAuctions } from '../../../../src/server/features/bids/scheduler.js';
 import { messages } from '../../../../src/server/messages.js';
 import { type Actor, type Bidder, buildActor, buildBidder } from '../../../support/actors.js';
@@ -285,6 +285,25 @@ describe('a show on the air', () => {
     expect(summary.series.lotBands).toHaveLength(1);
     expect(summary.series.lotBands[0]?.closedAt).toBeNull();
     expect(summary.totals).toMatchObject({ grossSold: 0, lotsSold: 0, lotsUnsold: 0, buyers: 0, averageSale: 0, saleToStartRatio: null });
+  });
+});
+
+describe('a bill that expired unpaid', () => {
+  it('marks its buyer vencido until the lot is billed again', async () => {
+    const db = server.ctx.db;
+    const session = await buildSession(db, { sellerId: seller.id, companyId: NORTE, status: 'ended' });
+    const won = await buildWonAuction(db, { price: 650, winnerId: beto.id, currentWinnerName: beto.name, companyId: NORTE, sellerId: seller.id });
+    await buildLot(db, { sessionId: session.id, auctionId: won.id, status: 'finished' });
+    const bill = await draft(beto, [won.id]);
+    // As the deadline job leaves a bill whose time ran out.
+    await db.update(payments).set({ paymentStatus: 'canceled', canceledAt: new Date(), expiredAt: new Date() }).where(eq(payments.id, bill.id));
+    let summary = await summaryOf(seller, session.id);
+    expect(summary.buyers).toHaveLength(1);
+    expect(summary.buyers[0]).toMatchObject({ buyerId: beto.id, total: 650, paymentState: 'expired' });
+    expect(summary.buyers[0]?.lots[0]?.paymentState).toBe('expired');
+    await draft(beto, [won.id]);
+    summary = await summaryOf(seller, session.id);
+    expect(summary.buyers[0]?.paymentState).toBe('draft');
   });
 });
 
