@@ -1,3 +1,5 @@
+import type { SessionStatus } from './live-public.js';
+
 /**
  * A show's summary (GET /api/live-sessions/{id}/summary): its totals, one row per lot and per buyer,
  * and the series its charts draw. Money in whole pesos, times in epoch milliseconds. The seller's
@@ -94,7 +96,7 @@ export interface LotPricePoint {
 export interface ShowSummary {
   sessionId: string;
   title: string;
-  status: string;
+  status: SessionStatus;
   rehearsal: boolean;
   /** True when buyer data is masked (the reader is not the seller's side). */
   masked: boolean;

@@ -10,7 +10,7 @@ import { readShowSummary, readSummarySession } from './queries.js';
 const ZParams = z.object({ id: z.string().max(64) });
 const panel = requireRole('admin', 'seller');
 /** The Hub refetches every few seconds during a show; more is a script. */
-const readLimit = { max: 60, timeWindow: '1 minute', keyGenerator: (req: FastifyRequest) => req.user?.id ?? req.ip };
+const readLimit = { max: 120, timeWindow: '1 minute', keyGenerator: (req: FastifyRequest) => req.user?.id ?? req.ip };
 const read = { rateLimit: readLimit, fieldMessages: messages.live.fields };
 
 /**
