@@ -36,6 +36,8 @@ import { profileRoutes } from './features/profile/routes.js';
 import { startReminderJob } from './features/reminders/job.js';
 import { remindersRoutes } from './features/reminders/routes.js';
 import { whatsappWebhookPlugin } from './features/reminders/webhook-routes.js';
+import { showSummaryRoutes } from './features/show-summary/routes.js';
+import { startViewerSampler } from './features/show-summary/sampler.js';
 import { startPaymentExpiry } from './features/unpaid/expiry.js';
 import { unpaidRoutes } from './features/unpaid/routes.js';
 import { usersRoutes } from './features/users/routes.js';
@@ -242,6 +244,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => unpaidRoutes(scope, ctx));
   await app.register(async (scope) => remindersRoutes(scope, ctx));
   await app.register(async (scope) => whatsappWebhookPlugin(scope, ctx));
+  await app.register(async (scope) => showSummaryRoutes(scope, ctx));
   if (opts.webDir) await app.register(async (scope) => webRoutes(scope, { distDir: opts.webDir as string }));
 
   const sweep = setInterval(() => {
@@ -259,6 +262,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
       : startPaymentExpiry({ db: database.db, log: app.log, provider: ctx.payments.provider, accounts: ctx.payments.accounts, publish: publisher.publish });
   // Payment reminders: their rows, skipping finished bills, and the WhatsApp Cloud API's sends.
   const reminders = opts.scheduler === false ? null : startReminderJob({ ctx, log: app.log });
+  // The viewers chart of a show's summary: the viewer count of each live show every few seconds; off with the closing scheduler.
+  const viewerSampler = opts.scheduler === false ? null : startViewerSampler({ db: database.db, log: app.log, viewerCount: (id) => realtime.viewerCount(id) });
 
   // Shutdown: new requests get 503, requests in flight finish, then the sockets close (an open
   // websocket would keep the HTTP server from closing), then the HTTP server, then the database.
@@ -270,6 +275,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     await autoAdvance?.stop();
     await paymentExpiry?.stop();
     await reminders?.stop();
+    await viewerSampler?.stop();
     broadcaster.stop();
     await video.close();
     await realtime.close();

@@ -379,4 +379,9 @@ export const messages = {
     webhookVerify: 'El token de verificación de WhatsApp no coincide.',
     webhookNotConfigured: 'La API de WhatsApp no está configurada.',
   },
+  showSummary: {
+    // The table per buyer as CSV (GET /api/live-sessions/{id}/summary.csv): its columns and payment states.
+    csvHeaders: { buyer: 'Comprador', whatsapp: 'WhatsApp', lots: 'Lotes ganados', total: 'Total (MXN)', payment: 'Pago' },
+    csvStates: { expired: 'Vencido', unbilled: 'Sin cobrar', draft: 'Borrador', linkSent: 'Enlace enviado', paid: 'Pagado' },
+  },
 } as const;
