@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Card, CloseButton, Divider, Group, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, CloseButton, Divider, Group, Loader, Stack, Text } from '@mantine/core';
 import type { Ref } from 'react';
 import type { Me } from '../../../domain/api-types.js';
 import { BID_ERROR_CODES, canBuyNow } from '../../../domain/bid-rules.js';
@@ -7,6 +7,7 @@ import { formatMoney } from '../../../domain/money.js';
 import { AlertIcon, CashIcon, CheckIcon, ClockIcon, GavelIcon, TrophyIcon } from '../../components/icons';
 import { useTranslation } from '../../i18n';
 import { formatDate } from '../../lib/dates';
+import { PURCHASES_PATH } from '../../routes';
 import { AuctionCountdown } from './auction-countdown';
 import { BidForm } from './bid-form';
 import type { BidFormValues } from './bid-input';
@@ -249,7 +250,10 @@ function EndedNotice({ state, hasWon, auctionName }: { state: AuctionLiveState; 
   if (hasWon) {
     return (
       <Alert color="green" variant="filled" icon={<TrophyIcon />} title={t('bidding.ended.youWon')} data-testid="ended-notice" data-won="true">
-        {t('bidding.ended.youWonMessage', { name: auctionName, price })}
+        {t('bidding.ended.youWonMessage', { name: auctionName, price })}{' '}
+        <Anchor href={PURCHASES_PATH} c="white" fw={700} underline="always" data-testid="won-purchases-link">
+          {t('purchases.nav.seeAll')}
+        </Anchor>
       </Alert>
     );
   }
