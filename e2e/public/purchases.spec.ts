@@ -20,6 +20,7 @@ const BUYER = { email: 'lola.compras@ejemplo.mx', name: 'Lola Compras' };
 const NOBODY = { email: 'nico.nada@ejemplo.mx', name: 'Nico Nada' };
 let buyer: E2eUser;
 let paymentId = '';
+let auctionId = '';
 
 beforeAll(async () => {
   buyer = await prepareUser(ctx.app, { ...BUYER, roles: ['buyer'] });
@@ -39,6 +40,7 @@ beforeAll(async () => {
     deadlineAt: new Date(Date.now() + 72 * 3_600_000),
   });
   paymentId = payment.id;
+  auctionId = auction.id;
   await db.insert(paymentItems).values({ paymentId, paymentStatus: 'pending', auctionId: auction.id, auctionName: auction.name, amount: 1850 });
   // The sandbox's checkout of this very bill, as finalize would have made it.
   await db
@@ -69,6 +71,25 @@ describe('Mis compras on a phone', () => {
     await pay.click();
     await page.waitForURL(`**/pay/${paymentId}`);
     await page.getByRole('heading', { name: t.checkout.title, level: 1 }).waitFor();
+  });
+
+  it('reaches it from the auction page the buyer won, by plain links: the page asks nothing more for them', async () => {
+    const page = await newPage(ctx.browser, { mobile: true });
+    await signInPage(page, ctx.app, buyer);
+    const asked: string[] = [];
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.pathname.startsWith('/api/')) asked.push(url.pathname);
+    });
+    await page.goto(`${ctx.app.url}/auctions/${auctionId}`);
+    await page.getByTestId('ended-notice').waitFor();
+    expect(await page.getByTestId('won-purchases-link').getAttribute('href')).toBe('/mis-compras');
+    const header = page.getByTestId('purchases-link');
+    expect(await header.textContent()).toBe(m.nav.link);
+    await page.waitForLoadState('networkidle');
+    expect(asked.filter((path) => path.includes('purchases'))).toEqual([]);
+    await header.click();
+    await page.getByTestId('purchase-bill').getByText('Alebrije de Arrazola').waitFor();
   });
 
   it('tells a buyer who won nothing how to start, with a way to the shows', async () => {
