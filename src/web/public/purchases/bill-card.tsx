@@ -34,7 +34,7 @@ export function ItemLines({ items }: { items: PurchaseItem[] }) {
 }
 
 /** One bill: its lots, shipping, total, status, deadline and, while it can be paid, a big 'Pagar'. */
-export function BillCard({ bill, label }: { bill: PurchaseBill; label?: string }) {
+export function BillCard({ bill, label, note }: { bill: PurchaseBill; label?: string; note?: string }) {
   const { t } = useTranslation();
   const hasShipping = bill.shippingCost > 0 || Boolean(bill.shippingCarrier);
   return (
@@ -46,6 +46,11 @@ export function BillCard({ bill, label }: { bill: PurchaseBill; label?: string }
             {t(`purchases.status.${bill.status}`)}
           </Badge>
         </Group>
+        {note && (
+          <Text size="sm" c="dimmed">
+            {note}
+          </Text>
+        )}
         <ItemLines items={bill.items} />
         {hasShipping && (
           <Line

@@ -99,7 +99,7 @@ function GroupSection({ group }: { group: PurchaseGroup }) {
       </Group>
       {group.secondChances.map((offer) =>
         offer.bill ? (
-          <BillCard key={offer.offerId} bill={offer.bill} label={t('purchases.secondChance')} />
+          <BillCard key={offer.offerId} bill={offer.bill} label={t('purchases.secondChance')} note={t('purchases.secondChanceHint')} />
         ) : (
           <Card key={offer.offerId} withBorder radius="lg" padding="md" data-testid="second-chance">
             <Stack gap="xs">
