@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, Card, CloseButton, Divider, Group, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Button, Card, CloseButton, Divider, Group, Loader, Stack, Text } from '@mantine/core';
 import type { Ref } from 'react';
 import type { Me } from '../../../domain/api-types.js';
 import { BID_ERROR_CODES, canBuyNow } from '../../../domain/bid-rules.js';
@@ -250,10 +250,10 @@ function EndedNotice({ state, hasWon, auctionName }: { state: AuctionLiveState; 
   if (hasWon) {
     return (
       <Alert color="green" variant="filled" icon={<TrophyIcon />} title={t('bidding.ended.youWon')} data-testid="ended-notice" data-won="true">
-        {t('bidding.ended.youWonMessage', { name: auctionName, price })}{' '}
-        <Anchor href={PURCHASES_PATH} c="white" fw={700} underline="always" data-testid="won-purchases-link">
+        {t('bidding.ended.youWonMessage', { name: auctionName, price })} {/* The notice's own colour, so the link keeps its contrast. */}
+        <a href={PURCHASES_PATH} style={{ color: 'inherit', fontWeight: 700, textDecoration: 'underline' }} data-testid="won-purchases-link">
           {t('purchases.nav.seeAll')}
-        </Anchor>
+        </a>
       </Alert>
     );
   }
