@@ -4,6 +4,7 @@ import { formatMoney } from '../../src/domain/money.js';
 import { paymentItems, payments } from '../../src/server/db/schema.js';
 import { buildCompany, buildPayment, buildWonAuction } from '../../test/support/factories.js';
 import { setupAppAndBrowser } from '../support/app.js';
+import { auditPage, formatFindings } from '../support/axe.js';
 import { newPage } from '../support/browser.js';
 import { fill, t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
@@ -67,6 +68,8 @@ describe('Mis compras on a phone', () => {
     expect((box?.y ?? 0) + (box?.height ?? 0), 'Pagar is on the first screen').toBeLessThanOrEqual(844);
     // Designed for 390 px: nothing scrolls sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const findings = await auditPage(page, 'Mis compras');
+    expect(findings, formatFindings(findings)).toEqual([]);
 
     await pay.click();
     await page.waitForURL(`**/pay/${paymentId}`);
@@ -99,6 +102,8 @@ describe('Mis compras on a phone', () => {
     const empty = page.getByTestId('purchases-empty');
     await empty.getByText(m.empty).waitFor();
     expect(await empty.getByRole('link', { name: m.goLive }).getAttribute('href')).toBe('/live');
+    const findings = await auditPage(page, 'Mis compras, empty');
+    expect(findings, formatFindings(findings)).toEqual([]);
   });
 
   it('asks a signed-out visitor to sign in', async () => {

@@ -61,9 +61,9 @@ export function BillCard({ bill, label, note }: { bill: PurchaseBill; label?: st
         <Divider />
         <Line label={t('purchases.total')} value={formatMoney(bill.grandTotal)} strong testId="bill-total" />
         {bill.status === 'toPay' && bill.deadlineAt !== null && (
-          <Group gap={6} wrap="nowrap" c="orange.9">
-            <ClockIcon aria-hidden="true" />
-            <Text size="sm" fw={500} data-testid="bill-deadline">
+          <Group gap={6} wrap="nowrap">
+            <ClockIcon aria-hidden="true" style={{ color: 'var(--mantine-color-orange-7)', flexShrink: 0 }} />
+            <Text size="sm" fw={600} data-testid="bill-deadline">
               {t('purchases.deadline', { date: formatDate(bill.deadlineAt) })}
             </Text>
           </Group>
