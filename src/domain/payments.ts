@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_PRICE } from './money.js';
 import type { PaymentStatus } from './payment-status.js';
+import { PURCHASES_PATH } from './screens.js';
 import { zText } from './text.js';
 
 /**
@@ -296,10 +297,14 @@ export const SANDBOX_OUTCOMES = ['approve', 'reject', 'pending'] as const;
 export type SandboxOutcome = (typeof SANDBOX_OUTCOMES)[number];
 export const ZSandboxPayInput = z.object({ outcome: z.enum(SANDBOX_OUTCOMES, { error: 'invalid' }) });
 
-/** The wa.me message a seller sends a winner: items, total and link (SPEC §2 'Enviar enlace de pago'). */
+/**
+ * The wa.me message a seller sends a winner: items, total and link (SPEC §2 'Enviar enlace de pago').
+ * With the site's `origin`, a last line points the buyer at 'Mis compras'.
+ */
 export function paymentMessage(
   p: { winnerName: string; wonItems: WonItem[]; shippingCost: number; grandTotal: number; link: string },
   format: (n: number) => string,
+  origin?: string,
 ): string {
   const first = p.winnerName.trim().split(/\s+/)[0] ?? '';
   const lines = p.wonItems.map((item) => `• ${item.auctionName}: ${format(item.amount)}`);
@@ -309,6 +314,7 @@ export function paymentMessage(
     ...(p.shippingCost > 0 ? [`Envío: ${format(p.shippingCost)}`] : []),
     `Total a pagar: ${format(p.grandTotal)}`,
     `Paga aquí: ${p.link}`,
+    ...(origin ? [`Tus compras: ${origin}${PURCHASES_PATH}`] : []),
   ].join('\n');
 }
 

@@ -33,6 +33,7 @@ import { paymentsRoutes } from './features/payments/routes.js';
 import { createPayments } from './features/payments/setup.js';
 import { prebidsRoutes } from './features/prebids/routes.js';
 import { profileRoutes } from './features/profile/routes.js';
+import { purchasesRoutes } from './features/purchases/routes.js';
 import { startReminderJob } from './features/reminders/job.js';
 import { remindersRoutes } from './features/reminders/routes.js';
 import { whatsappWebhookPlugin } from './features/reminders/webhook-routes.js';
@@ -245,6 +246,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => remindersRoutes(scope, ctx));
   await app.register(async (scope) => whatsappWebhookPlugin(scope, ctx));
   await app.register(async (scope) => showSummaryRoutes(scope, ctx));
+  await app.register(async (scope) => purchasesRoutes(scope, ctx));
   if (opts.webDir) await app.register(async (scope) => webRoutes(scope, { distDir: opts.webDir as string }));
 
   const sweep = setInterval(() => {

@@ -20,3 +20,7 @@ declare module '*.json?section=profile' {
   const strings: Record<string, unknown>;
   export default strings;
 }
+declare module '*.json?section=purchases' {
+  const strings: Record<string, unknown>;
+  export default strings;
+}

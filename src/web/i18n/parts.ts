@@ -6,14 +6,29 @@
  * strings. vite.config.ts splits the file; test/web/i18n/catalogue-parts.test.ts checks that
  * public code asks only for these sections or its page's.
  */
-export const PUBLIC_NAMESPACES: readonly string[] = ['common', 'footer', 'auth', 'auctions.status', 'publicAuction', 'bidding', 'prebids', 'unpaid.buyer'];
+export const PUBLIC_NAMESPACES: readonly string[] = [
+  'common',
+  'footer',
+  'auth',
+  'auctions.status',
+  'publicAuction',
+  'bidding',
+  'prebids',
+  'unpaid.buyer',
+  'purchases.nav',
+];
 
 /**
  * Sections that one public page (or dialog) alone uses: its module brings them
  * (`./es-MX.json?section=live`) and adds them (addPageStrings) before it renders, so the auction page
  * does not carry the live page's or the checkout's strings. The panel's part holds them too.
  */
-export const PAGE_NAMESPACES = { live: 'public/live-page.tsx', checkout: 'public/pay-page.tsx', profile: 'components/profile-form.tsx' } as const;
+export const PAGE_NAMESPACES = {
+  live: 'public/live-page.tsx',
+  checkout: 'public/pay-page.tsx',
+  profile: 'components/profile-form.tsx',
+  purchases: 'public/purchases/purchases-page.tsx',
+} as const;
 
 /** The part of `catalogue` that `sections` name: whole sections ('bidding') or one level down ('auctions.status'). */
 export function pickSections(catalogue: Record<string, unknown>, sections: readonly string[]): Record<string, unknown> {

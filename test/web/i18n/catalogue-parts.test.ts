@@ -43,6 +43,7 @@ function pageSectionOf(file: string): string | undefined {
   // The chat shows on the live page only (its slots), so it reads the live page's section.
   if (relative.startsWith('public/live') || relative.startsWith('public/chat')) return 'live';
   if (relative.startsWith('public/pay')) return 'checkout';
+  if (relative.startsWith('public/purchases')) return 'purchases';
   if (relative.startsWith('components/profile-') || relative === 'lib/profile-form.ts') return 'profile';
   return undefined;
 }

@@ -14,7 +14,7 @@ export interface LinkMessageInput {
 /** The wa.me link that sends the winner its payment link (SPEC §2 'Enviar enlace de pago'); null without a number. */
 export function paymentWhatsappHref(p: LinkMessageInput, link: string): string | null {
   if (!p.winnerWhatsapp || p.winnerWhatsapp.replace(/\D/g, '') === '') return null;
-  return whatsappLink(p.winnerWhatsapp, paymentMessage({ ...p, link }, formatMoney));
+  return whatsappLink(p.winnerWhatsapp, paymentMessage({ ...p, link }, formatMoney, typeof window === 'undefined' ? undefined : window.location.origin));
 }
 
 /** A chat with the winner, no message. */

@@ -7,6 +7,7 @@ import { formatMoney } from '../../../domain/money.js';
 import { AlertIcon, CashIcon, CheckIcon, ClockIcon, GavelIcon, TrophyIcon } from '../../components/icons';
 import { useTranslation } from '../../i18n';
 import { formatDate } from '../../lib/dates';
+import { PURCHASES_PATH } from '../../routes';
 import { AuctionCountdown } from './auction-countdown';
 import { BidForm } from './bid-form';
 import type { BidFormValues } from './bid-input';
@@ -251,7 +252,10 @@ function EndedNotice({ state, hasWon, auctionName }: { state: AuctionLiveState; 
   if (hasWon) {
     return (
       <Alert color="green" variant="filled" icon={<TrophyIcon />} title={t('bidding.ended.youWon')} data-testid="ended-notice" data-won="true">
-        {t('bidding.ended.youWonMessage', { name: auctionName, price })}
+        {t('bidding.ended.youWonMessage', { name: auctionName, price })} {/* The notice's own colour, so the link keeps its contrast. */}
+        <a href={PURCHASES_PATH} style={{ color: 'inherit', fontWeight: 700, textDecoration: 'underline' }} data-testid="won-purchases-link">
+          {t('purchases.nav.seeAll')}
+        </a>
       </Alert>
     );
   }

@@ -1,8 +1,9 @@
-import { Alert, Badge, Button, Card, Center, EmptyState, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Center, EmptyState, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { formatMoney } from '../../../domain/money.js';
 import type { CheckoutView, SandboxOutcome } from '../../../domain/payments.js';
 import { AlertIcon, CheckIcon, ClockIcon, ReceiptIcon } from '../../components/icons';
 import { useTranslation } from '../../i18n';
+import { PURCHASES_PATH } from '../../routes';
 import { type CheckoutScreen, voucherReference } from './checkout-state';
 
 /** The sandbox's three buttons (SPEC: approve, reject, pending), large for thumbs. */
@@ -83,7 +84,12 @@ export function CheckoutOutcome({ screen, checkout, onTryAgain }: { screen: Chec
           title={t(screen.justNow ? 'checkout.approvedTitle' : 'checkout.alreadyPaidTitle')}
           role="status"
         >
-          {t(screen.justNow ? 'checkout.approvedText' : 'checkout.alreadyPaidText')}
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{t(screen.justNow ? 'checkout.approvedText' : 'checkout.alreadyPaidText')}</Text>
+            <Anchor href={PURCHASES_PATH} size="sm" fw={600} data-testid="see-purchases">
+              {t('purchases.nav.seeAll')}
+            </Anchor>
+          </Stack>
         </Alert>
       );
     case 'processing':

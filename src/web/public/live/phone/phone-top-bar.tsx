@@ -1,6 +1,7 @@
 import { VisuallyHidden } from '@mantine/core';
 import { ChatIcon, ChevronLeftIcon, EyeIcon, VolumeIcon, VolumeOffIcon } from '../../../components/icons';
 import { useTranslation } from '../../../i18n';
+import { PurchasesLink, useIsSignedIn } from '../../purchases/purchases-link';
 import type { VideoSound } from '../live-video';
 import type { ShowModel } from '../show-model';
 import classes from './phone-show.module.css';
@@ -10,6 +11,7 @@ export function PhoneTopBar({ show, sound }: { show: ShowModel; sound: VideoSoun
   const { t } = useTranslation();
   const { session, pageState, viewerCount } = show;
   const status = sound.isStopped ? 'stopped' : pageState;
+  const isSignedIn = useIsSignedIn();
   return (
     <>
       <header className={classes.topBar}>
@@ -35,7 +37,7 @@ export function PhoneTopBar({ show, sound }: { show: ShowModel; sound: VideoSoun
           </span>
         )}
       </header>
-      {(sound.isPlaying || sound.canSaveData || session.whatsappLink) && (
+      {(sound.isPlaying || sound.canSaveData || session.whatsappLink || isSignedIn) && (
         <div className={classes.topActions}>
           {sound.isPlaying && (
             <button type="button" className={classes.pill} onClick={sound.toggleSound} aria-pressed={!sound.muted} data-testid="audio-toggle">
@@ -69,6 +71,7 @@ export function PhoneTopBar({ show, sound }: { show: ShowModel; sound: VideoSoun
               {t('live.phone.whatsapp')}
             </a>
           )}
+          <PurchasesLink className={classes.pill} />
         </div>
       )}
     </>
