@@ -9,6 +9,7 @@ import purchasesStrings from '../../i18n/es-MX.json?section=purchases';
 import { DATE_FORMAT, formatDate } from '../../lib/dates';
 import { PublicLayout } from '../public-layout';
 import { BillCard, ItemLines } from './bill-card';
+import { DeclineOffer } from './decline-offer';
 
 // This page's own strings, not in the first load (i18n/parts.ts).
 addPageStrings(purchasesStrings);
@@ -99,7 +100,10 @@ function GroupSection({ group }: { group: PurchaseGroup }) {
       </Group>
       {group.secondChances.map((offer) =>
         offer.bill ? (
-          <BillCard key={offer.offerId} bill={offer.bill} label={t('purchases.secondChance')} note={t('purchases.secondChanceHint')} />
+          <Stack key={offer.offerId} gap={4} data-testid="second-chance">
+            <BillCard bill={offer.bill} label={t('purchases.secondChance')} note={t('purchases.secondChanceHint')} />
+            {offer.bill.status === 'toPay' && <DeclineOffer offerId={offer.offerId} />}
+          </Stack>
         ) : (
           <Card key={offer.offerId} withBorder radius="lg" padding="md" data-testid="second-chance">
             <Stack gap="xs">
