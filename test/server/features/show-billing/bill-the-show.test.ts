@@ -186,4 +186,25 @@ describe('Cobrar el show', () => {
     expect(overview.payments).toEqual([]);
     expect(overview.preview).toHaveLength(1);
   });
+  it('takes the rules when the show is created, and refuses bad ones there too', async () => {
+    const made = await call(seller, 'POST', '/api/live-sessions', {
+      title: 'Show con envío',
+      scheduledAt: Date.UTC(2030, 0, 4, 18),
+      shippingRules: { mode: 'pickup', pickupAddress: 'Local 4, Mercado Juárez', paymentDeadlineHours: 24 },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const id = made.json().session.id as string;
+    expect((await call(seller, 'GET', `/api/live-sessions/${id}/shipping`)).json()).toEqual({
+      rules: { mode: 'pickup', flatFee: 0, perExtraItem: 0, freeOver: null, pickupAddress: 'Local 4, Mercado Juárez' },
+      paymentDeadlineHours: 24,
+    });
+    const plain = await call(seller, 'POST', '/api/live-sessions', { title: 'Show sin envío', scheduledAt: Date.UTC(2030, 0, 5, 18) });
+    expect((await call(seller, 'GET', `/api/live-sessions/${plain.json().session.id}/shipping`)).json()).toEqual({ rules: null, paymentDeadlineHours: null });
+    const bad = await call(seller, 'POST', '/api/live-sessions', {
+      title: 'Show con envío malo',
+      scheduledAt: Date.UTC(2030, 0, 6, 18),
+      shippingRules: { mode: 'flat', flatFee: -10 },
+    });
+    expect(bad.statusCode).toBe(400);
+  });
 });
