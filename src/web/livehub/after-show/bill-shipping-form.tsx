@@ -1,13 +1,12 @@
-import { Button, Group, NumberInput, SegmentedControl, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { MAX_PAYMENT_DEADLINE_HOURS, MIN_PAYMENT_DEADLINE_HOURS } from '../../../domain/after-show.js';
-import { MAX_SHIPPING_COST } from '../../../domain/payments.js';
-import { MAX_PICKUP_ADDRESS_LENGTH, type ShowShipping } from '../../../domain/show-billing.js';
+import type { ShowShipping } from '../../../domain/show-billing.js';
 import { isApiError } from '../../api/client';
 import { useSaveShowShipping } from '../../api/show-billing';
-import { type TranslationKey, useTranslation } from '../../i18n';
+import { useTranslation } from '../../i18n';
 import { useErrorText } from '../../lib/use-error-text';
 import { type BillFormField, type BillFormValues, formValuesOf, parseBillForm } from './bill-form-values';
+import { BillShippingFields } from './bill-shipping-fields';
 
 interface BillShippingFormProps {
   sessionId: string;
@@ -16,7 +15,7 @@ interface BillShippingFormProps {
   onValuesChange: (values: BillFormValues) => void;
 }
 
-/** The show's shipping rules: flat fee (per extra lot, free from an amount) or pickup, and the show's own payment deadline. */
+/** The show's shipping rules and own payment deadline, saved with PUT …/shipping. */
 export function BillShippingForm({ sessionId, shipping, onValuesChange }: BillShippingFormProps) {
   const { t } = useTranslation();
   const errorText = useErrorText();
@@ -33,7 +32,6 @@ export function BillShippingForm({ sessionId, shipping, onValuesChange }: BillSh
     setErrors((e) => ({ ...e, [field]: undefined }));
     setIsSaved(false);
   };
-  const fieldText = (code: string | undefined) => (code ? t(`showBilling.fields.${code}` as TranslationKey) : undefined);
 
   const submit = async () => {
     if (save.isPending) return;
@@ -49,16 +47,9 @@ export function BillShippingForm({ sessionId, shipping, onValuesChange }: BillSh
       setIsSaved(true);
     } catch (err) {
       // The server names each refused field in Spanish: show those under their inputs.
-      const fields = isApiError(err) ? (err.fields as Record<string, string> | undefined) : undefined;
-      if (fields) setErrors(fields as Partial<Record<BillFormField, string>>);
+      if (isApiError(err)) setErrors(err.fields as Partial<Record<BillFormField, string>>);
       setServerError(errorText(err));
     }
-  };
-
-  // A server message is already Spanish; a code of our schema is looked up.
-  const shown = (field: BillFormField) => {
-    const e = errors[field];
-    return e && /^[a-zA-Z]+$/.test(e) ? fieldText(e) : e;
   };
 
   return (
@@ -72,74 +63,7 @@ export function BillShippingForm({ sessionId, shipping, onValuesChange }: BillSh
       aria-label={t('showBilling.shipping.title')}
     >
       <Text fw={600}>{t('showBilling.shipping.title')}</Text>
-      <SegmentedControl
-        aria-label={t('showBilling.shipping.modeLabel')}
-        value={values.mode}
-        onChange={(v) => set('mode', v === 'pickup' ? 'pickup' : 'flat')}
-        data={[
-          { value: 'flat', label: t('showBilling.shipping.modeFlat') },
-          { value: 'pickup', label: t('showBilling.shipping.modePickup') },
-        ]}
-        fullWidth
-      />
-      {values.mode === 'flat' ? (
-        <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm">
-          <NumberInput
-            label={t('showBilling.shipping.flatFee')}
-            description={t('showBilling.shipping.flatFeeHint')}
-            value={values.flatFee}
-            onChange={(v) => set('flatFee', v)}
-            min={0}
-            max={MAX_SHIPPING_COST}
-            allowDecimal={false}
-            prefix="$"
-            thousandSeparator=","
-            error={shown('flatFee')}
-          />
-          <NumberInput
-            label={t('showBilling.shipping.perExtraItem')}
-            value={values.perExtraItem}
-            onChange={(v) => set('perExtraItem', v)}
-            min={0}
-            max={MAX_SHIPPING_COST}
-            allowDecimal={false}
-            prefix="$"
-            thousandSeparator=","
-            error={shown('perExtraItem')}
-          />
-          <NumberInput
-            label={t('showBilling.shipping.freeOver')}
-            description={t('showBilling.shipping.freeOverHint')}
-            value={values.freeOver}
-            onChange={(v) => set('freeOver', v)}
-            min={1}
-            allowDecimal={false}
-            prefix="$"
-            thousandSeparator=","
-            error={shown('freeOver')}
-          />
-        </SimpleGrid>
-      ) : (
-        <TextInput
-          label={t('showBilling.shipping.pickupAddress')}
-          value={values.pickupAddress}
-          onChange={(e) => set('pickupAddress', e.currentTarget.value)}
-          maxLength={MAX_PICKUP_ADDRESS_LENGTH}
-          error={shown('pickupAddress')}
-          required
-        />
-      )}
-      <NumberInput
-        label={t('showBilling.shipping.deadlineHours')}
-        description={t('showBilling.shipping.deadlineHint')}
-        value={values.paymentDeadlineHours}
-        onChange={(v) => set('paymentDeadlineHours', v)}
-        min={MIN_PAYMENT_DEADLINE_HOURS}
-        max={MAX_PAYMENT_DEADLINE_HOURS}
-        allowDecimal={false}
-        error={shown('paymentDeadlineHours')}
-        maw={260}
-      />
+      <BillShippingFields values={values} onChange={set} errors={errors} />
       {serverError ? (
         <Text c="red" size="sm" role="alert">
           {serverError}
