@@ -1,12 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentAnswer, PaymentView, WinnersSummary } from '../../../../src/domain/payments.js';
+import type { PaymentStatusEvent } from '../../../../src/domain/realtime.js';
 import type { ShowBillAnswer, ShowBillOverview, ShowLinksAnswer, ShowShipping } from '../../../../src/domain/show-billing.js';
 import { auditLog, liveSessions } from '../../../../src/server/db/schema.js';
 import { messages } from '../../../../src/server/messages.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
 import { buildLot, buildSession, buildWonAuction } from '../../../support/factories.js';
 import { caller, startTestServer, type TestServer } from '../../../support/server.js';
+import { connected, connectSocket } from '../../../support/sockets.js';
+import { eventually } from '../../../support/wait.js';
 
 /**
  * 'Cobrar el show' with the sandbox provider: the show's shipping rules, one draft per buyer for
@@ -138,8 +141,16 @@ describe('Cobrar el show', () => {
     const edit = await call(seller, 'POST', `/api/payments/${ana.id}/update-shipping`, { shippingCarrier: 'Estafeta', shippingCost: 99 });
     expect((edit.json() as PaymentAnswer).payment).toMatchObject({ shippingCarrier: 'Estafeta', shippingCost: 99, grandTotal: 599 });
 
-    // Generar enlaces: every draft gets its link, with the show's own deadline.
+    // Generar enlaces: every draft gets its link, with the show's own deadline, and the panels hear of each.
+    const socket = connectSocket(server.url, { cookie: seller.cookie });
+    const heard = new Set<string>();
+    socket.on('paymentStatusUpdate', (event: PaymentStatusEvent) => {
+      if (event.paymentStatus === 'pending') heard.add(event.paymentId);
+    });
+    await connected(socket);
     const links = (await call(seller, 'POST', `/api/live-sessions/${sessionId}/bill/links`)).json() as ShowLinksAnswer;
+    await eventually(() => heard.size === 3, { timeoutMs: 5000, what: () => `${heard.size} of 3 payment events` });
+    socket.disconnect();
     expect(links.results).toHaveLength(3);
     expect(links.results.every((r) => r.ok && r.link)).toBe(true);
     for (const p of links.payments) {
