@@ -40,7 +40,7 @@ export function CreateSessionModal({ opened, onClose, onCreated }: { opened: boo
   const create = useCreateSession();
   const submission = useSubmission();
   const fieldError = useFieldError(errors);
-  const guard = useDiscardGuard({ opened, isDirty: isCreateDirty(values) && !submission.isLocked, onClose });
+  const guard = useDiscardGuard({ opened, isDirty: (isCreateDirty(values) || isShippingOpen) && !submission.isLocked, onClose });
 
   useEffect(() => {
     if (opened) {

@@ -182,6 +182,25 @@ describe('Cobrar el show', () => {
     });
   });
 
+  it('bills each buyer once when two clicks race', async () => {
+    const { sessionId } = await show([
+      { buyer: 0, price: 100 },
+      { buyer: 1, price: 200 },
+      { buyer: 2, price: 300 },
+      { buyer: 0, price: 400 },
+    ]);
+    await call(seller, 'PUT', `/api/live-sessions/${sessionId}/shipping`, flatRules);
+    const [a, b] = await Promise.all([
+      call(seller, 'POST', `/api/live-sessions/${sessionId}/bill`),
+      call(seller, 'POST', `/api/live-sessions/${sessionId}/bill`),
+    ]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    expect((a.json() as ShowBillAnswer).created + (b.json() as ShowBillAnswer).created).toBe(3);
+    const overview = (await call(seller, 'GET', `/api/live-sessions/${sessionId}/bill`)).json() as ShowBillOverview;
+    expect(overview.payments).toHaveLength(3);
+    expect(overview.payments.flatMap((p) => p.auctionIds)).toHaveLength(4);
+  });
+
   it('is the session editor’s only: another company’s seller gets 404 and changes nothing', async () => {
     const { sessionId } = await show([{ buyer: 2, price: 100 }]);
     expect((await call(otherSeller, 'PUT', `/api/live-sessions/${sessionId}/shipping`, flatRules)).statusCode).toBe(404);
