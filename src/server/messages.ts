@@ -357,7 +357,6 @@ export const messages = {
   showBilling: {
     // 'Cobrar el show': one bill per buyer for the whole show, from the session's shipping rules.
     noRules: 'Define el envío del show antes de cobrar.',
-    nothingToBill: 'No hay ganadores por cobrar en este show.',
     fields: {
       shippingModeInvalid: 'Elige envío fijo o entrega en punto.',
       flatFeeInvalid: 'Escribe el costo de envío en pesos.',
