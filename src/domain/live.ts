@@ -4,6 +4,7 @@ import type { AuctionLiveState } from './bidding.js';
 import { isUuid } from './ids.js';
 import { type LotStatus, SESSION_STATUSES, type SessionStatus, slugify } from './live-public.js';
 import { MAX_PRICE } from './money.js';
+import { ZShippingRulesInput } from './show-billing.js';
 import { nameTokens, zText } from './text.js';
 
 /**
@@ -312,6 +313,8 @@ export const ZSessionCreate = z.object({
   biddingConfig: ZBiddingConfig.optional(),
   /** 'Ensayo': a practice show with simulated bidders; nothing in it is real (features/live/rehearsal). */
   rehearsal: z.boolean({ error: 'rehearsalInvalid' }).optional(),
+  /** 'Envío del show', set at creation (optional): how its bills charge shipping, and its own payment deadline. */
+  shippingRules: ZShippingRulesInput.optional(),
 });
 export type SessionCreateInput = z.input<typeof ZSessionCreate>;
 

@@ -37,6 +37,7 @@ import { purchasesRoutes } from './features/purchases/routes.js';
 import { startReminderJob } from './features/reminders/job.js';
 import { remindersRoutes } from './features/reminders/routes.js';
 import { whatsappWebhookPlugin } from './features/reminders/webhook-routes.js';
+import { showBillingRoutes } from './features/show-billing/routes.js';
 import { showSummaryRoutes } from './features/show-summary/routes.js';
 import { startViewerSampler } from './features/show-summary/sampler.js';
 import { startPaymentExpiry } from './features/unpaid/expiry.js';
@@ -247,6 +248,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => whatsappWebhookPlugin(scope, ctx));
   await app.register(async (scope) => showSummaryRoutes(scope, ctx));
   await app.register(async (scope) => purchasesRoutes(scope, ctx));
+  await app.register(async (scope) => showBillingRoutes(scope, ctx));
   if (opts.webDir) await app.register(async (scope) => webRoutes(scope, { distDir: opts.webDir as string }));
 
   const sweep = setInterval(() => {

@@ -32,6 +32,8 @@ export const paymentKeys = {
   lists: () => [...paymentKeys.all, 'list'] as const,
   list: (params: PaymentListParams) => [...paymentKeys.lists(), params] as const,
   winners: () => [...paymentKeys.all, 'winners-summary'] as const,
+  /** One show's lots only (null: every lot). */
+  winnersOf: (sessionId: string | null) => [...paymentKeys.winners(), sessionId] as const,
 };
 
 export const mpKeys = {
@@ -55,11 +57,12 @@ export function paymentListUrl(params: PaymentListParams): string {
   return text ? `/api/payments?${text}` : '/api/payments';
 }
 
-/** GET /api/winners-summary: ended auctions with a winner that no live payment holds yet. */
-export function useWinnersSummary() {
+/** GET /api/winners-summary: ended auctions with a winner that no live payment holds yet; with a show, only its lots. */
+export function useWinnersSummary(sessionId: string | null = null) {
   return useQuery({
-    queryKey: paymentKeys.winners(),
-    queryFn: ({ signal }) => api.get<WinnersSummary>('/api/winners-summary', signal),
+    queryKey: paymentKeys.winnersOf(sessionId),
+    queryFn: ({ signal }) =>
+      api.get<WinnersSummary>(sessionId ? `/api/winners-summary?sessionId=${encodeURIComponent(sessionId)}` : '/api/winners-summary', signal),
   });
 }
 

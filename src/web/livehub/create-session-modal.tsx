@@ -5,6 +5,8 @@ import { SLUG_INPUT_MAX } from '../../domain/live.js';
 import { useCreateSession } from '../api/live-hub';
 import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
+import { type BillFormField, type BillFormValues, formValuesOf, parseBillForm } from './after-show/bill-form-values';
+import { BillShippingFields } from './after-show/bill-shipping-fields';
 import { COMPACT_QUERY } from './hub-layout';
 import { DiscardPrompt, useDiscardGuard } from './hub-prompts';
 import { HUB_WINDOW } from './hub-windows';
@@ -31,16 +33,23 @@ export function CreateSessionModal({ opened, onClose, onCreated }: { opened: boo
   const [errors, setErrors] = useState<FieldErrors>({});
   /** 'Ensayo': a practice show with simulated bidders (server: features/live/rehearsal.ts). */
   const [rehearsal, setRehearsal] = useState(false);
+  /** 'Envío del show', folded: sent only when the seller opened it. */
+  const [isShippingOpen, setIsShippingOpen] = useState(false);
+  const [shipping, setShipping] = useState<BillFormValues>(() => formValuesOf(undefined));
+  const [shippingErrors, setShippingErrors] = useState<Partial<Record<BillFormField, string>>>({});
   const create = useCreateSession();
   const submission = useSubmission();
   const fieldError = useFieldError(errors);
-  const guard = useDiscardGuard({ opened, isDirty: isCreateDirty(values) && !submission.isLocked, onClose });
+  const guard = useDiscardGuard({ opened, isDirty: (isCreateDirty(values) || isShippingOpen) && !submission.isLocked, onClose });
 
   useEffect(() => {
     if (opened) {
       setValues(EMPTY_CREATE_VALUES);
       setErrors({});
       setRehearsal(false);
+      setIsShippingOpen(false);
+      setShipping(formValuesOf(undefined));
+      setShippingErrors({});
       create.reset();
     }
   }, [opened, create.reset]);
@@ -58,7 +67,12 @@ export function CreateSessionModal({ opened, onClose, onCreated }: { opened: boo
       setErrors(parsed.errors);
       return;
     }
-    const input = rehearsal ? { ...parsed.value, rehearsal } : parsed.value;
+    const rules = isShippingOpen ? parseBillForm(shipping) : null;
+    if (rules && !rules.ok) {
+      setShippingErrors(rules.errors);
+      return;
+    }
+    const input = { ...parsed.value, ...(rehearsal ? { rehearsal } : {}), ...(rules?.ok ? { shippingRules: rules.input } : {}) };
     const key = submission.begin(input);
     if (!key) return;
     create.mutate(
@@ -126,6 +140,34 @@ export function CreateSessionModal({ opened, onClose, onCreated }: { opened: boo
                 }}
                 data-testid="create-rehearsal"
               />
+              <Button
+                variant="subtle"
+                size="compact-sm"
+                onClick={() => {
+                  setIsShippingOpen((o) => !o);
+                  submission.forget();
+                }}
+                aria-expanded={isShippingOpen}
+                w="fit-content"
+              >
+                {t('showBilling.shipping.atCreate')}
+              </Button>
+              {isShippingOpen && (
+                <Stack gap="xs">
+                  <Text size="xs" c="dimmed">
+                    {t('showBilling.shipping.atCreateHint')}
+                  </Text>
+                  <BillShippingFields
+                    values={shipping}
+                    onChange={(field, value) => {
+                      setShipping((v) => ({ ...v, [field]: value }));
+                      setShippingErrors((e) => ({ ...e, [field]: undefined }));
+                      submission.forget();
+                    }}
+                    errors={shippingErrors}
+                  />
+                </Stack>
+              )}
               {whatsappProblem && (
                 <Alert color="red" variant="light" role="alert">
                   {t('livehub.errors.whatsappInvalid')}

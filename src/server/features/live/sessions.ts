@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { isUuid } from '../../../domain/ids.js';
 import { DEFAULT_BIDDING_CONFIG, mergeBiddingConfig, sessionSlug, type ZSessionCreate, type ZSessionUpdate } from '../../../domain/live.js';
 import type { SessionStatus } from '../../../domain/live-public.js';
+import { rulesOf } from '../../../domain/show-billing.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import type { EngineState } from '../../db/engine-rows.js';
@@ -121,6 +122,7 @@ export async function createSession(
         whatsappLink: input.whatsappLink ?? null,
         biddingConfig: input.biddingConfig ? mergeBiddingConfig(DEFAULT_BIDDING_CONFIG, input.biddingConfig) : DEFAULT_BIDDING_CONFIG,
         rehearsal: input.rehearsal ?? false,
+        ...(input.shippingRules ? { shippingRules: rulesOf(input.shippingRules), paymentDeadlineHours: input.shippingRules.paymentDeadlineHours ?? null } : {}),
       })
       .returning();
     if (!row) throw new Error('insert returned nothing');

@@ -5,7 +5,7 @@ import type { PaymentView, PayoutStatus, WinnersSummary } from '../../../domain/
 import { foldText } from '../../../domain/text.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { escapeLike, foldedSql } from '../../db/like.js';
-import { auctions, HOLDING_PAYMENT_STATUSES, paymentItems, payments } from '../../db/schema.js';
+import { auctions, HOLDING_PAYMENT_STATUSES, liveLots, paymentItems, payments } from '../../db/schema.js';
 import { scopeWhere } from '../../policies/scope.js';
 import { companyNameSql, companyNames } from '../companies/queries.js';
 import { inRehearsal } from '../live/rehearsal.js';
@@ -115,7 +115,7 @@ export async function listPayments(
  * GET /api/winners-summary: ended auctions with a winner that are in no draft, pending or paid
  * payment, grouped by winner and collecting account (collectors.ts): one entry is one bill.
  */
-export async function winnersSummary(db: Db, opts: { scope: PaymentScope }): Promise<WinnersSummary> {
+export async function winnersSummary(db: Db, opts: { scope: PaymentScope /** Only this show's lots. */; sessionId?: string }): Promise<WinnersSummary> {
   const rows = await db
     .select({
       id: auctions.id,
@@ -132,6 +132,9 @@ export async function winnersSummary(db: Db, opts: { scope: PaymentScope }): Pro
     .where(
       and(
         scopeWhere(opts.scope, auctions),
+        opts.sessionId
+          ? sql`exists (select 1 from ${liveLots} where ${liveLots.auctionId} = ${auctions.id} and ${liveLots.sessionId} = ${opts.sessionId})`
+          : undefined,
         eq(auctions.status, 'ended'),
         isNotNull(auctions.currentWinnerId),
         // A rehearsal sells nothing, while it runs or after (live/rehearsal.ts).

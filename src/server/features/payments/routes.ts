@@ -34,6 +34,8 @@ const ZListQuery = z.object({
   payoutStatus: z.enum(PAYOUT_STATUSES).optional(),
   q: zText().max(100).optional(),
 });
+/** GET /api/winners-summary?sessionId=: only that show's lots. */
+const ZWinnersQuery = z.object({ sessionId: z.uuid({ error: 'invalid' }).optional() });
 const panel = requireRole('admin', 'seller');
 /** Per user: generous for a seller billing a long list, tight enough to stop a runaway script. */
 const writeLimit = { max: 120, timeWindow: '1 minute', keyGenerator: (req: FastifyRequest) => req.user?.id ?? req.ip };
@@ -58,7 +60,9 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext):
     return { payment: change.payment };
   };
 
-  app.get('/api/winners-summary', { preValidation: panel }, async (req) => winnersSummary(db, { scope: paymentScope(currentUser(req)) }));
+  app.get('/api/winners-summary', { preValidation: panel, schema: { querystring: ZWinnersQuery } }, async (req) =>
+    winnersSummary(db, { scope: paymentScope(currentUser(req)), ...(req.query.sessionId ? { sessionId: req.query.sessionId.toLowerCase() } : {}) }),
+  );
 
   app.get('/api/payments', { preValidation: panel, schema: { querystring: ZListQuery } }, async (req) =>
     listPayments(db, { scope: paymentScope(currentUser(req)), status: req.query.status, payoutStatus: req.query.payoutStatus, q: req.query.q }),

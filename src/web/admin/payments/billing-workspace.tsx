@@ -1,9 +1,10 @@
-import { Divider, Stack } from '@mantine/core';
+import { Divider, Select, Stack } from '@mantine/core';
 import { useSessionStorage } from '@mantine/hooks';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import type { Me } from '../../../domain/api-types.js';
 import type { PaymentView } from '../../../domain/payments.js';
+import { useHubSessions } from '../../api/live-hub';
 import { isPlatformAdmin } from '../../api/me';
 import { usePayments, useWinnersSummary } from '../../api/payments';
 import { useTranslation } from '../../i18n';
@@ -59,7 +60,15 @@ export function BillingWorkspace({ me, isMobile, search }: { me: Me; isMobile: b
   const role: BillingRole = showCompany ? 'admin' : 'seller';
   const actions = useBillingActions();
 
-  const summary = useWinnersSummary();
+  // 'Show': the ready list narrowed to one show's lots; adding items to a draft still offers every unbilled win.
+  const [showId, setShowId] = useState<string | null>(null);
+  const sessions = useHubSessions();
+  const showOptions = useMemo(
+    () => [{ value: '', label: t('showBilling.filter.all') }, ...(sessions.data?.sessions ?? []).map((s) => ({ value: s.id, label: s.title }))],
+    [sessions.data, t],
+  );
+  const summary = useWinnersSummary(showId);
+  const allSummary = useWinnersSummary();
   const drafts = usePayments({ status: 'draft', q: '' });
   const pending = usePayments({ status: 'pending', q: '' });
   const [payoutFilter, setPayoutFilter] = useState<PayoutFilter>('all');
@@ -136,6 +145,17 @@ export function BillingWorkspace({ me, isMobile, search }: { me: Me; isMobile: b
         onCreateDraft={(row) => void createDraft(row)}
         onEditShipping={(row) => setEditTarget({ key: row.key, winnerName: row.winnerName, shipping: row })}
         onSendLink={sendLink}
+        toolbar={
+          <Select
+            label={t('showBilling.filter.label')}
+            data={showOptions}
+            value={showId ?? ''}
+            onChange={(v) => setShowId(v ? v : null)}
+            allowDeselect={false}
+            searchable
+            maw={320}
+          />
+        }
       />
       <Divider />
       <DraftSection
@@ -145,7 +165,7 @@ export function BillingWorkspace({ me, isMobile, search }: { me: Me; isMobile: b
         isMobile={isMobile}
         showCompany={showCompany}
         actions={actions}
-        availableCount={(payment) => availableItemsFor(payment, summary.data).length}
+        availableCount={(payment) => availableItemsFor(payment, allSummary.data).length}
         onAddItems={(payment) => setAddItemsId(payment.id)}
         onFinalize={finalizeDraft}
       />
@@ -183,7 +203,7 @@ export function BillingWorkspace({ me, isMobile, search }: { me: Me; isMobile: b
       />
       <AddItemsModal
         payment={addItemsPayment}
-        available={addItemsPayment ? availableItemsFor(addItemsPayment, summary.data) : []}
+        available={addItemsPayment ? availableItemsFor(addItemsPayment, allSummary.data) : []}
         isBusy={addItemsPayment ? actions.isBusy(busyKey.payment(addItemsPayment.id)) : false}
         onClose={() => setAddItemsId(null)}
         onSubmit={actions.addItems}

@@ -1,4 +1,5 @@
 import { Badge, Button, Tooltip } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { useTranslation } from '../../i18n';
 import type { BillingColumn } from './billing-list';
 import { BillingListSection, type SectionQuery } from './billing-section';
@@ -16,10 +17,23 @@ interface ReadySectionProps {
   onCreateDraft: (row: ReadyRow) => void;
   onEditShipping: (row: ReadyRow) => void;
   onSendLink: (row: ReadyRow) => void;
+  /** Above the list: the show filter. */
+  toolbar?: ReactNode;
 }
 
 /** 'Listos para facturar' (SPEC §2): each winner's unbilled items, the shipping typed for them, and the three actions. */
-export function ReadySection({ rows, query, searchMiss, isMobile, showCompany, isBusy, onCreateDraft, onEditShipping, onSendLink }: ReadySectionProps) {
+export function ReadySection({
+  rows,
+  query,
+  searchMiss,
+  isMobile,
+  showCompany,
+  isBusy,
+  onCreateDraft,
+  onEditShipping,
+  onSendLink,
+  toolbar,
+}: ReadySectionProps) {
   const { t } = useTranslation();
   const columns: BillingColumn<ReadyRow>[] = [
     {
@@ -83,6 +97,7 @@ export function ReadySection({ rows, query, searchMiss, isMobile, showCompany, i
       isMobile={isMobile}
       skeletonColumns={7}
       minWidth={900}
+      toolbar={toolbar}
     />
   );
 }
