@@ -1,6 +1,7 @@
 import type { ReminderChannel, ReminderKind, ReminderStatus } from './after-show.js';
 import { formatMoney } from './money.js';
 import { whatsappLink } from './payments.js';
+import { PURCHASES_PATH } from './screens.js';
 
 /** The reminder ladder of a bill with a link, and the words each reminder says (wa.me and the Cloud API). */
 
@@ -55,7 +56,12 @@ export function isDeliveryStep(current: ReminderStatus, next: 'sent' | 'delivere
 }
 
 /** A bill's facts a reminder's message names. */
+/** Where a bill comes from, for the first message's words: a show's bill, a second-chance offer, or a bill made by hand. */
+export type ReminderSource = 'show' | 'secondChance' | 'sale';
+
 export interface ReminderBill {
+  /** Absent: a bill made by hand ('sale'). */
+  source?: ReminderSource;
   winnerName: string;
   lots: string[];
   grandTotal: number;
@@ -81,16 +87,23 @@ function firstName(name: string): string {
   return name.trim().split(/\s+/)[0] ?? '';
 }
 
+const FIRST_MESSAGE: Record<ReminderSource, (hello: string) => string> = {
+  show: (hello) => `${hello} Esta es tu cuenta del show:`,
+  secondChance: (hello) =>
+    `${hello} El vendedor te ofrece este lote por tu puja más alta (segunda oportunidad). Si lo quieres, págalo antes de la fecha límite; si no, puedes rechazarlo en Mis compras:`,
+  sale: (hello) => `${hello} Esta es tu cuenta:`,
+};
+
 /** The Spanish message of one reminder, as the wa.me link carries it. `origin` is the site's (for /mis-compras). */
 export function reminderMessage(kind: LadderKind, bill: ReminderBill, origin: string): string {
   const hello = `¡Hola${firstName(bill.winnerName) ? ` ${firstName(bill.winnerName)}` : ''}!`;
   const lots = bill.lots.map((name) => `• ${name}`);
   const total = formatMoney(bill.grandTotal);
   const deadline = bill.deadlineAt ? formatDeadline(bill.deadlineAt) : null;
-  const purchases = `Tus compras: ${origin.replace(/\/+$/, '')}/mis-compras`;
+  const purchases = `Tus compras: ${origin.replace(/\/+$/, '')}${PURCHASES_PATH}`;
   const opening =
     kind === 'bill'
-      ? `${hello} Esta es tu cuenta del show:`
+      ? FIRST_MESSAGE[bill.source ?? 'sale'](hello)
       : kind === 'afterLink'
         ? `${hello} Te recordamos tu cuenta pendiente:`
         : `${hello} Tu cuenta vence pronto:`;

@@ -43,6 +43,7 @@ export const AUDIT_ACTIONS = [
   'live_session.timer',
   'live_session.next',
   'live_session.requeue',
+  'live_session.shipping',
   'live_session.lot_format',
   'live_session.moderator_add',
   'live_session.moderator_remove',

@@ -63,7 +63,7 @@ describe('retries and delivery statuses', () => {
 
 describe('the messages', () => {
   it('names the lots, the total, the link, the deadline in Mexico City time and Mis compras', () => {
-    const text = reminderMessage('bill', bill, 'https://martillo.mx/');
+    const text = reminderMessage('bill', { ...bill, source: 'show' }, 'https://martillo.mx/');
     expect(text).toContain('¡Hola Juana! Esta es tu cuenta del show:');
     expect(text).toContain('• Reloj Casio');
     expect(text).toContain('• Lámpara');
@@ -72,6 +72,14 @@ describe('the messages', () => {
     // 18:00 UTC is 12:00 in Mexico City (UTC−6, no daylight saving since 2022).
     expect(text).toMatch(/Fecha límite: lunes, 23 de noviembre,? 12:00 p\. ?m\./);
     expect(text).toContain('https://martillo.mx/mis-compras');
+  });
+
+  it('opens the first message by where the bill comes from: a show, a second chance, or a bill made by hand', () => {
+    expect(reminderMessage('bill', { ...bill, source: 'secondChance' }, 'https://martillo.mx')).toContain('segunda oportunidad');
+    expect(reminderMessage('bill', { ...bill, source: 'secondChance' }, 'https://martillo.mx')).toContain('rechazarlo en Mis compras');
+    const byHand = reminderMessage('bill', bill, 'https://martillo.mx');
+    expect(byHand).toContain('¡Hola Juana! Esta es tu cuenta:');
+    expect(byHand).not.toContain('del show');
   });
 
   it('says which reminder it is', () => {

@@ -58,7 +58,7 @@ const pickerLimit = { max: 60, timeWindow: '10 seconds', keyGenerator: (req: Fas
  * Every live route: the Live Hub's field codes (src/domain/live.ts) have their own words, read by the
  * shared error handler before the common ones ('whatsappInvalid' is a group link here).
  */
-const live = { fieldMessages: messages.live.fields };
+const live = { fieldMessages: { ...messages.live.fields, ...messages.showBilling.fields } };
 /** A change: the Live Hub's words and the writes' limit. */
 const write = { ...live, rateLimit: writeLimit };
 

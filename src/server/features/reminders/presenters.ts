@@ -1,4 +1,4 @@
-import { LADDER_KINDS, type LadderKind, type ReminderView, reminderWhatsappHref } from '../../../domain/reminders.js';
+import { LADDER_KINDS, type LadderKind, type ReminderSource, type ReminderView, reminderWhatsappHref } from '../../../domain/reminders.js';
 import type { paymentReminders } from '../../db/schema.js';
 
 export interface ReminderRow {
@@ -13,6 +13,7 @@ export interface ReminderRow {
   deadlineAt: Date | null;
   paymentStatus: string;
   lots: string[] | null;
+  source: ReminderSource;
 }
 
 const isLadderKind = (kind: string): kind is LadderKind => (LADDER_KINDS as readonly string[]).includes(kind);
@@ -28,7 +29,7 @@ export function presentReminder(row: ReminderRow, origin: string): ReminderView 
       ? reminderWhatsappHref(
           row.winnerWhatsapp,
           r.kind,
-          { winnerName: row.winnerName, lots, grandTotal, paymentLink: row.paymentLink, deadlineAt: row.deadlineAt },
+          { source: row.source, winnerName: row.winnerName, lots, grandTotal, paymentLink: row.paymentLink, deadlineAt: row.deadlineAt },
           origin,
         )
       : null;

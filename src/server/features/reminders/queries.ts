@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, lte, or, type SQL, sql } from 'drizzle-orm';
-import type { ReminderListResponse } from '../../../domain/reminders.js';
+import type { ReminderListResponse, ReminderSource } from '../../../domain/reminders.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { paymentReminders, payments } from '../../db/schema.js';
 import { type PaymentScope, paymentScopeWhere } from '../payments/policies.js';
@@ -17,6 +17,8 @@ export const reminderColumns = {
   paymentLink: payments.paymentLink,
   deadlineAt: payments.deadlineAt,
   paymentStatus: payments.paymentStatus,
+  source: sql<ReminderSource>`(case when exists (select 1 from second_chance_offers o where o.payment_id = ${payments.id}) then 'secondChance'
+    when ${payments.sessionId} is not null then 'show' else 'sale' end)`,
   lots: sql<string[] | null>`(select array_agg(i.auction_name order by i.created_at, i.auction_name) from payment_items i where i.payment_id = ${payments.id})`,
 };
 

@@ -44,7 +44,7 @@ export async function setShipping(db: Db, opts: Acting<Actor> & { id: string; in
     const hours = opts.input.paymentDeadlineHours === undefined ? session.paymentDeadlineHours : opts.input.paymentDeadlineHours;
     const row = await bumpSession(tx, session.id, { shippingRules: rules, paymentDeadlineHours: hours });
     const after = shippingOf(row);
-    await recordAudit(tx, { by: opts, action: 'live_session.update', entityType: 'live_session', entityId: session.id, before, after });
+    await recordAudit(tx, { by: opts, action: 'live_session.shipping', entityType: 'live_session', entityId: session.id, before, after });
     return after;
   });
 }

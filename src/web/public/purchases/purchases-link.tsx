@@ -16,8 +16,10 @@ export function useIsSignedIn(): boolean {
 /** 'Mis compras' for a signed-in viewer: a plain link to /mis-compras, nothing while signed out. */
 export function PurchasesLink({ className }: { className?: string }) {
   const { t } = useTranslation();
-  // On 'Mis compras' itself the link would lead nowhere new.
-  if (!useIsSignedIn() || window.location.pathname === PURCHASES_PATH) return null;
+  const isSignedIn = useIsSignedIn();
+  // On 'Mis compras' itself the link would lead nowhere new (and a page rendered without a browser has no address).
+  const isHere = typeof window !== 'undefined' && window.location.pathname === PURCHASES_PATH;
+  if (!isSignedIn || isHere) return null;
   if (className)
     return (
       <a href={PURCHASES_PATH} className={className} data-testid="purchases-link">

@@ -106,7 +106,7 @@ describe('Cobrar el show', () => {
     expect(put.json() as ShowShipping).toEqual({ rules: flatRules, paymentDeadlineHours: 48 });
     expect((await call(seller, 'GET', `/api/live-sessions/${sessionId}/shipping`)).json()).toEqual({ rules: flatRules, paymentDeadlineHours: 48 });
     const audits = await server.ctx.db.select().from(auditLog).where(eq(auditLog.entityId, sessionId));
-    expect(audits.some((a) => a.action === 'live_session.update')).toBe(true);
+    expect(audits.some((a) => a.action === 'live_session.shipping')).toBe(true);
 
     // The overview previews each buyer's bill with its shipping.
     const overview = (await call(seller, 'GET', `/api/live-sessions/${sessionId}/bill`)).json() as ShowBillOverview;

@@ -7,7 +7,7 @@ describe('how the panel names a reminder', () => {
   it('has a Spanish label for every kind, as the brief names them', () => {
     const kinds = (es as { reminders: { kinds: Record<string, string> } }).reminders.kinds;
     for (const kind of REMINDER_KINDS) expect(kinds[REMINDER_KIND_KEYS[kind].split('.').at(-1) as string]).toBeTruthy();
-    expect([kinds.bill, kinds.afterLink, kinds.beforeDeadline]).toEqual(['Tu cuenta del show', 'Recordatorio 24 h', 'Vence pronto']);
+    expect([kinds.bill, kinds.afterLink, kinds.beforeDeadline]).toEqual(['Envío de la cuenta', 'Recordatorio 24 h', 'Vence pronto']);
   });
 
   it('tells a send given up from one waiting for its next attempt', () => {
