@@ -36,6 +36,14 @@ export function runnerUpOf(lines: readonly BidLine[], winnerId: string | null, p
 }
 
 /** Strikes that are not lifted reach the company's limit: the buyer is blocked. */
+/**
+ * A buyer who started a cash payment (an OXXO voucher: the provider says pending or in process)
+ * before the deadline may pay it at the store until the deadline and be confirmed hours later: the
+ * bill waits this long past its deadline before it expires, so a payment made in time is not
+ * treated as late.
+ */
+export const CASH_PAYMENT_GRACE_HOURS = 24;
+
 export const reachesStrikeLimit = (activeStrikes: number, limit: number): boolean => activeStrikes >= limit;
 
 /**

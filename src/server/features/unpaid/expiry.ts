@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { applyPaymentEvent, type PaymentView } from '../../../domain/payments.js';
-import { reachesStrikeLimit } from '../../../domain/unpaid.js';
+import { CASH_PAYMENT_GRACE_HOURS, reachesStrikeLimit } from '../../../domain/unpaid.js';
 import { recordAudit } from '../../audit.js';
 import { type Db, rows, type Tx } from '../../db/connect.js';
 import { buyerStrikes, companies, companyBlocks, expiredLots, paymentItems, payments, secondChanceOffers } from '../../db/schema.js';
@@ -51,12 +51,15 @@ interface Expired {
   provider: string | null;
 }
 
+/** When a pending bill expires: at its deadline, or CASH_PAYMENT_GRACE_HOURS later while a cash payment is under way. */
+const expiresAt = sql`(${payments.deadlineAt} + case when ${payments.providerStatus} in ('pending', 'in_process') then make_interval(hours => ${CASH_PAYMENT_GRACE_HOURS}) else interval '0' end)`;
+
 /** Expires one due bill, or null when it is not due any more (paid, canceled, or another instance has it). */
 async function expireOne(tx: Tx, id: string): Promise<Expired | null> {
   const [row] = await tx
     .select()
     .from(payments)
-    .where(and(eq(payments.id, id), eq(payments.paymentStatus, 'pending'), sql`${payments.deadlineAt} <= clock_timestamp()`))
+    .where(and(eq(payments.id, id), eq(payments.paymentStatus, 'pending'), sql`${expiresAt} <= clock_timestamp()`))
     .for('update', { skipLocked: true });
   if (!row) return null;
   const moved = applyPaymentEvent(machineState(row), { type: 'cancel' });
@@ -134,7 +137,7 @@ export async function expireLink(db: Db, deps: ExpiryDeps, payment: PaymentView,
 /** One pass: expires every due bill (up to 100), then answers the events and the time to the next deadline. */
 export async function expireDuePayments(db: Db, deps: ExpiryDeps): Promise<ExpiryPass> {
   const due = rows<{ id: string }>(
-    await db.execute(sql`select id from payments where payment_status = 'pending' and deadline_at <= clock_timestamp() order by deadline_at limit 100`),
+    await db.execute(sql`select id from payments where payment_status = 'pending' and ${expiresAt} <= clock_timestamp() order by deadline_at limit 100`),
   );
   const expired: string[] = [];
   const events: DomainEvent[] = [];
@@ -152,7 +155,7 @@ export async function expireDuePayments(db: Db, deps: ExpiryDeps): Promise<Expir
   }
   const [next] = rows<{ ms: string | number | null }>(
     await db.execute(
-      sql`select (extract(epoch from min(deadline_at) - clock_timestamp()) * 1000)::bigint as ms from payments where payment_status = 'pending' and deadline_at is not null`,
+      sql`select (extract(epoch from min(${expiresAt}) - clock_timestamp()) * 1000)::bigint as ms from payments where payment_status = 'pending' and deadline_at is not null`,
     ),
   );
   return { expired, events, nextInMs: next?.ms === null || next?.ms === undefined ? null : Number(next.ms) };

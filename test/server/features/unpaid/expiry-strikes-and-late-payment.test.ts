@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DraftAnswer, FinalizeAnswer } from '../../../../src/domain/payments.js';
-import type { ExpiredAnswer, MyUnpaidAnswer, StrikesAnswer } from '../../../../src/domain/unpaid.js';
+import { CASH_PAYMENT_GRACE_HOURS, type ExpiredAnswer, type MyUnpaidAnswer, type StrikesAnswer } from '../../../../src/domain/unpaid.js';
 import { buyerStrikes, companies, companyBlocks, expiredLots, paymentItems, payments } from '../../../../src/server/db/schema.js';
 import { expireDuePayments } from '../../../../src/server/features/unpaid/expiry.js';
 import { messages } from '../../../../src/server/messages.js';
@@ -42,7 +42,7 @@ afterAll(async () => {
 const pass = () => expireDuePayments(server.ctx.db, { provider: server.ctx.payments.provider, accounts: server.ctx.payments.accounts });
 const row = async (id: string) => (await server.ctx.db.select().from(payments).where(eq(payments.id, id)))[0];
 
-async function billedPayment(price: number): Promise<{ id: string; auctionId: string }> {
+async function billedPayment(price: number, winner: Actor = buyer): Promise<{ id: string; auctionId: string }> {
   const auction = await buildAuction(server.ctx.db, {
     name: `Lote ${randomUUID().slice(0, 5)}`,
     status: 'ended',
@@ -50,10 +50,10 @@ async function billedPayment(price: number): Promise<{ id: string; auctionId: st
     companyId: COMPANY,
     sellerId: seller.id,
     currentPrice: price,
-    currentWinnerId: buyer.id,
-    currentWinnerName: 'Mario Moroso',
+    currentWinnerId: winner.id,
+    currentWinnerName: winner === buyer ? 'Mario Moroso' : 'Olga Oxxo',
   });
-  const draft = await call(seller, 'POST', '/api/payments/draft', { winnerId: buyer.id, auctionIds: [auction.id] });
+  const draft = await call(seller, 'POST', '/api/payments/draft', { winnerId: winner.id, auctionIds: [auction.id] });
   const id = (draft.json() as DraftAnswer).paymentId;
   await call(seller, 'POST', `/api/payments/${id}/update-shipping`, { shippingCarrier: 'Estafeta', shippingCost: 100 });
   const finalized = await call(seller, 'POST', `/api/payments/${id}/finalize`);
@@ -176,5 +176,22 @@ describe('strikes at the limit', () => {
     await pass();
     const [block] = await server.ctx.db.select().from(companyBlocks).where(eq(companyBlocks.userId, buyer.id));
     expect(block?.reason).toBe('strikes');
+  });
+});
+
+describe('a cash payment under way at the deadline', () => {
+  it('waits a grace period past the deadline, so an OXXO voucher paid in time is not treated as late', async () => {
+    // A buyer of their own: the strikes below count Mario's.
+    const payer = await buildActor(server, { email: 'oxxo@ejemplo.mx', name: 'Olga Oxxo', roles: ['buyer'], completeProfile: true });
+    const bill = await billedPayment(400, payer);
+    await server.ctx.db.update(payments).set({ providerStatus: 'pending', deadlineAt: sql`now() - interval '1 hour'` }).where(eq(payments.id, bill.id));
+    expect((await pass()).expired).not.toContain(bill.id);
+    expect((await row(bill.id))?.paymentStatus).toBe('pending');
+    await server.ctx.db
+      .update(payments)
+      .set({ deadlineAt: sql`now() - make_interval(hours => ${CASH_PAYMENT_GRACE_HOURS}) - interval '1 minute'` })
+      .where(eq(payments.id, bill.id));
+    expect((await pass()).expired).toContain(bill.id);
+    expect((await row(bill.id))?.paymentStatus).toBe('canceled');
   });
 });
