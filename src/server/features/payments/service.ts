@@ -189,7 +189,7 @@ export async function createDraft(
 }
 
 /** POST /api/payments/{id}/add-auctions: more of the same winner's unbilled auctions, while a draft. */
-export async function addAuctions(db: Db, opts: Acting<Actor> & { id: string; auctionIds: string[] }): Promise<PaymentChange> {
+export async function addAuctions(db: Db | Tx, opts: Acting<Actor> & { id: string; auctionIds: string[] }): Promise<PaymentChange> {
   const scope = paymentScope(opts.actor);
   return billing(() =>
     db.transaction(async (tx) => {

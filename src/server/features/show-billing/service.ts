@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { rulesOf, type ShippingRulesInput, type ShowLinkResult, type ShowShipping, shippingFor } from '../../../domain/show-billing.js';
 import { recordAudit } from '../../audit.js';
-import type { Db } from '../../db/connect.js';
+import type { Db, Tx } from '../../db/connect.js';
 import { payments } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
@@ -14,7 +14,7 @@ import type { SellerAccounts } from '../payments/accounts.js';
 import { finalize } from '../payments/checkout.js';
 import { type Actor, paymentScope } from '../payments/policies.js';
 import type { PaymentRow } from '../payments/presenters.js';
-import { changed, createDraft, save } from '../payments/service.js';
+import { addAuctions, changed, createDraft, type PaymentChange, save } from '../payments/service.js';
 import { type ShowBillGroup, showPayments, unbilledGroups } from './queries.js';
 
 /**
@@ -49,20 +49,72 @@ export async function setShipping(db: Db, opts: Acting<Actor> & { id: string; in
   });
 }
 
-/** One group's draft with its shipping, in one transaction: no draft is ever left without the show's shipping. */
+/**
+ * The buyer's draft of this show still open to changes (no checkout under way), which a win
+ * billed later joins: one bill per buyer for the show, as long as its link is not made.
+ */
+async function openShowDraft(tx: Tx, opts: { sessionId: string; group: ShowBillGroup }): Promise<string | null> {
+  const [row] = await tx
+    .select({ id: payments.id })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.sessionId, opts.sessionId),
+        eq(payments.winnerId, opts.group.winnerId),
+        eq(payments.companyId, opts.group.companyId),
+        eq(payments.paymentStatus, 'draft'),
+        isNull(payments.provider),
+      ),
+    )
+    .orderBy(asc(payments.createdAt))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/** The group's lots in the buyer's open draft of the show, else in a new one; a draft of another collecting account cannot take them. */
+async function draftFor(
+  tx: Tx,
+  opts: Acting<Actor> & { sessionId: string; group: ShowBillGroup },
+): Promise<PaymentChange & { isNew: boolean; before: { shippingCarrier: string | null; shippingCost: number } }> {
+  const { group, sessionId, ...acting } = opts;
+  const open = await openShowDraft(tx, { sessionId, group });
+  if (open) {
+    try {
+      const joined = await tx.transaction(async (inner) => {
+        const [row] = await inner
+          .select({ shippingCarrier: payments.shippingCarrier, shippingCost: payments.shippingCost })
+          .from(payments)
+          .where(eq(payments.id, open));
+        const change = await addAuctions(inner, { ...acting, id: open, auctionIds: group.auctionIds });
+        return { ...change, isNew: false, before: { shippingCarrier: row?.shippingCarrier ?? null, shippingCost: row?.shippingCost ?? 0 } };
+      });
+      return joined;
+    } catch (err) {
+      // Another seller's account collects these lots: they make a bill of their own.
+      if (!(err instanceof AppError && err.message === messages.payments.mixedSellers)) throw err;
+    }
+  }
+  const created = await createDraft(tx, { ...acting, winnerId: group.winnerId, auctionIds: group.auctionIds, sessionId });
+  return { ...created, isNew: true, before: { shippingCarrier: null, shippingCost: 0 } };
+}
+
+/** One group's draft with its shipping (for all its lots), in one transaction: no draft is ever left without the show's shipping. */
 async function billGroup(db: Db, opts: Acting<Actor> & { sessionId: string; group: ShowBillGroup; rules: NonNullable<ShowShipping['rules']> }) {
-  const { group, rules, sessionId, ...acting } = opts;
+  const { rules, ...rest } = opts;
+  const { group, sessionId, ...acting } = rest;
   return db.transaction(async (tx) => {
-    const draft = await createDraft(tx, { ...acting, winnerId: group.winnerId, auctionIds: group.auctionIds, sessionId });
+    const draft = await draftFor(tx, { ...acting, sessionId, group });
+    // A click racing another found its lots already in the buyer's draft: nothing to do.
+    if (draft.events.length === 0) return null;
     const shipping = shippingFor(rules, draft.payment.wonItems);
     const [row] = await tx.select().from(payments).where(eq(payments.id, draft.payment.id)).for('update');
     const answer = await save(tx, row as PaymentRow, shipping, {
       by: acting,
       action: 'payment.shipping',
-      before: { shippingCarrier: null, shippingCost: 0 },
+      before: draft.before,
       after: (a) => ({ shippingCarrier: a.shippingCarrier, shippingCost: a.shippingCost }),
     });
-    return changed(answer, answer.auctionIds);
+    return { ...changed(answer, draft.auctionIds), isNew: draft.isNew };
   });
 }
 
@@ -82,8 +134,9 @@ export async function billShow(db: Db, opts: Acting<Actor> & { id: string }) {
   for (const group of groups) {
     try {
       const change = await billGroup(db, { ...opts, sessionId: session.id, group, rules });
+      if (!change) continue;
       events.push(...change.events);
-      created += 1;
+      if (change.isNew) created += 1;
     } catch (err) {
       // Another click billed these lots first: they are in the show's bills already.
       if (err instanceof AppError && err.message === messages.payments.alreadyBilled) continue;

@@ -182,6 +182,33 @@ describe('Cobrar el show', () => {
     });
   });
 
+  it('puts a win billed later into the buyer’s draft of the show, with the shipping of all its lots; after the link, a bill of its own', async () => {
+    const { sessionId } = await show([{ buyer: 2, price: 500 }]);
+    await call(seller, 'PUT', `/api/live-sessions/${sessionId}/shipping`, flatRules);
+    const first = (await call(seller, 'POST', `/api/live-sessions/${sessionId}/bill`)).json() as ShowBillAnswer;
+    expect(first.created).toBe(1);
+    const [draft] = billOf(first.payments, 2);
+    expect(draft).toMatchObject({ totalAmount: 500, shippingCost: 150 });
+
+    // A lot settled after the first billing (a second-chance sale, a lot that closed late).
+    const late = await buildWonAuction(server.ctx.db, { price: 700, companyId: NORTE, sellerId: seller.id, winnerId: (buyers[2] as Actor).id });
+    await buildLot(server.ctx.db, { sessionId, auctionId: late.id });
+    const second = (await call(seller, 'POST', `/api/live-sessions/${sessionId}/bill`)).json() as ShowBillAnswer;
+    expect(second.created).toBe(0);
+    const bills = billOf(second.payments, 2);
+    expect(bills).toHaveLength(1);
+    expect(bills[0]).toMatchObject({ id: draft?.id, totalAmount: 1200, shippingCost: 200, grandTotal: 1400 });
+    expect(bills[0]?.auctionIds).toContain(late.id);
+
+    // Once its link is made the bill is fixed: a later win is billed on its own.
+    expect((await call(seller, 'POST', `/api/live-sessions/${sessionId}/bill/links`)).statusCode).toBe(200);
+    const after = await buildWonAuction(server.ctx.db, { price: 100, companyId: NORTE, sellerId: seller.id, winnerId: (buyers[2] as Actor).id });
+    await buildLot(server.ctx.db, { sessionId, auctionId: after.id });
+    const third = (await call(seller, 'POST', `/api/live-sessions/${sessionId}/bill`)).json() as ShowBillAnswer;
+    expect(third.created).toBe(1);
+    expect(billOf(third.payments, 2)).toHaveLength(2);
+  });
+
   it('bills each buyer once when two clicks race', async () => {
     const { sessionId } = await show([
       { buyer: 0, price: 100 },
