@@ -6,6 +6,7 @@ import { insertCategories, insertPeople, type SeededPerson } from './accounts.js
 import { writeHistory, writePayments } from './history.js';
 import { createListings } from './listings.js';
 import { writeLiveSessions } from './live.js';
+import { writePastShow } from './past-show.js';
 import { DEFAULT_SIZE, DEMO_SEED, planDemo } from './plan.js';
 
 /** The database already holds people or auctions: the demo only fills an empty one. */
@@ -35,6 +36,8 @@ export interface SeedDemoResult {
   liveSessions: number;
   /** Rehearsals ('Ensayo'): one, unlisted in /live, on a seller's spare pending auctions. */
   rehearsals: number;
+  /** Last night's show, ended, with unbilled winners, the record of its lots and viewers, and shipping rules. */
+  pastShows: number;
   /** Milliseconds per step. */
   timings: { accounts: number; listings: number; history: number; total: number };
 }
@@ -86,6 +89,7 @@ export async function seedDemo(opts: SeedDemoOptions): Promise<SeedDemoResult> {
   const history = await writeHistory(opts.db, { auctions: plan.auctions, ids, people, now });
   const paid = await writePayments(opts.db, { payments: plan.payments, auctions: plan.auctions, ids, people, now });
   const { shows: liveSessions, rehearsals } = await writeLiveSessions(opts.db, { auctions: plan.auctions, ids, people, now });
+  const pastShows = await writePastShow(opts.db, { auctions: plan.auctions, payments: plan.payments, ids, people, now });
   const done = performance.now();
 
   const kinds = { pending: 0, active: 0, ended: 0 };
@@ -100,6 +104,7 @@ export async function seedDemo(opts: SeedDemoOptions): Promise<SeedDemoResult> {
     payments: { paid, paidAuctions, pendingAuctions: history.winnerIds.length - paidAuctions },
     liveSessions,
     rehearsals,
+    pastShows,
     timings: {
       accounts: Math.round(accountsDone - started),
       listings: Math.round(listingsDone - accountsDone),

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG } from '../../../scripts/demo/catalog.js';
 import { nextShowTime } from '../../../scripts/demo/live.js';
@@ -17,6 +17,7 @@ import {
   bids,
   categories,
   companies as companyRecords,
+  liveLotRuns,
   liveLots,
   liveSessions,
   paymentItems,
@@ -27,6 +28,7 @@ import {
   users,
 } from '../../../src/server/db/schema.js';
 import { countAuctions } from '../../../src/server/features/auctions/queries.js';
+import { readShowSummary } from '../../../src/server/features/show-summary/queries.js';
 import { createLocalStorage } from '../../../src/server/providers/storage/local.js';
 import { createTestDatabase, type TestDatabase } from '../../support/db.js';
 
@@ -227,7 +229,10 @@ describe('seedDemo', () => {
   });
 
   it('schedules tonight’s live shows: each seller’s pending auctions as lots, in order, at 20:00 in Mexico City', async () => {
-    const sessions = await database.db.select().from(liveSessions).where(eq(liveSessions.rehearsal, false));
+    const sessions = await database.db
+      .select()
+      .from(liveSessions)
+      .where(and(eq(liveSessions.rehearsal, false), eq(liveSessions.status, 'scheduled')));
     expect(sessions.length).toBe(result.liveSessions);
     expect(sessions.length).toBeGreaterThan(0);
     for (const s of sessions) {
@@ -254,6 +259,27 @@ describe('seedDemo', () => {
         );
       expect(lotAuctions.every((a) => a.status === 'pending' && a.sellerId === s.sellerId && a.companyId === s.companyId)).toBe(true);
     }
+  });
+
+  it('includes last night’s show, ended, with winners to bill and the record its summary draws', async () => {
+    expect(result.pastShows).toBe(1);
+    const [show] = await database.db.select().from(liveSessions).where(eq(liveSessions.status, 'ended'));
+    if (!show) throw new Error('no past show');
+    expect(show.scheduledAt.getTime()).toBe(nextShowTime(Date.now()) - 24 * 3_600_000);
+    expect(show.shippingRules).toMatchObject({ mode: 'flat' });
+    const lots = await database.db.select().from(liveLots).where(eq(liveLots.sessionId, show.id));
+    expect(lots.length).toBeGreaterThanOrEqual(3);
+    expect(lots.every((l) => l.status === 'finished')).toBe(true);
+    expect(await database.db.select().from(liveLotRuns).where(eq(liveLotRuns.sessionId, show.id))).toHaveLength(lots.length);
+    const summary = await readShowSummary(database.db, { row: show, masked: false });
+    expect(summary.totals.lotsSold).toBeGreaterThanOrEqual(2);
+    expect(summary.totals.buyers).toBeGreaterThanOrEqual(1);
+    // Nobody has been billed for it yet: all of it waits for 'Cobrar el show'.
+    expect(summary.totals.paidAmount).toBe(0);
+    expect(summary.buyers.every((b) => b.paymentState === 'unbilled')).toBe(true);
+    expect(summary.totals.peakViewers).toBeGreaterThan(summary.totals.averageViewers);
+    expect(summary.series.viewers.length).toBeGreaterThan(20);
+    expect(summary.series.lotBands).toHaveLength(lots.length);
   });
 
   it('includes one rehearsal on spare pending auctions, each copied to be put back when it ends', async () => {
