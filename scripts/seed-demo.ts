@@ -58,6 +58,9 @@ function summary(result: SeedDemoResult, config: Config, where: string): string 
     `  ${n(result.images)} imágenes · ${n(result.bids)} pujas · ${a.endedWithWinner} subastas ganadas: ${result.payments.paidAuctions} pagadas en ${result.payments.paid} pagos, ${result.payments.pendingAuctions} pendientes de pago`,
     `  ${result.liveSessions} transmisiones en vivo programadas para esta noche (Live Hub, /live)`,
     `  ${result.rehearsals} ensayo con postores simulados (sólo en el Live Hub de su vendedor)`,
+    ...(result.pastShows
+      ? [`  ${result.pastShows} show de anoche terminado, con ganadores por cobrar (Resumen del show y Cobrar el show en el Live Hub)`]
+      : []),
     '',
     'Cuentas / accounts (sign-in de desarrollo, sin contraseña):',
     ...result.people.map((p) => `  ${p.email.padEnd(width)}${ROLE_LABEL(p)}`),

@@ -32,6 +32,20 @@ export interface ShippingRules {
   pickupAddress: string | null;
 }
 
+/** The carrier a show bill's shipping line carries: pickup names the place; flat shipping says it is shipping, free or not. */
+export const PICKUP_CARRIER_PREFIX = 'Entrega en punto: ';
+export const FLAT_CARRIER = 'Envío';
+export const FREE_CARRIER = 'Envío gratis';
+
+/**
+ * A show bill's carrier already names its shipping line ('Envío', 'Envío gratis', 'Entrega en
+ * punto: …'): pages show it as it is, not as 'Envío (Envío)'. Null for a carrier a seller typed.
+ */
+export function showShippingLabel(carrier: string | null): string | null {
+  if (!carrier) return null;
+  return carrier === FLAT_CARRIER || carrier === FREE_CARRIER || carrier.startsWith(PICKUP_CARRIER_PREFIX) ? carrier : null;
+}
+
 /**
  * The reminders a pending bill gets, by kind: the first message with the link ('bill', the show's
  * "tu cuenta del show"), one 24 h after the link and one 12 h before the deadline, and a

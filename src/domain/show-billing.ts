@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { MAX_PAYMENT_DEADLINE_HOURS, MIN_PAYMENT_DEADLINE_HOURS, SHIPPING_MODES, type ShippingRules } from './after-show.js';
+import {
+  FLAT_CARRIER,
+  FREE_CARRIER,
+  MAX_PAYMENT_DEADLINE_HOURS,
+  MIN_PAYMENT_DEADLINE_HOURS,
+  PICKUP_CARRIER_PREFIX,
+  SHIPPING_MODES,
+  type ShippingRules,
+  showShippingLabel,
+} from './after-show.js';
 import { MAX_PRICE } from './money.js';
 import { MAX_CARRIER_LENGTH, MAX_SHIPPING_COST, type PaymentView, type WonItem, whatsappLink } from './payments.js';
 import { PURCHASES_PATH } from './screens.js';
@@ -70,9 +79,7 @@ export interface ShowShipping {
   paymentDeadlineHours: number | null;
 }
 
-export const PICKUP_CARRIER_PREFIX = 'Entrega en punto: ';
-export const FLAT_CARRIER = 'Envío';
-export const FREE_CARRIER = 'Envío gratis';
+export { FLAT_CARRIER, FREE_CARRIER, PICKUP_CARRIER_PREFIX, showShippingLabel };
 
 /**
  * The shipping of one bill under the show's rules. flat: flatFee for the first item plus

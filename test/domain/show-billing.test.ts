@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ShippingRules } from '../../src/domain/after-show.js';
+import { type ShippingRules, showShippingLabel } from '../../src/domain/after-show.js';
 import { MAX_CARRIER_LENGTH } from '../../src/domain/payments.js';
 import { formatDeadline, shippingFor, showBillMessage, showBillWhatsapp, ZShippingRulesInput } from '../../src/domain/show-billing.js';
 
@@ -108,5 +108,15 @@ describe('the WhatsApp message of a show bill', () => {
     expect(decodeURIComponent(link?.split('text=')[1] ?? '')).toBe(showBillMessage(bill, opts));
     expect(showBillWhatsapp({ ...bill, winnerWhatsapp: null }, opts)).toBeNull();
     expect(showBillWhatsapp({ ...bill, paymentLink: null }, opts)).toBeNull();
+  });
+});
+
+describe('the shipping line of a show bill', () => {
+  it('shows a show bill’s own carrier as it is, and leaves a carrier a seller typed to the usual “Envío (…)”', () => {
+    expect(showShippingLabel('Envío')).toBe('Envío');
+    expect(showShippingLabel('Envío gratis')).toBe('Envío gratis');
+    expect(showShippingLabel('Entrega en punto: Mercado de Sonora, local 12')).toBe('Entrega en punto: Mercado de Sonora, local 12');
+    expect(showShippingLabel('Estafeta')).toBeNull();
+    expect(showShippingLabel(null)).toBeNull();
   });
 });

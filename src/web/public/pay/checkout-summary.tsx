@@ -1,5 +1,6 @@
 import { Card, Divider, Group, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { showShippingLabel } from '../../../domain/after-show.js';
 import { formatMoney } from '../../../domain/money.js';
 import type { CheckoutView } from '../../../domain/payments.js';
 import { useTranslation } from '../../i18n';
@@ -49,7 +50,10 @@ export function CheckoutSummary({ checkout }: { checkout: CheckoutView }) {
         <Line label={t('checkout.subtotal')} value={formatMoney(checkout.totalAmount)} />
         {hasShipping && (
           <Line
-            label={checkout.shippingCarrier ? t('checkout.shippingWith', { carrier: checkout.shippingCarrier }) : t('checkout.shipping')}
+            label={
+              showShippingLabel(checkout.shippingCarrier) ??
+              (checkout.shippingCarrier ? t('checkout.shippingWith', { carrier: checkout.shippingCarrier }) : t('checkout.shipping'))
+            }
             value={formatMoney(checkout.shippingCost)}
           />
         )}

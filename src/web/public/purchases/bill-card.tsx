@@ -1,5 +1,6 @@
 import { Badge, Button, Card, Divider, Group, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { showShippingLabel } from '../../../domain/after-show.js';
 import { formatMoney } from '../../../domain/money.js';
 import type { PurchaseBill, PurchaseBillStatus, PurchaseItem } from '../../../domain/purchases.js';
 import { CashIcon, ClockIcon } from '../../components/icons';
@@ -54,7 +55,10 @@ export function BillCard({ bill, label, note }: { bill: PurchaseBill; label?: st
         <ItemLines items={bill.items} />
         {hasShipping && (
           <Line
-            label={bill.shippingCarrier ? t('purchases.shippingWith', { carrier: bill.shippingCarrier }) : t('purchases.shipping')}
+            label={
+              showShippingLabel(bill.shippingCarrier) ??
+              (bill.shippingCarrier ? t('purchases.shippingWith', { carrier: bill.shippingCarrier }) : t('purchases.shipping'))
+            }
             value={formatMoney(bill.shippingCost)}
           />
         )}
