@@ -105,7 +105,7 @@ async function readLots(db: Db, sessionId: string): Promise<LotRecord[]> {
 async function readViewers(db: Db, sessionId: string): Promise<ViewerPoint[]> {
   return rows<{ at: string | number; viewers: number }>(
     await db.execute(sql`
-      select (extract(epoch from at) * 1000)::bigint as at, viewers
+      select floor(extract(epoch from at) * 1000)::bigint as at, viewers
       from live_viewer_samples where session_id = ${sessionId}::uuid order by at`),
   ).map((r) => ({ at: Number(r.at), viewers: Number(r.viewers) }));
 }
@@ -114,9 +114,9 @@ async function readViewers(db: Db, sessionId: string): Promise<ViewerPoint[]> {
 async function readBands(db: Db, sessionId: string): Promise<LotBand[]> {
   return rows<{ lot_id: string; name: string; opened_at: string | number; closed_at: string | number | null }>(
     await db.execute(sql`
-      select lot_id, name, (extract(epoch from opened_at) * 1000)::bigint as opened_at,
+      select lot_id, name, floor(extract(epoch from opened_at) * 1000)::bigint as opened_at,
              -- greatest() skips a null: a run still going stays null.
-             (extract(epoch from case when ends is null then null else greatest(opened_at, ends) end) * 1000)::bigint as closed_at
+             floor(extract(epoch from case when ends is null then null else greatest(opened_at, ends) end) * 1000)::bigint as closed_at
       from (select r.lot_id, a.name, r.opened_at,
                    coalesce(r.closed_at, case when a.status = 'ended' or a.end_time <= clock_timestamp() then coalesce(a.end_time, a.closed_at) end) as ends
             from live_lot_runs r
