@@ -57,14 +57,22 @@ async function say(overlay: Locator, text: string): Promise<void> {
 /**
  * Writes a line as a person would within the pace (a line about every 2 s, or slow mode's): when
  * the server asks to wait, the refusal stays until the wait is over, then the kept text is sent again.
+ * It sends again only after a refusal it saw: a press while the first send is still on its way would
+ * find the field already emptied by the answer (and be told to write something first).
  */
 async function sayWhenAllowed(overlay: Locator, text: string): Promise<void> {
   const input = overlay.getByRole('textbox', { name: c.inputLabel });
   const send = overlay.getByRole('button', { name: c.send });
+  const refusal = overlay.getByTestId('chat-refusal');
+  let wasRefused = false;
   await say(overlay, text);
   await eventually(async () => {
     if ((await input.inputValue()) === '') return 'sent';
-    if ((await overlay.getByTestId('chat-refusal').count()) === 0 && (await send.isEnabled())) await send.click();
+    if ((await refusal.count()) > 0) wasRefused = true;
+    else if (wasRefused && (await send.isEnabled())) {
+      wasRefused = false;
+      await send.click();
+    }
     return 'waiting';
   }, 40_000).toBe('sent');
 }

@@ -53,7 +53,10 @@ export function ChatComposer({ room, variant }: ChatComposerProps) {
   const standing = standingText(room, t);
   const problem = composer.problem ? t(`live.chat.problem.${composer.problem}`, { max: composer.max }) : null;
   const refusal = composer.refusal ? composer.refusal.message || t('live.chat.sendFailed') : null;
-  const notice = refusal ?? problem ?? standing;
+  // Muted or blocked outranks a problem with the field: nothing typed could be sent anyway.
+  const isHeld = room.isMuted || room.isBlocked;
+  const shownProblem = isHeld ? null : problem;
+  const notice = refusal ?? shownProblem ?? standing;
   const isNearLimit = composer.length >= composer.max - COUNTER_FROM;
   const isOver = composer.length > composer.max;
 
@@ -69,9 +72,9 @@ export function ChatComposer({ room, variant }: ChatComposerProps) {
           id={noticeId}
           className={classes.notice}
           data-variant={variant}
-          data-tone={refusal || problem ? 'error' : 'info'}
-          role={refusal || problem ? 'alert' : 'status'}
-          data-testid={refusal ? 'chat-refusal' : problem ? 'chat-problem' : 'chat-standing'}
+          data-tone={refusal || shownProblem ? 'error' : 'info'}
+          role={refusal || shownProblem ? 'alert' : 'status'}
+          data-testid={refusal ? 'chat-refusal' : shownProblem ? 'chat-problem' : 'chat-standing'}
         >
           {notice}
         </p>
@@ -97,7 +100,7 @@ export function ChatComposer({ room, variant }: ChatComposerProps) {
           placeholder={composer.isAnnouncement ? t('live.chat.announcePlaceholder') : t('live.chat.placeholder')}
           aria-label={t('live.chat.inputLabel')}
           aria-describedby={notice ? noticeId : undefined}
-          aria-invalid={Boolean(problem || isOver) || undefined}
+          aria-invalid={Boolean(shownProblem || isOver) || undefined}
           autoComplete="off"
           enterKeyHint="send"
           classNames={variant === 'overlay' ? { input: classes.overlayInput } : undefined}
