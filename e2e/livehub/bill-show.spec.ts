@@ -87,7 +87,7 @@ describe('billing the whole show', () => {
     expect(text).toContain('Reloj Casio');
     expect(text).toContain('Reloj Citizen');
     expect(text).toContain('/pay/');
-    expect(text).toContain(`${ctx.app.url}/mis-compras`);
+    expect(text).toContain(`${ctx.app.url}/compras`);
     await juana.getByRole('button', { name: s.bills.copy }).waitFor();
   });
 });

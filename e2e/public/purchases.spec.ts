@@ -54,7 +54,7 @@ describe('Mis compras on a phone', () => {
   it('shows a buyer the lot, the total and Pagar on the first screen, and Pagar opens the checkout', async () => {
     const page = await newPage(ctx.browser, { mobile: true });
     await signInPage(page, ctx.app, buyer);
-    await page.goto(`${ctx.app.url}/mis-compras`);
+    await page.goto(`${ctx.app.url}/compras`);
     await page.getByRole('heading', { name: m.title, level: 1 }).waitFor();
     await page.getByRole('heading', { name: 'Remates Oaxaca' }).waitFor();
     const bill = page.getByTestId('purchase-bill');
@@ -86,7 +86,7 @@ describe('Mis compras on a phone', () => {
     });
     await page.goto(`${ctx.app.url}/auctions/${auctionId}`);
     await page.getByTestId('ended-notice').waitFor();
-    expect(await page.getByTestId('won-purchases-link').getAttribute('href')).toBe('/mis-compras');
+    expect(await page.getByTestId('won-purchases-link').getAttribute('href')).toBe('/compras');
     const header = page.getByTestId('purchases-link');
     expect(await header.textContent()).toBe(m.nav.link);
     await page.waitForLoadState('networkidle');
@@ -98,7 +98,7 @@ describe('Mis compras on a phone', () => {
   it('tells a buyer who won nothing how to start, with a way to the shows', async () => {
     const page = await newPage(ctx.browser, { mobile: true });
     await signInPage(page, ctx.app, NOBODY);
-    await page.goto(`${ctx.app.url}/mis-compras`);
+    await page.goto(`${ctx.app.url}/compras`);
     const empty = page.getByTestId('purchases-empty');
     await empty.getByText(m.empty).waitFor();
     expect(await empty.getByRole('link', { name: m.goLive }).getAttribute('href')).toBe('/live');
@@ -108,7 +108,7 @@ describe('Mis compras on a phone', () => {
 
   it('asks a signed-out visitor to sign in', async () => {
     const page = await newPage(ctx.browser, { mobile: true });
-    await page.goto(`${ctx.app.url}/mis-compras`);
+    await page.goto(`${ctx.app.url}/compras`);
     await page.getByTestId('purchases-sign-in').getByRole('button', { name: m.signIn }).waitFor();
   });
 });

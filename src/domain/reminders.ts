@@ -94,7 +94,7 @@ const FIRST_MESSAGE: Record<ReminderSource, (hello: string) => string> = {
   sale: (hello) => `${hello} Esta es tu cuenta:`,
 };
 
-/** The Spanish message of one reminder, as the wa.me link carries it. `origin` is the site's (for /mis-compras). */
+/** The Spanish message of one reminder, as the wa.me link carries it. `origin` is the site's (for /compras). */
 export function reminderMessage(kind: LadderKind, bill: ReminderBill, origin: string): string {
   const hello = `¡Hola${firstName(bill.winnerName) ? ` ${firstName(bill.winnerName)}` : ''}!`;
   const lots = bill.lots.map((name) => `• ${name}`);

@@ -14,7 +14,9 @@ export const PRIVACY_POLICY_PATH = '/privacy-policy.html';
 /** Where an invited person answers its invitations: the address an admin passes on. */
 export const INVITATIONS_PATH = '/invitaciones';
 /** A buyer's own page: every lot they won, their bills and how to pay them. */
-export const PURCHASES_PATH = '/mis-compras';
+export const PURCHASES_PATH = '/compras';
+/** The same page under the name its link carries ('Mis compras'), for an address typed from it. */
+const PURCHASES_ALIAS = '/mis-compras';
 
 /** The public checkout a payment link opens (the sandbox's, and where Mercado Pago's back_urls land). */
 export const payPath = (paymentId: string) => `/pay/${encodeURIComponent(paymentId)}`;
@@ -34,7 +36,7 @@ export function screenForPath(pathname: string): Screen {
   if (first === 'auctions' && second && !third) return { kind: 'auction', auctionId: second };
   if (first === 'pay' && second && !third) return { kind: 'pay', paymentId: second };
   if (`/${first}` === INVITATIONS_PATH && !second) return { kind: 'invitations' };
-  if (`/${first}` === PURCHASES_PATH && !second) return { kind: 'purchases' };
+  if ((`/${first}` === PURCHASES_PATH || `/${first}` === PURCHASES_ALIAS) && !second) return { kind: 'purchases' };
   if (first === 'live' && rest.length === 0) {
     if (second && third) return { kind: 'live', slug: second, sessionId: third };
     return { kind: 'live', slug: null, sessionId: second ?? null };

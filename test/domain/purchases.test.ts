@@ -31,7 +31,7 @@ describe("the payment message's line to 'Mis compras'", () => {
   const format = (n: number) => `$${n}`;
 
   it('ends with the buyer page when the caller gives the origin, and not otherwise', () => {
-    expect(paymentMessage(message, format, 'https://martillo.mx').split('\n').at(-1)).toBe('Tus compras: https://martillo.mx/mis-compras');
+    expect(paymentMessage(message, format, 'https://martillo.mx').split('\n').at(-1)).toBe('Tus compras: https://martillo.mx/compras');
     expect(paymentMessage(message, format)).not.toContain('Tus compras');
   });
 });

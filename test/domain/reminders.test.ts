@@ -71,7 +71,7 @@ describe('the messages', () => {
     expect(text).toContain('Paga aquí: https://pagos.example/abc');
     // 18:00 UTC is 12:00 in Mexico City (UTC−6, no daylight saving since 2022).
     expect(text).toMatch(/Fecha límite: lunes, 23 de noviembre,? 12:00 p\. ?m\./);
-    expect(text).toContain('https://martillo.mx/mis-compras');
+    expect(text).toContain('https://martillo.mx/compras');
   });
 
   it('opens the first message by where the bill comes from: a show, a second chance, or a bill made by hand', () => {

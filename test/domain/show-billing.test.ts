@@ -92,7 +92,7 @@ describe('the WhatsApp message of a show bill', () => {
     expect(formatDeadline(bill.deadlineAt)).toContain('28 de noviembre de 2026');
     expect(formatDeadline(bill.deadlineAt)).toContain('18:30');
     expect(text).toContain(formatDeadline(bill.deadlineAt));
-    expect(text).toContain('Tus compras: https://martillo.mx/mis-compras');
+    expect(text).toContain('Tus compras: https://martillo.mx/compras');
   });
 
   it('says where to pick up, with the whole address', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INVITATIONS_PATH, payPath, screenForPath } from '../../src/web/routes';
+import { INVITATIONS_PATH, PURCHASES_PATH, payPath, screenForPath } from '../../src/web/routes';
 
 describe('screenForPath (SPEC §2: the screen is chosen by path)', () => {
   it.each(['/admin/livehub', '/admin/livehub/', '/livehub', '/tienda/livehub/'])('%s opens the Live Hub', (path) => {
@@ -36,6 +36,15 @@ describe('screenForPath (SPEC §2: the screen is chosen by path)', () => {
     expect(screenForPath('/invitaciones/')).toEqual({ kind: 'invitations' });
     expect(screenForPath('/invitaciones/otra')).toEqual({ kind: 'admin' });
     expect(screenForPath('/admin/invitaciones')).toEqual({ kind: 'admin' });
+  });
+
+  it("opens a buyer's purchases at /compras, and at /mis-compras as its link names it", () => {
+    expect(PURCHASES_PATH).toBe('/compras');
+    expect(screenForPath('/compras')).toEqual({ kind: 'purchases' });
+    expect(screenForPath('/compras/')).toEqual({ kind: 'purchases' });
+    expect(screenForPath('/mis-compras')).toEqual({ kind: 'purchases' });
+    expect(screenForPath('/compras/otra')).toEqual({ kind: 'admin' });
+    expect(screenForPath('/admin/compras')).toEqual({ kind: 'admin' });
   });
 
   it.each(['/', '/admin', '/admin/', '/auctions', '/auctions/1/edit', '/live/a/b/c', '/pay', '/pay/1/extra', '/whatever'])(

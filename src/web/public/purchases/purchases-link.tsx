@@ -13,7 +13,7 @@ export function useIsSignedIn(): boolean {
   return Boolean(me.data);
 }
 
-/** 'Mis compras' for a signed-in viewer: a plain link to /mis-compras, nothing while signed out. */
+/** 'Mis compras' for a signed-in viewer: a plain link to /compras, nothing while signed out. */
 export function PurchasesLink({ className }: { className?: string }) {
   const { t } = useTranslation();
   const isSignedIn = useIsSignedIn();

@@ -14,7 +14,7 @@ import { DeclineOffer } from './decline-offer';
 // This page's own strings, not in the first load (i18n/parts.ts).
 addPageStrings(purchasesStrings);
 
-/** /mis-compras: what the signed-in buyer won, by seller and show, each bill and how to pay it. Phone first. */
+/** /compras: what the signed-in buyer won, by seller and show, each bill and how to pay it. Phone first. */
 export function PurchasesPage() {
   const { t } = useTranslation();
   return (

@@ -90,7 +90,7 @@ describe('Recordatorios pendientes', () => {
       server.url,
     );
     expect(r.whatsappHref).toBe(`https://wa.me/523312345678?text=${encodeURIComponent(text)}`);
-    expect(text).toContain(`${server.url}/mis-compras`);
+    expect(text).toContain(`${server.url}/compras`);
 
     // Another company's seller sees none of it, and cannot mark it; a buyer may not ask at all.
     expect((await due(otherSeller)).items.some((x) => x.paymentId === bill.id)).toBe(false);
