@@ -2,9 +2,13 @@
  * 'Mis compras' (GET /api/me/purchases): what a buyer won and owes, by seller and by show. Only
  * the buyer's own lots, bills and second-chance offers; nothing of another buyer's.
  */
+import { billExpiresAt, isPaymentUnderway } from './unpaid.js';
 
-/** A bill as the buyer sees it: 'Por pagar', 'Pagado', 'Vencido' (its deadline passed unpaid), 'Cancelado'. */
-export const PURCHASE_BILL_STATUSES = ['toPay', 'paid', 'expired', 'canceled'] as const;
+/**
+ * A bill as the buyer sees it: 'Por pagar', 'Pago en proceso' (a cash voucher or a card under review,
+ * not yet confirmed), 'Pagado', 'Vencido' (its deadline passed unpaid), 'Cancelado'.
+ */
+export const PURCHASE_BILL_STATUSES = ['toPay', 'processing', 'paid', 'expired', 'canceled'] as const;
 export type PurchaseBillStatus = (typeof PURCHASE_BILL_STATUSES)[number];
 
 /** One lot the buyer won (or was offered), at the amount it is billed or sold for. */
@@ -71,8 +75,15 @@ export interface MyPurchases {
 }
 
 /** What the buyer sees for a bill's stored state, at `now`. Drafts and plain cancellations never reach here. */
-export function purchaseBillStatus(p: { paymentStatus: string; deadlineAt: Date | null; expiredAt: Date | null }, now: Date): PurchaseBillStatus {
+export function purchaseBillStatus(
+  p: { paymentStatus: string; providerStatus: string | null; deadlineAt: Date | null; expiredAt: Date | null },
+  now: Date,
+): PurchaseBillStatus {
   if (p.paymentStatus === 'paid') return 'paid';
-  if (p.paymentStatus === 'pending') return p.deadlineAt && p.deadlineAt <= now ? 'expired' : 'toPay';
+  if (p.paymentStatus === 'pending') {
+    // A voucher paid at the store in time is confirmed hours later: the bill waits as the expiry job does.
+    if (p.deadlineAt && billExpiresAt(p.deadlineAt, p.providerStatus) <= now) return 'expired';
+    return isPaymentUnderway(p.providerStatus) ? 'processing' : 'toPay';
+  }
   return p.expiredAt ? 'expired' : 'canceled';
 }

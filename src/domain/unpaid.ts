@@ -44,6 +44,17 @@ export function runnerUpOf(lines: readonly BidLine[], winnerId: string | null, p
  */
 export const CASH_PAYMENT_GRACE_HOURS = 24;
 
+/** The provider's states of a payment started but not yet confirmed (a cash voucher, a card under review). */
+export const PAYMENT_UNDERWAY_STATUSES = ['pending', 'in_process'] as const;
+
+export const isPaymentUnderway = (providerStatus: string | null | undefined): boolean =>
+  (PAYMENT_UNDERWAY_STATUSES as readonly string[]).includes(providerStatus ?? '');
+
+/** When an unpaid bill expires: at its deadline, or CASH_PAYMENT_GRACE_HOURS later while a payment is under way. */
+export function billExpiresAt(deadlineAt: Date, providerStatus: string | null | undefined): Date {
+  return isPaymentUnderway(providerStatus) ? new Date(deadlineAt.getTime() + CASH_PAYMENT_GRACE_HOURS * 3_600_000) : deadlineAt;
+}
+
 export const reachesStrikeLimit = (activeStrikes: number, limit: number): boolean => activeStrikes >= limit;
 
 /**

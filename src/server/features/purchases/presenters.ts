@@ -7,9 +7,12 @@ import type { BillRow, ItemRow, PurchaseRows } from './queries.js';
 const toDate = (ms: number | null) => (ms === null ? null : new Date(ms));
 
 export function presentBill(row: BillRow, items: ItemRow[], now: Date): PurchaseBill {
-  const status = purchaseBillStatus({ paymentStatus: row.payment_status, deadlineAt: toDate(row.deadline_at), expiredAt: toDate(row.expired_at) }, now);
-  // The link is the buyer's own checkout; shown only while paying it can still work.
-  const isPayable = status === 'toPay' && (row.link_expires_at === null || row.link_expires_at > now.getTime());
+  const status = purchaseBillStatus(
+    { paymentStatus: row.payment_status, providerStatus: row.provider_status, deadlineAt: toDate(row.deadline_at), expiredAt: toDate(row.expired_at) },
+    now,
+  );
+  // The link is the buyer's own checkout (also where a voucher under way is seen again); shown only while it can still work.
+  const isPayable = (status === 'toPay' || status === 'processing') && (row.link_expires_at === null || row.link_expires_at > now.getTime());
   return {
     paymentId: row.id,
     status,

@@ -26,6 +26,7 @@ export interface BillRow {
   company_name: string | null;
   session_id: string | null;
   payment_status: string;
+  provider_status: string | null;
   total_amount: number;
   shipping_carrier: string | null;
   shipping_cost: number;
@@ -88,7 +89,7 @@ export async function readPurchases(db: Db, userId: string): Promise<PurchaseRow
   // seller's work in progress, and a bill the seller canceled gives its lots back to billing.
   const bills = rows<BillRow>(
     await db.execute(sql`
-      select p.id, p.company_id, p.company_name, p.payment_status, p.total_amount, p.shipping_carrier, p.shipping_cost, p.payment_link,
+      select p.id, p.company_id, p.company_name, p.payment_status, p.provider_status, p.total_amount, p.shipping_carrier, p.shipping_cost, p.payment_link,
         ${epochMs('p.deadline_at')} as deadline_at, ${epochMs('p.link_expires_at')} as link_expires_at,
         ${epochMs('p.expired_at')} as expired_at, ${epochMs('p.paid_at')} as paid_at, ${epochMs('p.created_at')} as created_at,
         coalesce((select s.id from live_sessions s where s.id = p.session_id and not s.rehearsal),

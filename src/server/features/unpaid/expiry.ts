@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { applyPaymentEvent, type PaymentView } from '../../../domain/payments.js';
-import { CASH_PAYMENT_GRACE_HOURS, reachesStrikeLimit } from '../../../domain/unpaid.js';
+import { reachesStrikeLimit } from '../../../domain/unpaid.js';
 import { recordAudit } from '../../audit.js';
 import { type Db, rows, type Tx } from '../../db/connect.js';
 import { buyerStrikes, companies, companyBlocks, expiredLots, paymentItems, payments, secondChanceOffers } from '../../db/schema.js';
@@ -14,7 +14,7 @@ import type { PaymentRow } from '../payments/presenters.js';
 import { view } from '../payments/queries.js';
 import { save } from '../payments/service.js';
 import { machineState } from '../payments/transitions.js';
-import { standingChanged } from './queries.js';
+import { billExpiresAtSql, standingChanged } from './queries.js';
 
 /**
  * The payment deadline (SPEC's "When a buyer does not pay"): a pending bill whose deadline_at has
@@ -52,7 +52,7 @@ interface Expired {
 }
 
 /** When a pending bill expires: at its deadline, or CASH_PAYMENT_GRACE_HOURS later while a cash payment is under way. */
-const expiresAt = sql`(${payments.deadlineAt} + case when ${payments.providerStatus} in ('pending', 'in_process') then make_interval(hours => ${CASH_PAYMENT_GRACE_HOURS}) else interval '0' end)`;
+const expiresAt = billExpiresAtSql(sql`${payments.deadlineAt}`, sql`${payments.providerStatus}`);
 
 /** Expires one due bill, or null when it is not due any more (paid, canceled, or another instance has it). */
 async function expireOne(tx: Tx, id: string): Promise<Expired | null> {

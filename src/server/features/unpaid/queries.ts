@@ -3,10 +3,12 @@ import type { ExpiredLotDecision, SecondChanceStatus } from '../../../domain/aft
 import { isPlatformAdmin } from '../../../domain/role-rules.js';
 import {
   type BidLine,
+  CASH_PAYMENT_GRACE_HOURS,
   type ExpiredAnswer,
   type ExpiredBillView,
   type MyUnpaidAnswer,
   mayDecide,
+  PAYMENT_UNDERWAY_STATUSES,
   runnerUpOf,
   type SecondChanceOfferView,
   type StrikesAnswer,
@@ -274,6 +276,18 @@ export async function listStrikes(db: Db, actor: Actor): Promise<StrikesAnswer> 
   };
 }
 
+/**
+ * When a pending bill expires (domain/unpaid.ts billExpiresAt, in SQL): at its deadline, or
+ * CASH_PAYMENT_GRACE_HOURS later while a payment is under way with the provider.
+ */
+export function billExpiresAtSql(deadlineAt: SQL, providerStatus: SQL): SQL {
+  const underway = sql.join(
+    PAYMENT_UNDERWAY_STATUSES.map((s) => sql`${s}`),
+    sql`, `,
+  );
+  return sql`(${deadlineAt} + case when ${providerStatus} in (${underway}) then make_interval(hours => ${CASH_PAYMENT_GRACE_HOURS}) else interval '0' end)`;
+}
+
 /** GET /api/me/unpaid: the buyer's overdue bills with this company, strikes and block. */
 export async function myUnpaid(db: Db, opts: { userId: string; companyId: string }): Promise<MyUnpaidAnswer> {
   const [r] = rows<{ overdue: number; strikes: number; limit: number | null; blocked: boolean }>(
@@ -281,7 +295,7 @@ export async function myUnpaid(db: Db, opts: { userId: string; companyId: string
       select
         (select count(*)::int from payments p
           where p.winner_id = ${opts.userId}::uuid and p.company_id = ${opts.companyId}
-            and ((p.payment_status = 'pending' and p.deadline_at <= now())
+            and ((p.payment_status = 'pending' and ${billExpiresAtSql(sql`p.deadline_at`, sql`p.provider_status`)} <= now())
                  or (p.payment_status = 'canceled' and p.expired_at is not null
                      and not exists (select 1 from second_chance_offers o where o.payment_id = p.id)
                      and exists (select 1 from buyer_strikes s where s.payment_id = p.id and s.lifted_at is null)))) as overdue,

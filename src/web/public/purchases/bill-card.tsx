@@ -7,7 +7,7 @@ import { CashIcon, ClockIcon } from '../../components/icons';
 import { useTranslation } from '../../i18n';
 import { formatDate } from '../../lib/dates';
 
-const STATUS_COLOR: Record<PurchaseBillStatus, string> = { toPay: 'orange', paid: 'green', expired: 'red', canceled: 'gray' };
+const STATUS_COLOR: Record<PurchaseBillStatus, string> = { toPay: 'orange', processing: 'blue', paid: 'green', expired: 'red', canceled: 'gray' };
 
 function Line({ label, value, strong = false, testId }: { label: ReactNode; value: string; strong?: boolean; testId?: string }) {
   return (
@@ -75,6 +75,11 @@ export function BillCard({ bill, label, note }: { bill: PurchaseBill; label?: st
         {bill.status === 'paid' && bill.paidAt !== null && (
           <Text size="sm" c="dimmed">
             {t('purchases.paidOn', { date: formatDate(bill.paidAt) })}
+          </Text>
+        )}
+        {bill.status === 'processing' && (
+          <Text size="sm" c="dimmed" data-testid="bill-processing">
+            {t('purchases.processingHint')}
           </Text>
         )}
         {bill.status === 'expired' && (

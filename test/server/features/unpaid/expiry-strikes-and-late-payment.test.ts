@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DraftAnswer, FinalizeAnswer } from '../../../../src/domain/payments.js';
+import type { MyPurchases } from '../../../../src/domain/purchases.js';
 import { CASH_PAYMENT_GRACE_HOURS, type ExpiredAnswer, type MyUnpaidAnswer, type StrikesAnswer } from '../../../../src/domain/unpaid.js';
 import { buyerStrikes, companies, companyBlocks, expiredLots, paymentItems, payments } from '../../../../src/server/db/schema.js';
 import { expireDuePayments } from '../../../../src/server/features/unpaid/expiry.js';
@@ -187,11 +188,20 @@ describe('a cash payment under way at the deadline', () => {
     await server.ctx.db.update(payments).set({ providerStatus: 'pending', deadlineAt: sql`now() - interval '1 hour'` }).where(eq(payments.id, bill.id));
     expect((await pass()).expired).not.toContain(bill.id);
     expect((await row(bill.id))?.paymentStatus).toBe('pending');
+    // Meanwhile the buyer reads it as a payment under way, not as overdue: no warning before bidding.
+    const billStatus = async () => {
+      const mine = (await call(payer, 'GET', '/api/me/purchases')).json() as MyPurchases;
+      return mine.sellers.flatMap((s) => s.groups.flatMap((g) => g.bills)).find((b) => b.paymentId === bill.id)?.status;
+    };
+    expect(await billStatus()).toBe('processing');
+    const warned = (await call(payer, 'GET', `/api/me/unpaid?companyId=${COMPANY}`)).json() as MyUnpaidAnswer;
+    expect(warned.overdue).toBe(0);
     await server.ctx.db
       .update(payments)
       .set({ deadlineAt: sql`now() - make_interval(hours => ${CASH_PAYMENT_GRACE_HOURS}) - interval '1 minute'` })
       .where(eq(payments.id, bill.id));
     expect((await pass()).expired).toContain(bill.id);
     expect((await row(bill.id))?.paymentStatus).toBe('canceled');
+    expect(await billStatus()).toBe('expired');
   });
 });
