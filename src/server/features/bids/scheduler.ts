@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { recordAudit } from '../../audit.js';
 import { type Db, rows } from '../../db/connect.js';
 import type { EngineState } from '../../db/engine-rows.js';
+import { type PassLoop, startPassLoop } from '../../pass-loop.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import { refreshAuctionSearchText } from '../auctions/search-text.js';
 
@@ -43,52 +44,26 @@ export function startClosingScheduler(opts: {
   /** The publisher: each closed auction's `auctionClosed`, after its batch committed. */
   publish: (events: DomainEvent[]) => Promise<void>;
   maxSleepMs?: number;
-}): {
-  stop(): Promise<void>;
-} {
+}): PassLoop {
   const maxSleepMs = opts.maxSleepMs ?? 1000;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let stopped = false;
-
-  async function pass(): Promise<number> {
-    let next = maxSleepMs;
-    try {
+  return startPassLoop({
+    name: 'closing scheduler',
+    log: opts.log,
+    retryMs: maxSleepMs,
+    async pass(isStopped) {
       for (;;) {
         const closed = await closeDueAuctions(opts.db);
         await opts.publish(closed.map((state) => ({ type: 'auctionClosed', state })));
-        if (closed.length < BATCH || stopped) break;
+        if (closed.length < BATCH || isStopped()) break;
       }
       const [row] = rows<{ ms: number | string | null }>(
         await opts.db.execute(
           sql`select (extract(epoch from min(end_time) - clock_timestamp()) * 1000)::bigint as ms from auctions where status in ('active', 'live')`,
         ),
       );
-      if (row?.ms !== null && row?.ms !== undefined) next = Math.min(maxSleepMs, Math.max(0, Number(row.ms)));
-    } catch (err) {
-      if (!stopped) opts.log.error({ err }, 'closing scheduler pass failed');
-    }
-    return next;
-  }
-
-  function schedule(delay: number) {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      timer = null;
-      running = pass().then((next) => {
-        running = null;
-        // A few ms past the end, so the database's clock has passed it too.
-        schedule(next + 5);
-      });
-    }, delay);
-  }
-
-  schedule(0);
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
+      const next = row?.ms !== null && row?.ms !== undefined ? Math.min(maxSleepMs, Math.max(0, Number(row.ms))) : maxSleepMs;
+      // A few ms past the end, so the database's clock has passed it too.
+      return next + 5;
     },
-  };
+  });
 }

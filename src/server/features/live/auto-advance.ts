@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Db, rows } from '../../db/connect.js';
+import { type PassLoop, startPassLoop } from '../../pass-loop.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import type { BidPresenter } from '../bids/presenters.js';
 import { openNextLot } from './next-lot.js';
@@ -73,41 +74,17 @@ export function startAutoAdvanceScheduler(opts: {
   present: BidPresenter;
   publish: (events: DomainEvent[]) => Promise<void>;
   maxSleepMs?: number;
-}): { stop(): Promise<void> } {
+}): PassLoop {
   const maxSleepMs = opts.maxSleepMs ?? 1000;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let stopped = false;
-
-  async function pass(): Promise<number> {
-    try {
+  return startPassLoop({
+    name: 'auto-advance',
+    log: opts.log,
+    retryMs: maxSleepMs,
+    async pass() {
       const done = await advanceDueSessions(opts.db, { present: opts.present, log: opts.log });
       if (done.events.length > 0) await opts.publish(done.events);
-      return done.nextInMs === null ? maxSleepMs : Math.min(maxSleepMs, Math.max(0, done.nextInMs));
-    } catch (err) {
-      if (!stopped) opts.log.error({ err }, 'auto-advance pass failed');
-      return maxSleepMs;
-    }
-  }
-
-  function schedule(delay: number) {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      timer = null;
-      running = pass().then((next) => {
-        running = null;
-        // A few ms past the due time, so the database's clock has passed it too.
-        schedule(next + 5);
-      });
-    }, delay);
-  }
-
-  schedule(0);
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
+      // A few ms past the due time, so the database's clock has passed it too.
+      return (done.nextInMs === null ? maxSleepMs : Math.min(maxSleepMs, Math.max(0, done.nextInMs))) + 5;
     },
-  };
+  });
 }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { rows } from '../../db/connect.js';
+import { type PassLoop, startPassLoop } from '../../pass-loop.js';
 import { createMissingReminders, fallBackToWaMe, skipFinishedReminders } from './ladder.js';
 import { sendDueCloudReminders } from './send.js';
 
@@ -49,42 +50,19 @@ export async function runReminderPass(ctx: Pick<AppContext, 'db' | 'whatsapp'>, 
 }
 
 /** Runs passes until stopped: a pass, then sleep until the next due time (at most a minute). */
-export function startReminderJob(opts: { ctx: Pick<AppContext, 'db' | 'whatsapp'>; log: FastifyBaseLogger; maxSleepMs?: number }): { stop(): Promise<void> } {
+export function startReminderJob(opts: { ctx: Pick<AppContext, 'db' | 'whatsapp'>; log: FastifyBaseLogger; maxSleepMs?: number }): PassLoop {
   const maxSleepMs = opts.maxSleepMs ?? MAX_SLEEP_MS;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let stopped = false;
-
-  async function pass(): Promise<number> {
-    try {
+  return startPassLoop({
+    name: 'reminders',
+    log: opts.log,
+    retryMs: maxSleepMs,
+    unref: true,
+    async pass() {
       const done = await runReminderPass(opts.ctx, { log: opts.log });
       // At least a second: a due row another instance holds locked must not make this one spin.
-      return done.nextInMs === null ? maxSleepMs : Math.min(maxSleepMs, Math.max(1000, done.nextInMs));
-    } catch (err) {
-      if (!stopped) opts.log.error({ err }, 'reminders pass failed');
-      return maxSleepMs;
-    }
-  }
-
-  function schedule(delay: number) {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      timer = null;
-      running = pass().then((next) => {
-        running = null;
-        // A few ms past the due time, so the database's clock has passed it too.
-        schedule(next + 5);
-      });
-    }, delay);
-    timer.unref();
-  }
-
-  schedule(0);
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
+      const next = done.nextInMs === null ? maxSleepMs : Math.min(maxSleepMs, Math.max(1000, done.nextInMs));
+      // A few ms past the due time, so the database's clock has passed it too.
+      return next + 5;
     },
-  };
+  });
 }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { VIEWER_SAMPLE_MS } from '../../../domain/show-summary.js';
 import { type Db, rows } from '../../db/connect.js';
+import { type PassLoop, startPassLoop } from '../../pass-loop.js';
 
 /**
  * The viewers chart's data: every VIEWER_SAMPLE_MS, the viewer count of each live show
@@ -29,40 +30,17 @@ export async function sampleViewers(db: Db, viewerCount: (sessionId: string) => 
 }
 
 /** The sampler: a pass at each period's start while a show is live, otherwise every IDLE_MS. */
-export function startViewerSampler(opts: { db: Db; log: FastifyBaseLogger; viewerCount: (sessionId: string) => number }): { stop(): Promise<void> } {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let stopped = false;
-
-  async function pass(): Promise<number> {
-    try {
+export function startViewerSampler(opts: { db: Db; log: FastifyBaseLogger; viewerCount: (sessionId: string) => number }): PassLoop {
+  return startPassLoop({
+    name: 'viewer sampler',
+    log: opts.log,
+    retryMs: IDLE_MS,
+    firstDelayMs: 1_000,
+    unref: true,
+    async pass() {
       const sampled = await sampleViewers(opts.db, opts.viewerCount);
       // Just past the next period's start, so this instance's sample lands in its own period.
       return sampled > 0 ? VIEWER_SAMPLE_MS - (Date.now() % VIEWER_SAMPLE_MS) + 50 : IDLE_MS;
-    } catch (err) {
-      if (!stopped) opts.log.error({ err }, 'viewer sampler pass failed');
-      return IDLE_MS;
-    }
-  }
-
-  function schedule(delay: number) {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      timer = null;
-      running = pass().then((next) => {
-        running = null;
-        schedule(next);
-      });
-    }, delay);
-    timer.unref();
-  }
-
-  schedule(1_000);
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
     },
-  };
+  });
 }

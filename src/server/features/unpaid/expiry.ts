@@ -5,6 +5,7 @@ import { reachesStrikeLimit } from '../../../domain/unpaid.js';
 import { recordAudit } from '../../audit.js';
 import { type Db, rows, type Tx } from '../../db/connect.js';
 import { buyerStrikes, companies, companyBlocks, expiredLots, paymentItems, payments, secondChanceOffers } from '../../db/schema.js';
+import { type PassLoop, startPassLoop } from '../../pass-loop.js';
 import type { PaymentProvider } from '../../providers/payments/types.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import type { SellerAccounts } from '../payments/accounts.js';
@@ -164,43 +165,18 @@ export async function expireDuePayments(db: Db, deps: ExpiryDeps): Promise<Expir
 /** The expiry job: a pass, then sleep until the next deadline, never longer than `maxSleepMs` (60 s). */
 export function startPaymentExpiry(
   opts: ExpiryDeps & { db: Db; log: FastifyBaseLogger; publish: (events: DomainEvent[]) => Promise<void>; maxSleepMs?: number },
-): {
-  stop(): Promise<void>;
-} {
+): PassLoop {
   const maxSleepMs = opts.maxSleepMs ?? 60_000;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let stopped = false;
-
-  async function pass(): Promise<number> {
-    try {
+  return startPassLoop({
+    name: 'payment expiry',
+    log: opts.log,
+    retryMs: maxSleepMs,
+    unref: true,
+    async pass() {
       const done = await expireDuePayments(opts.db, opts);
       if (done.events.length > 0) await opts.publish(done.events);
-      return done.nextInMs === null ? maxSleepMs : Math.min(maxSleepMs, Math.max(0, done.nextInMs));
-    } catch (err) {
-      if (!stopped) opts.log.error({ err }, 'payment expiry pass failed');
-      return maxSleepMs;
-    }
-  }
-
-  function schedule(delay: number) {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      timer = null;
-      running = pass().then((next) => {
-        running = null;
-        schedule(next + 5);
-      });
-    }, delay);
-    timer.unref?.();
-  }
-
-  schedule(0);
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
+      // A few ms past the due time, so the database's clock has passed it too.
+      return (done.nextInMs === null ? maxSleepMs : Math.min(maxSleepMs, Math.max(0, done.nextInMs))) + 5;
     },
-  };
+  });
 }

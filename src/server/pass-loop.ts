@@ -1,0 +1,58 @@
+/** A background job started with the app; `stop` waits for a pass under way to finish. */
+export interface PassLoop {
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs a background job as passes: a pass, then sleep for as long as it answers (until the next
+ * thing falls due), then the next pass, until stopped. Nothing is kept between passes, so a
+ * restart or another instance simply finds the due rows on its own first pass. A failed pass is
+ * logged (unless the app is stopping) and retried after `retryMs`.
+ */
+export function startPassLoop(opts: {
+  /** Names the job in the log line of a failed pass ('<name> pass failed'). */
+  name: string;
+  /** The app's logger (only its `error` is used). */
+  log: { error(obj: { err: unknown }, msg: string): void };
+  /** One pass; answers how long to sleep before the next. `isStopped` lets a long pass end early. */
+  pass: (isStopped: () => boolean) => Promise<number>;
+  retryMs: number;
+  firstDelayMs?: number;
+  /** Whether the sleeping timer lets the process exit (a job the process need not wait for). */
+  unref?: boolean;
+}): PassLoop {
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const isStopped = () => stopped;
+
+  async function pass(): Promise<number> {
+    try {
+      return await opts.pass(isStopped);
+    } catch (err) {
+      if (!stopped) opts.log.error({ err }, `${opts.name} pass failed`);
+      return opts.retryMs;
+    }
+  }
+
+  function schedule(delay: number) {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      timer = null;
+      running = pass().then((next) => {
+        running = null;
+        schedule(next);
+      });
+    }, delay);
+    if (opts.unref) timer.unref();
+  }
+
+  schedule(opts.firstDelayMs ?? 0);
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
