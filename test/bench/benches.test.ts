@@ -20,6 +20,8 @@ const SMOKE: Record<string, Record<string, string>> = {
   'live-show.ts': { VIEWERS: '5', LOTS: '2', TIMER: '5', BIDDERS: '2', USERS: '20' },
   // Both runs (without chat, then with it); 3 chatters at a line a second in all.
   'live-chat.ts': { VIEWERS: '5', LOTS: '2', TIMER: '5', BIDDERS: '2', USERS: '20', CHATTERS: '3', CHAT_RATE: '1' },
+  // Both shows (plain, then killed halfway through its links and retried) of 4 buyers.
+  'show-billing.ts': { BUYERS: '4', LOTS: '10' },
   // Janus only where it is installed; the bench itself refuses a missing one. Its flood mode runs too, as small.
   'video.ts': {
     VIEWERS: '3',

@@ -7,7 +7,9 @@ import type { AddressInfo } from 'node:net';
  * API (`/checkout/preferences`, `/v1/payments/:id`, `/oauth/token`) and of the auth site
  * (`/authorization`, which approves at once and redirects back with a code). Like Mercado Pago it
  * answers the same preference again for the same X-Idempotency-Key (and account). Point both
- * MP_API_URL and MP_AUTH_URL at `url`.
+ * MP_API_URL and MP_AUTH_URL at `url`. `latencyMs` (default 0) holds every request that long
+ * before it is handled, as a distant Mercado Pago would (the show-billing bench uses 150 ms): a
+ * request is recorded in `requests` when it arrives, its preference in `preferences` after the wait.
  */
 export interface FakeMercadoPago {
   /** Base URL serving both the API and the auth paths (no trailing slash). */
@@ -72,7 +74,13 @@ interface Grant {
 
 const TOKEN_SECONDS = 15_552_000; // 180 days, as Mercado Pago's OAuth answers
 
-export async function startFakeMercadoPago(opts: { platformToken: string; clientId: string; clientSecret: string }): Promise<FakeMercadoPago> {
+export async function startFakeMercadoPago(opts: {
+  platformToken: string;
+  clientId: string;
+  clientSecret: string;
+  latencyMs?: number;
+}): Promise<FakeMercadoPago> {
+  const latencyMs = opts.latencyMs ?? 0;
   const preferences: RecordedPreference[] = [];
   const requests: RecordedRequest[] = [];
   const payments = new Map<string, FakePayment & { date_created: string }>();
@@ -142,6 +150,7 @@ export async function startFakeMercadoPago(opts: { platformToken: string; client
       idempotencyKey,
       body,
     });
+    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
     if (down) return fail(res, 503, 'service_unavailable', 'Service Unavailable');
 
     // ── Auth site: approves at once and returns to the application ──
