@@ -20,6 +20,8 @@ const serverSuite = (name: string, engine: 'pglite' | 'postgresql') => ({
       // The SFU's robustness suites (hostile offers, faults and restarts, candidates, viewer slots) test the video
       // process, not the database, and are among the slowest: once is enough.
       ...(engine === 'postgresql' ? SFU_ROBUSTNESS : []),
+      // Backups of the embedded database open PGlite folders of their own; PostgreSQL has pg_dump.
+      ...(engine === 'postgresql' ? ['test/server/db/embedded-backup.test.ts'] : []),
     ],
     env: { TEST_ENGINE: engine },
     testTimeout: 30_000,

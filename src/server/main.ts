@@ -1,9 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseEnv } from 'node:util';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { loadDotEnv } from './dotenv.js';
 import { ensureWebBundle } from './web/bundle.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -28,15 +27,6 @@ function banner(config: Config, address: string): string {
     `    listening ${config.host}${isLoopback(config.host) ? ' (this computer only; HOST=0.0.0.0 opens it to your LAN, see README)' : ''}`,
     '',
   ].join('\n');
-}
-
-/** Reads ./.env when present; variables already set in the environment win. */
-function loadDotEnv(): void {
-  const file = path.resolve('.env');
-  if (!existsSync(file)) return;
-  for (const [key, value] of Object.entries(parseEnv(readFileSync(file, 'utf8')))) {
-    if (process.env[key] === undefined) process.env[key] = value;
-  }
 }
 
 async function main(): Promise<void> {

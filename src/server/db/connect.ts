@@ -6,6 +6,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { PID_FILE, serveBackups } from './backup.js';
 import { PgliteThread } from './pglite-thread.js';
 import * as schema from './schema.js';
 
@@ -21,6 +22,8 @@ export interface Database {
   /** Runs `fn` while holding a session-level advisory lock on one connection. */
   withAdvisoryLock<T>(key: number, fn: (db: Db) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
+  /** The embedded database only: a copy of it at one moment (db/backup.ts). */
+  backup?(): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -40,6 +43,8 @@ async function connectPglite(dir: string | null): Promise<Database> {
     unlock();
     throw err;
   }
+  // On disk, `npm run db:backup` asks this process for its copy: the folder is this process's alone.
+  const backups = dir ? await serveBackups(dir, () => client.dump()).catch(() => null) : null;
   const db = drizzlePglite({ client: client as unknown as PGlite, schema, casing: 'snake_case' }) as unknown as Db;
   // One PGlite session holds advisory locks re-entrantly, so callers in this process queue here.
   let queue: Promise<unknown> = Promise.resolve();
@@ -61,7 +66,9 @@ async function connectPglite(dir: string | null): Promise<Database> {
     async ping() {
       await db.execute(sql`select 1`);
     },
+    backup: () => client.dump(),
     async close() {
+      await backups?.close();
       if (!client.closed) await client.close();
       unlock();
     },
@@ -78,7 +85,7 @@ export class DatabaseInUseError extends Error {
  */
 function lockDirectory(dir: string): () => void {
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'martillo.pid');
+  const file = path.join(dir, PID_FILE);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(file, String(process.pid), { flag: 'wx' });

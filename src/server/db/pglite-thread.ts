@@ -23,6 +23,7 @@ type Request =
   | { id: number; op: 'exec'; tx: number | null; sql: string }
   | { id: number; op: 'begin' }
   | { id: number; op: 'end'; tx: number; commit: boolean }
+  | { id: number; op: 'dump' }
   | { id: number; op: 'close' };
 type Reply = { id: number; ok: true; value?: unknown } | { id: number; ok: false; error: SerializedError };
 
@@ -53,6 +54,10 @@ async function serve(port: NonNullable<typeof parentPort>): Promise<void> {
   const txs = new Map<number, { tx: Transaction; end: (commit: boolean) => void; done: Promise<void> }>();
   const ROLLBACK = Symbol('rollback');
 
+  /** While a backup is being copied no transaction begins; `opening` counts begins not yet in `txs`. */
+  let dumping: Promise<void> | null = null;
+  let opening = 0;
+
   const reply = (message: Reply) => port.postMessage(message);
   const target = (tx: number | null): PGlite | Transaction => {
     if (tx === null) {
@@ -79,12 +84,20 @@ async function serve(port: NonNullable<typeof parentPort>): Promise<void> {
       case 'begin': {
         if (!db) throw new Error('database not open');
         const database = db;
+        while (dumping) await dumping;
+        opening++;
+        let isOpening = true;
+        const opened = () => {
+          if (isOpening) opening--;
+          isOpening = false;
+        };
         return new Promise<number>((began, failed) => {
           const done = database
             .transaction(async (tx) => {
               const ended = new Promise<boolean>((end) => {
                 txs.set(m.id, { tx, end, done });
               });
+              opened();
               began(m.id);
               if (!(await ended)) throw ROLLBACK;
             })
@@ -96,8 +109,32 @@ async function serve(port: NonNullable<typeof parentPort>): Promise<void> {
             )
             .finally(() => txs.delete(m.id));
           // A failure before the transaction began (BEGIN itself) answers the begin request.
-          done.catch(failed);
+          done.catch((err) => {
+            opened();
+            failed(err);
+          });
         });
+      }
+      case 'dump': {
+        if (!db) throw new Error('database not open');
+        // One copy at a time; new transactions wait, the open ones finish, then a checkpoint puts
+        // every committed change in the data files, so the copy is the database at one moment.
+        while (dumping) await dumping;
+        let release = () => {};
+        dumping = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        try {
+          while (txs.size > 0 || opening > 0) {
+            await Promise.race([Promise.all([...txs.values()].map((t) => t.done.catch(() => {}))), new Promise((r) => setTimeout(r, 5))]);
+          }
+          await db.exec('checkpoint');
+          const archive = await db.dumpDataDir('gzip');
+          return new Uint8Array(await archive.arrayBuffer());
+        } finally {
+          dumping = null;
+          release();
+        }
       }
       case 'end': {
         const open = txs.get(m.tx);
@@ -140,7 +177,9 @@ export class PgliteThread implements Remote {
   private constructor() {
     // The worker runs this same file: it registers tsx's loader first (npm start runs TypeScript
     // through tsx; loader hooks are per thread), then imports it.
-    const entry = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url)}); })`;
+    // tsx is found from this file, not from the working directory (an eval'd worker resolves from there).
+    const tsxApi = import.meta.resolve('tsx/esm/api');
+    const entry = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url)}); })`;
     this.#worker = new Worker(entry, { eval: true, workerData: { mark: WORKER_MARK } });
     this.#worker.on('message', (m: Reply) => {
       const pending = this.#pending.get(m.id);
@@ -213,6 +252,14 @@ export class PgliteThread implements Remote {
     }
     await this.#call({ op: 'end', tx, commit: true });
     return result;
+  }
+
+  /**
+   * A copy of the whole database as a gzipped tar of its data folder, taken between transactions
+   * (new ones wait while it is made): what `npm run db:backup` writes and `db:restore` reads.
+   */
+  dump(): Promise<Uint8Array> {
+    return this.#call<Uint8Array>({ op: 'dump' });
   }
 
   async close(): Promise<void> {

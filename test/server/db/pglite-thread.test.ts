@@ -97,3 +97,47 @@ describe('PGlite answers from its worker thread as a driver would', () => {
     await expect(other.query('select 1')).rejects.toThrow(/closed/);
   });
 });
+
+describe("the thread's copy of the database (what db:backup writes)", () => {
+  it('waits for an open transaction, holds new ones back while it copies, and carries what was committed', async () => {
+    let finish = () => {};
+    const held = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    let inserted = () => {};
+    const isOpen = new Promise<void>((resolve) => {
+      inserted = resolve;
+    });
+    const open = db.transaction(async (tx) => {
+      await tx.query('insert into t (id, note) values (500, $1)', ['abierta']);
+      inserted();
+      await held;
+    });
+    await isOpen;
+    let isCopied = false;
+    const copy = db.dump().then((bytes) => {
+      isCopied = true;
+      return bytes;
+    });
+    // A transaction asked for during the copy starts only after it.
+    let laterSawCopy: boolean | null = null;
+    const later = db.transaction(async (tx) => {
+      laterSawCopy = isCopied;
+      await tx.query('insert into t (id, note) values (501, $1)', ['después']);
+    });
+    // Time for a copy that did not wait to finish (it must not).
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(isCopied).toBe(false);
+    finish();
+    await open;
+    const bytes = await copy;
+    await later;
+    expect(laterSawCopy).toBe(true);
+
+    const { PGlite } = await import('@electric-sql/pglite');
+    const restored = await PGlite.create({ loadDataDir: new Blob([new Uint8Array(bytes)]) });
+    const notes = (await restored.query<{ id: number }>('select id from t where id >= 500 order by id')).rows.map((r) => r.id);
+    await restored.close();
+    expect(notes).toEqual([500]);
+  });
+});
