@@ -35,6 +35,14 @@ module.exports = {
       to: { path: '^src/(server|web)/' },
     },
     {
+      name: 'server-runs-on-production-dependencies',
+      severity: 'error',
+      comment:
+        'The built release is installed with npm ci --omit=dev: what the server and the domain import at run time must be a dependency, not a devDependency. Types vanish in the build; the web build helpers (bundle.ts builds it in development, precompress.ts is a Vite plugin) run only where Vite is installed.',
+      from: { path: '^src/(server|domain)/', pathNot: '^src/server/web/(bundle|precompress)[.]ts$' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'no-unresolvable',
       severity: 'error',
       comment: 'An import the check cannot follow would hide its dependencies from the rules above.',

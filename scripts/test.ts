@@ -1,7 +1,7 @@
 /**
  * `npm test`: typecheck, lint, the dependency check (scripts/depcheck.ts), the Vitest suites
  * (domain, web, server on PGlite and, with TEST_DATABASE_URL, on PostgreSQL, and bench-smoke:
- * every bench at a tiny size), then the browser suite. Every step runs even if one fails; the last line is the total,
+ * every bench at a tiny size), then the browser suite, the release check (scripts/release-check.ts) and the video suite. Every step runs even if one fails; the last line is the total,
  * `N passed, N failed`, also kept in test-results/summary.txt.
  */
 import { spawnSync } from 'node:child_process';
@@ -66,6 +66,14 @@ check('lint', 'npx', ['biome', 'check', '.']);
 check('dependency check', 'npm', ['run', '--silent', 'depcheck']);
 suite('unit-and-integration', []);
 suite('browser', ['--config', 'vitest.e2e.config.ts']);
+
+// The release as an operator installs it: built, installed without dev dependencies, started in production on PostgreSQL.
+if (process.env.TEST_DATABASE_URL) check('release', 'npx', ['tsx', 'scripts/release-check.ts']);
+else {
+  console.log('\n── release ──\nSKIPPED: the release check starts the production server on PostgreSQL (set TEST_DATABASE_URL)');
+  lines.push('release: SKIPPED (no TEST_DATABASE_URL)');
+  total.skipped++;
+}
 
 // Live video: server, SFU or Janus and Chromium in a loopback-only network namespace, so no media leaves the machine.
 const noNetns = canMakeVideoNetns();

@@ -41,7 +41,8 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  await ensureWebBundle(root, (msg) => console.log(msg));
+  // Production runs the release `npm run build` made (scripts/start.mjs checked it is there); development builds as it goes.
+  if (config.env !== 'production') await ensureWebBundle(root, (msg) => console.log(msg));
   const { app } = await buildApp({ config, webDir: path.join(root, 'dist/web'), logger: process.stdout.isTTY ? 'pretty' : 'json' });
 
   let closing = false;

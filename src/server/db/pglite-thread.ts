@@ -175,11 +175,13 @@ export class PgliteThread implements Remote {
   #closed = false;
 
   private constructor() {
-    // The worker runs this same file: it registers tsx's loader first (npm start runs TypeScript
-    // through tsx; loader hooks are per thread), then imports it.
-    // tsx is found from this file, not from the working directory (an eval'd worker resolves from there).
-    const tsxApi = import.meta.resolve('tsx/esm/api');
-    const entry = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url)}); })`;
+    // The worker runs this same file. From the TypeScript sources (development, tests) it registers
+    // tsx's loader first (loader hooks are per thread), found from this file rather than from the
+    // working directory an eval'd worker resolves from; the built release is plain JavaScript.
+    const self = JSON.stringify(import.meta.url);
+    const entry = import.meta.url.endsWith('.ts')
+      ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${self}); })`
+      : `import(${self})`;
     this.#worker = new Worker(entry, { eval: true, workerData: { mark: WORKER_MARK } });
     this.#worker.on('message', (m: Reply) => {
       const pending = this.#pending.get(m.id);

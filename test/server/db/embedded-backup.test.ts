@@ -25,7 +25,6 @@ import { eventually, sleep } from '../../support/wait.js';
  */
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const COMPANY = 'remates-respaldo';
 
 let work: string;
@@ -36,10 +35,10 @@ let auctionId: string;
 let bidders: Bidder[];
 const dataDir = () => path.join(work, 'data');
 
-/** Runs one of the npm scripts' files with `env` (no .env: the test's folder has none). */
+/** Runs `npm run db:backup` or `db:restore`'s command with `env` (no .env: the test's folder has none). */
 function run(script: 'db-backup' | 'db-restore', args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  const { DATABASE_URL: _url, ...parent } = process.env;
-  const child: ChildProcess = spawn(TSX, [path.join(ROOT, `scripts/${script}.ts`), ...args], {
+  const { DATABASE_URL: _url, NODE_ENV: _env, ...parent } = process.env;
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs'), `cli/${script}`, ...args], {
     cwd: work,
     env: { ...parent, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

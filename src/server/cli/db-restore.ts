@@ -4,8 +4,8 @@
  * with the same DATA_DIR.
  */
 import path from 'node:path';
-import { BackupError, restoreBackup } from '../src/server/db/backup.js';
-import { loadDotEnv } from '../src/server/dotenv.js';
+import { BackupError, restoreBackup } from '../db/backup.js';
+import { loadDotEnv } from '../dotenv.js';
 
 async function main(): Promise<void> {
   loadDotEnv();

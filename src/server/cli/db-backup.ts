@@ -5,9 +5,9 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { BackupError, folderOwner, requestBackup, writeBackupFile } from '../src/server/db/backup.js';
-import { connectDatabase } from '../src/server/db/connect.js';
-import { loadDotEnv } from '../src/server/dotenv.js';
+import { BackupError, folderOwner, requestBackup, writeBackupFile } from '../db/backup.js';
+import { connectDatabase } from '../db/connect.js';
+import { loadDotEnv } from '../dotenv.js';
 
 async function main(): Promise<void> {
   loadDotEnv();
