@@ -1,6 +1,6 @@
 /**
- * `npm start` (and the server's commands, `npm run db:backup` / `db:restore`: `node scripts/start.mjs
- * cli/db-backup …`). In production (NODE_ENV=production, in the environment or in .env) it runs
+ * `npm start` (and the server's commands, `npm run db:backup` / `db:restore` / `storage:to-s3`:
+ * `node scripts/start.mjs cli/db-backup …`). In production (NODE_ENV=production, in the environment or in .env) it runs
  * the release that `npm run build` made, with node alone. Otherwise it runs the TypeScript
  * sources through tsx in this same process (the server building the web app first when its
  * sources changed): the one-command start on a fresh checkout.
@@ -12,7 +12,7 @@ import { parseEnv } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** What to run, under src/server (or dist/server): the server unless a command is named. */
-const COMMANDS = new Set(['main', 'cli/db-backup', 'cli/db-restore']);
+const COMMANDS = new Set(['main', 'cli/db-backup', 'cli/db-restore', 'cli/storage-to-s3']);
 const named = COMMANDS.has(process.argv[2] ?? '') ? process.argv.splice(2, 1)[0] : 'main';
 
 // The server reads ./.env too (variables already set win); NODE_ENV in it decides which code runs.

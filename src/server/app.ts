@@ -59,15 +59,15 @@ import { webRoutes } from './web/static.js';
 
 /**
  * Pages run only our own scripts. Styles allow inline (Mantine sets CSS variables inline); images
- * may come from any https host (storage, Google avatars). connect-src and media-src open only to
+ * may come from any https host (storage, Google avatars), and from an http bucket the config names. connect-src and media-src open only to
  * what the configured video provider needs (its `cspConnectSrc`: Janus's address, Agora's hosts).
  */
-function contentSecurityPolicyDirectives(videoOrigins: string[]): Record<string, string[]> {
+function contentSecurityPolicyDirectives(videoOrigins: string[], imageOrigins: string[] = []): Record<string, string[]> {
   return {
     'default-src': ["'self'"],
     'script-src': ["'self'"],
     'style-src': ["'self'", "'unsafe-inline'"],
-    'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+    'img-src': ["'self'", 'data:', 'blob:', 'https:', ...imageOrigins],
     'media-src': ["'self'", 'blob:', ...videoOrigins],
     'font-src': ["'self'", 'data:'],
     'connect-src': ["'self'", ...videoOrigins],
@@ -78,9 +78,14 @@ function contentSecurityPolicyDirectives(videoOrigins: string[]): Record<string,
   };
 }
 
+/** Beyond any https host: the bucket's own address when it is plain http (a MinIO on the local network). */
+function imageOrigins(config: Config): string[] {
+  return config.storage.kind === 's3' && config.storage.publicUrl.startsWith('http:') ? [new URL(config.storage.publicUrl).origin] : [];
+}
+
 /** The policy as the Content-Security-Policy header carries it (helmet writes it the same way). */
-export function contentSecurityPolicy(videoOrigins: string[]): string {
-  return Object.entries(contentSecurityPolicyDirectives(videoOrigins))
+export function contentSecurityPolicy(videoOrigins: string[], imageOrigins: string[] = []): string {
+  return Object.entries(contentSecurityPolicyDirectives(videoOrigins, imageOrigins))
     .map(([name, values]) => `${name} ${values.join(' ')}`)
     .join(';');
 }
@@ -97,9 +102,9 @@ export function contentSecurityPolicy(videoOrigins: string[]): string {
  * X-Permitted-Cross-Domain-Policies, X-XSS-Protection) are off: the app never sent them, and each
  * would change what browsers allow.
  */
-function securityHeaders(videoOrigins: string[], isHttps: boolean) {
+function securityHeaders(videoOrigins: string[], imageOrigins: string[], isHttps: boolean) {
   return {
-    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicyDirectives(videoOrigins) },
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicyDirectives(videoOrigins, imageOrigins) },
     strictTransportSecurity: isHttps ? { maxAge: 63_072_000, includeSubDomains: true } : false,
     xContentTypeOptions: true,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' as const },
@@ -211,7 +216,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   };
 
   // First, so its onRequest hook runs before any other can answer (a refused origin, a 404).
-  await app.register(fastifyHelmet, securityHeaders(video.cspConnectSrc, config.publicUrl.protocol === 'https:'));
+  await app.register(fastifyHelmet, securityHeaders(video.cspConnectSrc, imageOrigins(config), config.publicUrl.protocol === 'https:'));
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
   await app.register(fastifyRateLimit, { global: false });

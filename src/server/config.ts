@@ -115,7 +115,24 @@ const ZEnv = z.object({
     .string()
     .regex(/^[0-9a-f]{32}$/i, { error: "Agora's App Certificate (32 hexadecimal characters)" })
     .optional(),
-  STORAGE: z.enum(['local'], { error: 'local (S3 arrives with the media issue)' }).default('local'),
+  STORAGE: z.enum(['local', 's3'], { error: 'local or s3' }).default('local'),
+  // S3 or any S3-compatible service (Cloudflare R2, MinIO, DigitalOcean Spaces), used when STORAGE=s3.
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'a bucket name (3 to 63 lower-case letters, digits, dots and hyphens)' })
+    .optional(),
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{1,64}$/, { error: 'a region such as us-east-1 (auto on Cloudflare R2)' })
+    .default('us-east-1'),
+  S3_ENDPOINT: httpUrl('the S3 API address of an S3-compatible service, such as https://<account>.r2.cloudflarestorage.com').optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false', '1', '0'], { error: 'true or false' })
+    .transform((v) => v === 'true' || v === '1')
+    .optional(),
+  S3_PUBLIC_URL: httpUrl('the public address of the bucket or of a CDN in front of it').optional(),
   TRUST_PROXY: z
     .enum(['true', 'false', '1', '0'], { error: 'true or false' })
     .default('false')
@@ -166,7 +183,7 @@ export interface Config {
   payments: PaymentsConfig;
   video: VideoConfig;
   viewers: ViewerLimits;
-  storage: 'local';
+  storage: StorageConfig;
   trustProxy: boolean;
   logLevel: string;
   /** The WhatsApp Cloud API, or null: reminders then go out by hand through wa.me links. */
@@ -216,6 +233,49 @@ function whatsappConfig(e: z.output<typeof ZEnv>): WhatsAppConfig | null {
 }
 
 /** How long a client may take to send a request; a slow one is cut with 408 (milliseconds). */
+/** Where uploaded images live: DATA_DIR/uploads, or a bucket of S3 or an S3-compatible service. */
+export type StorageConfig =
+  | { kind: 'local' }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      /** null: AWS S3 itself. */
+      endpoint: string | null;
+      /** null: the AWS SDK's default chain (AWS_* variables, ~/.aws, an instance or task role). */
+      credentials: { accessKeyId: string; secretAccessKey: string } | null;
+      forcePathStyle: boolean;
+      /** The address objects are read from, without a trailing slash: `<publicUrl>/<key>`. */
+      publicUrl: string;
+    };
+
+function storageConfig(e: z.output<typeof ZEnv>): StorageConfig {
+  if (e.STORAGE === 'local') return { kind: 'local' };
+  const bucket = e.S3_BUCKET as string;
+  const endpoint = e.S3_ENDPOINT ? e.S3_ENDPOINT.replace(/\/+$/, '') : null;
+  // Self-hosted and test servers rarely have a DNS name per bucket; AWS itself prefers virtual hosts.
+  const forcePathStyle = e.S3_FORCE_PATH_STYLE ?? endpoint !== null;
+  return {
+    kind: 's3',
+    bucket,
+    region: e.S3_REGION,
+    endpoint,
+    credentials: e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : null,
+    forcePathStyle,
+    publicUrl: (e.S3_PUBLIC_URL ?? defaultBucketUrl({ bucket, region: e.S3_REGION, endpoint, forcePathStyle })).replace(/\/+$/, ''),
+  };
+}
+
+/** The bucket's own address, as the SDK would reach it: a public bucket serves its objects there. */
+function defaultBucketUrl(o: { bucket: string; region: string; endpoint: string | null; forcePathStyle: boolean }): string {
+  if (!o.endpoint) {
+    return o.forcePathStyle ? `https://s3.${o.region}.amazonaws.com/${o.bucket}` : `https://${o.bucket}.s3.${o.region}.amazonaws.com`;
+  }
+  if (o.forcePathStyle) return `${o.endpoint}/${o.bucket}`;
+  const url = new URL(o.endpoint);
+  return `${url.protocol}//${o.bucket}.${url.host}${url.pathname.replace(/\/+$/, '')}`;
+}
+
 export interface TimeoutsConfig {
   /** Headers and body of any request but an upload. */
   requestMs: number;
@@ -339,6 +399,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     if (Boolean(e.AGORA_APP_ID) !== Boolean(e.AGORA_APP_CERTIFICATE)) problems.push('  AGORA_APP_ID and AGORA_APP_CERTIFICATE must be set together');
     if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
+  {
+    const problems: string[] = [];
+    if (e.STORAGE === 's3' && !e.S3_BUCKET) problems.push('  S3_BUCKET must be set (STORAGE=s3 stores images in that bucket)');
+    // A bucket named but not used would quietly keep images on this machine's disk.
+    if (e.STORAGE !== 's3' && e.S3_BUCKET)
+      problems.push('  STORAGE must be s3 when S3_BUCKET is set (or leave S3_BUCKET empty to keep images in DATA_DIR/uploads)');
+    if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY))
+      problems.push("  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the AWS SDK's own credentials)");
+    if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  }
   const whatsapp = whatsappConfig(e);
   return {
     env: e.NODE_ENV,
@@ -387,7 +457,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
         e.VIDEO_PROVIDER === 'agora' && e.AGORA_APP_ID && e.AGORA_APP_CERTIFICATE ? { appId: e.AGORA_APP_ID, appCertificate: e.AGORA_APP_CERTIFICATE } : null,
     },
     viewers: { perAddress: e.VIEWERS_PER_ADDRESS, sfuMax: e.VIDEO_MAX_VIEWERS, connectTimeoutMs: Math.round(e.VIDEO_CONNECT_TIMEOUT_SECONDS * 1000) },
-    storage: e.STORAGE,
+    storage: storageConfig(e),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     whatsapp,

@@ -39,6 +39,7 @@ describe('configuration', () => {
       agora: null,
     });
     expect(c.sessionSecret).toHaveLength(64);
+    expect(c.storage).toEqual({ kind: 'local' });
   });
 
   it('switches to PostgreSQL and Google when their variables are set', () => {
@@ -216,5 +217,69 @@ describe('viewer limits', () => {
     [{ VIDEO_CONNECT_TIMEOUT_SECONDS: '600' }, 'VIDEO_CONNECT_TIMEOUT_SECONDS must be a number of seconds between 0.1 and 120'],
   ])('stops with a message naming the variable: %o', (env, expected) => {
     expect(message(env)).toContain(expected);
+  });
+});
+
+describe('images on S3', () => {
+  const BUCKET = { STORAGE: 's3', S3_BUCKET: 'martillo-fotos' };
+
+  it('keeps images on local disk unless STORAGE=s3', () => {
+    expect(load({ STORAGE: 'local' }).storage).toEqual({ kind: 'local' });
+  });
+
+  it("reads AWS S3 with the SDK's own credentials, and an S3-compatible service with keys and a CDN", () => {
+    expect(load(BUCKET).storage).toEqual({
+      kind: 's3',
+      bucket: 'martillo-fotos',
+      region: 'us-east-1',
+      endpoint: null,
+      credentials: null,
+      forcePathStyle: false,
+      publicUrl: 'https://martillo-fotos.s3.us-east-1.amazonaws.com',
+    });
+    expect(
+      load({
+        ...BUCKET,
+        S3_REGION: 'auto',
+        S3_ENDPOINT: 'https://abc123.r2.cloudflarestorage.com/',
+        S3_ACCESS_KEY_ID: 'id',
+        S3_SECRET_ACCESS_KEY: 'secreto',
+        S3_PUBLIC_URL: 'https://fotos.martillo.mx/',
+      }).storage,
+    ).toEqual({
+      kind: 's3',
+      bucket: 'martillo-fotos',
+      region: 'auto',
+      endpoint: 'https://abc123.r2.cloudflarestorage.com',
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secreto' },
+      forcePathStyle: true,
+      publicUrl: 'https://fotos.martillo.mx',
+    });
+  });
+
+  it('addresses buckets path-style by default only behind S3_ENDPOINT, as S3_FORCE_PATH_STYLE can override', () => {
+    const withEndpoint = { ...BUCKET, S3_ENDPOINT: 'http://127.0.0.1:9000' };
+    expect(load(withEndpoint).storage).toMatchObject({ forcePathStyle: true, publicUrl: 'http://127.0.0.1:9000/martillo-fotos' });
+    expect(load({ ...withEndpoint, S3_FORCE_PATH_STYLE: 'false' }).storage).toMatchObject({ forcePathStyle: false });
+    expect(load({ ...BUCKET, S3_FORCE_PATH_STYLE: 'true' }).storage).toMatchObject({
+      forcePathStyle: true,
+      publicUrl: 'https://s3.us-east-1.amazonaws.com/martillo-fotos',
+    });
+  });
+
+  it.each([
+    [{ STORAGE: 'gcs' }, 'STORAGE must be local or s3'],
+    [{ STORAGE: 's3' }, 'S3_BUCKET must be set (STORAGE=s3 stores images in that bucket)'],
+    [{ S3_BUCKET: 'martillo-fotos' }, 'STORAGE must be s3 when S3_BUCKET is set'],
+    [{ ...BUCKET, S3_BUCKET: 'Fotos_Martillo' }, 'S3_BUCKET must be a bucket name'],
+    [{ ...BUCKET, S3_REGION: 'US East' }, 'S3_REGION must be a region such as us-east-1'],
+    [{ ...BUCKET, S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT must be the S3 API address of an S3-compatible service'],
+    [{ ...BUCKET, S3_PUBLIC_URL: 'cdn.martillo.mx' }, 'S3_PUBLIC_URL must be the public address of the bucket or of a CDN'],
+    [{ ...BUCKET, S3_FORCE_PATH_STYLE: 'si' }, 'S3_FORCE_PATH_STYLE must be true or false'],
+    [{ ...BUCKET, S3_ACCESS_KEY_ID: 'id' }, 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together'],
+  ])('stops with one message naming the variable: %o', (env, expected) => {
+    const text = message(env);
+    expect(text).toContain(expected);
+    expect(text.split('\n')[0]).toBe('Invalid configuration:');
   });
 });

@@ -6,6 +6,7 @@ import { createMercadoPagoProvider } from './payments/mercadopago.js';
 import { createSandboxProvider, type SandboxProvider } from './payments/sandbox.js';
 import type { PaymentProvider } from './payments/types.js';
 import { createLocalStorage } from './storage/local.js';
+import { createS3Storage } from './storage/s3.js';
 import type { Storage } from './storage/types.js';
 import type { VideoProvider, VideoProviderDeps } from './video/types.js';
 
@@ -38,9 +39,11 @@ export function createIdentityProvider(config: Pick<Config, 'signIn'>): OidcIden
 }
 
 export function createStorage(config: Pick<Config, 'storage' | 'dataDir'>): Storage {
-  switch (config.storage) {
+  switch (config.storage.kind) {
     case 'local':
       return createLocalStorage(config.dataDir);
+    case 's3':
+      return createS3Storage(config.storage);
   }
 }
 

@@ -10,6 +10,7 @@ import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { closeAfterReply } from '../../http/close.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
+import type { Storage } from '../../providers/storage/types.js';
 import { ImageError, type ImageErrorCode } from './images.js';
 import { saveUploadedImage, type UploadKind } from './service.js';
 
@@ -33,7 +34,7 @@ const imageErrorMessages: Record<ImageErrorCode, string> = {
 };
 
 /** What the stored keys look like (`images/2026/05/<uuid>-thumb.jpg`): no dots but the extension, no escapes. */
-const SERVABLE_KEY = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*\.(?:jpg|jpeg|png|webp|gif|avif)$/;
+export const SERVABLE_KEY = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*\.(?:jpg|jpeg|png|webp|gif|avif)$/;
 const UPLOADS_PREFIX = '/uploads/';
 
 /** An error with its own status and Spanish message, for the statuses AppError has no code for (413, 415). */
@@ -144,6 +145,23 @@ export async function mediaRoutes(app: FastifyInstance, ctx: AppContext): Promis
   });
 
   if (ctx.storage.localDir) await serveLocalFiles(app, ctx.storage.localDir);
+  else redirectLocalUrls(app, ctx.storage);
+}
+
+/**
+ * With the images in a bucket, `/uploads/<key>` answers a redirect to the object's public URL.
+ * Records made on local disk keep `/uploads/...` URLs (in uploads, auctions' images and session
+ * covers); `npm run storage:to-s3` copies their files under the same keys, so every old page and
+ * link keeps working without rewriting a row. 302, not 301: a browser holds a permanent redirect
+ * for good, and the public address may change (a CDN put in front of the bucket).
+ */
+function redirectLocalUrls(app: FastifyInstance, storage: Storage): void {
+  app.get(`${UPLOADS_PREFIX}*`, async (req, reply) => {
+    const key = (req.params as { '*': string })['*'];
+    if (!SERVABLE_KEY.test(key)) throw new AppError('NOT_FOUND', messages.errors.notFound);
+    // A day in caches, so a page full of old images does not ask again on every visit.
+    return reply.header('Cache-Control', 'public, max-age=86400').redirect(storage.urlFor(key), 302);
+  });
 }
 
 /**

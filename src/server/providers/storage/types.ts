@@ -1,6 +1,6 @@
 /**
- * Where uploaded files live. Local disk (DATA_DIR/uploads) by default; the S3 implementation
- * arrives behind this same interface, chosen from config in providers/index.ts.
+ * Where uploaded files live: local disk (DATA_DIR/uploads) by default, or a bucket of S3 or an
+ * S3-compatible service (STORAGE=s3), chosen from config in providers/index.ts.
  */
 export interface Storage {
   /** Stores `body` under `key` (a relative path such as `images/2026/11/<id>.jpg`) and answers its public URL. */
