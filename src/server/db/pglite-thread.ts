@@ -11,6 +11,8 @@
  * every type a caller gives a parser for, which is what drizzle's parsers do (they keep dates and
  * intervals as text).
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -46,6 +48,13 @@ function deserializeError(e: SerializedError): Error {
 
 // ── The worker: owns the database ────────────────────────────────────────────
 
+/**
+ * PostgreSQL's own page cache inside PGlite's memory. Its default, 128 MB, is taken whole at start
+ * and was most of an idle embedded server's memory; pages beyond it are read from the operating
+ * system's cache, which keeps the database's files anyway (bench/README.md, idle memory).
+ */
+const SHARED_BUFFERS = '32MB';
+
 const identity = (value: unknown) => value;
 
 async function serve(port: NonNullable<typeof parentPort>): Promise<void> {
@@ -72,7 +81,11 @@ async function serve(port: NonNullable<typeof parentPort>): Promise<void> {
   async function handle(m: Request): Promise<unknown> {
     switch (m.op) {
       case 'open':
-        db = await PGlite.create({ ...(m.dataDir ? { dataDir: m.dataDir } : {}), extensions: { pg_trgm } });
+        db = await PGlite.create({
+          ...(m.dataDir ? { dataDir: m.dataDir } : {}),
+          extensions: { pg_trgm },
+          startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
+        });
         return undefined;
       case 'query': {
         const parsers = Object.fromEntries(m.rawTypes.map((oid) => [oid, identity]));
@@ -196,6 +209,17 @@ export class PgliteThread implements Remote {
 
   /** Starts the thread and opens the database (on disk in `dataDir`, or in memory). */
   static async create(opts: { dataDir: string | null }): Promise<PgliteThread> {
+    // A new folder is made (initdb) on a thread of its own that ends with it: initdb's memory,
+    // hundreds of MB, is not given back while its thread lives, and the server's thread lives long.
+    if (opts.dataDir && !existsSync(path.join(opts.dataDir, 'PG_VERSION'))) {
+      const maker = new PgliteThread();
+      try {
+        await maker.#call({ op: 'open', dataDir: opts.dataDir });
+        await maker.close();
+      } finally {
+        await maker.#worker.terminate();
+      }
+    }
     const thread = new PgliteThread();
     try {
       await thread.#call({ op: 'open', dataDir: opts.dataDir });
