@@ -138,7 +138,9 @@ describe('POST /api/uploads with STORAGE=s3', () => {
 describe("the pages' policy with STORAGE=s3", () => {
   it('lets pages show images from a bucket served over plain http (a MinIO on the local network), beside any https host', async () => {
     const res = await server.app.inject({ method: 'GET', url: '/healthz' });
-    const imgSrc = String(res.headers['content-security-policy']).split(';').find((d) => d.startsWith('img-src'));
+    const imgSrc = String(res.headers['content-security-policy'])
+      .split(';')
+      .find((d) => d.startsWith('img-src'));
     expect(imgSrc).toBe(`img-src 'self' data: blob: https: ${new URL(s3.endpoint).origin}`);
   });
 });
