@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useRef } from 'react';
 import { hasShipping, type PaymentView } from '../../../domain/payments.js';
 import { useAddAuctions, useCreateDraft, useUpdateShipping } from '../../api/payments';
 import { useTranslation } from '../../i18n';
@@ -39,14 +39,28 @@ export function useDraftActions({ run, runAction, notices }: ActionTools) {
   );
 
   /** Inline carrier and cost of a draft, saved on blur. */
+  /** The newest shipping typed for a draft whose previous save is still on its way. */
+  const queuedShipping = useRef(new Map<string, Shipping>());
   const saveShipping = useCallback(
-    async (payment: PaymentView, shipping: Shipping): Promise<boolean> =>
-      (await run(
-        busyKey.shipping(payment.id),
-        async () =>
-          (await runAction(() => updateShippingMutation.mutateAsync({ id: payment.id, ...shipping }), { failure: t('payments.errors.updateShipping') })) !==
-          null,
-      )) ?? false,
+    async (payment: PaymentView, shipping: Shipping): Promise<boolean> => {
+      // A blur while the draft's last save (and the lists it refreshes) is on its way, the cost
+      // right after the carrier, is saved after it, never dropped: the seller typed it.
+      queuedShipping.current.set(payment.id, shipping);
+      let saved = false;
+      while (queuedShipping.current.has(payment.id)) {
+        const next = queuedShipping.current.get(payment.id) as Shipping;
+        const done = await run(busyKey.shipping(payment.id), async () => {
+          queuedShipping.current.delete(payment.id);
+          return (
+            (await runAction(() => updateShippingMutation.mutateAsync({ id: payment.id, ...next }), { failure: t('payments.errors.updateShipping') })) !== null
+          );
+        });
+        // Another call is saving this draft: it saves the queued shipping when its save ends.
+        if (done === undefined) return true;
+        saved = done;
+      }
+      return saved;
+    },
     [run, runAction, t, updateShippingMutation.mutateAsync],
   );
 
