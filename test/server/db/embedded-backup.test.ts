@@ -1,8 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +13,7 @@ import { auctions, bids } from '../../../src/server/db/schema.js';
 import { type Bidder, buildBidder } from '../../support/actors.js';
 import { buildAuction, buildUser } from '../../support/factories.js';
 import { placeBid, testConfig } from '../../support/server.js';
+import { runServerCommand } from '../../support/server-command.js';
 import { eventually, sleep } from '../../support/wait.js';
 
 /**
@@ -24,7 +23,6 @@ import { eventually, sleep } from '../../support/wait.js';
  * the same database. Embedded only: PostgreSQL is backed up with pg_dump.
  */
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const COMPANY = 'remates-respaldo';
 
 let work: string;
@@ -36,24 +34,9 @@ let bidders: Bidder[];
 const dataDir = () => path.join(work, 'data');
 
 /** Runs `npm run db:backup` or `db:restore`'s command with `env` (no .env: the test's folder has none). */
-function run(script: 'db-backup' | 'db-restore', args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+function run(script: 'db-backup' | 'db-restore', args: string[], env: Record<string, string>) {
   const { DATABASE_URL: _url, NODE_ENV: _env, ...parent } = process.env;
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs'), `cli/${script}`, ...args], {
-    cwd: work,
-    env: { ...parent, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (chunk) => {
-    out += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    out += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out }));
-  });
+  return runServerCommand(script, args, { cwd: work, env: { ...parent, ...env } });
 }
 
 interface Accepted {

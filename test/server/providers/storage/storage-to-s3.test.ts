@@ -1,14 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMMUTABLE_CACHE_CONTROL } from '../../../../src/server/providers/storage/s3.js';
 import { type S3Server, startS3Server } from '../../../support/s3.js';
 import { startTestServer } from '../../../support/server.js';
+import { runServerCommand } from '../../../support/server-command.js';
 
 /**
  * `npm run storage:to-s3` as an operator runs it (a child process, its environment the server's):
@@ -17,7 +16,6 @@ import { startTestServer } from '../../../support/server.js';
  * `/uploads/<key>` URLs that records and old pages hold to the same bytes in the bucket.
  */
 
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 let s3: S3Server;
 let work: string;
@@ -27,25 +25,10 @@ const id = randomUUID();
 const keys = [`${month}/${id}.jpg`, `${month}/${id}-thumb.jpg`];
 const localFile = (key: string) => path.join(dataDir(), 'uploads', ...key.split('/'));
 
-/** Runs the command's file with `env` from a folder with no .env; answers its exit code and output. */
-function run(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+/** Runs the command with `env` from a folder with no .env; answers its exit code and output. */
+function run(env: Record<string, string>) {
   const { DATABASE_URL: _db, STORAGE: _storage, ...parent } = process.env;
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs'), 'cli/storage-to-s3'], {
-    cwd: work,
-    env: { ...parent, DATA_DIR: dataDir(), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (chunk) => {
-    out += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    out += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out }));
-  });
+  return runServerCommand('storage-to-s3', [], { cwd: work, env: { ...parent, DATA_DIR: dataDir(), ...env } });
 }
 
 beforeAll(async () => {
