@@ -16,7 +16,6 @@ import { runServerCommand } from '../../../support/server-command.js';
  * `/uploads/<key>` URLs that records and old pages hold to the same bytes in the bucket.
  */
 
-
 let s3: S3Server;
 let work: string;
 const dataDir = () => path.join(work, 'data');
