@@ -5,7 +5,7 @@ import { useTranslation } from '../../i18n';
 import type { ReadyRow } from './ready-rows';
 import type { Shipping } from './shipping-rules';
 import type { ActionTools } from './use-action-runner';
-import { busyKey } from './use-in-flight';
+import { busyKey, saveNewest } from './use-in-flight';
 
 /** A draft from a ready row, its inline shipping, and the items added to it. */
 export function useDraftActions({ run, runAction, notices }: ActionTools) {
@@ -38,29 +38,23 @@ export function useDraftActions({ run, runAction, notices }: ActionTools) {
     [run, runAction, notices, t, createDraftMutation.mutateAsync, updateShippingMutation.mutateAsync],
   );
 
-  /** Inline carrier and cost of a draft, saved on blur. */
   /** The newest shipping typed for a draft whose previous save is still on its way. */
   const queuedShipping = useRef(new Map<string, Shipping>());
+  /**
+   * Inline carrier and cost of a draft, saved on blur. A blur while the draft's last save (and the
+   * lists it refreshes) is on its way, the cost right after the carrier, is saved after it, never
+   * dropped: the seller typed it.
+   */
   const saveShipping = useCallback(
-    async (payment: PaymentView, shipping: Shipping): Promise<boolean> => {
-      // A blur while the draft's last save (and the lists it refreshes) is on its way, the cost
-      // right after the carrier, is saved after it, never dropped: the seller typed it.
-      queuedShipping.current.set(payment.id, shipping);
-      let saved = false;
-      while (queuedShipping.current.has(payment.id)) {
-        const next = queuedShipping.current.get(payment.id) as Shipping;
-        const done = await run(busyKey.shipping(payment.id), async () => {
-          queuedShipping.current.delete(payment.id);
-          return (
-            (await runAction(() => updateShippingMutation.mutateAsync({ id: payment.id, ...next }), { failure: t('payments.errors.updateShipping') })) !== null
-          );
-        });
-        // Another call is saving this draft: it saves the queued shipping when its save ends.
-        if (done === undefined) return true;
-        saved = done;
-      }
-      return saved;
-    },
+    (payment: PaymentView, shipping: Shipping): Promise<boolean> =>
+      saveNewest(
+        run,
+        queuedShipping.current,
+        { id: payment.id, key: busyKey.shipping(payment.id) },
+        shipping,
+        async (next) =>
+          (await runAction(() => updateShippingMutation.mutateAsync({ id: payment.id, ...next }), { failure: t('payments.errors.updateShipping') })) !== null,
+      ),
     [run, runAction, t, updateShippingMutation.mutateAsync],
   );
 
