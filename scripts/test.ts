@@ -1,7 +1,8 @@
 /**
  * `npm test`: typecheck, lint, the dependency check (scripts/depcheck.ts), the Vitest suites
  * (domain, web, server on PGlite and, with TEST_DATABASE_URL, on PostgreSQL, and bench-smoke:
- * every bench at a tiny size), then the browser suite, the release check (scripts/release-check.ts) and the video suite. Every step runs even if one fails; the last line is the total,
+ * every bench at a tiny size), then the browser suite, the release check (scripts/release-check.ts), the video suite and
+ * the several-instances suite (two production instances behind HAProxy). Every step runs even if one fails; the last line is the total,
  * `N passed, N failed`, also kept in test-results/summary.txt.
  */
 import { spawnSync } from 'node:child_process';
@@ -83,6 +84,15 @@ if (noNetns) {
   total.skipped++;
 } else {
   suite('video', ['--config', 'vitest.video.config.ts'], ['npx', 'tsx', 'scripts/video-netns.ts', '--']);
+}
+
+// Several instances: the release twice behind HAProxy, on PostgreSQL and Redis, with Janus and Chromium, in a namespace of its own too.
+if (noNetns) {
+  console.log(`\n── instances ──\nSKIPPED: the several-instances test runs in a network namespace of its own, which cannot be made here: ${noNetns}`);
+  lines.push(`instances: SKIPPED (${noNetns})`);
+  total.skipped++;
+} else {
+  suite('instances', ['--config', 'vitest.instances.config.ts'], ['npx', 'tsx', 'scripts/video-netns.ts', '--']);
 }
 
 const summary = `${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`;

@@ -213,6 +213,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     bidding: { present, broadcaster, batcher: createBidBatcher(database.db) },
     payments,
     whatsapp: config.whatsapp ? createWhatsAppClient(config.whatsapp) : null,
+    lifecycle: { draining: false },
   };
 
   // First, so its onRequest hook runs before any other can answer (a refused origin, a 404).

@@ -24,6 +24,7 @@ const ZEnv = z.object({
   HOST: z.string().min(1).optional(),
   REQUEST_TIMEOUT_SECONDS: z.coerce.number({ error: 'a number of seconds' }).min(1).max(600, { error: 'a number of seconds between 1 and 600' }).default(30),
   UPLOAD_TIMEOUT_SECONDS: z.coerce.number({ error: 'a number of seconds' }).min(1).max(3600, { error: 'a number of seconds between 1 and 3600' }).default(180),
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number({ error: 'a number of seconds' }).min(0).max(60, { error: 'a number of seconds between 0 and 60' }).default(0),
   PUBLIC_URL: httpUrl('the public address of this site').optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
@@ -172,6 +173,8 @@ export interface Config {
   port: number;
   host: string;
   timeouts: TimeoutsConfig;
+  /** SHUTDOWN_DRAIN_SECONDS: on SIGTERM, how long /readyz answers 503 while everything else is still served, before shutting down. */
+  shutdownDrainMs: number;
   publicUrl: URL;
   dataDir: string;
   database: { kind: 'embedded'; dir: string | null } | { kind: 'postgresql'; url: string };
@@ -417,6 +420,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     // usually runs in a container, whose port is reachable only through 0.0.0.0.
     host: e.HOST ?? (e.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
     timeouts: { requestMs: e.REQUEST_TIMEOUT_SECONDS * 1000, uploadMs: Math.max(e.UPLOAD_TIMEOUT_SECONDS, e.REQUEST_TIMEOUT_SECONDS) * 1000 },
+    shutdownDrainMs: Math.round(e.SHUTDOWN_DRAIN_SECONDS * 1000),
     publicUrl: new URL(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`),
     dataDir,
     database: e.DATABASE_URL ? { kind: 'postgresql', url: e.DATABASE_URL } : { kind: 'embedded', dir: path.join(dataDir, 'db') },

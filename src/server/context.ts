@@ -42,4 +42,6 @@ export interface AppContext {
   payments: { provider: PaymentProvider; sandbox: SandboxProvider | null; accounts: SellerAccounts; box: SecretBox };
   /** The WhatsApp Cloud API when configured (WHATSAPP_*); null: reminders go out by hand through wa.me links. */
   whatsapp: WhatsAppClient | null;
+  /** `draining`: the process is about to shut down (SIGTERM): /readyz answers 503 so a load balancer stops sending here, the rest is still served. */
+  lifecycle: { draining: boolean };
 }

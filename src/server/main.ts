@@ -43,25 +43,31 @@ async function main(): Promise<void> {
   }
   // Production runs the release `npm run build` made (scripts/start.mjs checked it is there); development builds as it goes.
   if (config.env !== 'production') await ensureWebBundle(root, (msg) => console.log(msg));
-  const { app } = await buildApp({ config, webDir: path.join(root, 'dist/web'), logger: process.stdout.isTTY ? 'pretty' : 'json' });
+  const { app, ctx } = await buildApp({ config, webDir: path.join(root, 'dist/web'), logger: process.stdout.isTTY ? 'pretty' : 'json' });
 
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info(`${signal} received: shutting down`);
+    const drainMs = config.shutdownDrainMs;
+    app.log.info(`${signal} received: shutting down${drainMs ? ` in ${drainMs / 1000} s (/readyz answers 503 meanwhile)` : ''}`);
     const force = setTimeout(() => {
       app.log.error('shutdown took more than 15 s: exiting');
       process.exit(1);
-    }, 15_000);
+    }, drainMs + 15_000);
     force.unref();
-    app.close().then(
-      () => process.exit(0),
-      (err) => {
-        app.log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    // Behind a load balancer: it sees /readyz fail and stops sending here while everything is
+    // still answered, so no request meets a closing server (SHUTDOWN_DRAIN_SECONDS).
+    ctx.lifecycle.draining = true;
+    new Promise((resolve) => setTimeout(resolve, drainMs))
+      .then(() => app.close())
+      .then(
+        () => process.exit(0),
+        (err) => {
+          app.log.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

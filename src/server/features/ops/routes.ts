@@ -7,8 +7,9 @@ export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   /** Liveness: the process answers. */
   app.get('/healthz', async () => ({ status: 'ok' }));
 
-  /** Readiness: the database answers and every migration is applied. */
+  /** Readiness: the database answers and every migration is applied, and the process is not shutting down. */
   app.get('/readyz', async (_req, reply) => {
+    if (ctx.lifecycle.draining) return reply.code(503).send({ status: 'draining' });
     const database = await ctx.database.ping().then(
       () => true,
       () => false,

@@ -36,6 +36,19 @@ describe('operations endpoints', () => {
     }
   });
 
+  it('/readyz answers 503 while the server drains before shutting down, and everything else is still served', async () => {
+    server.ctx.lifecycle.draining = true;
+    try {
+      const ready = await server.app.inject({ url: '/readyz' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({ status: 'draining' });
+      expect((await server.app.inject({ url: '/healthz' })).statusCode).toBe(200);
+      expect((await server.app.inject({ url: '/api/live-sessions/public' })).statusCode).toBe(200);
+    } finally {
+      server.ctx.lifecycle.draining = false;
+    }
+  });
+
   it('/metrics speaks Prometheus and counts requests by route', async () => {
     await server.app.inject({ url: '/api/me' });
     const res = await server.app.inject({ url: '/metrics' });

@@ -1,0 +1,72 @@
+/**
+ * HAProxy from Debian in front of several server instances, with the configuration an operator
+ * uses (deploy/haproxy.cfg), its addresses given through the environment as that file says.
+ *
+ *   const lb = await startHaproxy({ app1: 41001, app2: 41002 });   // lb.url = http://127.0.0.1:<port>
+ *   await lb.stop();
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from './net.js';
+import { sleep } from './wait.js';
+
+export const HAPROXY_BINARY = '/usr/sbin/haproxy';
+export const HAPROXY_CONFIG = fileURLToPath(new URL('../../deploy/haproxy.cfg', import.meta.url));
+
+/** Null when HAProxy can run here, otherwise why not (printed where a suite is skipped). */
+export function haproxyMissingReason(): string | null {
+  const found = spawnSync(HAPROXY_BINARY, ['-v'], { encoding: 'utf8' });
+  return found.error || found.status !== 0 ? `${HAPROXY_BINARY} is missing (apt-get install haproxy)` : null;
+}
+
+export interface RunningHaproxy {
+  /** http://127.0.0.1:<port>, the product's public address. */
+  url: string;
+  port: number;
+  logTail(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts HAProxy on a free port for the two instances' ports; resolves once it accepts connections. */
+export async function startHaproxy(instances: { app1: number; app2: number }, port?: number): Promise<RunningHaproxy> {
+  const bindPort = port ?? (await freePort());
+  let output = '';
+  const child: ChildProcess = spawn(HAPROXY_BINARY, ['-db', '-f', HAPROXY_CONFIG], {
+    cwd: path.dirname(HAPROXY_CONFIG),
+    env: {
+      PATH: process.env.PATH ?? '',
+      MARTILLO_BIND: `127.0.0.1:${bindPort}`,
+      MARTILLO_APP1: `127.0.0.1:${instances.app1}`,
+      MARTILLO_APP2: `127.0.0.1:${instances.app2}`,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const keep = (d: unknown) => {
+    output = (output + String(d)).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const url = `http://127.0.0.1:${bindPort}`;
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const gone = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await gone;
+  };
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`haproxy exited (${child.exitCode}):\n${output}`);
+    // Any answer (even a 503 while no instance is up yet) means it listens.
+    if (
+      await fetch(`${url}/healthz`).then(
+        () => true,
+        () => false,
+      )
+    )
+      return { url, port: bindPort, logTail: () => output, stop };
+    await sleep(100);
+  }
+  await stop();
+  throw new Error(`haproxy did not listen on ${url} within 10 s:\n${output}`);
+}
