@@ -44,6 +44,23 @@ export function nextEvent<T = unknown>(socket: Socket, event: string, timeoutMs 
   });
 }
 
+/** The first `event` whose payload `matches` (others, such as another auction's update, are passed over). */
+export function nextEventWhere<T = unknown>(socket: Socket, event: string, matches: (payload: T) => boolean, timeoutMs = 3000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const handler = (payload: T) => {
+      if (!matches(payload)) return;
+      clearTimeout(timer);
+      socket.off(event, handler);
+      resolve(payload);
+    };
+    const timer = setTimeout(() => {
+      socket.off(event, handler);
+      reject(new Error(`no matching ${event} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    socket.on(event, handler);
+  });
+}
+
 /** Resolves with the events received during `ms`: used to show that something did NOT arrive. */
 export function collect(socket: Socket, event: string, ms: number): Promise<unknown[]> {
   const seen: unknown[] = [];

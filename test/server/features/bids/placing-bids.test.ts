@@ -9,7 +9,7 @@ import { messages } from '../../../../src/server/messages.js';
 import { type Actor, buildActor, signInAs } from '../../../support/actors.js';
 import { buildAuction, buildSession } from '../../../support/factories.js';
 import { bidCaller, startTestServer, type TestServer } from '../../../support/server.js';
-import { connected, connectSocket, nextEvent } from '../../../support/sockets.js';
+import { connected, connectSocket, nextEvent, nextEventWhere } from '../../../support/sockets.js';
 
 let server: TestServer;
 let seller: Actor;
@@ -384,7 +384,8 @@ describe('bids over the wire: rooms, notices, pace and groups', () => {
     await viewer.emitWithAck('joinAuction', { auctionId: auction.id });
 
     const firstState = nextEvent<AuctionStateEvent>(viewer, 'auctionState');
-    const panelUpdate = nextEvent<{ id: string; version: number }>(panel, 'auctionUpdate');
+    // The panel hears about every auction of the company; earlier tests' auctions may still change (the scheduler closes them).
+    const panelUpdate = nextEventWhere<{ id: string; version: number }>(panel, 'auctionUpdate', (update) => update.id === auction.id);
     await bid(ana, auction.id, { amount: 500 });
     const event = await firstState;
     expect(event.state).toMatchObject({ id: auction.id, currentPrice: 500, version: 2 });
