@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { loadDotEnv } from './dotenv.js';
-import { ensureWebBundle } from './web/bundle.js';
+import { ensureWebBundleApart } from './web/bundle.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -42,7 +42,8 @@ async function main(): Promise<void> {
     throw err;
   }
   // Production runs the release `npm run build` made (scripts/start.mjs checked it is there); development builds as it goes.
-  if (config.env !== 'production') await ensureWebBundle(root, (msg) => console.log(msg));
+  // In a child process: Vite's build would otherwise stay in the server's memory (bench/README.md, idle memory).
+  if (config.env !== 'production') await ensureWebBundleApart(root);
   const { app, ctx } = await buildApp({ config, webDir: path.join(root, 'dist/web'), logger: process.stdout.isTTY ? 'pretty' : 'json' });
 
   let closing = false;

@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** Everything the web bundle is built from. */
 const INPUTS = ['src/web', 'src/domain', 'public', 'index.html', 'vite.config.ts', 'src/server/web/precompress.ts', 'package-lock.json', 'tsconfig.json'];
@@ -22,11 +24,17 @@ function fingerprint(root: string): string {
   return hash.digest('hex');
 }
 
+/** Whether `outDir` holds the web app built from today's sources; `want` is their fingerprint. */
+function isCurrent(outDir: string, want: string): boolean {
+  const stampFile = path.join(outDir, STAMP);
+  return existsSync(path.join(outDir, 'index.html')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === want;
+}
+
 /** Builds dist/web with Vite when it is missing or older than its sources (by content, not mtime). */
 export async function ensureWebBundle(root: string, log: (msg: string) => void, outDir = path.join(root, 'dist/web')): Promise<void> {
   const stampFile = path.join(outDir, STAMP);
   const want = fingerprint(root);
-  if (existsSync(path.join(outDir, 'index.html')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === want) return;
+  if (isCurrent(outDir, want)) return;
   log('Building the web app (first start, or its sources changed)...');
   const started = Date.now();
   const { build } = await import('vite');
@@ -41,4 +49,29 @@ export async function ensureWebBundle(root: string, log: (msg: string) => void, 
   }
   writeFileSync(stampFile, want);
   log(`Web app built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+}
+
+/**
+ * ensureWebBundle in a process of its own, for the server's start in development: Vite's build
+ * peaks at several hundred MB, and a process keeps much of what it once used, so the server would
+ * carry it for as long as it runs. Nothing is started when the build is current.
+ */
+export async function ensureWebBundleApart(root: string): Promise<void> {
+  if (isCurrent(path.join(root, 'dist/web'), fingerprint(root))) return;
+  const self = fileURLToPath(import.meta.url);
+  // From the sources (development), the child runs this file through tsx as the server does.
+  const loader = self.endsWith('.ts') ? ['--import', import.meta.resolve('tsx/esm')] : [];
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [...loader, self, root], { stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`the web app could not be built (${signal ?? `exit ${code}`})`))));
+  });
+}
+
+// `node bundle.js <root>`: the child ensureWebBundleApart starts.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  ensureWebBundle(process.argv[2] ?? process.cwd(), (msg) => console.log(msg)).catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
 }
