@@ -74,6 +74,7 @@ describe('npm start', () => {
     expect(banner).toMatch(/sign-in\s+development/);
     expect(banner).toMatch(/payments\s+sandbox/);
     expect(banner).toMatch(/video\s+embedded SFU/);
+    expect(banner).toMatch(/images\s+local disk/);
     expect(banner.match(/Martillo is running at/g)).toHaveLength(1);
 
     const base = `http://127.0.0.1:${port}`;

@@ -24,6 +24,11 @@ function banner(config: Config, address: string): string {
     `    payments  ${config.payments.provider}`,
     `    video     ${videoLine(config)}`,
     `    realtime  socket.io${config.redisUrl ? ' + redis' : ''}`,
+    `    images    ${config.storage.kind === 's3' ? `s3 (${config.storage.bucket})` : 'local disk (DATA_DIR/uploads)'}`,
+    // Several instances each keep their own disk: an image uploaded through one is missing on the others.
+    ...(config.redisUrl && config.storage.kind === 'local'
+      ? ["    warning   REDIS_URL is set (several instances?) but images are on this instance's disk: set STORAGE=s3"]
+      : []),
     `    listening ${config.host}${isLoopback(config.host) ? ' (this computer only; HOST=0.0.0.0 opens it to your LAN, see README)' : ''}`,
     '',
   ].join('\n');
