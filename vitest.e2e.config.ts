@@ -5,8 +5,8 @@ export default defineConfig({
   test: {
     name: 'browser',
     include: ['e2e/**/*.spec.ts'],
-    // The video specs run in their own network namespace (vitest.video.config.ts, scripts/test.ts).
-    exclude: ['e2e/video/**'],
+    // The video and several-instances specs run in network namespaces of their own (vitest.video.config.ts, vitest.instances.config.ts, scripts/test.ts).
+    exclude: ['e2e/video/**', 'e2e/instances/**'],
     globalSetup: ['e2e/support/global-setup.ts'],
     fileParallelism: false,
     testTimeout: 60_000,
