@@ -6,7 +6,12 @@ import type { Realtime } from '../../realtime/index.js';
 import type { BidPresenter } from './presenters.js';
 
 /** The most of the event loop one room's `auctionState` sends may take; the rest is the bids'. */
-export const FANOUT_SHARE = 0.5;
+export const FANOUT_SHARE = 1 / 3;
+/**
+ * The longest a room waits after a send, however long that send took: a send slowed by a busy
+ * machine (the process waiting for a CPU) must not make viewers wait seconds for the next state.
+ */
+export const FANOUT_WINDOW_MAX_MS = 400;
 
 /**
  * Sends bid activity after commit, for the publisher (realtime/publisher.ts). A hot auction can
@@ -15,8 +20,8 @@ export const FANOUT_SHARE = 0.5;
  * company's panels one `auctionUpdate` per `panelMs`. A room's window is `publicMs`, or longer when
  * its last send took long: sending to ten thousand sockets costs the event loop a write per socket
  * (about 100 ms on a small machine, bench/README.md), so after a send that took d ms the room waits
- * d·(1 − share)/share, and its fan-out takes at most `fanoutShare` of the event loop, leaving the
- * rest to the bids. A small room's sends take about nothing, so it keeps `publicMs`. Every event
+ * d·(1 − share)/share (at most `maxWindowMs`), and its fan-out takes at most `fanoutShare` of the
+ * event loop, leaving the rest to the bids. A small room's sends take about nothing, so it keeps `publicMs`. Every event
  * carries the whole state and its version, plus the lines added since the last event, so a viewer
  * that missed one applies the newest and refetches the history when a line is missing. Closes and
  * timer changes go out at once, after whatever state was waiting (it is merged into them), and
@@ -26,10 +31,15 @@ export const FANOUT_SHARE = 0.5;
  * send reaches every instance's share of the room; the window follows the send's cost on this
  * instance, which is its own share of the room.
  */
-export function createBidBroadcaster(realtime: Realtime, present: BidPresenter, opts: { publicMs?: number; panelMs?: number; fanoutShare?: number } = {}) {
+export function createBidBroadcaster(
+  realtime: Realtime,
+  present: BidPresenter,
+  opts: { publicMs?: number; panelMs?: number; fanoutShare?: number; maxWindowMs?: number } = {},
+) {
   const publicMs = opts.publicMs ?? 40;
   const panelMs = opts.panelMs ?? 1000;
   const fanoutShare = opts.fanoutShare ?? FANOUT_SHARE;
+  const maxWindowMs = opts.maxWindowMs ?? FANOUT_WINDOW_MAX_MS;
 
   interface Channel {
     /** When the last send ended. */
@@ -83,7 +93,7 @@ export function createBidBroadcaster(realtime: Realtime, present: BidPresenter, 
       send(c);
       // Counted from the end of the send: bids answered while it ran must not each start another.
       c.lastSent = Date.now();
-      c.windowMs = Math.max(every, ((c.lastSent - began) * (1 - fanoutShare)) / fanoutShare);
+      c.windowMs = Math.max(every, Math.min(maxWindowMs, ((c.lastSent - began) * (1 - fanoutShare)) / fanoutShare));
     };
     if (immediate || now - channel.lastSent >= channel.windowMs) return flush(channel);
     if (channel.timer) return;

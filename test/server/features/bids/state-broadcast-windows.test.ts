@@ -21,7 +21,7 @@ describe("a hot auction's state on its way to the room", () => {
   /** How long the next sends to the room take (the clock moves by it inside the send). */
   let sendCostMs: number;
 
-  function build(opts: { publicMs?: number; fanoutShare?: number } = {}) {
+  function build(opts: { publicMs?: number; fanoutShare?: number; maxWindowMs?: number } = {}) {
     const realtime = {
       toAuction: (_id: string, event: string, payload: AuctionStateEvent) => {
         sent.push({ event, version: payload.state.version, seqs: payload.bids.map((b) => b.seq) });
@@ -88,6 +88,17 @@ describe("a hot auction's state on its way to the room", () => {
     broadcaster.bid(bid(4));
     vi.advanceTimersByTime(40);
     expect(versions()).toEqual([2, 3, 4]);
+  });
+
+  it('a room waits at most its longest window, however long a send took on a busy machine', () => {
+    const broadcaster = build({ fanoutShare: 0.5, maxWindowMs: 400 });
+    sendCostMs = 5000;
+    broadcaster.bid(bid(2));
+    broadcaster.bid(bid(3));
+    vi.advanceTimersByTime(399);
+    expect(versions()).toEqual([2]);
+    vi.advanceTimersByTime(1);
+    expect(versions()).toEqual([2, 3]);
   });
 
   it('a close goes out at once, carrying the lines that waited, and the state that waited is not sent after it', () => {
