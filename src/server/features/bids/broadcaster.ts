@@ -5,21 +5,47 @@ import type { EngineLine, EngineState } from '../../db/engine-rows.js';
 import type { Realtime } from '../../realtime/index.js';
 import type { BidPresenter } from './presenters.js';
 
+/** The most of the event loop one room's `auctionState` sends may take; the rest is the bids'. */
+export const FANOUT_SHARE = 1 / 3;
+/**
+ * The longest a room waits after a send, however long that send took: a send slowed by a busy
+ * machine (the process waiting for a CPU) must not make viewers wait seconds for the next state.
+ */
+export const FANOUT_WINDOW_MAX_MS = 400;
+
 /**
  * Sends bid activity after commit, for the publisher (realtime/publisher.ts). A hot auction can
  * take hundreds of bids a second, so each auction's public room gets at most one `auctionState`
- * per `publicMs` (the first at once, the rest merged into the next), and the company's panels one
- * `auctionUpdate` per `panelMs`. Every event carries the whole state and its version, plus the
- * lines added since the last event, so a viewer that missed one applies the newest and refetches
- * the history when a line is missing. Closes and outbid notices go out at once; a state already
- * sent (a buy-now's close) is not sent twice.
+ * per window (the first at once, the rest merged into the next, the newest state winning), and the
+ * company's panels one `auctionUpdate` per `panelMs`. A room's window is `publicMs`, or longer when
+ * its last send took long: sending to ten thousand sockets costs the event loop a write per socket
+ * (about 100 ms on a small machine, bench/README.md), so after a send that took d ms the room waits
+ * d·(1 − share)/share (at most `maxWindowMs`), and its fan-out takes at most `fanoutShare` of the
+ * event loop, leaving the rest to the bids. A small room's sends take about nothing, so it keeps `publicMs`. Every event
+ * carries the whole state and its version, plus the lines added since the last event, so a viewer
+ * that missed one applies the newest and refetches the history when a line is missing. Closes and
+ * timer changes go out at once, after whatever state was waiting (it is merged into them), and
+ * outbid notices go out at once; a state already sent (a buy-now's close) is not sent twice.
+ *
+ * With several instances (the Redis adapter) each instance coalesces the bids it committed and its
+ * send reaches every instance's share of the room; the window follows the send's cost on this
+ * instance, which is its own share of the room.
  */
-export function createBidBroadcaster(realtime: Realtime, present: BidPresenter, opts: { publicMs?: number; panelMs?: number } = {}) {
+export function createBidBroadcaster(
+  realtime: Realtime,
+  present: BidPresenter,
+  opts: { publicMs?: number; panelMs?: number; fanoutShare?: number; maxWindowMs?: number } = {},
+) {
   const publicMs = opts.publicMs ?? 40;
   const panelMs = opts.panelMs ?? 1000;
+  const fanoutShare = opts.fanoutShare ?? FANOUT_SHARE;
+  const maxWindowMs = opts.maxWindowMs ?? FANOUT_WINDOW_MAX_MS;
 
   interface Channel {
+    /** When the last send ended. */
     lastSent: number;
+    /** How long the channel waits after a send: its minimum, or longer when that send took long. */
+    windowMs: number;
     /** The newest version sent, so the close that follows a closing bid is not repeated. */
     sentVersion: number;
     timer: NodeJS.Timeout | null;
@@ -51,7 +77,7 @@ export function createBidBroadcaster(realtime: Realtime, present: BidPresenter, 
   function push(channels: Map<string, Channel>, every: number, send: (c: Channel) => void, state: EngineState, lines: BidView[], immediate: boolean) {
     let channel = channels.get(state.id);
     if (!channel) {
-      channel = { lastSent: 0, sentVersion: 0, timer: null, state: null, lines: [] };
+      channel = { lastSent: 0, windowMs: every, sentVersion: 0, timer: null, state: null, lines: [] };
       channels.set(state.id, channel);
     }
     if (lines.length === 0 && !channel.state && state.version <= channel.sentVersion) return;
@@ -63,13 +89,16 @@ export function createBidBroadcaster(realtime: Realtime, present: BidPresenter, 
     const flush = (c: Channel) => {
       if (c.timer) clearTimeout(c.timer);
       c.timer = null;
-      c.lastSent = Date.now();
+      const began = Date.now();
       send(c);
+      // Counted from the end of the send: bids answered while it ran must not each start another.
+      c.lastSent = Date.now();
+      c.windowMs = Math.max(every, Math.min(maxWindowMs, ((c.lastSent - began) * (1 - fanoutShare)) / fanoutShare));
     };
-    if (immediate || now - channel.lastSent >= every) return flush(channel);
+    if (immediate || now - channel.lastSent >= channel.windowMs) return flush(channel);
     if (channel.timer) return;
     const c = channel;
-    c.timer = setTimeout(() => flush(c), every - (now - channel.lastSent));
+    c.timer = setTimeout(() => flush(c), channel.windowMs - (now - channel.lastSent));
   }
 
   // Quiet auctions are forgotten after a minute.
