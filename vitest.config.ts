@@ -20,8 +20,8 @@ const serverSuite = (name: string, engine: 'pglite' | 'postgresql') => ({
       // The SFU's robustness suites (hostile offers, faults and restarts, candidates, viewer slots) test the video
       // process, not the database, and are among the slowest: once is enough.
       ...(engine === 'postgresql' ? SFU_ROBUSTNESS : []),
-      // Backups and the first start of the embedded database open PGlite folders of their own; PostgreSQL has neither.
-      ...(engine === 'postgresql' ? ['test/server/db/embedded-backup.test.ts', 'test/server/db/embedded-first-start.test.ts'] : []),
+      // Backups of the embedded database open PGlite folders of their own; PostgreSQL has pg_dump.
+      ...(engine === 'postgresql' ? ['test/server/db/embedded-backup.test.ts'] : []),
       // Building the web app in a child process uses no database.
       ...(engine === 'postgresql' ? ['test/server/web/building-the-web-app-apart.test.ts'] : []),
     ],

@@ -162,7 +162,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   app.setSerializerCompiler(serializerCompiler);
 
   const ownsDatabase = !opts.database;
-  const database = opts.database ?? (await connectDatabase(config.database, { prepareNewFolder: migrateDatabase }));
+  const database = opts.database ?? (await connectDatabase(config.database));
   try {
     await migrateDatabase(database);
   } catch (err) {

@@ -27,51 +27,24 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export interface ConnectOptions {
-  /** PostgreSQL: the pool's size (10). */
-  poolSize?: number;
-  /**
-   * The embedded database on disk: what to do in a new folder before the server opens it (the
-   * migrations), on the short-lived thread that made the folder, so the memory that work grows
-   * in PGlite is given back when that thread ends.
-   */
-  prepareNewFolder?: (database: Database) => Promise<void>;
-}
-
 /** Opens PGlite (on disk, or in memory when dir is null) or a PostgreSQL pool. */
-export async function connectDatabase(target: DatabaseTarget, opts: ConnectOptions = {}): Promise<Database> {
+export async function connectDatabase(target: DatabaseTarget, opts: { poolSize?: number } = {}): Promise<Database> {
   if (target.kind === 'postgresql') return connectPostgres(target.url, opts.poolSize ?? 10);
-  return connectPglite(target.dir, opts.prepareNewFolder);
+  return connectPglite(target.dir);
 }
 
-async function connectPglite(dir: string | null, prepareNewFolder: ConnectOptions['prepareNewFolder']): Promise<Database> {
+async function connectPglite(dir: string | null): Promise<Database> {
   const unlock = dir ? lockDirectory(dir) : () => {};
   let client: PgliteThread;
   try {
     // On its own thread, so statements and the server's HTTP and Socket.IO work run at once.
-    client = await PgliteThread.create({
-      dataDir: dir,
-      ...(prepareNewFolder ? { prepareNew: (maker: PgliteThread) => prepareNewFolder(pgliteDatabase(maker)) } : {}),
-    });
+    client = await PgliteThread.create({ dataDir: dir });
   } catch (err) {
     unlock();
     throw err;
   }
   // On disk, `npm run db:backup` asks this process for its copy: the folder is this process's alone.
   const backups = dir ? await serveBackups(dir, () => client.dump()).catch(() => null) : null;
-  const database = pgliteDatabase(client);
-  return {
-    ...database,
-    async close() {
-      await backups?.close();
-      await database.close();
-      unlock();
-    },
-  };
-}
-
-/** A PGlite thread as a Database: queries, advisory locks, backups; closing ends the thread. */
-function pgliteDatabase(client: PgliteThread): Database {
   const db = drizzlePglite({ client: client as unknown as PGlite, schema, casing: 'snake_case' }) as unknown as Db;
   // One PGlite session holds advisory locks re-entrantly, so callers in this process queue here.
   let queue: Promise<unknown> = Promise.resolve();
@@ -95,7 +68,9 @@ function pgliteDatabase(client: PgliteThread): Database {
     },
     backup: () => client.dump(),
     async close() {
+      await backups?.close();
       if (!client.closed) await client.close();
+      unlock();
     },
   };
 }

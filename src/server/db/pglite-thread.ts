@@ -207,20 +207,15 @@ export class PgliteThread implements Remote {
     this.#worker.on('exit', (code) => this.#failAll(new Error(`PGlite thread exited (${code})`)));
   }
 
-  /**
-   * Starts the thread and opens the database (on disk in `dataDir`, or in memory). `prepareNew`
-   * runs on the thread that makes a new folder, before it ends (the migrations).
-   */
-  static async create(opts: { dataDir: string | null; prepareNew?: (maker: PgliteThread) => Promise<void> }): Promise<PgliteThread> {
-    // A new folder is made (initdb, then what `prepareNew` does) on a thread of its own that ends
-    // with it: that memory, hundreds of MB, is not given back while its thread lives, and the
-    // server's thread lives long.
+  /** Starts the thread and opens the database (on disk in `dataDir`, or in memory). */
+  static async create(opts: { dataDir: string | null }): Promise<PgliteThread> {
+    // A new folder is made (initdb) on a thread of its own that ends with it: initdb's memory,
+    // hundreds of MB, is not given back while its thread lives, and the server's thread lives long.
     if (opts.dataDir && !existsSync(path.join(opts.dataDir, 'PG_VERSION'))) {
       const maker = new PgliteThread();
       try {
         await maker.#call({ op: 'open', dataDir: opts.dataDir });
-        await opts.prepareNew?.(maker);
-        if (!maker.closed) await maker.close();
+        await maker.close();
       } finally {
         await maker.#worker.terminate();
       }
