@@ -8,6 +8,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { killAndWait } from './child-process.js';
 import { freePort } from './net.js';
 import { sleep } from './wait.js';
 
@@ -48,12 +49,7 @@ export async function startHaproxy(instances: { app1: number; app2: number }, po
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const url = `http://127.0.0.1:${bindPort}`;
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const gone = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await gone;
-  };
+  const stop = () => killAndWait(child);
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`haproxy exited (${child.exitCode}):\n${output}`);

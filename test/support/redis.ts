@@ -8,6 +8,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { Redis } from 'ioredis';
+import { killAndWait } from './child-process.js';
 import { freePort } from './net.js';
 import { sleep } from './wait.js';
 
@@ -37,12 +38,7 @@ export async function startRedis(): Promise<RunningRedis> {
     output += String(d);
   });
   const url = `redis://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const gone = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await gone;
-  };
+  const stop = () => killAndWait(child);
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`redis-server exited (${child.exitCode}):\n${output}`);
