@@ -142,6 +142,14 @@ describe('configuration', () => {
     expect(message({ UPLOAD_TIMEOUT_SECONDS: 'mucho' })).toContain('UPLOAD_TIMEOUT_SECONDS must be a number of seconds');
   });
 
+  it('drains for no time on SIGTERM unless told, and refuses a drain that is not 0 to 60 seconds', () => {
+    expect(load({}).shutdownDrainMs).toBe(0);
+    expect(load({ SHUTDOWN_DRAIN_SECONDS: '3' }).shutdownDrainMs).toBe(3_000);
+    expect(message({ SHUTDOWN_DRAIN_SECONDS: 'un rato' })).toContain('SHUTDOWN_DRAIN_SECONDS must be a number of seconds');
+    expect(message({ SHUTDOWN_DRAIN_SECONDS: '-1' })).toContain('SHUTDOWN_DRAIN_SECONDS must be');
+    expect(message({ SHUTDOWN_DRAIN_SECONDS: '120' })).toContain('SHUTDOWN_DRAIN_SECONDS must be a number of seconds between 0 and 60');
+  });
+
   it('treats an empty variable as unset', () => {
     expect(load({ PORT: '', DATABASE_URL: ' ' }).port).toBe(3000);
   });
