@@ -11,6 +11,7 @@
  * every type a caller gives a parser for, which is what drizzle's parsers do (they keep dates and
  * intervals as text).
  */
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
@@ -209,17 +210,7 @@ export class PgliteThread implements Remote {
 
   /** Starts the thread and opens the database (on disk in `dataDir`, or in memory). */
   static async create(opts: { dataDir: string | null }): Promise<PgliteThread> {
-    // A new folder is made (initdb) on a thread of its own that ends with it: initdb's memory,
-    // hundreds of MB, is not given back while its thread lives, and the server's thread lives long.
-    if (opts.dataDir && !existsSync(path.join(opts.dataDir, 'PG_VERSION'))) {
-      const maker = new PgliteThread();
-      try {
-        await maker.#call({ op: 'open', dataDir: opts.dataDir });
-        await maker.close();
-      } finally {
-        await maker.#worker.terminate();
-      }
-    }
+    if (opts.dataDir && !existsSync(path.join(opts.dataDir, 'PG_VERSION'))) await makeDataFolder(opts.dataDir);
     const thread = new PgliteThread();
     try {
       await thread.#call({ op: 'open', dataDir: opts.dataDir });
@@ -294,4 +285,29 @@ export class PgliteThread implements Remote {
     this.#closed = true;
     await this.#worker.terminate();
   }
+}
+
+/**
+ * Makes a new data folder (PostgreSQL's initdb) in a short-lived process of its own. initdb takes
+ * hundreds of MB; on a thread of the server's process, the C library kept much of it after the
+ * thread ended (its allocation arenas), so a first start held about 100 MB more than a restart for
+ * as long as it ran. A process gives all of it back when it exits. The child is plain JavaScript
+ * (PGlite found from here), so it needs no TypeScript loader in development.
+ */
+async function makeDataFolder(dataDir: string): Promise<void> {
+  const code = `
+    const { PGlite } = await import(${JSON.stringify(import.meta.resolve('@electric-sql/pglite'))});
+    const { pg_trgm } = await import(${JSON.stringify(import.meta.resolve('@electric-sql/pglite/contrib/pg_trgm'))});
+    const db = await PGlite.create({ dataDir: process.argv[1], extensions: { pg_trgm } });
+    await db.close();`;
+  const child = spawn(process.execPath, ['--input-type=module', '--eval', code, dataDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const exit = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (exitCode, signal) => resolve(signal ? null : exitCode));
+  });
+  if (exit !== 0) throw new Error(`Could not create the embedded database in ${dataDir} (initdb exited with ${exit ?? 'a signal'}):\n${stderr.trim()}`);
 }

@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgError, UNIQUE_VIOLATION } from '../../../src/server/db/errors.js';
 import { PgliteThread } from '../../../src/server/db/pglite-thread.js';
@@ -96,6 +99,35 @@ describe('PGlite answers from its worker thread as a driver would', () => {
     expect(other.closed).toBe(true);
     await expect(other.query('select 1')).rejects.toThrow(/closed/);
   });
+});
+
+describe('a data folder on disk', () => {
+  let parent: string;
+  beforeAll(() => {
+    parent = mkdtempSync(path.join(tmpdir(), 'martillo-pglite-folder-'));
+  });
+  afterAll(() => rmSync(parent, { recursive: true, force: true }));
+
+  it('is made on the first open, keeps what was written, and is opened as it is the next time', async () => {
+    const dataDir = path.join(parent, 'db');
+    const first = await PgliteThread.create({ dataDir });
+    expect(existsSync(path.join(dataDir, 'PG_VERSION'))).toBe(true);
+    await first.exec("create table kept (note text); insert into kept values ('sigue aquí')");
+    await first.close();
+
+    const again = await PgliteThread.create({ dataDir });
+    expect((await again.query<{ note: string }>('select note from kept')).rows).toEqual([{ note: 'sigue aquí' }]);
+    await again.close();
+  }, 120_000);
+
+  it('that cannot be made is refused with the reason', async () => {
+    const file = path.join(parent, 'a-file');
+    writeFileSync(file, 'not a folder');
+    const failure = await PgliteThread.create({ dataDir: path.join(file, 'db') }).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toMatch(/Could not create the embedded database in .*a-file\/db/);
+    expect((failure as Error).message).toMatch(/ENOTDIR/);
+  }, 120_000);
 });
 
 describe("the thread's copy of the database (what db:backup writes)", () => {
