@@ -26,6 +26,8 @@ const serverSuite = (name: string, engine: 'pglite' | 'postgresql') => ({
       ...(engine === 'postgresql' ? ['test/server/web/building-the-web-app-apart.test.ts'] : []),
     ],
     env: { TEST_ENGINE: engine },
+    // One migrated database for the run, copied by every file (test/support/template-databases.ts).
+    globalSetup: ['test/support/template-databases.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -7,7 +7,7 @@ export default defineConfig({
     include: ['e2e/**/*.spec.ts'],
     // The video and several-instances specs run in network namespaces of their own (vitest.video.config.ts, vitest.instances.config.ts, scripts/test.ts).
     exclude: ['e2e/video/**', 'e2e/instances/**'],
-    globalSetup: ['e2e/support/global-setup.ts'],
+    globalSetup: ['e2e/support/global-setup.ts', 'test/support/template-databases.ts'],
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 180_000,

@@ -9,7 +9,7 @@ export default defineConfig({
   test: {
     name: 'video',
     include: ['e2e/video/**/*.spec.ts'],
-    globalSetup: ['e2e/support/global-setup.ts'],
+    globalSetup: ['e2e/support/global-setup.ts', 'test/support/template-databases.ts'],
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 180_000,

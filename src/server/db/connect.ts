@@ -14,7 +14,8 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle: services take `Db | Tx` so they compose inside one transaction. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
-export type DatabaseTarget = { kind: 'embedded'; dir: string | null } | { kind: 'postgresql'; url: string };
+/** PGlite on disk in `dir`, or in memory when dir is null (starting from `copy`, what backup() gives, if set); or PostgreSQL. */
+export type DatabaseTarget = { kind: 'embedded'; dir: string | null; copy?: Uint8Array } | { kind: 'postgresql'; url: string };
 
 export interface Database {
   db: Db;
@@ -30,15 +31,15 @@ export interface Database {
 /** Opens PGlite (on disk, or in memory when dir is null) or a PostgreSQL pool. */
 export async function connectDatabase(target: DatabaseTarget, opts: { poolSize?: number } = {}): Promise<Database> {
   if (target.kind === 'postgresql') return connectPostgres(target.url, opts.poolSize ?? 10);
-  return connectPglite(target.dir);
+  return connectPglite(target.dir, target.copy);
 }
 
-async function connectPglite(dir: string | null): Promise<Database> {
+async function connectPglite(dir: string | null, copy: Uint8Array | undefined): Promise<Database> {
   const unlock = dir ? lockDirectory(dir) : () => {};
   let client: PgliteThread;
   try {
     // On its own thread, so statements and the server's HTTP and Socket.IO work run at once.
-    client = await PgliteThread.create({ dataDir: dir });
+    client = await PgliteThread.create({ dataDir: dir, ...(copy ? { copy } : {}) });
   } catch (err) {
     unlock();
     throw err;

@@ -21,7 +21,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: Record<number, unknown> };
 
 type Request =
-  | { id: number; op: 'open'; dataDir: string | null }
+  | { id: number; op: 'open'; dataDir: string | null; copy: Uint8Array | null }
   | { id: number; op: 'query'; tx: number | null; sql: string; params: unknown[]; rowMode?: 'array' | 'object'; rawTypes: number[] }
   | { id: number; op: 'exec'; tx: number | null; sql: string }
   | { id: number; op: 'begin' }
@@ -84,6 +84,7 @@ async function serve(port: NonNullable<typeof parentPort>): Promise<void> {
       case 'open':
         db = await PGlite.create({
           ...(m.dataDir ? { dataDir: m.dataDir } : {}),
+          ...(m.copy ? { loadDataDir: new Blob([new Uint8Array(m.copy)]) } : {}),
           extensions: { pg_trgm },
           startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
         });
@@ -208,12 +209,16 @@ export class PgliteThread implements Remote {
     this.#worker.on('exit', (code) => this.#failAll(new Error(`PGlite thread exited (${code})`)));
   }
 
-  /** Starts the thread and opens the database (on disk in `dataDir`, or in memory). */
-  static async create(opts: { dataDir: string | null }): Promise<PgliteThread> {
+  /**
+   * Starts the thread and opens the database: on disk in `dataDir`, or in memory (empty, or
+   * starting from `copy`, a copy that `dump()` made, which skips initdb).
+   */
+  static async create(opts: { dataDir: string | null; copy?: Uint8Array }): Promise<PgliteThread> {
+    if (opts.copy && opts.dataDir) throw new Error('a copy opens in memory only (db:restore writes one to a folder)');
     if (opts.dataDir && !existsSync(path.join(opts.dataDir, 'PG_VERSION'))) await makeDataFolder(opts.dataDir);
     const thread = new PgliteThread();
     try {
-      await thread.#call({ op: 'open', dataDir: opts.dataDir });
+      await thread.#call({ op: 'open', dataDir: opts.dataDir, copy: opts.copy ?? null });
     } catch (err) {
       await thread.#worker.terminate();
       throw err;

@@ -172,4 +172,23 @@ describe("the thread's copy of the database (what db:backup writes)", () => {
     await restored.close();
     expect(notes).toEqual([500]);
   });
+
+  it('opens in memory as a database of its own, which changes apart from the original', async () => {
+    await db.query('insert into t (id, note) values (600, $1)', ['copiado']);
+    const copy = await PgliteThread.create({ dataDir: null, copy: await db.dump() });
+    try {
+      expect((await copy.query<{ note: string }>('select note from t where id = 600')).rows).toEqual([{ note: 'copiado' }]);
+      await copy.query('insert into t (id, note) values (601, $1)', ['solo en la copia']);
+      await db.query('insert into t (id, note) values (602, $1)', ['solo en el original']);
+      expect((await copy.query<{ id: number }>('select id from t where id > 600 order by id')).rows).toEqual([{ id: 601 }]);
+      expect((await db.query<{ id: number }>('select id from t where id > 600 order by id')).rows).toEqual([{ id: 602 }]);
+    } finally {
+      await copy.close();
+    }
+  });
+
+  it('is not opened over a folder on disk', async () => {
+    await expect(PgliteThread.create({ dataDir: path.join(tmpdir(), 'martillo-never-made'), copy: await db.dump() })).rejects.toThrow(/in memory only/);
+    expect(existsSync(path.join(tmpdir(), 'martillo-never-made'))).toBe(false);
+  });
 });

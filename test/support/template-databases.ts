@@ -1,0 +1,76 @@
+/**
+ * Vitest global setup: one migrated database per run for every test file to start from (see
+ * createTestDatabase in db.ts). The migrations run here once, through the same migrateDatabase
+ * as a server start; the files copy the result instead of running them again each. PGlite's is a
+ * copy in a file (what the embedded backup writes); PostgreSQL's a template database, made only
+ * for a project on that engine, and dropped at the end.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { connectDatabase } from '../../src/server/db/connect.js';
+import { migrateDatabase } from '../../src/server/db/migrate.js';
+import { TEMPLATE_ENV } from './db.js';
+
+async function asAdmin(adminUrl: string, statement: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * PGlite's, made by a child process (make-pglite-template.ts): the PGlite thread finds its worker
+ * and PGlite with import.meta.resolve, which Vitest's module runner for global setup lacks.
+ */
+function pgliteTemplate(): () => void {
+  const dir = mkdtempSync(path.join(tmpdir(), 'martillo-template-'));
+  const file = path.join(dir, 'pglite.tar.gz');
+  const made = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./make-pglite-template.ts', import.meta.url)), file], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (made.status !== 0) throw new Error(`the PGlite template was not made (exit ${made.status ?? made.signal})`);
+  process.env[TEMPLATE_ENV.pglite] = file;
+  return () => rmSync(dir, { recursive: true, force: true });
+}
+
+async function postgresTemplate(adminUrl: string): Promise<() => Promise<void>> {
+  const name = `martillo_template_${randomBytes(6).toString('hex')}`;
+  await asAdmin(adminUrl, `create database "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await connectDatabase({ kind: 'postgresql', url: url.href }, { poolSize: 1 });
+  try {
+    await migrateDatabase(database);
+  } finally {
+    // A template is copied only while nobody is connected to it.
+    await database.close();
+  }
+  process.env[TEMPLATE_ENV.postgresql] = name;
+  return () => asAdmin(adminUrl, `drop database if exists "${name}" with (force)`);
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const engine = (project.config.env as Record<string, string> | undefined)?.TEST_ENGINE;
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (engine === 'postgresql' && adminUrl) {
+    const drop = await postgresTemplate(adminUrl);
+    return async () => {
+      delete process.env[TEMPLATE_ENV.postgresql];
+      await drop();
+    };
+  }
+  const remove = pgliteTemplate();
+  return async () => {
+    delete process.env[TEMPLATE_ENV.pglite];
+    remove();
+  };
+}
