@@ -110,6 +110,17 @@ describe('Cuentas vencidas', () => {
     ]);
     expect(html).toContain(u.panel.empty);
   });
+
+  it('while loading, shows spinners that a screen reader names as a status', () => {
+    const html = render(createElement(ExpiredSection, { isMobile: true }), []);
+    // A label on Mantine's Loader (a <span>) alone is not allowed; with the status role it is.
+    const spinners = [...html.matchAll(/<span[^>]*class="[^"]*mantine-Loader-root[^"]*"[^>]*>/g)].map((m) => m[0]);
+    expect(spinners.length).toBeGreaterThan(0);
+    for (const spinner of spinners) {
+      expect(spinner).toContain('role="status"');
+      expect(spinner).toContain(`aria-label="${es.common.loading}"`);
+    }
+  });
 });
 
 describe('the buyer’s warning before bidding', () => {

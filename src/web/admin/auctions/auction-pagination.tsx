@@ -1,6 +1,7 @@
-import { Button, Group, Loader, NativeSelect, Text } from '@mantine/core';
+import { Button, Group, NativeSelect, Text } from '@mantine/core';
 import { useId } from 'react';
 import { PAGE_SIZES } from '../../../domain/auction-list.js';
+import { Spinner } from '../../components/spinner';
 import { useTranslation } from '../../i18n';
 
 interface AuctionPaginationProps {
@@ -38,7 +39,7 @@ export function AuctionPagination({ page, pages, pageSize, total, isLoading, onS
         <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
           {t('auctions.pagination.range', { from: String(from), to: String(to), total: String(total) })}
         </Text>
-        {isLoading && <Loader size="xs" aria-label={t('auctions.table.updating')} />}
+        {isLoading && <Spinner size="xs" label={t('auctions.table.updating')} />}
       </Group>
       <Group gap="xs" wrap="nowrap">
         <Button variant="default" size="xs" onClick={() => onStep(-1)} disabled={page <= 1}>

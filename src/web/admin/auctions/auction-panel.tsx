@@ -1,9 +1,10 @@
-import { Card, Group, Loader, Stack, Title } from '@mantine/core';
+import { Card, Group, Stack, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import type { Me } from '../../../domain/api-types.js';
 import { usePaymentsRefresh } from '../../api/payments';
 import { LoadErrorBoundary, LoadFailed } from '../../components/load-error-boundary';
+import { Spinner } from '../../components/spinner';
 import { useTranslation } from '../../i18n';
 import { WindowLoading } from '../lazy-window';
 import { useSearchDraft } from '../use-search-draft';
@@ -89,7 +90,7 @@ export function AuctionPanel({ me, onEdit }: AuctionPanelProps) {
           <Title order={2} size="h3" id="auction-panel-title">
             {t('auctions.title')}
           </Title>
-          {list.isBackgroundFetching && <Loader size="xs" type="dots" aria-label={t('auctions.table.updating')} />}
+          {list.isBackgroundFetching && <Spinner size="xs" type="dots" label={t('auctions.table.updating')} />}
         </Group>
         <AuctionFilterBar view={state.view} onView={setView} counts={list.data?.counts} search={search} searchRef={searchRef} isCompact={isMobile} />
         {state.view === 'winners' ? (

@@ -1,10 +1,11 @@
-import { Alert, Button, Group, Loader, NumberInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, useState } from 'react';
 import { MAX_PAYMENT_DEADLINE_HOURS, MAX_STRIKE_LIMIT, MIN_PAYMENT_DEADLINE_HOURS, MIN_STRIKE_LIMIT } from '../../../domain/after-show.js';
 import { type Company, ZCompanyInput } from '../../../domain/companies.js';
 import { isApiError } from '../../api/client';
 import { useCompany, useSaveCompany } from '../../api/companies';
+import { Spinner } from '../../components/spinner';
 import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
 import { fieldErrors, topLevelField } from '../../lib/field-errors';
@@ -22,7 +23,7 @@ const isErrorKey = (key: string): key is ErrorKey => (ERROR_KEYS as readonly str
 export function CompanyEditor({ companyId, onSaved }: { companyId: string; onSaved?: () => void }) {
   const { t } = useTranslation();
   const company = useCompany(companyId);
-  if (company.isPending) return <Loader size="sm" aria-label={t('common.loading')} />;
+  if (company.isPending) return <Spinner size="sm" label={t('common.loading')} />;
   if (company.isError)
     return <Alert color="red">{apiErrorText(company.error, { networkMessage: t('common.networkError'), fallback: t('companies.loadFailed') })}</Alert>;
   return <CompanyForm key={company.data.id} company={company.data} {...(onSaved ? { onSaved } : {})} />;

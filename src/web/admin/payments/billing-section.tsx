@@ -1,7 +1,8 @@
-import { Alert, Badge, Box, Button, EmptyState, Group, Loader, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Box, Button, EmptyState, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { AlertIcon, ReceiptIcon } from '../../components/icons';
 import { SearchIcon } from '../../components/panel-icons';
+import { Spinner } from '../../components/spinner';
 import { useTranslation } from '../../i18n';
 import { useErrorText } from '../../lib/use-error-text';
 import { BillingList, type BillingListProps, BillingListSkeleton } from './billing-list';
@@ -100,7 +101,7 @@ export function BillingSection({
             {hint}
           </Text>
         </Stack>
-        {query.isFetching && !query.isPending && <Loader size="xs" type="dots" aria-label={t('auctions.table.updating')} />}
+        {query.isFetching && !query.isPending && <Spinner size="xs" type="dots" label={t('auctions.table.updating')} />}
       </Group>
       {toolbar}
       {body}

@@ -1,7 +1,8 @@
-import { Group, Loader, Stack, TextInput } from '@mantine/core';
+import { Group, Stack, TextInput } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { MAX_CARRIER_LENGTH, type PaymentView } from '../../../domain/payments.js';
 import { AmountInput } from '../../components/amount-input';
+import { Spinner } from '../../components/spinner';
 import { useTranslation } from '../../i18n';
 import { MAX_SHIPPING_COST_TEXT } from './shipping-cost';
 import { type Shipping, type ShippingErrorKey, type ShippingFormValues, sameShipping, shippingFormValues, validateShipping } from './shipping-rules';
@@ -91,7 +92,7 @@ export function DraftShippingFields({ payment, isSaving, isDisabled, onSave, onV
           disabled={isDisabled}
           error={errors.cost ? t(`payments.shipping.errors.${errors.cost}`, { max: MAX_SHIPPING_COST_TEXT }) : undefined}
         />
-        {isSaving && <Loader size="xs" aria-label={t('payments.shipping.saving')} />}
+        {isSaving && <Spinner size="xs" label={t('payments.shipping.saving')} />}
       </Group>
     </Stack>
   );

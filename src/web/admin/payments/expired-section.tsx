@@ -1,10 +1,11 @@
-import { Alert, Anchor, Badge, Button, Divider, EmptyState, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Divider, EmptyState, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { type ReactNode, useMemo } from 'react';
 import { formatMoney } from '../../../domain/money.js';
 import type { ExpiredBillView } from '../../../domain/unpaid.js';
 import { useHubSessions } from '../../api/live-hub';
 import { useExpiredBills } from '../../api/unpaid';
 import { AlertIcon, ReceiptIcon } from '../../components/icons';
+import { Spinner } from '../../components/spinner';
 import { useTranslation } from '../../i18n';
 import { formatDate } from '../../lib/dates';
 import { useErrorText } from '../../lib/use-error-text';
@@ -40,7 +41,7 @@ export function ExpiredSection({ isMobile }: { isMobile: boolean }) {
   const late = query.data?.latePayments ?? [];
 
   let body: ReactNode;
-  if (query.isPending) body = <Loader size="sm" aria-label={t('common.loading')} />;
+  if (query.isPending) body = <Spinner size="sm" label={t('common.loading')} />;
   else if (query.error)
     body = (
       <Alert color="red" variant="light" icon={<AlertIcon />} role="alert">
@@ -81,7 +82,7 @@ export function ExpiredSection({ isMobile }: { isMobile: boolean }) {
             {t('unpaid.panel.hint')}
           </Text>
         </Stack>
-        {query.isFetching && !query.isPending && <Loader size="xs" type="dots" aria-label={t('common.loading')} />}
+        {query.isFetching && !query.isPending && <Spinner size="xs" type="dots" label={t('common.loading')} />}
       </Group>
 
       {late.length > 0 && (

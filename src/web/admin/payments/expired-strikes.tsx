@@ -1,9 +1,10 @@
-import { Alert, Badge, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { ReactNode } from 'react';
 import type { StruckBuyerView } from '../../../domain/unpaid.js';
 import { useStruckBuyers } from '../../api/unpaid';
 import { AlertIcon } from '../../components/icons';
+import { Spinner } from '../../components/spinner';
 import { useTranslation } from '../../i18n';
 import { useErrorText } from '../../lib/use-error-text';
 
@@ -24,7 +25,7 @@ export function ExpiredStrikes({ isBusy, onLift }: { isBusy: (key: string) => bo
     });
 
   let body: ReactNode;
-  if (query.isPending) body = <Loader size="sm" aria-label={t('common.loading')} />;
+  if (query.isPending) body = <Spinner size="sm" label={t('common.loading')} />;
   else if (query.error)
     body = (
       <Alert color="red" variant="light" icon={<AlertIcon />} role="alert">

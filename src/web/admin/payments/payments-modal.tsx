@@ -1,10 +1,11 @@
-import { Alert, Button, EmptyState, Group, Loader, Modal, NativeSelect, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, EmptyState, Group, Modal, NativeSelect, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { PaymentView } from '../../../domain/payments.js';
 import { isPlatformAdmin, useMe } from '../../api/me';
 import { usePayments } from '../../api/payments';
 import { AlertIcon, ReceiptIcon } from '../../components/icons';
 import { RetryIcon, SearchIcon } from '../../components/panel-icons';
+import { Spinner } from '../../components/spinner';
 import { useTranslation } from '../../i18n';
 import { useErrorText } from '../../lib/use-error-text';
 import { isPaymentStatusFilter, PAYMENT_STATUS_FILTERS, type PaymentStatusFilter } from '../panel-url';
@@ -181,7 +182,7 @@ function PaymentsManager({ isCompact }: { isCompact: boolean }) {
             <Text size="sm" c="dimmed" aria-live="polite">
               {t('payments.modal.total', { count: data.length })}
             </Text>
-            {payments.isFetching && <Loader size="xs" aria-label={t('auctions.table.updating')} />}
+            {payments.isFetching && <Spinner size="xs" label={t('auctions.table.updating')} />}
           </Group>
           <BillingList
             rows={data}

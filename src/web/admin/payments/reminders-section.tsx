@@ -1,8 +1,9 @@
-import { Alert, Button, Divider, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Divider, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import type { ReminderView } from '../../../domain/reminders.js';
 import { useDueReminders, useMarkReminderSent } from '../../api/reminders';
+import { Spinner } from '../../components/spinner';
 import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
 import { ReminderCard } from './reminder-card';
@@ -49,7 +50,7 @@ export function RemindersSection({ isMobile }: { isMobile: boolean }) {
         {t('reminders.intro')}
       </Text>
       {reminders.isPending ? (
-        <Loader size="sm" aria-label={t('reminders.loading')} />
+        <Spinner size="sm" label={t('reminders.loading')} />
       ) : reminders.isError ? (
         <Alert color="red">
           <Stack gap="xs" align="flex-start">

@@ -6,6 +6,7 @@ import type { UserListItem } from '../../../domain/users.js';
 import { isPlatformAdmin } from '../../api/me';
 import { useUsers } from '../../api/users';
 import { UsersIcon } from '../../components/panel-icons';
+import { Spinner } from '../../components/spinner';
 import { useTranslation } from '../../i18n';
 import { usePanelWindow } from '../use-panel-window';
 import { useSearchDraft } from '../use-search-draft';
@@ -74,7 +75,7 @@ export function UsersManager({ me, isCompact }: { me: Me; isCompact: boolean }) 
             <Text size="sm" c="dimmed" aria-live="polite">
               {t('users.total', { count: data.total })}
             </Text>
-            {users.isFetching && <Loader size="xs" aria-label={t('users.loading')} />}
+            {users.isFetching && <Spinner size="xs" label={t('users.loading')} />}
           </Group>
           <UsersTable
             users={data.items}

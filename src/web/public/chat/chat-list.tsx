@@ -1,6 +1,7 @@
-import { Button, Loader } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { useLayoutEffect, useRef, useState } from 'react';
 import type { ChatMessage } from '../../../domain/chat.js';
+import { Spinner } from '../../components/spinner';
 import { useTranslation } from '../../i18n';
 import classes from './chat.module.css';
 import { ChatLine } from './chat-line';
@@ -79,7 +80,7 @@ export function ChatList({ room, onActions }: ChatListProps) {
             </Button>
           </p>
         ) : chat.query.isPending ? (
-          <Loader size="sm" mx="auto" my="md" aria-label={t('common.loading')} />
+          <Spinner size="sm" mx="auto" my="md" label={t('common.loading')} />
         ) : (
           <>
             {chat.hasEarlier ? (
