@@ -6,26 +6,14 @@
  * for a project on that engine, and dropped at the end.
  */
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { connectDatabase } from '../../src/server/db/connect.js';
 import { migrateDatabase } from '../../src/server/db/migrate.js';
-import { TEMPLATE_ENV } from './db.js';
-
-async function asAdmin(adminUrl: string, statement: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(statement);
-  } finally {
-    await admin.end();
-  }
-}
+import { createEmptyPostgresDatabase, TEMPLATE_ENV } from './db.js';
 
 /**
  * PGlite's, made by a child process (make-pglite-template.ts): the PGlite thread finds its worker
@@ -42,27 +30,24 @@ function pgliteTemplate(): () => void {
   return () => rmSync(dir, { recursive: true, force: true });
 }
 
-async function postgresTemplate(adminUrl: string): Promise<() => Promise<void>> {
-  const name = `martillo_template_${randomBytes(6).toString('hex')}`;
-  await asAdmin(adminUrl, `create database "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await connectDatabase({ kind: 'postgresql', url: url.href }, { poolSize: 1 });
+async function postgresTemplate(): Promise<() => Promise<void>> {
+  const template = await createEmptyPostgresDatabase();
+  if (!template) throw new Error('the PostgreSQL template needs TEST_DATABASE_URL');
+  const database = await connectDatabase({ kind: 'postgresql', url: template.url }, { poolSize: 1 });
   try {
     await migrateDatabase(database);
   } finally {
     // A template is copied only while nobody is connected to it.
     await database.close();
   }
-  process.env[TEMPLATE_ENV.postgresql] = name;
-  return () => asAdmin(adminUrl, `drop database if exists "${name}" with (force)`);
+  process.env[TEMPLATE_ENV.postgresql] = new URL(template.url).pathname.slice(1);
+  return template.drop;
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const engine = (project.config.env as Record<string, string> | undefined)?.TEST_ENGINE;
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (engine === 'postgresql' && adminUrl) {
-    const drop = await postgresTemplate(adminUrl);
+  if (engine === 'postgresql' && process.env.TEST_DATABASE_URL) {
+    const drop = await postgresTemplate();
     return async () => {
       delete process.env[TEMPLATE_ENV.postgresql];
       await drop();
