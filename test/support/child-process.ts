@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 
-/** Kills a service a test started (SIGKILL) and resolves once it is gone; nothing to do when it already exited. */
-export async function killAndWait(child: ChildProcess): Promise<void> {
+/** Stops a service a test started (SIGKILL unless told) and resolves once it is gone; nothing to do when it already exited. */
+export async function killAndWait(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const gone = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
+  child.kill(signal);
   await gone;
 }

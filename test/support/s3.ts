@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { killAndWait } from './child-process.js';
 
 /** s3rver knows one account: these keys, or any request is refused as InvalidAccessKeyId. */
 export const S3RVER_KEYS = { S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' } as const;
@@ -62,11 +63,7 @@ export async function startS3Server(opts: { bucket?: string } = {}): Promise<S3S
       return [...(await res.text()).matchAll(/<Key>([^<]*)<\/Key>/g)].map((m) => m[1] as string).sort();
     },
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await killAndWait(child, 'SIGTERM');
       await rm(directory, { recursive: true, force: true });
     },
   };
