@@ -57,6 +57,8 @@ const c = t.live.chat;
 interface BidTally {
   accepted: { amount: number; bidderId: string }[];
   statuses: Map<number | 'network', number>;
+  /** What each request without an answer failed with (undici's cause), for the failure message. */
+  networkErrors: string[];
 }
 
 if (needs.length > 0) {
@@ -120,7 +122,7 @@ if (needs.length > 0) {
      * rate limit.
      */
     function bidStream(auctionId: string, bidders: number[], opts: { startAt: number; increment: number }) {
-      const tally: BidTally = { accepted: [], statuses: new Map() };
+      const tally: BidTally = { accepted: [], statuses: new Map(), networkErrors: [] };
       let next = opts.startAt;
       let running = true;
       const loops = bidders.map(async (k) => {
@@ -131,7 +133,13 @@ if (needs.length > 0) {
             method: 'POST',
             headers: { cookie: `${SESSION_COOKIE}=${buyerTokens[k]}`, origin: lb.url, 'content-type': 'application/json' },
             body: JSON.stringify({ amount }),
-          }).catch(() => null);
+          }).catch((err: unknown) => {
+            const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+            tally.networkErrors.push(
+              `${new Date().toISOString()} ${cause instanceof Error ? `${(cause as { code?: string }).code ?? ''} ${cause.message}` : String(cause)}`,
+            );
+            return null;
+          });
           const status = res?.status ?? 'network';
           tally.statuses.set(status, (tally.statuses.get(status) ?? 0) + 1);
           if (res?.status === 201) {
@@ -355,7 +363,7 @@ if (needs.length > 0) {
 
       const late = await closedLate(lot);
       console.log(
-        `[instances] lot 3: app2 killed mid-lot; ${tally.accepted.length} bids accepted; answers ${JSON.stringify([...tally.statuses])}; closed ${late} ms after its end`,
+        `[instances] lot 3: app2 killed mid-lot; ${tally.accepted.length} bids accepted; answers ${JSON.stringify([...tally.statuses])}; closed ${late} ms after its end; ${tally.networkErrors.join('; ')}`,
       );
       // On time: the surviving instance's scheduler, not a restart, closed it (it checks every second).
       expect(late).toBeLessThan(10_000);
@@ -376,11 +384,15 @@ if (needs.length > 0) {
       await sellerPost(`/api/live-sessions/${sessionId}/timer`, { seconds: ROLLING_LOT_SECONDS });
       const stream = bidStream(lot, [2, 3, 4, 5, 6, 7, 8, 9], { startAt: 500, increment: 20 });
       const exits: (number | null)[] = [];
+      const events: string[] = [];
       for (const instance of instances()) {
         await sleep(2_000);
+        events.push(`${new Date().toISOString()} SIGTERM ${instance.name}`);
         exits.push(await instance.signal('SIGTERM'));
+        events.push(`${new Date().toISOString()} ${instance.name} exited`);
         await sleep(1_000);
         await instance.start();
+        events.push(`${new Date().toISOString()} ${instance.name} started`);
         await until(async () => (await servedBy(instance.name as 'app1' | 'app2')) === instance.name, `HAProxy sends to ${instance.name} again`);
       }
       await sleep(2_000);
@@ -389,7 +401,10 @@ if (needs.length > 0) {
       expect(exits).toEqual([0, 0]);
       expect(tally.accepted.length).toBeGreaterThan(10);
       // A graceful stop loses no request: one refused as its instance closed went to the other.
-      expect([...tally.statuses.keys()].filter((status) => status !== 201 && status !== 409)).toEqual([]);
+      expect(
+        [...tally.statuses.keys()].filter((status) => status !== 201 && status !== 409),
+        [...events, ...tally.networkErrors].sort().concat(lb.unusual()).join('\n'),
+      ).toEqual([]);
 
       const late = await closedLate(lot, ROLLING_LOT_SECONDS);
       console.log(`[instances] lot 4 closed ${late} ms after its end`);

@@ -26,6 +26,8 @@ export interface RunningHaproxy {
   url: string;
   port: number;
   logTail(): string;
+  /** HAProxy's log lines for requests that did not end normally (cut, 5xx), and servers going DOWN or UP. */
+  unusual(): string[];
   stop(): Promise<void>;
 }
 
@@ -43,8 +45,13 @@ export async function startHaproxy(instances: { app1: number; app2: number }, po
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const unusual: string[] = [];
+  let partial = '';
   const keep = (d: unknown) => {
     output = (output + String(d)).slice(-20_000);
+    const lines = (partial + String(d)).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) if (isUnusual(line)) unusual.push(line);
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
@@ -60,9 +67,20 @@ export async function startHaproxy(instances: { app1: number; app2: number }, po
         () => false,
       )
     )
-      return { url, port: bindPort, logTail: () => output, stop };
+      return { url, port: bindPort, logTail: () => output, unusual: () => [...unusual], stop };
     await sleep(100);
   }
   await stop();
   throw new Error(`haproxy did not listen on ${url} within 10 s:\n${output}`);
+}
+
+/** In deploy/haproxy.cfg's httplog format: `... Tq/Tw/Tc/Tr/Ta status bytes - - TERM ...`. */
+const REQUEST_LINE = /\s(-?\d+)\s+\d+\s+\S+\s+\S+\s+([A-Za-z-]{4})\s/;
+
+function isUnusual(line: string): boolean {
+  if (/ is (DOWN|UP)\b/.test(line)) return true;
+  const request = REQUEST_LINE.exec(line);
+  if (!request) return false;
+  const [, status, termination] = request;
+  return Number(status) < 0 || Number(status) >= 500 || !(termination as string).startsWith('-');
 }
