@@ -41,6 +41,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'domain', include: ['test/domain/**/*.test.ts'] } },
       { extends: true, test: { name: 'web', include: ['test/web/**/*.test.ts'] } },
+      { extends: true, test: { name: 'scripts', include: ['test/scripts/**/*.test.ts'] } },
       serverSuite('server:pglite', 'pglite'),
       ...(process.env.TEST_DATABASE_URL ? [serverSuite('server:postgresql', 'postgresql')] : []),
       // Every bench at a tiny size (no timing asserted), so a schema change cannot break one unnoticed.

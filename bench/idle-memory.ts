@@ -1,7 +1,7 @@
 /**
  * Idle memory: the resident set (RSS) of a started server with no traffic, as an operator starts it.
  *
- * - `development` on PGlite: `npm start` on a fresh checkout (the sources through tsx, in-process).
+ * - `development` on PGlite: `npm start` on a fresh checkout (the server built from its sources into a cache folder, run with node).
  * - `production` on PGlite and on PostgreSQL: `NODE_ENV=production npm start`, the release that
  *   `npm run build` makes (built once here when MODES asks for it).
  *

@@ -1,9 +1,11 @@
 /**
  * `npm start` (and the server's commands, `npm run db:backup` / `db:restore` / `storage:to-s3`:
  * `node scripts/start.mjs cli/db-backup …`). In production (NODE_ENV=production, in the environment or in .env) it runs
- * the release that `npm run build` made, with node alone. Otherwise it runs the TypeScript
- * sources through tsx in this same process (the server building the web app first when its
- * sources changed): the one-command start on a fresh checkout.
+ * the release that `npm run build` made, with node alone. Otherwise it builds the server's
+ * TypeScript sources as the release does, into a cache folder, when they changed (a second or
+ * two; scripts/server-build.mjs), and runs that with node alone too, in this same process (the
+ * server building the web app first when its sources changed): the one-command start on a fresh
+ * checkout, without a TypeScript loader in the server's memory.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -31,7 +33,10 @@ if (process.env.NODE_ENV === 'production') {
   }
   await import(pathToFileURL(built).href);
 } else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import(pathToFileURL(path.join(root, 'src/server', `${named}.ts`)).href);
+  const { ensureDevServerBuild } = await import('./server-build.mjs');
+  const { dir, built } = await ensureDevServerBuild(root);
+  if (built && named === 'main') console.log(`Server built from its sources into ${path.relative(process.cwd(), dir) || dir}.`);
+  // Stack traces name the TypeScript sources, as they did when tsx ran them.
+  process.setSourceMapsEnabled(true);
+  await import(pathToFileURL(path.join(dir, 'server', `${named}.js`)).href);
 }

@@ -1,11 +1,9 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { loadDotEnv } from './dotenv.js';
+import { ROOT } from './root.js';
 import { ensureWebBundleApart } from './web/bundle.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
 const isLoopback = (host: string) => host === 'localhost' || host === '::1' || host.startsWith('127.');
 
@@ -48,8 +46,8 @@ async function main(): Promise<void> {
   }
   // Production runs the release `npm run build` made (scripts/start.mjs checked it is there); development builds as it goes.
   // In a child process: Vite's build would otherwise stay in the server's memory (bench/README.md, idle memory).
-  if (config.env !== 'production') await ensureWebBundleApart(root);
-  const { app, ctx } = await buildApp({ config, webDir: path.join(root, 'dist/web'), logger: process.stdout.isTTY ? 'pretty' : 'json' });
+  if (config.env !== 'production') await ensureWebBundleApart(ROOT);
+  const { app, ctx } = await buildApp({ config, webDir: path.join(ROOT, 'dist/web'), logger: process.stdout.isTTY ? 'pretty' : 'json' });
 
   let closing = false;
   const shutdown = (signal: string) => {

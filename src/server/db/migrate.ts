@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { ROOT } from '../root.js';
 import { applyFunctions, FUNCTIONS_DIR } from './apply-functions.js';
 import { type Database, type Db, rows } from './connect.js';
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../drizzle', import.meta.url));
+export const MIGRATIONS_DIR = path.join(ROOT, 'drizzle');
 /** Any fixed 64-bit number works; every Martillo instance uses this one for migrations. */
 const MIGRATION_LOCK_KEY = 7_301_924_001;
 
