@@ -28,6 +28,11 @@ const serverSuite = (name: string, engine: 'pglite' | 'postgresql') => ({
     env: { TEST_ENGINE: engine },
     // One migrated database for the run, copied by every file (test/support/template-databases.ts).
     globalSetup: ['test/support/template-databases.ts'],
+    // The files share one worker's modules instead of importing the whole server again each (810 s
+    // against 559 s for the PGlite run on the 2-core machine). Each file builds its own app on its
+    // own database; nothing the server keeps between requests lives at module level, so a file
+    // cannot see another's data (the suite passes with its files shuffled).
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -2,8 +2,8 @@
  * `npm start` (and the server's commands, `npm run db:backup` / `db:restore` / `storage:to-s3`:
  * `node scripts/start.mjs cli/db-backup …`). In production (NODE_ENV=production, in the environment or in .env) it runs
  * the release that `npm run build` made, with node alone. Otherwise it builds the server's
- * TypeScript sources as the release does, into a cache folder, when they changed (a second or
- * two; scripts/server-build.mjs), and runs that with node alone too, in this same process (the
+ * TypeScript sources as the release does, into a cache folder, when they changed (about a second;
+ * scripts/server-build.mjs), and runs that with node alone too, in this same process (the
  * server building the web app first when its sources changed): the one-command start on a fresh
  * checkout, without a TypeScript loader in the server's memory.
  */
