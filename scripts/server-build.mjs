@@ -39,7 +39,7 @@ export function serverSources(root) {
 
 /**
  * Builds the server into `outdir` (`outdir/server`, `outdir/domain`), replacing what was there.
- * `root`, when given, is compiled in as the checkout's root (src/server/root.ts): a build outside
+ * `rootDefine`, when given, is compiled in as the checkout's root (src/server/root.ts): a build outside
  * the checkout's layout cannot find it from its own place.
  */
 export async function buildServer(root, outdir, { rootDefine } = {}) {
