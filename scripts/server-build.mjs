@@ -11,7 +11,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import path from 'node:path';
 
 /** The code the server runs: its own and the domain rules it shares with the web app. */
-export const SERVER_SOURCES = ['src/server', 'src/domain'];
+const SERVER_SOURCES = ['src/server', 'src/domain'];
 
 /** Bumped when the build's options change, so the development cache does not serve an older build. */
 const BUILD_FORMAT = '2';
@@ -30,7 +30,7 @@ function filesUnder(dir) {
 }
 
 /** The server's source files under `root`: the TypeScript to compile and the rest (SQL) to copy. */
-export function serverSources(root) {
+function serverSources(root) {
   const files = SERVER_SOURCES.flatMap((dir) => filesUnder(path.join(root, dir)));
   const code = files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
   const assets = files.filter((f) => !f.endsWith('.ts'));
@@ -117,9 +117,11 @@ async function ensureOnce(root) {
 
 /** Removes older development builds beyond the newest few, and temporary folders abandoned long ago. */
 function prune(cache, current) {
-  const entries = readdirSync(cache).map((name) => {
+  // Another start may rename or remove an entry meanwhile (its own temporary folder, its prune): one gone is skipped.
+  const entries = readdirSync(cache).flatMap((name) => {
     const full = path.join(cache, name);
-    return { full, name, mtime: statSync(full).mtimeMs };
+    const stat = statSync(full, { throwIfNoEntry: false });
+    return stat ? [{ full, name, mtime: stat.mtimeMs }] : [];
   });
   const now = Date.now();
   for (const e of entries) if (e.name.includes('.tmp-') && now - e.mtime > STALE_TMP_MS) rmSync(e.full, { recursive: true, force: true });
