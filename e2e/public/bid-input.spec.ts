@@ -340,6 +340,8 @@ describe("the review is the browser's own modal dialog", () => {
       const open = document.querySelector('dialog');
       const confirm = [...(open?.querySelectorAll('button') ?? [])].find((button) => button.textContent?.trim() === label);
       if (!open || !confirm) throw new Error('the review and its confirmation are not on screen');
+      // Marks the review if the browser takes it off screen, even for a moment.
+      open.addEventListener('close', () => open.setAttribute('data-closed-while-sending', ''));
       confirm.click();
       open.requestClose();
     }, b.confirm.submit);
@@ -347,6 +349,7 @@ describe("the review is the browser's own modal dialog", () => {
     await page.keyboard.press('Escape');
     await page.mouse.click(4, 4);
     expect(await dialog.isVisible()).toBe(true);
+    expect(await dialog.getAttribute('data-closed-while-sending')).toBeNull();
     expect(await dialog.getByRole('button', { name: t.common.close }).count()).toBe(0);
     release();
     expect((await answered).status()).toBe(201);

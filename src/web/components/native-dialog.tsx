@@ -58,6 +58,10 @@ export function NativeDialog({ title, onClose, closable, size = 'md', children }
       className={classes.dialog}
       data-size={size}
       aria-labelledby={titleId}
+      // While it may not close, the browser ignores Escape altogether (Chromium, Firefox). Without this,
+      // Chromium closes a dialog on the second close request with no cancelable 'cancel', and the
+      // dialog is off screen until the 'close' below opens it again, a task later.
+      closedby={closable ? 'closerequest' : 'none'}
       // Escape on an open dropdown (Mantine marks its target) closes the dropdown only, as in Mantine's Modal.
       onKeyDown={(event: KeyboardEvent) => {
         if (event.key === 'Escape' && (event.target as HTMLElement).getAttribute?.('data-mantine-stop-propagation') === 'true') event.preventDefault();
@@ -67,14 +71,16 @@ export function NativeDialog({ title, onClose, closable, size = 'md', children }
         event.preventDefault();
         requestClose();
       }}
-      // Chrome may close a dialog on a second Escape without a cancelable 'cancel'. The state
-      // still says open, so open it again unless it may close, and then close it properly.
+      // A browser without `closedby` (Safari) may close a dialog on a second Escape without a
+      // cancelable 'cancel'. Only this component's cleanup closes it: open it again at once, then
+      // ask to close as for Escape. The parent unmounts it if it may close (before the next paint),
+      // and a parent that refuses (a bid already on its way) leaves it on screen.
       onClose={() => {
         const dialog = ref.current;
         // Closed by this component's own cleanup (unmounted, or React's development re-run of effects).
         if (!dialog?.isConnected || dialog.open) return;
-        if (latest.current.closable) latest.current.onClose();
-        else dialog.showModal();
+        dialog.showModal();
+        requestClose();
       }}
       // A press that starts and ends on the backdrop (the <dialog> itself, the content fills its box).
       onMouseDown={(event: MouseEvent) => {
