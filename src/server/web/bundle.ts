@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -30,25 +30,54 @@ function isCurrent(outDir: string, want: string): boolean {
   return existsSync(path.join(outDir, 'index.html')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === want;
 }
 
-/** Builds dist/web with Vite when it is missing or older than its sources (by content, not mtime). */
+/**
+ * Builds dist/web with Vite when it is missing or older than its sources (by content, not mtime).
+ * The build goes to a folder of its own beside it and takes its place whole, so a server or a second
+ * start reading dist/web meanwhile never meets a half-written app, and two builds at once (two
+ * starts, or the browser suite beside a bench) each finish.
+ */
 export async function ensureWebBundle(root: string, log: (msg: string) => void, outDir = path.join(root, 'dist/web')): Promise<void> {
-  const stampFile = path.join(outDir, STAMP);
   const want = fingerprint(root);
   if (isCurrent(outDir, want)) return;
   log('Building the web app (first start, or its sources changed)...');
   const started = Date.now();
   const { build } = await import('vite');
+  const building = `${outDir}.building-${process.pid}-${randomBytes(4).toString('hex')}`;
   // React and Vite pick development code from NODE_ENV (Vitest sets "test"): the bundle is always production.
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
-    await build({ root, configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn', mode: 'production', build: { outDir, emptyOutDir: true } });
+    await build({ root, configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn', mode: 'production', build: { outDir: building, emptyOutDir: true } });
+    writeFileSync(path.join(building, STAMP), want);
+    replaceFolder(building, outDir);
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;
+    rmSync(building, { recursive: true, force: true });
   }
-  writeFileSync(stampFile, want);
   log(`Web app built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+}
+
+/** Puts `from` where `to` is, by renames: `to` is never partly written, only missing for a moment. */
+function replaceFolder(from: string, to: string): void {
+  for (let attempt = 0; ; attempt++) {
+    const old = `${to}.old-${process.pid}-${randomBytes(4).toString('hex')}`;
+    try {
+      renameSync(to, old);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    try {
+      renameSync(from, to);
+      return;
+    } catch (err) {
+      // Another build put its folder there between the two renames: move that one aside too.
+      const code = (err as NodeJS.ErrnoException).code;
+      if ((code !== 'ENOTEMPTY' && code !== 'EEXIST') || attempt >= 5) throw err;
+    } finally {
+      rmSync(old, { recursive: true, force: true });
+    }
+  }
 }
 
 /**

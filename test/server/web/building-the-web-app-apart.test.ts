@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,9 +42,19 @@ describe('building the web app in a child process', () => {
     expect(readFileSync(path.join(dir, 'dist/web/.build-stamp'), 'utf8')).toBe(stamp);
   }, 60_000);
 
+  it('two starts at once each finish, and leave one whole build and nothing half-made beside it', async () => {
+    const dir = project('export default {};\n');
+    await Promise.all([ensureWebBundleApart(dir), ensureWebBundleApart(dir)]);
+    expect(readFileSync(path.join(dir, 'dist/web/index.html'), 'utf8')).toContain('Martillo');
+    expect(existsSync(path.join(dir, 'dist/web/.build-stamp'))).toBe(true);
+    expect(readdirSync(path.join(dir, 'dist'))).toEqual(['web']);
+  }, 60_000);
+
   it('fails with a message when the build fails, and leaves no stamp that would skip the next try', async () => {
     const dir = project("throw new Error('configuración rota');\n");
     await expect(ensureWebBundleApart(dir)).rejects.toThrow(/the web app could not be built \(exit 1\)/);
     expect(existsSync(path.join(dir, 'dist/web/.build-stamp'))).toBe(false);
+    // Nor the folder the failed build was writing.
+    expect(existsSync(path.join(dir, 'dist')) ? readdirSync(path.join(dir, 'dist')) : []).toEqual([]);
   }, 60_000);
 });
