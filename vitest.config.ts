@@ -50,7 +50,7 @@ export default defineConfig({
       serverSuite('server:pglite', 'pglite'),
       ...(process.env.TEST_DATABASE_URL ? [serverSuite('server:postgresql', 'postgresql')] : []),
       // Every bench at a tiny size (no timing asserted), so a schema change cannot break one unnoticed.
-      { extends: true, test: { name: 'bench-smoke', include: ['test/bench/**/*.test.ts'], testTimeout: 180_000 } },
+      { extends: true, test: { name: 'bench-smoke', include: ['test/bench/**/*.test.ts'], testTimeout: 180_000, maxConcurrency: 3 } },
     ],
   },
 });

@@ -77,25 +77,39 @@ function runBench(file: string, env: Record<string, string>): Promise<{ code: nu
 
 const benches = readdirSync(BENCH_DIR).filter((f) => f.endsWith('.ts') && !NOT_BENCHES.has(f));
 
+/** Benches that start Chromium and a video server for each provider: run alone, after the others. */
+const RUN_ALONE = new Set(['video.ts']);
+
+function smokeTest(file: string): void {
+  const reason = CANNOT_RUN[file]?.() ?? null;
+  if (reason) console.log(`bench smoke: ${file} skipped: ${reason}`);
+  // The video bench runs a server, Chromium and Janus per provider: more than the default 180 s on a busy machine.
+  it.skipIf(reason !== null)(`${file} completes and its consistency checks hold`, { timeout: 400_000 }, async ({ expect }) => {
+    const { code, stdout, stderr } = await runBench(file, SMOKE[file] ?? {});
+    expect(code, stderr.slice(-2_000)).toBe(0);
+    const output = JSON.parse(stdout.slice(stdout.indexOf('{'))) as BenchOutput;
+    expect(output.runs.length).toBeGreaterThan(0);
+    // One run per engine, or (video) per provider, all on PGlite.
+    for (const run of output.runs) expect(run.engine).toBe('pglite');
+    if (file !== 'video.ts') expect(output.runs).toHaveLength(1);
+    else expect(output.runs.map((r) => r.mode)).toContain('flood');
+    for (const run of output.runs) expect(run.consistency, JSON.stringify(run.consistency)).toMatchObject({ ok: true });
+  });
+}
+
 describe('benches at a tiny size', () => {
   it('has a smoke run for every bench', () => {
     expect(benches.sort()).toEqual(Object.keys(SMOKE).sort());
   });
 
-  for (const file of benches) {
-    const reason = CANNOT_RUN[file]?.() ?? null;
-    if (reason) console.log(`bench smoke: ${file} skipped: ${reason}`);
-    // The video bench runs a server, Chromium and Janus per provider: more than the default 180 s on a busy machine.
-    it.skipIf(reason !== null)(`${file} completes and its consistency checks hold`, { timeout: 400_000 }, async () => {
-      const { code, stdout, stderr } = await runBench(file, SMOKE[file] ?? {});
-      expect(code, stderr.slice(-2_000)).toBe(0);
-      const output = JSON.parse(stdout.slice(stdout.indexOf('{'))) as BenchOutput;
-      expect(output.runs.length).toBeGreaterThan(0);
-      // One run per engine, or (video) per provider, all on PGlite.
-      for (const run of output.runs) expect(run.engine).toBe('pglite');
-      if (file !== 'video.ts') expect(output.runs).toHaveLength(1);
-      else expect(output.runs.map((r) => r.mode)).toContain('flood');
-      for (const run of output.runs) expect(run.consistency, JSON.stringify(run.consistency)).toMatchObject({ ok: true });
-    });
-  }
+  // Each bench is a process of its own on its own ports and data folder, and most of a tiny run is
+  // waiting (lot timers, a server's start): a few at once (the project's maxConcurrency) take half
+  // the time of one after another. Nothing here is timed.
+  describe.concurrent('the lighter ones, a few at once', () => {
+    for (const file of benches.filter((f) => !RUN_ALONE.has(f))) smokeTest(file);
+  });
+
+  describe('the video bench, alone', () => {
+    for (const file of benches.filter((f) => RUN_ALONE.has(f))) smokeTest(file);
+  });
 });
