@@ -9,6 +9,9 @@ export default defineConfig({
     exclude: ['e2e/video/**', 'e2e/instances/**'],
     globalSetup: ['e2e/support/global-setup.ts', 'test/support/template-databases.ts'],
     fileParallelism: false,
+    // The files share the worker's modules (the server, Playwright) instead of importing them again each,
+    // as the server suites do (vitest.config.ts); every file still starts its own app and browser.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 180_000,
   },
