@@ -7,6 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { suiteResult, type VitestReport } from './test-report.js';
 import { canMakeVideoNetns } from './video-netns.js';
 
 const out = 'test-results';
@@ -46,20 +47,12 @@ function suite(name: string, args: string[], prefix: string[] = []): void {
     lines.push(`${name}: FAILED before reporting (exit ${code})`);
     return;
   }
-  const r = JSON.parse(readFileSync(report, 'utf8')) as {
-    numPassedTests: number;
-    numFailedTests: number;
-    numPendingTests: number;
-    numTodoTests: number;
-    numTotalTests: number;
-  };
-  // A suite that exits non-zero with no failed test (an import error, an unhandled error) still fails.
-  const extra = code !== 0 && r.numFailedTests === 0 ? 1 : 0;
-  total.passed += r.numPassedTests;
-  total.failed += r.numFailedTests + extra;
-  total.skipped += r.numPendingTests + r.numTodoTests;
-  lines.push(`${name}: ${r.numPassedTests} passed, ${r.numFailedTests + extra} failed${r.numTotalTests === 0 ? ' (NO TESTS RAN)' : ''}`);
-  if (r.numTotalTests === 0) total.failed++;
+  const result = suiteResult(name, JSON.parse(readFileSync(report, 'utf8')) as VitestReport, code, process.cwd());
+  total.passed += result.passed;
+  total.failed += result.failed;
+  total.skipped += result.skipped;
+  // Each failure is named again at the end, beside the totals: a long log's tail is often all a reader gets.
+  lines.push(...result.lines);
 }
 
 check('typecheck', 'npx', ['tsc', '-p', '.', '--noEmit']);
