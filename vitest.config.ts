@@ -25,7 +25,8 @@ const serverSuite = (name: string, engine: 'pglite' | 'postgresql') => ({
       // Building the web app in a child process uses no database.
       ...(engine === 'postgresql' ? ['test/server/web/building-the-web-app-apart.test.ts'] : []),
     ],
-    env: { TEST_ENGINE: engine },
+    // A spare PGlite database opens in the background for the next file (test/support/db.ts).
+    env: { TEST_ENGINE: engine, ...(engine === 'pglite' ? { MARTILLO_TEST_OPEN_SPARE: '1' } : {}) },
     // One migrated database for the run, copied by every file (test/support/template-databases.ts).
     globalSetup: ['test/support/template-databases.ts'],
     // The files share one worker's modules instead of importing the whole server again each (810 s

@@ -39,11 +39,12 @@ function pgliteCopy(): Uint8Array | undefined {
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (engine === 'pglite') {
     const copy = pgliteCopy();
-    if (!copy) return openPglite(undefined);
+    if (!copy || process.env[OPEN_SPARE_ENV] !== '1') return openPglite(copy);
     // Opening a copy is PostgreSQL's start in PGlite's thread, 1.2–1.9 s, while the test file's own
     // work mostly waits on one core. So one more copy opens in the background for the next file
-    // (the suites share the worker's modules between files, vitest.config.ts): the worker's end
-    // takes the last one down with it.
+    // (the server suites share the worker's modules between files, vitest.config.ts). Only there:
+    // the last spare is never closed, and the end of Vitest's worker takes it down, where a process
+    // of its own (a bench the smoke test starts, which inherits the template) would wait for it forever.
     const ready = spare ?? openPglite(copy);
     spare = openPglite(copy);
     // A spare that failed to open fails the file that takes it, not this one.
@@ -62,6 +63,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/** Set to 1 by the server suites' Vitest projects: keep a spare PGlite copy opening for the next file. */
+export const OPEN_SPARE_ENV = 'MARTILLO_TEST_OPEN_SPARE';
 
 /** The PGlite copy the next file will take, opening meanwhile (see createTestDatabase). */
 let spare: Promise<TestDatabase> | null = null;
