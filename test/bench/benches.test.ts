@@ -102,9 +102,9 @@ describe('benches at a tiny size', () => {
     expect(benches.sort()).toEqual(Object.keys(SMOKE).sort());
   });
 
-  // Each bench is a process of its own on its own ports and data folder, and most of a tiny run is
-  // waiting (lot timers, a server's start): a few at once (the project's maxConcurrency) take half
-  // the time of one after another. Nothing here is timed.
+  // Each bench is a process of its own on its own ports and data folder, so a few run at once (the
+  // project's maxConcurrency): 250 s for all of them instead of 306 s one after another on the 2-core
+  // machine, where most of a tiny run is CPU (tsx, PGlite's start). Nothing here is timed.
   describe.concurrent('the lighter ones, a few at once', () => {
     for (const file of benches.filter((f) => !RUN_ALONE.has(f))) smokeTest(file);
   });
