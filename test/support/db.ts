@@ -65,7 +65,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 }
 
 /** Set to 1 by the server suites' Vitest projects: keep a spare PGlite copy opening for the next file. */
-export const OPEN_SPARE_ENV = 'MARTILLO_TEST_OPEN_SPARE';
+const OPEN_SPARE_ENV = 'MARTILLO_TEST_OPEN_SPARE';
 
 /** The PGlite copy the next file will take, opening meanwhile (see createTestDatabase). */
 let spare: Promise<TestDatabase> | null = null;
