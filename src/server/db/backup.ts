@@ -9,8 +9,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 
 /** The longest Unix socket path Linux and macOS accept (sun_path), less its terminator. */
 const MAX_SOCKET_PATH = 103;
@@ -142,6 +141,8 @@ export async function restoreBackup(file: string, dbDir: string): Promise<Restor
   let db: PGlite | null = null;
   try {
     mkdirSync(dbDir, { recursive: true });
+    // Only a restore opens PGlite here; a server on PostgreSQL, which imports this file, never loads it.
+    const [{ PGlite }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/pg_trgm')]);
     db = await PGlite.create({ dataDir: dbDir, loadDataDir: new Blob([bytes]), extensions: { pg_trgm } });
     const tables = await db.query<{ name: string | null }>(`select to_regclass('public.bids')::text as name`);
     if (!tables.rows[0]?.name) throw new BackupError(`${file} holds a database, but not Martillo's.`);

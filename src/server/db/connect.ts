@@ -2,10 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import pg from 'pg';
 import { PID_FILE, serveBackups } from './backup.js';
 import { PgliteThread } from './pglite-thread.js';
 import * as schema from './schema.js';
@@ -28,7 +25,10 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** Opens PGlite (on disk, or in memory when dir is null) or a PostgreSQL pool. */
+/**
+ * Opens PGlite (on disk, or in memory when dir is null) or a PostgreSQL pool. Each engine's driver
+ * is imported when it is chosen: a server loads one of them, not both (bench/README.md, idle memory).
+ */
 export async function connectDatabase(target: DatabaseTarget, opts: { poolSize?: number } = {}): Promise<Database> {
   if (target.kind === 'postgresql') return connectPostgres(target.url, opts.poolSize ?? 10);
   return connectPglite(target.dir, target.copy);
@@ -46,6 +46,7 @@ async function connectPglite(dir: string | null, copy: Uint8Array | undefined): 
   }
   // On disk, `npm run db:backup` asks this process for its copy: the folder is this process's alone.
   const backups = dir ? await serveBackups(dir, () => client.dump()).catch(() => null) : null;
+  const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   const db = drizzlePglite({ client: client as unknown as PGlite, schema, casing: 'snake_case' }) as unknown as Db;
   // One PGlite session holds advisory locks re-entrantly, so callers in this process queue here.
   let queue: Promise<unknown> = Promise.resolve();
@@ -115,6 +116,7 @@ function isRunning(pid: number): boolean {
 }
 
 async function connectPostgres(url: string, max: number): Promise<Database> {
+  const [{ default: pg }, { drizzle: drizzlePg }] = await Promise.all([import('pg'), import('drizzle-orm/node-postgres')]);
   const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 });
   // An idle client's network error must not crash the process; the next query reconnects.
   pool.on('error', () => {});

@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { ROOT } from '../root.js';
 import { applyFunctions, FUNCTIONS_DIR } from './apply-functions.js';
 import { type Database, type Db, rows } from './connect.js';
@@ -18,10 +16,16 @@ const MIGRATION_LOCK_KEY = 7_301_924_001;
 export async function migrateDatabase(database: Database, opts: { migrationsFolder?: string; functionsDir?: string } = {}): Promise<void> {
   await database.withAdvisoryLock(MIGRATION_LOCK_KEY, async (db) => {
     const config = { migrationsFolder: opts.migrationsFolder ?? MIGRATIONS_DIR };
-    // biome-ignore lint/suspicious/noExplicitAny: each migrator wants its own driver's database type.
-    if (database.kind === 'embedded') await migratePglite(db as any, config);
-    // biome-ignore lint/suspicious/noExplicitAny: as above.
-    else await migratePg(db as any, config);
+    // Each engine's migrator is imported when it runs, as its driver is (connect.ts).
+    if (database.kind === 'embedded') {
+      const { migrate } = await import('drizzle-orm/pglite/migrator');
+      // biome-ignore lint/suspicious/noExplicitAny: each migrator wants its own driver's database type.
+      await migrate(db as any, config);
+    } else {
+      const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+      // biome-ignore lint/suspicious/noExplicitAny: as above.
+      await migrate(db as any, config);
+    }
     await applyFunctions(db, opts.functionsDir ?? FUNCTIONS_DIR);
   });
 }

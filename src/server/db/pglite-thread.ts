@@ -15,8 +15,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
-import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite, Results, Transaction } from '@electric-sql/pglite';
 
 type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: Record<number, unknown> };
 
@@ -81,7 +80,9 @@ async function serve(port: NonNullable<typeof parentPort>): Promise<void> {
 
   async function handle(m: Request): Promise<unknown> {
     switch (m.op) {
-      case 'open':
+      case 'open': {
+        // Imported here, on PGlite's own thread: the server's thread (and a server on PostgreSQL) never loads it.
+        const [{ PGlite }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/pg_trgm')]);
         db = await PGlite.create({
           ...(m.dataDir ? { dataDir: m.dataDir } : {}),
           ...(m.copy ? { loadDataDir: new Blob([new Uint8Array(m.copy)]) } : {}),
@@ -89,6 +90,7 @@ async function serve(port: NonNullable<typeof parentPort>): Promise<void> {
           startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
         });
         return undefined;
+      }
       case 'query': {
         const parsers = Object.fromEntries(m.rawTypes.map((oid) => [oid, identity]));
         const result: Results = await target(m.tx).query(m.sql, m.params, { ...(m.rowMode ? { rowMode: m.rowMode } : {}), parsers });

@@ -1,8 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
-import { createAdapter } from '@socket.io/redis-adapter';
 import { eq } from 'drizzle-orm';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
 import { isUuid } from '../../domain/ids.js';
 import {
@@ -90,6 +89,8 @@ export async function createRealtime(
   let pub: Redis | null = null;
   let sub: Redis | null = null;
   if (opts.redisUrl) {
+    // Loaded only with several instances: a single one never needs them (about 25 MB at idle).
+    const [{ Redis }, { createAdapter }] = await Promise.all([import('ioredis'), import('@socket.io/redis-adapter')]);
     pub = new Redis(opts.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
     sub = pub.duplicate();
     await Promise.all([pub.connect(), sub.connect()]);

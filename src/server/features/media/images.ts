@@ -1,5 +1,4 @@
-import { fileTypeFromBuffer } from 'file-type';
-import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import type { Metadata, OutputInfo } from 'sharp';
 
 /** Why an upload is not a usable image; the routes turn each code into a Spanish message. */
 export type ImageErrorCode = 'NOT_AN_IMAGE' | 'UNREADABLE' | 'TOO_MANY_PIXELS' | 'HEIC_UNSUPPORTED';
@@ -47,11 +46,24 @@ export interface ProcessedImage {
 }
 
 /**
+ * sharp (libvips) and file-type, loaded by the first image: about 30 MB of a server's idle memory
+ * that a server nobody uploads to never needs (bench/README.md, idle memory).
+ */
+const loadImageLibraries = () =>
+  Promise.all([import('file-type'), import('sharp')]).then(([fileType, sharp]) => ({ fileTypeFromBuffer: fileType.fileTypeFromBuffer, sharp: sharp.default }));
+let libraries: ReturnType<typeof loadImageLibraries> | null = null;
+function imageLibraries() {
+  libraries ??= loadImageLibraries();
+  return libraries;
+}
+
+/**
  * Turns untrusted bytes into a clean JPEG and its thumbnail. Re-encoding drops every byte of the
  * original container (EXIF, GPS, XMP, ICC, comments, trailing payloads): sharp writes no metadata
  * unless withMetadata/keepMetadata is asked for, and converts to sRGB.
  */
 export async function processImage(input: Buffer, opts: { maxSide: number; maxInputPixels?: number }): Promise<ProcessedImage> {
+  const { fileTypeFromBuffer, sharp } = await imageLibraries();
   const sniffed = await fileTypeFromBuffer(input);
   if (!sniffed || !ACCEPTED_MIME.has(sniffed.mime)) throw new ImageError('NOT_AN_IMAGE');
   const maxInputPixels = opts.maxInputPixels ?? MAX_INPUT_PIXELS;
