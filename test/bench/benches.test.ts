@@ -57,21 +57,51 @@ interface BenchOutput {
   runs: { engine: string; mode?: string; consistency: { ok: boolean } }[];
 }
 
-function runBench(file: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * How long a bench may take to exit once it printed its result. Longer means something it opened was
+ * never closed (a database, a timer, a socket), and the run would otherwise wait for the test's
+ * whole timeout (weight.ts once did: 400 s) instead of saying so.
+ */
+const EXIT_AFTER_RESULT_MS = 30_000;
+
+/** Whether the bench's output holds its whole JSON result. */
+function printedResult(stdout: string): boolean {
+  const start = stdout.indexOf('{');
+  if (start < 0) return false;
+  try {
+    JSON.parse(stdout.slice(start));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function runBench(file: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string; hungAfterResult: boolean }> {
   return new Promise((resolve, reject) => {
     // PGlite only: PostgreSQL is left to the full-size runs (no DATABASE_URL reaches the bench).
     const { DATABASE_URL: _url, ...parent } = process.env;
-    const child = spawn(TSX, [`${BENCH_DIR}${file}`], { env: { ...parent, ENGINES: 'pglite', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A process group of its own: tsx runs the bench in a child process, which a kill must reach too.
+    const child = spawn(TSX, [`${BENCH_DIR}${file}`], { env: { ...parent, ENGINES: 'pglite', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
+    let exitTimer: NodeJS.Timeout | null = null;
+    let hungAfterResult = false;
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
+      if (exitTimer || !printedResult(stdout)) return;
+      exitTimer = setTimeout(() => {
+        hungAfterResult = true;
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      }, EXIT_AFTER_RESULT_MS);
     });
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
     });
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      if (exitTimer) clearTimeout(exitTimer);
+      resolve({ code, stdout, stderr, hungAfterResult });
+    });
   });
 }
 
@@ -85,7 +115,8 @@ function smokeTest(file: string): void {
   if (reason) console.log(`bench smoke: ${file} skipped: ${reason}`);
   // The video bench runs a server, Chromium and Janus per provider: more than the default 180 s on a busy machine.
   it.skipIf(reason !== null)(`${file} completes and its consistency checks hold`, { timeout: 400_000 }, async ({ expect }) => {
-    const { code, stdout, stderr } = await runBench(file, SMOKE[file] ?? {});
+    const { code, stdout, stderr, hungAfterResult } = await runBench(file, SMOKE[file] ?? {});
+    expect(hungAfterResult, `printed its result but had not exited ${EXIT_AFTER_RESULT_MS / 1000} s later: something it opened was never closed`).toBe(false);
     expect(code, stderr.slice(-2_000)).toBe(0);
     const output = JSON.parse(stdout.slice(stdout.indexOf('{'))) as BenchOutput;
     expect(output.runs.length).toBeGreaterThan(0);
