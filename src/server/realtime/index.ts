@@ -89,7 +89,7 @@ export async function createRealtime(
   let pub: Redis | null = null;
   let sub: Redis | null = null;
   if (opts.redisUrl) {
-    // Loaded only with several instances: a single one never needs them (about 25 MB at idle).
+    // Loaded only with several instances: a single one does not hold them in its memory.
     const [{ Redis }, { createAdapter }] = await Promise.all([import('ioredis'), import('@socket.io/redis-adapter')]);
     pub = new Redis(opts.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
     sub = pub.duplicate();

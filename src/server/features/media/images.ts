@@ -46,8 +46,8 @@ export interface ProcessedImage {
 }
 
 /**
- * sharp (libvips) and file-type, loaded by the first image: about 30 MB of a server's idle memory
- * that a server nobody uploads to never needs (bench/README.md, idle memory).
+ * sharp (libvips) and file-type, loaded by the first image: a server nobody uploads to does not hold
+ * them in its memory (bench/README.md, idle memory).
  */
 const loadImageLibraries = () =>
   Promise.all([import('file-type'), import('sharp')]).then(([fileType, sharp]) => ({ fileTypeFromBuffer: fileType.fileTypeFromBuffer, sharp: sharp.default }));
