@@ -5,12 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedBuyers } from '../../bench/support.js';
 import type { BidAnswer } from '../../src/domain/bidding.js';
 import { DEFAULT_BIDDING_CONFIG } from '../../src/domain/live.js';
 import { livePath } from '../../src/domain/live-public.js';
 import { formatMoney } from '../../src/domain/money.js';
+import type { UploadResult } from '../../src/domain/uploads.js';
 import { connectDatabase, type Database } from '../../src/server/db/connect.js';
 import { auctions, authSessions, bids, userProfiles } from '../../src/server/db/schema.js';
 import { hashToken, SESSION_COOKIE } from '../../src/server/sessions/store.js';
@@ -20,6 +22,7 @@ import { haproxyMissingReason, type RunningHaproxy, startHaproxy } from '../../t
 import { janusMissingReason, type RunningJanus, startJanus } from '../../test/support/janus.js';
 import { freePort } from '../../test/support/net.js';
 import { type RunningRedis, redisMissingReason, startRedis } from '../../test/support/redis.js';
+import { type S3Server, startS3Server } from '../../test/support/s3.js';
 import { sleep } from '../../test/support/wait.js';
 import { root } from '../support/app.js';
 import { t } from '../support/catalogue.js';
@@ -72,6 +75,7 @@ if (needs.length > 0) {
     let dropDatabase: () => Promise<void> = async () => {};
     let redis: RunningRedis;
     let janus: RunningJanus;
+    let s3: S3Server;
     let lb: RunningHaproxy;
     let app1: ProductionInstance;
     let app2: ProductionInstance;
@@ -199,6 +203,8 @@ if (needs.length > 0) {
       dropDatabase = target.drop;
       redis = await startRedis();
       janus = await startJanus({ netns: true });
+      // Images in one bucket for both, as the README's several-instances settings ask (STORAGE=s3).
+      s3 = await startS3Server();
       dataRoot = mkdtempSync(path.join(os.tmpdir(), 'martillo-instances-'));
       const [port1, port2, lbPort] = [await freePort(), await freePort(), await freePort()];
       const publicUrl = `http://127.0.0.1:${lbPort}`;
@@ -217,6 +223,7 @@ if (needs.length > 0) {
         PAYMENTS_PROVIDER: 'sandbox',
         PAYMENTS_SANDBOX_PUBLIC_DEMO: 'true',
         LOG_LEVEL: 'warn',
+        ...s3.env,
       };
       app1 = new ProductionInstance('app1', port1, { ...shared, DATA_DIR: path.join(dataRoot, 'app1') });
       app2 = new ProductionInstance('app2', port2, { ...shared, DATA_DIR: path.join(dataRoot, 'app2') });
@@ -268,6 +275,7 @@ if (needs.length > 0) {
       await lb?.stop();
       for (const instance of [app1, app2]) await instance?.stop();
       await janus?.stop();
+      await s3?.stop();
       await redis?.stop();
       await database?.close();
       await dropDatabase();
@@ -325,6 +333,37 @@ if (needs.length > 0) {
       expect(await closeAudits(database.db, first)).toBe(1);
       expect((await lotRow(first)).winnerId).toBe(buyerIds[1]);
       for (const viewer of [viewer1, viewer2]) await eventually(() => viewer.getByTestId('current-lot-outcome').innerText()).toBe(t.live.results.sold);
+    });
+
+    it('a photo the seller uploads through app1 goes to the shared bucket, and a phone served by app2 shows it', async () => {
+      const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#8e5b3a' } })
+        .jpeg()
+        .toBuffer();
+      // The Hub's context holds app1's cookie, so the balancer hands the upload to app1.
+      const res = await hub.request.post(`${lb.url}/api/uploads`, {
+        multipart: { file: { name: 'reloj-haste.jpg', mimeType: 'image/jpeg', buffer: photo } },
+        headers: { origin: lb.url },
+      });
+      expect(res.status(), await res.text()).toBe(201);
+      const uploaded = (await res.json()) as UploadResult;
+      const bucket = `${s3.endpoint}/${s3.bucket}/`;
+      for (const url of [uploaded.url, uploaded.thumbnailUrl]) {
+        expect(url.startsWith(bucket), url).toBe(true);
+        expect(await s3.get(url.slice(bucket.length)), url).not.toBeNull();
+      }
+      // The photo on the first lot's auction (seeded, as the lots were); a visitor's phone on app2 loads it from the bucket.
+      await database.db
+        .update(auctions)
+        .set({ images: [uploaded.url] })
+        .where(eq(auctions.id, lotAuctions[0] as string));
+      const visitor = await (await contextOn('app2', null, true)).newPage();
+      await visitor.goto(`${lb.url}${livePath({ id: sessionId, sellerSlug: SLUG })}`);
+      const img = visitor.getByTestId('current-lot').locator('img');
+      await eventually(() => img.getAttribute('src')).toBe(uploaded.thumbnailUrl);
+      // Loaded under the production Content-Security-Policy, which names the bucket's plain-http address.
+      await eventually(() => img.evaluate((el: HTMLImageElement) => (el.complete ? el.naturalWidth : 0))).toBeGreaterThan(0);
+      expect(await servedBy('app2')).toBe('app2');
+      await visitor.context().close();
     });
 
     it('a stream of bids through the balancer reaches both instances; every accepted bid is stored and the lot closes once', async () => {
