@@ -30,7 +30,7 @@ const serverSuite = (name: string, engine: 'pglite' | 'postgresql') => ({
     env: { TEST_ENGINE: engine, ...(engine === 'pglite' ? { MARTILLO_TEST_OPEN_SPARE: '1' } : {}) },
     // One migrated database for the run, copied by every file (test/support/template-databases.ts).
     globalSetup: ['test/support/template-databases.ts'],
-    // The files share one worker's modules instead of importing the whole server again each (810 s
+    // The files share their worker's modules instead of importing the whole server again each (810 s
     // against 559 s for the PGlite run on the 2-core machine). Each file builds its own app on its
     // own database; nothing the server keeps between requests lives at module level, so a file
     // cannot see another's data (the suite passes with its files shuffled).
@@ -45,9 +45,9 @@ export default defineConfig({
   // The web code imports its catalogue in parts (src/web/i18n/parts.ts), as the build does.
   plugins: [catalogueParts()],
   test: {
-    // Vitest's default is one worker fewer than the cores: a single one on the 2-core machine, where a
-    // file then runs alone and the machine idles (58 % busy). Two there took 563 s instead of 805 s
-    // for the whole of this config, every file passing; the browser suite stays at one file at a time
+    // Vitest's default is one worker fewer than the cores: a single one on the 2-core machine, where
+    // files then ran one at a time and the machine was often idle (the PGlite suite alone kept it 58 %
+    // busy). Two there took 563 s instead of 805 s for the whole of this config, every file passing; the browser suite stays at one file at a time
     // (vitest.e2e.config.ts), where Chromium already takes the second core.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
