@@ -16,12 +16,18 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:bids
  *   BIDDERS=50 VIEWERS=1000 DURATION=10 npm run bench:bids
  *
+ * With SERVER_WORKERS=N (N > 1) the server runs instead in N `node:cluster` workers of this process
+ * sharing one port, joined by Redis (REDIS_URL) as several instances are: every core for the
+ * server, PostgreSQL only.
+ *
  * Knobs: BIDDERS (50), VIEWERS (1000), DURATION seconds measured (10), WARMUP seconds before it
  * (1), USERS bidder accounts (2000), BID_MODE ladder|minimum (ladder), VIEWER_CLIENT
- * socket.io|raw (socket.io), ENGINES (pglite,postgresql), DATABASE_URL.
+ * socket.io|raw (socket.io), SERVER_WORKERS (1), ENGINES (pglite,postgresql), DATABASE_URL,
+ * REDIS_URL.
  */
 
 import type { ChildProcess } from 'node:child_process';
+import cluster, { type Worker } from 'node:cluster';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -59,6 +65,11 @@ type BidMode = 'minimum' | 'ladder';
 const BID_MODE: BidMode = process.env.BID_MODE === 'minimum' ? 'minimum' : 'ladder';
 /** socket.io-client (what the web app runs), or raw: the same protocol over a bare WebSocket, lighter on the CPU. */
 const VIEWER_CLIENT: ViewerClient = process.env.VIEWER_CLIENT === 'raw' ? 'raw' : 'socket.io';
+/**
+ * Server processes: 1 runs the server in this process; N > 1 runs it in N `node:cluster` workers
+ * sharing one port, joined by Redis (REDIS_URL, the Socket.IO Redis adapter), on PostgreSQL only.
+ */
+const SERVER_WORKERS = Number(process.env.SERVER_WORKERS ?? 1);
 const STARTING_PRICE = 1000;
 /**
  * What a run must reach, by the size of the room: accepted bids as a share of the same run's
@@ -599,6 +610,91 @@ async function checkConsistency(database: Database, seeded: Seeded, accepted: Ac
   return { ok, ...checks };
 }
 
+// ── Several server processes (SERVER_WORKERS > 1) ──────────────────────────────
+
+interface WorkerReport {
+  type: 'report';
+  cpuMs: number;
+  wallMs: number;
+  loop: { p50: number; p99: number; max: number };
+  broadcasts: ReturnType<ReturnType<typeof watchBroadcasts>['summary']>;
+}
+
+/** One cluster worker: the app as production starts it, on the shared port; measures itself on request. */
+async function runServerWorker(): Promise<void> {
+  const database = await connectDatabase({ kind: 'postgresql', url: process.env.BENCH_DATABASE_URL as string });
+  const config = loadConfig(
+    {
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: process.env.BENCH_DATA_DIR as string,
+      PORT: '0',
+      SESSION_SECRET,
+      REDIS_URL: process.env.REDIS_URL as string,
+      // Several instances need a shared video server (config.ts); nothing here starts a broadcast, so none is reached.
+      VIDEO_PROVIDER: 'janus',
+      JANUS_URL: 'ws://127.0.0.1:8188',
+    },
+    { persistSecret: false },
+  );
+  const { app, ctx } = await buildApp({ config, database, logger: false, scheduler: true });
+  const broadcasts = watchBroadcasts(ctx.realtime);
+  await app.listen({ port: Number(process.env.BENCH_PORT), host: '127.0.0.1' });
+  let cpuBefore = process.cpuUsage();
+  let from = performance.now();
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  process.on('message', (m: { type: string }) => {
+    if (m.type === 'measure') {
+      cpuBefore = process.cpuUsage();
+      from = performance.now();
+      loop.enable();
+      broadcasts.recording = true;
+    } else if (m.type === 'report') {
+      broadcasts.recording = false;
+      loop.disable();
+      const cpu = process.cpuUsage(cpuBefore);
+      const report: WorkerReport = {
+        type: 'report',
+        cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+        wallMs: Math.round(performance.now() - from),
+        loop: { p50: round(loop.percentile(50) / 1e6), p99: round(loop.percentile(99) / 1e6), max: round(loop.max / 1e6) },
+        broadcasts: broadcasts.summary(),
+      };
+      process.send?.(report);
+    } else if (m.type === 'stop') {
+      void app
+        .close()
+        .then(() => database.close())
+        .then(() => process.exit(0));
+    }
+  });
+  process.send?.({ type: 'listening' });
+}
+
+async function startWorkers(databaseUrl: string, dataDir: string): Promise<{ base: string; workers: Worker[] }> {
+  const port = await new Promise<number>((resolve) => {
+    const probe = http.createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+  const execArgv = process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : ['--import', 'tsx'];
+  cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), execArgv, serialization: 'advanced' });
+  const workers = Array.from({ length: SERVER_WORKERS }, () =>
+    cluster.fork({ [ROLE_ENV]: 'server', BENCH_DATABASE_URL: databaseUrl, BENCH_DATA_DIR: dataDir, BENCH_PORT: String(port) }),
+  );
+  await Promise.all(
+    workers.map(
+      (w) =>
+        new Promise<void>((resolve, reject) => {
+          w.on('message', (m: { type: string }) => m.type === 'listening' && resolve());
+          w.once('exit', (code) => reject(new Error(`a server worker exited with code ${code} before it listened`)));
+        }),
+    ),
+  );
+  return { base: `http://127.0.0.1:${port}`, workers };
+}
+
 async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'martillo-bench-bids-'));
   const database = await connectDatabase(databaseUrl ? { kind: 'postgresql', url: databaseUrl } : { kind: 'embedded', dir: path.join(dataDir, 'db') });
@@ -609,12 +705,22 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
     const seeded = await seed(database, SESSION_SECRET);
     const seedSeconds = round((performance.now() - seedStarted) / 1000, 1);
 
-    const config = loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent', DATA_DIR: dataDir, PORT: '0', SESSION_SECRET }, { persistSecret: false });
-    const { app, ctx } = await buildApp({ config, database, logger: false, scheduler: true });
-    const broadcasts = watchBroadcasts(ctx.realtime);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    let app: Awaited<ReturnType<typeof buildApp>>['app'] | null = null;
+    let broadcasts: ReturnType<typeof watchBroadcasts> | null = null;
+    let workers: Worker[] = [];
+    let base: string;
+    if (SERVER_WORKERS > 1) {
+      if (!databaseUrl || !process.env.REDIS_URL) throw new Error('SERVER_WORKERS > 1 needs PostgreSQL (ENGINES=postgresql, DATABASE_URL) and REDIS_URL');
+      ({ base, workers } = await startWorkers(databaseUrl, dataDir));
+    } else {
+      const config = loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent', DATA_DIR: dataDir, PORT: '0', SESSION_SECRET }, { persistSecret: false });
+      const built = await buildApp({ config, database, logger: false, scheduler: true });
+      app = built.app;
+      broadcasts = watchBroadcasts(built.ctx.realtime);
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const address = app.server.address();
+      base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    }
     try {
       const limit = await baseline(database);
 
@@ -643,12 +749,20 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       await sleep(measureInMs);
       const loopDelay = monitorEventLoopDelay({ resolution: 10 });
       loopDelay.enable();
-      broadcasts.recording = true;
+      if (broadcasts) broadcasts.recording = true;
+      for (const w of workers) w.send({ type: 'measure' });
       const cpuBefore = process.cpuUsage();
       const cpuFrom = performance.now();
       const machineBefore = os.cpus();
       const bid = await done;
-      broadcasts.recording = false;
+      if (broadcasts) broadcasts.recording = false;
+      const reports = await Promise.all(
+        workers.map((w) => {
+          const got = new Promise<WorkerReport>((resolve) => w.once('message', (m: WorkerReport) => resolve(m)));
+          w.send({ type: 'report' });
+          return got;
+        }),
+      );
       const serverCpu = process.cpuUsage(cpuBefore);
       const serverWallMs = performance.now() - cpuFrom;
       const machineBusy = cpuBusy(machineBefore, os.cpus());
@@ -680,6 +794,7 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
         users: USERS,
         bidMode: BID_MODE,
         viewerClient: VIEWER_CLIENT,
+        serverWorkers: SERVER_WORKERS,
         durationS: DURATION_S,
         warmupS: WARMUP_S,
         seedSeconds,
@@ -707,11 +822,18 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
         },
         /** Each process over the measured window: CPU (user + system) and its share of one core, and its event-loop delay. */
         processes: {
-          server: {
-            cpuMs: serverCpuMs,
-            shareOfOneCore: round(serverCpuMs / serverWallMs),
-            eventLoopDelayMs: { p50: round(loopDelay.percentile(50) / 1e6), p99: round(loopDelay.percentile(99) / 1e6), max: round(loopDelay.max / 1e6) },
-          },
+          server: workers.length
+            ? {
+                cpuMs: reports.reduce((n, r) => n + r.cpuMs, 0),
+                shareOfOneCore: round(reports.reduce((n, r) => n + r.cpuMs / r.wallMs, 0)),
+                workers: reports.map((r) => ({ cpuMs: r.cpuMs, shareOfOneCore: round(r.cpuMs / r.wallMs), eventLoopDelayMs: r.loop })),
+                primary: { cpuMs: serverCpuMs, shareOfOneCore: round(serverCpuMs / serverWallMs) },
+              }
+            : {
+                cpuMs: serverCpuMs,
+                shareOfOneCore: round(serverCpuMs / serverWallMs),
+                eventLoopDelayMs: { p50: round(loopDelay.percentile(50) / 1e6), p99: round(loopDelay.percentile(99) / 1e6), max: round(loopDelay.max / 1e6) },
+              },
           viewers: { cpuMs: view.cpuMs, shareOfOneCore: round(view.cpuMs / view.cpuWallMs), eventLoopDelayP99Ms: view.eventLoopDelayP99Ms },
           bidders: { cpuMs: bid.cpuMs, shareOfOneCore: round(bid.cpuMs / bid.cpuWallMs), eventLoopDelayP99Ms: bid.eventLoopDelayP99Ms },
           machineCpuBusy: machineBusy,
@@ -733,12 +855,20 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
           viewersAtFinalVersion: view.viewersAtFinalVersion,
           viewerConnectMs: view.connectMs,
           finalEventWaitMs: view.finalWaitMs,
-          serverBroadcasts: broadcasts.summary(),
+          serverBroadcasts: broadcasts ? broadcasts.summary() : reports.map((r) => r.broadcasts),
         },
       };
     } finally {
       for (const child of children) if (child.exitCode === null) child.kill();
-      await app.close();
+      await app?.close();
+      await Promise.all(
+        workers.map((w) => {
+          if (w.isDead()) return Promise.resolve();
+          const gone = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+          w.send({ type: 'stop' });
+          return gone;
+        }),
+      );
     }
   } finally {
     await database.close();
@@ -748,8 +878,9 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const role = process.env[ROLE_ENV];
-  if (role === 'bidders') await runBidders();
+  if (role === 'server') await runServerWorker();
+  else if (role === 'bidders') await runBidders();
   else if (role === 'viewers') await runViewers();
   else await runOnEngines('bids', runOn);
-  if (role) process.disconnect?.();
+  if (role && role !== 'server') process.disconnect?.();
 }

@@ -138,6 +138,32 @@ describe('benches at a tiny size', () => {
   // machine, where most of a tiny run is CPU (tsx, PGlite's start). Nothing here is timed.
   describe.concurrent('the lighter ones, a few at once', () => {
     for (const file of benches.filter((f) => !RUN_ALONE.has(f))) smokeTest(file);
+
+    // The bids bench's other server layout: node:cluster workers joined by Redis, on PostgreSQL.
+    const clusterMissing = !process.env.TEST_DATABASE_URL ? 'PostgreSQL (TEST_DATABASE_URL)' : !process.env.TEST_REDIS_URL ? 'Redis (TEST_REDIS_URL)' : null;
+    if (clusterMissing) console.log(`bench smoke: bids.ts with two server workers skipped: no ${clusterMissing}`);
+    it.skipIf(clusterMissing !== null)(
+      'bids.ts with two server workers completes and its consistency checks hold',
+      { timeout: 400_000 },
+      async ({ expect }) => {
+        const { code, stdout, stderr } = await runBench('bids.ts', {
+          ...SMOKE['bids.ts'],
+          ENGINES: 'postgresql',
+          DATABASE_URL: process.env.TEST_DATABASE_URL as string,
+          REDIS_URL: process.env.TEST_REDIS_URL as string,
+          SERVER_WORKERS: '2',
+        });
+        expect(code, stderr.slice(-2_000)).toBe(0);
+        const output = JSON.parse(stdout.slice(stdout.indexOf('{'))) as {
+          runs: { engine: string; consistency: { ok: boolean }; processes: { server: { workers?: unknown[] } } }[];
+        };
+        expect(output.runs).toHaveLength(1);
+        const [run] = output.runs;
+        expect(run?.engine).toBe('postgresql');
+        expect(run?.processes.server.workers).toHaveLength(2);
+        expect(run?.consistency, JSON.stringify(run?.consistency)).toMatchObject({ ok: true });
+      },
+    );
   });
 
   describe('the video bench, alone', () => {
