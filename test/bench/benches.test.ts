@@ -78,7 +78,7 @@ function printedResult(stdout: string): boolean {
 
 function runBench(file: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string; hungAfterResult: boolean }> {
   return new Promise((resolve, reject) => {
-    // PGlite only: PostgreSQL is left to the full-size runs (no DATABASE_URL reaches the bench).
+    // PGlite unless `env` names a database: no DATABASE_URL of the parent's reaches the bench.
     const { DATABASE_URL: _url, ...parent } = process.env;
     // A process group of its own: tsx runs the bench in a child process, which a kill must reach too.
     const child = spawn(TSX, [`${BENCH_DIR}${file}`], { env: { ...parent, ENGINES: 'pglite', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -146,13 +146,14 @@ describe('benches at a tiny size', () => {
       'bids.ts with two server workers completes and its consistency checks hold',
       { timeout: 400_000 },
       async ({ expect }) => {
-        const { code, stdout, stderr } = await runBench('bids.ts', {
+        const { code, stdout, stderr, hungAfterResult } = await runBench('bids.ts', {
           ...SMOKE['bids.ts'],
           ENGINES: 'postgresql',
           DATABASE_URL: process.env.TEST_DATABASE_URL as string,
           REDIS_URL: process.env.TEST_REDIS_URL as string,
           SERVER_WORKERS: '2',
         });
+        expect(hungAfterResult, 'printed its result but its server workers had not exited').toBe(false);
         expect(code, stderr.slice(-2_000)).toBe(0);
         const output = JSON.parse(stdout.slice(stdout.indexOf('{'))) as {
           runs: { engine: string; consistency: { ok: boolean }; processes: { server: { workers?: unknown[] } } }[];
