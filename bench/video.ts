@@ -53,7 +53,7 @@ import { offerAsDtlsClient, type VideoGrant, type VideoSubscribeAck } from '../s
 import es from '../src/web/i18n/es-MX.json' with { type: 'json' };
 import { janusMissingReason, type RunningJanus, startJanus } from '../test/support/janus.js';
 import { freePort } from '../test/support/net.js';
-import { isVp8KeyframeStart, offerOf, pliFor, recvOnlyPeer, VIEWER_PTS } from '../test/support/rtp-peers.js';
+import { isVp8KeyframeStart, NATIVE_FLAKE_ATTEMPTS, nativeFlakeRetryDelayMs, offerOf, pliFor, recvOnlyPeer, VIEWER_PTS } from '../test/support/rtp-peers.js';
 import { exited, forkRole, onceMessage, percentile, round, sendToParent, sleep } from './support.js';
 import { runFlood, runFloodLoad } from './video-flood.js';
 
@@ -351,12 +351,13 @@ async function joinEmbedded(start: LoadStart, i: number, st: ViewerStats, counte
       };
     } catch (err) {
       peer?.pc.close();
-      if (err instanceof FatalJoin || attempt >= 3) {
+      if (err instanceof FatalJoin || attempt >= NATIVE_FLAKE_ATTEMPTS) {
         socket.disconnect();
         throw err;
       }
       counters.retries++;
       counters.lastRetry = err instanceof Error ? err.message : String(err);
+      await sleep(nativeFlakeRetryDelayMs(attempt));
     }
   }
 }

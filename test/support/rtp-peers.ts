@@ -121,12 +121,21 @@ async function connectedOrFlake(state: () => string, close: () => void, timeoutM
     await sleep(25);
   }
 }
+/**
+ * How many times a peer tries before the flake above counts as a failure, and how long it waits
+ * before each retry. Three attempts in a row once failed in CI while the machine was busy with
+ * other suites, so the retries back off as the browser's client does (src/web/video/embedded.ts).
+ */
+export const NATIVE_FLAKE_ATTEMPTS = 6;
+export const nativeFlakeRetryDelayMs = (failedAttempt: number) => Math.min(1600, 100 * 2 ** (failedAttempt - 1));
+
 async function withRetry<T>(attempt: () => Promise<T>): Promise<T> {
   for (let i = 1; ; i++) {
     try {
       return await attempt();
     } catch (err) {
-      if (!(err instanceof NativeFlake) || i >= 3) throw err;
+      if (!(err instanceof NativeFlake) || i >= NATIVE_FLAKE_ATTEMPTS) throw err;
+      await sleep(nativeFlakeRetryDelayMs(i));
     }
   }
 }
