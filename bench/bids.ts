@@ -46,7 +46,8 @@ import { migrateDatabase } from '../src/server/db/migrate.js';
 import { auctions, userProfiles, users } from '../src/server/db/schema.js';
 import type { Realtime } from '../src/server/realtime/index.js';
 import { SESSION_COOKIE } from '../src/server/sessions/store.js';
-import { cpuBusy, exited, forkRole, onceMessage, percentile, round, runOnEngines, seedBuyers, sendToParent, sleep } from './support.js';
+import { freePort } from '../test/support/net.js';
+import { cpuBusy, exited, forkRole, onceMessage, percentile, round, runOnEngines, seedBuyers, sendToParent, sleep, tsxExecArgv } from './support.js';
 
 const BIDDERS = Number(process.env.BIDDERS ?? 50);
 const VIEWERS = Number(process.env.VIEWERS ?? 1000);
@@ -672,14 +673,8 @@ async function runServerWorker(): Promise<void> {
 }
 
 async function startWorkers(databaseUrl: string, dataDir: string): Promise<{ base: string; workers: Worker[] }> {
-  const port = await new Promise<number>((resolve) => {
-    const probe = http.createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-  const execArgv = process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : ['--import', 'tsx'];
-  cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), execArgv, serialization: 'advanced' });
+  const port = await freePort();
+  cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), execArgv: tsxExecArgv(), serialization: 'advanced' });
   const workers = Array.from({ length: SERVER_WORKERS }, () =>
     cluster.fork({ [ROLE_ENV]: 'server', BENCH_DATABASE_URL: databaseUrl, BENCH_DATA_DIR: dataDir, BENCH_PORT: String(port) }),
   );

@@ -69,11 +69,14 @@ export function onceMessage<T>(peer: NodeJS.Process | ChildProcess, type: string
   });
 }
 
+/** Node's arguments for a child that runs a TypeScript bench file: under tsx, execArgv carries its loader; otherwise load it explicitly. */
+export function tsxExecArgv(): string[] {
+  return process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : ['--import', 'tsx'];
+}
+
 /** This same bench file in a child process with `role` in `roleEnv`, under tsx. */
 export function forkRole(file: string, roleEnv: string, role: string): ChildProcess {
-  // Under tsx, execArgv carries its loader; otherwise load it explicitly.
-  const execArgv = process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : ['--import', 'tsx'];
-  return fork(file, [], { execArgv, env: { ...process.env, [roleEnv]: role }, serialization: 'advanced', stdio: 'inherit' });
+  return fork(file, [], { execArgv: tsxExecArgv(), env: { ...process.env, [roleEnv]: role }, serialization: 'advanced', stdio: 'inherit' });
 }
 
 export function exited(child: ChildProcess): Promise<void> {

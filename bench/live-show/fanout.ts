@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Server } from 'socket.io';
 import WebSocket from 'ws';
 import type { ChatMessage } from '../../src/domain/chat.js';
-import { sleep } from '../support.js';
+import { sleep, tsxExecArgv } from '../support.js';
 
 const N = Number(process.env.N ?? 1000);
 const RATE = Number(process.env.RATE ?? 20);
@@ -62,8 +62,7 @@ async function server() {
   );
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   const port = (httpServer.address() as { port: number }).port;
-  const execArgv = process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : ['--import', 'tsx'];
-  const child = fork(fileURLToPath(import.meta.url), [], { execArgv, env: { ...process.env, FANOUT_PORT: String(port) } });
+  const child = fork(fileURLToPath(import.meta.url), [], { execArgv: tsxExecArgv(), env: { ...process.env, FANOUT_PORT: String(port) } });
   await new Promise((resolve) => child.once('message', resolve));
   for (const mode of ['each', 'batch'] as const) {
     const cpuBefore = process.cpuUsage();
