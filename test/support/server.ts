@@ -22,7 +22,14 @@ export function testConfig(env: Record<string, string> = {}, port = 0): Config {
 
 /** Builds the app on a fresh database and listens on a free loopback port. */
 export async function startTestServer(
-  opts: { env?: Record<string, string>; identity?: OidcIdentityProvider | null; listen?: boolean; webDir?: string } = {},
+  opts: {
+    env?: Record<string, string>;
+    identity?: OidcIdentityProvider | null;
+    listen?: boolean;
+    webDir?: string;
+    /** false: no closing scheduler or other background job, for a test that closes auctions by hand. */
+    scheduler?: boolean;
+  } = {},
 ): Promise<TestServer> {
   const database = await createTestDatabase();
   const probe = await freePort();
@@ -34,6 +41,7 @@ export async function startTestServer(
     logger: false,
     ...(opts.identity !== undefined ? { identity: opts.identity } : {}),
     ...(opts.webDir ? { webDir: opts.webDir } : {}),
+    ...(opts.scheduler === false ? { scheduler: false } : {}),
   });
   if (opts.listen !== false) await app.listen({ port: probe, host: '127.0.0.1' });
   return {
