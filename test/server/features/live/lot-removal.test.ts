@@ -19,7 +19,8 @@ let seller: Actor;
 let bidder: Actor;
 
 beforeAll(async () => {
-  server = await startTestServer({ listen: false });
+  // A lot whose time is up stays unclosed for as long as a test needs: nothing closes it in the background.
+  server = await startTestServer({ listen: false, scheduler: false });
   seller = await buildActor(server, { email: 'vende@quita.mx', name: 'Quetzal Vende', roles: ['seller'], companyId: COMPANY });
   bidder = await buildActor(server, { email: 'puja@quita.mx', name: 'Paula Puja', roles: ['buyer'], completeProfile: true });
 }, 60_000);

@@ -35,7 +35,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => server?.close());
 
-/** An auction the scheduler closed with this winner, at this price. */
+/** An auction the scheduler closed with this winner, at this price (or one still open, led by them). */
 async function wonAuction(opts: { winner: Actor; price: number; companyId?: string; sellerId?: string | null; name?: string; status?: 'ended' | 'active' }) {
   const row = await buildWonAuction(server.ctx.db, {
     price: opts.price,
@@ -44,7 +44,8 @@ async function wonAuction(opts: { winner: Actor; price: number; companyId?: stri
     companyId: opts.companyId ?? NORTE,
     sellerId: opts.sellerId === undefined ? seller.id : opts.sellerId,
     ...(opts.name ? { name: opts.name } : {}),
-    ...(opts.status ? { status: opts.status } : {}),
+    // One still open ends an hour ahead: past its end, the server's closing scheduler would close it.
+    ...(opts.status === 'active' ? { status: 'active' as const, endTime: new Date(Date.now() + 3_600_000), closedAt: null } : {}),
   });
   return row.id;
 }
