@@ -6,10 +6,14 @@ export const WEBHOOK_SECRET = 'mp-webhook-secret-for-tests';
 
 /**
  * A local fake Mercado Pago, and a test server paying through it: the platform's token, the OAuth
- * client sellers connect with, the webhook secret. `env` adds to (or overrides) that setup.
+ * client sellers connect with, the webhook secret. `env` adds to (or overrides) that setup;
+ * `scheduler: false` leaves out the background jobs, for a test that runs them by hand.
  * Close both after the file: `await server.close(); await fake.close();`.
  */
-export async function startWithFakeMercadoPago(env: Record<string, string> = {}): Promise<{ fake: FakeMercadoPago; server: TestServer }> {
+export async function startWithFakeMercadoPago(
+  env: Record<string, string> = {},
+  opts: { scheduler?: boolean } = {},
+): Promise<{ fake: FakeMercadoPago; server: TestServer }> {
   const fake = await startFakeMercadoPago({ platformToken: 'APP_USR-platform-token', clientId: '123456', clientSecret: 'client-secret' });
   const server = await startTestServer({
     env: {
@@ -22,6 +26,7 @@ export async function startWithFakeMercadoPago(env: Record<string, string> = {})
       MP_AUTH_URL: fake.url,
       ...env,
     },
+    ...opts,
   });
   return { fake, server };
 }

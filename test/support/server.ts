@@ -27,7 +27,10 @@ export async function startTestServer(
     identity?: OidcIdentityProvider | null;
     listen?: boolean;
     webDir?: string;
-    /** false: no closing scheduler or other background job, for a test that closes auctions by hand. */
+    /**
+     * false: no background job (the closing scheduler, auto-advance, payment expiry, reminders, viewer
+     * sampling), for a test that runs them by hand: a job running beside it could take its rows first.
+     */
     scheduler?: boolean;
   } = {},
 ): Promise<TestServer> {

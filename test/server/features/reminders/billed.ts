@@ -1,11 +1,8 @@
 import { expect } from 'vitest';
 import type { DraftAnswer, FinalizeAnswer, PaymentView } from '../../../../src/domain/payments.js';
-import { buildApp } from '../../../../src/server/app.js';
 import type { Actor } from '../../../support/actors.js';
-import { createTestDatabase } from '../../../support/db.js';
 import { buildWonAuction } from '../../../support/factories.js';
-import { freePort } from '../../../support/net.js';
-import { injectAs, type TestServer, testConfig } from '../../../support/server.js';
+import { injectAs, type TestServer } from '../../../support/server.js';
 
 /**
  * A bill with its payment link, made through the payments API as a seller does it (won auctions →
@@ -35,23 +32,4 @@ export async function billWithLink(
   const done = await injectAs(server, opts.seller, 'POST', `/api/payments/${payment.id}/finalize`);
   expect(done.statusCode, done.body).toBe(200);
   return (done.json() as FinalizeAnswer).payment;
-}
-
-/** A test server whose background jobs are off, so the test drives the reminder passes alone. */
-export async function startServerWithoutJobs(env: Record<string, string> = {}): Promise<TestServer> {
-  const database = await createTestDatabase();
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const { app, ctx } = await buildApp({ config: testConfig({ PUBLIC_URL: url, ...env }, port), database, logger: false, scheduler: false });
-  await app.listen({ port, host: '127.0.0.1' });
-  return {
-    app,
-    ctx,
-    database,
-    url,
-    async close() {
-      await app.close();
-      await database.destroy();
-    },
-  };
 }

@@ -6,8 +6,8 @@ import { auditLog, paymentReminders, payments } from '../../../../src/server/db/
 import { runReminderPass } from '../../../../src/server/features/reminders/job.js';
 import { messages } from '../../../../src/server/messages.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
-import { caller, type TestServer } from '../../../support/server.js';
-import { billWithLink, startServerWithoutJobs } from './billed.js';
+import { caller, startTestServer, type TestServer } from '../../../support/server.js';
+import { billWithLink } from './billed.js';
 
 /**
  * "Recordatorios pendientes" without the Cloud API: the ladder's rows made from the bill's link and
@@ -25,7 +25,7 @@ const call = caller(() => server);
 const H = 3_600_000;
 
 beforeAll(async () => {
-  server = await startServerWithoutJobs();
+  server = await startTestServer({ scheduler: false });
   seller = await buildActor(server, { email: 'vende@recuerda.mx', name: 'Nora Norte', roles: ['seller'], companyId: NORTE });
   companyAdmin = await buildActor(server, { email: 'jefa@recuerda.mx', name: 'Jefa Norte', roles: ['admin'], companyId: NORTE });
   otherSeller = await buildActor(server, { email: 'vende@sur.mx', name: 'Susana Sur', roles: ['seller'], companyId: 'recuerda-sur' });

@@ -2,16 +2,13 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DraftAnswer, PaymentView } from '../../../../src/domain/payments.js';
 import type { ShowSummary } from '../../../../src/domain/show-summary.js';
-import { buildApp } from '../../../../src/server/app.js';
 import { rows } from '../../../../src/server/db/connect.js';
 import { auctions, liveViewerSamples, payments, users } from '../../../../src/server/db/schema.js';
 import { closeDueAuctions } from '../../../../src/server/features/bids/scheduler.js';
 import { messages } from '../../../../src/server/messages.js';
 import { type Actor, type Bidder, buildActor, buildBidder } from '../../../support/actors.js';
-import { createTestDatabase } from '../../../support/db.js';
 import { buildAuction, buildLot, buildSession, buildUser, buildWonAuction } from '../../../support/factories.js';
-import { freePort } from '../../../support/net.js';
-import { caller, placeBid, type TestServer, testConfig } from '../../../support/server.js';
+import { caller, placeBid, startTestServer, type TestServer } from '../../../support/server.js';
 
 /**
  * A show's summary (GET /api/live-sessions/{id}/summary and its CSV): after a show where lots are
@@ -33,21 +30,8 @@ let ana: Bidder;
 let beto: Bidder;
 
 beforeAll(async () => {
-  const database = await createTestDatabase();
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const { app, ctx } = await buildApp({ config: testConfig({ PUBLIC_URL: url }, port), database, logger: false, scheduler: false });
-  await app.listen({ port, host: '127.0.0.1' });
-  server = {
-    app,
-    ctx,
-    database,
-    url,
-    async close() {
-      await app.close();
-      await database.destroy();
-    },
-  };
+  // The closes and the viewer samples are run by hand; the server's own jobs would race them.
+  server = await startTestServer({ scheduler: false });
   seller = await buildActor(server, { email: 'vende@resumen.mx', name: 'Rosa Resumen', roles: ['seller'], companyId: NORTE });
   coSeller = await buildActor(server, { email: 'otro@resumen.mx', name: 'Carlos Colega', roles: ['seller'], companyId: NORTE });
   companyAdmin = await buildActor(server, { email: 'jefa@resumen.mx', name: 'Jefa Resumen', roles: ['admin'], companyId: NORTE });

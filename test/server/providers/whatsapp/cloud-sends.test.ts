@@ -7,8 +7,8 @@ import { paymentReminders, userProfiles } from '../../../../src/server/db/schema
 import { runReminderPass } from '../../../../src/server/features/reminders/job.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
 import { type FakeWhatsApp, startFakeWhatsApp } from '../../../support/fake-whatsapp.js';
-import { caller, type TestServer } from '../../../support/server.js';
-import { billWithLink, startServerWithoutJobs } from '../../features/reminders/billed.js';
+import { caller, startTestServer, type TestServer } from '../../../support/server.js';
+import { billWithLink } from '../../features/reminders/billed.js';
 
 /**
  * The WhatsApp Cloud API by configuration, against a local fake Graph API: template messages only
@@ -26,7 +26,7 @@ const call = caller(() => server);
 
 beforeAll(async () => {
   fake = await startFakeWhatsApp();
-  server = await startServerWithoutJobs(fake.env());
+  server = await startTestServer({ env: fake.env(), scheduler: false });
   seller = await buildActor(server, { email: 'vende@nube.mx', name: 'Nora Norte', roles: ['seller'], companyId: NORTE });
   consenting = await buildActor(server, { email: 'juana@ejemplo.mx', name: 'Juana Pérez', roles: ['buyer'], completeProfile: true });
   silent = await buildActor(server, { email: 'pedro@ejemplo.mx', name: 'Pedro López', roles: ['buyer'], completeProfile: true });

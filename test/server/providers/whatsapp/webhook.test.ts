@@ -5,8 +5,8 @@ import { runReminderPass } from '../../../../src/server/features/reminders/job.j
 import { messages } from '../../../../src/server/messages.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
 import { type FakeWhatsApp, startFakeWhatsApp } from '../../../support/fake-whatsapp.js';
-import type { TestServer } from '../../../support/server.js';
-import { billWithLink, startServerWithoutJobs } from '../../features/reminders/billed.js';
+import { startTestServer, type TestServer } from '../../../support/server.js';
+import { billWithLink } from '../../features/reminders/billed.js';
 
 /**
  * WhatsApp's status webhook: the subscription check, X-Hub-Signature-256 over the raw body, and
@@ -24,7 +24,7 @@ const NORTE = 'gancho-norte';
 
 beforeAll(async () => {
   fake = await startFakeWhatsApp();
-  server = await startServerWithoutJobs(fake.env());
+  server = await startTestServer({ env: fake.env(), scheduler: false });
   seller = await buildActor(server, { email: 'vende@gancho.mx', name: 'Nora Norte', roles: ['seller'], companyId: NORTE });
   buyer = await buildActor(server, { email: 'juana@ejemplo.mx', name: 'Juana Pérez', roles: ['buyer'], completeProfile: true });
   const bill = await billWithLink(server, { seller, buyer, buyerName: 'Juana Pérez', companyId: NORTE, lots: [{ name: 'Reloj', price: 1000 }] });
