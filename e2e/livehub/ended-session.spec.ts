@@ -126,7 +126,7 @@ describe('an ended session in the Live Hub', () => {
     expect(await quick.getByRole('textbox', { name: h.quick.name }).inputValue()).toBe('Pedro Páramo, 1955');
     await quick.getByRole('button', { name: h.quick.submit }).click();
     await reopen.getByRole('button', { name: h.reopen.confirm }).click();
-    await expect.poll(() => quick.getByRole('textbox', { name: h.quick.name }).inputValue(), { timeout: 15_000 }).toBe('');
+    await quick.waitFor({ state: 'detached', timeout: 15_000 });
     expect(quicks).toHaveLength(1);
     expect(quicks[0]?.postDataJSON()).toMatchObject({ name: 'Pedro Páramo, 1955', reopen: true });
   });

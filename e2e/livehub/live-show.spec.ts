@@ -173,10 +173,13 @@ describe('a live show from the Live Hub', () => {
     await quick.getByRole('textbox', { name: h.quick.price }).fill('250');
     await quick.getByText('15 s', { exact: true }).click();
     await quick.getByRole('button', { name: h.quick.submit }).click();
-    // SPEC: after success the form resets, with status active.
-    await eventually(() => quick.getByRole('textbox', { name: h.quick.name }).inputValue()).toBe('');
+    // The window closes after success; SPEC: its form resets, with status active.
+    await quick.waitFor({ state: 'detached' });
+    await hub.getByRole('button', { name: h.lots.quick }).click();
+    expect(await quick.getByRole('textbox', { name: h.quick.name }).inputValue()).toBe('');
     expect(await quick.getByRole('radio', { name: h.quick.statuses.active }).isChecked()).toBe(true);
     await quick.getByRole('button', { name: h.quick.cancel }).first().click();
+    await quick.waitFor({ state: 'detached' });
     const onAir = hub.getByRole('region', { name: h.lots.upcoming }).getByRole('listitem', { name: 'Collar de perlas' });
     await onAir.getByText(h.lots.current).waitFor();
     await eventually(() => hub.getByRole('timer').innerText()).toMatch(/En curso: 00:1\d/);
