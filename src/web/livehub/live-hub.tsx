@@ -23,6 +23,7 @@ import { HubHeader } from './hub-header';
 import { searchWithSession, sessionIdFromSearch, useIsPhoneHub } from './hub-layout';
 import { LotsPanel } from './lots-panel';
 import { PhoneHub } from './phone/phone-hub';
+import { PhoneAfterShow } from './phone-shows/phone-after-show';
 import { PhoneShows } from './phone-shows/phone-shows';
 import { PickerModal } from './picker-modal';
 import { QuickAuctionModal } from './quick-auction-modal';
@@ -63,9 +64,9 @@ function LiveHubScreen({ me }: { me: Me }) {
   // The session whose 'Sesión cargada' toast is owed once its detail arrives.
   const [toastFor, setToastFor] = useState<string | null>(null);
   const list = useHubSessions();
-  // A loaded session on a phone is the camera with its controls (phone/phone-hub.tsx): no header, no
-  // footer. Without one, the phone lists the seller's shows (phone-shows/phone-shows.tsx) instead of
-  // the desktop's selector.
+  // A loaded session on a phone is the camera with its controls (phone/phone-hub.tsx), or an ended
+  // show's summary (phone-shows/phone-after-show.tsx): no header, no footer. Without one, the phone
+  // lists the seller's shows (phone-shows/phone-shows.tsx) instead of the desktop's selector.
   const isPhone = useIsPhoneHub();
   const isPhoneShow = isPhone && sessionId !== null;
   const close = useCallback(() => setDialog({ kind: 'none' }), []);
@@ -201,6 +202,8 @@ function LoadedSession({ sessionId, barProps, toastFor, onToastShown, onAddLot, 
   const loaded = data ? { title: data.session.title, status: data.session.status } : null;
   const feed = lot && <CurrentLotFeed key={lot.auctionId} sessionId={sessionId} auctionId={lot.auctionId} onLeader={setLeaderName} />;
 
+  // An ended show on a phone opens its summary and its bills, never the live controls or the camera.
+  if (isPhone && data?.session.status === 'ended') return <PhoneAfterShow detail={data} onLeave={onLeave} />;
   if (isPhone && data) {
     return (
       <>
