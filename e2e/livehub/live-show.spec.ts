@@ -76,7 +76,7 @@ describe('a live show from the Live Hub', () => {
 
     // One current (waiting for its timer, not 'Finalizado'), then 15 s left, run by the server.
     const first = upcoming.getByRole('listitem', { name: LOTS[0] });
-    await first.getByRole('button', { name: h.lots.setCurrent, exact: true }).click();
+    await first.getByRole('button', { name: fill(h.lots.setCurrentLabel, { name: LOTS[0] }) }).click();
     await first.getByText(h.lots.phase.ready).waitFor();
     expect(await hub.getByRole('timer').innerText()).toBe(h.timer.ready);
     await hub.getByRole('button', { name: fill(h.timer.set, { seconds: '15' }) }).click();
@@ -97,7 +97,10 @@ describe('a live show from the Live Hub', () => {
     await phone.getByTestId('current-lot-outcome').getByText(t.live.results.sold).waitFor({ timeout: 30_000 });
     await eventually(() => hub.getByRole('timer').innerText()).toBe(h.timer.finished);
     // The next lot goes on air, and the sold one is past.
-    await upcoming.getByRole('listitem', { name: LOTS[1] }).getByRole('button', { name: h.lots.setCurrent, exact: true }).click();
+    await upcoming
+      .getByRole('listitem', { name: LOTS[1] })
+      .getByRole('button', { name: fill(h.lots.setCurrentLabel, { name: LOTS[1] }) })
+      .click();
     await hub.getByRole('region', { name: h.lots.past }).getByRole('listitem', { name: LOTS[0] }).waitFor();
     await phone.getByTestId('current-lot-name').getByText(LOTS[1]).waitFor();
   });
@@ -170,10 +173,13 @@ describe('a live show from the Live Hub', () => {
     await quick.getByRole('textbox', { name: h.quick.price }).fill('250');
     await quick.getByText('15 s', { exact: true }).click();
     await quick.getByRole('button', { name: h.quick.submit }).click();
-    // SPEC: after success the form resets, with status active.
-    await eventually(() => quick.getByRole('textbox', { name: h.quick.name }).inputValue()).toBe('');
+    // The window closes after success; SPEC: its form resets, with status active.
+    await quick.waitFor({ state: 'detached' });
+    await hub.getByRole('button', { name: h.lots.quick }).click();
+    expect(await quick.getByRole('textbox', { name: h.quick.name }).inputValue()).toBe('');
     expect(await quick.getByRole('radio', { name: h.quick.statuses.active }).isChecked()).toBe(true);
     await quick.getByRole('button', { name: h.quick.cancel }).first().click();
+    await quick.waitFor({ state: 'detached' });
     const onAir = hub.getByRole('region', { name: h.lots.upcoming }).getByRole('listitem', { name: 'Collar de perlas' });
     await onAir.getByText(h.lots.current).waitFor();
     await eventually(() => hub.getByRole('timer').innerText()).toMatch(/En curso: 00:1\d/);

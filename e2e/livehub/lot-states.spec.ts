@@ -54,7 +54,7 @@ describe('the current lot in the Live Hub', () => {
     const lot = show.lotOf('Jarrón de Talavera');
     await hub.goto(`${ctx.app.url}/admin/livehub?session=${show.id}`);
     const row = hub.getByRole('listitem', { name: 'Jarrón de Talavera' });
-    await row.getByRole('button', { name: h.lots.setCurrent, exact: true }).click();
+    await row.getByRole('button', { name: fill(h.lots.setCurrentLabel, { name: 'Jarrón de Talavera' }) }).click();
 
     // Never started: ready, not finished.
     await row.getByTestId('current-lot-phase').getByText(h.lots.phase.ready).waitFor();

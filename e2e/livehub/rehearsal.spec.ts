@@ -63,7 +63,10 @@ describe('a rehearsal from the Live Hub', () => {
     const upcoming = hub.getByRole('region', { name: h.lots.upcoming });
     await eventually(() => upcoming.getByRole('listitem').count()).toBe(2);
     const before = (await api.session(sessionId)).lots.map((l) => l.auction.state);
-    await upcoming.getByRole('listitem', { name: LOTS[0] }).getByRole('button', { name: h.lots.setCurrent, exact: true }).click();
+    await upcoming
+      .getByRole('listitem', { name: LOTS[0] })
+      .getByRole('button', { name: fill(h.lots.setCurrentLabel, { name: LOTS[0] }) })
+      .click();
     await hub.getByRole('button', { name: fill(h.timer.set, { seconds: '60' }) }).click();
 
     // The public page: the banner, and the simulated bids arriving on the lot.

@@ -88,7 +88,7 @@ describe('pre-bids on a show’s lots', () => {
     await hub.getByRole('heading', { name: 'Remate de artesanías' }).waitFor();
     const hubRow = hub.getByRole('region', { name: h.lots.upcoming }).getByRole('listitem', { name: 'Sarape de Saltillo' });
     await hubRow.getByText(fill(p.hubCount_other, { count: '2' })).waitFor();
-    await hubRow.getByRole('button', { name: h.lots.setCurrent, exact: true }).click();
+    await hubRow.getByRole('button', { name: fill(h.lots.setCurrentLabel, { name: 'Sarape de Saltillo' }) }).click();
     await hubRow.getByText(h.lots.phase.ready).waitFor();
     await hub.getByRole('button', { name: fill(h.timer.set, { seconds: '60' }) }).click();
 

@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import type { AuctionDetail, AuctionInput } from '../../src/domain/auctions.js';
 import type { E2eApp } from './app.js';
 
@@ -23,4 +24,21 @@ export async function createAuctionAs(
   });
   if (res.status() >= 300) throw new Error(`auction create failed: ${res.status()} ${await res.text()}`);
   return (await res.json()) as AuctionDetail;
+}
+
+/** A small JPEG of one colour uploaded through POST /api/uploads from a signed-in page, as the panel's forms do; answers its URL. */
+export async function uploadPhotoAs(
+  page: Page,
+  app: E2eApp,
+  opts: { name: string; color: { r: number; g: number; b: number }; width?: number; height?: number },
+): Promise<string> {
+  const buffer = await sharp({ create: { width: opts.width ?? 160, height: opts.height ?? 120, channels: 3, background: opts.color } })
+    .jpeg()
+    .toBuffer();
+  const res = await page.request.post(`${app.url}/api/uploads`, {
+    multipart: { file: { name: opts.name, mimeType: 'image/jpeg', buffer } },
+    headers: { origin: app.url },
+  });
+  if (res.status() >= 300) throw new Error(`upload failed: ${res.status()} ${await res.text()}`);
+  return ((await res.json()) as { url: string }).url;
 }

@@ -4,11 +4,27 @@ import Cropper, { type Area } from 'react-easy-crop';
 import { COVER_ASPECT, COVER_JPEG_QUALITY, COVER_ZOOM } from '../../domain/live.js';
 import { useTranslation } from '../i18n';
 import { coverDrawRect } from './cover';
+import { PHONE_CONTROLS_CLASS, useIsPhoneHub } from './hub-layout';
 import { HUB_WINDOW } from './hub-windows';
+
+/**
+ * A lot's photo may be on another origin (the S3 bucket or its CDN): it is read with CORS so the
+ * canvas it is drawn on can still be exported. A chosen file's object URL and our own uploads are same-origin.
+ */
+export function crossOriginFor(src: string): 'anonymous' | undefined {
+  if (src.startsWith('blob:') || src.startsWith('data:')) return undefined;
+  try {
+    return new URL(src, window.location.href).origin === window.location.origin ? undefined : 'anonymous';
+  } catch {
+    return undefined;
+  }
+}
 
 function loadImage(src: string): Promise<HTMLImageElement> {
   return new Promise((resolve, reject) => {
     const image = new Image();
+    const crossOrigin = crossOriginFor(src);
+    if (crossOrigin) image.crossOrigin = crossOrigin;
     image.onload = () => resolve(image);
     image.onerror = () => reject(new Error('image'));
     image.src = src;
@@ -42,6 +58,7 @@ interface CoverCropModalProps {
 /** 'Ajustar portada': react-easy-crop at 9:16, zoom 1–3 in steps of 0.01. */
 export function CoverCropModal({ src, onClose, onSave }: CoverCropModalProps) {
   const { t } = useTranslation();
+  const isPhone = useIsPhoneHub();
   const [crop, setCrop] = useState({ x: 0, y: 0 });
   const [zoom, setZoom] = useState<number>(COVER_ZOOM.min);
   const [area, setArea] = useState<Area | null>(null);
@@ -78,11 +95,20 @@ export function CoverCropModal({ src, onClose, onSave }: CoverCropModalProps) {
       onClose={close}
       title={t('livehub.crop.title')}
       size="md"
-      centered
+      fullScreen={isPhone}
+      centered={!isPhone}
+      className={isPhone ? PHONE_CONTROLS_CLASS : undefined}
       closeButtonProps={{ 'aria-label': t('common.close') }}
     >
       <Stack gap="sm">
-        <Box pos="relative" h={420} bg="dark.8" style={{ borderRadius: 12, overflow: 'hidden' }} aria-label={t('livehub.crop.area')} role="img">
+        <Box
+          pos="relative"
+          h={isPhone ? 'min(520px, 60dvh)' : 420}
+          bg="dark.8"
+          style={{ borderRadius: 12, overflow: 'hidden' }}
+          aria-label={t('livehub.crop.area')}
+          role="img"
+        >
           {src && (
             <Cropper
               image={src}
@@ -94,6 +120,7 @@ export function CoverCropModal({ src, onClose, onSave }: CoverCropModalProps) {
               onCropChange={setCrop}
               onZoomChange={setZoom}
               onCropComplete={(_, pixels) => setArea(pixels)}
+              mediaProps={{ crossOrigin: crossOriginFor(src) }}
             />
           )}
         </Box>

@@ -10,13 +10,16 @@ import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { coverFileProblem, lotImageChoices } from './cover';
 import { CoverCropModal } from './cover-crop-modal';
+import { PHONE_CONTROLS_CLASS, useIsPhoneHub } from './hub-layout';
 import { HUB_WINDOW } from './hub-windows';
 
 /** The cover of 'Editar Sesión' (SPEC §5): upload and crop, pick a lot's photo, or remove it. */
 export function CoverSection({ detail }: { detail: LiveSessionData }) {
   const { t } = useTranslation();
+  const isPhone = useIsPhoneHub();
   const update = useUpdateSession();
-  const [cropSrc, setCropSrc] = useState<string | null>(null);
+  // What is being cropped: a chosen file (an object URL of ours) or a lot's photo (its own URL).
+  const [crop, setCrop] = useState<{ src: string; isFile: boolean } | null>(null);
   const [isChoosing, setIsChoosing] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const sessionId = detail.session.id;
@@ -26,9 +29,9 @@ export function CoverSection({ detail }: { detail: LiveSessionData }) {
 
   // The object URL of the file being cropped is released when the crop closes.
   useEffect(() => {
-    if (!cropSrc) return;
-    return () => URL.revokeObjectURL(cropSrc);
-  }, [cropSrc]);
+    if (!crop?.isFile) return;
+    return () => URL.revokeObjectURL(crop.src);
+  }, [crop]);
 
   const choose = (file: File | null) => {
     setProblem(null);
@@ -38,7 +41,7 @@ export function CoverSection({ detail }: { detail: LiveSessionData }) {
       setProblem(issue === 'tooLarge' ? t('livehub.edit.coverTooLarge') : t('livehub.edit.coverNotImage'));
       return;
     }
-    setCropSrc(URL.createObjectURL(file));
+    setCrop({ src: URL.createObjectURL(file), isFile: true });
   };
 
   const saveCropped = async (file: File) => {
@@ -51,18 +54,11 @@ export function CoverSection({ detail }: { detail: LiveSessionData }) {
     }
   };
 
+  // A lot's photo is cropped to 9:16 as a chosen file is: the chooser closes and 'Ajustar portada' opens.
   const pickExisting = (url: string) => {
-    update.mutate(
-      { id: sessionId, input: { coverImageUrl: url } },
-      {
-        onSuccess: () => {
-          setIsChoosing(false);
-          notifications.show({ color: 'green', message: t('livehub.edit.coverSaved') });
-        },
-        onError: (error) =>
-          notifications.show({ color: 'red', title: t('livehub.edit.coverSaveFailed'), message: errorText(error, t('livehub.edit.coverSaveFailed')) }),
-      },
-    );
+    setProblem(null);
+    setIsChoosing(false);
+    setCrop({ src: url, isFile: false });
   };
 
   const removeCover = () => {
@@ -129,14 +125,16 @@ export function CoverSection({ detail }: { detail: LiveSessionData }) {
           {problem}
         </Alert>
       )}
-      <CoverCropModal src={cropSrc} onClose={() => setCropSrc(null)} onSave={saveCropped} />
+      <CoverCropModal src={crop?.src ?? null} onClose={() => setCrop(null)} onSave={saveCropped} />
       <Modal
         stackId={HUB_WINDOW.existingImage}
         opened={isChoosing}
         onClose={() => setIsChoosing(false)}
         title={t('livehub.existing.title')}
         size="lg"
-        centered
+        fullScreen={isPhone}
+        centered={!isPhone}
+        className={isPhone ? PHONE_CONTROLS_CLASS : undefined}
         closeButtonProps={{ 'aria-label': t('common.close') }}
       >
         {choices.length === 0 ? (
@@ -149,7 +147,6 @@ export function CoverSection({ detail }: { detail: LiveSessionData }) {
               <UnstyledButton
                 key={choice.url}
                 onClick={() => pickExisting(choice.url)}
-                disabled={update.isPending}
                 aria-label={t('livehub.existing.choose', { index: choice.index, name: choice.lotName || t('livehub.picker.unnamed') })}
                 style={{
                   borderRadius: 8,

@@ -1,5 +1,4 @@
 import { Alert, Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { SLUG_INPUT_MAX } from '../../domain/live.js';
 import { useCreateSession } from '../api/live-hub';
@@ -7,7 +6,7 @@ import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { type BillFormField, type BillFormValues, formValuesOf, parseBillForm } from './after-show/bill-form-values';
 import { BillShippingFields } from './after-show/bill-shipping-fields';
-import { COMPACT_QUERY } from './hub-layout';
+import { PHONE_CONTROLS_CLASS, useIsPhoneHub } from './hub-layout';
 import { DiscardPrompt, useDiscardGuard } from './hub-prompts';
 import { HUB_WINDOW } from './hub-windows';
 import { TitleAndDateFields, useFieldError, WhatsappField } from './session-fields';
@@ -28,7 +27,7 @@ import { useSubmission } from './use-submission';
  */
 export function CreateSessionModal({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: (id: string) => void }) {
   const { t } = useTranslation();
-  const isMobile = useMediaQuery(COMPACT_QUERY) ?? false;
+  const isPhone = useIsPhoneHub();
   const [values, setValues] = useState<CreateSessionValues>(EMPTY_CREATE_VALUES);
   const [errors, setErrors] = useState<FieldErrors>({});
   /** 'Ensayo': a practice show with simulated bidders (server: features/live/rehearsal.ts). */
@@ -98,8 +97,9 @@ export function CreateSessionModal({ opened, onClose, onCreated }: { opened: boo
         onClose={guard.requestClose}
         title={t('livehub.create.title')}
         size="md"
-        fullScreen={isMobile}
-        centered={!isMobile}
+        fullScreen={isPhone}
+        centered={!isPhone}
+        className={isPhone ? PHONE_CONTROLS_CLASS : undefined}
         closeButtonProps={{ 'aria-label': t('common.close') }}
       >
         <form

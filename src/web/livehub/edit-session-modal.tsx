@@ -1,5 +1,4 @@
 import { Alert, Button, Divider, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../api/client';
@@ -9,7 +8,7 @@ import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { BiddingFields } from './bidding-fields';
 import { CoverSection } from './cover-section';
-import { COMPACT_QUERY } from './hub-layout';
+import { PHONE_CONTROLS_CLASS, useIsPhoneHub } from './hub-layout';
 import { DiscardPrompt, useDiscardGuard } from './hub-prompts';
 import { HUB_WINDOW } from './hub-windows';
 import { LotsPanel } from './lots-panel';
@@ -29,7 +28,7 @@ interface EditSessionModalProps {
  */
 export function EditSessionModal({ sessionId, onClose, onAddLot }: EditSessionModalProps) {
   const { t } = useTranslation();
-  const isMobile = useMediaQuery(COMPACT_QUERY) ?? false;
+  const isPhone = useIsPhoneHub();
   const opened = sessionId !== null;
   const [isDirty, setDirty] = useState(false);
   useEffect(() => {
@@ -44,8 +43,9 @@ export function EditSessionModal({ sessionId, onClose, onAddLot }: EditSessionMo
         onClose={guard.requestClose}
         title={t('livehub.edit.title')}
         size="xl"
-        fullScreen={isMobile}
-        centered={!isMobile}
+        fullScreen={isPhone}
+        centered={!isPhone}
+        className={isPhone ? PHONE_CONTROLS_CLASS : undefined}
         closeButtonProps={{ 'aria-label': t('common.close') }}
       >
         {sessionId && (

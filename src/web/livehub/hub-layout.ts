@@ -1,3 +1,4 @@
+import { useMediaQuery } from '@mantine/hooks';
 import { isUuid } from '../../domain/ids.js';
 import { MOBILE_BREAKPOINT_PX } from '../../domain/live.js';
 
@@ -10,6 +11,18 @@ export const COMPACT_QUERY = `(max-width: ${MOBILE_BREAKPOINT_PX - 0.02}px)`;
  * and end the broadcast's media with it.
  */
 export const PHONE_HUB_QUERY = `${COMPACT_QUERY}, (pointer: coarse) and (max-height: 500px)`;
+
+/** Whether the Hub is on a phone (PHONE_HUB_QUERY), known from the first render so nothing swaps layout after it. */
+export function useIsPhoneHub(): boolean {
+  return useMediaQuery(PHONE_HUB_QUERY, window.matchMedia?.(PHONE_HUB_QUERY).matches ?? false, { getInitialValueInEffect: false });
+}
+
+/**
+ * On a phone, a Hub window (create, edit, quick auction) fills the screen, and this class (live-hub.css)
+ * on it or on a phone screen (the ended show) makes every field and button a thumb's size, and text
+ * fields 16 px, so iOS does not zoom into them.
+ */
+export const PHONE_CONTROLS_CLASS = 'livehub-phone-controls';
 
 export function isCompactWidth(width: number): boolean {
   return width < MOBILE_BREAKPOINT_PX;

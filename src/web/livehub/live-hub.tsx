@@ -1,5 +1,4 @@
 import { Alert, Button, Container, Grid, Group, Loader, Modal, Paper, Stack, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -21,9 +20,11 @@ import { CreateSessionModal } from './create-session-modal';
 import { CurrentLotFeed } from './current-lot-feed';
 import { EditSessionModal } from './edit-session-modal';
 import { HubHeader } from './hub-header';
-import { PHONE_HUB_QUERY, searchWithSession, sessionIdFromSearch } from './hub-layout';
+import { searchWithSession, sessionIdFromSearch, useIsPhoneHub } from './hub-layout';
 import { LotsPanel } from './lots-panel';
 import { PhoneHub } from './phone/phone-hub';
+import { PhoneAfterShow } from './phone-shows/phone-after-show';
+import { PhoneShows } from './phone-shows/phone-shows';
 import { PickerModal } from './picker-modal';
 import { QuickAuctionModal } from './quick-auction-modal';
 import { SessionBar } from './session-bar';
@@ -63,8 +64,10 @@ function LiveHubScreen({ me }: { me: Me }) {
   // The session whose 'Sesión cargada' toast is owed once its detail arrives.
   const [toastFor, setToastFor] = useState<string | null>(null);
   const list = useHubSessions();
-  // A loaded session on a phone is the camera with its controls: no header, no footer (phone/phone-hub.tsx).
-  const isPhone = useMediaQuery(PHONE_HUB_QUERY, window.matchMedia?.(PHONE_HUB_QUERY).matches ?? false, { getInitialValueInEffect: false });
+  // A loaded session on a phone is the camera with its controls (phone/phone-hub.tsx), or an ended
+  // show's summary (phone-shows/phone-after-show.tsx): no header, no footer. Without one, the phone
+  // lists the seller's shows (phone-shows/phone-shows.tsx) instead of the desktop's selector.
+  const isPhone = useIsPhoneHub();
   const isPhoneShow = isPhone && sessionId !== null;
   const close = useCallback(() => setDialog({ kind: 'none' }), []);
 
@@ -97,7 +100,14 @@ function LiveHubScreen({ me }: { me: Me }) {
             onAddAuction={() => setDialog({ kind: 'auction' })}
           />
         )}
-        <Container component={isPhoneShow ? 'div' : 'main'} size="xl" w="100%" py="lg" px={{ base: 'xs', sm: 'md' }} flex={1}>
+        <Container
+          component={isPhoneShow ? 'div' : 'main'}
+          size="xl"
+          w="100%"
+          py={isPhoneShow ? 0 : 'lg'}
+          px={isPhoneShow ? 0 : { base: 'xs', sm: 'md' }}
+          flex={1}
+        >
           {sessionId ? (
             <LoadedSession
               key={sessionId}
@@ -110,6 +120,8 @@ function LiveHubScreen({ me }: { me: Me }) {
               isPhone={isPhone}
               onLeave={unload}
             />
+          ) : isPhone ? (
+            <PhoneShows onLoad={load} onCreate={() => setDialog({ kind: 'create' })} onEdit={setEditId} />
           ) : (
             <Stack gap="md">
               <SessionBar {...barProps} loaded={null} />
@@ -190,6 +202,8 @@ function LoadedSession({ sessionId, barProps, toastFor, onToastShown, onAddLot, 
   const loaded = data ? { title: data.session.title, status: data.session.status } : null;
   const feed = lot && <CurrentLotFeed key={lot.auctionId} sessionId={sessionId} auctionId={lot.auctionId} onLeader={setLeaderName} />;
 
+  // An ended show on a phone opens its summary and its bills, never the live controls or the camera.
+  if (isPhone && data?.session.status === 'ended') return <PhoneAfterShow detail={data} onLeave={onLeave} />;
   if (isPhone && data) {
     return (
       <>
@@ -198,6 +212,8 @@ function LoadedSession({ sessionId, barProps, toastFor, onToastShown, onAddLot, 
       </>
     );
   }
+
+  if (isPhone) return <PhoneSessionState live={live} onLeave={onLeave} />;
 
   return (
     <Stack gap="md">
@@ -250,6 +266,45 @@ function LoadedSession({ sessionId, barProps, toastFor, onToastShown, onAddLot, 
           <AfterShowSection detail={data} />
           {feed}
         </>
+      )}
+    </Stack>
+  );
+}
+
+/** A phone's loaded session before its detail is here: loading, not found or failed, with the way back to the list. */
+function PhoneSessionState({ live, onLeave }: { live: ReturnType<typeof useLiveSession>; onLeave: () => void }) {
+  const { t } = useTranslation();
+  const back = (
+    <Button variant="white" color="dark" mih={44} onClick={onLeave}>
+      {t('livehub.phoneShows.back')}
+    </Button>
+  );
+  return (
+    <Stack component="main" gap="md" p="md" mih="100dvh" justify="center">
+      {live.data === null ? (
+        <Alert color="red" variant="filled" role="alert" title={t('livehub.bar.notFound')}>
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">{t('livehub.phoneShows.notFoundHint')}</Text>
+            {back}
+          </Stack>
+        </Alert>
+      ) : live.isError ? (
+        <Alert color="red" variant="filled" role="alert">
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">{apiErrorText(live.error, { networkMessage: t('common.networkError'), fallback: t('livehub.bar.sessionLoadFailed') })}</Text>
+            <Group gap="xs">
+              <Button variant="white" color="red" mih={44} onClick={() => void live.refetch()}>
+                {t('common.retry')}
+              </Button>
+              {back}
+            </Group>
+          </Stack>
+        </Alert>
+      ) : (
+        <Group gap="xs" justify="center" role="status" c="white">
+          <Loader size="sm" color="white" />
+          <Text size="sm">{t('livehub.bar.sessionLoading')}</Text>
+        </Group>
       )}
     </Stack>
   );

@@ -163,7 +163,13 @@ export function LotRowView({ row, controls }: { row: LotRow; controls: LotRowCon
                 {t('livehub.lots.currentButton')}
               </Button>
             ) : state.status === 'ended' && state.bidCount > 0 ? null /* sold: it cannot run again; an unsold lot can (re-run) */ : (
-              <Button size="compact-sm" variant="light" onClick={controls.onSetCurrent} disabled={busy}>
+              <Button
+                size="compact-sm"
+                variant="light"
+                onClick={controls.onSetCurrent}
+                disabled={busy}
+                aria-label={t('livehub.lots.setCurrentLabel', { name })}
+              >
                 {t('livehub.lots.setCurrent')}
               </Button>
             )}

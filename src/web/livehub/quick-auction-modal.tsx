@@ -16,7 +16,6 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { MAX_AUCTION_IMAGES } from '../../domain/auctions.js';
@@ -27,7 +26,7 @@ import { AmountInput } from '../components/amount-input';
 import { CloseIcon, UploadIcon } from '../components/panel-icons';
 import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
-import { COMPACT_QUERY } from './hub-layout';
+import { PHONE_CONTROLS_CLASS, useIsPhoneHub } from './hub-layout';
 import { DiscardPrompt, ReopenPrompt, useAskReopen, useDiscardGuard } from './hub-prompts';
 import { HUB_WINDOW } from './hub-windows';
 import {
@@ -48,11 +47,12 @@ import { useSubmission } from './use-submission';
  * 'Agregar subasta rápida' (SPEC §5 "Quick auction"): a lot created mid-show. The call is made on
  * the loaded session; 'Agregar a la sesión actual' makes it a lot (and, with a timer, the current
  * one). The form locks in the click that sends it and a retry carries the same Idempotency-Key, so
- * a double click makes one auction; on an ended session it asks before opening it again.
+ * a double click makes one auction; on an ended session it asks before opening it again. After
+ * 'Crear subasta' it closes, with its toast, and opens reset for the next one (SPEC §5).
  */
 export function QuickAuctionModal({ sessionId, opened, onClose }: { sessionId: string | null; opened: boolean; onClose: () => void }) {
   const { t } = useTranslation();
-  const isMobile = useMediaQuery(COMPACT_QUERY) ?? false;
+  const isPhone = useIsPhoneHub();
   const [values, setValues] = useState<QuickAuctionValues>(INITIAL_QUICK_VALUES);
   // What the form starts from (after a success: status active): it is dirty while it differs.
   const [baseline, setBaseline] = useState<QuickAuctionValues>(INITIAL_QUICK_VALUES);
@@ -106,6 +106,8 @@ export function QuickAuctionModal({ sessionId, opened, onClose }: { sessionId: s
           setErrors({});
           setValues(RESET_QUICK_VALUES);
           setBaseline(RESET_QUICK_VALUES);
+          // The lot is made: back to the show (the form waits, reset, for the next one).
+          onClose();
         },
         onError: async (error) => {
           submission.end('failure');
@@ -133,8 +135,9 @@ export function QuickAuctionModal({ sessionId, opened, onClose }: { sessionId: s
         onClose={guard.requestClose}
         title={t('livehub.quick.title')}
         size="lg"
-        fullScreen={isMobile}
-        centered={!isMobile}
+        fullScreen={isPhone}
+        centered={!isPhone}
+        className={isPhone ? PHONE_CONTROLS_CLASS : undefined}
         closeButtonProps={{ 'aria-label': t('common.close') }}
       >
         <form
@@ -187,12 +190,12 @@ export function QuickAuctionModal({ sessionId, opened, onClose }: { sessionId: s
                     <SimpleGrid cols={{ base: 3, sm: 6 }} spacing="xs">
                       {tiles.map((tile, index) => (
                         <Box key={tile.key} pos="relative">
-                          <Image src={tile.preview} alt={t('livehub.quick.imageAlt', { index: index + 1 })} radius="sm" h={72} fit="cover" />
+                          <Image src={tile.preview} alt={t('livehub.quick.imageAlt', { index: index + 1 })} radius="sm" h={isPhone ? 104 : 72} fit="cover" />
                           <ActionIcon
                             pos="absolute"
                             top={2}
                             right={2}
-                            size="sm"
+                            size={isPhone ? 'xl' : 'sm'}
                             color="dark"
                             variant="filled"
                             aria-label={t('livehub.quick.removeImage', { index: index + 1 })}
@@ -217,7 +220,7 @@ export function QuickAuctionModal({ sessionId, opened, onClose }: { sessionId: s
               <Input.Wrapper label={t('livehub.quick.timer')} id="quick-timer">
                 <SegmentedControl
                   fullWidth
-                  size="xs"
+                  size={isPhone ? 'md' : 'xs'}
                   mt={4}
                   aria-label={t('livehub.quick.timer')}
                   value={presetToValue(values.timerSeconds)}
@@ -231,7 +234,7 @@ export function QuickAuctionModal({ sessionId, opened, onClose }: { sessionId: s
               <Input.Wrapper label={t('livehub.quick.status')}>
                 <SegmentedControl
                   fullWidth
-                  size="xs"
+                  size={isPhone ? 'md' : 'xs'}
                   mt={4}
                   aria-label={t('livehub.quick.status')}
                   value={values.status}

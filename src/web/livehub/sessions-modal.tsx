@@ -29,8 +29,7 @@ export function SessionsModal({ opened, onClose, loadedId, onLoad, onEdit, onDel
   const isMobile = useMediaQuery(COMPACT_QUERY) ?? false;
   const list = useHubSessions();
   const update = useUpdateSession();
-  const remove = useDeleteSession();
-  const [toDelete, setToDelete] = useState<LiveSessionListItem | null>(null);
+  const deletion = useSessionDeletion(onDeleted);
   const errorText = (error: unknown, fallback: string) => apiErrorText(error, { networkMessage: t('common.networkError'), fallback });
   const sessions = list.data?.sessions ?? [];
 
@@ -44,22 +43,6 @@ export function SessionsModal({ opened, onClose, loadedId, onLoad, onEdit, onDel
           notifications.show({ color: 'red', title: t('livehub.manage.statusFailed'), message: errorText(error, t('livehub.manage.statusFailed')) }),
       },
     );
-  };
-
-  const deleteNow = () => {
-    const session = toDelete;
-    if (!session) return;
-    remove.mutate(session.id, {
-      onSuccess: () => {
-        setToDelete(null);
-        notifications.show({ color: 'green', message: t('livehub.manage.deleted') });
-        onDeleted(session.id);
-      },
-      onError: (error) => {
-        setToDelete(null);
-        notifications.show({ color: 'red', title: t('livehub.manage.deleteFailed'), message: errorText(error, t('livehub.manage.deleteFailed')) });
-      },
-    });
   };
 
   return (
@@ -161,7 +144,7 @@ export function SessionsModal({ opened, onClose, loadedId, onLoad, onEdit, onDel
                                 variant="subtle"
                                 color="red"
                                 aria-label={t('livehub.manage.deleteLabel', { title: session.title })}
-                                onClick={() => setToDelete(session)}
+                                onClick={() => deletion.ask(session)}
                               >
                                 <TrashIcon size={16} />
                               </ActionIcon>
@@ -177,35 +160,82 @@ export function SessionsModal({ opened, onClose, loadedId, onLoad, onEdit, onDel
           )}
         </Stack>
       </Modal>
-      <Modal
-        stackId={HUB_WINDOW.deleteSession}
-        opened={toDelete !== null}
-        onClose={() => setToDelete(null)}
-        title={t('livehub.manage.deleteTitle')}
-        size="sm"
-        centered
-        closeButtonProps={{ 'aria-label': t('common.close') }}
-      >
-        <Stack gap="md">
-          <Text size="sm">{t('livehub.manage.deleteConfirm')}</Text>
-          {toDelete && (
-            <Text size="sm" fw={600}>
-              {toDelete.title}
-            </Text>
-          )}
-          <Text size="xs" c="dimmed">
-            {t('livehub.manage.deleteNote')}
-          </Text>
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={() => setToDelete(null)} data-autofocus>
-              {t('livehub.manage.cancel')}
-            </Button>
-            <Button color="red" onClick={deleteNow} loading={remove.isPending}>
-              {t('livehub.manage.deleteYes')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <DeleteSessionPrompt stackId={HUB_WINDOW.deleteSession} {...deletion.prompt} />
     </>
+  );
+}
+
+/**
+ * 'Eliminar sesión': asks first, deletes, and says so. The sessions table and the phone list of
+ * shows both use it, so a show is deleted the same way from either. `ask` opens the question.
+ */
+export function useSessionDeletion(onDeleted: (id: string) => void) {
+  const { t } = useTranslation();
+  const remove = useDeleteSession();
+  const [toDelete, setToDelete] = useState<LiveSessionListItem | null>(null);
+  const errorText = (error: unknown, fallback: string) => apiErrorText(error, { networkMessage: t('common.networkError'), fallback });
+
+  const confirm = () => {
+    const session = toDelete;
+    if (!session || remove.isPending) return;
+    remove.mutate(session.id, {
+      onSuccess: () => {
+        setToDelete(null);
+        notifications.show({ color: 'green', message: t('livehub.manage.deleted') });
+        onDeleted(session.id);
+      },
+      onError: (error) => {
+        setToDelete(null);
+        notifications.show({ color: 'red', title: t('livehub.manage.deleteFailed'), message: errorText(error, t('livehub.manage.deleteFailed')) });
+      },
+    });
+  };
+
+  return {
+    ask: (session: LiveSessionListItem) => setToDelete(session),
+    prompt: { session: toDelete, isPending: remove.isPending, onCancel: () => setToDelete(null), onConfirm: confirm },
+  };
+}
+
+interface DeleteSessionPromptProps {
+  stackId: string;
+  session: LiveSessionListItem | null;
+  isPending: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}
+
+export function DeleteSessionPrompt({ stackId, session, isPending, onCancel, onConfirm }: DeleteSessionPromptProps) {
+  const { t } = useTranslation();
+  return (
+    <Modal
+      stackId={stackId}
+      opened={session !== null}
+      onClose={onCancel}
+      title={t('livehub.manage.deleteTitle')}
+      size="sm"
+      centered
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
+      <Stack gap="md">
+        <Text size="sm">{t('livehub.manage.deleteConfirm')}</Text>
+        {session && (
+          <Text size="sm" fw={600}>
+            {session.title}
+          </Text>
+        )}
+        <Text size="xs" c="dimmed">
+          {t('livehub.manage.deleteNote')}
+        </Text>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onCancel} data-autofocus>
+            {t('livehub.manage.cancel')}
+          </Button>
+          <Button color="red" onClick={onConfirm} loading={isPending}>
+            {t('livehub.manage.deleteYes')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
   );
 }

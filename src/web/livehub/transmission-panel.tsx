@@ -12,8 +12,8 @@ import { useSessionBroadcast } from './use-session-broadcast';
 
 /**
  * The transmission panel (SPEC §2, §4 "Broadcast state", §9): title, @slug, the public link, the
- * broadcast's messages, the 9:16 player with 'EN VIVO' / 'PREVIA' and the viewer count, and an
- * editor's controls. Mounted per session (keyed), so loading another session ends this one's media.
+ * broadcast's messages, an editor's controls, and the 9:16 player with 'EN VIVO' / 'PREVIA' and the
+ * viewer count. Mounted per session (keyed), so loading another session ends this one's media.
  */
 export function TransmissionPanel({ session, viewerCount, canEdit }: { session: LiveSessionPublic | null; viewerCount: number | null; canEdit: boolean }) {
   const { t } = useTranslation();
@@ -72,8 +72,6 @@ export function TransmissionPanel({ session, viewerCount, canEdit }: { session: 
           </Alert>
         )}
 
-        <Player broadcast={broadcast} viewerCount={viewerCount} />
-
         {canEdit && (
           <BroadcastControls
             broadcast={broadcast}
@@ -85,6 +83,9 @@ export function TransmissionPanel({ session, viewerCount, canEdit }: { session: 
             onPromptUnmute={promptUnmute}
           />
         )}
+
+        {/* Under the controls (SPEC §2's order), so they stay in sight on a laptop's screen whatever the player's size. */}
+        <Player broadcast={broadcast} viewerCount={viewerCount} />
       </Stack>
       <ReopenPrompt stackId={HUB_WINDOW.streamReopen} {...reopenPrompt} />
     </Paper>

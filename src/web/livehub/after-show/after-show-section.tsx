@@ -10,18 +10,26 @@ type AfterShowTab = 'summary' | 'bill';
 /**
  * Below the show's controls in the Hub, for the loaded session: its summary (totals, charts, the
  * table per buyer) during and after the show, and 'Cobrar el show' (one bill per buyer, links,
- * WhatsApp) once there is something to bill. Only the seller's side (canEdit) sees it.
+ * WhatsApp) once there is something to bill. Only the seller's side (canEdit) sees it. `phone`:
+ * the ended show on a phone (phone-shows/phone-after-show.tsx), full width with thumb-sized tabs.
  */
-export function AfterShowSection({ detail }: { detail: LiveSessionData }) {
+export function AfterShowSection({ detail, layout = 'panel' }: { detail: LiveSessionData; layout?: 'panel' | 'phone' }) {
   const { t } = useTranslation();
   const [tab, setTab] = useState<AfterShowTab>('summary');
   if (!detail.canEdit || detail.session.rehearsal) return null;
+  const isPhone = layout === 'phone';
+  // On a phone (a 390 px screen): the two tabs share the width, each a thumb's height.
+  const tabStyle = isPhone ? { minHeight: 44 } : undefined;
   return (
-    <Paper withBorder p="md" radius="md">
+    <Paper withBorder={!isPhone} p={isPhone ? 'sm' : 'md'} radius={isPhone ? 'lg' : 'md'}>
       <Tabs value={tab} onChange={(v) => setTab(v === 'bill' ? 'bill' : 'summary')} keepMounted={false}>
-        <Tabs.List>
-          <Tabs.Tab value="summary">{t('livehub.afterShow.summaryTab')}</Tabs.Tab>
-          <Tabs.Tab value="bill">{t('livehub.afterShow.billTab')}</Tabs.Tab>
+        <Tabs.List grow={isPhone}>
+          <Tabs.Tab value="summary" style={tabStyle}>
+            {t('livehub.afterShow.summaryTab')}
+          </Tabs.Tab>
+          <Tabs.Tab value="bill" style={tabStyle}>
+            {t('livehub.afterShow.billTab')}
+          </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="summary" pt="md">
           <SummaryPanel detail={detail} />

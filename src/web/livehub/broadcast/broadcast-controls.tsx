@@ -26,9 +26,9 @@ interface BroadcastControlsProps {
 }
 
 /**
- * An editor's controls under the player (SPEC §2, §9): start and stop, preview, closing an orphaned
- * broadcast, mute, the unmute prompt, the flip-camera button on a phone, the microphone meter, the
- * camera and microphone selectors and, while live, the link readouts.
+ * An editor's controls over the player, in SPEC §2's order: the camera and microphone selectors,
+ * start and stop, preview, closing an orphaned broadcast, mute, the unmute prompt, the flip-camera
+ * button on a phone, the microphone meter and, while live, the link readouts.
  */
 export function BroadcastControls({ broadcast, devices, isDisabled, isOrphaned, hasSession, onStart, onPromptUnmute }: BroadcastControlsProps) {
   const { t } = useTranslation();
@@ -40,6 +40,36 @@ export function BroadcastControls({ broadcast, devices, isDisabled, isOrphaned, 
 
   return (
     <>
+      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
+        <Select
+          label={t('livehub.broadcast.camera')}
+          placeholder={t('livehub.broadcast.defaultDevice')}
+          data={devices.cameras}
+          value={devices.cameraId}
+          onChange={(id) => {
+            devices.setCameraId(id);
+            if (hasMedia) void broadcast.switchCamera({ deviceId: id });
+          }}
+          clearable
+          allowDeselect
+          comboboxProps={{ withinPortal: true }}
+          data-testid="camera-select"
+        />
+        <Select
+          label={t('livehub.broadcast.microphone')}
+          placeholder={t('livehub.broadcast.defaultDevice')}
+          data={devices.microphones}
+          value={devices.microphoneId}
+          onChange={(id) => {
+            devices.setMicrophoneId(id);
+            if (hasMedia) void broadcast.switchMicrophone(id);
+          }}
+          clearable
+          allowDeselect
+          comboboxProps={{ withinPortal: true }}
+          data-testid="microphone-select"
+        />
+      </SimpleGrid>
       <Group gap="xs" grow align="stretch">
         {isLive || phase === 'stopping' ? (
           <Button {...WRAP} color="red" leftSection={<StopIcon size={16} />} onClick={() => void broadcast.stop()} loading={phase === 'stopping'}>
@@ -110,36 +140,6 @@ export function BroadcastControls({ broadcast, devices, isDisabled, isOrphaned, 
         )}
       </Group>
       <MicMeter track={broadcast.stream?.getAudioTracks()[0] ?? null} muted={broadcast.muted} />
-      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
-        <Select
-          label={t('livehub.broadcast.camera')}
-          placeholder={t('livehub.broadcast.defaultDevice')}
-          data={devices.cameras}
-          value={devices.cameraId}
-          onChange={(id) => {
-            devices.setCameraId(id);
-            if (hasMedia) void broadcast.switchCamera({ deviceId: id });
-          }}
-          clearable
-          allowDeselect
-          comboboxProps={{ withinPortal: true }}
-          data-testid="camera-select"
-        />
-        <Select
-          label={t('livehub.broadcast.microphone')}
-          placeholder={t('livehub.broadcast.defaultDevice')}
-          data={devices.microphones}
-          value={devices.microphoneId}
-          onChange={(id) => {
-            devices.setMicrophoneId(id);
-            if (hasMedia) void broadcast.switchMicrophone(id);
-          }}
-          clearable
-          allowDeselect
-          comboboxProps={{ withinPortal: true }}
-          data-testid="microphone-select"
-        />
-      </SimpleGrid>
       {isLive && <LinkReadouts stats={broadcast.stats} />}
     </>
   );

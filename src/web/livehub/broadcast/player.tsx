@@ -7,6 +7,15 @@ import type { Broadcast } from './use-broadcast';
 
 /** The player's height cap (SPEC §9). */
 const PLAYER_MAX_HEIGHT = 640;
+/** Below this the camera is too small to check the framing; the page scrolls instead. */
+const PLAYER_MIN_HEIGHT = 240;
+/**
+ * What the window shows above the player: the Hub's header, the session bar, the panel's title and
+ * link, the selectors, 'Iniciar', the microphone. The player takes the rest of the screen's height
+ * (up to 640 px), so on a 1366x900 laptop the controls and the camera both show without scrolling.
+ */
+const BESIDE_PLAYER = 600;
+const PLAYER_HEIGHT = `clamp(${PLAYER_MIN_HEIGHT}px, 100dvh - ${BESIDE_PLAYER}px, ${PLAYER_MAX_HEIGHT}px)`;
 
 /** The 9:16 player: the local camera (muted: the seller must not hear itself), its badge, the viewer count and the clock. */
 export function Player({ broadcast, viewerCount }: { broadcast: Broadcast; viewerCount: number | null }) {
@@ -32,8 +41,8 @@ export function Player({ broadcast, viewerCount }: { broadcast: Broadcast; viewe
       w="100%"
       style={{
         aspectRatio: '9 / 16',
-        maxHeight: PLAYER_MAX_HEIGHT,
-        maxWidth: (PLAYER_MAX_HEIGHT * 9) / 16,
+        maxHeight: PLAYER_HEIGHT,
+        maxWidth: `calc(${PLAYER_HEIGHT} * 9 / 16)`,
         borderRadius: 16,
         background: 'linear-gradient(160deg, #221b30, #0f0d15)',
         border: stream ? 'none' : '2px dashed rgba(255,255,255,0.18)',
