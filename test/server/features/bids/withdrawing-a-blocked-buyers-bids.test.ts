@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AuctionLiveState, BidHistory } from '../../../../src/domain/bidding.js';
@@ -217,6 +217,42 @@ describe('blocking a buyer withdraws their standing bids', () => {
     expect(state.version).toBeGreaterThan(taken.json().state.version);
     expect((await updateSeen).version).toBe(state.version);
   });
+});
+
+describe('a block racing the buyer’s bids', () => {
+  it('leaves none of their bids standing and never them leading, whatever the order', async () => {
+    for (let round = 0; round < 4; round++) {
+      const [troll, honest] = [await person(`Trol Carrera${round}`), await person(`Hugo Carrera${round}`)];
+      const lots = await Promise.all([regular(), regular(), regular()]);
+      for (const lot of lots) expect((await bid(honest, lot.id, { amount: 500 })).statusCode).toBe(201);
+      const answers: { status: number; code?: string }[] = [];
+      /** The troll keeps raising on one lot, as a script would, while the block goes through. */
+      const raise = async (auctionId: string) => {
+        for (let i = 1; i <= 5; i++) {
+          const res = await bid(troll, auctionId, { amount: 500 + i * 100, maxAmount: 500 + i * 300 });
+          answers.push({ status: res.statusCode, ...(res.statusCode === 201 ? {} : { code: res.json().error.code }) });
+        }
+      };
+      const blocked = (async () => {
+        await new Promise((resolve) => setTimeout(resolve, round * 3));
+        return block(troll);
+      })();
+      await Promise.all([...lots.map((lot) => raise(lot.id)), blocked]);
+
+      // Every bid was either taken before the block (and withdrawn by it) or refused after it.
+      for (const a of answers) expect(a.status === 201 || (a.status === 403 && a.code === 'BUYER_BLOCKED'), JSON.stringify(a)).toBe(true);
+      const standing = await server.ctx.db
+        .select()
+        .from(bids)
+        .where(and(eq(bids.bidderId, troll.id), isNull(bids.withdrawnAt)));
+      expect(standing).toEqual([]);
+      for (const lot of lots) {
+        const after = await row(lot.id);
+        expect(after?.leaderId).toBe(honest.id);
+        expect(after).toMatchObject({ currentPrice: 500, bidCount: 1 });
+      }
+    }
+  }, 60_000);
 });
 
 describe('the close never makes a blocked bidder the winner', () => {
