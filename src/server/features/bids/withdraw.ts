@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { WithdrawnBids } from '../../../domain/bidding.js';
-import { recordAudit } from '../../audit.js';
+import { type AuditOrigin, recordAudit } from '../../audit.js';
 import { rows, type Tx } from '../../db/connect.js';
 import type { EngineLine, EngineState } from '../../db/engine-rows.js';
-import type { Acting } from '../../http/request-context.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import { auctionUpdated } from '../auctions/events.js';
 
@@ -34,8 +33,9 @@ export interface BidderWithdrawn {
  * FOR UPDATE), so a bid racing the block either was decided before (and is withdrawn here) or is
  * decided after the commit, when the engine's own check refuses it. A lot a rehearsal holds is left
  * alone: the rehearsal puts it back as it found it, and the close never makes a blocked bidder the winner.
+ * `by` is who blocked (a moderator's request), or null for the system (a block for unpaid bills).
  */
-export async function withdrawBidder(tx: Tx, opts: Acting<{ id: string }> & { companyId: string; userId: string }): Promise<BidderWithdrawn> {
+export async function withdrawBidder(tx: Tx, opts: { by: AuditOrigin; companyId: string; userId: string }): Promise<BidderWithdrawn> {
   const { companyId, userId } = opts;
   const locked = rows<{ id: string }>(
     await tx.execute(sql`
@@ -68,7 +68,7 @@ export async function withdrawBidder(tx: Tx, opts: Acting<{ id: string }> & { co
       lots.push({ auctionId, auctionName: state.name, currentPrice: state.currentPrice, startingPrice: state.startingPrice });
       events.push({ type: 'bidPlaced', state, lines: answer.lines, outbidUserId: null }, auctionUpdated(state));
       await recordAudit(tx, {
-        by: opts,
+        by: opts.by,
         action: 'auction.bids_withdraw',
         entityType: 'auction',
         entityId: auctionId,

@@ -74,7 +74,7 @@ export async function blockUser(
         after: { userId: opts.userId, email: target.email },
       });
     }
-    const withdrawn = await withdrawBidder(tx, { ...opts, companyId: opts.companyId, userId: opts.userId });
+    const withdrawn = await withdrawBidder(tx, { by: opts, companyId: opts.companyId, userId: opts.userId });
     const withEmail = moderatesCompany(opts.actor, opts.companyId);
     const [block] = await selectBlocks(tx, and(eq(companyBlocks.companyId, opts.companyId), eq(companyBlocks.userId, opts.userId)), { withEmail });
     if (!block) throw new Error('block row missing after insert');
