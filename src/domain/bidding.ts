@@ -46,6 +46,18 @@ export interface BidView {
   createdAt: number;
 }
 
+/**
+ * A lot whose standing bids were withdrawn (the company blocked their bidder): the price it fell
+ * back to, by the engine's own rules, from the others' bids (src/server/db/functions/withdraw-bids.sql).
+ */
+export interface WithdrawnBids {
+  auctionId: string;
+  auctionName: string;
+  /** The price now; null when no bid is left (it is back at its starting price, with no leader). */
+  currentPrice: number | null;
+  startingPrice: number;
+}
+
 /** What changes while an auction runs; sent after every bid, extension and close, and in every bid answer. */
 export interface AuctionLiveState {
   id: string;

@@ -3,6 +3,7 @@
  * reads, in one place. The server decides every refusal; the page only shows it.
  */
 import { z } from 'zod';
+import type { WithdrawnBids } from './bidding.js';
 
 /** A line holds at most this many characters (user-perceived: code points). */
 export const CHAT_TEXT_MAX = 200;
@@ -101,7 +102,8 @@ export interface ChatReport {
 export interface SessionModerator {
   userId: string;
   name: string;
-  email: string;
+  /** Only for the show's owners (its seller, the company's admins): an appointed moderator reads names only. */
+  email?: string;
   /** The seller and company admins moderate every show of theirs: they cannot be removed. */
   isOwner: boolean;
 }
@@ -119,10 +121,31 @@ export interface SessionMute {
 export interface CompanyBlock {
   userId: string;
   name: string;
-  email: string;
+  /** Only for the company's own people (its sellers and admins) and platform admins: a show's moderator reads the name only. */
+  email?: string;
   blockedBy: string | null;
   /** epoch ms */
   createdAt: number;
+}
+
+/** A lot the blocked user had already won and no bill holds: it is not billed while the block lasts. */
+export interface HeldWin {
+  auctionId: string;
+  auctionName: string;
+  amount: number | null;
+}
+
+/**
+ * POST /api/companies/{id}/blocks: the block, and what it did to the user's bids with the company.
+ * A repeat answers the same way (the lists then say what was left to do, usually nothing).
+ */
+export interface BlockAnswer extends CompanyBlock {
+  /** The open lots whose standing bids were withdrawn, with the price each fell back to. */
+  withdrawn: WithdrawnBids[];
+  /** Their pre-bids ('Puja anticipada') on the company's lots to come, removed. */
+  prebidsRemoved: number;
+  /** Lots they had already won and no bill holds: never billed while the block lasts (unblocking makes them billable again). */
+  heldWins: HeldWin[];
 }
 
 // ── Inputs (the server validates these; the web uses the same schemas) ──────

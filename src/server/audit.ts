@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   'auction.delete',
   'auction.buy_now',
   'auction.closed',
+  'auction.bids_withdraw',
   'category.create',
   'category.rename',
   'category.delete',

@@ -255,6 +255,7 @@ export const messages = {
     noItems: 'No hay artículos disponibles para este ganador.',
     checkoutFailed: 'No se pudo crear el enlace de pago. Revisa el servidor.',
     rehearsal: 'Es un ensayo: no se cobra nada.',
+    winnerBlocked: 'Bloqueaste a este comprador en tu tienda: sus lotes no se le cobran mientras siga bloqueado. Si lo desbloqueas, podrás cobrarlos.',
     notBillable: 'Una de las subastas no se puede facturar: debe haber terminado con este ganador y pertenecer a tu empresa.',
     alreadyBilled: 'Una de las subastas ya está en otro pago (borrador, en progreso o pagado).',
     mixedCompanies: 'Un pago sólo puede incluir subastas de una misma empresa.',

@@ -29,6 +29,11 @@ import fc from 'fast-check';
  *  - counterBid: with fewer than W seconds left, the end becomes the bid's time plus R, unless it
  *    already was later;
  *  - suddenDeath: never.
+ *
+ * Withdrawing a bidder's bids (their company blocked them): the auction becomes what the others'
+ * accepted bids make of it, replayed in their order by the rules above as if the withdrawn bidder
+ * had never bid (bids refused the first time are not replayed: they were never placed). The clock
+ * does not move. Their later bids, if any, count as anyone's.
  */
 
 export type ModelTimerMode = 'extend' | 'counterBid' | 'suddenDeath';
@@ -98,8 +103,21 @@ export class BiddingModel {
   price: number | null = null;
   endTime: number | null;
 
+  /** The bids accepted so far, in order (a raised maximum included): what a withdrawal replays. */
+  private accepted: ModelOp[] = [];
+
   constructor(readonly auction: ModelAuction) {
     this.endTime = auction.endTime ?? null;
+  }
+
+  /** Withdraws every bid `bidder` placed so far: the others' are replayed without them, by the same rules. */
+  withdraw(bidder: string): void {
+    const replayed = new BiddingModel({ ...this.auction, endTime: undefined });
+    for (const op of this.accepted) if (op.bidder !== bidder) replayed.bid({ bidder: op.bidder, amount: op.amount, max: op.max ?? null });
+    this.leader = replayed.leader;
+    this.leaderMax = replayed.leaderMax;
+    this.price = replayed.price;
+    this.accepted = replayed.accepted;
   }
 
   /** The increment at an amount. */
@@ -118,18 +136,19 @@ export class BiddingModel {
     if (op.at !== undefined && this.endTime !== null && op.at >= this.endTime) return { ...refused, reason: 'late' };
     if (op.amount < minimum) return { ...refused, reason: 'tooLow' };
     const myMax = Math.max(op.amount, op.max ?? op.amount);
+    this.accepted.push(op);
 
     if (this.leader === null) {
       this.leader = op.bidder;
       this.leaderMax = myMax;
       this.price = op.amount;
       this.leadTaken(op);
-      return this.accepted('leading');
+      return this.acceptedStep('leading');
     }
 
     if (this.leader === op.bidder) {
       this.leaderMax = Math.max(this.leaderMax ?? 0, myMax);
-      return this.accepted('maxRaised');
+      return this.acceptedStep('maxRaised');
     }
 
     // Two maximums compete; the earlier (the leader's) wins a tie.
@@ -144,7 +163,7 @@ export class BiddingModel {
     this.leaderMax = winner.max;
     this.price = price;
     if (newcomerWins) this.leadTaken(op);
-    return this.accepted(newcomerWins ? 'leading' : 'outbid');
+    return this.acceptedStep(newcomerWins ? 'leading' : 'outbid');
   }
 
   /** A bid took the lead: the clock answers by the format, when the model keeps one. */
@@ -152,7 +171,7 @@ export class BiddingModel {
     if (op.at !== undefined && this.endTime !== null && this.auction.timer) this.endTime = modelEndAfterLead(this.auction.timer, this.endTime, op.at);
   }
 
-  private accepted(outcome: ModelOutcome): ModelStep {
+  private acceptedStep(outcome: ModelOutcome): ModelStep {
     return {
       accepted: true,
       outcome,

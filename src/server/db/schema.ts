@@ -331,15 +331,26 @@ export const bids = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
     bidderName: text('bidder_name').notNull(),
-    /** Position in the auction's history, from 1; the last line is always the leader at the current price. */
+    /** Position in the auction's history, from 1; the last standing (not withdrawn) line is always the leader at the current price. */
     seq: integer('seq').notNull(),
     amount: integer('amount').notNull(),
     /** The bidder's private maximum for automatic bidding; never shown to others. */
     maxAmount: integer('max_amount'),
     /** True for a bid the engine placed on the bidder's behalf from their maximum. */
     isAutomatic: boolean('is_automatic').notNull().default(false),
+    /**
+     * The amount the bidder sent, on the lines of their own bids (`amount` may be higher: a bid that
+     * takes the lead stands at the proxy price). Null on automatic lines and on lines older than it;
+     * withdrawing bids replays the rest from it (src/server/db/functions/withdraw-bids.sql).
+     */
+    typedAmount: integer('typed_amount'),
     idempotencyKey: text('idempotency_key'),
     createdAt: createdAt(),
+    /**
+     * When the line stopped standing: its bidder was blocked by the company, or it answered a bid so
+     * withdrawn (withdraw-bids.sql). The row stays, out of the history, the counts, the price and the close.
+     */
+    withdrawnAt: ts('withdrawn_at'),
   },
   (t) => [
     unique('bids_auction_seq_key').on(t.auctionId, t.seq),

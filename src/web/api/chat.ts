@@ -1,6 +1,6 @@
 import { type QueryClient, replaceEqualDeep, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { ChatMessage, ChatPage, ChatReport, ChatSettings, SessionModerator, SessionMute, SlowModeSeconds } from '../../domain/chat.js';
+import type { BlockAnswer, ChatMessage, ChatPage, ChatReport, ChatSettings, SessionModerator, SessionMute, SlowModeSeconds } from '../../domain/chat.js';
 import { CHAT_MESSAGE_EVENT, CHAT_MESSAGES_EVENT, CHAT_REMOVED_EVENT, CHAT_SETTINGS_EVENT, CHAT_STANDING_EVENT } from '../../domain/realtime.js';
 import { addLine, applySettings, applyStanding, type ChatData, flattenChat, reconcileChat, removeLine } from './chat-cache';
 import { api } from './client';
@@ -161,7 +161,7 @@ export function useChatModeration(sessionId: string) {
     }),
     block: useMutation({
       mutationFn: (input: { companyId: string; userId: string }) =>
-        api.post<unknown>(`/api/companies/${encodeURIComponent(input.companyId)}/blocks`, { userId: input.userId }),
+        api.post<BlockAnswer>(`/api/companies/${encodeURIComponent(input.companyId)}/blocks`, { userId: input.userId }),
       onSuccess: refreshMutes,
     }),
   };

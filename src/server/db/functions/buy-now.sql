@@ -36,8 +36,10 @@ BEGIN
   END IF;
 
   v_prev_leader := a."leader_id";
-  INSERT INTO "bids" ("auction_id", "bidder_id", "bidder_name", "seq", "amount", "max_amount", "is_automatic", "idempotency_key")
-    VALUES (a."id", p_buyer, v_name, a."bid_count" + 1, a."buy_now_price", a."buy_now_price", false, p_key) RETURNING * INTO v_line;
+  -- Numbered on from the last line written (withdrawn lines keep their numbers: withdraw-bids.sql).
+  INSERT INTO "bids" ("auction_id", "bidder_id", "bidder_name", "seq", "amount", "max_amount", "typed_amount", "is_automatic", "idempotency_key")
+    VALUES (a."id", p_buyer, v_name, coalesce((SELECT max("seq") FROM "bids" WHERE "auction_id" = a."id"), 0) + 1,
+      a."buy_now_price", a."buy_now_price", a."buy_now_price", false, p_key) RETURNING * INTO v_line;
   UPDATE "auctions" SET "current_price" = a."buy_now_price", "bid_count" = a."bid_count" + 1, "leader_id" = p_buyer,
     "leader_max" = a."buy_now_price", "status" = 'ended', "end_time" = least("end_time", clock_timestamp()), "closed_at" = clock_timestamp(),
     "current_winner_id" = p_buyer, "current_winner_name" = v_name, "winner_email" = v_email, "winner_whatsapp" = v_whatsapp,

@@ -61,6 +61,7 @@ DECLARE
   v_all jsonb;
   v_price integer;
   v_prev_leader uuid;
+  v_seq integer;
 BEGIN
   IF n = 0 THEN RETURN '[]'::jsonb; END IF;
 
@@ -98,6 +99,9 @@ BEGIN
     RETURN to_jsonb(answers);
   END IF;
   cfg := coalesce(cfg, auction_bidding_config(a."id"));
+  -- Lines are numbered on from the last one written: withdrawn lines keep their numbers
+  -- (withdraw-bids.sql), so the count of standing lines (bid_count) may be lower.
+  v_seq := coalesce((SELECT max("seq") FROM "bids" WHERE "auction_id" = a."id"), 0);
   v_mode := cfg ->> 'timerMode';
   v_window := (cfg ->> 'antiSnipeSeconds')::integer;
   v_reset := (cfg ->> 'counterBidResetSeconds')::integer;
@@ -150,21 +154,23 @@ BEGIN
     v_prev_leader := a."leader_id";
     -- The leader's name, for the lines their maximum bids (not needed when the leader had no maximum left).
     IF a."leader_id" IS NOT NULL AND a."leader_max" > a."current_price" AND v_leader_name IS NULL THEN
-      SELECT "bidder_name" INTO v_leader_name FROM "bids" WHERE "auction_id" = a."id" AND "bidder_id" = a."leader_id" ORDER BY "seq" DESC LIMIT 1;
+      SELECT "bidder_name" INTO v_leader_name FROM "bids" WHERE "auction_id" = a."id" AND "bidder_id" = a."leader_id" AND "withdrawn_at" IS NULL ORDER BY "seq" DESC LIMIT 1;
     END IF;
 
     IF a."leader_id" IS NULL OR v_max > a."leader_max" THEN
       -- The new bid leads. A leader whose maximum was above the price bid it all first.
       IF a."leader_id" IS NOT NULL AND a."leader_max" > a."current_price" THEN
         a."bid_count" := a."bid_count" + 1;
+        v_seq := v_seq + 1;
         INSERT INTO "bids" ("auction_id", "bidder_id", "bidder_name", "seq", "amount", "max_amount", "is_automatic")
-          VALUES (a."id", a."leader_id", v_leader_name, a."bid_count", a."leader_max", a."leader_max", true) RETURNING * INTO v_line;
+          VALUES (a."id", a."leader_id", v_leader_name, v_seq, a."leader_max", a."leader_max", true) RETURNING * INTO v_line;
         v_all := v_all || bid_line(v_line);
       END IF;
       v_price := CASE WHEN a."leader_id" IS NULL THEN v_amount ELSE greatest(v_amount, least(v_max, a."leader_max" + bid_increment(cfg, a."leader_max"))) END;
       a."bid_count" := a."bid_count" + 1;
-      INSERT INTO "bids" ("auction_id", "bidder_id", "bidder_name", "seq", "amount", "max_amount", "is_automatic", "idempotency_key")
-        VALUES (a."id", v_bidder, names[i], a."bid_count", v_price, v_max, false, v_key) RETURNING * INTO v_line;
+      v_seq := v_seq + 1;
+      INSERT INTO "bids" ("auction_id", "bidder_id", "bidder_name", "seq", "amount", "max_amount", "typed_amount", "is_automatic", "idempotency_key")
+        VALUES (a."id", v_bidder, names[i], v_seq, v_price, v_max, v_amount, false, v_key) RETURNING * INTO v_line;
       v_lines := v_lines || bid_line(v_line);
       v_all := v_all || bid_line(v_line);
       -- The clock, by the timer format (only a bid that takes the lead gets here).
@@ -186,21 +192,24 @@ BEGIN
     ELSE
       -- The leader's maximum answers: the new bid stands in the history, and the leader stays ahead.
       a."bid_count" := a."bid_count" + 1;
-      INSERT INTO "bids" ("auction_id", "bidder_id", "bidder_name", "seq", "amount", "max_amount", "is_automatic", "idempotency_key")
-        VALUES (a."id", v_bidder, names[i], a."bid_count", v_amount, v_max, false, v_key) RETURNING * INTO v_line;
+      v_seq := v_seq + 1;
+      INSERT INTO "bids" ("auction_id", "bidder_id", "bidder_name", "seq", "amount", "max_amount", "typed_amount", "is_automatic", "idempotency_key")
+        VALUES (a."id", v_bidder, names[i], v_seq, v_amount, v_max, v_amount, false, v_key) RETURNING * INTO v_line;
       v_lines := v_lines || bid_line(v_line);
       v_all := v_all || bid_line(v_line);
       IF v_max > v_amount THEN
         a."bid_count" := a."bid_count" + 1;
+        v_seq := v_seq + 1;
         INSERT INTO "bids" ("auction_id", "bidder_id", "bidder_name", "seq", "amount", "max_amount", "is_automatic")
-          VALUES (a."id", v_bidder, names[i], a."bid_count", v_max, v_max, true) RETURNING * INTO v_line;
+          VALUES (a."id", v_bidder, names[i], v_seq, v_max, v_max, true) RETURNING * INTO v_line;
         v_lines := v_lines || bid_line(v_line);
         v_all := v_all || bid_line(v_line);
       END IF;
       v_price := least(v_max + bid_increment(cfg, v_max), a."leader_max");
       a."bid_count" := a."bid_count" + 1;
+      v_seq := v_seq + 1;
       INSERT INTO "bids" ("auction_id", "bidder_id", "bidder_name", "seq", "amount", "max_amount", "is_automatic")
-        VALUES (a."id", a."leader_id", v_leader_name, a."bid_count", v_price, a."leader_max", true) RETURNING * INTO v_line;
+        VALUES (a."id", a."leader_id", v_leader_name, v_seq, v_price, a."leader_max", true) RETURNING * INTO v_line;
       v_all := v_all || bid_line(v_line);
       a."current_price" := v_price;
       a."version" := a."version" + 1;

@@ -5,19 +5,32 @@ import { type Db, rows } from '../../db/connect.js';
 import type { EngineState } from '../../db/engine-rows.js';
 import { type PassLoop, startPassLoop } from '../../pass-loop.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
+import { auctionUpdated } from '../auctions/events.js';
 import { refreshAuctionSearchText } from '../auctions/search-text.js';
 
 /** Auctions closed per transaction; a backlog (after a restart) is worked through batch by batch. */
 const BATCH = 100;
 
+/** A closed auction, and whether the close withdrew a blocked bidder's bids first (the history changed). */
+export interface Closed {
+  state: EngineState;
+  withdrawn: boolean;
+}
+
 /** Closes every auction whose end time has passed, in one transaction per batch (close_due_auctions, src/server/db/functions/close-due-auctions.sql). */
 export async function closeDueAuctions(db: Db, limit = BATCH): Promise<EngineState[]> {
+  return (await closeDue(db, limit)).map((c) => c.state);
+}
+
+/** closeDueAuctions, with what the close withdrew. */
+export async function closeDue(db: Db, limit = BATCH): Promise<Closed[]> {
   return db.transaction(async (tx) => {
-    const closed = rows<{ r: { state: EngineState } }>(await tx.execute(sql`select close_due_auctions(${limit}::integer) as r`)).map((row) => row.r.state);
+    const answers = rows<{ r: { state: EngineState; withdrawn?: boolean } }>(await tx.execute(sql`select close_due_auctions(${limit}::integer) as r`));
+    const closed = answers.map(({ r }) => ({ state: r.state, withdrawn: r.withdrawn === true }));
     if (closed.length === 0) return closed;
     // The winner's name is searchable in the admin table.
-    await refreshAuctionSearchText(tx, { auctionIds: closed.map((s) => s.id) });
-    for (const s of closed) {
+    await refreshAuctionSearchText(tx, { auctionIds: closed.map((c) => c.state.id) });
+    for (const { state: s } of closed) {
       await recordAudit(tx, {
         by: null,
         action: 'auction.closed',
@@ -52,8 +65,9 @@ export function startClosingScheduler(opts: {
     retryMs: maxSleepMs,
     async pass(isStopped) {
       for (;;) {
-        const closed = await closeDueAuctions(opts.db);
-        await opts.publish(closed.map((state) => ({ type: 'auctionClosed', state })));
+        const closed = await closeDue(opts.db);
+        // Withdrawn lines leave the viewers' histories: their pages refetch on the update.
+        await opts.publish(closed.flatMap(({ state, withdrawn }) => [{ type: 'auctionClosed', state }, ...(withdrawn ? [auctionUpdated(state)] : [])]));
         if (closed.length < BATCH || isStopped()) break;
       }
       const [row] = rows<{ ms: number | string | null }>(

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { BidAnswer, BidHistory, BidOutcome, BuyNowAnswer } from '../../../domain/bidding.js';
 import { isUuid } from '../../../domain/ids.js';
 import { formatMoney } from '../../../domain/money.js';
@@ -167,7 +167,7 @@ export async function readEngineState(db: Db, auctionId: string): Promise<Engine
   return row?.s ?? null;
 }
 
-/** GET /api/auctions/{id}/bids: the public history, newest first, a page at a time, with the state. */
+/** GET /api/auctions/{id}/bids: the public history (standing lines), newest first, a page at a time, with the state. */
 export async function bidHistory(
   db: Db,
   present: BidPresenter,
@@ -185,7 +185,8 @@ export async function bidHistory(
       createdAt: bids.createdAt,
     })
     .from(bids)
-    .where(and(eq(bids.auctionId, state.id), opts.before === null ? undefined : lt(bids.seq, opts.before)))
+    // Withdrawn lines (a blocked bidder's, and what answered them) are out of the history.
+    .where(and(eq(bids.auctionId, state.id), isNull(bids.withdrawnAt), opts.before === null ? undefined : lt(bids.seq, opts.before)))
     .orderBy(desc(bids.seq))
     .limit(opts.limit);
   const items = found.map((b) => present.line(state.id, { ...b, createdAt: b.createdAt.getTime() }));

@@ -4,7 +4,13 @@ import type { Db, Tx } from '../../db/connect.js';
 import { chatMessages, chatReports, sessionModerators, sessionMutes, userProfiles } from '../../db/schema.js';
 import { moderatorPower } from './policies.js';
 import { type ChatPresenter, presentModerator, presentMute } from './presenters.js';
-import { type ChatSession, readPerson } from './queries.js';
+import { type ChatSession, type Person, readPerson } from './queries.js';
+
+/** The full name, unless the profile has none and it would be read from the e-mail: then the chat's public name ('Participante'). */
+function nameWithoutEmail(person: Person): string {
+  const local = person.email.split('@')[0];
+  return person.fullName === person.email || person.fullName === local ? person.publicName : person.fullName;
+}
 
 /** What moderators list: the reported lines, the session's moderators, the mutes that hold. */
 
@@ -26,8 +32,12 @@ export async function listReports(db: Db, present: ChatPresenter, session: ChatS
 /**
  * The session's moderators: its owners first (the seller and the company's admins, each only while
  * the policy still makes them an editor of it), then the appointed ones, by when they were appointed.
+ * Every moderator reads their names; only an owner (`withEmail`) reads their e-mails: an appointed
+ * moderator may be a buyer.
  */
-export async function listModerators(db: Db | Tx, session: ChatSession): Promise<{ items: SessionModerator[] }> {
+export async function listModerators(db: Db | Tx, session: ChatSession, opts: { withEmail: boolean }): Promise<{ items: SessionModerator[] }> {
+  const present = (person: Person, isOwner: boolean) =>
+    presentModerator({ userId: person.id, name: opts.withEmail ? person.fullName : nameWithoutEmail(person), email: person.email }, isOwner, opts);
   const companyAdmins = and(eq(userProfiles.companyId, session.companyId), sql`'admin' = any(${userProfiles.roles})`);
   const candidates = await db
     .select({ userId: userProfiles.userId })
@@ -37,8 +47,7 @@ export async function listModerators(db: Db | Tx, session: ChatSession): Promise
   const owners: SessionModerator[] = [];
   for (const c of candidates) {
     const person = await readPerson(db, c.userId);
-    if (person && moderatorPower(person, session, { isAppointed: false }) === 'owner')
-      owners.push(presentModerator({ userId: person.id, name: person.fullName, email: person.email }, true));
+    if (person && moderatorPower(person, session, { isAppointed: false }) === 'owner') owners.push(present(person, true));
   }
   // The seller first among the owners.
   owners.sort((a, b) => Number(b.userId === session.sellerId) - Number(a.userId === session.sellerId));
@@ -51,7 +60,7 @@ export async function listModerators(db: Db | Tx, session: ChatSession): Promise
   for (const a of appointed) {
     if (owners.some((o) => o.userId === a.userId)) continue;
     const person = await readPerson(db, a.userId);
-    if (person) others.push(presentModerator({ userId: person.id, name: person.fullName, email: person.email }, false));
+    if (person) others.push(present(person, false));
   }
   return { items: [...owners, ...others] };
 }

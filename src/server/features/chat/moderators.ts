@@ -13,8 +13,8 @@ import { type ChatSession, readChatSession, readPerson, userIdByEmail } from './
 
 /**
  * Appointing and removing a session's moderators, by its editors (the seller, the company's admins,
- * platform admins). The owners moderate without a row; an appointed moderator's power ends with the
- * show (policies.ts).
+ * platform admins), who read the list with e-mails. The owners moderate without a row; an appointed
+ * moderator's power ends with the show (policies.ts).
  */
 
 type Managing = Acting<ScopedActor> & { sessionId: string };
@@ -46,7 +46,7 @@ export async function appointModerator(db: Db, opts: Managing & { email: string 
     }
     if (created)
       await recordAudit(tx, { by: opts, action: 'live_session.moderator_add', entityType: 'live_session', entityId: session.id, after: { userId: person.id } });
-    return { created, ...(await listModerators(tx, session)) };
+    return { created, ...(await listModerators(tx, session, { withEmail: true })) };
   });
 }
 
@@ -69,6 +69,6 @@ export async function removeModerator(db: Db, opts: Managing & { userId: string 
       entityId: session.id,
       before: { userId: person.id },
     });
-    return listModerators(tx, session);
+    return listModerators(tx, session, { withEmail: true });
   });
 }

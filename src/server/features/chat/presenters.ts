@@ -41,8 +41,9 @@ export function createChatPresenter(secret: string) {
 }
 export type ChatPresenter = ReturnType<typeof createChatPresenter>;
 
-export function presentModerator(row: { userId: string; name: string; email: string }, isOwner: boolean): SessionModerator {
-  return { userId: row.userId, name: row.name, email: row.email, isOwner };
+/** A moderator as listed; the e-mail only for a reader who owns the show (`withEmail`). */
+export function presentModerator(row: { userId: string; name: string; email: string }, isOwner: boolean, opts: { withEmail: boolean }): SessionModerator {
+  return { userId: row.userId, name: row.name, ...(opts.withEmail ? { email: row.email } : {}), isOwner };
 }
 
 export function presentMute(row: { userId: string; name: string; until: Date | null }): SessionMute {

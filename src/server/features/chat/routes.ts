@@ -124,8 +124,9 @@ export async function chatRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
 
   app.get('/api/live-sessions/:id/moderators', { config: chat, preValidation: requireAuth, schema: { params: ZParams } }, async (req) => {
     const session = await readChatSession(db, req.params.id);
-    await requireModerator(db, currentUser(req), session);
-    return listModerators(db, session);
+    const power = await requireModerator(db, currentUser(req), session);
+    // E-mails for the show's owners only: an appointed moderator may be a buyer.
+    return listModerators(db, session, { withEmail: power === 'owner' });
   });
 
   app.post(

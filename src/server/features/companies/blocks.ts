@@ -1,6 +1,6 @@
 import { type AnyColumn, and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { CompanyBlock } from '../../../domain/chat.js';
+import { type BlockAnswer, type CompanyBlock, chatPublicName } from '../../../domain/chat.js';
 import { isUuid } from '../../../domain/ids.js';
 import type { Role } from '../../../domain/role-rules.js';
 import { recordAudit } from '../../audit.js';
@@ -10,35 +10,50 @@ import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import { assertBlockable, assertMayBlock, assertModerates } from './moderation-policies.js';
+import { withdrawBidder } from '../bids/withdraw.js';
+import { heldWins } from './blocked-winners.js';
+import { assertBlockable, assertMayBlock, assertModerates, moderatesCompany } from './moderation-policies.js';
 import type { CompanyActor } from './policies.js';
+
+/** What the chat calls someone whose profile has no name ('Participante'). */
+const NO_NAME = chatPublicName({ firstName: null, lastName: null, displayName: null });
 
 /** Blocked users and, apart, the people who blocked them. */
 const blocked = alias(userProfiles, 'blocked_profile');
 const blocker = alias(userProfiles, 'blocker_profile');
 
-/** How the panel names a person: first and last name once the profile has both, else the display name, else the e-mail. */
-function personName(p: Record<'firstName' | 'lastName' | 'displayName' | 'email', AnyColumn>): SQL<string | null> {
+/**
+ * How the panel names a person: first and last name once the profile has both, else the display
+ * name, else the first name, else (for the company's own people only) the e-mail. A show's
+ * moderator never reads an e-mail: a profile without a name is 'Participante', as the chat says.
+ */
+function personName(p: Record<'firstName' | 'lastName' | 'displayName' | 'email', AnyColumn>, opts: { withEmail: boolean }): SQL<string | null> {
   const full = sql`case when nullif(trim(${p.lastName}), '') is not null then trim(concat_ws(' ', trim(${p.firstName}), trim(${p.lastName}))) end`;
-  return sql<string | null>`coalesce(${full}, nullif(trim(${p.displayName}), ''), nullif(trim(${p.firstName}), ''), ${p.email})`;
+  const last = opts.withEmail ? sql`${p.email}` : sql`${NO_NAME}::text`;
+  return sql<string | null>`coalesce(${full}, nullif(trim(${p.displayName}), ''), nullif(trim(${p.firstName}), ''), ${last})`;
 }
 
 /** GET /api/companies/{id}/blocks: the company's blocked users, newest first. */
 export async function listBlocks(db: Db, opts: { actor: CompanyActor; companyId: string }): Promise<{ items: CompanyBlock[] }> {
   await assertModerates(db, opts.actor, opts.companyId);
-  const rows = await selectBlocks(db, eq(companyBlocks.companyId, opts.companyId));
+  const rows = await selectBlocks(db, eq(companyBlocks.companyId, opts.companyId), { withEmail: true });
   return { items: rows };
 }
 
 /**
- * POST /api/companies/{id}/blocks: blocks a user from the company's chats, bids and purchases.
- * A repeat changes nothing and answers the standing block (`created: false`); only a new block is
- * audited and heard by the user's pages.
+ * POST /api/companies/{id}/blocks: blocks a user from the company's chats, bids and purchases, in one
+ * transaction: their standing bids on its lots not yet closed are withdrawn (each lot falls back to
+ * the others' bids: bids/withdraw.ts), their pre-bids there removed, and the lots they already won
+ * and no bill holds are named (never billed while blocked: blocked-winners.ts). Only a new block is
+ * audited and heard by the user's pages; a repeat changes nothing else, except that it withdraws
+ * what a block made without it left standing (a strikes block: unpaid/expiry.ts). Either way the
+ * answer has the same shape, and a show's moderator (who may be a buyer) reads names, never an
+ * e-mail: those are for the company's own people and platform admins.
  */
 export async function blockUser(
   db: Db,
   opts: Acting<CompanyActor> & { companyId: string; userId: string },
-): Promise<{ block: CompanyBlock; created: boolean; events: DomainEvent[] }> {
+): Promise<{ block: BlockAnswer; created: boolean; events: DomainEvent[] }> {
   return db.transaction(async (tx) => {
     await assertMayBlock(tx, opts.actor, opts.companyId);
     const target = await findUser(tx, opts.userId);
@@ -59,9 +74,20 @@ export async function blockUser(
         after: { userId: opts.userId, email: target.email },
       });
     }
-    const [block] = await selectBlocks(tx, and(eq(companyBlocks.companyId, opts.companyId), eq(companyBlocks.userId, opts.userId)));
+    const withdrawn = await withdrawBidder(tx, { by: opts, companyId: opts.companyId, userId: opts.userId });
+    const withEmail = moderatesCompany(opts.actor, opts.companyId);
+    const [block] = await selectBlocks(tx, and(eq(companyBlocks.companyId, opts.companyId), eq(companyBlocks.userId, opts.userId)), { withEmail });
     if (!block) throw new Error('block row missing after insert');
-    return { block, created, events: created ? [standing(opts.companyId, opts.userId, true)] : [] };
+    return {
+      block: {
+        ...block,
+        withdrawn: withdrawn.lots,
+        prebidsRemoved: withdrawn.prebidsRemoved,
+        heldWins: await heldWins(tx, { companyId: opts.companyId, userId: opts.userId }),
+      },
+      created,
+      events: [...(created ? [standing(opts.companyId, opts.userId, true)] : []), ...withdrawn.events],
+    };
   });
 }
 
@@ -92,13 +118,14 @@ function standing(companyId: string, userId: string, isBlocked: boolean): Domain
   return { type: 'chatStandingChanged', userId, standing: { sessionId: null, companyId, isBlocked } };
 }
 
-async function selectBlocks(db: Db | Tx, where: SQL | undefined): Promise<CompanyBlock[]> {
+/** The blocks as listed; `withEmail` for the company's own people and platform admins only. */
+async function selectBlocks(db: Db | Tx, where: SQL | undefined, opts: { withEmail: boolean }): Promise<CompanyBlock[]> {
   const rows = await db
     .select({
       userId: companyBlocks.userId,
-      name: personName(blocked),
+      name: personName(blocked, opts),
       email: users.email,
-      blockedBy: sql<string | null>`case when ${companyBlocks.blockedBy} is null then null else ${personName(blocker)} end`,
+      blockedBy: sql<string | null>`case when ${companyBlocks.blockedBy} is null then null else ${personName(blocker, opts)} end`,
       createdAt: companyBlocks.createdAt,
     })
     .from(companyBlocks)
@@ -107,7 +134,12 @@ async function selectBlocks(db: Db | Tx, where: SQL | undefined): Promise<Compan
     .leftJoin(blocker, eq(blocker.userId, companyBlocks.blockedBy))
     .where(where)
     .orderBy(desc(companyBlocks.createdAt), desc(companyBlocks.userId));
-  return rows.map((r) => ({ ...r, name: r.name ?? r.email, createdAt: r.createdAt.getTime() }));
+  return rows.map(({ email, ...r }) => ({
+    ...r,
+    name: r.name ?? (opts.withEmail ? email : NO_NAME),
+    ...(opts.withEmail ? { email } : {}),
+    createdAt: r.createdAt.getTime(),
+  }));
 }
 
 async function findUser(db: Db | Tx, userId: string): Promise<{ id: string; email: string; roles: Role[]; profileCompanyId: string | null } | undefined> {

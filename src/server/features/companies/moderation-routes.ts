@@ -38,9 +38,10 @@ export async function companyModerationRoutes(fastify: FastifyInstance, ctx: App
     '/api/companies/:id/blocks',
     { config: { rateLimit: writeLimit }, preValidation: requireAuth, schema: { params: ZCompanyParams, body: ZBlockInput } },
     async (req, reply) => {
-      const { block, created, events } = await blockUser(db, { ...requestContext(req), companyId: req.params.id, userId: req.body.userId });
+      const { block, events } = await blockUser(db, { ...requestContext(req), companyId: req.params.id, userId: req.body.userId });
       await publisher.publish(events);
-      return reply.code(created ? 201 : 200).send(block);
+      // A repeat answers as the first did: whether someone was already blocked is not for a show's moderator to learn.
+      return reply.code(201).send(block);
     },
   );
 

@@ -52,6 +52,8 @@ export async function takeRehearsalSnapshot(tx: Tx, opts: { sessionId: string; a
     insert into rehearsal_snapshots (session_id, auction_id, snapshot)
     select s.id, a.id, jsonb_build_object(
       'auction', jsonb_build_object(${fields}),
+      -- The last line written before: withdrawn lines keep their numbers, so bid_count may be lower (withdraw-bids.sql).
+      'maxSeq', (select coalesce(max(b.seq), 0) from bids b where b.auction_id = a.id),
       'lots', coalesce((select jsonb_agg(jsonb_build_object('id', l.id, 'status', l.status)) from live_lots l where l.auction_id = a.id), '[]'::jsonb),
       'prebids', coalesce((select jsonb_agg(to_jsonb(p)) from prebids p where p.auction_id = a.id), '[]'::jsonb),
       'bidKeys', coalesce((select jsonb_agg(jsonb_build_object('bidder_id', k.bidder_id, 'idempotency_key', k.idempotency_key))
@@ -87,9 +89,14 @@ export async function restoreRehearsalTx(tx: Tx, opts: { sessionId: string; auct
     const snap = JSON.stringify(claimed.find((c) => c.auction_id === id)?.snapshot);
     // The auction first (every writer's first lock), then the sessions holding it, as the close does.
     await tx.execute(sql`select 1 from auctions where id = ${id}::uuid for no key update`);
+    // The lines the rehearsal wrote go, and those it withdrew (a blocked bidder's, at the close) stand again.
     await tx.execute(sql`
-      with s as (select ${snap}::jsonb -> 'auction' as a)
-      delete from bids where auction_id = ${id}::uuid and seq > (select (a ->> 'bid_count')::integer from s)`);
+      with s as (select ${snap}::jsonb as j)
+      delete from bids where auction_id = ${id}::uuid
+        and seq > (select coalesce((j ->> 'maxSeq')::integer, (j -> 'auction' ->> 'bid_count')::integer) from s)`);
+    await tx.execute(sql`
+      update bids set withdrawn_at = null where auction_id = ${id}::uuid and withdrawn_at is not null
+        and withdrawn_at >= (select created_at from rehearsal_snapshots where session_id = ${opts.sessionId}::uuid and auction_id = ${id}::uuid)`);
     await tx.execute(sql`
       delete from bid_keys k where k.auction_id = ${id}::uuid
         and not exists (select 1 from jsonb_to_recordset(${snap}::jsonb -> 'bidKeys') as x(bidder_id uuid, idempotency_key text)

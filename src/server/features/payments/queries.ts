@@ -7,6 +7,7 @@ import type { Db, Tx } from '../../db/connect.js';
 import { escapeLike, foldedSql } from '../../db/like.js';
 import { auctions, HOLDING_PAYMENT_STATUSES, liveLots, paymentItems, payments } from '../../db/schema.js';
 import { scopeWhere } from '../../policies/scope.js';
+import { winnerNotBlockedByCompany } from '../companies/blocked-winners.js';
 import { companyNameSql, companyNames } from '../companies/queries.js';
 import { inRehearsal } from '../live/rehearsal.js';
 import { collectorOf, collectorsOf, saleKey } from './collectors.js';
@@ -140,6 +141,7 @@ export async function winnersSummary(db: Db, opts: { scope: PaymentScope /** Onl
         // A rehearsal sells nothing, while it runs or after (live/rehearsal.ts).
         sql`not ${inRehearsal(auctions.id)}`,
         sql`${auctions.currentWinnerId} not in (select id from users where is_simulated)`,
+        winnerNotBlockedByCompany(auctions),
         notExists(
           db
             .select({ one: sql`1` })

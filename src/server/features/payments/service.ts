@@ -8,6 +8,7 @@ import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
+import { winnerNotBlockedByCompany } from '../companies/blocked-winners.js';
 import { companyNames } from '../companies/queries.js';
 import { inRehearsal } from '../live/rehearsal.js';
 import { collectorsOf, saleKey } from './collectors.js';
@@ -113,6 +114,13 @@ async function lockBillable(
     .where(and(inArray(auctions.id, ids), sql`(${inRehearsal(auctions.id)} or ${auctions.currentWinnerId} in (select id from users where is_simulated))`))
     .limit(1);
   if (rehearsed) throw conflict(messages.payments.rehearsal);
+  // Nor is what a buyer the company blocked had won (companies/blocked-winners.ts).
+  const [blockedWin] = await tx
+    .select({ id: auctions.id })
+    .from(auctions)
+    .where(and(inArray(auctions.id, ids), sql`not ${winnerNotBlockedByCompany(auctions)}`))
+    .limit(1);
+  if (blockedWin) throw conflict(messages.payments.winnerBlocked);
   for (const r of rows) {
     if (!isInScope(opts.scope, r) || r.status !== 'ended' || r.winnerId !== opts.winnerId) throw conflict(messages.payments.notBillable);
   }

@@ -5,6 +5,7 @@ import { type ShowBillPreview, shippingFor } from '../../../domain/show-billing.
 import type { Db, Tx } from '../../db/connect.js';
 import { auctions, HOLDING_PAYMENT_STATUSES, liveLots, paymentItems, payments } from '../../db/schema.js';
 import { scopeWhere } from '../../policies/scope.js';
+import { winnerNotBlockedByCompany } from '../companies/blocked-winners.js';
 import { companyNames } from '../companies/queries.js';
 import { inRehearsal } from '../live/rehearsal.js';
 import { collectorsOf, saleKey } from '../payments/collectors.js';
@@ -51,6 +52,7 @@ export async function unbilledGroups(db: Db | Tx, opts: { sessionId: string; sco
         isNotNull(auctions.currentWinnerId),
         sql`not ${inRehearsal(auctions.id)}`,
         sql`${auctions.currentWinnerId} not in (select id from users where is_simulated)`,
+        winnerNotBlockedByCompany(auctions),
         notExists(
           db
             .select({ one: sql`1` })

@@ -50,7 +50,7 @@ export async function syncOffers(db: Db | Tx): Promise<void> {
        and (p.payment_status = 'paid' or (p.payment_status = 'canceled' and p.expired_at is null))`);
 }
 
-/** Each bidder's own highest bid on these auctions, highest first (the earlier line first on a tie). */
+/** Each bidder's own highest standing bid on these auctions (withdrawn lines are not bids), highest first (the earlier line first on a tie). */
 export async function bidLines(db: Db | Tx, auctionIds: string[]): Promise<Map<string, BidLine[]>> {
   const answer = new Map<string, BidLine[]>();
   if (auctionIds.length === 0) return answer;
@@ -58,7 +58,7 @@ export async function bidLines(db: Db | Tx, auctionIds: string[]): Promise<Map<s
     await db.execute(sql`
       select b.auction_id, b.bidder_id, (array_agg(b.bidder_name order by b.seq desc))[1] as bidder_name, max(b.amount)::int as amount, min(b.seq) as first_seq
         from bids b
-       where b.auction_id in (${sql.join(
+       where b.withdrawn_at is null and b.auction_id in (${sql.join(
          auctionIds.map((id) => sql`${id}::uuid`),
          sql`, `,
        )})

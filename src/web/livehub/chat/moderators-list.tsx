@@ -6,7 +6,7 @@ import { useSessionModerators } from '../../api/chat';
 import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
 
-/** The session's moderators: the owners (seller, company admins, not removable) and those appointed by e-mail. */
+/** The session's moderators: the owners (seller, company admins, not removable) and those appointed by e-mail (shown to the owners only). */
 export function ModeratorsList({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
   const { list, add, remove } = useSessionModerators(sessionId);
@@ -81,9 +81,12 @@ export function ModeratorsList({ sessionId }: { sessionId: string }) {
                   </Badge>
                 )}
               </Group>
-              <Text size="xs" c="dimmed" truncate>
-                {moderator.email}
-              </Text>
+              {/* The e-mails are the show's owners' to read; an appointed moderator's list has names only. */}
+              {moderator.email && (
+                <Text size="xs" c="dimmed" truncate>
+                  {moderator.email}
+                </Text>
+              )}
             </Stack>
             {!moderator.isOwner && (
               <Button

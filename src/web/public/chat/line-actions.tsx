@@ -6,6 +6,7 @@ import { useChatAuthor, useChatModeration, useReportChatLine } from '../../api/c
 import { NativeDialog } from '../../components/native-dialog';
 import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
+import { blockAnswerText } from './block-answer-text';
 import type { ChatRoom } from './use-chat-room';
 
 interface LineActionsProps {
@@ -74,8 +75,7 @@ export function LineActions({ room, line, onClose }: LineActionsProps) {
       case 'block': {
         const { userId } = await authorOf();
         if (!companyId) throw new Error('The show has no company to block from');
-        await moderation.block.mutateAsync({ companyId, userId });
-        return t('live.chat.actions.blockedDone', { name });
+        return blockAnswerText(await moderation.block.mutateAsync({ companyId, userId }), name, t);
       }
     }
   };

@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionModerator } from '../../../../src/domain/chat.js';
+import { userProfiles } from '../../../../src/server/db/schema.js';
 import { messages } from '../../../../src/server/messages.js';
 import { buildActor, buildBidder } from '../../../support/actors.js';
 import { caller, startTestServer, type TestServer } from '../../../support/server.js';
@@ -37,7 +39,8 @@ describe('moderators', () => {
     // Again, or an owner: 200, nothing added.
     expect((await call(show.admin, 'POST', url(show.sessionId), { email: helper.email })).statusCode).toBe(200);
     expect((await call(show.admin, 'POST', url(show.sessionId), { email: show.seller.email })).statusCode).toBe(200);
-    expect(await list(helper, show.sessionId)).toEqual(items);
+    // The appointed moderator reads the same list, names only.
+    expect(await list(helper, show.sessionId)).toEqual(items.map(({ email: _email, ...m }) => m));
     expect(await auditsOf(server, show.sessionId, 'live_session.moderator_add')).toMatchObject([{ actorId: show.seller.id, after: { userId: helper.id } }]);
   });
 
@@ -78,6 +81,27 @@ describe('moderators', () => {
       messages.chat.moderatorIsOwner,
     );
     expectError(await call(show.admin, 'DELETE', `${url(show.sessionId)}/no-es-id`), 404, 'NOT_FOUND');
+  });
+
+  it('shows e-mails to the show’s owners only: an appointed moderator who is a buyer reads names, never an address', async () => {
+    const show = await buildShow(server);
+    const helper = await buildBidder(server);
+    // Someone whose profile has no name: the owners read their e-mail, the helper a name not made from it.
+    const nameless = await buildActor(server, { email: `sin.nombre.${show.companyId}@ejemplo.mx`, name: 'Temporal', roles: ['buyer'] });
+    await server.ctx.db.update(userProfiles).set({ firstName: null, lastName: null, displayName: null }).where(eq(userProfiles.userId, nameless.id));
+    for (const who of [helper, nameless]) expect((await call(show.seller, 'POST', url(show.sessionId), { email: who.email })).statusCode).toBe(201);
+
+    const forOwner = await list(show.admin, show.sessionId);
+    expect(forOwner.map((m) => m.email)).toEqual([show.seller.email, show.admin.email, helper.email, nameless.email]);
+    const asHelper = await call(helper, 'GET', url(show.sessionId));
+    expect(asHelper.statusCode).toBe(200);
+    expect((asHelper.json() as { items: SessionModerator[] }).items).toEqual([
+      { userId: show.seller.id, name: 'Vera Vendedora', isOwner: true },
+      { userId: show.admin.id, name: 'Julia Jefa', isOwner: true },
+      { userId: helper.id, name: helper.name, isOwner: false },
+      { userId: nameless.id, name: 'Participante', isOwner: false },
+    ]);
+    expect(asHelper.body).not.toContain('@');
   });
 
   it('lets a platform admin appoint in any company’s show', async () => {

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyBlock } from '../../../../src/domain/chat.js';
 import type { ChatStandingEvent, SessionStatusEvent } from '../../../../src/domain/realtime.js';
 import type { Role } from '../../../../src/domain/role-rules.js';
-import { auditLog, companyBlocks, sessionModerators } from '../../../../src/server/db/schema.js';
+import { auditLog, companyBlocks, sessionModerators, userProfiles } from '../../../../src/server/db/schema.js';
 import { messages } from '../../../../src/server/messages.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
 import { buildCompany, buildSession } from '../../../support/factories.js';
@@ -141,11 +141,11 @@ describe('who may block a user from a company', () => {
 });
 
 describe('blocking and unblocking', () => {
-  it('blocks once: a repeat answers 200 with the same block, and is neither stored nor audited twice', async () => {
+  it('blocks once: a repeat answers as the first did, and is neither stored nor audited twice', async () => {
     const target = await buyer('Ramona Repetida');
     const first = await call(who.sellerA, 'POST', '/api/companies/empresa-a/blocks', { userId: target.id });
     const again = await call(who.adminA, 'POST', '/api/companies/empresa-a/blocks', { userId: target.id });
-    expect([first.statusCode, again.statusCode]).toEqual([201, 200]);
+    expect([first.statusCode, again.statusCode]).toEqual([201, 201]);
     expect(again.json()).toEqual(first.json());
     expect(first.json()).toMatchObject({ userId: target.id, email: target.email, name: 'Ramona Repetida' });
     expect((await blocksOf('empresa-a')).filter((b) => b.userId === target.id)).toHaveLength(1);
@@ -160,7 +160,7 @@ describe('blocking and unblocking', () => {
       call(who.modA, 'POST', '/api/companies/empresa-a/blocks', { userId: target.id }),
       call(who.sellerA, 'POST', '/api/companies/empresa-a/blocks', { userId: target.id }),
     ]);
-    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 201]);
+    expect(answers.map((r) => r.statusCode)).toEqual([201, 201]);
     expect((await blocksOf('empresa-a')).filter((b) => b.userId === target.id)).toHaveLength(1);
     const rows = (await audits('empresa-a', 'company.block')).filter((r) => (r.after as { userId: string }).userId === target.id);
     expect(rows).toHaveLength(1);
@@ -242,8 +242,49 @@ describe('blocking and unblocking', () => {
     const socket = await socketOf(target);
     const heard: unknown[] = [];
     socket.on('chatStanding', (e: unknown) => heard.push(e));
-    expect((await call(who.adminA, 'POST', '/api/companies/empresa-a/blocks', { userId: target.id })).statusCode).toBe(200);
+    expect((await call(who.adminA, 'POST', '/api/companies/empresa-a/blocks', { userId: target.id })).statusCode).toBe(201);
     await drained(socket, target.id);
     expect(heard).toEqual([]);
+  });
+});
+
+describe('what a show’s moderator who is a buyer reads of a block', () => {
+  const blockKeys = ['userId', 'name', 'blockedBy', 'createdAt', 'withdrawn', 'prebidsRemoved', 'heldWins'];
+
+  it('answers the name only, never an e-mail, and a repeat exactly as the first', async () => {
+    const target = await buyer('Olga Oculta');
+    const first = await call(who.modA, 'POST', '/api/companies/empresa-a/blocks', { userId: target.id });
+    const again = await call(who.modA, 'POST', '/api/companies/empresa-a/blocks', { userId: target.id });
+    expect([first.statusCode, again.statusCode]).toEqual([201, 201]);
+    expect(Object.keys(first.json()).sort()).toEqual([...blockKeys].sort());
+    expect(again.json()).toEqual(first.json());
+    expect(first.json()).toMatchObject({ userId: target.id, name: 'Olga Oculta', withdrawn: [], prebidsRemoved: 0, heldWins: [] });
+    expect(first.body).not.toContain(target.email);
+    expect(first.body).not.toContain('@');
+  });
+
+  it('names someone whose profile has no name without their e-mail', async () => {
+    const target = await buyer('Sin Nombre');
+    await server.ctx.db.update(userProfiles).set({ firstName: null, lastName: null, displayName: null }).where(eq(userProfiles.userId, target.id));
+    const res = await call(who.modA, 'POST', '/api/companies/empresa-a/blocks', { userId: target.id });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().name).toBe('Participante');
+    expect(res.body).not.toContain('@');
+  });
+
+  it.each([
+    ['a seller of the company', 'sellerA'],
+    ['an admin of the company', 'adminA'],
+    ['a platform admin', 'platform'],
+  ] as const)('gives the e-mail to %s, in the same shape', async (_label, actor) => {
+    const target = await buyer('Ema Visible');
+    const res = await call(who[actor], 'POST', '/api/companies/empresa-a/blocks', { userId: target.id });
+    expect(res.statusCode).toBe(201);
+    expect(Object.keys(res.json()).sort()).toEqual([...blockKeys, 'email'].sort());
+    expect(res.json()).toMatchObject({ name: 'Ema Visible', email: target.email });
+    // A moderator's repeat of the same block: still no e-mail for them.
+    const repeat = await call(who.modA, 'POST', '/api/companies/empresa-a/blocks', { userId: target.id });
+    expect([repeat.statusCode, Object.keys(repeat.json()).sort()]).toEqual([201, [...blockKeys].sort()]);
+    expect(repeat.body).not.toContain(target.email);
   });
 });
