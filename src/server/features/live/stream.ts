@@ -1,6 +1,8 @@
-import type { VideoProviderName } from '../../../domain/video.js';
+import { eq } from 'drizzle-orm';
+import { isBroadcasting, type VideoProviderName } from '../../../domain/video.js';
 import { recordAudit } from '../../audit.js';
 import type { Db } from '../../db/connect.js';
+import { liveSessions } from '../../db/schema.js';
 import type { Acting } from '../../http/request-context.js';
 import type { BidPresenter } from '../bids/presenters.js';
 import { type Actor, afterCommit, bumpSession, checkReopen, lockEditable, type SessionCommitted } from './sessions.js';
@@ -48,4 +50,32 @@ export async function stopStream(db: Db, opts: Acting<Actor> & { present: BidPre
     return { sessionId: row.id, statusChanged: before.status !== row.status };
   });
   return afterCommit(db, opts.present, change);
+}
+
+/**
+ * The system's 'Detener' for a broadcast whose publisher is gone (publisher-watch.ts): the same
+ * change as stopStream, audited with no actor. Only the broadcast that was seen gone stops (the
+ * one started at `startedAt`): a seller who pressed 'Iniciar' again meanwhile keeps hers. Null
+ * when there was nothing left to stop.
+ */
+export async function stopAbandonedStream(db: Db, opts: { present: BidPresenter; sessionId: string; startedAt: number }): Promise<SessionCommitted | null> {
+  const change = await db.transaction(async (tx) => {
+    const [before] = await tx.select().from(liveSessions).where(eq(liveSessions.id, opts.sessionId)).for('update');
+    if (!before) return null;
+    const started = before.lastStreamStart?.getTime() ?? null;
+    const isOn = isBroadcasting({ lastStreamStart: started, lastStreamStop: before.lastStreamStop?.getTime() ?? null });
+    if (!isOn || started !== opts.startedAt) return null;
+    const status = before.status === 'ended' ? 'ended' : 'scheduled';
+    const row = await bumpSession(tx, before.id, { status, lastStreamStop: new Date() });
+    await recordAudit(tx, {
+      by: null,
+      action: 'live_session.stream_stop',
+      entityType: 'live_session',
+      entityId: row.id,
+      before: { status: before.status },
+      after: { status: row.status, reason: 'publisherGone' },
+    });
+    return { sessionId: row.id, statusChanged: before.status !== row.status };
+  });
+  return change ? afterCommit(db, opts.present, change) : null;
 }
