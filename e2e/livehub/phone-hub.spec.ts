@@ -86,13 +86,16 @@ describe('the Live Hub on a phone', () => {
     await eventuallyMedia(() => hub.getByTestId('hub-video').evaluate((v: HTMLVideoElement) => v.videoWidth)).toBeGreaterThan(0);
     const video = await hub.getByTestId('hub-video').boundingBox();
     expect(video).toMatchObject({ x: 0, y: 0, width: 390, height: HEIGHT });
-    expect(await hub.getByRole('button', { name: h.header.more }).count()).toBe(0);
+    // No header, no footer: the Hub's own top bar is all there is above the camera.
+    expect(await hub.getByRole('banner').count()).toBe(0);
+    expect(await hub.getByRole('contentinfo').count()).toBe(0);
 
     const controls = [
-      ...[15, 30, 60].map((seconds) => hub.getByRole('button', { name: fill(h.timer.add, { seconds: String(seconds) }) })),
+      ...[15, 30, 60].map((seconds) => hub.getByRole('button', { name: fill(h.timer.set, { seconds: String(seconds) }) })),
       hub.getByRole('button', { name: p.next }),
       hub.getByRole('button', { name: p.lots, exact: true }),
       hub.getByRole('button', { name: p.chat, exact: true }),
+      hub.getByRole('button', { name: p.more, exact: true }),
       hub.getByRole('button', { name: h.broadcast.start, exact: true }),
       hub.getByRole('button', { name: p.mute }),
       hub.getByRole('button', { name: h.broadcast.flip }),
@@ -135,7 +138,7 @@ describe('the Live Hub on a phone', () => {
     const card = hub.getByTestId('phone-lot-card');
     await hub.getByRole('button', { name: p.next }).click();
     await card.getByText(LOTS[0]).waitFor();
-    await hub.getByRole('button', { name: fill(h.timer.add, { seconds: '15' }) }).click();
+    await hub.getByRole('button', { name: fill(h.timer.set, { seconds: '15' }) }).click();
     await eventually(() => card.getByTestId('current-lot-countdown').innerText()).toMatch(/^Quedan 00:1\d$/);
 
     const buyer = await signedInPhone(BUYER);
