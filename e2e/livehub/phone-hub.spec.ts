@@ -20,7 +20,8 @@ import { hubApi } from './hub-show.js';
  * camera with its controls in the bottom third; the seller starts the broadcast, flips the camera
  * while live, opens three lots one after the other with 'Siguiente lote', and a buyer on another
  * phone bids on the first, which sells: the Hub says 'Vendido' and the price. The lots' sheet opens
- * and closes, nothing scrolls sideways, and axe finds nothing serious.
+ * and closes, nothing scrolls sideways, and axe finds nothing serious. Closing the tab while on the
+ * air asks first, and the buyer then reads that the video stopped.
  */
 const h = t.livehub;
 const p = t.livehub.phone;
@@ -176,5 +177,19 @@ describe('the Live Hub on a phone', () => {
     // Still on the air through all of it.
     expect(await stage.getAttribute('data-phase')).toBe('publishing');
     expect(await sideScroll(hub)).toBeLessThanOrEqual(0);
+
+    // Closing the tab while on the air: the browser asks first; leaving anyway stops the broadcast,
+    // and the buyer reads that the video stopped instead of waiting for the seller.
+    const asked = new Promise<string>((resolve) =>
+      hub.once('dialog', (dialog) => {
+        resolve(dialog.type());
+        void dialog.accept();
+      }),
+    );
+    await hub.close({ runBeforeUnload: true });
+    expect(await asked).toBe('beforeunload');
+    const publicSession = async () => ((await app.app.inject({ method: 'GET', url: `/api/live-sessions/${sessionId}` })).json() as LiveSessionDetail).session;
+    await eventually(async () => (await publicSession()).broadcasting).toBe(false);
+    await eventually(() => buyer.getByTestId('live-session').getAttribute('data-state')).toBe('stopped');
   });
 });

@@ -10,7 +10,7 @@ import { type Actor, afterCommit, bumpSession, checkReopen, lockEditable, type S
 /**
  * SPEC §4 "Broadcast state": 'Iniciar' sets the session live with the provider that carries it and
  * a start time; 'Detener' sets it scheduled with a stop time (an ended session stays ended: the
- * seller closed the show before stopping the camera). Both are the session's editors' only.
+ * seller closed the show before stopping the camera); `stopped` says whether it did. Both are the session's editors' only.
  * 'Iniciar' on an ended session opens it again only with `reopen` (checkReopen).
  */
 export async function startStream(
@@ -34,9 +34,16 @@ export async function startStream(
   return afterCommit(db, opts.present, change);
 }
 
-export async function stopStream(db: Db, opts: Acting<Actor> & { present: BidPresenter; sessionId: string }): Promise<SessionCommitted> {
+export async function stopStream(
+  db: Db,
+  opts: Acting<Actor> & { present: BidPresenter; sessionId: string; startedAt?: number },
+): Promise<SessionCommitted & { stopped: boolean }> {
   const change = await db.transaction(async (tx) => {
     const before = await lockEditable(tx, opts.sessionId, opts.actor);
+    // A page that went asks to stop the broadcast it started: one started since (another tab) carries on.
+    if (opts.startedAt !== undefined && before.lastStreamStart?.getTime() !== opts.startedAt) {
+      return { sessionId: before.id, statusChanged: false, stopped: false };
+    }
     const status = before.status === 'ended' ? 'ended' : 'scheduled';
     const row = await bumpSession(tx, before.id, { status, lastStreamStop: new Date() });
     await recordAudit(tx, {
@@ -47,7 +54,7 @@ export async function stopStream(db: Db, opts: Acting<Actor> & { present: BidPre
       before: { status: before.status },
       after: { status: row.status },
     });
-    return { sessionId: row.id, statusChanged: before.status !== row.status };
+    return { sessionId: row.id, statusChanged: before.status !== row.status, stopped: true };
   });
   return afterCommit(db, opts.present, change);
 }
