@@ -48,7 +48,7 @@ async function describedBy(page: Page, control: ReturnType<Page['getByRole']>): 
 }
 
 describe('the current lot in the Live Hub', () => {
-  it('waits for its timer, then runs; the buttons set the time left, ask before cutting it, and refuse once bids stand', async () => {
+  it('waits for its timer, then runs; the buttons set the time left, ask before cutting it (a bid closes the question), and refuse once bids stand', async () => {
     const hub = await signedIn(seller);
     const show = await buildShow(hub, ctx.app, { title: 'Talavera', lots: ['Jarrón de Talavera'], categoryId });
     const lot = show.lotOf('Jarrón de Talavera');
@@ -79,8 +79,12 @@ describe('the current lot in the Live Hub', () => {
     const endTime = detail.lots.find((l) => l.id === lot.id)?.auction.state.endTime ?? 0;
     expect(endTime - detail.serverNow).toBeGreaterThan(20_000);
 
-    // A bid stands: cutting the time is refused, and the buttons say why.
+    // A bid arrives while the question is open: the question goes (the server refuses the cut now),
+    // and the buttons say why.
+    await hub.getByRole('button', { name: set(15), exact: true }).click();
+    await shorten.waitFor();
     await bid(lot.auctionId, 400);
+    await shorten.waitFor({ state: 'detached' });
     await eventually(() => row.getByTestId('current-lot-bids').innerText()).toBe(fill(h.lots.bids_one, { count: '1' }));
     const fifteen = hub.getByRole('button', { name: set(15), exact: true });
     await eventually(() => fifteen.isDisabled()).toBe(true);

@@ -20,7 +20,8 @@ import { hubApi } from './hub-show.js';
  * camera with its controls in the bottom third; the seller starts the broadcast, flips the camera
  * while live, opens three lots one after the other with 'Siguiente lote', and a buyer on another
  * phone bids on the first, which sells: the Hub says 'Vendido' and the price. The lots' sheet opens
- * and closes, nothing scrolls sideways, and axe finds nothing serious.
+ * and closes, nothing scrolls sideways, and axe finds nothing serious. Closing the tab while on the
+ * air asks first, and the buyer then reads that the video stopped.
  */
 const h = t.livehub;
 const p = t.livehub.phone;
@@ -86,13 +87,16 @@ describe('the Live Hub on a phone', () => {
     await eventuallyMedia(() => hub.getByTestId('hub-video').evaluate((v: HTMLVideoElement) => v.videoWidth)).toBeGreaterThan(0);
     const video = await hub.getByTestId('hub-video').boundingBox();
     expect(video).toMatchObject({ x: 0, y: 0, width: 390, height: HEIGHT });
-    expect(await hub.getByRole('button', { name: h.header.more }).count()).toBe(0);
+    // No header, no footer: the Hub's own top bar is all there is above the camera.
+    expect(await hub.getByRole('banner').count()).toBe(0);
+    expect(await hub.getByRole('contentinfo').count()).toBe(0);
 
     const controls = [
-      ...[15, 30, 60].map((seconds) => hub.getByRole('button', { name: fill(h.timer.add, { seconds: String(seconds) }) })),
+      ...[15, 30, 60].map((seconds) => hub.getByRole('button', { name: fill(h.timer.set, { seconds: String(seconds) }) })),
       hub.getByRole('button', { name: p.next }),
       hub.getByRole('button', { name: p.lots, exact: true }),
       hub.getByRole('button', { name: p.chat, exact: true }),
+      hub.getByRole('button', { name: p.more, exact: true }),
       hub.getByRole('button', { name: h.broadcast.start, exact: true }),
       hub.getByRole('button', { name: p.mute }),
       hub.getByRole('button', { name: h.broadcast.flip }),
@@ -135,7 +139,7 @@ describe('the Live Hub on a phone', () => {
     const card = hub.getByTestId('phone-lot-card');
     await hub.getByRole('button', { name: p.next }).click();
     await card.getByText(LOTS[0]).waitFor();
-    await hub.getByRole('button', { name: fill(h.timer.add, { seconds: '15' }) }).click();
+    await hub.getByRole('button', { name: fill(h.timer.set, { seconds: '15' }) }).click();
     await eventually(() => card.getByTestId('current-lot-countdown').innerText()).toMatch(/^Quedan 00:1\d$/);
 
     const buyer = await signedInPhone(BUYER);
@@ -173,5 +177,19 @@ describe('the Live Hub on a phone', () => {
     // Still on the air through all of it.
     expect(await stage.getAttribute('data-phase')).toBe('publishing');
     expect(await sideScroll(hub)).toBeLessThanOrEqual(0);
+
+    // Closing the tab while on the air: the browser asks first; leaving anyway stops the broadcast,
+    // and the buyer reads that the video stopped instead of waiting for the seller.
+    const asked = new Promise<string>((resolve) =>
+      hub.once('dialog', (dialog) => {
+        resolve(dialog.type());
+        void dialog.accept();
+      }),
+    );
+    await hub.close({ runBeforeUnload: true });
+    expect(await asked).toBe('beforeunload');
+    const publicSession = async () => ((await app.app.inject({ method: 'GET', url: `/api/live-sessions/${sessionId}` })).json() as LiveSessionDetail).session;
+    await eventually(async () => (await publicSession()).broadcasting).toBe(false);
+    await eventually(() => buyer.getByTestId('live-session').getAttribute('data-state')).toBe('stopped');
   });
 });

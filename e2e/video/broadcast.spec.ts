@@ -224,8 +224,10 @@ for (const provider of PROVIDERS) {
       await hub.getByTestId('player-badge').getByText(b.liveBadge).waitFor();
       for (const viewer of viewers) await framesAdvance(viewer, PLAYER);
 
+      // The page going tells the server the broadcast stopped: the viewers read so, and the reloaded Hub says why.
       await hub.reload();
-      await hub.getByTestId('broadcast-orphaned').waitFor();
+      for (const viewer of viewers) await viewer.getByTestId('video-stopped').waitFor();
+      await hub.getByTestId('broadcast-error').getByText(b.stoppedOnReload).waitFor();
       await hub.getByRole('button', { name: b.start, exact: true }).click();
       await hub.getByTestId('player-badge').getByText(b.liveBadge).waitFor();
       for (const viewer of viewers) await framesAdvance(viewer, PLAYER, 15, 30_000);

@@ -357,6 +357,13 @@ export const ZSetCurrentLot = z.object({ lotId: z.uuid({ error: 'lotIdInvalid' }
 export const ZNextLot = z.object({ reopen: ZReopen }).nullish();
 /** POST /api/live-sessions/{id}/stream/start ('Iniciar'): no body at all (Fastify reads it as null), `{}`, or `{ reopen: true }`. */
 export const ZStreamStart = z.object({ reopen: ZReopen }).nullish();
+/**
+ * 'Detener'. `startedAt` (the lastStreamStart the page's own 'Iniciar' got): a page that goes stops
+ * only the broadcast it started, never one another tab or device started since.
+ */
+export const ZStreamStop = z
+  .object({ startedAt: z.number({ error: 'invalid' }).int({ error: 'invalid' }).positive({ error: 'invalid' }).optional() })
+  .nullish();
 export const ZTimerInput = z.object({ seconds: ZSeconds(TIMER_MIN_SECONDS, TIMER_MAX_SECONDS) });
 
 /** POST /api/live-sessions/{id}/quick-auction ('Agregar subasta rápida'). */

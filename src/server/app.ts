@@ -24,6 +24,7 @@ import { agoraRoutes } from './features/live/agora-routes.js';
 import { startAutoAdvanceScheduler } from './features/live/auto-advance.js';
 import { liveCalendarRoutes } from './features/live/calendar-routes.js';
 import { deleteExpiredLiveKeys } from './features/live/idempotency.js';
+import { startPublisherWatch } from './features/live/publisher-watch.js';
 import { rehearsalPlugin } from './features/live/rehearsal-plugin.js';
 import { liveRoutes } from './features/live/routes.js';
 import { mediaRoutes, UPLOADS_PATH } from './features/media/routes.js';
@@ -274,6 +275,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   const reminders = opts.scheduler === false ? null : startReminderJob({ ctx, log: app.log });
   // The viewers chart of a show's summary: the viewer count of each live show every few seconds; off with the closing scheduler.
   const viewerSampler = opts.scheduler === false ? null : startViewerSampler({ db: database.db, log: app.log, viewerCount: (id) => realtime.viewerCount(id) });
+  // A broadcast whose seller's page went without 'Detener' stops after a short grace; off with the closing scheduler.
+  const publisherWatch = opts.scheduler === false ? null : startPublisherWatch({ db: database.db, video, present, log: app.log, publish: publisher.publish });
 
   // Shutdown: new requests get 503, requests in flight finish, then the sockets close (an open
   // websocket would keep the HTTP server from closing), then the HTTP server, then the database.
@@ -286,6 +289,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     await paymentExpiry?.stop();
     await reminders?.stop();
     await viewerSampler?.stop();
+    await publisherWatch?.stop();
     broadcaster.stop();
     await video.close();
     await realtime.close();

@@ -29,7 +29,8 @@ export async function startTestServer(
     webDir?: string;
     /**
      * false: no background job (the closing scheduler, auto-advance, payment expiry, reminders, viewer
-     * sampling), for a test that runs them by hand: a job running beside it could take its rows first.
+     * sampling, the publisher watch), for a test that runs them by hand: a job running beside it could
+     * take its rows first.
      */
     scheduler?: boolean;
   } = {},

@@ -206,3 +206,20 @@ export function useStreamActions() {
     [queryClient],
   );
 }
+
+/**
+ * 'Detener' as the page goes (the tab closes or reloads, another screen of the app takes the Hub's
+ * place): sent with `keepalive`, so the browser delivers it after the page is gone, and nobody
+ * waits for its answer. `startedAt` is the lastStreamStart the page's own 'Iniciar' got. The server also stops a broadcast whose publisher stays gone
+ * (features/live/publisher-watch.ts) for when even this cannot be sent (a crash, no signal).
+ */
+export function stopStreamOnLeave(sessionId: string, startedAt: number | null): void {
+  void fetch(`${liveSessionPath(sessionId)}/stream/stop`, {
+    method: 'POST',
+    keepalive: true,
+    credentials: 'same-origin',
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    // Only the broadcast this page started: one another tab or device started since carries on.
+    body: JSON.stringify(startedAt === null ? {} : { startedAt }),
+  }).catch(() => {});
+}

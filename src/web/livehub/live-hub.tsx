@@ -117,6 +117,7 @@ function LiveHubScreen({ me }: { me: Me }) {
               onToastShown={() => setToastFor(null)}
               onAddLot={() => openPicker(sessionId)}
               onQuickAuction={() => setDialog({ kind: 'quick' })}
+              onEditSession={() => setEditId(sessionId)}
               isPhone={isPhone}
               onLeave={unload}
             />
@@ -180,13 +181,14 @@ interface LoadedSessionProps {
   onToastShown: () => void;
   onAddLot: () => void;
   onQuickAuction: () => void;
+  onEditSession: () => void;
   /** The phone layout (phone/phone-hub.tsx) instead of the panels. */
   isPhone: boolean;
   onLeave: () => void;
 }
 
 /** The loaded session, followed live through its room (`useLiveSession`). */
-function LoadedSession({ sessionId, barProps, toastFor, onToastShown, onAddLot, onQuickAuction, isPhone, onLeave }: LoadedSessionProps) {
+function LoadedSession({ sessionId, barProps, toastFor, onToastShown, onAddLot, onQuickAuction, onEditSession, isPhone, onLeave }: LoadedSessionProps) {
   const { t } = useTranslation();
   const live = useLiveSession(sessionId, { host: true });
   const data = live.data;
@@ -207,7 +209,15 @@ function LoadedSession({ sessionId, barProps, toastFor, onToastShown, onAddLot, 
   if (isPhone && data) {
     return (
       <>
-        <PhoneHub detail={data} viewerCount={live.viewerCount} leaderName={leaderName} onLeave={onLeave} />
+        <PhoneHub
+          detail={data}
+          viewerCount={live.viewerCount}
+          leaderName={leaderName}
+          onLeave={onLeave}
+          onAddLot={onAddLot}
+          onQuickAuction={onQuickAuction}
+          onEditSession={onEditSession}
+        />
         {feed}
       </>
     );

@@ -1,9 +1,11 @@
 import { useEffect, useRef } from 'react';
 import type { LiveSessionPublic } from '../../domain/live.js';
 import { usePublicConfig } from '../api/config';
+import { useTranslation } from '../i18n';
 import { useBroadcast } from './broadcast/use-broadcast';
 import { useBroadcastDisabled } from './broadcast/use-broadcast-disabled';
 import { useMediaDevices } from './broadcast/use-devices';
+import { forgetLeftOnAir, leftOnAir } from './broadcast/use-publishing';
 import { useAskReopen } from './hub-prompts';
 
 /**
@@ -23,6 +25,7 @@ export function useSessionBroadcast(session: LiveSessionPublic | null) {
     onDevicesAllowed: () => void devices.refresh(),
   });
 
+  const { t } = useTranslation();
   const reopen = useAskReopen();
   const status = session?.status ?? null;
 
@@ -37,6 +40,51 @@ export function useSessionBroadcast(session: LiveSessionPublic | null) {
     if (currentPhase === 'publishing' || currentPhase === 'starting') void stop();
     else stopPreview();
   }, [status, currentPhase, stop, stopPreview]);
+
+  // Closing the tab or reloading while on the air asks first (the browser's own question); if the
+  // seller leaves anyway, usePublishing tells the server the broadcast stopped.
+  const isOnAir = currentPhase === 'publishing' || currentPhase === 'starting';
+  useEffect(() => {
+    if (!isOnAir) return;
+    const ask = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      // Older browsers ask only when returnValue is set.
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [isOnAir]);
+
+  // The server stopped the broadcast this page sends (it heard nothing from it for a while, or an
+  // editor's other device pressed 'Detener'): this page stops sending too and says so, rather than
+  // look live while buyers read that the video stopped. Only a change seen while publishing counts.
+  const isBroadcasting = session?.broadcasting ?? false;
+  const sawBroadcasting = useRef(false);
+  const { letGo } = broadcast;
+  useEffect(() => {
+    if (currentPhase !== 'publishing') {
+      sawBroadcasting.current = false;
+      return;
+    }
+    if (isBroadcasting) {
+      sawBroadcasting.current = true;
+      return;
+    }
+    if (!sawBroadcasting.current || status === 'ended') return;
+    sawBroadcasting.current = false;
+    void letGo(t('livehub.broadcast.stoppedByServer'));
+  }, [currentPhase, isBroadcasting, status, letGo, t]);
+
+  // This tab reloaded while on the air: its page told the server the broadcast stopped as it went
+  // (usePublishing), so the seller reads why it is off and that 'Iniciar' brings it back.
+  // Said again once a preview (which clears old messages; the phone starts one by itself) shows the camera.
+  const sessionId = session?.id ?? null;
+  const { notify } = broadcast;
+  useEffect(() => {
+    if (!sessionId || !leftOnAir(sessionId)) return;
+    if (currentPhase === 'idle' || currentPhase === 'previewing') notify(t('livehub.broadcast.stoppedOnReload'));
+    if (currentPhase !== 'idle') forgetLeftOnAir();
+  }, [sessionId, currentPhase, notify, t]);
 
   /** 'Iniciar': on an ended session, ask before it opens again; ask too when it ended meanwhile. */
   const startBroadcast = async () => {

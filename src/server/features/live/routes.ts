@@ -13,6 +13,7 @@ import {
   ZSessionUpdate,
   ZSetCurrentLot,
   ZStreamStart,
+  ZStreamStop,
   ZTimerInput,
 } from '../../../domain/live.js';
 import type { AppContext } from '../../context.js';
@@ -161,11 +162,16 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
     return answer(await startStream(db, { ...context, present, sessionId: req.params.id, provider: ctx.video.name, reopen }), context.actor);
   });
 
-  /** 'Detener': scheduled, lastStreamStop, and the provider drops the session's video. */
-  app.post('/api/live-sessions/:id/stream/stop', { config: write, preValidation: panel, schema: { params: ZParams } }, async (req) => {
+  /**
+   * 'Detener': scheduled, lastStreamStop, and the provider drops the session's video. With
+   * `startedAt` (a page going) only if that is still the broadcast on.
+   */
+  app.post('/api/live-sessions/:id/stream/stop', { config: write, preValidation: panel, schema: { params: ZParams, body: ZStreamStop } }, async (req) => {
     const context = requestContext(req);
-    const detail = await answer(await stopStream(db, { ...context, present, sessionId: req.params.id }), context.actor);
-    await endVideo(detail.session.id);
+    const startedAt = req.body?.startedAt;
+    const done = await stopStream(db, { ...context, present, sessionId: req.params.id, ...(startedAt !== undefined ? { startedAt } : {}) });
+    const detail = await answer(done, context.actor);
+    if (done.stopped) await endVideo(detail.session.id);
     return detail;
   });
 

@@ -84,6 +84,8 @@ export async function createAgoraVideo(deps: VideoProviderDeps): Promise<VideoPr
     grant: async (sessionId, role) => ({ provider: 'agora', role, channel: sessionId }),
     // Agora's channels exist while someone is in them; there is nothing to tear down here.
     endSession: async () => {},
+    // Who is in a channel is the cloud's to know: a broadcast here stops from the seller's page only.
+    hasPublisher: async () => null,
     close: async () => {},
   };
 }

@@ -291,6 +291,11 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
       viewers.forgetSession(id);
       if (sfu.isUp()) await sfu.request({ t: 'endRoom', room: id }).catch(() => {});
     },
+    async hasPublisher(sessionId: string) {
+      // While the child restarts every publisher was dropped and their pages are on their way back.
+      if (!sfu.isUp()) return null;
+      return publishers.has(sessionId.toLowerCase());
+    },
     async close() {
       io.off('connection', onConnection);
       await sfu.close();

@@ -220,6 +220,23 @@ export async function createJanusVideo(deps: VideoProviderDeps): Promise<VideoPr
       }
     },
 
+    /**
+     * The room's participants are its publishers only (a viewer subscribes without joining as
+     * one), and the seller's page is the one holding the token: anyone in the room is her page,
+     * whether or not its media flows yet. Janus drops a participant when its WebSocket closes.
+     */
+    async hasPublisher(sessionId: string): Promise<boolean | null> {
+      const keys = janusRoomKeys(deps.config.sessionSecret, sessionId);
+      try {
+        const { participants } = await request('list participants', (handle) => handle.listParticipants({ room: keys.room, secret: keys.secret }));
+        return participants.length > 0;
+      } catch (err) {
+        if (janusErrorCode(err) === VIDEOROOM_ERROR.NO_SUCH_ROOM) return false;
+        // Janus down or refusing: nobody can tell, so nothing is stopped on its word.
+        return null;
+      }
+    },
+
     async close(): Promise<void> {
       closed = true;
       const current = link;

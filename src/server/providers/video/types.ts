@@ -23,6 +23,12 @@ export interface VideoProvider {
   grant(sessionId: string, role: VideoRole): Promise<VideoGrant>;
   /** The session's broadcast stopped or the session was deleted: drop its room, publisher and viewers. */
   endSession(sessionId: string): Promise<void>;
+  /**
+   * Whether a publisher is in the session's video now (the seller's page joined and has not gone):
+   * null when this provider cannot tell (Agora's channels are the cloud's) or cannot answer now.
+   * The server stops a broadcast whose publisher stays gone (features/live/publisher-watch.ts).
+   */
+  hasPublisher(sessionId: string): Promise<boolean | null>;
   close(): Promise<void>;
   /** For tests and benches: the embedded SFU's child process id (null while it is down) and its counters. */
   debug?: { workerPid(): number | null; stats(): Promise<unknown> };

@@ -28,11 +28,15 @@ export interface Broadcast {
    */
   start(opts?: { reopen?: boolean }): Promise<StartOutcome>;
   stop(): Promise<void>;
+  /** The server stopped the broadcast while this page sent: stop sending, keep the camera, say `message`. */
+  letGo(message: string): Promise<void>;
   toggleMute(): void;
   /** Another camera (by id, or the other facing on a phone) without stopping the show. */
   switchCamera(to: { deviceId: string | null } | { facing: Facing }): Promise<void>;
   switchMicrophone(deviceId: string | null): Promise<void>;
   dismissError(): void;
+  /** A message about the broadcast that changes nothing else (shown where its errors are). */
+  notify(title: string): void;
 }
 
 /**
@@ -68,8 +72,8 @@ export function useBroadcast(opts: BroadcastOptions): Broadcast {
     setPhase((p) => (p === 'error' ? (streamRef.current ? 'previewing' : 'idle') : p));
   }, [clearError, setPhase, streamRef]);
 
-  // Loading another session, or leaving the Hub, ends this broadcast's media (not the server's state:
-  // a reload may resume it).
+  // Loading another session, or leaving the Hub, ends this broadcast's media (and usePublishing tells
+  // the server it stopped).
   useEffect(() => {
     return () => {
       void handleRef.current?.stop().catch(() => {});
@@ -93,9 +97,11 @@ export function useBroadcast(opts: BroadcastOptions): Broadcast {
     stopPreview,
     start: publishing.start,
     stop: publishing.stop,
+    letGo: publishing.letGo,
     toggleMute: media.toggleMute,
     switchCamera: media.switchCamera,
     switchMicrophone: media.switchMicrophone,
     dismissError,
+    notify: status.warn,
   };
 }

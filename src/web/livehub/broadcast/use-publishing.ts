@@ -1,7 +1,7 @@
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import { ELAPSED_EVERY_MS, type LinkStats, NO_LINK_STATS, STATS_EVERY_MS, TRACK_CHECK_EVERY_MS, type VideoClientConfig } from '../../../domain/video.js';
 import { isApiError } from '../../api/client';
-import { isSessionEndedError, useStreamActions } from '../../api/live-hub';
+import { isSessionEndedError, stopStreamOnLeave, useStreamActions } from '../../api/live-hub';
 import { getSocket } from '../../api/socket';
 import { useTranslation } from '../../i18n';
 import { loadVideoClient } from '../../video/load-client';
@@ -51,6 +51,9 @@ export function usePublishing(
 
   // The session the handle publishes to, which the stop tells the server even if another was loaded since.
   const publishingSessionRef = useRef<string | null>(null);
+  // When the server says this page's 'Iniciar' started the broadcast (its lastStreamStart): a page that
+  // goes stops that broadcast only, not one another tab or device started since.
+  const startedAtRef = useRef<number | null>(null);
   const targetRef = useRef(target);
   targetRef.current = target;
 
@@ -76,7 +79,8 @@ export function usePublishing(
         handle = await client.publish({ sessionId, stream: media, config: video, socket: getSocket(), onStatus: setLink });
         handleRef.current = handle;
         publishingSessionRef.current = sessionId;
-        await streamAction(sessionId, 'start', { reopen: startOpts.reopen });
+        const started = await streamAction(sessionId, 'start', { reopen: startOpts.reopen });
+        startedAtRef.current = 'lastStreamStart' in started.session ? started.session.lastStreamStart : null;
         setStartedAt(Date.now());
         setPhase('publishing');
         return 'started';
@@ -116,6 +120,45 @@ export function usePublishing(
       }
     }
   }, [handleRef, release, setPhase, streamAction, warn, t]);
+
+  /**
+   * The server stopped the broadcast while this page still sent (its connection was gone past the
+   * grace, or an editor's other device pressed 'Detener'): this page stops sending too, keeps the
+   * camera, and says why with `message`. The server already holds the stop.
+   */
+  const letGo = useCallback(
+    async (message: string) => {
+      const handle = handleRef.current;
+      if (!handle) return;
+      handleRef.current = null;
+      publishingSessionRef.current = null;
+      await handle.stop().catch(() => {});
+      setLink(null);
+      setStats(NO_LINK_STATS);
+      setStartedAt(null);
+      setPhase(streamRef.current ? 'previewing' : 'idle');
+      warn(message);
+    },
+    [handleRef, streamRef, setPhase, warn],
+  );
+
+  // The page goes while on the air (the tab closes or reloads, or another screen of the app takes
+  // the Hub's place): the server hears 'Detener', so buyers read that the video stopped. A reload
+  // finds the mark and says why the broadcast is off (leftOnAir).
+  useEffect(() => {
+    const leave = (isPageGoing: boolean) => {
+      const sessionId = publishingSessionRef.current;
+      if (!sessionId) return;
+      stopStreamOnLeave(sessionId, startedAtRef.current);
+      if (isPageGoing) markLeftOnAir(sessionId);
+    };
+    const onPageHide = () => leave(true);
+    window.addEventListener('pagehide', onPageHide);
+    return () => {
+      window.removeEventListener('pagehide', onPageHide);
+      leave(false);
+    };
+  }, []);
 
   const isPublishing = phase === 'publishing';
 
@@ -159,5 +202,42 @@ export function usePublishing(
     return () => window.clearInterval(timer);
   }, [isPublishing, streamRef]);
 
-  return { link, stats, startedAt, elapsedMs: startedAt ? Math.max(0, now - startedAt) : 0, start, stop };
+  return { link, stats, startedAt, elapsedMs: startedAt ? Math.max(0, now - startedAt) : 0, start, stop, letGo };
+}
+
+/** The tab's own memory (sessionStorage survives a reload, not a new tab) of a page that went while on the air. */
+const LEFT_ON_AIR_KEY = 'martillo:left-on-air';
+/** A mark older than this is another visit, not a reload. */
+const LEFT_ON_AIR_MS = 5 * 60_000;
+
+function markLeftOnAir(sessionId: string): void {
+  try {
+    window.sessionStorage.setItem(LEFT_ON_AIR_KEY, JSON.stringify({ sessionId, at: Date.now() }));
+  } catch {
+    // Storage refused (private mode): the reloaded page just does not say why.
+  }
+}
+
+/** The mark as this page load found it (read once: it is gone from storage after that). */
+let foundMark: { sessionId: string; at: number } | null | undefined;
+
+/** Whether this tab was on the air with `sessionId` when its page went a moment ago (a reload). */
+export function leftOnAir(sessionId: string): boolean {
+  if (foundMark === undefined) {
+    foundMark = null;
+    try {
+      const raw = window.sessionStorage.getItem(LEFT_ON_AIR_KEY);
+      window.sessionStorage.removeItem(LEFT_ON_AIR_KEY);
+      const mark = raw ? (JSON.parse(raw) as { sessionId?: unknown; at?: unknown }) : null;
+      if (mark && typeof mark.sessionId === 'string' && typeof mark.at === 'number') foundMark = { sessionId: mark.sessionId, at: mark.at };
+    } catch {
+      // Unreadable: as if there were none.
+    }
+  }
+  return foundMark?.sessionId === sessionId && Date.now() - foundMark.at < LEFT_ON_AIR_MS;
+}
+
+/** The seller has read why (or went live again): the mark is spent for this page load. */
+export function forgetLeftOnAir(): void {
+  foundMark = null;
 }

@@ -1,79 +1,69 @@
 import { Alert, Button, CloseButton, Group, Text } from '@mantine/core';
 import { useState } from 'react';
 import { TIMER_BUTTONS_SECONDS } from '../../../domain/live.js';
-import { formatTimer } from '../../../domain/live-public.js';
 import type { LiveSessionData } from '../../api/live';
-import { isSessionEndedError, useLotActions } from '../../api/live-hub';
 import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
-import { ConfirmWindow, ReopenPrompt, useAskReopen } from '../hub-prompts';
-import { HUB_WINDOW } from '../hub-windows';
+import { ReopenPrompt } from '../hub-prompts';
+import { useNextLot, type useTimerActions } from '../timer-actions';
 import { currentLot, serverClock, timerChoice } from '../timer-view';
 import { useNow } from '../use-now';
 import classes from './phone-hub.module.css';
 import { PHONE_WINDOW } from './phone-windows';
 
+interface PhoneLotActionsProps {
+  detail: LiveSessionData;
+  /** The Hub's timer actions (shared with the custom seconds of 'Más' and the shorten question). */
+  timers: ReturnType<typeof useTimerActions>;
+  onOpenLots: () => void;
+  onOpenChat: () => void;
+  onOpenMore: () => void;
+}
+
 /**
- * The lot's controls in the thumb's reach: the three timer buttons (each sets the time left, as the
- * desktop's 'Quedan N s', with the same question before cutting a running lot's time) and
- * 'Siguiente lote', which puts the next queued lot on the block and starts its timer.
+ * The lot's controls in the thumb's reach: the three timer buttons ('Quedan N s', as on the
+ * desktop: each sets the time left, with the same question before cutting a running lot's time),
+ * 'Siguiente lote', which puts the next queued lot on the block and starts its timer, and the
+ * lots, the chat and 'Más' (each a bottom sheet). A refusal shows here, above the buttons.
  */
-export function PhoneLotActions({ detail, onOpenLots, onOpenChat }: { detail: LiveSessionData; onOpenLots: () => void; onOpenChat: () => void }) {
+export function PhoneLotActions({ detail, timers, onOpenLots, onOpenChat, onOpenMore }: PhoneLotActionsProps) {
   const { t } = useTranslation();
   const deviceNow = useNow();
-  const { timer, next } = useLotActions(detail.session.id);
-  const reopen = useAskReopen();
-  const [source, setSource] = useState<number | null>(null);
-  const [toConfirm, setToConfirm] = useState<{ seconds: number; remainingMs: number } | null>(null);
+  const { next, goNext, error: nextError, reopenPrompt } = useNextLot(detail);
   const [refusal, setRefusal] = useState<string | null>(null);
+  const { timer, source } = timers;
   const lot = currentLot(detail);
   const now = serverClock(detail, deviceNow);
   const errorText = (error: unknown, fallback: string) => apiErrorText(error, { networkMessage: t('common.networkError'), fallback });
 
-  const send = (seconds: number) => {
-    setSource(seconds);
-    setRefusal(null);
-    timer.mutate(seconds, { onError: (error) => setRefusal(errorText(error, t('livehub.timer.failed'))) });
-  };
   /** What the seconds would do at the moment of the tap decides: set, ask first, or say why not. */
   const tapTimer = (seconds: number) => {
-    const choice = timerChoice(seconds, currentLot(detail), serverClock(detail, Date.now()));
-    if (choice.kind === 'shortens') setToConfirm({ seconds, remainingMs: choice.remainingMs });
-    else if (choice.kind === 'blocked') setRefusal(choice.reason === 'noLot' ? t('livehub.phone.noLot') : t(`livehub.timer.blocked.${choice.reason}`));
-    else send(seconds);
+    setRefusal(null);
+    const outcome = timers.start(seconds, seconds);
+    if (outcome.kind === 'blocked') setRefusal(outcome.reason === 'noLot' ? t('livehub.phone.noLot') : t(`livehub.timer.blocked.${outcome.reason}`));
   };
 
-  // On an ended session the next lot opens it again: ask first, as 'Establecer actual' does.
-  const goNext = async (confirmed = false) => {
-    let isReopen = confirmed;
-    if (!isReopen && detail.session.status === 'ended') {
-      if (!(await reopen.ask())) return;
-      isReopen = true;
-    }
+  const notice =
+    refusal ??
+    (timers.closedByBid ? t('livehub.timer.shortenClosed') : null) ??
+    (timer.isError ? errorText(timer.error, t('livehub.timer.failed')) : null) ??
+    (nextError ? errorText(nextError, t('livehub.phone.nextFailed')) : null);
+  const dismiss = () => {
     setRefusal(null);
-    next.mutate(
-      { reopen: isReopen },
-      {
-        onError: async (error) => {
-          if (!isReopen && isSessionEndedError(error)) {
-            if (await reopen.ask()) void goNext(true);
-            return;
-          }
-          setRefusal(errorText(error, t('livehub.phone.nextFailed')));
-        },
-      },
-    );
+    timers.dismissClosedByBid();
+    timer.reset();
+    next.reset();
   };
 
   return (
     <>
-      {refusal && (
+      {notice && (
         <Alert color="red" variant="filled" role="alert" p="xs" data-testid="phone-refusal">
           <Group gap="xs" wrap="nowrap" align="flex-start">
             <Text size="sm" style={{ flex: 1 }}>
-              {refusal}
+              {notice}
             </Text>
-            <CloseButton aria-label={t('common.close')} onClick={() => setRefusal(null)} variant="transparent" c="white" className={classes.square} />
+            <CloseButton aria-label={t('common.close')} onClick={dismiss} variant="transparent" c="white" className={classes.square} />
           </Group>
         </Alert>
       )}
@@ -93,7 +83,7 @@ export function PhoneLotActions({ detail, onOpenLots, onOpenChat }: { detail: Li
                 data-choice={choice.kind}
                 data-testid={`phone-timer-${seconds}`}
               >
-                {t('livehub.timer.add', { seconds })}
+                {t('livehub.timer.set', { seconds })}
               </Button>
             );
           })}
@@ -104,7 +94,10 @@ export function PhoneLotActions({ detail, onOpenLots, onOpenChat }: { detail: Li
           <Button
             className={`${classes.grow} ${classes.touch}`}
             color="martillo"
-            onClick={() => void goNext()}
+            onClick={() => {
+              setRefusal(null);
+              void goNext();
+            }}
             loading={next.isPending}
             data-testid="phone-next"
           >
@@ -117,24 +110,11 @@ export function PhoneLotActions({ detail, onOpenLots, onOpenChat }: { detail: Li
         <Button className={classes.touch} variant="white" color="dark" onClick={onOpenChat} aria-haspopup="dialog" data-testid="phone-open-chat">
           {t('livehub.phone.chat')}
         </Button>
+        <Button className={classes.touch} variant="white" color="dark" onClick={onOpenMore} aria-haspopup="dialog" data-testid="phone-open-more">
+          {t('livehub.phone.more')}
+        </Button>
       </div>
-      <ReopenPrompt stackId={PHONE_WINDOW.nextReopen} {...reopen.prompt} />
-      <ConfirmWindow
-        stackId={HUB_WINDOW.timerShorten}
-        opened={toConfirm !== null}
-        title={t('livehub.timer.shortenTitle')}
-        cancelLabel={t('livehub.timer.shortenCancel')}
-        confirmLabel={t('livehub.timer.shortenConfirm', { seconds: toConfirm?.seconds ?? 0 })}
-        confirmColor="orange"
-        onCancel={() => setToConfirm(null)}
-        onConfirm={() => {
-          const chosen = toConfirm;
-          setToConfirm(null);
-          if (chosen) send(chosen.seconds);
-        }}
-      >
-        <Text size="sm">{t('livehub.timer.shortenText', { remaining: formatTimer(toConfirm?.remainingMs ?? 0), seconds: toConfirm?.seconds ?? 0 })}</Text>
-      </ConfirmWindow>
+      <ReopenPrompt stackId={PHONE_WINDOW.nextReopen} {...reopenPrompt} />
     </>
   );
 }

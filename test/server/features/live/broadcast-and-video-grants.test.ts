@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LiveSessionDetail } from '../../../../src/domain/live.js';
+import type { LiveSessionDetail, LiveSessionPrivate } from '../../../../src/domain/live.js';
 import type { SessionStatusEvent, ViewerCountEvent } from '../../../../src/domain/realtime.js';
 import type { VideoGrant } from '../../../../src/domain/video.js';
 import { contentSecurityPolicy } from '../../../../src/server/app.js';
 import { auditLog, liveSessions } from '../../../../src/server/db/schema.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
 import { buildSession } from '../../../support/factories.js';
-import { startTestServer, type TestServer } from '../../../support/server.js';
+import { injectAs, startTestServer, type TestServer } from '../../../support/server.js';
 import { connected, connectSocket, eventMatching } from '../../../support/sockets.js';
 
 /**
@@ -65,6 +65,27 @@ describe('starting and stopping a broadcast', () => {
     const session = await buildSession(server.ctx.db, { sellerId: seller.id, companyId: COMPANY, status: 'ended' });
     const res = await post(`/api/live-sessions/${session.id}/stream/stop`, seller);
     expect((res.json() as LiveSessionDetail).session.status).toBe('ended');
+  });
+
+  it('stops, for a page that went, only the broadcast that page started: one started since carries on', async () => {
+    const session = await buildSession(server.ctx.db, { sellerId: seller.id, companyId: COMPANY, status: 'scheduled' });
+    const stop = (body: unknown) => injectAs(server, seller, 'POST', `/api/live-sessions/${session.id}/stream/stop`, body);
+    // The first tab went live a minute ago; another tab of the seller started again since.
+    await post(`/api/live-sessions/${session.id}/stream/start`, seller);
+    const firstStart = new Date(Date.now() - 60_000);
+    await server.ctx.db.update(liveSessions).set({ lastStreamStart: firstStart }).where(eq(liveSessions.id, session.id));
+    const again = (await post(`/api/live-sessions/${session.id}/stream/start`, seller)).json() as LiveSessionDetail;
+    const secondStart = (again.session as LiveSessionPrivate).lastStreamStart;
+    expect(secondStart).toBeGreaterThan(firstStart.getTime());
+
+    // The first tab closes: its stop names its own start, and changes nothing.
+    const stale = await stop({ startedAt: firstStart.getTime() });
+    expect(stale.statusCode, stale.body).toBe(200);
+    expect((stale.json() as LiveSessionDetail).session).toMatchObject({ status: 'live', broadcasting: true });
+    expect((await stop({ startedAt: 'ayer' })).statusCode).toBe(400);
+    // The second tab closes: its broadcast stops.
+    const own = await stop({ startedAt: secondStart });
+    expect((own.json() as LiveSessionDetail).session).toMatchObject({ status: 'scheduled', broadcasting: false });
   });
 
   it('refuses anyone but the session’s editors, changing nothing', async () => {
