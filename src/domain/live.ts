@@ -432,6 +432,12 @@ export interface LotView {
   timerOverride: LotTimerOverride;
   /** 'Puja anticipada' maximums waiting for the lot to open (their amounts stay hidden). */
   prebidCount: number;
+  /**
+   * The lot was on the block in this show (and its auction on no later show's block): only then is
+   * its close a result of the show. A lot whose auction closed at its own end, or was bought on its
+   * own page, while it waited in the queue was not offered: it closed outside the show.
+   */
+  offered: boolean;
   auction: {
     id: string;
     name: string;

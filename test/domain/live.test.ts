@@ -100,6 +100,7 @@ const lot = (id: string, order: number, over: Partial<LotFacts> = {}): LotFacts 
   hasBids: false,
   auctionEnded: false,
   auctionTimed: false,
+  offered: true,
   ...over,
 });
 const live = (currentLotId: string | null): ShowFacts => ({ currentLotId, status: 'live' });
@@ -112,6 +113,7 @@ const arbFacts = fc
     hasBids: fc.boolean(),
     auctionEnded: fc.boolean(),
     auctionTimed: fc.boolean(),
+    offered: fc.boolean(),
   })
   .map((f) => ({ ...f, auctionEnded: f.auctionEnded || f.status === 'finished', auctionTimed: f.auctionTimed && !f.auctionEnded && f.status !== 'finished' }));
 const arbShow = (ids: string[]) =>
@@ -164,11 +166,28 @@ describe('the one lot rule of the Hub and the public page (lotPhase)', () => {
       lot('a', 1, { status: 'finished', auctionEnded: true, hasBids: true }),
       lot('b', 2, { status: 'finished', auctionEnded: true }),
       lot('c', 3, { status: 'finished', auctionEnded: true, hasBids: true }),
-      // Closed on its own end time after the current lot: decided too, not upcoming.
+      // Was on the block (its run), then closed on its own end time after the current lot: decided too, not upcoming.
       lot('d', 4, { auctionEnded: true }),
       lot('e', 5),
     ];
     expect(phasesOf(lots, live('c'))).toEqual({ a: 'sold', b: 'unsold', c: 'current', d: 'unsold', e: 'upcoming' });
+  });
+
+  it('an auction that closed at its own end while its lot waited in the queue closed outside the show: not offered, sold or not', () => {
+    const lots = [
+      lot('a', 1, { status: 'finished', auctionEnded: true, hasBids: true }),
+      lot('b', 2, { auctionTimed: true }),
+      // Never on the block: their auctions' own end times came first (the server marks such lots passed).
+      lot('c', 3, { status: 'passed', auctionEnded: true, hasBids: true, offered: false }),
+      lot('d', 4, { status: 'passed', auctionEnded: true, offered: false }),
+      lot('e', 5),
+    ];
+    expect(phasesOf(lots, live('b'))).toEqual({ a: 'sold', b: 'current', c: 'notOffered', d: 'notOffered', e: 'upcoming' });
+    expect(phasesOf(lots, { currentLotId: 'b', status: 'ended' })).toMatchObject({ c: 'notOffered', d: 'notOffered' });
+    expect(lots.filter((l) => lotRan(l)).map((l) => l.id)).toEqual(['a']);
+    // An unsold one the seller runs again is on the block like any lot.
+    const rerun = lot('d', 4, { auctionTimed: true, offered: true });
+    expect(phasesOf([lots[0] as LotFacts, lots[1] as LotFacts, lots[2] as LotFacts, rerun], live('d'))).toMatchObject({ d: 'current' });
   });
 
   it('a lot re-run: back on the block, the skipped lots after it are upcoming again, and it is current once reopened', () => {

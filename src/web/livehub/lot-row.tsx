@@ -18,6 +18,8 @@ const STATUS_COLORS: Record<LotRowStatus, string> = {
   pending: 'gray',
   sold: 'teal',
   unsold: 'dark',
+  soldOutside: 'grape',
+  endedOutside: 'dark',
   passed: 'dark',
   finished: 'dark',
 };
@@ -167,7 +169,7 @@ export function LotRowView({ row, controls }: { row: LotRow; controls: LotRowCon
                 {t('livehub.lots.setCurrent')}
               </Button>
             )}
-            {controls.onRequeue && row.status === 'unsold' && (
+            {controls.onRequeue && (row.status === 'unsold' || row.status === 'endedOutside') && (
               <Button
                 size="compact-sm"
                 variant="light"

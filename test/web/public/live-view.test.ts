@@ -39,6 +39,7 @@ function lot(id: string, order: number, over: Partial<AuctionLiveState> = {}, st
     createdAt: 0,
     timerOverride: { timerMode: null, counterBidWindowSeconds: null, counterBidResetSeconds: null },
     prebidCount: 0,
+    offered: true,
     auction: { id: s.id, name: `Lote ${id}`, images: [], thumbnailUrl: null, state: s },
   };
 }

@@ -16,6 +16,7 @@ import { auctions, liveLots, liveSessions } from '../../db/schema.js';
 import { canEditSession } from '../../policies/live-sessions.js';
 import { recordScope, type ScopedActor, scopeWhere } from '../../policies/scope.js';
 import { companyNames } from '../companies/queries.js';
+import { onBlockHereSql } from './lot-runs.js';
 import { sessionListWhere } from './policies.js';
 import { type LotRow, presentCard, presentPrivateSession, type SessionRow, type SessionView } from './presenters.js';
 import { autoAdvanceAtOf } from './queue.js';
@@ -49,6 +50,7 @@ export async function readLots(db: Db | Tx, sessionId: string): Promise<LotRow[]
     counter_bid_window_seconds: number | null;
     counter_bid_reset_seconds: number | null;
     prebid_count: number | string;
+    offered: boolean;
     state: EngineState;
   }>(
     await db.execute(sql`
@@ -56,6 +58,7 @@ export async function readLots(db: Db | Tx, sessionId: string): Promise<LotRow[]
              (select u.thumbnail_url from uploads u where u.url = a.images[1] limit 1) as thumbnail_url,
              l.timer_mode, l.counter_bid_window_seconds, l.counter_bid_reset_seconds,
              (select count(*) from prebids p where p.auction_id = a.id and p.entered_at is null) as prebid_count,
+             ${onBlockHereSql({ id: sql`l.id`, sessionId: sql`l.session_id`, auctionId: sql`l.auction_id` })} as offered,
              auction_bid_state(a, auction_bidding_config(a.id)) as state
       from live_lots l join auctions a on a.id = l.auction_id
       where l.session_id = ${sessionId}::uuid
@@ -77,6 +80,7 @@ export async function readLots(db: Db | Tx, sessionId: string): Promise<LotRow[]
       counterBidResetSeconds: r.counter_bid_reset_seconds === null ? null : Number(r.counter_bid_reset_seconds),
     },
     prebidCount: Number(r.prebid_count),
+    offered: Boolean(r.offered),
     state: normalizeState(r.state),
   }));
 }

@@ -8,6 +8,7 @@ import { escapeLike, foldedSql } from '../../db/like.js';
 import { auctions, HOLDING_PAYMENT_STATUSES, liveLots, paymentItems, payments } from '../../db/schema.js';
 import { scopeWhere } from '../../policies/scope.js';
 import { companyNameSql, companyNames } from '../companies/queries.js';
+import { onBlockHereSql } from '../live/lot-runs.js';
 import { inRehearsal } from '../live/rehearsal.js';
 import { collectorOf, collectorsOf, saleKey } from './collectors.js';
 import { holdsAuctionOf, isInScope, type PaymentScope, paymentScopeWhere } from './policies.js';
@@ -132,8 +133,10 @@ export async function winnersSummary(db: Db, opts: { scope: PaymentScope /** Onl
     .where(
       and(
         scopeWhere(opts.scope, auctions),
+        // A show's sales: its lots that were on the block there (an auction that closed while it waited sold outside the show).
         opts.sessionId
-          ? sql`exists (select 1 from ${liveLots} where ${liveLots.auctionId} = ${auctions.id} and ${liveLots.sessionId} = ${opts.sessionId})`
+          ? sql`exists (select 1 from ${liveLots} sl where sl.auction_id = ${auctions.id} and sl.session_id = ${opts.sessionId}
+                          and ${onBlockHereSql({ id: sql`sl.id`, sessionId: sql`sl.session_id`, auctionId: sql`sl.auction_id` })})`
           : undefined,
         eq(auctions.status, 'ended'),
         isNotNull(auctions.currentWinnerId),

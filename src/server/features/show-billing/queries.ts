@@ -6,6 +6,7 @@ import type { Db, Tx } from '../../db/connect.js';
 import { auctions, HOLDING_PAYMENT_STATUSES, liveLots, paymentItems, payments } from '../../db/schema.js';
 import { scopeWhere } from '../../policies/scope.js';
 import { companyNames } from '../companies/queries.js';
+import { onBlockHereSql } from '../live/lot-runs.js';
 import { inRehearsal } from '../live/rehearsal.js';
 import { collectorsOf, saleKey } from '../payments/collectors.js';
 import { type PaymentScope, paymentScopeWhere } from '../payments/policies.js';
@@ -25,9 +26,9 @@ export interface ShowBillGroup {
 }
 
 /**
- * The show's lots that ended with a real winner (no rehearsal, no simulated bidder) and that no
- * draft, pending or paid bill holds, in the actor's scope, grouped as the winners summary groups
- * them: per buyer, company and collecting account. In practice one group per buyer.
+ * The show's lots that ended with a real winner (no rehearsal, no simulated bidder), that were
+ * sold in this show (on its block), and that no draft, pending or paid bill holds, in the actor's scope, grouped as the winners
+ * summary groups them: per buyer, company and collecting account. In practice one group per buyer.
  */
 export async function unbilledGroups(db: Db | Tx, opts: { sessionId: string; scope: PaymentScope }): Promise<ShowBillGroup[]> {
   const rows = await db
@@ -51,6 +52,8 @@ export async function unbilledGroups(db: Db | Tx, opts: { sessionId: string; sco
         isNotNull(auctions.currentWinnerId),
         sql`not ${inRehearsal(auctions.id)}`,
         sql`${auctions.currentWinnerId} not in (select id from users where is_simulated)`,
+        // Sold in this show: on its block (an auction that closed while its lot waited sold outside the show).
+        onBlockHereSql({ id: sql`${liveLots.id}`, sessionId: sql`${liveLots.sessionId}`, auctionId: sql`${liveLots.auctionId}` }),
         notExists(
           db
             .select({ one: sql`1` })
