@@ -257,6 +257,8 @@ export const messages = {
     rehearsal: 'Es un ensayo: no se cobra nada.',
     notBillable: 'Una de las subastas no se puede facturar: debe haber terminado con este ganador y pertenecer a tu empresa.',
     alreadyBilled: 'Una de las subastas ya está en otro pago (borrador, en progreso o pagado).',
+    awaitingDecision:
+      'Una de las subastas espera tu decisión en Cuentas vencidas (su cuenta venció o su segunda oportunidad no se pagó): elige ahí qué hacer con ella antes de cobrarla.',
     mixedCompanies: 'Un pago sólo puede incluir subastas de una misma empresa.',
     mixedSellers:
       'Un pago sólo puede incluir subastas que se cobran en la misma cuenta de Mercado Pago: cobra por separado las de cada vendedor que cobra en su propia cuenta.',

@@ -33,7 +33,7 @@ import { view } from '../payments/queries.js';
 import { createDraft, lockPayment, save } from '../payments/service.js';
 import { machineState } from '../payments/transitions.js';
 import { type ExpiryDeps, expireLink } from './expiry.js';
-import { bidLines, blockReason, passedBuyers, standingChanged, syncOffers } from './queries.js';
+import { bidLines, blockReason, clearOfferWinner, passedBuyers, standingChanged, syncOffers } from './queries.js';
 
 /**
  * The seller's choice for each lot of an expired bill (Segunda oportunidad, another show, release),
@@ -142,7 +142,7 @@ export async function offerSecondChance(db: Db, opts: Acting<Actor> & ExpiryDeps
         updatedAt: new Date(),
       })
       .where(eq(auctions.id, auctionId));
-    const draft = await createDraft(tx, { ...acting, winnerId: runnerUp.userId, auctionIds: [auctionId], sessionId: bill.sessionId });
+    const draft = await createDraft(tx, { ...acting, winnerId: runnerUp.userId, auctionIds: [auctionId], sessionId: bill.sessionId, deciding: paymentId });
     await tx.update(payments).set({ shippingCarrier: bill.shippingCarrier, shippingCost: bill.shippingCost }).where(eq(payments.id, draft.payment.id));
     const [created] = await tx
       .insert(secondChanceOffers)
@@ -284,6 +284,18 @@ export async function acceptOffer(
   });
 }
 
+/** The declined offer's bill is canceled (when it still can be), for its link to be expired after the commit. */
+async function cancelOfferBill(tx: Tx, acting: Acting<{ id: string }>, paymentId: string | null, now: Date) {
+  if (!paymentId) return null;
+  const [row] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
+  if (!row) return null;
+  const moved = applyPaymentEvent(machineState(row), { type: 'cancel' });
+  if (!moved.ok) return null;
+  const before = await view(tx, row as PaymentRow);
+  const payment = await save(tx, row as PaymentRow, { paymentStatus: moved.state.paymentStatus, canceledAt: now }, { by: acting, action: 'payment.cancel', before });
+  return { payment, provider: row.provider, preferenceId: row.mpPreferenceId };
+}
+
 /** POST /api/second-chance/{offerId}/decline: the offer ends and its bill is canceled; then its link expires at the provider. */
 export async function declineOffer(db: Db, opts: Acting<{ id: string }> & ExpiryDeps & { offerId: string }): Promise<{ events: DomainEvent[] }> {
   const { provider, accounts, log, offerId, ...acting } = opts;
@@ -301,19 +313,10 @@ export async function declineOffer(db: Db, opts: Acting<{ id: string }> & Expiry
       before: { status: 'offered' },
       after: { status: 'declined' },
     });
-    if (!offer.paymentId) return null;
-    const [row] = await tx.select().from(payments).where(eq(payments.id, offer.paymentId)).for('update');
-    if (!row) return null;
-    const moved = applyPaymentEvent(machineState(row), { type: 'cancel' });
-    if (!moved.ok) return null;
-    const before = await view(tx, row as PaymentRow);
-    const payment = await save(
-      tx,
-      row as PaymentRow,
-      { paymentStatus: moved.state.paymentStatus, canceledAt: now },
-      { by: acting, action: 'payment.cancel', before },
-    );
-    return { payment, provider: row.provider, preferenceId: row.mpPreferenceId };
+    const canceled = await cancelOfferBill(tx, acting, offer.paymentId, now);
+    // The runner-up let it go: the lot has no winner, and waits for the seller's choice again.
+    await clearOfferWinner(tx, { auctionId: offer.auctionId, buyerId: offer.buyerId });
+    return canceled;
   });
   if (!done) return { events: [] };
   await expireLink(db, { provider, accounts, ...(log ? { log } : {}) }, done.payment, done);
