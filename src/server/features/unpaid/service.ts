@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { ExpiredLotDecision } from '../../../domain/after-show.js';
 import { applyPaymentEvent } from '../../../domain/payments.js';
+import { shippingFor } from '../../../domain/show-billing.js';
 import { mayDecide, runnerUpOf } from '../../../domain/unpaid.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
@@ -105,11 +106,24 @@ async function decide(tx: Tx, opts: Acting<Actor>, lot: Lot, decision: ExpiredLo
 }
 
 /**
+ * The shipping of a Segunda oportunidad's bill: the show's rules for its own one lot (a lot of a
+ * two-lot bill ships as one lot: $150, not the two lots' $200). A bill of no show, or of a show
+ * without rules, keeps the expired bill's shipping, which the seller set by hand for it.
+ */
+async function secondChanceShipping(tx: Tx, bill: PaymentRow, amount: number): Promise<{ shippingCarrier: string | null; shippingCost: number }> {
+  const [show] = bill.sessionId
+    ? await tx.select({ rules: liveSessions.shippingRules }).from(liveSessions).where(eq(liveSessions.id, bill.sessionId))
+    : [];
+  if (show?.rules) return shippingFor(show.rules, [{ amount }]);
+  return { shippingCarrier: bill.shippingCarrier, shippingCost: bill.shippingCost };
+}
+
+/**
  * Segunda oportunidad: the lot is offered to its runner-up at their own highest bid. The auction's
  * winner becomes the runner-up (so billing's checks hold: ended, won by the bill's buyer), a draft
- * is made with the expired bill's shipping and show, and then finalized with the provider, outside
- * the transaction, so the runner-up gets a link and a deadline. A retry after the provider failed
- * finalizes the same draft.
+ * is made in the expired bill's show with the shipping of its own lot (secondChanceShipping), and
+ * then finalized with the provider, outside the transaction, so the runner-up gets a link and a
+ * deadline. A retry after the provider failed finalizes the same draft.
  */
 export async function offerSecondChance(db: Db, opts: Acting<Actor> & ExpiryDeps & { paymentId: string; auctionId: string }): Promise<Decided> {
   const { provider, accounts, log, paymentId, auctionId, ...acting } = opts;
@@ -143,7 +157,10 @@ export async function offerSecondChance(db: Db, opts: Acting<Actor> & ExpiryDeps
       })
       .where(eq(auctions.id, auctionId));
     const draft = await createDraft(tx, { ...acting, winnerId: runnerUp.userId, auctionIds: [auctionId], sessionId: bill.sessionId, deciding: paymentId });
-    await tx.update(payments).set({ shippingCarrier: bill.shippingCarrier, shippingCost: bill.shippingCost }).where(eq(payments.id, draft.payment.id));
+    await tx
+      .update(payments)
+      .set(await secondChanceShipping(tx, bill, runnerUp.amount))
+      .where(eq(payments.id, draft.payment.id));
     const [created] = await tx
       .insert(secondChanceOffers)
       .values({
