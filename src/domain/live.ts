@@ -495,7 +495,24 @@ export interface PickerItem {
   currentPrice: number | null;
   /** epoch ms */
   endTime: number | null;
+  /** Bids standing on it: an auction running online with bids gets a warning before it is added. */
+  bidCount: number;
 }
+/**
+ * What adding a picker's auction means for it. 'waits': it has no clock of its own (pending, or a
+ * live lot not timed yet) and runs on the show's clock once on the block. 'runs': it already runs
+ * online on its own end time, which holds while its lot waits in the queue: if that end comes
+ * first it closes outside the show. 'runsWithBids': the same with bidders on it, so the picker asks
+ * before adding it (and, on the block, the show's timer may only make its end later).
+ */
+export type PickerKind = 'waits' | 'runs' | 'runsWithBids';
+
+export function pickerKind(item: Pick<PickerItem, 'status' | 'endTime' | 'bidCount'>, now: number): PickerKind {
+  const runs = item.status !== 'pending' && item.endTime !== null && item.endTime > now;
+  if (!runs) return 'waits';
+  return item.bidCount > 0 ? 'runsWithBids' : 'runs';
+}
+
 export interface PickerAnswer {
   items: PickerItem[];
 }

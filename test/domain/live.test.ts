@@ -5,6 +5,7 @@ import {
   lotRemovalBlock,
   normalizeWhatsappLink,
   parsePickerQuery,
+  pickerKind,
   sessionSlug,
   weekdayInMexicoCity,
   ZSessionCreate,
@@ -395,5 +396,18 @@ describe('lotRemovalBlock', () => {
     // An online auction without bids carries on online when it leaves the show.
     expect(lotRemovalBlock(state({ status: 'active', endTime: now + 86_400_000 }), now)).toBeNull();
     expect(lotRemovalBlock(state({ endTime: now }), now)).toBeNull();
+  });
+});
+
+describe('what adding a picker’s auction means for it (pickerKind)', () => {
+  const now = 1_000_000;
+  it('a pending auction, or a live lot not timed yet, waits for the show’s clock', () => {
+    expect(pickerKind({ status: 'pending', endTime: null, bidCount: 0 }, now)).toBe('waits');
+    expect(pickerKind({ status: 'live', endTime: null, bidCount: 0 }, now)).toBe('waits');
+    expect(pickerKind({ status: 'active', endTime: now - 1, bidCount: 2 }, now)).toBe('waits');
+  });
+  it('one running online on its own end runs, and the picker asks first when it has bids', () => {
+    expect(pickerKind({ status: 'active', endTime: now + 60_000, bidCount: 0 }, now)).toBe('runs');
+    expect(pickerKind({ status: 'live', endTime: now + 60_000, bidCount: 3 }, now)).toBe('runsWithBids');
   });
 });

@@ -147,8 +147,11 @@ export async function liveDirectory(db: Db): Promise<LiveDirectory> {
 
 /**
  * GET /api/live-sessions/{id}/picker?q= (SPEC §5): the auctions the user may manage that are not
- * ended, paid or a lot of a session that has not ended (this one included). Under 2 characters the
- * newest first; otherwise any of the name tokens, or the auction's id; deduplicated, at most 20.
+ * ended, paid or a lot of a session that has not ended (this one included). Under 2 characters all
+ * of them, otherwise any of the name tokens, or the auction's id; deduplicated, at most 20. The
+ * seller's pending auctions come first (they wait for a show: a lot runs on the show's clock), then
+ * those already running online on their own end time, newest first in each; each item says how many
+ * bids it has, so the picker can warn before adding one that runs with bids.
  */
 export async function pickAuctions(db: Db, opts: { actor: ScopedActor; sessionId: string; q: string | undefined }): Promise<PickerAnswer> {
   const query = parsePickerQuery(opts.q);
@@ -175,11 +178,12 @@ export async function pickAuctions(db: Db, opts: { actor: ScopedActor; sessionId
       startingPrice: auctions.startingPrice,
       currentPrice: auctions.currentPrice,
       endTime: auctions.endTime,
+      bidCount: auctions.bidCount,
       thumbnailUrl: sql<string | null>`coalesce((select u.thumbnail_url from uploads u where u.url = ${auctions.images}[1] limit 1), ${auctions.images}[1])`,
     })
     .from(auctions)
     .where(and(scopeWhere(recordScope(opts.actor), auctions), open, match))
-    .orderBy(sql`${auctions.createdAt} desc`, sql`${auctions.id} desc`)
+    .orderBy(sql`(${auctions.status} = 'pending') desc`, sql`${auctions.createdAt} desc`, sql`${auctions.id} desc`)
     .limit(PICKER_LIMIT);
   const items: PickerItem[] = found.map((r) => ({
     id: r.id,
@@ -189,6 +193,7 @@ export async function pickAuctions(db: Db, opts: { actor: ScopedActor; sessionId
     startingPrice: r.startingPrice,
     currentPrice: r.currentPrice,
     endTime: r.endTime ? r.endTime.getTime() : null,
+    bidCount: r.bidCount,
   }));
   return { items };
 }
