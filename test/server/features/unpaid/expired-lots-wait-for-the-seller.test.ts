@@ -60,7 +60,9 @@ async function wonLot(sessionId: string, price: number): Promise<string> {
     currentWinnerName: 'Gael Gana',
   });
   const line = (seq: number, who: Actor, name: string, amount: number) => ({ auctionId: auction.id, bidderId: who.id, bidderName: name, seq, amount });
-  await server.ctx.db.insert(bids).values([line(1, third, 'Tomás T.', price - 400), line(2, second, 'Sofía S.', price - 200), line(3, winner, 'Gael G.', price)]);
+  await server.ctx.db
+    .insert(bids)
+    .values([line(1, third, 'Tomás T.', price - 400), line(2, second, 'Sofía S.', price - 200), line(3, winner, 'Gael G.', price)]);
   await buildLot(server.ctx.db, { sessionId, auctionId: auction.id, status: 'finished' });
   return auction.id;
 }
@@ -102,7 +104,10 @@ describe('the lots of an expired bill', () => {
     // One lot under the show's rules: the flat fee alone, not the two-lot bill's $200.
     expect(offerBill).toMatchObject({ winnerId: second.id, totalAmount: 700, shippingCost: 150, shippingCarrier: 'Envío', sessionId });
 
-    const [offer] = await server.ctx.db.select().from(secondChanceOffers).where(eq(secondChanceOffers.paymentId, offerBill?.id as string));
+    const [offer] = await server.ctx.db
+      .select()
+      .from(secondChanceOffers)
+      .where(eq(secondChanceOffers.paymentId, offerBill?.id as string));
     const declined = await call(second, 'POST', `/api/second-chance/${offer?.id}/decline`);
     expect(declined.statusCode, declined.body).toBe(200);
     expect(await auctionRow(lots[0])).toMatchObject({ currentWinnerId: null, currentWinnerName: null, winnerEmail: null, winnerWhatsapp: null });
