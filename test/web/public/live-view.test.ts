@@ -119,6 +119,16 @@ describe('the lots as buyers see them', () => {
     ];
     expect(sessionTotals(all)).toEqual({ soldCount: 2, unsoldCount: 1, soldTotal: 1650 });
   });
+
+  it('an auction that closed at its own end while its lot waited closed outside the show: not a result, not counted', () => {
+    const outside = { ...lot('o', 2, { ...sold, id: 'auction-o', currentPrice: 900 }, 'passed'), offered: false };
+    const outsideUnsold = { ...lot('p', 3, { ...closedEmpty, id: 'auction-p' }, 'passed'), offered: false };
+    const all = [lot('a', 1, sold, 'finished'), outside, outsideUnsold, lot('d', 4)];
+    const view = buyerLots(all, show('d'));
+    expect(view.results.map((l) => l.id)).toEqual(['a']);
+    expect(view.notOffered.map((l) => l.id)).toEqual(['o', 'p']);
+    expect(sessionTotals(all)).toEqual({ soldCount: 1, unsoldCount: 0, soldTotal: sessionTotals([lot('a', 1, sold, 'finished')]).soldTotal });
+  });
 });
 
 describe('the page state', () => {
