@@ -272,6 +272,7 @@ export const messages = {
     platformAdminOnly: 'Sólo un administrador de la plataforma puede marcar cobros como pagados al vendedor.',
     linkExpired: 'El enlace de pago venció. Cancela este pago y crea uno nuevo.',
     sandboxOnly: 'Esta página de pago de prueba sólo existe en modo sandbox.',
+    checkoutNotFound: 'Este pago no existe. Revisa que el enlace esté completo o pide al vendedor que te lo envíe de nuevo.',
     // Finalize runs in two steps so no transaction waits on the provider: meanwhile the link is being created there.
     finalizing: 'Se está creando el enlace de pago de este cobro: vuelve a finalizarlo para terminar, o cancélalo. Ya no se puede modificar.',
   },
