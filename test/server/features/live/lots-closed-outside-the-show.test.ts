@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatPage } from '../../../../src/domain/chat.js';
 import type { LiveSessionDetail, LotView } from '../../../../src/domain/live.js';
 import { auctions, liveLotRuns, liveLots } from '../../../../src/server/db/schema.js';
 import { closeDueAuctions } from '../../../../src/server/features/bids/scheduler.js';
@@ -57,14 +58,19 @@ async function onlineLotWithBid(sessionId: string): Promise<string> {
   return auction.id;
 }
 
-/** Its end time comes now, and the closing scheduler closes it. */
+/** Its end time comes now, and the closing scheduler closes it and publishes the close (as its pass does). */
 async function endNow(auctionId: string) {
   await server.ctx.db.update(auctions).set({ endTime: sql`clock_timestamp()` }).where(eq(auctions.id, auctionId));
-  await closeDueAuctions(server.ctx.db);
+  const closed = await closeDueAuctions(server.ctx.db);
+  await server.ctx.publisher.publish(closed.map((state) => ({ type: 'auctionClosed', state }) as const));
   const [row] = await server.ctx.db.select().from(auctions).where(eq(auctions.id, auctionId));
   expect(row?.status).toBe('ended');
   return row;
 }
+
+/** The show's own chat lines ('Vendido…', 'Sin venta…'), as its viewers read them. */
+const systemEvents = async (sessionId: string) =>
+  ((await call(null, 'GET', `/api/live-sessions/${sessionId}/chat`)).json() as ChatPage).items.filter((l) => l.kind === 'system').map((l) => l.system?.event);
 
 const runsOf = (lotId: string) => server.ctx.db.select().from(liveLotRuns).where(eq(liveLotRuns.lotId, lotId));
 
@@ -80,6 +86,8 @@ describe('an online auction added as a lot', () => {
     expect(lot).toMatchObject({ status: 'passed', offered: false });
     expect(lot.auction.state.status).toBe('ended');
     expect(await runsOf(lot.id)).toEqual([]);
+    // Its viewers never read that it sold in the show.
+    expect(await systemEvents(session.id)).not.toContain('lotSold');
   });
 
   it('is on the block once set current while it runs on its own clock: its close is the show’s', async () => {
@@ -96,6 +104,7 @@ describe('an online auction added as a lot', () => {
 
     await endNow(auctionId);
     expect(await lotOf(session.id, auctionId)).toMatchObject({ status: 'finished', offered: true });
+    await expect.poll(() => systemEvents(session.id)).toContain('lotSold');
   });
 
   it('runs on the show’s clock once its timer starts, and a pending lot set current waits for it without a run', async () => {
