@@ -10,8 +10,8 @@ import { onBlockHereSql } from '../live/lot-runs.js';
 import { inRehearsal } from '../live/rehearsal.js';
 import { collectorsOf, saleKey } from '../payments/collectors.js';
 import { type PaymentScope, paymentScopeWhere } from '../payments/policies.js';
-import { awaitingDecisionSql } from '../payments/queries.js';
 import { type PaymentItem, presentPayment } from '../payments/presenters.js';
+import { awaitingDecisionSql } from '../payments/queries.js';
 
 /** The reads of 'Cobrar el show': who won the show's lots and has no bill for them yet, and the show's bills. */
 

@@ -111,9 +111,7 @@ async function decide(tx: Tx, opts: Acting<Actor>, lot: Lot, decision: ExpiredLo
  * without rules, keeps the expired bill's shipping, which the seller set by hand for it.
  */
 async function secondChanceShipping(tx: Tx, bill: PaymentRow, amount: number): Promise<{ shippingCarrier: string | null; shippingCost: number }> {
-  const [show] = bill.sessionId
-    ? await tx.select({ rules: liveSessions.shippingRules }).from(liveSessions).where(eq(liveSessions.id, bill.sessionId))
-    : [];
+  const [show] = bill.sessionId ? await tx.select({ rules: liveSessions.shippingRules }).from(liveSessions).where(eq(liveSessions.id, bill.sessionId)) : [];
   if (show?.rules) return shippingFor(show.rules, [{ amount }]);
   return { shippingCarrier: bill.shippingCarrier, shippingCost: bill.shippingCost };
 }
@@ -309,7 +307,12 @@ async function cancelOfferBill(tx: Tx, acting: Acting<{ id: string }>, paymentId
   const moved = applyPaymentEvent(machineState(row), { type: 'cancel' });
   if (!moved.ok) return null;
   const before = await view(tx, row as PaymentRow);
-  const payment = await save(tx, row as PaymentRow, { paymentStatus: moved.state.paymentStatus, canceledAt: now }, { by: acting, action: 'payment.cancel', before });
+  const payment = await save(
+    tx,
+    row as PaymentRow,
+    { paymentStatus: moved.state.paymentStatus, canceledAt: now },
+    { by: acting, action: 'payment.cancel', before },
+  );
   return { payment, provider: row.provider, preferenceId: row.mpPreferenceId };
 }
 

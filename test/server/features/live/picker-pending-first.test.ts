@@ -38,7 +38,14 @@ describe('the picker', () => {
         createdAt: at(minutesAgo),
       });
     const pending = (name: string, minutesAgo: number) =>
-      buildAuction(db, { companyId: COMPANY, sellerId: seller.id, name, nameTokens: ['pieza', name.toLowerCase()], status: 'pending', createdAt: at(minutesAgo) });
+      buildAuction(db, {
+        companyId: COMPANY,
+        sellerId: seller.id,
+        name,
+        nameTokens: ['pieza', name.toLowerCase()],
+        status: 'pending',
+        createdAt: at(minutesAgo),
+      });
     // The newest is running: it still comes after every pending one.
     const withBids = await running('Reloj', 1);
     const newestPending = await pending('Lámpara', 5);
