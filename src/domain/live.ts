@@ -170,14 +170,18 @@ export function normalizeWhatsappLink(value: string | null | undefined): string 
 /**
  * Why a lot may not leave its session, or null when it may: a lot that sold carries the show's
  * result (its sale, its winner's bill), and a running one (on the block, or with bids standing) has
- * bidders relying on it. An unsold lot that is not running may be removed. The server decides with
- * it; the Live Hub reads it to say why.
+ * bidders relying on it. An unsold lot that is not running may be removed, and so may a lot that
+ * was never on the block in this show (`offered` false, LotView.offered): whatever its auction did
+ * on its own end (sold, or still running online with bids) is no result of the show, and leaving
+ * the queue changes nothing for its bidders. The server decides with it; the Live Hub reads it to say why.
  */
 export type LotRemovalBlock = 'sold' | 'running';
 export function lotRemovalBlock(
   state: Pick<AuctionLiveState, 'status' | 'bidCount' | 'winnerName' | 'winnerTag' | 'endTime'>,
   now: number,
+  offered = true,
 ): LotRemovalBlock | null {
+  if (!offered) return null;
   const hasBuyer = state.bidCount > 0 || state.winnerName !== null || state.winnerTag !== null;
   if (hasBuyer) return state.status === 'ended' ? 'sold' : 'running';
   // On the block: its show timer runs. An online auction ('active') without bids keeps running online when it leaves the show.

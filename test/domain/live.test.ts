@@ -383,6 +383,11 @@ describe('lotRemovalBlock', () => {
     expect(lotRemovalBlock(state({ status: 'ended', bidCount: 0, winnerName: 'Ju***' }), now)).toBe('sold');
   });
 
+  it('lets a lot never on the block leave: its auction sold or runs with bids outside the show', () => {
+    expect(lotRemovalBlock(state({ status: 'ended', bidCount: 3, winnerName: 'Ju***' }), now, false)).toBeNull();
+    expect(lotRemovalBlock(state({ status: 'active', bidCount: 2, endTime: now + 60_000 }), now, false)).toBeNull();
+  });
+
   it('refuses a lot whose timer runs or whose bids stand', () => {
     expect(lotRemovalBlock(state({ endTime: now + 5000 }), now)).toBe('running');
     expect(lotRemovalBlock(state({ status: 'active', bidCount: 2, endTime: now + 86_400_000 }), now)).toBe('running');

@@ -71,7 +71,7 @@ export function LotRowView({ row, controls }: { row: LotRow; controls: LotRowCon
   const phase = isCurrent ? clockPhase(state, controls.now) : null;
   const look = phase ? PHASE_LOOK[phase] : null;
   // A sold lot carries the show's result and a running one has bidders: neither leaves the session.
-  const removalBlock = lotRemovalBlock(state, controls.now);
+  const removalBlock = lotRemovalBlock(state, controls.now, lot.offered);
 
   return (
     <Box

@@ -12,7 +12,7 @@ import type { BidPresenter } from '../bids/presenters.js';
 import { closeGap, lotIdsInOrder, renumber } from './lot-order.js';
 import { recordRunIfTimed } from './lot-runs.js';
 import { restoreRehearsalTx, takeRehearsalSnapshot } from './rehearsal.js';
-import { keyShareAuctions, lockAuctionStates, lotRemovalRefused, removalBlockOf } from './removal.js';
+import { keyShareAuctions, lockAuctionStates, lotRemovalRefused, offeredLots, removalBlockOf } from './removal.js';
 import { type Actor, afterCommit, bumpSession, checkReopen, lockEditable, readEditable, type SessionCommitted } from './sessions.js';
 
 /**
@@ -101,7 +101,7 @@ export async function removeLot(db: Db, opts: Acting<Actor> & { present: BidPres
     const session = await lockEditable(tx, opts.sessionId, opts.actor);
     // A rehearsal's lot leaves with its auction put back as it was: nothing it sold was real.
     if (session.rehearsal) await restoreRehearsalTx(tx, { sessionId: session.id, auctionId: auctionId });
-    const block = state && !session.rehearsal ? removalBlockOf(state) : null;
+    const block = state && !session.rehearsal ? removalBlockOf(state, (await offeredLots(tx, session.id)).has(lotId)) : null;
     if (block) throw lotRemovalRefused(block);
     const [lot] = await tx
       .delete(liveLots)

@@ -12,7 +12,8 @@ import { caller, placeBid, startTestServer, type TestServer } from '../../../sup
  * Only a lot that was on the block sells in the show. An online auction with its own end time that
  * is added as a lot keeps that end while it waits in the queue; if the end comes first it closes as
  * an ordinary auction, outside the show: its lot is passed and not offered (the Hub and the live
- * page show it as closed outside the show). On the block (the timer, 'Establecer actual' while it
+ * page show it as closed outside the show), and it may leave the queue, whatever its auction did
+ * on its own. On the block (the timer, 'Establecer actual' while it
  * runs on its own clock, a quick auction started at once) it is the show's: its lot is finished and
  * offered. An auction that waited in one show and sold in the next is the next one's.
  * No scheduler runs here: the test closes auctions by hand.
@@ -88,6 +89,25 @@ describe('an online auction added as a lot', () => {
     expect(await runsOf(lot.id)).toEqual([]);
     // Its viewers never read that it sold in the show.
     expect(await systemEvents(session.id)).not.toContain('lotSold');
+  });
+
+  it('may leave the queue, running online with bids or closed outside the show: no result of the show, its auction untouched', async () => {
+    const session = await buildSession(server.ctx.db, { companyId: COMPANY, sellerId: seller.id, status: 'live' });
+    const runningId = await onlineLotWithBid(session.id);
+    const closedId = await onlineLotWithBid(session.id);
+    await endNow(closedId);
+    for (const auctionId of [runningId, closedId]) {
+      const lot = await lotOf(session.id, auctionId);
+      const res = await call(seller, 'DELETE', `/api/live-sessions/${session.id}/lots/${lot.id}`);
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    expect((await detailOf(session.id)).lots).toEqual([]);
+    const [running] = await server.ctx.db.select().from(auctions).where(eq(auctions.id, runningId));
+    expect(running).toMatchObject({ status: 'active', bidCount: 1 });
+    // A session left with no sale of its own may go.
+    const again = await buildSession(server.ctx.db, { companyId: COMPANY, sellerId: seller.id, status: 'live' });
+    await endNow(await onlineLotWithBid(again.id));
+    expect((await call(seller, 'DELETE', `/api/live-sessions/${again.id}`)).statusCode).toBe(200);
   });
 
   it('is on the block once set current while it runs on its own clock: its close is the show’s', async () => {
