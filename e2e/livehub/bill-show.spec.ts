@@ -53,16 +53,31 @@ describe('billing the whole show', () => {
     await hub.goto(`${ctx.app.url}/admin/livehub?session=${session.id}`);
     await hub.getByRole('tab', { name: t.livehub.afterShow.billTab }).click();
 
-    // No rules yet: billing waits for them.
+    // No rules yet: billing waits for them, and the shipping reads 'Por definir', outside every total.
     await hub.getByText(s.shipping.notSet).waitFor();
     expect(await hub.getByRole('button', { name: s.bill, exact: true }).isDisabled()).toBe(true);
-
-    await hub.getByLabel(s.shipping.flatFee).fill('150');
-    await hub.getByLabel(s.shipping.perExtraItem).fill('50');
-    await hub.getByRole('button', { name: s.shipping.save }).click();
-    await hub.getByText(s.shipping.saved).waitFor();
     const preview = hub.getByRole('list', { name: s.preview.title });
     await eventually(() => preview.getByRole('listitem').count()).toBe(2);
+    const toCollect = hub.getByTestId('to-collect');
+    expect(await toCollect.innerText()).toBe(fill(s.preview.toCollectNoShipping, { amount: '$2,800 MXN' }));
+    const juanaRow = preview.getByRole('listitem').filter({ hasText: 'Juana Pérez' });
+    await juanaRow.getByText(`${s.preview.shipping}: ${s.preview.noShipping}`).waitFor();
+    await juanaRow.getByText(`${s.preview.total}: ${fill(s.preview.totalPlusShipping, { amount: '$2,100 MXN' })}`).waitFor();
+
+    // Typed but not saved: still 'Por definir' (billing uses what is saved).
+    await hub.getByLabel(s.shipping.flatFee).fill('150');
+    await hub.getByLabel(s.shipping.perExtraItem).fill('50');
+    expect(await juanaRow.getByText(`${s.preview.shipping}: ${s.preview.noShipping}`).count()).toBe(1);
+    await hub.getByRole('button', { name: s.shipping.save }).click();
+    await hub.getByText(s.shipping.saved).waitFor();
+    // Saved: each total and 'Por cobrar' include the shipping (Juana $2,100 + $200, Pedro $700 + $150).
+    await juanaRow.getByText(`${s.preview.total}: $2,300 MXN`).waitFor();
+    await eventually(() => toCollect.innerText()).toBe(fill(s.preview.toCollect, { amount: '$3,150 MXN' }));
+    // A change typed after saving is flagged until it is saved.
+    await hub.getByLabel(s.shipping.flatFee).fill('180');
+    await hub.getByTestId('shipping-unsaved').waitFor();
+    await hub.getByLabel(s.shipping.flatFee).fill('150');
+    await hub.getByTestId('shipping-unsaved').waitFor({ state: 'detached' });
 
     // Two quick clicks bill each buyer once.
     const billButton = hub.getByRole('button', { name: s.bill, exact: true });

@@ -186,6 +186,71 @@ describe('a live show from the Live Hub', () => {
     expect((await read()).session.status).toBe('live');
   });
 
+  it('offers pending auctions first, asks before adding one that runs with bids, and is a thumb-sized sheet on a phone', async () => {
+    const hub = await signedIn(seller);
+    const post = async <T>(page: Page, path: string, data: unknown): Promise<T> => {
+      const res = await page.request.post(`${ctx.app.url}${path}`, { data, headers: { origin: ctx.app.url } });
+      expect(res.status(), await res.text()).toBeLessThan(300);
+      return (await res.json()) as T;
+    };
+    const session = await post<LiveSessionDetail>(hub, '/api/live-sessions', { title: 'Música de gala', scheduledAt: Date.now() + 3_600_000 });
+    const id = session.session.id;
+    const sombrero = await createAuctionAs(hub, ctx.app, { name: 'Sombrero de gala', categoryId, startingPrice: 300, status: 'pending' });
+    // The newest, but running online with a buyer's bid: it comes after the pending one, and adding it asks first.
+    const guitarra = await createAuctionAs(hub, ctx.app, { name: 'Guitarra de gala', categoryId, startingPrice: 800 });
+    const buyer = await signedIn(BUYER);
+    await post(buyer, `/api/auctions/${guitarra.id}/bids`, { amount: 800 });
+
+    await hub.goto(`${ctx.app.url}/admin/livehub?session=${id}`);
+    await hub.getByRole('heading', { name: 'Música de gala' }).waitFor();
+    await hub.getByRole('button', { name: h.lots.add, exact: true }).click();
+    const picker = hub.getByRole('dialog', { name: h.picker.title });
+    await picker.getByRole('textbox', { name: h.picker.search }).fill('gala');
+    const waiting = picker.getByRole('list', { name: h.picker.waitingGroup });
+    const running = picker.getByRole('list', { name: h.picker.runningGroup });
+    await waiting.getByText('Sombrero de gala').waitFor();
+    await running.getByText('Guitarra de gala').waitFor();
+    const names = await picker.getByRole('listitem').allInnerTexts();
+    expect(names.findIndex((text) => text.includes('Sombrero'))).toBeLessThan(names.findIndex((text) => text.includes('Guitarra')));
+    await running.getByText(fill(h.picker.endsOnItsOwn, { date: '' }).trim(), { exact: false }).waitFor();
+
+    // 'Añadir' on the one with bids asks what will happen to it; 'No añadir' adds nothing.
+    await picker.getByRole('button', { name: `Añadir Guitarra de gala a la sesión` }).click();
+    const question = picker.getByRole('alertdialog', { name: fill(h.picker.withBids.title_one, { count: '1' }) });
+    await question.waitFor();
+    expect(await question.innerText()).toContain(h.picker.withBids.text.split(' (')[0]);
+    await question.getByRole('button', { name: h.picker.withBids.cancel }).click();
+    await question.waitFor({ state: 'detached' });
+    const lotsNow = async () => ((await (await hub.request.get(`${ctx.app.url}/api/live-sessions/${id}`)).json()) as LiveSessionDetail).lots;
+    expect(await lotsNow()).toEqual([]);
+    await picker.getByRole('button', { name: `Añadir Guitarra de gala a la sesión` }).click();
+    await picker.getByRole('button', { name: fill(h.picker.withBids.confirmLabel, { name: 'Guitarra de gala' }) }).click();
+    await eventually(async () => (await lotsNow()).map((l) => l.auctionId)).toEqual([guitarra.id]);
+    await picker.getByRole('button', { name: `Añadir Sombrero de gala a la sesión` }).click();
+    await eventually(async () => (await lotsNow()).map((l) => l.auctionId).sort()).toEqual([guitarra.id, sombrero.id].sort());
+
+    // On a phone the same picker fills the screen, and every row, field and button is at least 44 px tall.
+    const other = await createAuctionAs(hub, ctx.app, { name: 'Tololoche de gala', categoryId, startingPrice: 500, status: 'pending' });
+    await hub.setViewportSize({ width: 390, height: 844 });
+    await picker.getByRole('textbox', { name: h.picker.search }).fill('tololoche');
+    await picker.getByRole('button', { name: `Añadir Tololoche de gala a la sesión` }).waitFor();
+    const sheet = await picker.boundingBox();
+    expect(sheet?.width).toBe(390);
+    const heights = async (locator: ReturnType<Page['getByRole']>) =>
+      Promise.all((await locator.all()).map(async (el) => (await el.boundingBox())?.height ?? 0));
+    for (const height of [
+      ...(await heights(picker.getByRole('button'))),
+      ...(await heights(picker.getByRole('listitem'))),
+      ...(await heights(picker.getByRole('textbox'))),
+    ]) {
+      expect(height).toBeGreaterThanOrEqual(44);
+    }
+    await picker.getByRole('button', { name: `Añadir Tololoche de gala a la sesión` }).click();
+    await eventually(async () => (await lotsNow()).map((l) => l.auctionId)).toContain(other.id);
+    await picker.getByRole('button', { name: h.picker.done }).click();
+    await picker.waitFor({ state: 'detached' });
+  });
+
   it('folds the header into “Más” at 390 px, closed by a click outside', async () => {
     const phone = await signedIn(seller, { mobile: true });
     await phone.goto(`${ctx.app.url}/admin/livehub`);

@@ -190,6 +190,16 @@ describe('buyer pages on a 390 px phone', () => {
     expect(texts).not.toContain(title);
     await page.context().close();
   });
+
+  it('a payment link cut short says the payment does not exist and what to do, never that it could not load', async () => {
+    const page = await phone(null);
+    await page.goto(`${ctx.app.url}/pay/${randomUUID().slice(0, 23)}`);
+    await page.getByRole('heading', { name: t.checkout.notFoundTitle, level: 1 }).waitFor();
+    await page.getByText(t.checkout.notFoundText).waitFor();
+    await page.getByRole('link', { name: t.purchases.nav.seeAll }).waitFor();
+    expect(await page.getByText(t.checkout.loadFailed).count()).toBe(0);
+    await page.context().close();
+  });
 });
 
 describe('the auction page’s first load and the room join', () => {

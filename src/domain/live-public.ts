@@ -94,10 +94,16 @@ export interface LotFacts {
   auctionEnded: boolean;
   /** The lot's auction is open and has an end time: it runs on a clock (the seller's timer, or its own end). */
   auctionTimed: boolean;
+  /**
+   * The lot was on the block in this show (LotView.offered). Only such a lot's close is a result of
+   * the show: an auction that closed at its own end (or was bought on its own page) while its lot
+   * waited in the queue closed outside the show.
+   */
+  offered: boolean;
 }
 
 /** The facts of a lot as the server sends it (LotView's auction state). */
-export function lotFacts(lot: { id: string; order: number; status: LotStatus; auction: { state: AuctionLiveState } }): LotFacts {
+export function lotFacts(lot: { id: string; order: number; status: LotStatus; offered: boolean; auction: { state: AuctionLiveState } }): LotFacts {
   const state = lot.auction.state;
   const auctionEnded = state.status === 'ended';
   return {
@@ -107,15 +113,22 @@ export function lotFacts(lot: { id: string; order: number; status: LotStatus; au
     hasBids: state.bidCount > 0 || state.winnerName !== null || state.winnerTag !== null,
     auctionEnded,
     auctionTimed: !auctionEnded && (state.status === 'live' || state.status === 'active') && state.endTime !== null,
+    offered: lot.offered,
   };
 }
 
 /**
- * The lot ran: its auction was put on the clock and closed (timer, buy-now, or its own end). Only
- * a lot that ran is sold or unsold; a re-run (the timer reopens an unsold auction) makes it open again.
+ * The lot ran: it was on the block in this show and its auction closed (timer, buy-now, or its own
+ * end). Only a lot that ran is sold or unsold; a re-run (the timer reopens an unsold auction) makes
+ * it open again. An auction that closed while its lot waited in the queue did not run in the show.
  */
-export function lotRan(lot: Pick<LotFacts, 'status' | 'auctionEnded'>): boolean {
-  return lot.auctionEnded || lot.status === 'finished';
+export function lotRan(lot: Pick<LotFacts, 'status' | 'auctionEnded' | 'offered'>): boolean {
+  return lot.offered && (lot.auctionEnded || lot.status === 'finished');
+}
+
+/** The lot's auction closed outside the show: at its own end, or bought on its own page, while the lot waited in the queue. */
+export function closedOutsideShow(lot: Pick<LotFacts, 'status' | 'auctionEnded' | 'offered'>): boolean {
+  return !lot.offered && (lot.auctionEnded || lot.status === 'passed');
 }
 
 /** SPEC §4, literally: past when finished or passed, or when its order is lower than the current lot's. */
@@ -127,8 +140,8 @@ export function isPastLot(lot: Pick<LotFacts, 'order' | 'status'>, currentOrder:
 /**
  * Where a lot stands in the show. 'current' and 'upcoming' are the Hub's 'Próximos' and the buyer's
  * lot on the block and 'Próximos lotes'; the rest are 'Pasados / Finalizados' and the buyer's results:
- * 'sold' and 'unsold' for a lot that ran, 'notOffered' for one that never did (skipped, or left when
- * the show ended), which is no result and is counted nowhere.
+ * 'sold' and 'unsold' for a lot that ran, 'notOffered' for one that never did (skipped, left when
+ * the show ended, or closed outside the show while it waited), which is no result and is counted nowhere.
  */
 export type LotPhase = 'current' | 'upcoming' | 'sold' | 'unsold' | 'notOffered';
 
@@ -145,7 +158,9 @@ function outcomeOf(lot: LotFacts): 'sold' | 'unsold' | 'notOffered' {
 
 /**
  * The one lot rule both screens show (SPEC §4 "Lot status", read so that both can say it truthfully):
- * - A lot whose auction closed is decided (sold or unsold) wherever it sits in the order.
+ * - A lot whose auction closed is decided (sold or unsold) wherever it sits in the order, if it was on
+ *   the block; one whose auction closed while it waited (its own end, a buy-now on its page) closed
+ *   outside the show: 'notOffered', until the seller runs it again.
  * - The current lot is on the block (SPEC: always upcoming), also once it closed: its panel says how.
  * - A lot passed, or before the current one (the seller skipped it), is past, except while its
  *   auction still takes bids (SPEC keeps "a lot with bids" upcoming; once it closed it is decided).
@@ -160,6 +175,7 @@ export function lotPhase(lot: LotFacts, currentOrder: number | null, show: ShowF
   if (show.status === 'ended') return isCurrent && lot.auctionTimed && !lotRan(lot) ? 'current' : outcomeOf(lot);
   if (isCurrent) return 'current';
   if (lotRan(lot)) return outcomeOf(lot);
+  if (lot.auctionEnded) return 'notOffered';
   if (isPastLot(lot, currentOrder) && !lot.hasBids) return 'notOffered';
   return 'upcoming';
 }

@@ -170,14 +170,18 @@ export function normalizeWhatsappLink(value: string | null | undefined): string 
 /**
  * Why a lot may not leave its session, or null when it may: a lot that sold carries the show's
  * result (its sale, its winner's bill), and a running one (on the block, or with bids standing) has
- * bidders relying on it. An unsold lot that is not running may be removed. The server decides with
- * it; the Live Hub reads it to say why.
+ * bidders relying on it. An unsold lot that is not running may be removed, and so may a lot that
+ * was never on the block in this show (`offered` false, LotView.offered): whatever its auction did
+ * on its own end (sold, or still running online with bids) is no result of the show, and leaving
+ * the queue changes nothing for its bidders. The server decides with it; the Live Hub reads it to say why.
  */
 export type LotRemovalBlock = 'sold' | 'running';
 export function lotRemovalBlock(
   state: Pick<AuctionLiveState, 'status' | 'bidCount' | 'winnerName' | 'winnerTag' | 'endTime'>,
   now: number,
+  offered = true,
 ): LotRemovalBlock | null {
+  if (!offered) return null;
   const hasBuyer = state.bidCount > 0 || state.winnerName !== null || state.winnerTag !== null;
   if (hasBuyer) return state.status === 'ended' ? 'sold' : 'running';
   // On the block: its show timer runs. An online auction ('active') without bids keeps running online when it leaves the show.
@@ -439,6 +443,12 @@ export interface LotView {
   timerOverride: LotTimerOverride;
   /** 'Puja anticipada' maximums waiting for the lot to open (their amounts stay hidden). */
   prebidCount: number;
+  /**
+   * The lot was on the block in this show (and its auction on no later show's block): only then is
+   * its close a result of the show. A lot whose auction closed at its own end, or was bought on its
+   * own page, while it waited in the queue was not offered: it closed outside the show.
+   */
+  offered: boolean;
   auction: {
     id: string;
     name: string;
@@ -496,7 +506,24 @@ export interface PickerItem {
   currentPrice: number | null;
   /** epoch ms */
   endTime: number | null;
+  /** Bids standing on it: an auction running online with bids gets a warning before it is added. */
+  bidCount: number;
 }
+/**
+ * What adding a picker's auction means for it. 'waits': it has no clock of its own (pending, or a
+ * live lot not timed yet) and runs on the show's clock once on the block. 'runs': it already runs
+ * online on its own end time, which holds while its lot waits in the queue: if that end comes
+ * first it closes outside the show. 'runsWithBids': the same with bidders on it, so the picker asks
+ * before adding it (and, on the block, the show's timer may only make its end later).
+ */
+export type PickerKind = 'waits' | 'runs' | 'runsWithBids';
+
+export function pickerKind(item: Pick<PickerItem, 'status' | 'endTime' | 'bidCount'>, now: number): PickerKind {
+  const runs = item.status !== 'pending' && item.endTime !== null && item.endTime > now;
+  if (!runs) return 'waits';
+  return item.bidCount > 0 ? 'runsWithBids' : 'runs';
+}
+
 export interface PickerAnswer {
   items: PickerItem[];
 }

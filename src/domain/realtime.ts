@@ -110,6 +110,12 @@ export interface LotFinishedEvent {
   lotId: string;
   state: AuctionLiveState;
   version: number;
+  /**
+   * The lot was on the block in this show (LotView.offered): its close is the show's result. False
+   * when its auction closed while the lot waited in the queue (its own end, a buy-now on its page):
+   * the lot is then 'passed', closed outside the show.
+   */
+  offered: boolean;
 }
 
 /** Sockets in the session's room across instances, at most once a second, only when it changed. */

@@ -10,8 +10,12 @@ import type { SessionStatus } from './live-public.js';
 /** How often the viewer count is sampled during a live show (server/features/show-summary/sampler.ts). */
 export const VIEWER_SAMPLE_MS = 5_000;
 
-/** Where a lot stands: sold (ended with a winner), unsold (ended or passed without one), on the block, or waiting. */
-export const SUMMARY_LOT_STATUSES = ['sold', 'unsold', 'live', 'queued'] as const;
+/**
+ * Where a lot stands: sold (ended with a winner), unsold (ended or passed without one), on the block,
+ * waiting, or notOffered: its auction closed while the lot waited in the queue (its own end, a
+ * buy-now on its page), outside the show, so it counts nowhere in the show's figures or bill.
+ */
+export const SUMMARY_LOT_STATUSES = ['sold', 'unsold', 'live', 'queued', 'notOffered'] as const;
 export type SummaryLotStatus = (typeof SUMMARY_LOT_STATUSES)[number];
 
 /**

@@ -258,6 +258,8 @@ export const messages = {
     winnerBlocked: 'Bloqueaste a este comprador en tu tienda: sus lotes no se le cobran mientras siga bloqueado. Si lo desbloqueas, podrás cobrarlos.',
     notBillable: 'Una de las subastas no se puede facturar: debe haber terminado con este ganador y pertenecer a tu empresa.',
     alreadyBilled: 'Una de las subastas ya está en otro pago (borrador, en progreso o pagado).',
+    awaitingDecision:
+      'Una de las subastas espera tu decisión en Cuentas vencidas (su cuenta venció o su segunda oportunidad no se pagó): elige ahí qué hacer con ella antes de cobrarla.',
     mixedCompanies: 'Un pago sólo puede incluir subastas de una misma empresa.',
     mixedSellers:
       'Un pago sólo puede incluir subastas que se cobran en la misma cuenta de Mercado Pago: cobra por separado las de cada vendedor que cobra en su propia cuenta.',
@@ -271,6 +273,7 @@ export const messages = {
     platformAdminOnly: 'Sólo un administrador de la plataforma puede marcar cobros como pagados al vendedor.',
     linkExpired: 'El enlace de pago venció. Cancela este pago y crea uno nuevo.',
     sandboxOnly: 'Esta página de pago de prueba sólo existe en modo sandbox.',
+    checkoutNotFound: 'Este pago no existe. Revisa que el enlace esté completo o pide al vendedor que te lo envíe de nuevo.',
     // Finalize runs in two steps so no transaction waits on the provider: meanwhile the link is being created there.
     finalizing: 'Se está creando el enlace de pago de este cobro: vuelve a finalizarlo para terminar, o cancélalo. Ya no se puede modificar.',
   },

@@ -5,6 +5,7 @@ import {
   lotRemovalBlock,
   normalizeWhatsappLink,
   parsePickerQuery,
+  pickerKind,
   sessionSlug,
   weekdayInMexicoCity,
   ZSessionCreate,
@@ -100,6 +101,7 @@ const lot = (id: string, order: number, over: Partial<LotFacts> = {}): LotFacts 
   hasBids: false,
   auctionEnded: false,
   auctionTimed: false,
+  offered: true,
   ...over,
 });
 const live = (currentLotId: string | null): ShowFacts => ({ currentLotId, status: 'live' });
@@ -112,6 +114,7 @@ const arbFacts = fc
     hasBids: fc.boolean(),
     auctionEnded: fc.boolean(),
     auctionTimed: fc.boolean(),
+    offered: fc.boolean(),
   })
   .map((f) => ({ ...f, auctionEnded: f.auctionEnded || f.status === 'finished', auctionTimed: f.auctionTimed && !f.auctionEnded && f.status !== 'finished' }));
 const arbShow = (ids: string[]) =>
@@ -164,11 +167,28 @@ describe('the one lot rule of the Hub and the public page (lotPhase)', () => {
       lot('a', 1, { status: 'finished', auctionEnded: true, hasBids: true }),
       lot('b', 2, { status: 'finished', auctionEnded: true }),
       lot('c', 3, { status: 'finished', auctionEnded: true, hasBids: true }),
-      // Closed on its own end time after the current lot: decided too, not upcoming.
+      // Was on the block (its run), then closed on its own end time after the current lot: decided too, not upcoming.
       lot('d', 4, { auctionEnded: true }),
       lot('e', 5),
     ];
     expect(phasesOf(lots, live('c'))).toEqual({ a: 'sold', b: 'unsold', c: 'current', d: 'unsold', e: 'upcoming' });
+  });
+
+  it('an auction that closed at its own end while its lot waited in the queue closed outside the show: not offered, sold or not', () => {
+    const lots = [
+      lot('a', 1, { status: 'finished', auctionEnded: true, hasBids: true }),
+      lot('b', 2, { auctionTimed: true }),
+      // Never on the block: their auctions' own end times came first (the server marks such lots passed).
+      lot('c', 3, { status: 'passed', auctionEnded: true, hasBids: true, offered: false }),
+      lot('d', 4, { status: 'passed', auctionEnded: true, offered: false }),
+      lot('e', 5),
+    ];
+    expect(phasesOf(lots, live('b'))).toEqual({ a: 'sold', b: 'current', c: 'notOffered', d: 'notOffered', e: 'upcoming' });
+    expect(phasesOf(lots, { currentLotId: 'b', status: 'ended' })).toMatchObject({ c: 'notOffered', d: 'notOffered' });
+    expect(lots.filter((l) => lotRan(l)).map((l) => l.id)).toEqual(['a']);
+    // An unsold one the seller runs again is on the block like any lot.
+    const rerun = lot('d', 4, { auctionTimed: true, offered: true });
+    expect(phasesOf([lots[0] as LotFacts, lots[1] as LotFacts, lots[2] as LotFacts, rerun], live('d'))).toMatchObject({ d: 'current' });
   });
 
   it('a lot re-run: back on the block, the skipped lots after it are upcoming again, and it is current once reopened', () => {
@@ -363,6 +383,11 @@ describe('lotRemovalBlock', () => {
     expect(lotRemovalBlock(state({ status: 'ended', bidCount: 0, winnerName: 'Ju***' }), now)).toBe('sold');
   });
 
+  it('lets a lot never on the block leave: its auction sold or runs with bids outside the show', () => {
+    expect(lotRemovalBlock(state({ status: 'ended', bidCount: 3, winnerName: 'Ju***' }), now, false)).toBeNull();
+    expect(lotRemovalBlock(state({ status: 'active', bidCount: 2, endTime: now + 60_000 }), now, false)).toBeNull();
+  });
+
   it('refuses a lot whose timer runs or whose bids stand', () => {
     expect(lotRemovalBlock(state({ endTime: now + 5000 }), now)).toBe('running');
     expect(lotRemovalBlock(state({ status: 'active', bidCount: 2, endTime: now + 86_400_000 }), now)).toBe('running');
@@ -376,5 +401,18 @@ describe('lotRemovalBlock', () => {
     // An online auction without bids carries on online when it leaves the show.
     expect(lotRemovalBlock(state({ status: 'active', endTime: now + 86_400_000 }), now)).toBeNull();
     expect(lotRemovalBlock(state({ endTime: now }), now)).toBeNull();
+  });
+});
+
+describe('what adding a picker’s auction means for it (pickerKind)', () => {
+  const now = 1_000_000;
+  it('a pending auction, or a live lot not timed yet, waits for the show’s clock', () => {
+    expect(pickerKind({ status: 'pending', endTime: null, bidCount: 0 }, now)).toBe('waits');
+    expect(pickerKind({ status: 'live', endTime: null, bidCount: 0 }, now)).toBe('waits');
+    expect(pickerKind({ status: 'active', endTime: now - 1, bidCount: 2 }, now)).toBe('waits');
+  });
+  it('one running online on its own end runs, and the picker asks first when it has bids', () => {
+    expect(pickerKind({ status: 'active', endTime: now + 60_000, bidCount: 0 }, now)).toBe('runs');
+    expect(pickerKind({ status: 'live', endTime: now + 60_000, bidCount: 3 }, now)).toBe('runsWithBids');
   });
 });

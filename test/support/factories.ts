@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../src/server/db/connect.js';
-import { auctions, companies, liveLots, liveSessions, payments, userProfiles, users } from '../../src/server/db/schema.js';
+import { auctions, companies, liveLotRuns, liveLots, liveSessions, payments, userProfiles, users } from '../../src/server/db/schema.js';
 
 /**
  * One factories module (STYLE.md): each builder inserts a valid row and lets the test override
@@ -94,20 +94,34 @@ export async function buildSession(db: Db, over: Partial<typeof liveSessions.$in
 /**
  * A lot of a session, appended after its last one unless `order` is given. Without a session or an
  * auction, builds them: a new session, and an auction of the session's company and seller.
+ * A lot whose auction already closed, or runs live on a clock (only the show's timer does that), was
+ * on the block (a run), as a show leaves it; `onBlock: false` builds one whose auction closed
+ * outside the show, while the lot waited in the queue.
  */
-export async function buildLot(db: Db, over: Partial<typeof liveLots.$inferInsert> = {}) {
-  const session = over.sessionId ? { id: over.sessionId } : await buildSession(db);
+export async function buildLot(db: Db, over: Partial<typeof liveLots.$inferInsert> & { onBlock?: boolean } = {}) {
+  const { onBlock, ...values } = over;
+  const session = values.sessionId ? { id: values.sessionId } : await buildSession(db);
   const auctionId =
-    over.auctionId ??
+    values.auctionId ??
     (await (async () => {
       const [owner] = await db.select().from(liveSessions).where(eq(liveSessions.id, session.id));
       return (await buildAuction(db, { companyId: owner?.companyId ?? 'acme', sellerId: owner?.sellerId ?? null })).id;
     })());
   const existing = await db.select({ order: liveLots.order }).from(liveLots).where(eq(liveLots.sessionId, session.id));
+  const [auction] = await db
+    .select({ status: auctions.status, closedAt: auctions.closedAt, endTime: auctions.endTime })
+    .from(auctions)
+    .where(eq(auctions.id, auctionId));
+  const closed = auction?.status === 'ended' || Boolean(auction?.closedAt);
+  // 'live' with an end time: only the show's clock sets that, so it is on the block.
+  const onShowClock = auction?.status === 'live' && auction.endTime !== null;
   const [row] = await db
     .insert(liveLots)
-    .values({ order: existing.length + 1, ...over, sessionId: session.id, auctionId })
+    .values({ order: existing.length + 1, ...values, sessionId: session.id, auctionId })
     .returning();
   if (!row) throw new Error('no lot');
+  // Opened now: the latest run of its auction, as the show that closed it last.
+  if (onBlock ?? (closed || onShowClock))
+    await db.insert(liveLotRuns).values({ sessionId: session.id, lotId: row.id, auctionId, closedAt: closed ? new Date() : null });
   return row;
 }

@@ -28,7 +28,10 @@ export function state(over: Partial<AuctionLiveState> = {}): AuctionLiveState {
   };
 }
 
-export function lot(n: number, over: { status?: LotView['status']; state?: Partial<AuctionLiveState>; images?: string[]; name?: string } = {}): LotView {
+export function lot(
+  n: number,
+  over: { status?: LotView['status']; state?: Partial<AuctionLiveState>; images?: string[]; name?: string; offered?: boolean } = {},
+): LotView {
   const auctionId = `a0000000-0000-4000-8000-00000000000${n}`;
   return {
     id: `10000000-0000-4000-8000-00000000000${n}`,
@@ -39,6 +42,8 @@ export function lot(n: number, over: { status?: LotView['status']; state?: Parti
     createdAt: 1,
     timerOverride: { timerMode: null, counterBidWindowSeconds: null, counterBidResetSeconds: null },
     prebidCount: 0,
+    // On the block in the show unless a test says it closed outside it.
+    offered: over.offered ?? true,
     auction: {
       id: auctionId,
       name: over.name ?? `Lote ${n}`,

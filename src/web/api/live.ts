@@ -86,7 +86,9 @@ export const liveCache = {
   },
   finished(data: LiveSessionData | null | undefined, event: LotFinishedEvent): LiveSessionData | null | undefined {
     if (!data) return data;
-    return { ...data, lots: withAuctionState(data.lots, event.state, 'finished') };
+    // A lot whose auction closed while it waited in the queue closed outside the show (passed).
+    const lots = withAuctionState(data.lots, event.state, event.offered ? 'finished' : 'passed');
+    return { ...data, lots: lots.map((lot) => (lot.id === event.lotId ? { ...lot, offered: event.offered } : lot)) };
   },
   auction(data: LiveSessionData | null | undefined, state: AuctionLiveState): LiveSessionData | null | undefined {
     if (!data?.lots.some((l) => l.auctionId === state.id)) return data;

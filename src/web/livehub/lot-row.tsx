@@ -18,6 +18,8 @@ const STATUS_COLORS: Record<LotRowStatus, string> = {
   pending: 'gray',
   sold: 'teal',
   unsold: 'dark',
+  soldOutside: 'grape',
+  endedOutside: 'dark',
   passed: 'dark',
   finished: 'dark',
 };
@@ -69,7 +71,7 @@ export function LotRowView({ row, controls }: { row: LotRow; controls: LotRowCon
   const phase = isCurrent ? clockPhase(state, controls.now) : null;
   const look = phase ? PHASE_LOOK[phase] : null;
   // A sold lot carries the show's result and a running one has bidders: neither leaves the session.
-  const removalBlock = lotRemovalBlock(state, controls.now);
+  const removalBlock = lotRemovalBlock(state, controls.now, lot.offered);
 
   return (
     <Box
@@ -173,7 +175,7 @@ export function LotRowView({ row, controls }: { row: LotRow; controls: LotRowCon
                 {t('livehub.lots.setCurrent')}
               </Button>
             )}
-            {controls.onRequeue && row.status === 'unsold' && (
+            {controls.onRequeue && (row.status === 'unsold' || row.status === 'endedOutside') && (
               <Button
                 size="compact-sm"
                 variant="light"

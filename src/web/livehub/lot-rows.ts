@@ -1,6 +1,6 @@
 import type { BidView } from '../../domain/bidding.js';
 import type { LotView } from '../../domain/live.js';
-import { lotFacts, lotPhases, type ShowFacts } from '../../domain/live-public.js';
+import { closedOutsideShow, lotFacts, lotPhases, type ShowFacts } from '../../domain/live-public.js';
 
 /** The domain's facts of a lot (its auction has bids, has ended, runs on a clock), as the Hub reads them. */
 export { lotFacts };
@@ -12,7 +12,7 @@ export { lotFacts };
  */
 
 /** The row's status text: the lot's own outcome once its auction ended, else the auction's status. */
-export type LotRowStatus = 'live' | 'active' | 'pending' | 'sold' | 'unsold' | 'passed' | 'finished';
+export type LotRowStatus = 'live' | 'active' | 'pending' | 'sold' | 'unsold' | 'soldOutside' | 'endedOutside' | 'passed' | 'finished';
 
 export interface LotRow {
   lot: LotView;
@@ -25,7 +25,10 @@ export interface LotRow {
 
 export function lotRowStatus(lot: LotView): LotRowStatus {
   const state = lot.auction.state;
-  if (state.status === 'ended') return state.bidCount > 0 || state.winnerName ? 'sold' : 'unsold';
+  const sold = state.bidCount > 0 || Boolean(state.winnerName);
+  // Closed while it waited in the queue (its own end, a buy-now on its page): no result of the show.
+  if (state.status === 'ended' && closedOutsideShow(lotFacts(lot))) return sold ? 'soldOutside' : 'endedOutside';
+  if (state.status === 'ended') return sold ? 'sold' : 'unsold';
   if (lot.status === 'passed') return 'passed';
   if (lot.status === 'finished') return 'finished';
   return state.status;

@@ -122,7 +122,7 @@ export function LotsPanel({ detail, onAddLot, onQuickAuction, embedded = false, 
       }),
     // A sold or running lot offers no removal (the row says why); the server refuses it too.
     onRemove: () => {
-      if (!lotRemovalBlock(row.lot.auction.state, Date.now() + offsetMs)) setConfirmRemove(row);
+      if (!lotRemovalBlock(row.lot.auction.state, Date.now() + offsetMs, row.lot.offered)) setConfirmRemove(row);
     },
   });
 

@@ -1,25 +1,26 @@
-import { Alert, Button, Center, Group, Image, Loader, Modal, ScrollArea, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Loader, Modal, ScrollArea, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
-import type { PickerItem } from '../../domain/live.js';
-import { formatMoney } from '../../domain/money.js';
+import { type PickerItem, pickerKind } from '../../domain/live.js';
 import { useLotActions, usePicker } from '../api/live-hub';
-import { AuctionStatusBadge } from '../components/auction-status-badge';
-import { PhotoIcon } from '../components/icons';
 import { SearchIcon } from '../components/panel-icons';
 import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
-import { COMPACT_QUERY } from './hub-layout';
+import { PHONE_HUB_QUERY } from './hub-layout';
 import { HUB_WINDOW } from './hub-windows';
+import { PHONE_TARGET_PX, PickerRow } from './picker-row';
 
 /**
  * 'Añadir Lote' (SPEC §5 "Auction picker search"): the default list under 2 characters, a name
  * (or id) search otherwise, 300 ms after the last key. The modal stays open to add several lots.
+ * The seller's pending auctions come first (the server's order), apart from those already running
+ * online on their own end time; adding one that runs with bids asks first (picker-row.tsx). On a
+ * phone (the phone Hub opens it too) it is a full-screen sheet with 44 px targets.
  */
 export function PickerModal({ sessionId, opened, onClose }: { sessionId: string; opened: boolean; onClose: () => void }) {
   const { t } = useTranslation();
-  const isMobile = useMediaQuery(COMPACT_QUERY) ?? false;
+  const isMobile = useMediaQuery(PHONE_HUB_QUERY) ?? false;
   const [typed, setTyped] = useState('');
   const picker = usePicker(sessionId, typed, opened);
   const { add } = useLotActions(sessionId);
@@ -43,6 +44,13 @@ export function PickerModal({ sessionId, opened, onClose }: { sessionId: string;
 
   const isSearch = picker.searched !== '';
   const items = picker.data?.items ?? [];
+  const now = Date.now();
+  const waiting = items.filter((item) => pickerKind(item, now) === 'waits');
+  const running = items.filter((item) => pickerKind(item, now) !== 'waits');
+  const rowsOf = (list: PickerItem[]) =>
+    list.map((item) => (
+      <PickerRow key={item.id} item={item} now={now} isPhone={isMobile} isAdding={addingId === item.id} disabled={add.isPending} onAdd={() => addItem(item)} />
+    ));
   const showLoading = (picker.isPending && picker.fetchStatus !== 'idle') || (picker.isFetching && picker.isPlaceholderData) || picker.isDebouncing;
 
   return (
@@ -54,10 +62,11 @@ export function PickerModal({ sessionId, opened, onClose }: { sessionId: string;
       size="lg"
       fullScreen={isMobile}
       centered={!isMobile}
-      closeButtonProps={{ 'aria-label': t('common.close') }}
+      closeButtonProps={{ 'aria-label': t('common.close'), size: isMobile ? 'xl' : 'md' }}
     >
       <Stack gap="sm">
         <TextInput
+          size={isMobile ? 'lg' : 'sm'}
           label={t('livehub.picker.search')}
           placeholder={t('livehub.picker.placeholder')}
           description={t('livehub.picker.hint')}
@@ -99,50 +108,48 @@ export function PickerModal({ sessionId, opened, onClose }: { sessionId: string;
         </div>
         {items.length > 0 && (
           <ScrollArea.Autosize mah={isMobile ? undefined : 420} type="auto">
-            <Stack component="ul" gap="xs" p={0} m={0} aria-label={t('livehub.picker.results')}>
-              {items.map((item) => (
-                <PickerRow key={item.id} item={item} isAdding={addingId === item.id} disabled={add.isPending} onAdd={() => addItem(item)} />
-              ))}
+            <Stack gap="md">
+              {waiting.length > 0 && (
+                <Stack gap={6}>
+                  {running.length > 0 && (
+                    <Title order={3} size="h6">
+                      {t('livehub.picker.waitingGroup')}
+                    </Title>
+                  )}
+                  <Stack
+                    component="ul"
+                    gap="xs"
+                    p={0}
+                    m={0}
+                    aria-label={running.length > 0 ? t('livehub.picker.waitingGroup') : t('livehub.picker.results')}
+                    data-testid="picker-waiting"
+                  >
+                    {rowsOf(waiting)}
+                  </Stack>
+                </Stack>
+              )}
+              {running.length > 0 && (
+                <Stack gap={6}>
+                  <Title order={3} size="h6">
+                    {t('livehub.picker.runningGroup')}
+                  </Title>
+                  <Text size="xs" c="dimmed">
+                    {t('livehub.picker.runningHint')}
+                  </Text>
+                  <Stack component="ul" gap="xs" p={0} m={0} aria-label={t('livehub.picker.runningGroup')} data-testid="picker-running">
+                    {rowsOf(running)}
+                  </Stack>
+                </Stack>
+              )}
             </Stack>
           </ScrollArea.Autosize>
         )}
         <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
+          <Button variant="default" onClick={onClose} size={isMobile ? 'lg' : 'sm'} fullWidth={isMobile} mih={isMobile ? PHONE_TARGET_PX : undefined}>
             {t('livehub.picker.done')}
           </Button>
         </Group>
       </Stack>
     </Modal>
-  );
-}
-
-function PickerRow({ item, isAdding, disabled, onAdd }: { item: PickerItem; isAdding: boolean; disabled: boolean; onAdd: () => void }) {
-  const { t } = useTranslation();
-  const name = item.name || t('livehub.picker.unnamed');
-  const price = item.currentPrice ?? item.startingPrice;
-  return (
-    <Group component="li" gap="sm" wrap="nowrap" p={6} style={{ listStyle: 'none', borderRadius: 10, border: '1px solid var(--mantine-color-gray-3)' }}>
-      {item.thumbnailUrl ? (
-        <Image src={item.thumbnailUrl} alt="" w={48} h={48} radius="sm" fit="cover" style={{ flex: 'none' }} />
-      ) : (
-        <Center w={48} h={48} bg="gray.1" c="gray.5" style={{ borderRadius: 6, flex: 'none' }}>
-          <PhotoIcon size={20} />
-        </Center>
-      )}
-      <Stack gap={2} miw={0} style={{ flex: 1 }}>
-        <Text size="sm" fw={600} lineClamp={1} fs={item.name ? undefined : 'italic'}>
-          {name}
-        </Text>
-        <Group gap={6}>
-          <Text size="xs" c="dimmed">
-            {t('livehub.picker.price', { price: formatMoney(price) })}
-          </Text>
-          <AuctionStatusBadge status={item.status} size="sm" />
-        </Group>
-      </Stack>
-      <Button size="compact-sm" onClick={onAdd} loading={isAdding} disabled={disabled && !isAdding} aria-label={t('livehub.picker.addLabel', { name })}>
-        {t('livehub.picker.add')}
-      </Button>
-    </Group>
   );
 }

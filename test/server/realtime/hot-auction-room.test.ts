@@ -97,7 +97,7 @@ describe("a hot auction's room while it waits out its window", () => {
 
       // The close does not wait, carries the lines that waited, and the lot is sold after it.
       const closed = engineState(auction.id, 5, { status: 'ended', leaderId: seller.id, winnerId: seller.id, winnerName: 'Sara Vendedora' });
-      const finished: LotFinishedEvent = { sessionId: session.id, lotId: lot.id, state: server.ctx.bidding.present.state(closed), version: 2 };
+      const finished: LotFinishedEvent = { sessionId: session.id, lotId: lot.id, state: server.ctx.bidding.present.state(closed), version: 2, offered: true };
       const sold = eventMatching<LotFinishedEvent>(socket, LOT_FINISHED_EVENT);
       await room.publish({ type: 'auctionClosed', state: closed }, { type: 'lotFinished', finished });
       await sold;

@@ -40,8 +40,12 @@ describe('liveCache', () => {
   it('a finished lot takes the closed state; a stale sessionState is ignored, a newer one replaces the lots', () => {
     const running = lot(1, { state: { status: 'live', version: 3 } });
     const sold = state({ id: running.auctionId, status: 'ended', version: 4, currentPrice: 700, bidCount: 2, winnerName: 'Ju***' });
-    const finished = liveCache.finished(data([running]), { sessionId: SESSION_ID, lotId: running.id, state: sold, version: 6 });
-    expect(finished?.lots[0]).toMatchObject({ status: 'finished', auction: { state: sold } });
+    const finished = liveCache.finished(data([running]), { sessionId: SESSION_ID, lotId: running.id, state: sold, version: 6, offered: true });
+    expect(finished?.lots[0]).toMatchObject({ status: 'finished', offered: true, auction: { state: sold } });
+    // Closed while it waited in the queue: passed, outside the show.
+    const waiting = lot(1, { offered: false, state: { status: 'active', version: 3 } });
+    const outside = liveCache.finished(data([waiting]), { sessionId: SESSION_ID, lotId: waiting.id, state: sold, version: 6, offered: false });
+    expect(outside?.lots[0]).toMatchObject({ status: 'passed', offered: false, auction: { state: sold } });
 
     const base = data([running], 5);
     const stale = liveCache.state(base, { session: { ...base.session, version: 4, title: 'Viejo' }, lots: [], serverNow: 1 });

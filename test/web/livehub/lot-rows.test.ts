@@ -31,6 +31,14 @@ describe('lot facts and rows', () => {
     expect(lotRowStatus(lot(1, { status: 'passed' }))).toBe('passed');
     expect(lotRowStatus(lot(1, { state: { status: 'live' } }))).toBe('live');
   });
+
+  it('says an auction that closed while its lot waited in the queue closed outside the show, sold or not', () => {
+    const ended = { status: 'ended', bidCount: 2, currentPrice: 640 } as const;
+    expect(lotRowStatus(lot(1, { status: 'passed', offered: false, state: ended }))).toBe('soldOutside');
+    expect(lotRowStatus(lot(1, { status: 'passed', offered: false, state: { status: 'ended' } }))).toBe('endedOutside');
+    const rows = lotSections([lot(1, { status: 'passed', offered: false, state: ended }), lot(2)], { currentLotId: lot(2).id, status: 'live' });
+    expect(rows.past.map((r) => r.status)).toEqual(['soldOutside']);
+  });
 });
 
 describe("'Próximos' and 'Pasados / Finalizados'", () => {

@@ -83,6 +83,7 @@ function lot(n: number, name: string, over: Partial<AuctionLiveState> = {}, stat
     createdAt: 0,
     timerOverride: { timerMode: null, counterBidWindowSeconds: null, counterBidResetSeconds: null },
     prebidCount: 0,
+    offered: true,
     auction: { id: auctionId, name, images: [], thumbnailUrl: null, state: state(auctionId, over) },
   };
 }

@@ -39,6 +39,7 @@ function lot(id: string, order: number, over: Partial<AuctionLiveState> = {}, st
     createdAt: 0,
     timerOverride: { timerMode: null, counterBidWindowSeconds: null, counterBidResetSeconds: null },
     prebidCount: 0,
+    offered: true,
     auction: { id: s.id, name: `Lote ${id}`, images: [], thumbnailUrl: null, state: s },
   };
 }
@@ -117,6 +118,16 @@ describe('the lots as buyers see them', () => {
       lot('e', 5, {}, 'passed'),
     ];
     expect(sessionTotals(all)).toEqual({ soldCount: 2, unsoldCount: 1, soldTotal: 1650 });
+  });
+
+  it('an auction that closed at its own end while its lot waited closed outside the show: not a result, not counted', () => {
+    const outside = { ...lot('o', 2, { ...sold, id: 'auction-o', currentPrice: 900 }, 'passed'), offered: false };
+    const outsideUnsold = { ...lot('p', 3, { ...closedEmpty, id: 'auction-p' }, 'passed'), offered: false };
+    const all = [lot('a', 1, sold, 'finished'), outside, outsideUnsold, lot('d', 4)];
+    const view = buyerLots(all, show('d'));
+    expect(view.results.map((l) => l.id)).toEqual(['a']);
+    expect(view.notOffered.map((l) => l.id)).toEqual(['o', 'p']);
+    expect(sessionTotals(all)).toEqual({ soldCount: 1, unsoldCount: 0, soldTotal: sessionTotals([lot('a', 1, sold, 'finished')]).soldTotal });
   });
 });
 

@@ -52,6 +52,8 @@ export async function writeLotOpened(db: Db, event: DomainEventOf<'lotTimerSet'>
 /** A lot finished: sold (to the masked winner, for the price) or unsold. Null when nothing was written. */
 export async function writeLotFinished(db: Db, event: DomainEventOf<'lotFinished'>): Promise<ChatRow | null> {
   const { sessionId, lotId, state } = event.finished;
+  // An auction that closed while its lot waited in the queue sold (or not) outside the show: no line in its chat.
+  if (event.finished.offered === false) return null;
   const [lot] = await db.select({ name: auctions.name }).from(liveLots).innerJoin(auctions, eq(auctions.id, liveLots.auctionId)).where(eq(liveLots.id, lotId));
   if (!lot) return null;
   // The state is already presented: the winner's name masked (maskName), never their id.

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { normalizeBiddingConfig } from '../../../domain/live.js';
 import type { SessionStatus } from '../../../domain/live-public.js';
 import type { Db } from '../../db/connect.js';
@@ -6,6 +6,7 @@ import type { EngineState } from '../../db/engine-rows.js';
 import { liveLots, liveSessions } from '../../db/schema.js';
 import type { DomainEvent, Publisher } from '../../realtime/publisher.js';
 import type { BidPresenter } from '../bids/presenters.js';
+import { onBlockHereSql } from './lot-runs.js';
 import { presentStateEvent, type SessionView } from './presenters.js';
 import { readSessionView } from './queries.js';
 
@@ -56,7 +57,8 @@ export function sessionDeleted(row: { id: string; version: number }): DomainEven
  * "Auction closed" → "lot finished": the close's own transaction already finished the lot and
  * bumped its session's version (db/functions/live-lots-finish.sql); this tells each session
  * holding it, once, from the instance that published the close. `lotFinished` carries all that
- * changed (the lot's status and its auction's closed state), so it goes out at once, after one
+ * changed (the lot's status, whether it was on the block here, and its auction's closed state),
+ * so it goes out at once, after one
  * small query, and no full `sessionState` follows: with a thousand viewers that would be tens of
  * megabytes for one lot's status. Only a session whose close starts 'Avance automático' counting
  * down also hears its state, once, since that carries when the next lot opens (autoAdvanceAt).
@@ -72,6 +74,7 @@ export function installLiveSubscribers(opts: { db: Db; publisher: Publisher; pre
         status: liveSessions.status,
         autoAdvancePaused: liveSessions.autoAdvancePaused,
         biddingConfig: liveSessions.biddingConfig,
+        offered: sql<boolean>`${onBlockHereSql({ id: sql`${liveLots.id}`, sessionId: sql`${liveLots.sessionId}`, auctionId: sql`${liveLots.auctionId}` })}`,
       })
       .from(liveLots)
       .innerJoin(liveSessions, eq(liveSessions.id, liveLots.sessionId))
@@ -79,7 +82,13 @@ export function installLiveSubscribers(opts: { db: Db; publisher: Publisher; pre
     if (lots.length === 0) return;
     const closed = present.state({ ...state, serverNow: Date.now() });
     await publisher.publish(
-      lots.map((lot) => ({ type: 'lotFinished', finished: { sessionId: lot.sessionId, lotId: lot.id, state: closed, version: lot.version } }) as const),
+      lots.map(
+        (lot) =>
+          ({
+            type: 'lotFinished',
+            finished: { sessionId: lot.sessionId, lotId: lot.id, state: closed, version: lot.version, offered: Boolean(lot.offered) },
+          }) as const,
+      ),
     );
     // 'Avance automático' counts down from this close: the Hub and the public page hear when the next lot opens.
     for (const lot of lots) {

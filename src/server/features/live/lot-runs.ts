@@ -1,10 +1,12 @@
-import { sql } from 'drizzle-orm';
-import type { Tx } from '../../db/connect.js';
+import { type SQL, sql } from 'drizzle-orm';
+import { rows, type Tx } from '../../db/connect.js';
 
 /**
- * When each lot was on the block (live_lot_runs), for the show's summary: the viewers chart draws a
- * band per run. Called by openLot before the auction's clock changes, so the auction's end time
- * read here is the one of the run that is ending.
+ * When each lot was on the block (live_lot_runs): the summary's viewers chart draws a band per run,
+ * and only a lot that was on the block sells in the show (onBlockHereSql). Called by openLot before
+ * the auction's clock changes, so the auction's end time read here is the one of the run that is
+ * ending; by 'Establecer actual' on an auction already running on its own clock; and by a quick
+ * auction that starts at once.
  * - another lot's run still open ends now (the seller moved on), or at its auction's end if that came first;
  * - this lot's own run, if its auction no longer runs, ends at its end (it is being reopened);
  * - a new run starts unless this lot's run is still going (a +15/+30/+60 on the running lot).
@@ -21,8 +23,22 @@ export async function recordLotRun(tx: Tx, run: { sessionId: string; lotId: stri
     where not exists (select 1 from live_lot_runs where lot_id = ${run.lotId}::uuid and closed_at is null)`);
 }
 
-/** Whether the auction `a` still runs at `at`: live with its end ahead. */
-const isRunning = (at: Date) => sql`(a.status = 'live' and a.end_time is not null and a.end_time > ${at}::timestamptz)`;
+/** Whether the auction `a` still runs at `at`: on a clock (the show's, or its own) with its end ahead. */
+const isRunning = (at: Date) => sql`(a.status in ('live', 'active') and a.end_time is not null and a.end_time > ${at}::timestamptz)`;
+
+/**
+ * 'Establecer actual' on a lot whose auction already runs on a clock (an online auction's own end,
+ * or a lot opened before): buyers see it on the block and bid on it there, so it is on the block
+ * from now (a run), as if its timer had been started. A lot waiting for its timer is not yet.
+ */
+export async function recordRunIfTimed(tx: Tx, lot: { sessionId: string; lotId: string; auctionId: string }): Promise<void> {
+  const [found] = rows<{ at: string | Date }>(
+    await tx.execute(sql`
+      select clock_timestamp() as at from auctions a
+       where a.id = ${lot.auctionId}::uuid and a.status in ('live', 'active') and a.end_time is not null and a.end_time > clock_timestamp()`),
+  );
+  if (found) await recordLotRun(tx, { ...lot, at: new Date(found.at) });
+}
 
 /** 'Volver a subastar' clears the auction's clock: the lot's open run ends first, at that clock's end (or now). */
 export async function closeLotRun(tx: Tx, lotId: string): Promise<void> {
@@ -30,4 +46,21 @@ export async function closeLotRun(tx: Tx, lotId: string): Promise<void> {
     update live_lot_runs r set closed_at = least(clock_timestamp(), coalesce(a.end_time, clock_timestamp()))
     from auctions a
     where a.id = r.auction_id and r.lot_id = ${lotId}::uuid and r.closed_at is null`);
+}
+
+/**
+ * Only a lot that was on the block sells in the show. True when the lot went on the block in its
+ * session (a run) and its auction was not on the block since as another show's lot: the auction's
+ * latest run is this lot's, so whatever it sold (or not) it sold here. An auction that closed at
+ * its own end while it waited in the queue, or that ran in one show and sold in a later one, is no
+ * sale of the first. Arguments are SQL naming the lot's id, session and auction; the lookups go
+ * through the runs' session index.
+ */
+export function onBlockHereSql(lot: { id: SQL; sessionId: SQL; auctionId: SQL }): SQL {
+  return sql`exists (
+    select 1 from live_lot_runs r
+     where r.session_id = ${lot.sessionId} and r.lot_id = ${lot.id}
+       and not exists (
+         select 1 from live_lots l2 join live_lot_runs r2 on r2.session_id = l2.session_id and r2.lot_id = l2.id
+          where l2.auction_id = ${lot.auctionId} and l2.id <> ${lot.id} and r2.opened_at > r.opened_at))`;
 }

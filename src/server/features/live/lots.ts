@@ -10,8 +10,9 @@ import { messages } from '../../messages.js';
 import { isInScope, recordScope } from '../../policies/scope.js';
 import type { BidPresenter } from '../bids/presenters.js';
 import { closeGap, lotIdsInOrder, renumber } from './lot-order.js';
+import { recordRunIfTimed } from './lot-runs.js';
 import { restoreRehearsalTx, takeRehearsalSnapshot } from './rehearsal.js';
-import { keyShareAuctions, lockAuctionStates, lotRemovalRefused, removalBlockOf } from './removal.js';
+import { keyShareAuctions, lockAuctionStates, lotRemovalRefused, offeredLots, removalBlockOf } from './removal.js';
 import { type Actor, afterCommit, bumpSession, checkReopen, lockEditable, readEditable, type SessionCommitted } from './sessions.js';
 
 /**
@@ -100,7 +101,7 @@ export async function removeLot(db: Db, opts: Acting<Actor> & { present: BidPres
     const session = await lockEditable(tx, opts.sessionId, opts.actor);
     // A rehearsal's lot leaves with its auction put back as it was: nothing it sold was real.
     if (session.rehearsal) await restoreRehearsalTx(tx, { sessionId: session.id, auctionId: auctionId });
-    const block = state && !session.rehearsal ? removalBlockOf(state) : null;
+    const block = state && !session.rehearsal ? removalBlockOf(state, (await offeredLots(tx, session.id)).has(lotId)) : null;
     if (block) throw lotRemovalRefused(block);
     const [lot] = await tx
       .delete(liveLots)
@@ -170,11 +171,13 @@ export async function setCurrentLot(
   const change = await db.transaction(async (tx) => {
     const session = await lockEditable(tx, opts.sessionId, opts.actor);
     const [lot] = await tx
-      .select({ id: liveLots.id })
+      .select({ id: liveLots.id, auctionId: liveLots.auctionId })
       .from(liveLots)
       .where(and(eq(liveLots.id, opts.lotId.toLowerCase()), eq(liveLots.sessionId, session.id)));
     if (!lot) throw lotNotFound();
     await checkReopen(tx, session, { confirmed: opts.reopen === true });
+    // An auction already running on its own clock is on the block from now: it may sell in the show.
+    await recordRunIfTimed(tx, { sessionId: session.id, lotId: lot.id, auctionId: lot.auctionId });
     const row = await bumpSession(tx, session.id, { currentLotId: lot.id, status: 'live' });
     await recordAudit(tx, {
       by: opts,

@@ -31,6 +31,8 @@ export interface LotRow {
   timerOverride: LotTimerOverride;
   /** Pre-bids waiting for the lot to open. */
   prebidCount: number;
+  /** The lot was on the block in this show, and its auction on no other show's block since (lot-runs.ts onBlockHereSql). */
+  offered: boolean;
   state: EngineState;
 }
 
@@ -89,6 +91,7 @@ export function presentLot(lot: LotRow, present: BidPresenter, now: number): Lot
     createdAt: lot.createdAt,
     timerOverride: lot.timerOverride,
     prebidCount: lot.prebidCount,
+    offered: lot.offered,
     auction: {
       id: lot.auctionId,
       name: lot.name,

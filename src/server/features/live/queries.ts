@@ -16,6 +16,7 @@ import { auctions, liveLots, liveSessions } from '../../db/schema.js';
 import { canEditSession } from '../../policies/live-sessions.js';
 import { recordScope, type ScopedActor, scopeWhere } from '../../policies/scope.js';
 import { companyNames } from '../companies/queries.js';
+import { onBlockHereSql } from './lot-runs.js';
 import { sessionListWhere } from './policies.js';
 import { type LotRow, presentCard, presentPrivateSession, type SessionRow, type SessionView } from './presenters.js';
 import { autoAdvanceAtOf } from './queue.js';
@@ -49,6 +50,7 @@ export async function readLots(db: Db | Tx, sessionId: string): Promise<LotRow[]
     counter_bid_window_seconds: number | null;
     counter_bid_reset_seconds: number | null;
     prebid_count: number | string;
+    offered: boolean;
     state: EngineState;
   }>(
     await db.execute(sql`
@@ -56,6 +58,7 @@ export async function readLots(db: Db | Tx, sessionId: string): Promise<LotRow[]
              (select u.thumbnail_url from uploads u where u.url = a.images[1] limit 1) as thumbnail_url,
              l.timer_mode, l.counter_bid_window_seconds, l.counter_bid_reset_seconds,
              (select count(*) from prebids p where p.auction_id = a.id and p.entered_at is null) as prebid_count,
+             ${onBlockHereSql({ id: sql`l.id`, sessionId: sql`l.session_id`, auctionId: sql`l.auction_id` })} as offered,
              auction_bid_state(a, auction_bidding_config(a.id)) as state
       from live_lots l join auctions a on a.id = l.auction_id
       where l.session_id = ${sessionId}::uuid
@@ -77,6 +80,7 @@ export async function readLots(db: Db | Tx, sessionId: string): Promise<LotRow[]
       counterBidResetSeconds: r.counter_bid_reset_seconds === null ? null : Number(r.counter_bid_reset_seconds),
     },
     prebidCount: Number(r.prebid_count),
+    offered: Boolean(r.offered),
     state: normalizeState(r.state),
   }));
 }
@@ -143,8 +147,11 @@ export async function liveDirectory(db: Db): Promise<LiveDirectory> {
 
 /**
  * GET /api/live-sessions/{id}/picker?q= (SPEC §5): the auctions the user may manage that are not
- * ended, paid or a lot of a session that has not ended (this one included). Under 2 characters the
- * newest first; otherwise any of the name tokens, or the auction's id; deduplicated, at most 20.
+ * ended, paid or a lot of a session that has not ended (this one included). Under 2 characters all
+ * of them, otherwise any of the name tokens, or the auction's id; deduplicated, at most 20. The
+ * seller's pending auctions come first (they wait for a show: a lot runs on the show's clock), then
+ * those already running online on their own end time, newest first in each; each item says how many
+ * bids it has, so the picker can warn before adding one that runs with bids.
  */
 export async function pickAuctions(db: Db, opts: { actor: ScopedActor; sessionId: string; q: string | undefined }): Promise<PickerAnswer> {
   const query = parsePickerQuery(opts.q);
@@ -171,11 +178,12 @@ export async function pickAuctions(db: Db, opts: { actor: ScopedActor; sessionId
       startingPrice: auctions.startingPrice,
       currentPrice: auctions.currentPrice,
       endTime: auctions.endTime,
+      bidCount: auctions.bidCount,
       thumbnailUrl: sql<string | null>`coalesce((select u.thumbnail_url from uploads u where u.url = ${auctions.images}[1] limit 1), ${auctions.images}[1])`,
     })
     .from(auctions)
     .where(and(scopeWhere(recordScope(opts.actor), auctions), open, match))
-    .orderBy(sql`${auctions.createdAt} desc`, sql`${auctions.id} desc`)
+    .orderBy(sql`(${auctions.status} = 'pending') desc`, sql`${auctions.createdAt} desc`, sql`${auctions.id} desc`)
     .limit(PICKER_LIMIT);
   const items: PickerItem[] = found.map((r) => ({
     id: r.id,
@@ -185,6 +193,7 @@ export async function pickAuctions(db: Db, opts: { actor: ScopedActor; sessionId
     startingPrice: r.startingPrice,
     currentPrice: r.currentPrice,
     endTime: r.endTime ? r.endTime.getTime() : null,
+    bidCount: r.bidCount,
   }));
   return { items };
 }

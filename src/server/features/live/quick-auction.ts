@@ -16,6 +16,7 @@ import { ensureCompany } from '../companies/queries.js';
 import { lotTimerSet } from './events.js';
 import { claimKey, type KeyClaim, settleKey } from './idempotency.js';
 import { insertAfterCurrent } from './lot-order.js';
+import { recordRunIfTimed } from './lot-runs.js';
 import type { SessionView } from './presenters.js';
 import { type Actor, afterCommit, bumpSession, checkReopen, lockEditable, readEditable, type SessionChange } from './sessions.js';
 
@@ -142,6 +143,8 @@ async function commit(db: Db, opts: Acting<Actor> & { sessionId: string; input: 
     const lot = await insertAfterCurrent(tx, { session, auctionId: row.id });
     const status = startsNow ? 'live' : session.status === 'ended' ? 'scheduled' : session.status;
     const after = await bumpSession(tx, session.id, { status, ...(startsNow ? { currentLotId: lot.id } : {}) });
+    // Started at once: it is on the block from now, as a lot opened by its timer (lot-runs.ts).
+    if (startsNow) await recordRunIfTimed(tx, { sessionId: session.id, lotId: lot.id, auctionId: row.id });
     if (opts.key) await settleKey(tx, opts.key, { sessionId: session.id, auctionId: row.id });
     await recordAudit(tx, {
       by: opts,

@@ -5,15 +5,17 @@ import { rows, type Tx } from '../../db/connect.js';
 import type { EngineState } from '../../db/engine-rows.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
+import { onBlockHereSql } from './lot-runs.js';
 
 /**
  * What may leave a session: a lot that sold carries the show's results (its sale, its winner's
  * bill) and a running one has bidders on it, so neither is removed, nor is a session holding one
- * deleted (src/domain/live.ts `lotRemovalBlock`, which the Live Hub reads to say why).
+ * deleted (src/domain/live.ts `lotRemovalBlock`, which the Live Hub reads to say why). A lot never
+ * on the block in the show carries none of that, whatever its auction did on its own.
  */
 
 /** `lotRemovalBlock` over the engine's state: the fields the bid presenter derives, read the same way. */
-export function removalBlockOf(s: EngineState): LotRemovalBlock | null {
+export function removalBlockOf(s: EngineState, offered = true): LotRemovalBlock | null {
   const won = s.status === 'ended' && s.winnerId !== null;
   return lotRemovalBlock(
     {
@@ -24,7 +26,18 @@ export function removalBlockOf(s: EngineState): LotRemovalBlock | null {
       endTime: s.endTime,
     },
     s.serverNow,
+    offered,
   );
+}
+
+/** The session's lots that were on its block (lot-runs.ts onBlockHereSql), read inside the caller's transaction. */
+export async function offeredLots(tx: Tx, sessionId: string): Promise<Set<string>> {
+  const found = rows<{ id: string }>(
+    await tx.execute(sql`select l.id from live_lots l
+                          where l.session_id = ${sessionId}::uuid
+                            and ${onBlockHereSql({ id: sql`l.id`, sessionId: sql`l.session_id`, auctionId: sql`l.auction_id` })}`),
+  );
+  return new Set(found.map((r) => r.id));
 }
 
 /**

@@ -20,7 +20,7 @@ import { claimKey, type KeyClaim, settleKey } from './idempotency.js';
 import type { SessionRow, SessionView } from './presenters.js';
 import { readSessionView } from './queries.js';
 import { restoreRehearsalTx } from './rehearsal.js';
-import { checkSessionDeletable, lockAuctionStates, removalBlockOf } from './removal.js';
+import { checkSessionDeletable, lockAuctionStates, offeredLots, removalBlockOf } from './removal.js';
 
 /**
  * Sessions: create, edit, delete ('Crear sesión', 'Editar Sesión'). Lock order, everywhere in the
@@ -255,14 +255,17 @@ export async function deleteSession(db: Db, opts: Acting<Actor> & { id: string }
         seen.map((l) => l.auctionId),
       );
       const row = await lockEditable(tx, opts.id, opts.actor);
-      const lots = await tx.select({ auctionId: liveLots.auctionId }).from(liveLots).where(eq(liveLots.sessionId, row.id));
+      const lots = await tx.select({ id: liveLots.id, auctionId: liveLots.auctionId }).from(liveLots).where(eq(liveLots.sessionId, row.id));
       if (lots.some((l) => !states.has(l.auctionId))) {
         if (attempt < 3) return null;
         throw new AppError('CONFLICT', messages.live.lotsMismatch);
       }
       // A rehearsal goes with its auctions put back as they were (its copies go with the session).
       const restored = row.rehearsal ? await restoreRehearsalTx(tx, { sessionId: row.id }) : null;
-      if (!restored) checkSessionDeletable(lots.map((l) => removalBlockOf(states.get(l.auctionId) as EngineState)));
+      if (!restored) {
+        const offered = await offeredLots(tx, row.id);
+        checkSessionDeletable(lots.map((l) => removalBlockOf(states.get(l.auctionId) as EngineState, offered.has(l.id))));
+      }
       await tx.delete(liveSessions).where(eq(liveSessions.id, row.id));
       await recordAudit(tx, {
         by: opts,

@@ -9,12 +9,26 @@ import { auctions, HOLDING_PAYMENT_STATUSES, liveLots, paymentItems, payments } 
 import { scopeWhere } from '../../policies/scope.js';
 import { winnerNotBlockedByCompany } from '../companies/blocked-winners.js';
 import { companyNameSql, companyNames } from '../companies/queries.js';
+import { onBlockHereSql } from '../live/lot-runs.js';
 import { inRehearsal } from '../live/rehearsal.js';
 import { collectorOf, collectorsOf, saleKey } from './collectors.js';
 import { holdsAuctionOf, isInScope, type PaymentScope, paymentScopeWhere } from './policies.js';
 import { type PaymentItem, type PaymentRow, presentPayment } from './presenters.js';
 
 /** The reads of billing: the payments list, the winners summary, one payment as the panel or the buyer sees it. */
+
+/**
+ * The auction waits in 'Cuentas vencidas' for the seller's choice: a lot of an expired bill not
+ * decided yet, or whose Segunda oportunidad ended without a sale (declined, expired, its bill
+ * canceled), which leaves the choice open again (domain/unpaid.ts mayDecide; an offer still open or
+ * paid holds the auction in its bill). Nobody is billed for it until the seller decides. `except`:
+ * the expired bill whose lot is being decided now (a Segunda oportunidad bills its runner-up).
+ */
+export function awaitingDecisionSql(auctionId: SQL, opts: { except?: string } = {}): SQL {
+  const except = opts.except ? sql` and e.payment_id <> ${opts.except}::uuid` : sql``;
+  return sql`(exists (select 1 from expired_lots e
+                       where e.auction_id = ${auctionId} and (e.decision is null or e.decision = 'secondChance')${except}))`;
+}
 
 async function itemsOf(db: Db | Tx, paymentIds: string[]): Promise<Map<string, PaymentItem[]>> {
   if (paymentIds.length === 0) return new Map();
@@ -133,9 +147,12 @@ export async function winnersSummary(db: Db, opts: { scope: PaymentScope /** Onl
     .where(
       and(
         scopeWhere(opts.scope, auctions),
+        // A show's sales: its lots that were on the block there (an auction that closed while it waited sold outside the show).
         opts.sessionId
-          ? sql`exists (select 1 from ${liveLots} where ${liveLots.auctionId} = ${auctions.id} and ${liveLots.sessionId} = ${opts.sessionId})`
+          ? sql`exists (select 1 from ${liveLots} sl where sl.auction_id = ${auctions.id} and sl.session_id = ${opts.sessionId}
+                          and ${onBlockHereSql({ id: sql`sl.id`, sessionId: sql`sl.session_id`, auctionId: sql`sl.auction_id` })})`
           : undefined,
+        sql`not ${awaitingDecisionSql(sql`${auctions.id}`)}`,
         eq(auctions.status, 'ended'),
         isNotNull(auctions.currentWinnerId),
         // A rehearsal sells nothing, while it runs or after (live/rehearsal.ts).

@@ -29,6 +29,11 @@ import { addAuctions, createDraft, markPaidOut, type PaymentChange, requestPayou
 import { handleWebhook } from './webhooks.js';
 
 const ZParams = z.object({ id: z.uuid({ error: 'invalid' }) });
+/**
+ * A payment link as the buyer opened it: any text, so a link cut short or mangled on its way (a
+ * WhatsApp message, a copy by hand) answers that no such payment exists (404), not a bad request.
+ */
+const ZPayParams = z.object({ id: z.string().max(200) });
 const ZListQuery = z.object({
   status: z.enum(PAYMENT_STATUSES).optional(),
   payoutStatus: z.enum(PAYOUT_STATUSES).optional(),
@@ -107,17 +112,17 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext):
 
   // ── The sandbox's checkout page (public: the payment id is its unguessable secret) ──
 
-  app.get('/api/pay/:id', { config: { rateLimit: publicLimit }, schema: { params: ZParams } }, async (req) => {
+  app.get('/api/pay/:id', { config: { rateLimit: publicLimit }, schema: { params: ZPayParams } }, async (req) => {
     const payment = await getCheckout(db, req.params.id);
     // A draft has no link yet: nothing to pay.
-    if (!payment || payment.paymentStatus === 'draft') throw new AppError('NOT_FOUND', messages.errors.notFound);
+    if (!payment || payment.paymentStatus === 'draft') throw new AppError('NOT_FOUND', messages.payments.checkoutNotFound);
     return checkoutOf(payment);
   });
 
-  app.post('/api/pay/:id', { config: { rateLimit: publicLimit }, schema: { params: ZParams, body: ZSandboxPayInput } }, async (req) => {
+  app.post('/api/pay/:id', { config: { rateLimit: publicLimit }, schema: { params: ZPayParams, body: ZSandboxPayInput } }, async (req) => {
     if (!sandbox) throw new AppError('NOT_FOUND', messages.payments.sandboxOnly);
     const payment = await getCheckout(db, req.params.id);
-    if (!payment || payment.paymentStatus === 'draft') throw new AppError('NOT_FOUND', messages.errors.notFound);
+    if (!payment || payment.paymentStatus === 'draft') throw new AppError('NOT_FOUND', messages.payments.checkoutNotFound);
     if (payment.paymentStatus !== 'pending') return { checkout: checkoutOf(payment) };
     if (payment.linkExpiresAt && Date.parse(payment.linkExpiresAt) < Date.now()) throw new AppError('CONFLICT', messages.payments.linkExpired);
     const { providerPaymentId } = await sandbox.takePayment({ paymentId: payment.id, status: SANDBOX_STATUS[req.body.outcome], amount: payment.grandTotal });

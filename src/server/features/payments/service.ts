@@ -15,7 +15,7 @@ import { collectorsOf, saleKey } from './collectors.js';
 import { paymentChanged } from './events.js';
 import { type Actor, assertPlatformAdmin, isInScope, type PaymentScope, paymentScope } from './policies.js';
 import type { PaymentRow } from './presenters.js';
-import { isPaymentInScope, view } from './queries.js';
+import { awaitingDecisionSql, isPaymentInScope, view } from './queries.js';
 import { assertEditable, assertPayoutDue, conflict, machineState, refused } from './transitions.js';
 
 /**
@@ -89,7 +89,14 @@ export async function lockPayment(tx: Tx, id: string, scope: PaymentScope): Prom
  */
 async function lockBillable(
   tx: Tx,
-  opts: { auctionIds: string[]; winnerId: string; scope: PaymentScope; payment: { companyId: string; sellerId: string | null } | null },
+  opts: {
+    auctionIds: string[];
+    winnerId: string;
+    scope: PaymentScope;
+    payment: { companyId: string; sellerId: string | null } | null;
+    /** The expired bill whose lot the seller is deciding now (Segunda oportunidad). */
+    deciding?: string | undefined;
+  },
 ) {
   const ids = [...opts.auctionIds].sort();
   const rows = await tx
@@ -121,6 +128,13 @@ async function lockBillable(
     .where(and(inArray(auctions.id, ids), sql`not ${winnerNotBlockedByCompany(auctions)}`))
     .limit(1);
   if (blockedWin) throw conflict(messages.payments.winnerBlocked);
+  // A lot waiting in 'Cuentas vencidas' is billed to nobody until the seller chooses what to do with it.
+  const [awaiting] = await tx
+    .select({ id: auctions.id })
+    .from(auctions)
+    .where(and(inArray(auctions.id, ids), awaitingDecisionSql(sql`${auctions.id}`, { except: opts.deciding })))
+    .limit(1);
+  if (awaiting) throw conflict(messages.payments.awaitingDecision);
   for (const r of rows) {
     if (!isInScope(opts.scope, r) || r.status !== 'ended' || r.winnerId !== opts.winnerId) throw conflict(messages.payments.notBillable);
   }
@@ -154,12 +168,19 @@ async function billing<T>(fn: () => Promise<T>): Promise<T> {
 /** POST /api/payments/draft: the winner's chosen auctions become one draft payment. */
 export async function createDraft(
   db: Db | Tx,
-  opts: Acting<Actor> & { winnerId: string; auctionIds: string[] /** The show it bills ('Cobrar el show'). */; sessionId?: string | null },
+  opts: Acting<Actor> & {
+    winnerId: string;
+    auctionIds: string[];
+    /** The show it bills ('Cobrar el show'). */
+    sessionId?: string | null;
+    /** A Segunda oportunidad: the expired bill whose lot it bills to the runner-up. */
+    deciding?: string;
+  },
 ): Promise<PaymentChange> {
   const scope = paymentScope(opts.actor);
   return billing(() =>
     db.transaction(async (tx) => {
-      const taken = await lockBillable(tx, { auctionIds: opts.auctionIds, winnerId: opts.winnerId, scope, payment: null });
+      const taken = await lockBillable(tx, { auctionIds: opts.auctionIds, winnerId: opts.winnerId, scope, payment: null, deciding: opts.deciding });
       const first = taken[0] as (typeof taken)[number];
       const [winner] = await tx.select({ name: auctions.currentWinnerName, whatsapp: auctions.winnerWhatsapp }).from(auctions).where(eq(auctions.id, first.id));
       // The name when billed, kept as history: every view reads the company's current name.

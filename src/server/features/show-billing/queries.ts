@@ -7,10 +7,12 @@ import { auctions, HOLDING_PAYMENT_STATUSES, liveLots, paymentItems, payments } 
 import { scopeWhere } from '../../policies/scope.js';
 import { winnerNotBlockedByCompany } from '../companies/blocked-winners.js';
 import { companyNames } from '../companies/queries.js';
+import { onBlockHereSql } from '../live/lot-runs.js';
 import { inRehearsal } from '../live/rehearsal.js';
 import { collectorsOf, saleKey } from '../payments/collectors.js';
 import { type PaymentScope, paymentScopeWhere } from '../payments/policies.js';
 import { type PaymentItem, presentPayment } from '../payments/presenters.js';
+import { awaitingDecisionSql } from '../payments/queries.js';
 
 /** The reads of 'Cobrar el show': who won the show's lots and has no bill for them yet, and the show's bills. */
 
@@ -26,9 +28,10 @@ export interface ShowBillGroup {
 }
 
 /**
- * The show's lots that ended with a real winner (no rehearsal, no simulated bidder) and that no
- * draft, pending or paid bill holds, in the actor's scope, grouped as the winners summary groups
- * them: per buyer, company and collecting account. In practice one group per buyer.
+ * The show's lots that ended with a real winner (no rehearsal, no simulated bidder), that were
+ * sold in this show (on its block), that no draft, pending or paid bill holds and that do not wait
+ * for the seller's choice in 'Cuentas vencidas', in the actor's scope, grouped as the winners
+ * summary groups them: per buyer, company and collecting account. In practice one group per buyer.
  */
 export async function unbilledGroups(db: Db | Tx, opts: { sessionId: string; scope: PaymentScope }): Promise<ShowBillGroup[]> {
   const rows = await db
@@ -53,6 +56,10 @@ export async function unbilledGroups(db: Db | Tx, opts: { sessionId: string; sco
         sql`not ${inRehearsal(auctions.id)}`,
         sql`${auctions.currentWinnerId} not in (select id from users where is_simulated)`,
         winnerNotBlockedByCompany(auctions),
+        // Sold in this show: on its block (an auction that closed while its lot waited sold outside the show).
+        onBlockHereSql({ id: sql`${liveLots.id}`, sessionId: sql`${liveLots.sessionId}`, auctionId: sql`${liveLots.auctionId}` }),
+        // Not waiting in 'Cuentas vencidas' for the seller's choice.
+        sql`not ${awaitingDecisionSql(sql`${auctions.id}`)}`,
         notExists(
           db
             .select({ one: sql`1` })

@@ -16,6 +16,7 @@ import { type Db, rows } from '../../db/connect.js';
 import { liveSessions } from '../../db/schema.js';
 import { canEditSession } from '../../policies/live-sessions.js';
 import { isInScope, type ScopedActor, sessionScope } from '../../policies/scope.js';
+import { onBlockHereSql } from '../live/lot-runs.js';
 import { sessionNotFound } from '../live/sessions.js';
 
 /** The viewers chart never gets more points than this (a long show is merged, keeping each bucket's peak). */
@@ -57,11 +58,15 @@ interface LotRecord {
   bid_count: number;
   held_status: string | null;
   expired: boolean;
+  offered: boolean;
 }
 
 const lotStatusOf = (r: LotRecord): SummaryLotStatus => {
+  // Only a lot that was on the block sells in the show: one whose auction closed while it waited did so outside it.
+  if (r.auction_status === 'ended' && !r.offered) return 'notOffered';
   if (r.auction_status === 'ended') return r.winner_id && r.current_price !== null ? 'sold' : 'unsold';
-  if (r.running) return 'live';
+  // An online auction running on its own clock while its lot waits is not on the block yet.
+  if (r.running) return r.offered ? 'live' : 'queued';
   return r.lot_status === 'queued' ? 'queued' : 'unsold';
 };
 
@@ -84,7 +89,8 @@ async function readLots(db: Db, sessionId: string): Promise<LotRecord[]> {
              p.whatsapp as profile_whatsapp, a.bid_count,
              hold.payment_status as held_status,
              exists (select 1 from payment_items xi join payments xp on xp.id = xi.payment_id
-                     where xi.auction_id = a.id and xp.expired_at is not null) as expired
+                     where xi.auction_id = a.id and xp.expired_at is not null) as expired,
+             ${onBlockHereSql({ id: sql`l.id`, sessionId: sql`l.session_id`, auctionId: sql`l.auction_id` })} as offered
       from live_lots l
       join auctions a on a.id = l.auction_id
       left join users u on u.id = a.current_winner_id
@@ -99,6 +105,7 @@ async function readLots(db: Db, sessionId: string): Promise<LotRecord[]> {
     starting_price: Number(r.starting_price),
     current_price: r.current_price === null ? null : Number(r.current_price),
     bid_count: Number(r.bid_count),
+    offered: Boolean(r.offered),
   }));
 }
 

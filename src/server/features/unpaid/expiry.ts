@@ -15,7 +15,7 @@ import type { PaymentRow } from '../payments/presenters.js';
 import { view } from '../payments/queries.js';
 import { save } from '../payments/service.js';
 import { machineState } from '../payments/transitions.js';
-import { billExpiresAtSql, standingChanged } from './queries.js';
+import { billExpiresAtSql, clearOfferWinner, standingChanged } from './queries.js';
 
 /**
  * The payment deadline (SPEC's "When a buyer does not pay"): a pending bill whose deadline_at has
@@ -23,7 +23,8 @@ import { billExpiresAtSql, standingChanged } from './queries.js';
  * follow their payment's status), each of its lots waits for the seller's choice (expired_lots),
  * and the buyer gets one strike with the bill's company; at the company's strike_limit the buyer is
  * blocked (company_blocks, reason 'strikes'). A Segunda oportunidad's bill that expires is no
- * strike (the runner-up never committed): its offer just expires. After the commit the link is
+ * strike (the runner-up never committed): its offer just expires, and its lot is left without a
+ * winner, waiting for the seller's choice again. After the commit the link is
  * expired at the provider with the account that made it; a payment that still arrives is recorded
  * and flagged by the state machine (canceled + approved), shown as "Reembolsar".
  *
@@ -81,7 +82,9 @@ async function expireOne(tx: Tx, id: string): Promise<Expired | null> {
     .update(secondChanceOffers)
     .set({ status: 'expired', answeredAt: now })
     .where(and(eq(secondChanceOffers.paymentId, row.id), eq(secondChanceOffers.status, 'offered')))
-    .returning({ id: secondChanceOffers.id });
+    .returning({ id: secondChanceOffers.id, auctionId: secondChanceOffers.auctionId, buyerId: secondChanceOffers.buyerId });
+  // The runner-up let the offer go: its lot has no winner, and waits for the seller's choice again.
+  if (offer) await clearOfferWinner(tx, offer);
   const isOffer =
     offer !== undefined ||
     (await tx.select({ id: secondChanceOffers.id }).from(secondChanceOffers).where(eq(secondChanceOffers.paymentId, row.id)).limit(1)).length > 0;

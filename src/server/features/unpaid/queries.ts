@@ -37,17 +37,39 @@ export function scopeSql(scope: PaymentScope): SQL {
 /** The company whose strikes the actor manages: their own; a platform admin sees every company. */
 export const strikesCompany = (actor: Actor): string | null => (isPlatformAdmin(actor) ? null : actor.companyId);
 
+/** The auction's winner is cleared when it is still this buyer's and no bill holds it (`winnerOf`: the offers, as SQL rows of auction_id and buyer_id). */
+const clearWinnersSql = (winnerOf: SQL) => sql`
+    update auctions a
+       set current_winner_id = null, current_winner_name = null, winner_email = null, winner_whatsapp = null,
+           version = a.version + 1, updated_at = now()
+      from ${winnerOf} w
+     where a.id = w.auction_id and a.current_winner_id = w.buyer_id
+       and not exists (select 1 from payment_items pi where pi.auction_id = a.id and pi.payment_status in ('draft', 'pending', 'paid'))`;
+
+/**
+ * A Segunda oportunidad that ends without a sale (the runner-up declined it, let its bill expire,
+ * or the seller canceled that bill) leaves its lot without a winner: nobody is to be billed for it,
+ * and it waits in 'Cuentas vencidas' for the seller's choice again.
+ */
+export async function clearOfferWinner(db: Db | Tx, offer: { auctionId: string; buyerId: string }): Promise<void> {
+  await db.execute(clearWinnersSql(sql`(select ${offer.auctionId}::uuid as auction_id, ${offer.buyerId}::uuid as buyer_id)`));
+}
+
 /**
  * A Segunda oportunidad follows its bill: paid → 'paid', canceled by hand → 'canceled' (an expired
- * one is the expiry job's). Answers nothing; run before reading or deciding.
+ * one is the expiry job's), which leaves its lot without a winner (clearOfferWinner). Answers
+ * nothing; run before reading or deciding.
  */
 export async function syncOffers(db: Db | Tx): Promise<void> {
   await db.execute(sql`
-    update second_chance_offers o
-       set status = case when p.payment_status = 'paid' then 'paid' else 'canceled' end, answered_at = coalesce(o.answered_at, now())
-      from payments p
-     where p.id = o.payment_id and o.status = 'offered'
-       and (p.payment_status = 'paid' or (p.payment_status = 'canceled' and p.expired_at is null))`);
+    with synced as (
+      update second_chance_offers o
+         set status = case when p.payment_status = 'paid' then 'paid' else 'canceled' end, answered_at = coalesce(o.answered_at, now())
+        from payments p
+       where p.id = o.payment_id and o.status = 'offered'
+         and (p.payment_status = 'paid' or (p.payment_status = 'canceled' and p.expired_at is null))
+      returning o.auction_id, o.buyer_id, o.status)
+    ${clearWinnersSql(sql`(select auction_id, buyer_id from synced where status = 'canceled')`)}`);
 }
 
 /** Each bidder's own highest standing bid on these auctions (withdrawn lines are not bids), highest first (the earlier line first on a tie). */

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { ExpiredLotDecision } from '../../../domain/after-show.js';
 import { applyPaymentEvent } from '../../../domain/payments.js';
+import { shippingFor } from '../../../domain/show-billing.js';
 import { mayDecide, runnerUpOf } from '../../../domain/unpaid.js';
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
@@ -33,7 +34,7 @@ import { view } from '../payments/queries.js';
 import { createDraft, lockPayment, save } from '../payments/service.js';
 import { machineState } from '../payments/transitions.js';
 import { type ExpiryDeps, expireLink } from './expiry.js';
-import { bidLines, blockReason, passedBuyers, standingChanged, syncOffers } from './queries.js';
+import { bidLines, blockReason, clearOfferWinner, passedBuyers, standingChanged, syncOffers } from './queries.js';
 
 /**
  * The seller's choice for each lot of an expired bill (Segunda oportunidad, another show, release),
@@ -105,11 +106,22 @@ async function decide(tx: Tx, opts: Acting<Actor>, lot: Lot, decision: ExpiredLo
 }
 
 /**
+ * The shipping of a Segunda oportunidad's bill: the show's rules for its own one lot (a lot of a
+ * two-lot bill ships as one lot: $150, not the two lots' $200). A bill of no show, or of a show
+ * without rules, keeps the expired bill's shipping, which the seller set by hand for it.
+ */
+async function secondChanceShipping(tx: Tx, bill: PaymentRow, amount: number): Promise<{ shippingCarrier: string | null; shippingCost: number }> {
+  const [show] = bill.sessionId ? await tx.select({ rules: liveSessions.shippingRules }).from(liveSessions).where(eq(liveSessions.id, bill.sessionId)) : [];
+  if (show?.rules) return shippingFor(show.rules, [{ amount }]);
+  return { shippingCarrier: bill.shippingCarrier, shippingCost: bill.shippingCost };
+}
+
+/**
  * Segunda oportunidad: the lot is offered to its runner-up at their own highest bid. The auction's
  * winner becomes the runner-up (so billing's checks hold: ended, won by the bill's buyer), a draft
- * is made with the expired bill's shipping and show, and then finalized with the provider, outside
- * the transaction, so the runner-up gets a link and a deadline. A retry after the provider failed
- * finalizes the same draft.
+ * is made in the expired bill's show with the shipping of its own lot (secondChanceShipping), and
+ * then finalized with the provider, outside the transaction, so the runner-up gets a link and a
+ * deadline. A retry after the provider failed finalizes the same draft.
  */
 export async function offerSecondChance(db: Db, opts: Acting<Actor> & ExpiryDeps & { paymentId: string; auctionId: string }): Promise<Decided> {
   const { provider, accounts, log, paymentId, auctionId, ...acting } = opts;
@@ -142,8 +154,11 @@ export async function offerSecondChance(db: Db, opts: Acting<Actor> & ExpiryDeps
         updatedAt: new Date(),
       })
       .where(eq(auctions.id, auctionId));
-    const draft = await createDraft(tx, { ...acting, winnerId: runnerUp.userId, auctionIds: [auctionId], sessionId: bill.sessionId });
-    await tx.update(payments).set({ shippingCarrier: bill.shippingCarrier, shippingCost: bill.shippingCost }).where(eq(payments.id, draft.payment.id));
+    const draft = await createDraft(tx, { ...acting, winnerId: runnerUp.userId, auctionIds: [auctionId], sessionId: bill.sessionId, deciding: paymentId });
+    await tx
+      .update(payments)
+      .set(await secondChanceShipping(tx, bill, runnerUp.amount))
+      .where(eq(payments.id, draft.payment.id));
     const [created] = await tx
       .insert(secondChanceOffers)
       .values({
@@ -284,6 +299,23 @@ export async function acceptOffer(
   });
 }
 
+/** The declined offer's bill is canceled (when it still can be), for its link to be expired after the commit. */
+async function cancelOfferBill(tx: Tx, acting: Acting<{ id: string }>, paymentId: string | null, now: Date) {
+  if (!paymentId) return null;
+  const [row] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
+  if (!row) return null;
+  const moved = applyPaymentEvent(machineState(row), { type: 'cancel' });
+  if (!moved.ok) return null;
+  const before = await view(tx, row as PaymentRow);
+  const payment = await save(
+    tx,
+    row as PaymentRow,
+    { paymentStatus: moved.state.paymentStatus, canceledAt: now },
+    { by: acting, action: 'payment.cancel', before },
+  );
+  return { payment, provider: row.provider, preferenceId: row.mpPreferenceId };
+}
+
 /** POST /api/second-chance/{offerId}/decline: the offer ends and its bill is canceled; then its link expires at the provider. */
 export async function declineOffer(db: Db, opts: Acting<{ id: string }> & ExpiryDeps & { offerId: string }): Promise<{ events: DomainEvent[] }> {
   const { provider, accounts, log, offerId, ...acting } = opts;
@@ -301,19 +333,10 @@ export async function declineOffer(db: Db, opts: Acting<{ id: string }> & Expiry
       before: { status: 'offered' },
       after: { status: 'declined' },
     });
-    if (!offer.paymentId) return null;
-    const [row] = await tx.select().from(payments).where(eq(payments.id, offer.paymentId)).for('update');
-    if (!row) return null;
-    const moved = applyPaymentEvent(machineState(row), { type: 'cancel' });
-    if (!moved.ok) return null;
-    const before = await view(tx, row as PaymentRow);
-    const payment = await save(
-      tx,
-      row as PaymentRow,
-      { paymentStatus: moved.state.paymentStatus, canceledAt: now },
-      { by: acting, action: 'payment.cancel', before },
-    );
-    return { payment, provider: row.provider, preferenceId: row.mpPreferenceId };
+    const canceled = await cancelOfferBill(tx, acting, offer.paymentId, now);
+    // The runner-up let it go: the lot has no winner, and waits for the seller's choice again.
+    await clearOfferWinner(tx, { auctionId: offer.auctionId, buyerId: offer.buyerId });
+    return canceled;
   });
   if (!done) return { events: [] };
   await expireLink(db, { provider, accounts, ...(log ? { log } : {}) }, done.payment, done);

@@ -1,5 +1,5 @@
 import type { ShippingRules } from '../../../domain/after-show.js';
-import { type ShippingRulesInput, type ShowShipping, ZShippingRulesInput } from '../../../domain/show-billing.js';
+import { rulesOf, type ShippingRulesInput, type ShowBillPreview, type ShowShipping, ZShippingRulesInput } from '../../../domain/show-billing.js';
 
 /** The shipping form of 'Cobrar el show' as typed: numbers as the inputs hold them ('' = empty). */
 export interface BillFormValues {
@@ -55,4 +55,30 @@ export function parseBillForm(values: BillFormValues): { ok: true; input: Shippi
     if (isField(name)) errors[name] ??= issue.message;
   }
   return { ok: false, errors };
+}
+
+/**
+ * The form holds rules other than the saved ones (typed and not saved yet). 'Cobrar el show' bills
+ * with the saved rules only, so the panel says so. Before any rule is saved there is nothing to
+ * differ from: the panel asks for the shipping instead.
+ */
+export function hasUnsavedShipping(values: BillFormValues, saved: ShowShipping): boolean {
+  if (!saved.rules) return false;
+  const parsed = parseBillForm(values);
+  if (!parsed.ok) return true;
+  const typed = rulesOf(parsed.input);
+  const fields = ['mode', 'flatFee', 'perExtraItem', 'freeOver', 'pickupAddress'] as const;
+  const rules = saved.rules;
+  return fields.some((f) => typed[f] !== rules[f]) || (parsed.input.paymentDeadlineHours ?? null) !== saved.paymentDeadlineHours;
+}
+
+/**
+ * 'Por cobrar': what the show's buyers still to bill owe, shipping included. `shipping` is null
+ * while the show has no saved shipping rule ('Por definir'): the total is then the lots alone.
+ */
+export function amountToCollect(rows: readonly ShowBillPreview[]): { lots: number; shipping: number | null; total: number } {
+  const lots = rows.reduce((sum, r) => sum + r.totalAmount, 0);
+  if (rows.some((r) => r.shippingCarrier === null)) return { lots, shipping: null, total: lots };
+  const shipping = rows.reduce((sum, r) => sum + r.shippingCost, 0);
+  return { lots, shipping, total: lots + shipping };
 }

@@ -3,7 +3,7 @@ import { formatMoney } from '../../../domain/money.js';
 import type { ShowBillPreview } from '../../../domain/show-billing.js';
 import { useTranslation } from '../../i18n';
 
-/** Who is still to bill, each with the shipping the rules as typed give them. */
+/** Who is still to bill, each with the shipping the saved rules give them ('Por definir' before any is saved), included in the total. */
 export function BillPreview({ rows }: { rows: ShowBillPreview[] }) {
   const { t } = useTranslation();
   if (rows.length === 0) {
@@ -37,7 +37,10 @@ export function BillPreview({ rows }: { rows: ShowBillPreview[] }) {
                     : t('showBilling.preview.free')}
               </Text>
               <Text fw={700}>
-                {t('showBilling.preview.total')}: {formatMoney(row.grandTotal)}
+                {t('showBilling.preview.total')}:{' '}
+                {row.shippingCarrier === null
+                  ? t('showBilling.preview.totalPlusShipping', { amount: formatMoney(row.totalAmount) })
+                  : formatMoney(row.grandTotal)}
               </Text>
             </Stack>
           </Group>

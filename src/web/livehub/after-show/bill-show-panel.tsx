@@ -1,29 +1,21 @@
 import { Alert, Button, Divider, Group, Loader, Progress, Skeleton, Stack, Text } from '@mantine/core';
-import { useCallback, useMemo, useRef, useState } from 'react';
-import { rulesOf, type ShowBillPreview, type ShowLinkResult, shippingFor } from '../../../domain/show-billing.js';
+import { useCallback, useRef, useState } from 'react';
+import { formatMoney } from '../../../domain/money.js';
+import type { ShowLinkResult } from '../../../domain/show-billing.js';
 import type { LiveSessionData } from '../../api/live';
 import { useBillShow, useMakeShowLinks, useShowBill } from '../../api/show-billing';
 import { useTranslation } from '../../i18n';
 import { useErrorText } from '../../lib/use-error-text';
-import { type BillFormValues, parseBillForm } from './bill-form-values';
+import { amountToCollect, type BillFormValues, hasUnsavedShipping } from './bill-form-values';
 import { BillList } from './bill-list';
 import { BillPreview } from './bill-preview';
 import { BillShippingForm } from './bill-shipping-form';
 
-/** The preview as the form is typed: each buyer's shipping from the typed rules when they are valid, else as the server computed it. */
-function previewWith(rows: ShowBillPreview[], values: BillFormValues | null): ShowBillPreview[] {
-  const parsed = values ? parseBillForm(values) : null;
-  if (!parsed?.ok) return rows;
-  const rules = rulesOf(parsed.input);
-  return rows.map((row) => {
-    const shipping = shippingFor(rules, row.wonItems);
-    return { ...row, ...shipping, grandTotal: row.totalAmount + shipping.shippingCost };
-  });
-}
-
 /**
  * 'Cobrar el show': the show's shipping rules, who is left to bill (with their shipping), one bill
- * per buyer in one click, every link in another, and each bill's WhatsApp message.
+ * per buyer in one click, every link in another, and each bill's WhatsApp message. 'Por cobrar'
+ * shows what billing would do now: the saved rules' shipping, included in each total and in the
+ * sum, or 'Por definir' until a rule is saved (what is typed counts once it is saved).
  */
 export function BillShowPanel({ detail }: { detail: LiveSessionData }) {
   const { t } = useTranslation();
@@ -38,8 +30,6 @@ export function BillShowPanel({ detail }: { detail: LiveSessionData }) {
   const [results, setResults] = useState<Map<string, ShowLinkResult>>(new Map());
   // A second click while the first runs does nothing (the server is idempotent too).
   const running = useRef(false);
-
-  const preview = useMemo(() => previewWith(overview.data?.preview ?? [], values), [overview.data?.preview, values]);
 
   if (overview.isPending) {
     return (
@@ -64,6 +54,8 @@ export function BillShowPanel({ detail }: { detail: LiveSessionData }) {
   }
   const data = overview.data;
   const drafts = data.payments.filter((p) => p.paymentStatus === 'draft');
+  const toCollect = amountToCollect(data.preview);
+  const isUnsaved = values !== null && hasUnsavedShipping(values, data);
 
   const runOnce = async (fn: () => Promise<void>) => {
     if (running.current) return;
@@ -109,17 +101,31 @@ export function BillShowPanel({ detail }: { detail: LiveSessionData }) {
       <BillShippingForm sessionId={sessionId} shipping={data} onValuesChange={onValuesChange} />
       <Divider />
       <Group justify="space-between" wrap="wrap">
-        <Text fw={600}>{t('showBilling.preview.title')}</Text>
+        <Stack gap={0}>
+          <Text fw={600}>{t('showBilling.preview.title')}</Text>
+          {data.preview.length > 0 && (
+            <Text size="sm" data-testid="to-collect">
+              {toCollect.shipping === null
+                ? t('showBilling.preview.toCollectNoShipping', { amount: formatMoney(toCollect.lots) })
+                : t('showBilling.preview.toCollect', { amount: formatMoney(toCollect.total) })}
+            </Text>
+          )}
+        </Stack>
         <Button onClick={() => void billShow()} loading={bill.isPending} disabled={isBusy || !data.rules || data.preview.length === 0}>
           {t('showBilling.bill')}
         </Button>
       </Group>
       {!data.rules ? (
-        <Text size="sm" c="orange">
+        <Text size="sm" c="orange.9">
           {t('showBilling.shipping.notSet')}
         </Text>
       ) : null}
-      <BillPreview rows={preview} />
+      {isUnsaved ? (
+        <Text size="sm" c="orange.9" role="status" data-testid="shipping-unsaved">
+          {t('showBilling.shipping.unsaved')}
+        </Text>
+      ) : null}
+      <BillPreview rows={data.preview} />
       {notice ? (
         <Alert color={notice.ok ? 'green' : 'red'} role={notice.ok ? 'status' : 'alert'} withCloseButton onClose={() => setNotice(null)}>
           {notice.text}

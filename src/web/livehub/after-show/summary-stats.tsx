@@ -44,8 +44,9 @@ export function SummaryStats({ totals }: { totals: ShowSummaryTotals }) {
       />
       <StatCard label={t('showSummary.stats.peakViewers')} value={count(totals.peakViewers)} />
       <StatCard label={t('showSummary.stats.averageViewers')} value={count(totals.averageViewers)} />
-      <StatCard label={t('showSummary.stats.paid')} value={formatMoney(totals.paidAmount)} />
-      <StatCard label={t('showSummary.stats.unpaid')} value={formatMoney(totals.unpaidAmount)} />
+      {/* The lots' prices: 'Cobrar el show' adds the shipping to what each buyer pays. */}
+      <StatCard label={t('showSummary.stats.paid')} value={formatMoney(totals.paidAmount)} hint={t('showSummary.stats.lotsOnly')} />
+      <StatCard label={t('showSummary.stats.unpaid')} value={formatMoney(totals.unpaidAmount)} hint={t('showSummary.stats.lotsOnly')} />
     </SimpleGrid>
   );
 }

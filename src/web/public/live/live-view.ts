@@ -66,11 +66,13 @@ export interface SessionTotals {
 export function sessionTotals(lots: readonly LotView[]): SessionTotals {
   const totals: SessionTotals = { soldCount: 0, unsoldCount: 0, soldTotal: 0 };
   for (const lot of lots) {
+    // A lot whose auction closed outside the show (while it waited in the queue) is no result of it.
+    if (!lotRan(lotFacts(lot))) continue;
     const price = soldPrice(lot.auction.state);
     if (price !== null) {
       totals.soldCount += 1;
       totals.soldTotal += price;
-    } else if (lotRan(lotFacts(lot))) {
+    } else {
       totals.unsoldCount += 1;
     }
   }

@@ -149,21 +149,37 @@ function OxxoVoucher({ checkout, onOtherMethod }: { checkout: CheckoutView; onOt
   );
 }
 
-/** No such payment, a cancelled link, or a draft not yet finalised: no summary, no buttons. */
+/**
+ * No such payment (a link mistyped or cut short on its way), a cancelled link, or a draft not yet
+ * finalised: no summary, no buttons. A link that leads nowhere says so and what to do: open it
+ * again from the seller's message, ask for it again, or find the bills in 'Mis compras'.
+ */
 export function CheckoutUnavailable({ kind }: { kind: 'notFound' | 'canceled' | 'notReady' }) {
   const { t } = useTranslation();
   return (
-    <Card withBorder radius="lg" padding="xl">
-      <EmptyState
-        icon={<ReceiptIcon size={28} />}
-        title={
-          <Title order={1} size="h3">
-            {t(`checkout.${kind}Title`)}
-          </Title>
-        }
-        description={t(`checkout.${kind}Text`)}
-        color={kind === 'canceled' ? 'red' : 'martillo'}
-      />
+    <Card withBorder radius="lg" padding="xl" data-testid={`checkout-${kind}`}>
+      <Stack gap="md" align="center">
+        <EmptyState
+          icon={<ReceiptIcon size={28} />}
+          title={
+            <Title order={1} size="h3">
+              {t(`checkout.${kind}Title`)}
+            </Title>
+          }
+          description={t(`checkout.${kind}Text`)}
+          color={kind === 'canceled' ? 'red' : 'martillo'}
+        />
+        {kind === 'notFound' && (
+          <Stack gap={4} align="center">
+            <Text size="sm" c="dimmed" ta="center">
+              {t('checkout.notFoundPurchasesHint')}
+            </Text>
+            <Button component="a" href={PURCHASES_PATH} variant="light" size="md">
+              {t('purchases.nav.seeAll')}
+            </Button>
+          </Stack>
+        )}
+      </Stack>
     </Card>
   );
 }
