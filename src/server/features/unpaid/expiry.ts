@@ -8,6 +8,7 @@ import { buyerStrikes, companies, companyBlocks, expiredLots, paymentItems, paym
 import { type PassLoop, startPassLoop } from '../../pass-loop.js';
 import type { PaymentProvider } from '../../providers/payments/types.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
+import { withdrawBidder } from '../bids/withdraw.js';
 import type { SellerAccounts } from '../payments/accounts.js';
 import { collectorOf } from '../payments/collectors.js';
 import { paymentChanged } from '../payments/events.js';
@@ -22,7 +23,8 @@ import { billExpiresAtSql, clearOfferWinner, standingChanged } from './queries.j
  * passed is canceled by the system with expired_at set (its items are free again: payment_items
  * follow their payment's status), each of its lots waits for the seller's choice (expired_lots),
  * and the buyer gets one strike with the bill's company; at the company's strike_limit the buyer is
- * blocked (company_blocks, reason 'strikes'). A Segunda oportunidad's bill that expires is no
+ * blocked (company_blocks, reason 'strikes') and their standing bids on the company's open lots are
+ * withdrawn, as a moderator's block does (bids/withdraw.ts). A Segunda oportunidad's bill that expires is no
  * strike (the runner-up never committed): its offer just expires, and its lot is left without a
  * winner, waiting for the seller's choice again. After the commit the link is
  * expired at the provider with the account that made it; a payment that still arrives is recorded
@@ -49,6 +51,8 @@ interface Expired {
   payment: PaymentView;
   /** The buyer this expiry blocked (the company's strike limit reached). */
   blocked: boolean;
+  /** The lots whose bids the block withdrew (their new prices and histories), as a moderator's block does. */
+  withdrawnEvents: DomainEvent[];
   preferenceId: string | null;
   provider: string | null;
 }
@@ -89,7 +93,9 @@ async function expireOne(tx: Tx, id: string): Promise<Expired | null> {
     offer !== undefined ||
     (await tx.select({ id: secondChanceOffers.id }).from(secondChanceOffers).where(eq(secondChanceOffers.paymentId, row.id)).limit(1)).length > 0;
   const blocked = isOffer ? false : await strike(tx, row);
-  return { payment: answer, blocked, preferenceId: row.mpPreferenceId, provider: row.provider };
+  // A buyer blocked for unpaid bills loses their standing bids on the company's open lots now, as with a moderator's block.
+  const withdrawn = blocked ? await withdrawBidder(tx, { by: null, companyId: row.companyId, userId: row.winnerId }) : null;
+  return { payment: answer, blocked, withdrawnEvents: withdrawn?.events ?? [], preferenceId: row.mpPreferenceId, provider: row.provider };
 }
 
 /** The lots wait for the seller's choice; the buyer gets a strike, and the block at the company's limit (answers whether it blocked now). */
@@ -151,7 +157,7 @@ export async function expireDuePayments(db: Db, deps: ExpiryDeps): Promise<Expir
       if (!done) continue;
       expired.push(id);
       events.push(paymentChanged({ payment: done.payment, auctionIds: done.payment.auctionIds }));
-      if (done.blocked) events.push(standingChanged(done.payment.companyId, done.payment.winnerId, true));
+      if (done.blocked) events.push(standingChanged(done.payment.companyId, done.payment.winnerId, true), ...done.withdrawnEvents);
       await expireLink(db, deps, done.payment, done);
     } catch (err) {
       deps.log?.error({ err, paymentId: id }, 'payment expiry failed');

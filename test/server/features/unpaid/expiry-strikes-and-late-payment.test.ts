@@ -171,13 +171,23 @@ describe('strikes at the limit', () => {
     expect((await call(buyer, 'GET', `/api/me/unpaid?companyId=${COMPANY}`)).json()).toMatchObject({ strikes: 0, blocked: false });
   });
 
-  it('the limit is the company’s', async () => {
+  it('the limit is the company’s, and the block takes the buyer’s standing bids off the company’s open lots', async () => {
     await server.ctx.db.update(companies).set({ strikeLimit: 1 }).where(eq(companies.id, COMPANY));
+    const rival = await buildActor(server, { email: 'rival@ejemplo.mx', name: 'Rita Rival', roles: ['buyer'], completeProfile: true });
+    const open = await liveAuction();
+    expect((await bid(rival, open.id, { amount: 150 })).statusCode).toBe(201);
+    expect((await bid(buyer, open.id, { amount: 200, maxAmount: 600 })).statusCode).toBe(201);
+    const leading = (await call(null, 'GET', `/api/auctions/${open.id}`)).json() as { currentPrice: number };
+    expect(leading.currentPrice).toBe(200);
+
     const third = await billedPayment(200);
     await pastDeadline(third.id);
-    await pass();
+    const done = await pass();
     const [block] = await server.ctx.db.select().from(companyBlocks).where(eq(companyBlocks.userId, buyer.id));
     expect(block?.reason).toBe('strikes');
+    // The price falls back to the rival's bid, and the rival leads; every page of the lot hears it.
+    expect((await call(null, 'GET', `/api/auctions/${open.id}`)).json()).toMatchObject({ currentPrice: 150, bidCount: 1 });
+    expect(done.events).toContainEqual(expect.objectContaining({ type: 'auctionUpdated', auction: expect.objectContaining({ id: open.id }) }));
   });
 });
 
