@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type Db, rows } from '../../db/connect.js';
 import { companyNames } from '../companies/queries.js';
+import { onBlockHereSql } from '../live/lot-runs.js';
 import { inRehearsal } from '../live/rehearsal.js';
 
 /**
@@ -14,11 +15,16 @@ const MAX_ROWS = 500;
 /** Epoch milliseconds of a timestamptz, or null (raw rows carry numbers, not driver-dependent dates). */
 const epochMs = (column: string) => sql.raw(`(extract(epoch from ${column}) * 1000)::float8`);
 
-/** The show an auction was sold in: a lot of it in a show that is not a rehearsal, the finished one first, then the latest. */
+/**
+ * The show an auction was sold in: the lot of it, in a show that is not a rehearsal, that was on the
+ * block there and last (live/lot-runs.ts). An auction that closed on its own while its lot waited in
+ * a queue was sold outside any show: null.
+ */
 const showOf = (auctionId: string) =>
-  sql.raw(`(select l.session_id from live_lots l join live_sessions s on s.id = l.session_id
-     where l.auction_id = ${auctionId} and not s.rehearsal
-     order by (l.status = 'finished') desc, s.scheduled_at desc limit 1)`);
+  sql`(select l.session_id from live_lots l join live_sessions s on s.id = l.session_id
+     where l.auction_id = ${sql.raw(auctionId)} and not s.rehearsal
+       and ${onBlockHereSql({ id: sql`l.id`, sessionId: sql`l.session_id`, auctionId: sql`l.auction_id` })}
+     limit 1)`;
 
 export interface BillRow {
   id: string;

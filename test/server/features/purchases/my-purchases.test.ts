@@ -118,6 +118,9 @@ beforeAll(async () => {
 
   // A plain auction of Sur's, outside any show, not billed yet.
   ids.bici = await won('Bicicleta Benotto', 2000, SUR);
+  // An auction of Sur's that closed at its own end while its lot waited in the show's queue: sold outside the show.
+  ids.radio = await won('Radio de bulbos', 650, SUR);
+  await buildLot(db, { sessionId: surShow.id, auctionId: ids.radio, status: 'passed', onBlock: false });
 
   // A rehearsal's lot: the rehearsal is under way, its auction shows as won until it is restored.
   ids.ensayo = await won('Lote de ensayo', 999, NORTE, rehearsal.id);
@@ -185,7 +188,14 @@ describe('GET /api/me/purchases', () => {
     expect(sur?.unbilled.map((i) => i.auctionName)).toEqual(['Billete de 1 peso']);
     const subastas = groupOf(p, SUR, null);
     expect(subastas?.title).toBeNull();
-    expect(subastas?.unbilled).toEqual([{ auctionId: ids.bici, auctionName: 'Bicicleta Benotto', amount: 2000 }]);
+    expect(subastas?.unbilled).toEqual(
+      expect.arrayContaining([
+        { auctionId: ids.bici, auctionName: 'Bicicleta Benotto', amount: 2000 },
+        // Never on the show's block: under 'Subastas', not the show.
+        { auctionId: ids.radio, auctionName: 'Radio de bulbos', amount: 650 },
+      ]),
+    );
+    expect(subastas?.unbilled).toHaveLength(2);
   });
 
   it('shows each bill with items, shipping, total, status and deadline; a draft is not shown, its lot waits for a bill', async () => {
