@@ -47,6 +47,7 @@ import { installSessionLoader } from './http/auth-hooks.js';
 import { installOriginCheck } from './http/csrf.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandler } from './http/errors.js';
 import { createMetrics, installRequestMetrics } from './http/metrics.js';
+import { createOpsAccess } from './http/ops-access.js';
 import { installBodyTimeout, serverTimeouts } from './http/timeouts.js';
 import type { OidcIdentityProvider } from './providers/identity/types.js';
 import { createProviders } from './providers/index.js';
@@ -255,7 +256,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => showSummaryRoutes(scope, ctx));
   await app.register(async (scope) => purchasesRoutes(scope, ctx));
   await app.register(async (scope) => showBillingRoutes(scope, ctx));
-  if (opts.webDir) await app.register(async (scope) => webRoutes(scope, { distDir: opts.webDir as string }));
+  if (opts.webDir) {
+    const sourceMaps = config.ops.serveSourceMaps ? createOpsAccess(config.ops, config.trustProxy) : null;
+    await app.register(async (scope) => webRoutes(scope, { distDir: opts.webDir as string, sourceMaps }));
+  }
 
   const sweep = setInterval(() => {
     void deleteExpiredSessions(database.db).catch(() => {});
