@@ -48,6 +48,7 @@ import { installOriginCheck } from './http/csrf.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandler } from './http/errors.js';
 import { createMetrics, installRequestMetrics } from './http/metrics.js';
 import { createOpsAccess } from './http/ops-access.js';
+import { installPermissionsPolicy } from './http/permissions-policy.js';
 import { installBodyTimeout, serverTimeouts } from './http/timeouts.js';
 import type { OidcIdentityProvider } from './providers/identity/types.js';
 import { createProviders } from './providers/index.js';
@@ -219,6 +220,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
 
   // First, so its onRequest hook runs before any other can answer (a refused origin, a 404).
   await app.register(fastifyHelmet, securityHeaders(video.cspConnectSrc, imageOrigins(config), config.publicUrl.protocol === 'https:'));
+  // Camera and microphone on the Live Hub only; what the product never uses, nowhere.
+  installPermissionsPolicy(app);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
   await app.register(fastifyRateLimit, { global: false });
