@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { precompress } from './src/server/web/precompress.js';
+import { sourceMapsApart } from './src/server/web/source-maps.js';
 import { PUBLIC_NAMESPACES, pickSections } from './src/web/i18n/parts.js';
 
 // The API server the dev server forwards to; BACKEND_URL points it elsewhere (another port, a container).
@@ -40,11 +41,13 @@ export function catalogueParts(): Plugin {
 export default defineConfig({
   root: '.',
   publicDir: 'public',
-  plugins: [catalogueParts(), react(), precompress()],
+  plugins: [catalogueParts(), react(), precompress(), sourceMapsApart()],
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,
-    sourcemap: true,
+    // Maps for the server's eyes: no sourceMappingURL in what browsers load, and the .map files
+    // moved beside the served folder, to dist/web-sourcemaps (src/server/web/source-maps.ts).
+    sourcemap: 'hidden',
     // .vite/manifest.json maps source files to chunks: the browser suite checks which chunks a page loads.
     manifest: true,
   },

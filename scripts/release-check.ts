@@ -2,8 +2,9 @@
  * The release, checked as an operator would run it: `npm run build`, the release's files copied to
  * a scratch folder, `npm ci --omit=dev` there (no TypeScript runner, bundler, test or benchmark
  * tools may arrive), then `NODE_ENV=production npm start` against a fresh PostgreSQL database,
- * and `/readyz`, a page, its script and a bid answered. Prints one JSON line with what it saw
- * (including the idle memory of the production process) and exits 1 on the first failure.
+ * and `/readyz`, a page, its script (and no source map for it) and a bid answered. Prints one JSON
+ * line with what it saw (including the idle memory of the production process) and exits 1 on the
+ * first failure.
  *
  * Needs PostgreSQL (TEST_DATABASE_URL, as the test suites); `npm test` runs it when that is set.
  */
@@ -138,6 +139,10 @@ async function main(): Promise<void> {
     if (!script) throw new Error('the page names no script');
     const asset = await fetch(new URL(script, base));
     if (asset.status !== 200) throw new Error(`${script} answered ${asset.status}`);
+    // Browsers get no source map: the script names none, and none is served beside it.
+    if ((await asset.text()).includes('sourceMappingURL')) throw new Error(`${script} names a source map`);
+    const map = await fetch(new URL(`${script}.map`, base));
+    if (map.status !== 404) throw new Error(`${script}.map answered ${map.status}, not 404`);
 
     step('a bid');
     const database = await connectDatabase({ kind: 'postgresql', url: target.url }, { poolSize: 2 });

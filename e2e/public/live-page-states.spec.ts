@@ -74,7 +74,7 @@ describe('the public live page through a show', () => {
   it('every state passes axe; long waits, Detener mid-lot, the win notice and the results read right', { timeout: 240_000 }, async () => {
     const auctions = [];
     for (const name of LOT_NAMES) auctions.push(await createAuctionAs(seller, ctx.app, { name, categoryId, startingPrice: 500, status: 'pending' }));
-    // The show starts in 39 h 44 min (and a half): 'Comienza en 1 día 15 h', never '39:44'.
+    // The show starts in 39 h 44 min (and a half): 'Comienza en 1 d 15 h', never '39:44'.
     let d = await api<LiveSessionDetail>('post', '/api/live-sessions', {
       title: 'Relojes en estados',
       scheduledAt: Date.now() + ((39 * 60 + 44) * 60 + 30) * 1000,
@@ -89,7 +89,7 @@ describe('the public live page through a show', () => {
     const [phone, desk] = pages;
     for (const page of pages) {
       await page.getByRole('heading', { name: 'Relojes en estados', level: 1 }).waitFor();
-      await eventually(() => page.getByTestId('start-countdown').innerText()).toBe('1 día 15 h');
+      await eventually(() => page.getByTestId('start-countdown').innerText()).toBe('1 d 15 h');
     }
     await audit(pages, 'scheduled');
     // 'Agregar a mi calendario' on the phone: a download of the show as an .ics file.

@@ -348,7 +348,8 @@ describe('accessibility: zero serious or critical axe-core findings', () => {
     expect(found, formatFindings(found)).toEqual([]);
   });
 
-  it('the Live Hub, with a session loaded, and its windows', async () => {
+  // Three viewports and five windows: longer than a minute on a busy two-core machine.
+  it('the Live Hub, with a session loaded, and its windows', { timeout: 180_000 }, async () => {
     const found: A11yFinding[] = [];
     for (const [label, opts] of VIEWPORTS) {
       const page = await pageFor(seller, opts);

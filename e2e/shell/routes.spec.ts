@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setupAppAndBrowser } from '../support/app.js';
 import { newPage } from '../support/browser.js';
@@ -6,6 +7,13 @@ import { t } from '../support/catalogue.js';
 import { prepareUser, signInPage } from '../support/session.js';
 
 const ctx = setupAppAndBrowser();
+
+/** What the page's Permissions-Policy lets it use (Chromium's document.featurePolicy). */
+const allowed = (page: Page) =>
+  page.evaluate(() => {
+    const policy = (document as unknown as { featurePolicy: { allowsFeature(feature: string): boolean } }).featurePolicy;
+    return { camera: policy.allowsFeature('camera'), microphone: policy.allowsFeature('microphone'), geolocation: policy.allowsFeature('geolocation') };
+  });
 
 describe('screens chosen by path', () => {
   it('opens the public auction page signed out, on a phone', async () => {
@@ -47,7 +55,7 @@ describe('screens chosen by path', () => {
     await page.context().close();
   });
 
-  it('moves between the panel and the Live Hub within the page, with Back and Forward; / opens the panel', async () => {
+  it('opens the Live Hub from the panel as a page of its own, the only one whose policy allows the camera; back to the panel within it, with Back and Forward', async () => {
     const seller = await prepareUser(ctx.app, { email: 'vendedora.rutas@ejemplo.mx', name: 'Rita Rutas', roles: ['seller'], companyId: 'tienda-rutas' });
     const page = await newPage(ctx.browser);
     await signInPage(page, ctx.app, seller);
@@ -56,31 +64,50 @@ describe('screens chosen by path', () => {
     const toHub = page.getByRole('button', { name: t.admin.liveHub });
     const hubTitle = page.getByRole('heading', { name: t.livehub.title });
     await toHub.waitFor();
-    // The same document all along: the shell follows the panel's router without a reload.
+    expect(await allowed(page)).toEqual({ camera: false, microphone: false, geolocation: false });
     await page.evaluate(() => {
-      (window as unknown as { samePage: boolean }).samePage = true;
+      (window as unknown as { panelPage: boolean }).panelPage = true;
     });
+    // A document keeps the Permissions-Policy it was loaded with: the Hub is loaded, not routed to.
     await toHub.click();
     await hubTitle.waitFor();
     expect(new URL(page.url()).pathname).toBe('/admin/livehub');
+    expect(await page.evaluate(() => (window as unknown as { panelPage?: boolean }).panelPage)).toBeUndefined();
+    expect(await allowed(page)).toEqual({ camera: true, microphone: true, geolocation: false });
+    await page.evaluate(() => {
+      (window as unknown as { hubPage: boolean }).hubPage = true;
+    });
+    // Back to the panel: the same document, following the panel's router without a reload.
     await page.getByRole('button', { name: t.livehub.backToAdmin }).click();
     await toHub.waitFor();
     expect(new URL(page.url()).pathname).toBe('/admin');
+    expect(await page.evaluate(() => (window as unknown as { hubPage?: boolean }).hubPage)).toBe(true);
     await page.goBack();
     await hubTitle.waitFor();
     await page.goBack();
     await toHub.waitFor();
     await page.goForward();
     await hubTitle.waitFor();
-    expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
+    expect(await allowed(page)).toEqual({ camera: true, microphone: true, geolocation: false });
     await page.context().close();
   });
 
-  it('runs every page under the Content-Security-Policy without a violation', async () => {
+  it('lets the buyer pages use neither the camera nor the microphone', async () => {
+    const page = await newPage(ctx.browser, { mobile: true });
+    for (const path of ['/live', `/live/${randomUUID()}`, `/auctions/${randomUUID()}`, '/compras']) {
+      const res = await page.goto(`${ctx.app.url}${path}`);
+      expect(res?.headers()['permissions-policy'], path).toContain('camera=()');
+      expect(await allowed(page), path).toEqual({ camera: false, microphone: false, geolocation: false });
+    }
+    await page.context().close();
+  });
+
+  it('runs every page under the Content-Security-Policy and the Permissions-Policy without a violation or a warning', async () => {
     const page = await newPage(ctx.browser);
     const violations: string[] = [];
     page.on('console', (m) => {
-      if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+      // Chromium warns of a Permissions-Policy feature it does not know, on every page.
+      if (/Content Security Policy|Permissions-Policy/i.test(m.text())) violations.push(m.text());
     });
     for (const path of ['/admin', '/auth/dev', '/privacy-policy.html', '/admin/livehub', '/live']) {
       const res = await page.goto(`${ctx.app.url}${path}`);

@@ -39,8 +39,15 @@ export async function auditPage(page: Page, screen: string): Promise<A11yFinding
       rule: v.id,
       impact: v.impact ?? '',
       help: v.help,
-      nodes: v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')} — ${(n.failureSummary ?? '').replace(/\s+/g, ' ').trim()}`),
+      // The element's own markup too: a generated id (#mantine-…) alone does not say which element it is.
+      nodes: v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')} ${shortHtml(n.html)} — ${(n.failureSummary ?? '').replace(/\s+/g, ' ').trim()}`),
     }));
+}
+
+/** An element's opening tag as axe reports it, on one line and cut short. */
+function shortHtml(html: string): string {
+  const line = html.replace(/\s+/g, ' ').trim();
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
 /** The findings as one readable report, for a failed assertion. */

@@ -23,10 +23,24 @@ export function nextShowTime(now: number): number {
   return Math.floor((now + minutesAhead * 60_000) / 60_000) * 60_000;
 }
 
+/** The night of a show as its title gives it, in Mexico City: 'jue 11 de jun'. */
+export function showNight(at: number): string {
+  return new Intl.DateTimeFormat('es-MX', { weekday: 'short', day: 'numeric', month: 'short', timeZone: MEXICO_CITY_TZ }).format(new Date(at));
+}
+
 /**
- * One scheduled live show per seller with pending auctions: tonight at 20:00 (Mexico City), its
- * lots being that seller's pending auctions in the order they were listed. The Live Hub then has
- * something to load, and `/live` something to list. One rehearsal besides (writeRehearsal).
+ * A demo show's title: its seller and its night ('Remate de Guadalupe · jue 11 de jun'), so two
+ * sellers of one company, or one seller's two nights, never read the same in a list.
+ */
+export function showTitle(kind: 'Remate' | 'Ensayo', seller: Pick<SeededPerson, 'firstName'>, at: number): string {
+  return `${kind} de ${seller.firstName} · ${showNight(at)}`;
+}
+
+/**
+ * One scheduled live show per seller with pending auctions: tonight at 20:00 (Mexico City), titled
+ * by its seller and night (showTitle), its lots being that seller's pending auctions in the order
+ * they were listed. The Live Hub then has something to load, and `/live` something to list. One
+ * rehearsal besides (writeRehearsal).
  */
 export async function writeLiveSessions(
   db: Db,
@@ -53,14 +67,13 @@ export async function writeLiveSessions(
   for (const [sellerKey, indexes] of bySeller) {
     const seller = opts.people.get(sellerKey);
     if (!seller?.companyId || indexes.length < 3) continue;
-    const title = `Remate en vivo de ${seller.companyName ?? seller.firstName}`;
     const [session] = await db
       .insert(liveSessions)
       .values({
-        title,
+        title: showTitle('Remate', seller, scheduledAt.getTime()),
         sellerId: seller.id,
         companyId: seller.companyId,
-        sellerSlug: slugify(seller.companyName ?? title),
+        sellerSlug: slugify(seller.companyName ?? seller.firstName),
         scheduledAt,
         whatsappLink: 'https://chat.whatsapp.com/DemoMartillo',
         biddingConfig: DEFAULT_BIDDING_CONFIG,
@@ -88,16 +101,17 @@ async function writeRehearsal(
     const seller = opts.people.get(sellerKey);
     if (!seller?.companyId || indexes.length === 0) continue;
     const lots = indexes.slice(0, REHEARSAL_LOTS);
+    // An hour before the show, or in a few minutes when the show is sooner than that.
+    const scheduledAt = Math.max(opts.scheduledAt.getTime() - 3_600_000, Math.ceil((opts.now + 5 * 60_000) / 60_000) * 60_000);
     await db.transaction(async (tx) => {
       const [session] = await tx
         .insert(liveSessions)
         .values({
-          title: `Ensayo de ${seller.companyName ?? seller.firstName}`,
+          title: showTitle('Ensayo', seller, scheduledAt),
           sellerId: seller.id,
           companyId: seller.companyId as string,
           sellerSlug: slugify(`ensayo ${seller.companyName ?? seller.firstName}`),
-          // An hour before the show, or in a few minutes when the show is sooner than that.
-          scheduledAt: new Date(Math.max(opts.scheduledAt.getTime() - 3_600_000, Math.ceil((opts.now + 5 * 60_000) / 60_000) * 60_000)),
+          scheduledAt: new Date(scheduledAt),
           biddingConfig: DEFAULT_BIDDING_CONFIG,
           rehearsal: true,
         })

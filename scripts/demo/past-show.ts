@@ -3,7 +3,7 @@ import { slugify } from '../../src/domain/live-public.js';
 import type { Db } from '../../src/server/db/connect.js';
 import { liveLotRuns, liveLots, liveSessions, liveViewerSamples } from '../../src/server/db/schema.js';
 import type { SeededPerson } from './accounts.js';
-import { nextShowTime } from './live.js';
+import { nextShowTime, showTitle } from './live.js';
 import type { PlannedAuction, PlannedPayment } from './plan.js';
 
 /** Lots of the demo's past show: its winners not billed yet, and one lot that did not sell. */
@@ -46,7 +46,7 @@ export async function writePastShow(
     const [session] = await tx
       .insert(liveSessions)
       .values({
-        title: `Remate de anoche de ${companyName}`,
+        title: showTitle('Remate', seller, start),
         sellerId: seller.id,
         companyId: seller.companyId as string,
         sellerSlug: slugify(companyName),

@@ -48,12 +48,20 @@ export function timerState(input: { hasCurrentLot: boolean; auction: { endTime: 
   return { kind: 'running', remainingMs: endTime - input.now };
 }
 
-/** 'mm:ss', rounding up so a running timer never reads 00:00 (an hour or more reads 'h:mm:ss'). */
+/**
+ * Time left as every countdown reads it (the lot's timer in the Hub and over the video, an
+ * auction's end, a show's start): 'mm:ss' under an hour, '5 h 04 min' from an hour, '4 d 20 h'
+ * from a day, never a clock of hours ('116:22:25'). Seconds round up, so a running timer never
+ * reads 00:00. Unit symbols (d, h, min) read the same in Spanish and English.
+ */
 export function formatTimer(remainingMs: number): string {
-  return formatClock(Math.max(0, Math.ceil(remainingMs / 1000)));
+  const wait = waitParts(remainingMs);
+  if (wait.unit === 'days') return `${wait.days} d ${wait.hours} h`;
+  if (wait.unit === 'hours') return `${wait.hours} h ${String(wait.minutes).padStart(2, '0')} min`;
+  return wait.clock;
 }
 
-/** Whole seconds as 'mm:ss', or 'h:mm:ss' from an hour (the lot timer, the broadcast's elapsed clock). */
+/** Whole seconds as 'mm:ss', or 'h:mm:ss' from an hour (the broadcast's elapsed clock, which counts up). */
 export function formatClock(totalSeconds: number): string {
   const total = Math.max(0, Math.floor(totalSeconds));
   const h = Math.floor(total / 3600);
@@ -65,9 +73,9 @@ export function formatClock(totalSeconds: number): string {
 }
 
 /**
- * A wait as a buyer reads it: days and hours from a day on ('1 día 15 h'), hours and minutes from an
- * hour ('15 h 04 min'), minutes and seconds under an hour (`clock` is 'mm:ss'). Seconds round up, as
- * `formatTimer` does, so the last second reads 00:01, never 00:00 while time is left.
+ * A wait in parts: days and hours from a day on, hours and minutes from an hour, minutes and
+ * seconds under an hour (`clock` is 'mm:ss'). Seconds round up, so the last second reads 00:01,
+ * never 00:00 while time is left. `formatTimer` writes it.
  */
 export type WaitParts =
   | { unit: 'days'; days: number; hours: number }

@@ -48,6 +48,8 @@ import { installSessionLoader } from './http/auth-hooks.js';
 import { installOriginCheck } from './http/csrf.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandler } from './http/errors.js';
 import { createMetrics, installRequestMetrics } from './http/metrics.js';
+import { createOpsAccess } from './http/ops-access.js';
+import { installPermissionsPolicy } from './http/permissions-policy.js';
 import { installBodyTimeout, serverTimeouts } from './http/timeouts.js';
 import type { OidcIdentityProvider } from './providers/identity/types.js';
 import { createProviders } from './providers/index.js';
@@ -219,6 +221,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
 
   // First, so its onRequest hook runs before any other can answer (a refused origin, a 404).
   await app.register(fastifyHelmet, securityHeaders(video.cspConnectSrc, imageOrigins(config), config.publicUrl.protocol === 'https:'));
+  // Camera and microphone on the Live Hub only; what the product never uses, nowhere.
+  installPermissionsPolicy(app);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
   await app.register(fastifyRateLimit, { global: false });
@@ -256,7 +260,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => showSummaryRoutes(scope, ctx));
   await app.register(async (scope) => purchasesRoutes(scope, ctx));
   await app.register(async (scope) => showBillingRoutes(scope, ctx));
-  if (opts.webDir) await app.register(async (scope) => webRoutes(scope, { distDir: opts.webDir as string }));
+  if (opts.webDir) {
+    const sourceMaps = config.ops.serveSourceMaps ? createOpsAccess(config.ops, config.trustProxy) : null;
+    await app.register(async (scope) => webRoutes(scope, { distDir: opts.webDir as string, sourceMaps }));
+  }
 
   const sweep = setInterval(() => {
     void deleteExpiredSessions(database.db).catch(() => {});

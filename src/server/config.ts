@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { type IceServer, VIDEO_PROVIDERS, type VideoProviderName } from '../domain/video.js';
@@ -16,6 +17,20 @@ const emailList = z
   .pipe(z.array(z.email({ error: 'a comma-separated list of email addresses' })));
 
 const httpUrl = (what: string) => z.url({ protocol: /^https?$/, error: `${what} (an http:// or https:// URL)` });
+
+/** One address or CIDR range, IPv4 or IPv6 ('10.0.0.0/8', '192.168.1.20', '2001:db8::/32'). */
+const ZAddressRange = z.string().refine((entry) => {
+  const [address = '', prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}, 'a comma-separated list of IP addresses or CIDR ranges, such as 10.0.0.0/8,192.168.1.20');
+
+const addressList = z
+  .string()
+  .transform((s) => s.split(/[,\s]+/).filter(Boolean))
+  .pipe(z.array(ZAddressRange));
 
 /** Each variable's schema; its error text says what the variable expects. */
 const ZEnv = z.object({
@@ -138,6 +153,15 @@ const ZEnv = z.object({
     .enum(['true', 'false', '1', '0'], { error: 'true or false' })
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
+  /** Addresses (beside this machine's own) that may read /metrics and /api/openapi.json without the token. */
+  METRICS_ALLOW: addressList.default([]),
+  /** Anyone sending it as `Authorization: Bearer <token>` may read them from anywhere. */
+  METRICS_TOKEN: z.string().min(32, { error: 'a random string of at least 32 characters (e.g. `openssl rand -hex 32`)' }).optional(),
+  /** The web app's source maps, kept beside the build, served to those who may read /metrics. */
+  SERVE_SOURCE_MAPS: z
+    .enum(['true', 'false', '1', '0'], { error: 'true or false' })
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   // WhatsApp Cloud API (all of token, phone number id, app secret, verify token and the three templates, or none).
   WHATSAPP_TOKEN: z.string().min(1).optional(),
   WHATSAPP_PHONE_NUMBER_ID: z
@@ -188,9 +212,23 @@ export interface Config {
   viewers: ViewerLimits;
   storage: StorageConfig;
   trustProxy: boolean;
+  ops: OpsConfig;
   logLevel: string;
   /** The WhatsApp Cloud API, or null: reminders then go out by hand through wa.me links. */
   whatsapp: WhatsAppConfig | null;
+}
+
+/**
+ * Who may read what only the operators need (/metrics, /api/openapi.json and, when served, the
+ * source maps): this machine, the addresses in METRICS_ALLOW, and whoever sends METRICS_TOKEN.
+ */
+export interface OpsConfig {
+  /** METRICS_ALLOW: addresses and CIDR ranges, as written ('10.0.0.0/8', '2001:db8::/32'). */
+  allow: string[];
+  /** METRICS_TOKEN, or null: then only addresses are let in. */
+  token: string | null;
+  /** SERVE_SOURCE_MAPS: the web app's source maps at /assets/<file>.map, to the same people. */
+  serveSourceMaps: boolean;
 }
 
 export interface WhatsAppConfig {
@@ -463,6 +501,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     viewers: { perAddress: e.VIEWERS_PER_ADDRESS, sfuMax: e.VIDEO_MAX_VIEWERS, connectTimeoutMs: Math.round(e.VIDEO_CONNECT_TIMEOUT_SECONDS * 1000) },
     storage: storageConfig(e),
     trustProxy: e.TRUST_PROXY,
+    ops: { allow: e.METRICS_ALLOW, token: e.METRICS_TOKEN ?? null, serveSourceMaps: e.SERVE_SOURCE_MAPS },
     logLevel: e.LOG_LEVEL,
     whatsapp,
   };

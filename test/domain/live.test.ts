@@ -303,19 +303,41 @@ describe('timer (SPEC §4 "Timer state")', () => {
     expect(timerState({ hasCurrentLot: true, auction: { endTime: now + 9000, status: 'ended' }, now })).toEqual({ kind: 'finished' });
   });
 
-  it('reads mm:ss rounding up, and h:mm:ss from an hour', () => {
+  it('reads mm:ss under an hour, rounding up', () => {
     expect(formatTimer(0)).toBe('00:00');
     expect(formatTimer(1)).toBe('00:01');
     expect(formatTimer(59_001)).toBe('01:00');
     expect(formatTimer(15_000)).toBe('00:15');
-    expect(formatTimer(3_600_000)).toBe('1:00:00');
+    expect(formatTimer(3_599_000)).toBe('59:59');
     expect(formatTimer(-5)).toBe('00:00');
   });
 
-  it('never reads 00:00 while running (property)', () => {
+  it("reads hours and minutes from an hour, days and hours from a day: '4 d 20 h', never '116:22:25'", () => {
+    const H = 3_600_000;
+    expect(formatTimer(H)).toBe('1 h 00 min');
+    // 3599.001 s left rounds up to the hour, as the clock under it would.
+    expect(formatTimer(H - 999)).toBe('1 h 00 min');
+    expect(formatTimer(5 * H + 4 * 60_000 + 30_000)).toBe('5 h 04 min');
+    expect(formatTimer(5 * H + 12 * 60_000)).toBe('5 h 12 min');
+    expect(formatTimer(24 * H - 1_000)).toBe('23 h 59 min');
+    expect(formatTimer(24 * H)).toBe('1 d 0 h');
+    expect(formatTimer((116 * 3600 + 22 * 60 + 25) * 1000)).toBe('4 d 20 h');
+    expect(formatTimer(400 * 24 * H)).toBe('400 d 0 h');
+  });
+
+  it('never reads 00:00 while running, and never a clock of hours (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 3_599_999 }), (ms) => {
-        expect(formatTimer(ms)).not.toBe('00:00');
+      fc.property(fc.integer({ min: 1, max: 400 * 86_400_000 }), (ms) => {
+        const text = formatTimer(ms);
+        expect(text).not.toBe('00:00');
+        expect(text).toMatch(/^([0-5]\d:[0-5]\d|([1-9]|1\d|2[0-3]) h [0-5]\d min|[1-9]\d* d ([0-9]|1\d|2[0-3]) h)$/);
+        // The text never claims more time than is left, and misses less than its smallest unit.
+        const seconds = Math.ceil(ms / 1000);
+        const days = /^(\d+) d (\d+) h$/.exec(text);
+        const hours = /^(\d+) h (\d+) min$/.exec(text);
+        const shown = days ? Number(days[1]) * 86_400 + Number(days[2]) * 3600 : hours ? Number(hours[1]) * 3600 + Number(hours[2]) * 60 : seconds;
+        expect(shown).toBeLessThanOrEqual(seconds);
+        expect(seconds - shown).toBeLessThan(days ? 3600 : hours ? 60 : 1);
       }),
     );
   });

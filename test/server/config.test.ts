@@ -228,6 +228,29 @@ describe('viewer limits', () => {
   });
 });
 
+describe('operators-only endpoints', () => {
+  it('lets in this machine only, with no token and no source maps served, unless told', () => {
+    expect(load({}).ops).toEqual({ allow: [], token: null, serveSourceMaps: false });
+    const token = 'a'.repeat(32);
+    expect(load({ METRICS_ALLOW: '10.0.0.0/8, 192.0.2.7,2001:db8::/32', METRICS_TOKEN: token, SERVE_SOURCE_MAPS: 'true' }).ops).toEqual({
+      allow: ['10.0.0.0/8', '192.0.2.7', '2001:db8::/32'],
+      token,
+      serveSourceMaps: true,
+    });
+  });
+
+  it.each([
+    [{ METRICS_ALLOW: 'oficina' }, 'METRICS_ALLOW must be a comma-separated list of IP addresses or CIDR ranges'],
+    [{ METRICS_ALLOW: '10.0.0.0/33' }, 'METRICS_ALLOW must be a comma-separated list of IP addresses or CIDR ranges'],
+    [{ METRICS_ALLOW: '10.0.0.1,2001:db8::/129' }, 'METRICS_ALLOW must be'],
+    [{ METRICS_ALLOW: '10.0.0.0/8/8' }, 'METRICS_ALLOW must be'],
+    [{ METRICS_TOKEN: 'corto' }, 'METRICS_TOKEN must be a random string of at least 32 characters'],
+    [{ SERVE_SOURCE_MAPS: 'si' }, 'SERVE_SOURCE_MAPS must be true or false'],
+  ])('stops with a message naming the variable: %o', (env, expected) => {
+    expect(message(env)).toContain(expected);
+  });
+});
+
 describe('images on S3', () => {
   const BUCKET = { STORAGE: 's3', S3_BUCKET: 'martillo-fotos' };
 

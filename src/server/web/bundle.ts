@@ -3,9 +3,20 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { sourceMapsDir } from './source-maps.js';
 
 /** Everything the web bundle is built from. */
-const INPUTS = ['src/web', 'src/domain', 'public', 'index.html', 'vite.config.ts', 'src/server/web/precompress.ts', 'package-lock.json', 'tsconfig.json'];
+const INPUTS = [
+  'src/web',
+  'src/domain',
+  'public',
+  'index.html',
+  'vite.config.ts',
+  'src/server/web/precompress.ts',
+  'src/server/web/source-maps.ts',
+  'package-lock.json',
+  'tsconfig.json',
+];
 const STAMP = '.build-stamp';
 
 function fingerprint(root: string): string {
@@ -43,17 +54,21 @@ export async function ensureWebBundle(root: string, log: (msg: string) => void, 
   const started = Date.now();
   const { build } = await import('vite');
   const building = `${outDir}.building-${process.pid}-${randomBytes(4).toString('hex')}`;
+  // The build's source maps land beside it (source-maps.ts), and then beside the app it replaces.
+  const buildingMaps = sourceMapsDir(building);
   // React and Vite pick development code from NODE_ENV (Vitest sets "test"): the bundle is always production.
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
     await build({ root, configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn', mode: 'production', build: { outDir: building, emptyOutDir: true } });
     writeFileSync(path.join(building, STAMP), want);
+    if (existsSync(buildingMaps)) replaceFolder(buildingMaps, sourceMapsDir(outDir));
     replaceFolder(building, outDir);
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;
     rmSync(building, { recursive: true, force: true });
+    rmSync(buildingMaps, { recursive: true, force: true });
   }
   log(`Web app built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }

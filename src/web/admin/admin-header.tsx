@@ -1,5 +1,5 @@
 import { Anchor, Box, Burger, Button, Group } from '@mantine/core';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import type { Me } from '../../domain/api-types.js';
 import { BrandMark } from '../components/brand-mark';
 import { DevModeBadge } from '../components/dev-mode-badge';
@@ -19,7 +19,6 @@ interface AdminHeaderProps {
 
 export function AdminHeader({ me, isNavOpened, onToggleNav, onSignOut, isSigningOut }: AdminHeaderProps) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
 
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
@@ -36,7 +35,8 @@ export function AdminHeader({ me, isNavOpened, onToggleNav, onSignOut, isSigning
         </Group>
       </Group>
       <Group gap="xs" wrap="nowrap">
-        <Button variant="light" leftSection={<BroadcastIcon size={16} />} onClick={() => navigate(LIVE_HUB_PATH)} size="sm">
+        {/* A page load of its own: pages keep the Permissions-Policy they were loaded with, and only the Hub's allows the camera. */}
+        <Button variant="light" leftSection={<BroadcastIcon size={16} />} onClick={() => window.location.assign(LIVE_HUB_PATH)} size="sm">
           {t('admin.liveHub')}
         </Button>
         <Button variant="default" leftSection={<LogoutIcon size={16} />} onClick={onSignOut} loading={isSigningOut} visibleFrom="sm">

@@ -35,7 +35,7 @@ export type HubTimerBadge = { key: 'idle' } | { key: 'ready' } | { key: 'running
 
 /**
  * SPEC §4 "Timer state" as the Hub shows it: 'Inactivo' without a current lot, 'En curso: mm:ss'
- * (h:mm:ss from an hour) while it runs, 'Finalizado' once its end passed or it closed. A current lot
+ * ('5 h 04 min', '4 d 20 h' from an hour: formatTimer) while it runs, 'Finalizado' once its end passed or it closed. A current lot
  * whose timer was never started is not finished: it reads 'Listo para iniciar'.
  */
 export function hubTimerBadge(detail: Pick<LiveSessionDetail, 'session' | 'lots' | 'serverNow'> & { receivedAt: number }, deviceNow: number): HubTimerBadge {

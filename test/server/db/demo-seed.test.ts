@@ -5,7 +5,8 @@ import path from 'node:path';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG } from '../../../scripts/demo/catalog.js';
-import { nextShowTime } from '../../../scripts/demo/live.js';
+import { nextShowTime, showNight } from '../../../scripts/demo/live.js';
+import { SELLERS } from '../../../scripts/demo/people.js';
 import { DEFAULT_SIZE, planDemo } from '../../../scripts/demo/plan.js';
 import { DemoSeedRefused, type SeedDemoResult, seedDemo } from '../../../scripts/demo/seed.js';
 import { CONDITIONS } from '../../../src/domain/auctions.js';
@@ -304,6 +305,26 @@ describe('seedDemo', () => {
         ),
       );
     expect(elsewhere.length).toBe(lots.length);
+  });
+
+  it('titles every show by its seller and night, so no two read the same in a list', async () => {
+    const sessions = await database.db.select().from(liveSessions);
+    // Tonight's shows, last night's and the rehearsal: several sellers of one company among them.
+    expect(sessions.length).toBeGreaterThanOrEqual(3);
+    const sellers = await database.db
+      .select()
+      .from(userProfiles)
+      .where(inArray(userProfiles.userId, [...new Set(sessions.map((s) => s.sellerId))]));
+    expect(new Set(sessions.map((s) => s.companyId)).size).toBeLessThan(sessions.length);
+    expect(new Set(sessions.map((s) => s.title)).size).toBe(sessions.length);
+    for (const s of sessions) {
+      const seller = sellers.find((p) => p.userId === s.sellerId);
+      expect(s.title).toBe(`${s.rehearsal ? 'Ensayo' : 'Remate'} de ${seller?.firstName} · ${showNight(s.scheduledAt.getTime())}`);
+    }
+    // Seller and night tell every show apart at any size: no two sellers share a first name.
+    expect(new Set(SELLERS.map((p) => p.firstName)).size).toBe(SELLERS.length);
+    // The night in Mexico City, in Spanish: 20:00 on 23 November 2026 there is 02:00 UTC on the 24th.
+    expect(showNight(Date.UTC(2026, 10, 24, 2, 0))).toBe('lun 23 de nov');
   });
 
   it('sets a show at the next 20:00 in Mexico City, at least half an hour ahead', () => {

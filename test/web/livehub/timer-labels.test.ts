@@ -17,9 +17,10 @@ describe("the Hub's timer badge", () => {
     expect(hubTimerBadge(withCurrent({ status: 'pending', endTime: null }), NOW)).toEqual({ key: 'ready' });
   });
 
-  it("reads a long countdown as h:mm:ss (39 hours is not '39:44')", () => {
+  it("reads a long countdown in days and hours, or hours and minutes (39 hours is '1 d 15 h', not '39:44:10')", () => {
     const endTime = NOW + (39 * 3600 + 44 * 60 + 10) * 1000;
-    expect(hubTimerBadge(withCurrent({ status: 'active', endTime }), NOW)).toMatchObject({ key: 'running', time: '39:44:10' });
+    expect(hubTimerBadge(withCurrent({ status: 'active', endTime }), NOW)).toMatchObject({ key: 'running', time: '1 d 15 h' });
+    expect(hubTimerBadge(withCurrent({ status: 'active', endTime: NOW + (5 * 3600 + 4 * 60 + 10) * 1000 }), NOW)).toMatchObject({ time: '5 h 04 min' });
   });
 
   it("reads 'Finalizado' once the lot closed or its end passed", () => {

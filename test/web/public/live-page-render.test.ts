@@ -230,18 +230,18 @@ describe('the live page of a session', () => {
     expect(html).toMatch(/data-testid="start-countdown"[^>]*>19 h 00 min</);
   });
 
-  it("long waits read in days and hours ('1 día 15 h'), never as a clock; the lot over the video reads mm:ss only under an hour", () => {
+  it("long waits read in days and hours ('1 d 15 h'), never as a clock; the lot over the video reads mm:ss only under an hour", () => {
     // Half a minute over each reading, so a slow run still reads the same.
     const now = Date.now();
     const wait = (39 * 60 + 44) * 60_000 + 30_000;
     const scheduled = render(
       createElement(LiveSessionView, { data: detail({ status: 'scheduled', scheduledAt: now + wait }, [lot(1, 'Reloj Omega')]), viewerCount: 0 }),
     );
-    expect(scheduled).toMatch(/data-testid="start-countdown"[^>]*>1 día 15 h</);
+    expect(scheduled).toMatch(/data-testid="start-countdown"[^>]*>1 d 15 h</);
     const long = [lot(1, 'Reloj Omega', { endTime: now + wait })];
     const html = render(createElement(LiveSessionView, { data: detail({ currentLotId: long[0]?.id }, long), viewerCount: 0 }));
-    expect(html).toMatch(/data-testid="overlay-timer"[^>]*>1 día 15 h</);
-    expect(html).toMatch(/data-testid="countdown"[^>]*>1 día 15 h</);
+    expect(html).toMatch(/data-testid="overlay-timer"[^>]*>1 d 15 h</);
+    expect(html).toMatch(/data-testid="countdown"[^>]*>1 d 15 h</);
     const hours = [lot(1, 'Reloj Omega', { endTime: now + 2 * 3600_000 + 5 * 60_000 + 30_000 })];
     const inHours = render(createElement(LiveSessionView, { data: detail({ currentLotId: hours[0]?.id }, hours), viewerCount: 0 }));
     expect(inHours).toMatch(/data-testid="overlay-timer"[^>]*>2 h 05 min</);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { PublicConfig } from '../../../domain/api-types.js';
 import type { AppContext } from '../../context.js';
 import { migrationsApplied } from '../../db/migrate.js';
+import { createOpsAccess } from '../../http/ops-access.js';
 
 export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   /** Liveness: the process answers. */
@@ -19,9 +20,14 @@ export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks: { database, migrations } });
   });
 
-  app.get('/metrics', async (_req, reply) => reply.type(ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()));
+  // For the operators only (this machine, METRICS_ALLOW, or METRICS_TOKEN): anyone else reads a 404.
+  const operators = createOpsAccess(ctx.config.ops, ctx.config.trustProxy);
 
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/metrics', { onRequest: operators.guard }, async (_req, reply) =>
+    reply.type(ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()),
+  );
+
+  app.get('/api/openapi.json', { onRequest: operators.guard, schema: { hide: true } }, async () => app.swagger());
 
   app.get(
     '/api/config',
