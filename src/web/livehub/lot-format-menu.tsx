@@ -160,7 +160,7 @@ export function LotFormatMenu({ lot, name, disabled }: { lot: LotView; name: str
           color={lot.timerOverride.timerMode ? 'oro' : 'gray'}
           onClick={() => setOpened((o) => !o)}
           disabled={disabled}
-          aria-label={t('livehub.formats.lotMenu', { name })}
+          aria-label={t('livehub.formats.lotMenuButton', { format: formatText(lot), name })}
           aria-haspopup="dialog"
           aria-expanded={opened}
           data-testid="lot-format"

@@ -127,7 +127,7 @@ export function SessionsModal({ opened, onClose, loadedId, onLoad, onEdit, onDel
                             variant="light"
                             onClick={() => onLoad(session.id)}
                             disabled={session.id === loadedId}
-                            aria-label={t('livehub.manage.loadLabel', { title: session.title })}
+                            aria-label={t(session.id === loadedId ? 'livehub.manage.loadedLabel' : 'livehub.manage.loadLabel', { title: session.title })}
                           >
                             {session.id === loadedId ? t('livehub.manage.loaded') : t('livehub.bar.load')}
                           </Button>

@@ -161,7 +161,7 @@ export function PhoneLotsSheet({ detail, onClose, onAskReopen }: PhoneLotsSheetP
                     className={classes.touch}
                     onClick={() => setFormatId(row.lot.id)}
                     disabled={busy}
-                    aria-label={t('livehub.formats.lotMenu', { name })}
+                    aria-label={t('livehub.formats.lotMenuButton', { format: formatText(row.lot), name })}
                     aria-haspopup="dialog"
                     data-testid="phone-lot-format"
                     data-mode={state.timerMode}
