@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { isUuid } from '../../../domain/ids.js';
 import {
   type LiveDirectory,
@@ -24,7 +24,10 @@ import { autoAdvanceAtOf } from './queue.js';
 /** The directory's limits: what is on now, and the next ones scheduled (those due in the last day included, late starts happen). */
 const DIRECTORY_LIVE_MAX = 50;
 const DIRECTORY_UPCOMING_MAX = 20;
-/** The panel's list has no pages (SPEC §2); a company runs a few shows a week. */
+/**
+ * The panel's list has no pages (SPEC §2); a company runs a few shows a week. Past that many, the
+ * list keeps the shows on now and the latest by date (every upcoming one, the most recent past ones).
+ */
 const LIST_MAX = 500;
 
 // Qualified by hand: inside a select list drizzle writes bare column names.
@@ -105,8 +108,10 @@ export async function listSessions(db: Db, actor: ScopedActor): Promise<LiveSess
     .select({ row: liveSessions, lotCount: lotCountSql })
     .from(liveSessions)
     .where(sessionListWhere(actor))
-    .orderBy(asc(liveSessions.scheduledAt), asc(liveSessions.id))
+    .orderBy(sql`${liveSessions.status} in ('live', 'paused') desc`, desc(liveSessions.scheduledAt), desc(liveSessions.id))
     .limit(LIST_MAX);
+  // Shown by date, oldest first (SPEC §6).
+  found.sort((a, b) => a.row.scheduledAt.getTime() - b.row.scheduledAt.getTime() || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
   const names = await sellerNames(
     db,
     found.map((f) => f.row.companyId),
