@@ -164,6 +164,8 @@ export const messages = {
       empty: 'Escribe tu mensaje: no puede ir vacío.',
       tooLong: 'El mensaje puede tener hasta 200 caracteres.',
       invalidCharacters: 'El mensaje tiene caracteres no válidos (caracteres de control, saltos de línea o caracteres rotos). Quítalos y vuelve a intentarlo.',
+      blank: 'El mensaje sólo tiene caracteres invisibles: escribe algo que se pueda leer.',
+      tooManyMarks: 'El mensaje tiene demasiados acentos o signos encimados sobre las letras. Escríbelo con letras normales.',
       chatAnnouncementInvalid: 'Indica si el mensaje es un anuncio (true o false).',
       chatMessageIdInvalid: 'El ID del mensaje no es válido.',
       chatModeratorEmailInvalid: 'Escribe el correo de la persona que quieres nombrar moderadora.',

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type ChatMessage, chatTextProblem, containsMutedWord } from '../../../domain/chat.js';
+import { cleanChatText } from '../../../domain/chat-text.js';
 import { MEXICO_CITY_TZ } from '../../../domain/live.js';
 import { recordAudit } from '../../audit.js';
 import { type Db, rows, type Tx } from '../../db/connect.js';
@@ -19,6 +20,10 @@ import { holdLineOrder, isVisibleTo, lineNotFound, powerOf, readChatSession, rea
  * (the chat is its replay), an incomplete profile, the text's own rules (chatTextProblem: said,
  * never rewritten), an announcement from a non-moderator, the company's block, a mute, then the
  * pace, the slow mode and a repeated line, decided across instances by one conditional upsert.
+ *
+ * What is stored and shown is the text as typed minus its invisible and abusive characters
+ * (chat-text.ts); the rules compare its canonical form, so neither a muted word nor a repeated
+ * line hides behind a zero-width space or a Cyrillic "а".
  */
 
 const timeFormat = new Intl.DateTimeFormat('es-MX', { hour: '2-digit', minute: '2-digit', timeZone: MEXICO_CITY_TZ });
@@ -32,7 +37,8 @@ function mutedRefusal(until: Date | null): AppError {
 
 /**
  * Takes the writer's turn: one upsert on chat_writers that succeeds only when the last line is at
- * least `interval` seconds old and said something else. Concurrent lines of one writer, on any
+ * least `interval` seconds old and said something else (compared in its canonical form: invisible
+ * characters, look-alike letters and punctuation do not make a line new). Concurrent lines of one writer, on any
  * instance, queue on that row, so only one of them passes. When it refuses, the row says why.
  */
 async function takeTurn(tx: Tx, opts: { sessionId: string; userId: string; text: string; slowModeSeconds: number; isModerator: boolean }) {
@@ -67,7 +73,7 @@ export async function postLine(
   db: Db,
   opts: Acting<ScopedActor> & { present: ChatPresenter; sessionId: string; text: string; announcement: boolean },
 ): Promise<{ message: ChatMessage; events: DomainEvent[] }> {
-  const { actor, text } = opts;
+  const { actor } = opts;
   return db.transaction(async (tx) => {
     const session = await readChatSession(tx, opts.sessionId);
     // CONFLICT, not SESSION_ENDED: that code asks the Live Hub's seller to confirm reopening a show.
@@ -75,8 +81,9 @@ export async function postLine(
     const [author, power] = await Promise.all([readPerson(tx, actor.id), powerOf(tx, actor, session)]);
     // Bidding's rule (a last name and WhatsApp), for the audience: the show's own moderators answer in it whatever their profile.
     if (!author || (!power && !author.isComplete)) throw new AppError('PROFILE_INCOMPLETE', messages.chat.profileIncomplete);
-    const problem = chatTextProblem(text);
+    const problem = chatTextProblem(opts.text);
     if (problem) throw new AppError('VALIDATION', messages.errors.validation, { text: messages.chat.fields[problem] });
+    const text = cleanChatText(opts.text);
     if (opts.announcement && !power) throw new AppError('FORBIDDEN', messages.chat.announcementModeratorsOnly);
     const standing = await readStanding(tx, { sessionId: session.id, companyId: session.companyId, userId: actor.id });
     if (standing.isBlocked) throw new AppError('BUYER_BLOCKED', messages.chat.blocked);

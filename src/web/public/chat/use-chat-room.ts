@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { CHAT_MIN_INTERVAL_SECONDS, CHAT_TEXT_MAX, chatTextProblem } from '../../../domain/chat.js';
+import { cleanChatText } from '../../../domain/chat-text.js';
 import { startSignIn } from '../../api/auth';
 import { chatKeys, useChat, usePostChatLine } from '../../api/chat';
 import { isMutedNow } from '../../api/chat-cache';
@@ -31,8 +32,8 @@ function waitFromRefusal(details: Record<string, unknown>): number | null {
   return null;
 }
 
-/** Code points, as the server counts a line's length. */
-export const textLength = (text: string) => [...text].length;
+/** Code points of the text as it will be stored (invisible characters aside), as the server counts a line's length. */
+export const textLength = (text: string) => [...cleanChatText(text)].length;
 
 /**
  * Everything behind one show's chat, shared by the overlay, the panel and the Live Hub: the lines,
