@@ -22,7 +22,7 @@ export const MUTED_WORDS_MAX = 200;
 export const MUTED_WORD_MAX_LENGTH = 40;
 
 /** Why a line or a bid is refused, as the API's stable `code`. */
-export const CHAT_REFUSALS = ['CHAT_MUTED', 'CHAT_SLOW_MODE', 'CHAT_RATE_LIMITED', 'CHAT_DUPLICATE', 'BUYER_BLOCKED'] as const;
+export const CHAT_REFUSALS = ['CHAT_MUTED', 'CHAT_SLOW_MODE', 'CHAT_RATE_LIMITED', 'CHAT_ADDRESS_LIMITED', 'CHAT_DUPLICATE', 'BUYER_BLOCKED'] as const;
 export type ChatRefusal = (typeof CHAT_REFUSALS)[number];
 
 /**

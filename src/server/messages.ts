@@ -148,6 +148,7 @@ export const messages = {
     slowMode: 'El chat está en modo lento: espera {{seconds}} s para volver a escribir.',
     duplicate: 'Ya enviaste ese mismo mensaje. Escribe algo distinto.',
     flood: 'Estás escribiendo demasiado rápido: espera {{seconds}} s y vuelve a intentarlo.',
+    addressLimited: 'Desde tu red se están enviando demasiados mensajes a este chat: espera {{seconds}} s y vuelve a intentarlo.',
     moderatorsOnly: 'Sólo los moderadores de este show pueden hacer esto.',
     announcementModeratorsOnly: 'Sólo los moderadores de este show pueden publicar anuncios.',
     editorsOnly: 'Sólo el vendedor del show o un administrador de su empresa puede nombrar o quitar moderadores.',

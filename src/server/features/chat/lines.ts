@@ -1,9 +1,8 @@
-import { sql } from 'drizzle-orm';
 import { type ChatMessage, chatTextProblem, containsMutedWord } from '../../../domain/chat.js';
 import { cleanChatText } from '../../../domain/chat-text.js';
 import { MEXICO_CITY_TZ } from '../../../domain/live.js';
 import { recordAudit } from '../../audit.js';
-import { type Db, rows, type Tx } from '../../db/connect.js';
+import type { Db } from '../../db/connect.js';
 import { chatMessages, chatReports } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
@@ -11,7 +10,8 @@ import { messages } from '../../messages.js';
 import type { ScopedActor } from '../../policies/scope.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import { chatLine } from './events.js';
-import { isChatOpen, lineInterval, paceRefusal, repeatKey } from './policies.js';
+import { takeAddressTurn, takeWriterTurn } from './pace.js';
+import { isChatOpen } from './policies.js';
 import type { ChatPresenter } from './presenters.js';
 import { holdLineOrder, isVisibleTo, lineNotFound, powerOf, readChatSession, readLine, readMutedWords, readPerson, readStanding } from './queries.js';
 
@@ -19,7 +19,8 @@ import { holdLineOrder, isVisibleTo, lineNotFound, powerOf, readChatSession, rea
  * Writing in a show's chat, and reporting a line. A line is refused, in this order: the show ended
  * (the chat is its replay), an incomplete profile, the text's own rules (chatTextProblem: said,
  * never rewritten), an announcement from a non-moderator, the company's block, a mute, then the
- * pace, the slow mode and a repeated line, decided across instances by one conditional upsert.
+ * writer's pace, the slow mode and a repeated line, then the pace of the writer's address (pace.ts),
+ * each decided across instances by one conditional upsert.
  *
  * What is stored and shown is the text as typed minus its invisible and abusive characters
  * (chat-text.ts); the rules compare its canonical form, so neither a muted word nor a repeated
@@ -35,43 +36,17 @@ function mutedRefusal(until: Date | null): AppError {
   return new AppError('CHAT_MUTED', messages.chat.mutedUntil.replace('{{time}}', timeFormat.format(until)).replace('{{minutes}}', minutes), undefined, extra);
 }
 
-/**
- * Takes the writer's turn: one upsert on chat_writers that succeeds only when the last line is at
- * least `interval` seconds old and said something else (compared in its canonical form: invisible
- * characters, look-alike letters and punctuation do not make a line new). Concurrent lines of one writer, on any
- * instance, queue on that row, so only one of them passes. When it refuses, the row says why.
- */
-async function takeTurn(tx: Tx, opts: { sessionId: string; userId: string; text: string; slowModeSeconds: number; isModerator: boolean }) {
-  const key = repeatKey(opts.text);
-  const interval = lineInterval(opts);
-  const taken = rows(
-    await tx.execute(sql`
-      insert into chat_writers (session_id, user_id, last_at, last_text)
-      values (${opts.sessionId}::uuid, ${opts.userId}::uuid, now(), ${key})
-      on conflict (session_id, user_id) do update set last_at = excluded.last_at, last_text = excluded.last_text
-        where chat_writers.last_at <= excluded.last_at - (${interval}::int * interval '1 second')
-          and chat_writers.last_text <> excluded.last_text
-      returning 1 as taken`),
-  );
-  if (taken.length > 0) return;
-  const [row] = rows<{ elapsed_ms: number; same_text: boolean }>(
-    await tx.execute(sql`
-      select (extract(epoch from (now() - last_at)) * 1000)::float8 as elapsed_ms, last_text = ${key} as same_text
-        from chat_writers where session_id = ${opts.sessionId}::uuid and user_id = ${opts.userId}::uuid`),
-  );
-  const refusal = paceRefusal({ ...opts, elapsedMs: Number(row?.elapsed_ms ?? 0), sameText: row?.same_text === true }) ?? {
-    code: 'CHAT_RATE_LIMITED' as const,
-    waitSeconds: 2,
-  };
-  if (refusal.code === 'CHAT_DUPLICATE') throw new AppError('CHAT_DUPLICATE', messages.chat.duplicate);
-  const words = refusal.code === 'CHAT_SLOW_MODE' ? messages.chat.slowMode : messages.chat.tooFast;
-  throw new AppError(refusal.code, words.replace('{{seconds}}', String(refusal.waitSeconds)), undefined, { retryAfterSeconds: refusal.waitSeconds });
-}
-
 /** POST .../chat: the stored line and its event (to the room, or to its author alone when it holds a muted word). */
 export async function postLine(
   db: Db,
-  opts: Acting<ScopedActor> & { present: ChatPresenter; sessionId: string; text: string; announcement: boolean },
+  opts: Acting<ScopedActor> & {
+    present: ChatPresenter;
+    sessionId: string;
+    text: string;
+    announcement: boolean;
+    /** The writer's address, hashed (pace.ts), and the lines it may write per window; null: not counted (scripts, tests of other rules). */
+    address: { hash: string; limit: number } | null;
+  },
 ): Promise<{ message: ChatMessage; events: DomainEvent[] }> {
   const { actor } = opts;
   return db.transaction(async (tx) => {
@@ -88,7 +63,9 @@ export async function postLine(
     const standing = await readStanding(tx, { sessionId: session.id, companyId: session.companyId, userId: actor.id });
     if (standing.isBlocked) throw new AppError('BUYER_BLOCKED', messages.chat.blocked);
     if (standing.mutedUntil !== undefined) throw mutedRefusal(standing.mutedUntil);
-    await takeTurn(tx, { sessionId: session.id, userId: actor.id, text, slowModeSeconds: session.chatSlowModeSeconds, isModerator: power !== null });
+    await takeWriterTurn(tx, { sessionId: session.id, userId: actor.id, text, slowModeSeconds: session.chatSlowModeSeconds, isModerator: power !== null });
+    // The show's moderators often share the seller's Wi-Fi: their lines are not the flood this stops.
+    if (opts.address && !power) await takeAddressTurn(tx, { sessionId: session.id, addressHash: opts.address.hash, limit: opts.address.limit });
     // The company's muted words keep its audience's lines to their authors; its moderators' lines are theirs to say.
     const onlyAuthor = !power && containsMutedWord(text, await readMutedWords(tx, session.companyId));
     await holdLineOrder(tx, session.id);

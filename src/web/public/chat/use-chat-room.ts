@@ -10,7 +10,7 @@ import { type LiveSessionData, liveKeys } from '../../api/live';
 import { useMe } from '../../api/me';
 
 /** The codes of a refused line that say how long to wait. */
-const WAIT_CODES = new Set(['CHAT_SLOW_MODE', 'CHAT_RATE_LIMITED']);
+const WAIT_CODES = new Set(['CHAT_SLOW_MODE', 'CHAT_RATE_LIMITED', 'CHAT_ADDRESS_LIMITED']);
 
 /** Why the composer cannot send what is typed, before asking the server. */
 export type TextProblem = NonNullable<ReturnType<typeof chatTextProblem>>;
