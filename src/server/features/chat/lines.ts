@@ -13,7 +13,18 @@ import { chatLine } from './events.js';
 import { takeAddressTurn, takeWriterTurn } from './pace.js';
 import { isChatOpen } from './policies.js';
 import type { ChatPresenter } from './presenters.js';
-import { holdLineOrder, isVisibleTo, lineNotFound, powerOf, readChatSession, readLine, readMutedWords, readPerson, readStanding } from './queries.js';
+import {
+  holdLineOrder,
+  isVisibleTo,
+  lineNotFound,
+  powerOf,
+  readChatSession,
+  readLine,
+  readModeratorIds,
+  readMutedWords,
+  readPerson,
+  readStanding,
+} from './queries.js';
 
 /**
  * Writing in a show's chat, and reporting a line. A line is refused, in this order: the show ended
@@ -36,7 +47,7 @@ function mutedRefusal(until: Date | null): AppError {
   return new AppError('CHAT_MUTED', messages.chat.mutedUntil.replace('{{time}}', timeFormat.format(until)).replace('{{minutes}}', minutes), undefined, extra);
 }
 
-/** POST .../chat: the stored line and its event (to the room, or to its author alone when it holds a muted word). */
+/** POST .../chat: the stored line and its events (to the room, or, when it holds a muted word, to its author and the show's moderators). */
 export async function postLine(
   db: Db,
   opts: Acting<ScopedActor> & {
@@ -85,7 +96,10 @@ export async function postLine(
     if (opts.announcement)
       await recordAudit(tx, { by: opts, action: 'chat.announce', entityType: 'live_session', entityId: session.id, after: { messageId: row.id, text } });
     const message = opts.present.message(row);
-    return { message, events: [chatLine(message, onlyAuthor ? actor.id : null)] };
+    if (!onlyAuthor) return { message, events: [chatLine(message, null)] };
+    // Kept to its author, and shown to the show's moderators (marked) so they can act on it.
+    const moderators = (await readModeratorIds(tx, session)).filter((id) => id !== actor.id);
+    return { message, events: [actor.id, ...moderators].map((userId) => chatLine(message, userId)) };
   });
 }
 
