@@ -146,7 +146,7 @@ export function PhoneHub({ detail, viewerCount, leaderName, onLeave }: PhoneHubP
       {sheet === 'lots' && <PhoneLotsSheet detail={detail} onClose={() => setSheet('none')} onAskReopen={askReopenFromSheet} />}
       {sheet === 'chat' && (
         <NativeDialog title={t('livehub.phone.chatTitle')} size="sheet" closable onClose={() => setSheet('none')}>
-          <HubChatPanel sessionId={session.id} isEnded={session.status === 'ended'} />
+          <HubChatPanel sessionId={session.id} isEnded={session.status === 'ended'} variant="sheet" />
         </NativeDialog>
       )}
       <ReopenPrompt stackId={HUB_WINDOW.streamReopen} {...reopenPrompt} />
