@@ -281,6 +281,9 @@ describe('the live show on a phone', () => {
     await phone.getByTestId('bid-refusal').getByText(messages.bidding.blocked).waitFor();
     await oneTapButton(phone, 500).waitFor();
     expect(await bidLines(lot?.auctionId as string)).toEqual([]);
+    // No box to write in the chat either, and the page says why.
+    await phone.getByTestId('chat-blocked').getByText(t.live.chat.blocked).waitFor();
+    expect(await phone.getByTestId('chat-overlay').getByRole('textbox').count()).toBe(0);
     await phone.context().close();
   });
 });
