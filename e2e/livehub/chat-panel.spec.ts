@@ -1,10 +1,14 @@
+import { eq } from 'drizzle-orm';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/domain/chat.js';
 import type { LiveSessionDetail } from '../../src/domain/live.js';
-import { chatMessages } from '../../src/server/db/schema.js';
+import { formatMoney } from '../../src/domain/money.js';
+import { auctions, chatMessages, companyMutedWords } from '../../src/server/db/schema.js';
+import { buildCategory } from '../../test/support/actors.js';
 import { setupAppAndBrowser } from '../support/app.js';
-import { auditPage } from '../support/axe.js';
+import { createAuctionAs } from '../support/auctions.js';
+import { auditPage, formatFindings } from '../support/axe.js';
 import { newPage } from '../support/browser.js';
 import { fill, t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
@@ -14,7 +18,9 @@ import { eventually } from '../support/wait.js';
  * The Live Hub's chat panel beside the lots: the seller scrolls up through an hour of chat (earlier
  * pages load at the top), appoints a moderator by e-mail (owners are
  * marked and cannot be removed), sees a buyer's reported line and deletes it from the reports,
- * mutes a buyer from a line's menu and lifts it from 'Silenciados'.
+ * mutes a buyer from a line's menu and lifts it from 'Silenciados'. On a 390 px phone the same
+ * chat is a bottom sheet showing every line the buyers see, live (the show's own lines, the pinned
+ * line, announcements) and the lines a muted word holds back, each moderated with a thumb.
  */
 const ctx = setupAppAndBrowser();
 const p = t.livehub.chatPanel;
@@ -32,8 +38,8 @@ beforeAll(async () => {
   for (const user of [MODERATOR, BUYER, REPORTER]) await prepareUser(ctx.app, { ...user, roles: ['buyer'] });
 });
 
-async function signedIn(user: Pick<E2eUser, 'email' | 'name'>): Promise<Page> {
-  const page = await newPage(ctx.browser);
+async function signedIn(user: Pick<E2eUser, 'email' | 'name'>, opts: { mobile?: boolean } = {}): Promise<Page> {
+  const page = await newPage(ctx.browser, opts);
   await signInPage(page, ctx.app, user);
   return page;
 }
@@ -144,5 +150,105 @@ describe("the Live Hub's chat panel", () => {
     expect(await auditPage(hub, 'Live Hub chat: mutes')).toEqual([]);
 
     for (const each of [hub, mod, buyer, reporter]) await each.context().close();
+  });
+});
+
+describe("the Live Hub's chat on the seller's phone", () => {
+  it('shows every line the buyers see, live, and the held-back ones, each moderated from the sheet with a thumb', { timeout: 120_000 }, async () => {
+    const hub = await signedIn(seller, { mobile: true });
+    const created = await call<LiveSessionDetail>(hub, 'post', '/api/live-sessions', { title: 'Chat desde el teléfono', scheduledAt: Date.now() + 3_600_000 });
+    const id = created.session.id;
+    const categoryId = await buildCategory(ctx.app, 'Relojes');
+    const auction = await createAuctionAs(hub, ctx.app, { name: 'Reloj de bolsillo', categoryId, startingPrice: 300, status: 'pending' });
+    const withLot = await call<LiveSessionDetail>(hub, 'post', `/api/live-sessions/${id}/lots`, { auctionId: auction.id });
+    await ctx.app.ctx.db
+      .insert(companyMutedWords)
+      .values({ companyId: 'tienda-rosa', words: ['estafa'] })
+      .onConflictDoNothing();
+    await call(hub, 'put', `/api/live-sessions/${id}`, { status: 'live' });
+    await call(hub, 'post', `/api/live-sessions/${id}/current`, { lotId: withLot.lots[0]?.id });
+    await call(hub, 'post', `/api/live-sessions/${id}/timer`, { seconds: 600 });
+
+    // Before the sheet opens: a buyer's line (pinned), an announcement, a line a muted word holds back.
+    const buyer = await signedIn(BUYER);
+    const question = await call<ChatMessage>(buyer, 'post', `/api/live-sessions/${id}/chat`, { text: '¿Trae su cadena?' });
+    const name = question.authorName ?? '';
+    await call(hub, 'post', `/api/live-sessions/${id}/chat`, { text: 'Envío gratis hoy', announcement: true });
+    await call(hub, 'post', `/api/live-sessions/${id}/chat/pin`, { messageId: question.id });
+    const writeAs = (page: Page, text: string) =>
+      page.request.post(`${ctx.app.url}/api/live-sessions/${id}/chat`, { data: { text }, headers: { origin: ctx.app.url } });
+    // (The buyer's pace: one line every 2 seconds.)
+    await eventually(async () => (await writeAs(buyer, 'Esto es una estafa')).status()).toBe(201);
+
+    await hub.goto(`${ctx.app.url}/admin/livehub?session=${id}`);
+    await hub.getByTestId('phone-hub').waitFor();
+    await hub.getByRole('button', { name: t.livehub.phone.chat, exact: true }).click();
+    const sheet = hub.getByRole('dialog', { name: t.livehub.phone.chatTitle });
+    await sheet.waitFor();
+    const lines = sheet.getByTestId('chat-list');
+    await lines.getByText(fill(c.system.lotOpened, { name: 'Reloj de bolsillo', price: formatMoney(300) })).waitFor();
+    await sheet.getByTestId('chat-pinned').getByText('¿Trae su cadena?').waitFor();
+    await lines.getByTestId('chat-line').filter({ hasText: 'Envío gratis hoy' }).getByText(c.announcement).waitFor();
+    const heldBack = lines.getByTestId('chat-line').filter({ hasText: 'Esto es una estafa' });
+    await heldBack.getByText(c.heldBack).waitFor();
+    // All four tabs in one row, and nothing wider than the phone.
+    const tabs = await sheet.getByRole('tab').evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().top)));
+    expect(new Set(tabs).size).toBe(1);
+    expect(await hub.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    // The composer is in the sheet, on screen, below the lines.
+    const composer = await sheet.getByRole('textbox', { name: c.inputLabel }).boundingBox();
+    expect((composer?.y ?? 0) + (composer?.height ?? 0)).toBeLessThanOrEqual(844);
+    const findings = await auditPage(hub, 'phone hub: chat sheet with lines');
+    expect(findings, formatFindings(findings)).toEqual([]);
+
+    // Live: a new line, and the lot sold (a system line), arrive while the sheet is open.
+    await eventually(async () => (await writeAs(buyer, 'Ofrezco lo que pidan')).status()).toBe(201);
+    await lines.getByText('Ofrezco lo que pidan').waitFor();
+    const bid = await buyer.request.post(`${ctx.app.url}/api/auctions/${auction.id}/bids`, { data: { amount: 300 }, headers: { origin: ctx.app.url } });
+    expect(bid.status(), await bid.text()).toBeLessThan(300);
+    // Its time runs out now, as if the clock had got there: the server closes it, sold.
+    await ctx.app.ctx.db
+      .update(auctions)
+      .set({ endTime: new Date(Date.now() - 1_000) })
+      .where(eq(auctions.id, auction.id));
+    // '¡Vendido a {{winner}} por {{price}}!', the winner masked as on the buyers' pages.
+    const sold = new RegExp(
+      fill(c.system.lotSold, { winner: '\u0000', price: formatMoney(300) })
+        .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+        .replace('\u0000', '.+'),
+    );
+    await lines.locator('[data-kind="system"]').filter({ hasText: sold }).waitFor({ timeout: 30_000 });
+
+    // Each line's menu is a thumb's target; the newest line is deleted, for good.
+    const newest = lines.getByTestId('chat-line').filter({ hasText: 'Ofrezco lo que pidan' });
+    const menuButton = newest.getByRole('button', { name: fill(c.actions.open, { name }) });
+    const box = await menuButton.boundingBox();
+    expect(box?.width).toBeGreaterThanOrEqual(44);
+    expect(box?.height).toBeGreaterThanOrEqual(44);
+    await menuButton.click();
+    const menu = hub.getByRole('dialog', { name: fill(c.actions.title, { name }) });
+    await menu.getByRole('button', { name: c.actions.delete }).click();
+    await menu.waitFor({ state: 'detached' });
+    await sheet.getByTestId('chat-action-notice').getByText(c.actions.deleted).waitFor();
+    await eventually(() => lines.getByText('Ofrezco lo que pidan').count()).toBe(0);
+    await hub.waitForTimeout(1500);
+    expect(await lines.getByText('Ofrezco lo que pidan').count()).toBe(0);
+    const page = await call<{ items: ChatMessage[] }>(buyer, 'get', `/api/live-sessions/${id}/chat`);
+    expect(page.items.map((l) => l.text)).not.toContain('Ofrezco lo que pidan');
+
+    // The held-back line's author is muted from the sheet; the confirmation is said in the sheet.
+    await heldBack.getByRole('button', { name: fill(c.actions.open, { name }) }).click();
+    const heldMenu = hub.getByRole('dialog', { name: fill(c.actions.title, { name }) });
+    // A line nobody else reads cannot be pinned.
+    await heldMenu.getByRole('button', { name: c.actions.mute5 }).waitFor();
+    expect(await heldMenu.getByRole('button', { name: c.actions.pin }).count()).toBe(0);
+    await heldMenu.getByRole('button', { name: c.actions.mute5 }).click();
+    await heldMenu.waitFor({ state: 'detached' });
+    await sheet.getByTestId('chat-action-notice').getByText(fill(c.actions.muted, { name })).waitFor();
+    expect((await writeAs(buyer, '¿Sigo aquí?')).status()).toBe(403);
+    const afterMute = await auditPage(hub, 'phone hub: chat sheet after moderating');
+    expect(afterMute, formatFindings(afterMute)).toEqual([]);
+
+    for (const each of [hub, buyer]) await each.context().close();
   });
 });

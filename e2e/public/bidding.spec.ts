@@ -263,6 +263,11 @@ describe('bidding on the public auction page', () => {
     await amountBox(page).fill('650');
     await page.getByRole('button', { name: b.form.submit, exact: true }).click();
     const profile = page.getByRole('dialog', { name: t.profile.title });
+    // A buyer is asked what buying needs: no business name (that is a seller's), and no word of Google (she did not sign in with it).
+    await profile.getByText(t.profile.introBuyer).waitFor();
+    await profile.getByText(t.profile.fields.firstNameHintAccount).waitFor();
+    expect(await profile.getByLabel(t.profile.fields.companyName).count()).toBe(0);
+    expect(await profile.getByText(/Google/).count()).toBe(0);
     await profile.getByLabel(t.profile.fields.lastName).fill('Pérez');
     await profile.getByLabel(t.profile.fields.whatsappLocal).fill('33 1234 5678');
     await profile.getByLabel(t.profile.fields.consent).check();

@@ -22,7 +22,8 @@ import { eventually } from '../support/wait.js';
  * The live page on a 390x844 phone is the show: the lot and one button that bids exactly the next
  * minimum, over the video, without scrolling. The first bid asks once that bids are binding; a tap
  * at a price that moved is refused with the new amount, never raised; outbid and won are told over
- * the video; signed out, the button signs in and comes back; a blocked buyer is refused.
+ * the video, above the chat's lines and never on them, and the sold lot's card says she won (not
+ * that she is winning); signed out, the button signs in and comes back; a blocked buyer is refused.
  */
 const ctx = setupAppAndBrowser();
 const p = t.live.phone;
@@ -80,6 +81,38 @@ async function bidLines(auctionId: string): Promise<{ name: string; amount: numb
   const res = await seller.request.get(`${ctx.app.url}/api/auctions/${auctionId}/bids?limit=100`);
   const body = (await res.json()) as { items: { bidderName: string; amount: number }[] };
   return body.items.map((b) => ({ name: b.bidderName, amount: b.amount })).reverse();
+}
+
+/** A line in the show's chat from `buyer`, as their phone would send it (again after their 2-second pace, if asked to wait). */
+async function chatAs(buyer: Page, sessionId: string, text: string): Promise<void> {
+  const send = () => buyer.request.post(`${ctx.app.url}/api/live-sessions/${sessionId}/chat`, { data: { text }, headers: { origin: ctx.app.url } });
+  await eventually(async () => (await send()).status()).toBe(201);
+}
+
+/**
+ * The chat lines over the video that a notice covers: for each line, the part of it left visible
+ * by its clipping containers (the chat gives way from the top), intersected with the notice.
+ */
+function linesUnderNotice(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const notice = document.querySelector('[data-testid="phone-notice"]')?.getBoundingClientRect();
+    if (!notice) return ['no notice'];
+    const covered: string[] = [];
+    for (const line of document.querySelectorAll<HTMLElement>('[data-testid="chat-overlay"] [data-testid="chat-line"]')) {
+      let { top, bottom, left, right } = line.getBoundingClientRect();
+      for (let el = line.parentElement; el; el = el.parentElement) {
+        if (getComputedStyle(el).overflow === 'visible') continue;
+        const clip = el.getBoundingClientRect();
+        top = Math.max(top, clip.top);
+        bottom = Math.min(bottom, clip.bottom);
+        left = Math.max(left, clip.left);
+        right = Math.min(right, clip.right);
+      }
+      const overlaps = Math.min(bottom, notice.bottom) - Math.max(top, notice.top) > 0.5 && Math.min(right, notice.right) - Math.max(left, notice.left) > 0.5;
+      if (bottom - top > 0.5 && overlaps) covered.push(line.innerText);
+    }
+    return covered;
+  });
 }
 
 /** A show with `names` as lots, its first lot on the block; answers the session and the lots' auction ids. */
@@ -150,6 +183,10 @@ describe('the live show on a phone', () => {
     await oneTapButton(phone, 500).waitFor();
     await expectShowFits(phone);
     found.push(...(await auditPage(phone, 'phone, live with a lot')));
+    // A busy chat over the video: the notices below must not sit on its lines.
+    for (const [i, line] of ['¿De qué año es?', '¿Funciona bien?', 'Qué bonito', '¿Tiene caja?', 'Yo también quiero'].entries())
+      await chatAs(i % 2 === 0 ? bruno : dora, show.id, line);
+    await phone.getByTestId('chat-overlay').getByText('Yo también quiero').waitFor();
 
     // The first tap asks once; 'Entendido' bids exactly the amount shown.
     await tapToBid(phone, 500, { firstInShow: true });
@@ -157,6 +194,7 @@ describe('the live show on a phone', () => {
       .getByTestId('phone-notice')
       .getByText(fill(p.notice.winning, { amount: formatMoney(500) }))
       .waitFor();
+    expect(await linesUnderNotice(phone)).toEqual([]);
     await phone.getByTestId('bid-state').getByText(t.bidding.leader.leading).waitFor();
     await eventually(() => phone.getByTestId('lot-leader').innerText()).toBe(`${t.bidding.price.current} · ${p.leaderYou}`);
 
@@ -168,6 +206,7 @@ describe('the live show on a phone', () => {
       .waitFor();
     await oneTapButton(phone, 600).waitFor();
     expect(await phone.getByTestId('phone-notice').getAttribute('data-kind')).toBe('outbid');
+    expect(await linesUnderNotice(phone)).toEqual([]);
     expect((await lowestContrast(phone, '[data-testid="phone-notice"]')).ratio).toBeGreaterThanOrEqual(AA_TEXT);
     expect(await phone.getByTestId('lot-leader').innerText()).toBe(`${t.bidding.price.current} · ${fill(p.leader, { name: 'Br***' })}`);
     // The notice leaves by itself.
@@ -221,8 +260,12 @@ describe('the live show on a phone', () => {
       .getByTestId('phone-notice')
       .getByText(fill(p.notice.won, { price: formatMoney(750) }))
       .waitFor({ timeout: 60_000 });
+    expect(await linesUnderNotice(phone)).toEqual([]);
     await phone.getByTestId('bid-state').getByText(p.won).waitFor();
     await phone.getByTestId('current-lot-outcome').getByText(t.live.results.sold).waitFor();
+    // The sold lot's card says she won it, never that she is winning.
+    await eventually(() => phone.getByTestId('lot-leader').innerText()).toBe(`${t.bidding.price.final} · ${t.bidding.ended.youWon}`);
+    expect(await phone.getByTestId('current-lot').innerText()).not.toContain(p.leaderYou);
     expect((await bidLines(auctionId)).map((l) => l.amount)).toEqual([500, 550, 600, 650, 700, 750]);
 
     await api('put', `/api/live-sessions/${show.id}`, { status: 'ended' });
@@ -250,6 +293,49 @@ describe('the live show on a phone', () => {
     await phone.setViewportSize({ width: 1280, height: 800 });
     await eventually(() => phone.getByTestId('live-session').getAttribute('data-layout')).toBe('wide');
     await phone.getByTestId('bid-panel').waitFor();
+    await phone.context().close();
+  });
+
+  it('tells winning and outbid above the chat’s lines, never on them, sideways and on a small phone', async () => {
+    const show = await newShow('Relojes con mucho chat', ['Reloj Citizen']);
+    const lot = show.lots[0];
+    await onTheBlock(show.id, lot?.id, 120);
+    const eva = await prepareUser(ctx.app, { email: 'eva.telefono@ejemplo.mx', name: 'Eva Teléfono', roles: ['buyer'] });
+    const phone = await newPage(ctx.browser, { mobile: true });
+    await signInPage(phone, ctx.app, eva);
+    // Sideways the video is short: the chat fills what the top bar and the lot leave.
+    await phone.setViewportSize({ width: 844, height: 390 });
+    await phone.goto(show.url);
+    await phone.getByTestId('current-lot-name').getByText('Reloj Citizen').waitFor();
+    const lines = [
+      '¿Es automático o de cuerda? Se ve muy bien cuidado',
+      '¿Cuánto mide la caja, en milímetros, sin la corona?',
+      'Precioso, mi papá tenía uno igualito en los ochenta',
+      '¿Tiene garantía o algún papel que diga que es original?',
+      'Lo quiero para regalo, ¿lo envuelves por favor?',
+      '¿Envías a Monterrey? ¿Cuánto cuesta el envío?',
+    ];
+    for (const [i, line] of lines.entries()) await chatAs(i % 2 === 0 ? bruno : dora, show.id, line);
+    await phone.getByTestId('chat-overlay').getByText('¿Envías a Monterrey? ¿Cuánto cuesta el envío?').waitFor();
+
+    await tapToBid(phone, 500, { firstInShow: true });
+    await phone
+      .getByTestId('phone-notice')
+      .getByText(fill(p.notice.winning, { amount: formatMoney(500) }))
+      .waitFor();
+    expect(await linesUnderNotice(phone)).toEqual([]);
+    // The newest line and the box to write in stay in view.
+    await phone.getByTestId('chat-overlay').getByText('¿Envías a Monterrey? ¿Cuánto cuesta el envío?').waitFor({ state: 'visible' });
+    await phone.getByTestId('phone-notice').waitFor({ state: 'detached' });
+
+    await phone.setViewportSize({ width: 360, height: 640 });
+    await bidAs(bruno, lot?.auctionId as string, 550);
+    await phone
+      .getByTestId('phone-notice')
+      .getByText(fill(p.notice.outbid, { price: formatMoney(550) }))
+      .waitFor();
+    expect(await linesUnderNotice(phone)).toEqual([]);
+    await expectShowFits(phone);
     await phone.context().close();
   });
 
@@ -281,6 +367,9 @@ describe('the live show on a phone', () => {
     await phone.getByTestId('bid-refusal').getByText(messages.bidding.blocked).waitFor();
     await oneTapButton(phone, 500).waitFor();
     expect(await bidLines(lot?.auctionId as string)).toEqual([]);
+    // No box to write in the chat either, and the page says why.
+    await phone.getByTestId('chat-blocked').getByText(t.live.chat.blocked).waitFor();
+    expect(await phone.getByTestId('chat-overlay').getByRole('textbox').count()).toBe(0);
     await phone.context().close();
   });
 });

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { WithdrawnBids } from './bidding.js';
+import { CHAT_MARK_SHARE_MAX, canonicalChatText, cleanChatText, holdsMutedWord, markShare } from './chat-text.js';
 
 /** A line holds at most this many characters (user-perceived: code points). */
 export const CHAT_TEXT_MAX = 200;
@@ -22,7 +23,7 @@ export const MUTED_WORDS_MAX = 200;
 export const MUTED_WORD_MAX_LENGTH = 40;
 
 /** Why a line or a bid is refused, as the API's stable `code`. */
-export const CHAT_REFUSALS = ['CHAT_MUTED', 'CHAT_SLOW_MODE', 'CHAT_RATE_LIMITED', 'CHAT_DUPLICATE', 'BUYER_BLOCKED'] as const;
+export const CHAT_REFUSALS = ['CHAT_MUTED', 'CHAT_SLOW_MODE', 'CHAT_RATE_LIMITED', 'CHAT_ADDRESS_LIMITED', 'CHAT_DUPLICATE', 'BUYER_BLOCKED'] as const;
 export type ChatRefusal = (typeof CHAT_REFUSALS)[number];
 
 /**
@@ -183,20 +184,27 @@ export const ZMutedWordsInput = z.object({
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** Why a line's text is refused (each has its words in the catalogue and in the server's messages). */
+export type ChatTextProblem = 'empty' | 'blank' | 'tooManyMarks' | 'tooLong' | 'invalidCharacters';
+
 /**
- * Why a line's text is refused as typed, or null: empty, too long, or holding characters no
- * keyboard types (NUL and other controls, lone surrogates). Never rewritten silently: the author
- * sees the refusal and keeps the text.
+ * Why a line's text is refused as typed, or null: characters no keyboard types (NUL and other
+ * controls, new lines, lone surrogates), empty, nothing visible once its invisible characters are
+ * gone (`blank`), mostly combining marks ("Zalgo"), or longer than CHAT_TEXT_MAX once cleaned
+ * (chat-text.ts: what is stored). Never rewritten silently: the author sees the refusal and keeps the text.
  */
-export function chatTextProblem(text: string): 'empty' | 'tooLong' | 'invalidCharacters' | null {
+export function chatTextProblem(text: string): ChatTextProblem | null {
   if (LONE_SURROGATE.test(text)) return 'invalidCharacters';
   // Tabs and new lines are not controls a chat line needs either: one line, plain text.
   for (const ch of text) {
     const code = ch.codePointAt(0) ?? 0;
-    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return 'invalidCharacters';
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029) return 'invalidCharacters';
   }
   if (text.trim().length === 0) return 'empty';
-  if ([...text].length > CHAT_TEXT_MAX) return 'tooLong';
+  if (markShare(text) > CHAT_MARK_SHARE_MAX) return 'tooManyMarks';
+  const clean = cleanChatText(text);
+  if (canonicalChatText(clean) === '') return 'blank';
+  if ([...clean].length > CHAT_TEXT_MAX) return 'tooLong';
   return null;
 }
 
@@ -211,21 +219,9 @@ export function chatPublicName(profile: { firstName: string | null; lastName: st
   return 'Participante';
 }
 
-/** Lower-cased, accents folded: "Pésimo" matches "pesimo". */
-export function foldForMatch(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-}
-
-/** Whether a line holds one of the company's muted words (as a whole word, accents and case folded). */
+/** Whether a line holds one of the company's muted words (as a whole word; chat-text.ts says what cannot hide it). */
 export function containsMutedWord(text: string, words: readonly string[]): boolean {
-  if (words.length === 0) return false;
-  const folded = foldForMatch(text);
-  return words.some((w) => {
-    const word = foldForMatch(w.trim());
-    if (!word) return false;
-    const at = new RegExp(`(^|[^\\p{L}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}\\p{N}])`, 'u');
-    return at.test(folded);
-  });
+  return holdsMutedWord(text, words);
 }
 
 /** Why one of a company's muted words is refused as typed (the list is saved whole or not at all). */
@@ -253,7 +249,7 @@ export function mutedWordsIssues(words: readonly string[]): MutedWordIssue[] {
       issues.push({ index, problem });
       return;
     }
-    const key = foldForMatch(word);
+    const key = canonicalChatText(word);
     const first = seen.get(key);
     if (first === undefined) seen.set(key, index);
     else issues.push({ index, problem: 'duplicate', duplicateOf: first });
@@ -268,7 +264,7 @@ function mutedWordProblem(word: string): Exclude<MutedWordProblem, 'duplicate'> 
   const text = chatTextProblem(word);
   if (text === 'invalidCharacters' || INVISIBLE_FORMAT.test(word)) return 'invalidCharacters';
   // Only accents ("´" alone) fold to nothing: no line could ever match it.
-  if (text === 'empty' || foldForMatch(word).trim().length === 0) return 'empty';
+  if (text === 'empty' || canonicalChatText(word) === '') return 'empty';
   if (word.trim() !== word) return 'surroundingSpaces';
   if ([...word].length > MUTED_WORD_MAX_LENGTH) return 'tooLong';
   return null;

@@ -118,6 +118,17 @@ const ZEnv = z.object({
     .min(1)
     .max(100_000, { error: 'a whole number of viewers between 1 and 100000' })
     .default(20),
+  /**
+   * Chat lines one network address may write in one show's chat in 10 seconds, all its accounts
+   * together (its moderators' lines aside): many accounts on one machine cannot flood the chat,
+   * while buyers sharing one Wi-Fi or one carrier's address still chat at a person's pace.
+   */
+  CHAT_LINES_PER_ADDRESS: z.coerce
+    .number({ error: 'a whole number of lines' })
+    .int()
+    .min(1)
+    .max(100_000, { error: 'a whole number of lines between 1 and 100000' })
+    .default(10),
   JANUS_URL: z.url({ protocol: /^wss?$/, error: "Janus's WebSocket address, such as ws://127.0.0.1:8188" }).optional(),
   /** Janus as browsers reach it, when it differs from JANUS_URL (a proxy, TLS). */
   JANUS_PUBLIC_URL: z.url({ protocol: /^wss?$/, error: "Janus's WebSocket address as browsers reach it, such as wss://janus.example.com" }).optional(),
@@ -211,6 +222,8 @@ export interface Config {
   video: VideoConfig;
   viewers: ViewerLimits;
   storage: StorageConfig;
+  /** CHAT_LINES_PER_ADDRESS: chat lines one client address may write in one show in 10 seconds. */
+  chatLinesPerAddress: number;
   trustProxy: boolean;
   ops: OpsConfig;
   logLevel: string;
@@ -500,6 +513,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     },
     viewers: { perAddress: e.VIEWERS_PER_ADDRESS, sfuMax: e.VIDEO_MAX_VIEWERS, connectTimeoutMs: Math.round(e.VIDEO_CONNECT_TIMEOUT_SECONDS * 1000) },
     storage: storageConfig(e),
+    chatLinesPerAddress: e.CHAT_LINES_PER_ADDRESS,
     trustProxy: e.TRUST_PROXY,
     ops: { allow: e.METRICS_ALLOW, token: e.METRICS_TOKEN ?? null, serveSourceMaps: e.SERVE_SOURCE_MAPS },
     logLevel: e.LOG_LEVEL,

@@ -659,6 +659,22 @@ export const chatWriters = pgTable(
   (t) => [primaryKey({ columns: [t.sessionId, t.userId] })],
 );
 
+/**
+ * The chat's pace per client address (features/chat/address-pace.ts): when the address's next line
+ * is due in the session, a generic cell rate. The address is kept as a keyed hash, never as typed.
+ */
+export const chatAddressPace = pgTable(
+  'chat_address_pace',
+  {
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => liveSessions.id, { onDelete: 'cascade' }),
+    addressHash: text('address_hash').notNull(),
+    dueAt: ts('due_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.addressHash] })],
+);
+
 /** "Reportar": one report per line and reporter; moderators see them. */
 export const chatReports = pgTable(
   'chat_reports',

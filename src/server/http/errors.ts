@@ -28,6 +28,7 @@ export type AppErrorCode =
   | 'CHAT_MUTED'
   | 'CHAT_SLOW_MODE'
   | 'CHAT_RATE_LIMITED'
+  | 'CHAT_ADDRESS_LIMITED'
   | 'CHAT_DUPLICATE'
   | 'BUYER_BLOCKED'
   // Payments: the provider could not be reached (the caller may retry).
@@ -53,6 +54,7 @@ const STATUS: Record<AppErrorCode, number> = {
   CHAT_MUTED: 403,
   CHAT_SLOW_MODE: 429,
   CHAT_RATE_LIMITED: 429,
+  CHAT_ADDRESS_LIMITED: 429,
   CHAT_DUPLICATE: 409,
   BUYER_BLOCKED: 403,
   PROVIDER_UNAVAILABLE: 502,

@@ -8,14 +8,21 @@ import type { ChatStandingEvent } from '../../domain/realtime.js';
  * (one copy of each line, in `seq` order, removals that stick, earlier pages) are unit-tested.
  */
 
-/** The cached chat: page 0 is the latest (and holds the settings and `me`); each next page is earlier. */
-export type ChatData = InfiniteData<ChatPage, string | null>;
+/**
+ * A page as the cache holds it: the API's page, and on the latest one the ids of the lines removed
+ * since it was read, so that nothing (a refetch, the reconciliation of a later update) brings one back.
+ */
+export type ChatCachePage = ChatPage & { removedIds?: readonly string[] };
 
-/** Every line held, each once (by id), oldest first by `seq`. */
+/** The cached chat: page 0 is the latest (and holds the settings and `me`); each next page is earlier. */
+export type ChatData = InfiniteData<ChatCachePage, string | null>;
+
+/** Every line held, each once (by id), oldest first by `seq`; a removed line never. */
 export function flattenChat(data: ChatData | undefined): ChatMessage[] {
   if (!data) return [];
+  const removed = new Set(data.pages[0]?.removedIds ?? []);
   const byId = new Map<string, ChatMessage>();
-  for (const page of data.pages) for (const line of page.items) byId.set(line.id, line);
+  for (const page of data.pages) for (const line of page.items) if (!removed.has(line.id)) byId.set(line.id, line);
   return [...byId.values()].sort((a, b) => a.seq - b.seq);
 }
 
@@ -35,13 +42,15 @@ export function addLine(data: ChatData | undefined, line: ChatMessage): ChatData
   return withFirst(data, (page) => ({ ...page, items: [...page.items, line].sort((a, b) => a.seq - b.seq) }));
 }
 
-/** A line a moderator deleted: gone from every page, and unpinned if it was the pinned one. */
+/** A line a moderator deleted: gone from every page, unpinned if it was the pinned one, and remembered as removed. */
 export function removeLine(data: ChatData | undefined, messageId: string): ChatData | undefined {
   if (!data) return data;
   const pages = data.pages.map((page, index) => {
     const items = page.items.some((l) => l.id === messageId) ? page.items.filter((l) => l.id !== messageId) : page.items;
     const pinned = index === 0 && page.settings.pinned?.id === messageId ? null : page.settings.pinned;
-    return items === page.items && pinned === page.settings.pinned ? page : { ...page, items, settings: { ...page.settings, pinned } };
+    const removedIds = index === 0 && !page.removedIds?.includes(messageId) ? [...(page.removedIds ?? []), messageId] : page.removedIds;
+    if (items === page.items && pinned === page.settings.pinned && removedIds === page.removedIds) return page;
+    return { ...page, items, settings: { ...page.settings, pinned }, ...(removedIds ? { removedIds } : {}) };
   });
   return { ...data, pages };
 }
@@ -72,15 +81,23 @@ export function applyStanding(data: ChatData | undefined, event: Pick<ChatStandi
 /**
  * A refetch may answer with less than events already brought (a line that arrived while the
  * request was on its way). Keep the lines newer than the fetched latest page; take the rest as fetched.
+ * Every update of the cache passes through here (TanStack Query's structural sharing), a removal
+ * too: a line known to be removed is never kept, and the removals stay known.
  */
 export function reconcileChat(old: ChatData | undefined, fetched: ChatData): ChatData {
   const oldFirst = old?.pages[0];
   const newFirst = fetched.pages[0];
   if (!oldFirst || !newFirst) return fetched;
+  const removedIds = [...new Set([...(oldFirst.removedIds ?? []), ...(newFirst.removedIds ?? [])])];
   const top = newFirst.items.reduce((max, l) => Math.max(max, l.seq), 0);
-  const extra = oldFirst.items.filter((l) => l.seq > top && !newFirst.items.some((n) => n.id === l.id));
-  if (extra.length === 0) return fetched;
-  return withFirst(fetched, (page) => ({ ...page, items: [...page.items, ...extra].sort((a, b) => a.seq - b.seq) }));
+  const extra = oldFirst.items.filter((l) => l.seq > top && !newFirst.items.some((n) => n.id === l.id) && !removedIds.includes(l.id));
+  const sameRemovals = removedIds.length === (newFirst.removedIds?.length ?? 0);
+  if (extra.length === 0 && sameRemovals) return fetched;
+  return withFirst(fetched, (page) => ({
+    ...page,
+    items: extra.length === 0 ? page.items : [...page.items, ...extra].sort((a, b) => a.seq - b.seq),
+    ...(removedIds.length > 0 ? { removedIds } : {}),
+  }));
 }
 
 /** Whether the reader is muted now (a timed mute that has run out no longer counts). */

@@ -4,6 +4,7 @@ import { type FormEvent, useMemo, useState } from 'react';
 import type { Me } from '../../domain/api-types.js';
 import type { Profile } from '../../domain/profile.js';
 import { isApiError } from '../api/client';
+import { usePublicConfig } from '../api/config';
 import { useSaveProfile } from '../api/profile';
 import { addPageStrings, useTranslation } from '../i18n';
 import profileStrings from '../i18n/es-MX.json?section=profile';
@@ -17,6 +18,7 @@ import {
   validateProfile,
   withCurrentDialCode,
 } from '../lib/profile-form';
+import { profileFormShows } from './profile-form-shows';
 
 // This page's own strings, not in the first load (i18n/parts.ts).
 addPageStrings(profileStrings);
@@ -36,6 +38,8 @@ export function ProfileForm({ me, profile, onClose }: ProfileFormProps) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const dialCodes = useMemo(() => withCurrentDialCode(cachedDialCodeSelectData(), values.whatsappCountryCode), [values.whatsappCountryCode]);
+  const config = usePublicConfig();
+  const shows = profileFormShows({ roles: me.roles, profile }, config.data?.signIn);
 
   function update<K extends ProfileField>(field: K, value: ProfileFormValues[K]) {
     setValues((current) => ({ ...current, [field]: value }));
@@ -89,10 +93,16 @@ export function ProfileForm({ me, profile, onClose }: ProfileFormProps) {
     <form onSubmit={handleSubmit} noValidate>
       <Stack gap="md">
         <Text size="sm" c="dimmed">
-          {t('profile.intro')}
+          {shows.sells ? t('profile.intro') : t('profile.introBuyer')}
         </Text>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <TextInput label={t('profile.fields.firstName')} description={t('profile.fields.firstNameHint')} value={firstName} readOnly variant="filled" />
+          <TextInput
+            label={t('profile.fields.firstName')}
+            description={shows.googleHint ? t('profile.fields.firstNameHint') : t('profile.fields.firstNameHintAccount')}
+            value={firstName}
+            readOnly
+            variant="filled"
+          />
           <TextInput label={t('profile.fields.email')} value={profile.email || me.user.email} readOnly variant="filled" type="email" />
         </SimpleGrid>
         <TextInput
@@ -104,8 +114,8 @@ export function ProfileForm({ me, profile, onClose }: ProfileFormProps) {
           required
           maxLength={80}
         />
-        {/* A company member's business name would not name its company: its admins do that in 'Empresa'. */}
-        {!profile.companyId && (
+        {/* A seller's business name; a buyer has none, and a company member's would not name its company (its admins do that in 'Empresa'). */}
+        {shows.businessName && (
           <TextInput
             label={t('profile.fields.companyName')}
             description={t('profile.fields.companyNameHint')}

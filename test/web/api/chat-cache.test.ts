@@ -60,8 +60,23 @@ describe('the chat cache', () => {
     const afterPinned = removeLine(afterOld, 'm-60');
     expect(seqs(afterPinned)).not.toContain(60);
     expect(afterPinned?.pages[0]?.settings).toEqual({ slowModeSeconds: 5, pinned: null });
-    // An id the cache does not hold changes nothing.
-    expect(removeLine(afterPinned, 'm-404')).toEqual(afterPinned);
+    // An id the cache does not hold removes no line (and is remembered, should its line come late).
+    expect(seqs(removeLine(afterPinned, 'm-404'))).toEqual(seqs(afterPinned));
+    expect(seqs(addLine(removeLine(afterPinned, 'm-404'), line(404)))).not.toContain(404);
+  });
+
+  it('keeps the newest line removed: the reconciliation of the removal itself, or a later refetch, does not bring it back', () => {
+    const held = chat(page(range(1, 4)));
+    // TanStack Query passes every update through the structural sharing (reconcileChat), the removal too.
+    const removed = reconcileChat(held, removeLine(held, 'm-4') as ChatData);
+    expect(seqs(removed)).toEqual([1, 2, 3]);
+    // A refetch answered before the removal reached the server still holds it: it stays removed.
+    const stale = reconcileChat(removed, chat(page(range(1, 4))));
+    expect(seqs(stale)).toEqual([1, 2, 3]);
+    // A refetch after it, and a new line after that: the removal is still known.
+    const later = reconcileChat(stale, chat(page(range(1, 3))));
+    expect(seqs(addLine(later, line(5)))).toEqual([1, 2, 3, 5]);
+    expect(seqs(addLine(later, line(4)))).toEqual([1, 2, 3]);
   });
 
   it('reads earlier pages before the latest one, each line once', () => {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { AuctionLiveState } from '../../../src/domain/bidding';
-import { acceptBinding, bindingKey, hasAcceptedBinding, leaderOf, noticeDuration, primaryAction } from '../../../src/web/public/live/phone/one-tap';
+import {
+  acceptBinding,
+  bindingKey,
+  hasAcceptedBinding,
+  leaderOf,
+  leaderWording,
+  noticeDuration,
+  primaryAction,
+} from '../../../src/web/public/live/phone/one-tap';
 
 const base: AuctionLiveState = {
   id: 'a1',
@@ -76,6 +84,24 @@ describe('the leader on the lot card', () => {
   it('says nothing before a first bid or while the leader’s line has not arrived', () => {
     expect(leaderOf({ ...base, leaderTag: null, bidCount: 0 }, items, 'me')).toBeNull();
     expect(leaderOf({ ...base, leaderTag: 'third' }, items, 'me')).toBeNull();
+  });
+});
+
+describe('what the lot card says of the leader', () => {
+  it('says the viewer leads while the lot runs, and that they won once it sold, never that they are winning', () => {
+    expect(leaderWording({ kind: 'me' }, { status: 'live', bidCount: 2 })).toBe('you');
+    expect(leaderWording({ kind: 'me' }, { status: 'ended', bidCount: 2 })).toBe('youWon');
+  });
+
+  it('names another leader while the lot runs, and leaves their win to the outcome', () => {
+    expect(leaderWording({ kind: 'other', name: 'Ju***' }, { status: 'live', bidCount: 1 })).toBe('other');
+    expect(leaderWording({ kind: 'other', name: 'Ju***' }, { status: 'ended', bidCount: 1 })).toBeNull();
+  });
+
+  it('says nobody bid, before and after the close', () => {
+    expect(leaderWording(null, { status: 'live', bidCount: 0 })).toBe('noBids');
+    expect(leaderWording(null, { status: 'ended', bidCount: 0 })).toBe('noBidsEnded');
+    expect(leaderWording(null, { status: 'live', bidCount: 3 })).toBeNull();
   });
 });
 

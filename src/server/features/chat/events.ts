@@ -4,9 +4,9 @@ import type { Standing } from './queries.js';
 
 /** The chat's DomainEvents (src/server/realtime/publisher.ts delivers them after the commit). */
 
-/** A new line: to the session's room, or (a muted word in it) to its author alone. */
-export function chatLine(message: ChatMessage, onlyAuthorId: string | null): DomainEvent {
-  return { type: 'chatMessage', message, onlyAuthorId };
+/** A new line: to the session's room, or (a muted word in it) to one user's own room: its author's, or a moderator's. */
+export function chatLine(message: ChatMessage, toUserId: string | null): DomainEvent {
+  return { type: 'chatMessage', message, onlyAuthorId: toUserId };
 }
 
 export function chatRemoved(sessionId: string, messageId: string): DomainEvent {

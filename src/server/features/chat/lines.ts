@@ -1,8 +1,8 @@
-import { sql } from 'drizzle-orm';
 import { type ChatMessage, chatTextProblem, containsMutedWord } from '../../../domain/chat.js';
+import { cleanChatText } from '../../../domain/chat-text.js';
 import { MEXICO_CITY_TZ } from '../../../domain/live.js';
 import { recordAudit } from '../../audit.js';
-import { type Db, rows, type Tx } from '../../db/connect.js';
+import type { Db } from '../../db/connect.js';
 import { chatMessages, chatReports } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
@@ -10,15 +10,32 @@ import { messages } from '../../messages.js';
 import type { ScopedActor } from '../../policies/scope.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import { chatLine } from './events.js';
-import { isChatOpen, lineInterval, paceRefusal, repeatKey } from './policies.js';
+import { takeAddressTurn, takeWriterTurn } from './pace.js';
+import { isChatOpen } from './policies.js';
 import type { ChatPresenter } from './presenters.js';
-import { holdLineOrder, isVisibleTo, lineNotFound, powerOf, readChatSession, readLine, readMutedWords, readPerson, readStanding } from './queries.js';
+import {
+  holdLineOrder,
+  isVisibleTo,
+  lineNotFound,
+  powerOf,
+  readChatSession,
+  readLine,
+  readModeratorIds,
+  readMutedWords,
+  readPerson,
+  readStanding,
+} from './queries.js';
 
 /**
  * Writing in a show's chat, and reporting a line. A line is refused, in this order: the show ended
  * (the chat is its replay), an incomplete profile, the text's own rules (chatTextProblem: said,
  * never rewritten), an announcement from a non-moderator, the company's block, a mute, then the
- * pace, the slow mode and a repeated line, decided across instances by one conditional upsert.
+ * writer's pace, the slow mode and a repeated line, then the pace of the writer's address (pace.ts),
+ * each decided across instances by one conditional upsert.
+ *
+ * What is stored and shown is the text as typed minus its invisible and abusive characters
+ * (chat-text.ts); the rules compare its canonical form, so neither a muted word nor a repeated
+ * line hides behind a zero-width space or a Cyrillic "а".
  */
 
 const timeFormat = new Intl.DateTimeFormat('es-MX', { hour: '2-digit', minute: '2-digit', timeZone: MEXICO_CITY_TZ });
@@ -30,44 +47,19 @@ function mutedRefusal(until: Date | null): AppError {
   return new AppError('CHAT_MUTED', messages.chat.mutedUntil.replace('{{time}}', timeFormat.format(until)).replace('{{minutes}}', minutes), undefined, extra);
 }
 
-/**
- * Takes the writer's turn: one upsert on chat_writers that succeeds only when the last line is at
- * least `interval` seconds old and said something else. Concurrent lines of one writer, on any
- * instance, queue on that row, so only one of them passes. When it refuses, the row says why.
- */
-async function takeTurn(tx: Tx, opts: { sessionId: string; userId: string; text: string; slowModeSeconds: number; isModerator: boolean }) {
-  const key = repeatKey(opts.text);
-  const interval = lineInterval(opts);
-  const taken = rows(
-    await tx.execute(sql`
-      insert into chat_writers (session_id, user_id, last_at, last_text)
-      values (${opts.sessionId}::uuid, ${opts.userId}::uuid, now(), ${key})
-      on conflict (session_id, user_id) do update set last_at = excluded.last_at, last_text = excluded.last_text
-        where chat_writers.last_at <= excluded.last_at - (${interval}::int * interval '1 second')
-          and chat_writers.last_text <> excluded.last_text
-      returning 1 as taken`),
-  );
-  if (taken.length > 0) return;
-  const [row] = rows<{ elapsed_ms: number; same_text: boolean }>(
-    await tx.execute(sql`
-      select (extract(epoch from (now() - last_at)) * 1000)::float8 as elapsed_ms, last_text = ${key} as same_text
-        from chat_writers where session_id = ${opts.sessionId}::uuid and user_id = ${opts.userId}::uuid`),
-  );
-  const refusal = paceRefusal({ ...opts, elapsedMs: Number(row?.elapsed_ms ?? 0), sameText: row?.same_text === true }) ?? {
-    code: 'CHAT_RATE_LIMITED' as const,
-    waitSeconds: 2,
-  };
-  if (refusal.code === 'CHAT_DUPLICATE') throw new AppError('CHAT_DUPLICATE', messages.chat.duplicate);
-  const words = refusal.code === 'CHAT_SLOW_MODE' ? messages.chat.slowMode : messages.chat.tooFast;
-  throw new AppError(refusal.code, words.replace('{{seconds}}', String(refusal.waitSeconds)), undefined, { retryAfterSeconds: refusal.waitSeconds });
-}
-
-/** POST .../chat: the stored line and its event (to the room, or to its author alone when it holds a muted word). */
+/** POST .../chat: the stored line and its events (to the room, or, when it holds a muted word, to its author and the show's moderators). */
 export async function postLine(
   db: Db,
-  opts: Acting<ScopedActor> & { present: ChatPresenter; sessionId: string; text: string; announcement: boolean },
+  opts: Acting<ScopedActor> & {
+    present: ChatPresenter;
+    sessionId: string;
+    text: string;
+    announcement: boolean;
+    /** The writer's address, hashed (pace.ts), and the lines it may write per window; null: not counted (scripts, tests of other rules). */
+    address: { hash: string; limit: number } | null;
+  },
 ): Promise<{ message: ChatMessage; events: DomainEvent[] }> {
-  const { actor, text } = opts;
+  const { actor } = opts;
   return db.transaction(async (tx) => {
     const session = await readChatSession(tx, opts.sessionId);
     // CONFLICT, not SESSION_ENDED: that code asks the Live Hub's seller to confirm reopening a show.
@@ -75,13 +67,16 @@ export async function postLine(
     const [author, power] = await Promise.all([readPerson(tx, actor.id), powerOf(tx, actor, session)]);
     // Bidding's rule (a last name and WhatsApp), for the audience: the show's own moderators answer in it whatever their profile.
     if (!author || (!power && !author.isComplete)) throw new AppError('PROFILE_INCOMPLETE', messages.chat.profileIncomplete);
-    const problem = chatTextProblem(text);
+    const problem = chatTextProblem(opts.text);
     if (problem) throw new AppError('VALIDATION', messages.errors.validation, { text: messages.chat.fields[problem] });
+    const text = cleanChatText(opts.text);
     if (opts.announcement && !power) throw new AppError('FORBIDDEN', messages.chat.announcementModeratorsOnly);
     const standing = await readStanding(tx, { sessionId: session.id, companyId: session.companyId, userId: actor.id });
     if (standing.isBlocked) throw new AppError('BUYER_BLOCKED', messages.chat.blocked);
     if (standing.mutedUntil !== undefined) throw mutedRefusal(standing.mutedUntil);
-    await takeTurn(tx, { sessionId: session.id, userId: actor.id, text, slowModeSeconds: session.chatSlowModeSeconds, isModerator: power !== null });
+    await takeWriterTurn(tx, { sessionId: session.id, userId: actor.id, text, slowModeSeconds: session.chatSlowModeSeconds, isModerator: power !== null });
+    // The show's moderators often share the seller's Wi-Fi: their lines are not the flood this stops.
+    if (opts.address && !power) await takeAddressTurn(tx, { sessionId: session.id, addressHash: opts.address.hash, limit: opts.address.limit });
     // The company's muted words keep its audience's lines to their authors; its moderators' lines are theirs to say.
     const onlyAuthor = !power && containsMutedWord(text, await readMutedWords(tx, session.companyId));
     await holdLineOrder(tx, session.id);
@@ -101,7 +96,10 @@ export async function postLine(
     if (opts.announcement)
       await recordAudit(tx, { by: opts, action: 'chat.announce', entityType: 'live_session', entityId: session.id, after: { messageId: row.id, text } });
     const message = opts.present.message(row);
-    return { message, events: [chatLine(message, onlyAuthor ? actor.id : null)] };
+    if (!onlyAuthor) return { message, events: [chatLine(message, null)] };
+    // Kept to its author, and shown to the show's moderators (marked) so they can act on it.
+    const moderators = (await readModeratorIds(tx, session)).filter((id) => id !== actor.id);
+    return { message, events: [actor.id, ...moderators].map((userId) => chatLine(message, userId)) };
   });
 }
 

@@ -1,4 +1,5 @@
 import { CHAT_MIN_INTERVAL_SECONDS } from '../../../domain/chat.js';
+import { chatRepeatKey } from '../../../domain/chat-text.js';
 import { canEditSession } from '../../policies/live-sessions.js';
 import type { Owned, ScopedActor } from '../../policies/scope.js';
 
@@ -41,9 +42,9 @@ export function lineInterval(opts: { slowModeSeconds: number; isModerator: boole
   return opts.isModerator ? CHAT_MIN_INTERVAL_SECONDS : Math.max(CHAT_MIN_INTERVAL_SECONDS, opts.slowModeSeconds);
 }
 
-/** How a line's text is compared with the writer's previous one: trimmed, case and Unicode form folded. */
+/** How a line's text is compared with the writer's previous one: its canonical form without punctuation (chat-text.ts). */
 export function repeatKey(text: string): string {
-  return text.trim().normalize('NFC').toLowerCase();
+  return chatRepeatKey(text);
 }
 
 export type PaceRefusal = { code: 'CHAT_RATE_LIMITED' | 'CHAT_SLOW_MODE'; waitSeconds: number } | { code: 'CHAT_DUPLICATE' };

@@ -143,9 +143,30 @@ export async function readLine(db: Db | Tx, sessionId: string, messageId: string
   return row ?? null;
 }
 
-/** Whether `viewerId` sees the line: not deleted, and a line with a muted word only by its author. */
+/** Whether `viewerId` sees the line: not deleted, and a line with a muted word only by its author (and the show's moderators, who read pages with `readChatPage`). */
 export function isVisibleTo(row: ChatRow, viewerId: string | null): boolean {
   return row.deletedAt === null && (!row.onlyAuthor || (viewerId !== null && row.authorId === viewerId));
+}
+
+/**
+ * Who moderates the show now, by user id: its seller, its company's admins and the platform's,
+ * and its appointed moderators, each checked with the policy (moderatorPower). A line with a
+ * muted word goes to them as well as to its author, so they can act on it.
+ */
+export async function readModeratorIds(db: Db | Tx, session: ChatSessionFacts): Promise<string[]> {
+  const candidates = rows<{ id: string }>(
+    await db.execute(sql`
+      select ${session.sellerId}::uuid as id
+      union select user_id from ${sessionModerators} where session_id = ${session.id}::uuid
+      union select user_id from ${userProfiles}
+       where 'admin' = any(roles) and (company_id = ${session.companyId} or coalesce(trim(company_id), '') = '')`),
+  );
+  const ids: string[] = [];
+  for (const { id } of candidates) {
+    const person = await readPerson(db, id);
+    if (person && (await powerOf(db, person, session))) ids.push(person.id);
+  }
+  return ids;
 }
 
 /** The slow mode and the pinned line (a pinned line since deleted is no longer shown). */
@@ -166,13 +187,15 @@ export async function readChatPage(
 ): Promise<ChatPage> {
   const session = await readChatSession(db, opts.sessionId);
   const viewerId = opts.viewer?.id ?? null;
+  const power = await powerOf(db, opts.viewer, session);
   let beforeSeq: number | null = null;
   if (opts.before !== null) {
     const anchor = await readLine(db, session.id, opts.before);
     if (!anchor) throw lineNotFound();
     beforeSeq = anchor.seq;
   }
-  const seen = viewerId ? or(eq(chatMessages.onlyAuthor, false), eq(chatMessages.authorId, viewerId)) : eq(chatMessages.onlyAuthor, false);
+  // The show's moderators see the lines kept to their authors too (marked), to act on them.
+  const seen = power ? undefined : viewerId ? or(eq(chatMessages.onlyAuthor, false), eq(chatMessages.authorId, viewerId)) : eq(chatMessages.onlyAuthor, false);
   const found = await db
     .select()
     .from(chatMessages)
@@ -185,15 +208,14 @@ export async function readChatPage(
     items: page.map(present.message),
     nextBefore,
     settings: await readSettings(db, present, session),
-    me: await readMe(db, present, session, opts.viewer),
+    me: await readMe(db, present, session, opts.viewer, power),
   };
 }
 
-async function readMe(db: Db, present: ChatPresenter, session: ChatSession, viewer: ScopedActor | null): Promise<ChatMe | null> {
+async function readMe(db: Db, present: ChatPresenter, session: ChatSession, viewer: ScopedActor | null, power: ModeratorPower): Promise<ChatMe | null> {
   if (!viewer) return null;
-  const [person, power, standing] = await Promise.all([
+  const [person, standing] = await Promise.all([
     readPerson(db, viewer.id),
-    powerOf(db, viewer, session),
     readStanding(db, { sessionId: session.id, companyId: session.companyId, userId: viewer.id }),
   ]);
   const muted = standing.mutedUntil !== undefined;

@@ -12,6 +12,7 @@ import { postLine, reportLine } from './lines.js';
 import { deleteLine, muteUser, pinLine, setSlowMode, unmuteUser } from './moderation.js';
 import { listModerators, listMutes, listReports } from './moderation-lists.js';
 import { appointModerator, removeModerator } from './moderators.js';
+import { createAddressHasher } from './pace.js';
 import { createChatPresenter } from './presenters.js';
 import { lineNotFound, readChatPage, readChatSession, readLine, readPerson, requireModerator } from './queries.js';
 import { installChatSubscribers } from './system-lines.js';
@@ -31,8 +32,10 @@ const lineLimit = {
   max: 10,
   timeWindow: '10 seconds',
   keyGenerator: byUser,
-  errorResponseBuilder: (_req: FastifyRequest, context: { ttl: number }) =>
-    new AppError('CHAT_RATE_LIMITED', messages.chat.flood.replace('{{seconds}}', String(Math.max(1, Math.ceil(context.ttl / 1000))))),
+  errorResponseBuilder: (_req: FastifyRequest, context: { ttl: number }) => {
+    const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+    return new AppError('CHAT_RATE_LIMITED', messages.chat.flood.replace('{{seconds}}', String(seconds)), undefined, { retryAfterSeconds: seconds });
+  },
 };
 /** Moderation and reports per user: a busy show clicks quickly, a runaway script is stopped. */
 const actionLimit = {
@@ -55,6 +58,7 @@ export async function chatRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, publisher } = ctx;
   const present = createChatPresenter(ctx.config.sessionSecret);
+  const hashAddress = createAddressHasher(ctx.config.sessionSecret);
 
   const unsubscribe = installChatSubscribers({ db, publisher, present });
   fastify.addHook('onClose', async () => unsubscribe());
@@ -68,7 +72,9 @@ export async function chatRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
     { config: { ...chat, rateLimit: lineLimit }, preValidation: requireAuth, schema: { params: ZParams, body: ZChatText } },
     async (req, reply) => {
       const { text, announcement } = req.body;
-      const posted = await postLine(db, { ...requestContext(req), present, sessionId: req.params.id, text, announcement: announcement === true });
+      // req.ip is the client's address as the server is configured to read it (TRUST_PROXY).
+      const address = { hash: hashAddress(req.ip), limit: ctx.config.chatLinesPerAddress };
+      const posted = await postLine(db, { ...requestContext(req), present, sessionId: req.params.id, text, announcement: announcement === true, address });
       await publisher.publish(posted.events);
       return reply.code(201).send(posted.message);
     },

@@ -196,7 +196,7 @@ export function PhoneHub({ detail, viewerCount, leaderName, onLeave, onAddLot, o
       {sheet === 'lots' && <PhoneLotsSheet detail={detail} onClose={() => setSheet('none')} onAskReopen={askReopenFromSheet} />}
       {sheet === 'chat' && (
         <PhoneSheet detail={detail} title={t('livehub.phone.chatTitle')} onClose={() => setSheet('none')} testId="phone-chat-sheet">
-          <HubChatPanel sessionId={session.id} isEnded={isEnded} />
+          <HubChatPanel sessionId={session.id} isEnded={isEnded} variant="sheet" />
         </PhoneSheet>
       )}
       {sheet === 'more' && (

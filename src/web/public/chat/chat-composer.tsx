@@ -1,5 +1,6 @@
 import { Button, Checkbox, Group, TextInput, VisuallyHidden } from '@mantine/core';
 import { type FormEvent, useId } from 'react';
+import { CHAT_MIN_INTERVAL_SECONDS } from '../../../domain/chat.js';
 import { useTranslation } from '../../i18n';
 import { formatDate } from '../../lib/dates';
 import classes from './chat.module.css';
@@ -15,8 +16,8 @@ interface ChatComposerProps {
 
 /**
  * Where the reader writes, or why they cannot: signed out (sign in and come back), an incomplete
- * profile (complete it here), the show ended (read only). Muted, blocked and slow mode are said
- * above the field; a refused line stays in it, with the server's own words.
+ * profile (complete it here), the show ended (read only), blocked by the seller (no field at all).
+ * Muted and slow mode are said above the field; a refused line stays in it, with why.
  */
 export function ChatComposer({ room, variant }: ChatComposerProps) {
   const { t } = useTranslation();
@@ -50,11 +51,20 @@ export function ChatComposer({ room, variant }: ChatComposerProps) {
     );
   }
 
+  if (room.isBlocked) {
+    // Blocked from the seller's shows: no box to type in (the server refuses their lines anyway), and why.
+    return (
+      <p className={classes.notice} data-variant={variant} data-tone="error" role="status" data-testid="chat-blocked">
+        {t('live.chat.blocked')}
+      </p>
+    );
+  }
+
   const standing = standingText(room, t);
   const problem = composer.problem ? t(`live.chat.problem.${composer.problem}`, { max: composer.max }) : null;
-  const refusal = composer.refusal ? composer.refusal.message || t('live.chat.sendFailed') : null;
-  // Muted or blocked outranks a problem with the field: nothing typed could be sent anyway.
-  const isHeld = room.isMuted || room.isBlocked;
+  const refusal = composer.refusal ? refusalText(composer.refusal, room, t) : null;
+  // Muted outranks a problem with the field: nothing typed could be sent anyway.
+  const isHeld = room.isMuted;
   const shownProblem = isHeld ? null : problem;
   const notice = refusal ?? shownProblem ?? standing;
   const isNearLimit = composer.length >= composer.max - COUNTER_FROM;
@@ -123,9 +133,24 @@ export function ChatComposer({ room, variant }: ChatComposerProps) {
   );
 }
 
-/** Muted, blocked, waiting or slow mode, in that order: what holds the reader's next line. */
+/**
+ * The server's refusal in words. One for going too fast says why (the 2-second pace, slow mode,
+ * too many lines from the reader's network) and counts down to when they can write again; it
+ * leaves by itself then, and what they typed is still in the field.
+ */
+function refusalText(refusal: NonNullable<ChatRoom['composer']['refusal']>, room: ChatRoom, t: ReturnType<typeof useTranslation>['t']): string {
+  if (refusal.until === undefined) return refusal.message || t('live.chat.sendFailed');
+  const reason =
+    refusal.code === 'CHAT_SLOW_MODE' && room.slowModeSeconds > 0
+      ? t('live.chat.refusedSlowMode', { seconds: room.slowModeSeconds })
+      : refusal.code === 'CHAT_ADDRESS_LIMITED'
+        ? t('live.chat.refusedAddress')
+        : t('live.chat.refusedTooFast', { seconds: CHAT_MIN_INTERVAL_SECONDS });
+  return `${reason} ${t('live.chat.wait', { seconds: Math.max(1, room.waitSeconds) })}`;
+}
+
+/** Muted, waiting or slow mode, in that order: what holds the reader's next line. */
 function standingText(room: ChatRoom, t: ReturnType<typeof useTranslation>['t']): string | null {
-  if (room.isBlocked) return t('live.chat.blocked');
   if (room.isMuted) {
     return room.mutedUntil == null ? t('live.chat.mutedToEnd') : t('live.chat.mutedUntil', { time: formatDate(room.mutedUntil, 'HH:mm') });
   }

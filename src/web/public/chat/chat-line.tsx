@@ -33,6 +33,7 @@ export function ChatLine({ line, myTag, variant, onActions, isPinned = false }: 
       data-mine={isMine || undefined}
       data-testid={isPinned ? 'chat-pinned' : 'chat-line'}
       data-message-id={line.id}
+      data-only-author={line.onlyAuthor || undefined}
     >
       <div className={classes.lineBody}>
         {isPinned && <span className={classes.tag}>{t('live.chat.pinned')}</span>}
@@ -54,7 +55,12 @@ export function ChatLine({ line, myTag, variant, onActions, isPinned = false }: 
             </span>
           </>
         )}
-        {line.onlyAuthor && <span className={classes.onlyYou}>{t('live.chat.onlyYou')}</span>}
+        {/* A muted word in it: its author reads it as sent, the show's moderators see it held back (to act on it). */}
+        {line.onlyAuthor && (
+          <span className={classes.onlyYou} data-testid="chat-only-author">
+            {isMine ? t('live.chat.onlyYou') : t('live.chat.heldBack')}
+          </span>
+        )}
       </div>
       {onActions && line.kind !== 'system' && (
         <ActionIcon

@@ -2,6 +2,7 @@ import { Group, Title } from '@mantine/core';
 import { useId, useState } from 'react';
 import type { ChatMessage } from '../../../domain/chat.js';
 import { useTranslation } from '../../i18n';
+import { ActionNoticeLine, useActionNotice } from './action-notice';
 import classes from './chat.module.css';
 import { ChatComposer } from './chat-composer';
 import { ChatLine } from './chat-line';
@@ -15,17 +16,21 @@ interface ChatBoardProps {
   room: ChatRoom;
   /** Shown above the list (the panel's heading); the sheet has its own title. */
   heading?: boolean;
+  /** panel: a list of its own height; sheet: the list takes the height the sheet leaves, the composer at the bottom. */
+  layout?: 'panel' | 'sheet';
 }
 
 /**
  * The whole chat: the moderators' slow mode, the pinned line, every line with 'load earlier' on
  * scrolling up, and the composer. The wide screens' panel, the phone's sheet and the Live Hub
- * show this same board.
+ * (on a desktop and in the phone's sheet) show this same board. A moderator's action is confirmed
+ * on the board itself.
  */
-export function ChatBoard({ room, heading = true }: ChatBoardProps) {
+export function ChatBoard({ room, heading = true, layout = 'panel' }: ChatBoardProps) {
   const { t } = useTranslation();
   const titleId = useId();
   const [actionsFor, setActionsFor] = useState<ChatMessage | null>(null);
+  const actionNotice = useActionNotice();
   const pinned = room.settings?.pinned ?? null;
   // Signed-in readers report; moderators act. Signed out, a line has no actions.
   const onActions = room.user ? setActionsFor : undefined;
@@ -33,6 +38,7 @@ export function ChatBoard({ room, heading = true }: ChatBoardProps) {
   return (
     <section
       className={classes.board}
+      data-layout={layout}
       aria-labelledby={heading ? titleId : undefined}
       aria-label={heading ? undefined : t('live.chat.title')}
       data-testid="chat-board"
@@ -46,13 +52,14 @@ export function ChatBoard({ room, heading = true }: ChatBoardProps) {
           ) : (
             <span />
           )}
-          {room.isModerator && <ModeratorBar room={room} />}
+          {room.isModerator && <ModeratorBar room={room} onError={(message) => actionNotice.show(message, 'error')} />}
         </Group>
       )}
+      <ActionNoticeLine notice={actionNotice.notice} />
       {pinned && <ChatLine line={pinned} myTag={room.me?.tag ?? null} variant="panel" isPinned onActions={onActions} />}
       <ChatList room={room} onActions={onActions} />
       <ChatComposer room={room} variant="panel" />
-      {actionsFor && <LineActions room={room} line={actionsFor} onClose={() => setActionsFor(null)} />}
+      {actionsFor && <LineActions room={room} line={actionsFor} onClose={() => setActionsFor(null)} onDone={actionNotice.show} />}
       <ChatProfile room={room} />
     </section>
   );

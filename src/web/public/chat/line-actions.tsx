@@ -1,5 +1,4 @@
 import { Alert, Button, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { type ChatMessage, MUTE_MINUTES_DEFAULT } from '../../../domain/chat.js';
 import { useChatAuthor, useChatModeration, useReportChatLine } from '../../api/chat';
@@ -13,6 +12,11 @@ interface LineActionsProps {
   room: ChatRoom;
   line: ChatMessage;
   onClose: () => void;
+  /**
+   * A moderator's action went through: its confirmation, for the board to show. Said there, not in
+   * a toast: on a phone the chat is a sheet, a modal dialog above the page's toasts.
+   */
+  onDone: (message: string) => void;
 }
 
 type Action = 'report' | 'delete' | 'mute5' | 'muteToEnd' | 'pin' | 'unpin' | 'block';
@@ -22,15 +26,19 @@ type Action = 'report' | 'delete' | 'mute5' | 'muteToEnd' | 'pin' | 'unpin' | 'b
  * moderators Eliminar, Silenciar 5 min / hasta el final, Fijar / Desfijar and 'Bloquear de mis
  * shows' (asked once more). A mute or block first asks the server who wrote the line.
  */
-export function LineActions({ room, line, onClose }: LineActionsProps) {
+export function LineActions({ room, line, onClose, onDone }: LineActionsProps) {
   const { t } = useTranslation();
   const report = useReportChatLine(room.sessionId);
   const moderation = useChatModeration(room.sessionId);
   const [isConfirmingBlock, setConfirmingBlock] = useState(false);
   const [busy, setBusy] = useState<Action | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** 'Reportar' went through: the dialog says thank you and what happens next, until closed. */
+  const [isReported, setReported] = useState(false);
   const name = line.authorName ?? '';
   const isPinned = room.settings?.pinned?.id === line.id;
+  // A line held back by a muted word is not everyone's to read: it cannot be pinned.
+  const mayPin = !line.onlyAuthor || isPinned;
   const isMine = room.me !== null && line.authorTag === room.me.tag;
   const mayActOnAuthor = room.isModerator && !isMine && !line.authorIsModerator;
   const author = useChatAuthor(room.sessionId, line.id, mayActOnAuthor);
@@ -42,7 +50,12 @@ export function LineActions({ room, line, onClose }: LineActionsProps) {
     setError(null);
     try {
       const done = await perform(action);
-      notifications.show({ color: 'green', message: done });
+      if (action === 'report') {
+        setReported(true);
+        setBusy(null);
+        return;
+      }
+      onDone(done);
       onClose();
     } catch (caught) {
       setError(apiErrorText(caught, { networkMessage: t('common.networkError'), fallback: t('live.chat.actions.failed') }));
@@ -103,7 +116,16 @@ export function LineActions({ room, line, onClose }: LineActionsProps) {
       closable={busy === null}
     >
       <Stack gap="sm" data-testid="chat-actions">
-        {isConfirmingBlock ? (
+        {isReported ? (
+          <>
+            <Text size="sm" role="status" data-testid="chat-reported">
+              {t('live.chat.actions.reported')}
+            </Text>
+            <Button onClick={onClose} data-autofocus data-testid="chat-reported-close">
+              {t('live.chat.actions.reportedClose')}
+            </Button>
+          </>
+        ) : isConfirmingBlock ? (
           <>
             <Text size="sm">{t('live.chat.actions.blockConfirm')}</Text>
             <Button variant="default" onClick={() => setConfirmingBlock(false)} disabled={busy !== null} data-autofocus>
@@ -124,7 +146,7 @@ export function LineActions({ room, line, onClose }: LineActionsProps) {
                 {button('delete', t('live.chat.actions.delete'), 'red')}
                 {mayActOnAuthor && button('mute5', t('live.chat.actions.mute5'))}
                 {mayActOnAuthor && button('muteToEnd', t('live.chat.actions.muteToEnd'))}
-                {isPinned ? button('unpin', t('live.chat.actions.unpin')) : button('pin', t('live.chat.actions.pin'))}
+                {mayPin && (isPinned ? button('unpin', t('live.chat.actions.unpin')) : button('pin', t('live.chat.actions.pin')))}
                 {mayActOnAuthor && companyId !== null && button('block', t('live.chat.actions.block'), 'red')}
               </>
             )}

@@ -1,5 +1,4 @@
 import { NativeSelect } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { SLOW_MODE_SECONDS, type SlowModeSeconds } from '../../../domain/chat.js';
 import { useChatModeration } from '../../api/chat';
 import { useTranslation } from '../../i18n';
@@ -7,7 +6,7 @@ import { apiErrorText } from '../../lib/api-errors';
 import type { ChatRoom } from './use-chat-room';
 
 /** The moderators' chat-wide tool: slow mode (Apagado, 5, 10 or 30 s between a reader's lines). */
-export function ModeratorBar({ room }: { room: ChatRoom }) {
+export function ModeratorBar({ room, onError }: { room: ChatRoom; onError: (message: string) => void }) {
   const { t } = useTranslation();
   const { slowMode } = useChatModeration(room.sessionId);
   const options = SLOW_MODE_SECONDS.map((seconds) => ({
@@ -23,11 +22,7 @@ export function ModeratorBar({ room }: { room: ChatRoom }) {
       disabled={slowMode.isPending}
       onChange={(event) =>
         slowMode.mutate(Number(event.currentTarget.value) as SlowModeSeconds, {
-          onError: (error) =>
-            notifications.show({
-              color: 'red',
-              message: apiErrorText(error, { networkMessage: t('common.networkError'), fallback: t('live.chat.actions.failed') }),
-            }),
+          onError: (error) => onError(apiErrorText(error, { networkMessage: t('common.networkError'), fallback: t('live.chat.actions.failed') })),
         })
       }
       data-testid="chat-slow-mode"

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { CHAT_MIN_INTERVAL_SECONDS, CHAT_TEXT_MAX, chatTextProblem } from '../../../domain/chat.js';
+import { cleanChatText } from '../../../domain/chat-text.js';
 import { startSignIn } from '../../api/auth';
 import { chatKeys, useChat, usePostChatLine } from '../../api/chat';
 import { isMutedNow } from '../../api/chat-cache';
@@ -9,7 +10,7 @@ import { type LiveSessionData, liveKeys } from '../../api/live';
 import { useMe } from '../../api/me';
 
 /** The codes of a refused line that say how long to wait. */
-const WAIT_CODES = new Set(['CHAT_SLOW_MODE', 'CHAT_RATE_LIMITED']);
+const WAIT_CODES = new Set(['CHAT_SLOW_MODE', 'CHAT_RATE_LIMITED', 'CHAT_ADDRESS_LIMITED']);
 
 /** Why the composer cannot send what is typed, before asking the server. */
 export type TextProblem = NonNullable<ReturnType<typeof chatTextProblem>>;
@@ -31,8 +32,8 @@ function waitFromRefusal(details: Record<string, unknown>): number | null {
   return null;
 }
 
-/** Code points, as the server counts a line's length. */
-export const textLength = (text: string) => [...text].length;
+/** Code points of the text as it will be stored (invisible characters aside), as the server counts a line's length. */
+export const textLength = (text: string) => [...cleanChatText(text)].length;
 
 /**
  * Everything behind one show's chat, shared by the overlay, the panel and the Live Hub: the lines,

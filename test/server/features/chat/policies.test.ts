@@ -56,9 +56,15 @@ describe('pace', () => {
     expect(paceRefusal({ elapsedMs: 3_000, slowModeSeconds: 0, isModerator: false, sameText: false })).toBeNull();
   });
 
-  it('compares lines trimmed and in any case', () => {
+  it('compares lines trimmed, in any case, and without the punctuation that would make a repeat look new', () => {
     expect(repeatKey('  ¡VENDIDO!  ')).toBe(repeatKey('¡vendido!'));
     expect(repeatKey('Cafe\u0301')).toBe(repeatKey('Café'));
-    expect(repeatKey('hola')).not.toBe(repeatKey('hola!'));
+    // An exclamation mark more was the easiest way round the rule.
+    expect(repeatKey('hola')).toBe(repeatKey('hola!'));
+    expect(repeatKey('hola')).toBe(repeatKey('¡¡Hola!!'));
+    expect(repeatKey('hola')).not.toBe(repeatKey('hola a todos'));
+    // A line of only signs or emoji still compares with something.
+    expect(repeatKey('???')).not.toBe(repeatKey('🔥'));
+    expect(repeatKey('🔥')).toBe(repeatKey('🔥'));
   });
 });

@@ -4,14 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_PAGE_SIZE, type ChatMessage, type ChatPage } from '../../../../src/domain/chat.js';
 import { chatMessages, companyMutedWords, liveSessions } from '../../../../src/server/db/schema.js';
 import { messages } from '../../../../src/server/messages.js';
-import { buildBidder } from '../../../support/actors.js';
+import { buildActor, buildBidder } from '../../../support/actors.js';
 import { caller, startTestServer, type TestServer } from '../../../support/server.js';
 import { eventMatching } from '../../../support/sockets.js';
 import { agePace, buildShow, chatUrl, expectError, settled, viewerIn } from './fixtures.js';
 
 /**
  * Reading a show's chat (pages of 50, newest last; the replay after the end) and who hears a line:
- * the session's room only, and a line with one of the company's muted words only its author.
+ * the session's room only, and a line with one of the company's muted words only its author and
+ * the show's moderators.
  */
 
 let server: TestServer;
@@ -131,5 +132,38 @@ describe('who hears a line', () => {
     expect(((await call(author, 'POST', chatUrl(show.sessionId), { text: 'servicio PESIMO' })).json() as ChatMessage).onlyAuthor).toBe(true);
     await agePace(server, show.sessionId, author.id, 3);
     expect(((await call(author, 'POST', chatUrl(show.sessionId), { text: 'estafador no' })).json() as ChatMessage).onlyAuthor).toBe(false);
+  });
+
+  it('shows a line with a muted word to the show’s moderators too, marked, live and in their pages, so they can act on it', async () => {
+    const show = await buildShow(server);
+    await server.ctx.db.insert(companyMutedWords).values({ companyId: show.companyId, words: ['estafa'] });
+    const author = await buildBidder(server);
+    const appointed = await buildBidder(server);
+    expect((await call(show.seller, 'POST', `/api/live-sessions/${show.sessionId}/moderators`, { email: appointed.email })).statusCode).toBe(201);
+    // A seller of another company moderates nothing here.
+    const stranger = await buildActor(server, { email: 'otra-tienda@ejemplo.mx', name: 'Otra Tienda', roles: ['seller'], companyId: 'otra-tienda' });
+    const sellerSocket = await viewerIn(server, show.sessionId, open, show.seller.cookie);
+    const adminSocket = await viewerIn(server, show.sessionId, open, show.admin.cookie);
+    const appointedSocket = await viewerIn(server, show.sessionId, open, appointed.cookie);
+    const strangerSocket = await viewerIn(server, show.sessionId, open, stranger.cookie);
+    const heardByStranger: ChatMessage[] = [];
+    strangerSocket.on('chatMessage', (m: ChatMessage) => heardByStranger.push(m));
+
+    const toModerators = [sellerSocket, adminSocket, appointedSocket].map((s) => eventMatching<ChatMessage>(s, 'chatMessage', (m) => m.onlyAuthor));
+    const res = await call(author, 'POST', chatUrl(show.sessionId), { text: 'Esto es una estafa' });
+    expect(res.statusCode, res.body).toBe(201);
+    const line = res.json() as ChatMessage;
+    for (const heard of await Promise.all(toModerators)) expect(heard).toMatchObject({ id: line.id, onlyAuthor: true, text: 'Esto es una estafa' });
+    await settled(server, strangerSocket, show.sessionId);
+    expect(heardByStranger).toEqual([]);
+
+    for (const moderator of [show.seller, show.admin, appointed]) {
+      const items = (await page(moderator, show.sessionId)).items;
+      expect(items.map((l) => [l.id, l.onlyAuthor])).toEqual([[line.id, true]]);
+    }
+    expect((await page(stranger, show.sessionId)).items).toEqual([]);
+    // A moderator deletes it: gone for its author too.
+    expect((await call(show.seller, 'DELETE', `${chatUrl(show.sessionId)}/${line.id}`)).statusCode).toBe(204);
+    expect((await page(author, show.sessionId)).items).toEqual([]);
   });
 });

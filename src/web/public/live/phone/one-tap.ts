@@ -43,6 +43,20 @@ export function leaderOf(
   return line ? { kind: 'other', name: line.bidderName } : null;
 }
 
+/**
+ * What the lot card says of who leads, as a catalogue key: nobody yet, the viewer, someone else
+ * (masked); once the lot closed, the viewer who led won it ('¡Ganaste!', never 'Vas ganando'), and
+ * someone else's win is the outcome's to say.
+ */
+export type LeaderWording = 'noBids' | 'noBidsEnded' | 'you' | 'youWon' | 'other' | null;
+
+export function leaderWording(leader: Leader, state: Pick<AuctionLiveState, 'status' | 'bidCount'>): LeaderWording {
+  const isEnded = state.status === 'ended';
+  if (leader === null) return state.bidCount === 0 ? (isEnded ? 'noBidsEnded' : 'noBids') : null;
+  if (leader.kind === 'me') return isEnded ? 'youWon' : 'you';
+  return isEnded ? null : 'other';
+}
+
 /** The storage key of one buyer's acknowledgement in one show. */
 export function bindingKey(sessionId: string, userId: string): string {
   return `martillo.live.binding.${sessionId}.${userId}`;

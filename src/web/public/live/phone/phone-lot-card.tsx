@@ -8,7 +8,7 @@ import { timerFormatLabel, timerFormatOf } from '../../bidding/timer-format';
 import { useServerNow } from '../../bidding/use-server-clock';
 import { waitText } from '../../bidding/wait-text';
 import { isSold } from '../live-view';
-import type { Leader } from './one-tap';
+import { type Leader, leaderWording } from './one-tap';
 import classes from './phone-lot.module.css';
 
 interface PhoneLotCardProps {
@@ -29,16 +29,19 @@ export function PhoneLotCard({ lot, state, offset, leader, headingId }: PhoneLot
   const sold = isSold(state);
   const format = timerFormatLabel(timerFormatOf(state));
   const priceLabel = isEnded && hasBids ? t('bidding.price.final') : hasBids ? t('bidding.price.current') : t('publicAuction.startingPrice');
+  const wording = leaderWording(leader, state);
   const leaderText =
-    leader === null
-      ? state.bidCount === 0
-        ? t(isEnded ? 'bidding.price.noBidsEnded' : 'bidding.price.noBids')
-        : null
-      : leader.kind === 'me'
-        ? t('live.phone.leaderYou')
-        : isEnded
-          ? null
-          : t('live.phone.leader', { name: leader.name });
+    wording === 'noBids'
+      ? t('bidding.price.noBids')
+      : wording === 'noBidsEnded'
+        ? t('bidding.price.noBidsEnded')
+        : wording === 'you'
+          ? t('live.phone.leaderYou')
+          : wording === 'youWon'
+            ? t('bidding.ended.youWon')
+            : wording === 'other' && leader?.kind === 'other'
+              ? t('live.phone.leader', { name: leader.name })
+              : null;
   return (
     <section className={classes.lotCard} aria-labelledby={headingId} data-testid="current-lot" data-lot-id={lot.id} data-auction-id={lot.auctionId}>
       {photo ? (

@@ -56,11 +56,12 @@ export function PhoneShow({ show, video }: { show: ShowModel; video: ShowVideo }
                 <h2 className={classes.bannerTitle}>{t('live.ended.title')}</h2>
               </div>
             )}
+            {/* The notices sit above the chat's lines, never on them: a notice takes its room and the oldest lines give way. */}
             <div className={classes.middle}>
+              <PhoneNotices notice={notice} onDone={dismissNotice} />
               <div className={classes.chat}>
                 <ChatOverlay sessionId={session.id} isEnded={isEnded} />
               </div>
-              <PhoneNotices notice={notice} onDone={dismissNotice} />
             </div>
             <div className={classes.bottom}>
               {current ? (
