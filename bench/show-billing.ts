@@ -36,7 +36,7 @@ import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
 import { connectDatabase, type Database, type DatabaseTarget, rows } from '../src/server/db/connect.js';
 import { migrateDatabase } from '../src/server/db/migrate.js';
-import { auctions, authSessions, companies, liveLots, liveSessions, userProfiles, users } from '../src/server/db/schema.js';
+import { auctions, authSessions, companies, liveLotRuns, liveLots, liveSessions, userProfiles, users } from '../src/server/db/schema.js';
 import { LINK_CONCURRENCY } from '../src/server/features/show-billing/service.js';
 import { hashToken } from '../src/server/sessions/store.js';
 import { type FakeMercadoPago, startFakeMercadoPago } from '../test/support/fake-mercadopago.js';
@@ -177,7 +177,14 @@ async function seedShow(database: Database, opts: { key: string; lots: number; b
         }),
       )
       .returning({ id: auctions.id });
-    await db.insert(liveLots).values(inserted.map((a, k) => ({ sessionId, auctionId: a.id, order: (batch[k] as number) + 1, status: 'finished' as const })));
+    const lots = await db
+      .insert(liveLots)
+      .values(inserted.map((a, k) => ({ sessionId, auctionId: a.id, order: (batch[k] as number) + 1, status: 'finished' as const })))
+      .returning({ id: liveLots.id, auctionId: liveLots.auctionId });
+    // Each lot was on the block (a run), as a show leaves it: only such a lot sells in the show.
+    await db
+      .insert(liveLotRuns)
+      .values(lots.map((l) => ({ sessionId, lotId: l.id, auctionId: l.auctionId, openedAt: new Date(endTime.getTime() - 30_000), closedAt: endTime })));
   }
   return { sessionId, sellerCookie, companyId };
 }
