@@ -14,18 +14,20 @@ export interface HubHeaderActions {
   onManageSessions: () => void;
   onCreateSession: () => void;
   onAddAuction: () => void;
+  /** 'Volver a Admin': by default straight to the panel; the Hub asks first while it broadcasts. */
+  onBack?: () => void;
 }
 
 /**
  * 'Live Shopping' with the company and SPEC §2's four buttons. Below 780 px the buttons collapse
  * into 'Más' (a Mantine Menu: it closes on an outside click and on Escape).
  */
-export function HubHeader({ me, onManageSessions, onCreateSession, onAddAuction }: { me: Me } & HubHeaderActions) {
+export function HubHeader({ me, onManageSessions, onCreateSession, onAddAuction, onBack }: { me: Me } & HubHeaderActions) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   // Until the first measurement, assume the wide layout (the server renders nothing anyway).
   const isCompact = useMediaQuery(COMPACT_QUERY) ?? false;
-  const goBack = () => navigate(ADMIN_HOME);
+  const goBack = onBack ?? (() => navigate(ADMIN_HOME));
 
   return (
     <Box component="header" px="md" py="sm" style={{ borderBottom: '1px solid rgba(255,255,255,0.08)' }}>

@@ -23,4 +23,6 @@ export const HUB_WINDOW = {
   removeLot: (place: 'main' | 'edit') => `livehub-remove-lot-${place}`,
   lotReopen: (place: 'main' | 'edit') => `livehub-lot-reopen-${place}`,
   timerShorten: 'livehub-timer-shorten',
+  /** Leaving the Hub (another show, 'Volver a Admin') while this page broadcasts. */
+  leaveOnAir: 'livehub-leave-on-air',
 } as const;

@@ -14,6 +14,7 @@ import { useProfilePrompt } from '../components/use-profile-prompt';
 import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { RehearsalBanner } from '../rehearsal/rehearsal-banner';
+import { ADMIN_HOME } from '../routes';
 import { AfterShowSection } from './after-show/after-show-section';
 import { HubChatPanel } from './chat/hub-chat-panel';
 import { CreateSessionModal } from './create-session-modal';
@@ -21,7 +22,10 @@ import { CurrentLotFeed } from './current-lot-feed';
 import { EditSessionModal } from './edit-session-modal';
 import { HubHeader } from './hub-header';
 import { searchWithSession, sessionIdFromSearch, useIsPhoneHub } from './hub-layout';
+import { ConfirmWindow } from './hub-prompts';
+import { HUB_WINDOW } from './hub-windows';
 import { LotsPanel } from './lots-panel';
+import { useOnAirSession } from './on-air';
 import { PhoneHub } from './phone/phone-hub';
 import { PhoneAfterShow } from './phone-shows/phone-after-show';
 import { PhoneShows } from './phone-shows/phone-shows';
@@ -71,14 +75,26 @@ function LiveHubScreen({ me }: { me: Me }) {
   const isPhoneShow = isPhone && sessionId !== null;
   const close = useCallback(() => setDialog({ kind: 'none' }), []);
 
+  // A move that would stop this page's broadcast asks first (the phone Hub asks its own question).
+  const onAirId = useOnAirSession();
+  const [leaveTo, setLeaveTo] = useState<(() => void) | null>(null);
+  const guarded = useCallback((go: () => void) => (onAirId && !isPhone ? setLeaveTo(() => go) : go()), [onAirId, isPhone]);
+
   const load = useCallback(
     (id: string) => {
-      setToastFor(id);
-      navigate({ pathname: location.pathname, search: searchWithSession(location.search, id) });
+      const go = () => {
+        setToastFor(id);
+        navigate({ pathname: location.pathname, search: searchWithSession(location.search, id) });
+      };
+      if (id === sessionId) go();
+      else guarded(go);
     },
-    [navigate, location.pathname, location.search],
+    [navigate, location.pathname, location.search, sessionId, guarded],
   );
-  const unload = useCallback(() => navigate({ pathname: location.pathname, search: searchWithSession(location.search, null) }), [navigate, location]);
+  const unload = useCallback(
+    () => guarded(() => navigate({ pathname: location.pathname, search: searchWithSession(location.search, null) })),
+    [navigate, location, guarded],
+  );
 
   const barProps = {
     sessions: list.data?.sessions,
@@ -98,6 +114,7 @@ function LiveHubScreen({ me }: { me: Me }) {
             onManageSessions={() => setDialog({ kind: 'manage' })}
             onCreateSession={() => setDialog({ kind: 'create' })}
             onAddAuction={() => setDialog({ kind: 'auction' })}
+            onBack={() => guarded(() => navigate(ADMIN_HOME))}
           />
         )}
         <Container
@@ -169,6 +186,22 @@ function LiveHubScreen({ me }: { me: Me }) {
         {picker && <PickerModal sessionId={picker.sessionId} opened={picker.opened} onClose={() => setPicker({ ...picker, opened: false })} />}
         <QuickAuctionModal sessionId={sessionId} opened={dialog.kind === 'quick'} onClose={close} />
         <AuctionFormModal opened={dialog.kind === 'auction'} auctionId={null} onClose={close} />
+        <ConfirmWindow
+          stackId={HUB_WINDOW.leaveOnAir}
+          opened={leaveTo !== null}
+          title={t('livehub.phone.leaveTitle')}
+          cancelLabel={t('livehub.phone.leaveCancel')}
+          confirmLabel={t('livehub.phone.leaveConfirm')}
+          onCancel={() => setLeaveTo(null)}
+          onConfirm={() => {
+            const go = leaveTo;
+            setLeaveTo(null);
+            // Leaving unmounts the broadcast's panel, which stops it.
+            go?.();
+          }}
+        >
+          <Text size="sm">{t('livehub.phone.leaveText')}</Text>
+        </ConfirmWindow>
       </Stack>
     </Modal.Stack>
   );

@@ -7,6 +7,7 @@ import { useBroadcastDisabled } from './broadcast/use-broadcast-disabled';
 import { useMediaDevices } from './broadcast/use-devices';
 import { forgetLeftOnAir, leftOnAir } from './broadcast/use-publishing';
 import { useAskReopen } from './hub-prompts';
+import { setOnAir } from './on-air';
 
 /**
  * The loaded session's broadcast: the configured provider, the chosen devices, and the session's
@@ -44,6 +45,13 @@ export function useSessionBroadcast(session: LiveSessionPublic | null) {
   // Closing the tab or reloading while on the air asks first (the browser's own question); if the
   // seller leaves anyway, usePublishing tells the server the broadcast stopped.
   const isOnAir = currentPhase === 'publishing' || currentPhase === 'starting';
+  // The Hub's screen asks before a move inside the app would stop this broadcast (on-air.ts).
+  const onAirId = session?.id ?? null;
+  useEffect(() => {
+    if (!isOnAir || !onAirId) return;
+    setOnAir(onAirId);
+    return () => setOnAir(null);
+  }, [isOnAir, onAirId]);
   useEffect(() => {
     if (!isOnAir) return;
     const ask = (event: BeforeUnloadEvent) => {
