@@ -17,7 +17,7 @@ import { hubApi } from './hub-show.js';
  * Everything the desktop Hub does during a show, from one phone (390x844, touch, Chromium's fake
  * camera): the show's title whole; the lots sheet's reorder, per-lot format, removal (after the
  * SPEC's question) and 'Volver a subastar'; the auto-advance countdown on the camera and pinned in
- * an open sheet, with 'Pausar' and 'Reanudar'; 'Más' with the custom seconds (and the shorten
+ * an open sheet or window, with 'Pausar' and 'Reanudar'; 'Más' with the custom seconds (and the shorten
  * question, which a bid closes), asking viewers for sound (its toast keeps off the top bar and the
  * lot card), the picker, the quick auction and 'Editar Sesión'; leaving while live asks first and
  * stops the broadcast; 'Terminar el show' asks and ends it. A rehearsal carries its banner.
@@ -223,6 +223,9 @@ describe('the phone Hub’s controls', () => {
     await hub.getByRole('button', { name: p.more, exact: true }).click();
     await more.getByRole('button', { name: h.lots.add }).click();
     const picker = hub.getByRole('dialog', { name: h.picker.title });
+    // The auto-advance strip stays in sight in the Hub's windows too (paused here), with 'Reanudar'.
+    const inWindow = (window: Locator) => window.getByTestId('auto-advance-sheet').getByRole('button', { name: h.flow.resume }).waitFor();
+    await inWindow(picker);
     await picker.getByRole('button', { name: fill(h.picker.addLabel, { name: EXTRA }) }).click();
     await eventually(async () => (await queue()).includes(EXTRA)).toBe(true);
     await picker.getByRole('button', { name: t.common.close }).first().click();
@@ -232,13 +235,13 @@ describe('the phone Hub’s controls', () => {
     await hub.getByRole('button', { name: p.more, exact: true }).click();
     await more.getByRole('button', { name: h.lots.quick }).click();
     const quick = hub.getByRole('dialog', { name: h.quick.title });
-    await quick.waitFor();
+    await inWindow(quick);
     await quick.getByRole('button', { name: t.common.close }).first().click();
     await quick.waitFor({ state: 'detached' });
     await hub.getByRole('button', { name: p.more, exact: true }).click();
     await more.getByRole('button', { name: p.editShow }).click();
     const edit = hub.getByRole('dialog', { name: h.edit.title });
-    await edit.waitFor();
+    await inWindow(edit);
     await edit.getByRole('button', { name: t.common.close }).first().click();
     await edit.waitFor({ state: 'detached' });
 

@@ -106,6 +106,19 @@ function update(queryClient: QueryClient, id: string, fn: (data: LiveSessionData
  * current lot come through its auction room (the bid panel's own `useAuctionLive`); an
  * `auctionState` that reaches this page is applied to its lot too.
  */
+/**
+ * The session's detail as this page already holds it (no request, no room of its own): for a window
+ * over a screen that follows the session with useLiveSession, which keeps it current.
+ */
+export function useHeldLiveSession(id: string | null): LiveSessionData | null {
+  const query = useQuery({
+    queryKey: liveKeys.detail(id ?? ''),
+    queryFn: ({ signal }) => fetchLiveSession(id ?? '', signal),
+    enabled: false,
+  });
+  return id ? (query.data ?? null) : null;
+}
+
 export function useLiveSession(id: string | null, opts: { host?: boolean } = {}) {
   const queryClient = useQueryClient();
   const sessionId = id ?? '';

@@ -12,6 +12,7 @@ import { PHONE_CONTROLS_CLASS, useIsPhoneHub } from './hub-layout';
 import { DiscardPrompt, useDiscardGuard } from './hub-prompts';
 import { HUB_WINDOW } from './hub-windows';
 import { LotsPanel } from './lots-panel';
+import { WindowAutoAdvance } from './phone/phone-sheet';
 import { mexicoDateOf } from './schedule';
 import { TitleAndDateFields, useFieldError, WhatsappField } from './session-fields';
 import { canSaveSession, type EditSessionValues, editValuesFrom, type FieldErrors, parseEditSession } from './session-form';
@@ -48,6 +49,7 @@ export function EditSessionModal({ sessionId, onClose, onAddLot }: EditSessionMo
         className={isPhone ? PHONE_CONTROLS_CLASS : undefined}
         closeButtonProps={{ 'aria-label': t('common.close') }}
       >
+        <WindowAutoAdvance sessionId={sessionId} />
         {sessionId && (
           <EditBody key={sessionId} sessionId={sessionId} onClose={guard.requestClose} onDirtyChange={setDirty} onAddLot={() => onAddLot(sessionId)} />
         )}

@@ -9,6 +9,7 @@ import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { PHONE_HUB_QUERY } from './hub-layout';
 import { HUB_WINDOW } from './hub-windows';
+import { WindowAutoAdvance } from './phone/phone-sheet';
 import { PHONE_TARGET_PX, PickerRow } from './picker-row';
 
 /**
@@ -64,6 +65,7 @@ export function PickerModal({ sessionId, opened, onClose }: { sessionId: string;
       centered={!isMobile}
       closeButtonProps={{ 'aria-label': t('common.close'), size: isMobile ? 'xl' : 'md' }}
     >
+      <WindowAutoAdvance sessionId={sessionId} />
       <Stack gap="sm">
         <TextInput
           size={isMobile ? 'lg' : 'sm'}

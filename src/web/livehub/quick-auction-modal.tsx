@@ -29,6 +29,7 @@ import { apiErrorText } from '../lib/api-errors';
 import { PHONE_CONTROLS_CLASS, useIsPhoneHub } from './hub-layout';
 import { DiscardPrompt, ReopenPrompt, useAskReopen, useDiscardGuard } from './hub-prompts';
 import { HUB_WINDOW } from './hub-windows';
+import { WindowAutoAdvance } from './phone/phone-sheet';
 import {
   canSubmitQuickAuction,
   INITIAL_QUICK_VALUES,
@@ -140,6 +141,7 @@ export function QuickAuctionModal({ sessionId, opened, onClose }: { sessionId: s
         className={isPhone ? PHONE_CONTROLS_CLASS : undefined}
         closeButtonProps={{ 'aria-label': t('common.close') }}
       >
+        <WindowAutoAdvance sessionId={sessionId} />
         <form
           noValidate
           onSubmit={(e) => {

@@ -1,9 +1,10 @@
 import { Button, Group, Text } from '@mantine/core';
 import { type ReactNode, useLayoutEffect, useRef } from 'react';
-import type { LiveSessionData } from '../../api/live';
+import { type LiveSessionData, useHeldLiveSession } from '../../api/live';
 import { NativeDialog } from '../../components/native-dialog';
 import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
+import { useIsPhoneHub } from '../hub-layout';
 import { autoAdvanceText, useAutoAdvance } from '../timer-actions';
 import { useNow } from '../use-now';
 import classes from './phone-hub.module.css';
@@ -45,6 +46,42 @@ export function AutoAdvanceStrip({ detail, place }: { detail: LiveSessionData; p
 }
 
 /**
+ * The auto-advance countdown pinned at the top of a scrolling window, right under its own sticky
+ * header (whose height depends on the title's lines): a phone sheet, or one of the Hub's windows
+ * opened from the phone (the picker, the quick auction, the show's editor).
+ */
+function PinnedAutoAdvance({ detail }: { detail: LiveSessionData }) {
+  const pinRef = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const pin = pinRef.current;
+    const header = pin?.parentElement?.previousElementSibling;
+    if (!pin || !(header instanceof HTMLElement)) return;
+    const place = () => pin.style.setProperty('top', `${header.offsetHeight}px`);
+    place();
+    const observer = new ResizeObserver(place);
+    observer.observe(header);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div ref={pinRef} className={classes.sheetPin}>
+      <AutoAdvanceStrip detail={detail} place="sheet" />
+    </div>
+  );
+}
+
+/**
+ * In a window of the Hub over the phone Hub: the countdown as the page holds the show (the phone
+ * Hub under the window keeps it live), so the seller does not lose it while she adds a lot. Put it
+ * first in the window's body; nothing on a desktop, where the timer panel stays in sight.
+ */
+export function WindowAutoAdvance({ sessionId }: { sessionId: string | null }) {
+  const isPhone = useIsPhoneHub();
+  const detail = useHeldLiveSession(isPhone ? sessionId : null);
+  if (!isPhone || !detail) return null;
+  return <PinnedAutoAdvance detail={detail} />;
+}
+
+/**
  * A bottom sheet of the phone Hub (the browser's own modal <dialog>, so nothing else on the page
  * takes a tap while it is open), with the auto-advance countdown pinned under its title.
  */
@@ -63,23 +100,9 @@ export function PhoneSheet({
   testId: string;
   children: ReactNode;
 }) {
-  const pinRef = useRef<HTMLDivElement>(null);
-  // Pinned right under the dialog's own sticky header, whose height depends on the title's lines.
-  useLayoutEffect(() => {
-    const pin = pinRef.current;
-    const header = pin?.parentElement?.previousElementSibling;
-    if (!pin || !(header instanceof HTMLElement)) return;
-    const place = () => pin.style.setProperty('top', `${header.offsetHeight}px`);
-    place();
-    const observer = new ResizeObserver(place);
-    observer.observe(header);
-    return () => observer.disconnect();
-  }, []);
   return (
     <NativeDialog title={title} size="sheet" closable={closable} onClose={onClose}>
-      <div ref={pinRef} className={classes.sheetPin}>
-        <AutoAdvanceStrip detail={detail} place="sheet" />
-      </div>
+      <PinnedAutoAdvance detail={detail} />
       <div data-testid={testId}>{children}</div>
     </NativeDialog>
   );
