@@ -50,7 +50,7 @@ export function PhoneLotCard({ detail, leaderName }: { detail: LiveSessionData; 
           {phase === 'running' ? t('livehub.lots.current') : t(`livehub.lots.phase.${phase}`)}
         </Badge>
       </Group>
-      <Text fw={700} size="sm" lineClamp={1} data-testid="phone-lot-name">
+      <Text fw={700} size="sm" lineClamp={2} data-testid="phone-lot-name">
         {lot.auction.name || t('livehub.picker.unnamed')}
       </Text>
       <CurrentLotLive state={lot.auction.state} phase={phase} leaderName={leaderName} offsetMs={clockOffset(detail.serverNow, detail.receivedAt)} />
