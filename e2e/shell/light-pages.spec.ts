@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { sourceMapsDir } from '../../src/server/web/source-maps.js';
 import { buildCategory, signInAs } from '../../test/support/actors.js';
 import { injectAs } from '../../test/support/server.js';
 import { setupAppAndBrowser, webDir } from '../support/app.js';
@@ -27,7 +28,8 @@ const hasRouter = (scriptPath: string) => readFileSync(path.join(webDir, scriptP
 
 /** The source files a built script was made from, from its source map (Rolldown's runtime has none). */
 function sourcesOf(scriptPath: string): string[] {
-  const map = path.join(webDir, `${scriptPath}.map`);
+  // The maps sit beside the served folder, never in it (src/server/web/source-maps.ts).
+  const map = path.join(sourceMapsDir(webDir), `${scriptPath}.map`);
   if (!existsSync(map)) return [];
   return (JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }).sources;
 }
@@ -86,6 +88,8 @@ describe('a light public page', () => {
     const container = manifest()['src/web/components/notifications-container.tsx']?.file;
     expect(container, 'the container is a chunk of its own').toBeDefined();
     expect(scripts.map((s) => s.path)).not.toContain(`/${container}`);
+    // The maps are read: the check below cannot pass on none.
+    expect(scripts.some((s) => sourcesOf(s.path).length > 0)).toBe(true);
     const heavy = scripts.flatMap((s) => sourcesOf(s.path).filter((source) => NOT_ON_PUBLIC_PAGES.some((library) => source.includes(library))));
     expect(heavy).toEqual([]);
     // Chromium accepts brotli: every script worth compressing came as brotli.
