@@ -1,10 +1,10 @@
 import { Alert, Badge, Button, Group, Stack, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { type FormEvent, useState } from 'react';
 import { ZModeratorInput } from '../../../domain/chat.js';
 import { useSessionModerators } from '../../api/chat';
 import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
+import { ActionNoticeLine, useActionNotice } from '../../public/chat/action-notice';
 
 /** The session's moderators: the owners (seller, company admins, not removable) and those appointed by e-mail (shown to the owners only). */
 export function ModeratorsList({ sessionId }: { sessionId: string }) {
@@ -12,6 +12,8 @@ export function ModeratorsList({ sessionId }: { sessionId: string }) {
   const { list, add, remove } = useSessionModerators(sessionId);
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // Said in the list, not as a toast: on a phone the list is in a sheet, above any toast.
+  const actionNotice = useActionNotice();
   const errorText = (caught: unknown) => apiErrorText(caught, { networkMessage: t('common.networkError'), fallback: t('live.chat.actions.failed') });
 
   const onSubmit = (event: FormEvent) => {
@@ -24,7 +26,7 @@ export function ModeratorsList({ sessionId }: { sessionId: string }) {
     setError(null);
     add.mutate(parsed.data.email, {
       onSuccess: () => {
-        notifications.show({ color: 'green', message: t('livehub.chatPanel.moderators.added', { email: parsed.data.email }) });
+        actionNotice.show(t('livehub.chatPanel.moderators.added', { email: parsed.data.email }));
         setEmail('');
       },
       onError: (caught) => setError(errorText(caught)),
@@ -57,6 +59,7 @@ export function ModeratorsList({ sessionId }: { sessionId: string }) {
           </Button>
         </Group>
       </form>
+      <ActionNoticeLine notice={actionNotice.notice} />
       {list.isError && !list.data && (
         <Alert color="red" variant="light" role="alert">
           {t('livehub.chatPanel.moderators.loadFailed')}
@@ -95,7 +98,7 @@ export function ModeratorsList({ sessionId }: { sessionId: string }) {
                 color="red"
                 aria-label={t('livehub.chatPanel.moderators.removeLabel', { name: moderator.name })}
                 loading={remove.isPending && remove.variables === moderator.userId}
-                onClick={() => remove.mutate(moderator.userId, { onError: (caught) => notifications.show({ color: 'red', message: errorText(caught) }) })}
+                onClick={() => remove.mutate(moderator.userId, { onError: (caught) => actionNotice.show(errorText(caught), 'error') })}
               >
                 {t('livehub.chatPanel.moderators.remove')}
               </Button>
