@@ -99,7 +99,8 @@ async function openApp(user: Pick<E2eUser, 'email' | 'name'> | null): Promise<{ 
       w.cspViolations.push(`${e.violatedDirective} ${e.blockedURI} from ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`),
     );
   });
-  await page.goto(`${app.url}/`);
+  // The Live Hub's path: only there may a page use the camera and microphone (Permissions-Policy).
+  await page.goto(`${app.url}/admin/livehub`);
   return { page, requests };
 }
 
