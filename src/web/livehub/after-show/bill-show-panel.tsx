@@ -127,7 +127,13 @@ export function BillShowPanel({ detail }: { detail: LiveSessionData }) {
       ) : null}
       <BillPreview rows={data.preview} />
       {notice ? (
-        <Alert color={notice.ok ? 'green' : 'red'} role={notice.ok ? 'status' : 'alert'} withCloseButton onClose={() => setNotice(null)}>
+        <Alert
+          color={notice.ok ? 'green' : 'red'}
+          role={notice.ok ? 'status' : 'alert'}
+          withCloseButton
+          onClose={() => setNotice(null)}
+          closeButtonLabel={t('common.close')}
+        >
           {notice.text}
         </Alert>
       ) : null}
