@@ -104,7 +104,7 @@ describe('blocking the leader from the live page', () => {
     // Bea's phone: the price is back at her 400 and she leads, without reloading; the troll's line is gone from the history.
     await eventually(() => bea.getByTestId('current-price').innerText()).toBe(formatMoney(400));
     await eventually(() => bea.getByTestId('lot-leader').innerText()).toContain(t.live.phone.leaderYou);
-    await troll.getByTestId('chat-standing').filter({ hasText: c.blocked }).waitFor();
+    await troll.getByTestId('chat-blocked').getByText(c.blocked).waitFor();
 
     for (const p of [sp, bea, troll]) await p.context().close();
   });
