@@ -116,12 +116,12 @@ export function BillShowPanel({ detail }: { detail: LiveSessionData }) {
         </Button>
       </Group>
       {!data.rules ? (
-        <Text size="sm" c="orange.9">
+        <Text size="sm" c="orange">
           {t('showBilling.shipping.notSet')}
         </Text>
       ) : null}
       {isUnsaved ? (
-        <Text size="sm" c="orange.9" role="status" data-testid="shipping-unsaved">
+        <Text size="sm" c="orange" role="status" data-testid="shipping-unsaved">
           {t('showBilling.shipping.unsaved')}
         </Text>
       ) : null}
