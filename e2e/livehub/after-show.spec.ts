@@ -14,7 +14,7 @@ import { createAuctionAs } from '../support/auctions.js';
 import { auditPage, formatFindings } from '../support/axe.js';
 import { newPage } from '../support/browser.js';
 import { fill, t } from '../support/catalogue.js';
-import { tapToBid } from '../support/live-phone.js';
+import { oneTapButton, openSheet } from '../support/live-phone.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 import { eventually } from '../support/wait.js';
 
@@ -23,8 +23,8 @@ import { eventually } from '../support/wait.js';
  * charts, bills it ('Cobrar el show', 'Generar enlaces') and has each buyer's WhatsApp message and
  * the due reminders. On 390 px phones one buyer pays in the sandbox, another lets the deadline pass
  * (twice, so the shop's strike limit of 2 blocks him); the seller gives the lot a Segunda
- * oportunidad, the runner-up pays it from Mis compras, and the blocked buyer's next bid in the
- * shop's live show is refused in the bid engine's words.
+ * oportunidad, the runner-up pays it from Mis compras, and the blocked buyer finds no bid button in
+ * the shop's live show, told why, while a bid is refused in the bid engine's words.
  *
  * The tests run in order, each picking up where the last left the show.
  */
@@ -364,7 +364,7 @@ describe('after the show', () => {
     await trompo.getByText(u.offerStatus.paid, { exact: true }).waitFor();
   });
 
-  it('Beto, blocked for two expired bills, is refused a bid in the shop’s live show', async () => {
+  it('Beto, blocked for two expired bills, cannot bid in the shop’s live show, and is told why', async () => {
     const created = await sellerCall<LiveSessionDetail>('post', '/api/live-sessions', {
       title: 'Show del viernes',
       scheduledAt: Date.now() + 3_600_000,
@@ -379,8 +379,15 @@ describe('after the show', () => {
 
     const page = await phone(beto);
     await page.goto(`${ctx.app.url}/live/${id}`);
-    await tapToBid(page, 300, { firstInShow: true });
-    await eventually(() => page.getByTestId('bid-refusal').innerText()).toBe(messages.unpaid.struck);
+    // No 'Pujar': the phone says he cannot bid in this shop, and its sheet says why.
+    await page.getByTestId('bid-state').getByText(t.unpaid.buyer.blockedTitle).waitFor();
+    expect(await oneTapButton(page).count()).toBe(0);
+    const sheet = await openSheet(page);
+    await sheet.getByTestId('unpaid-blocked').getByText(t.unpaid.buyer.blocked).waitFor();
+    // A bid sent anyway is refused by the bid engine, in its words.
+    const refused = await page.request.post(`${ctx.app.url}/api/auctions/${auction.id}/bids`, { data: { amount: 300 }, headers: { origin: ctx.app.url } });
+    expect(refused.status()).toBe(403);
+    expect((await refused.json()).error.message).toBe(messages.unpaid.struck);
     const state = await page.request.get(`${ctx.app.url}/api/auctions/${auction.id}`);
     expect(((await state.json()) as { bidCount: number }).bidCount).toBe(0);
   });

@@ -14,7 +14,7 @@ import { type A11yFinding, auditPage, formatFindings } from '../support/axe.js';
 import { newPage } from '../support/browser.js';
 import { fill, t } from '../support/catalogue.js';
 import { lowestContrast } from '../support/contrast.js';
-import { oneTapButton, tapToBid } from '../support/live-phone.js';
+import { closeSheet, oneTapButton, openSheet, tapToBid } from '../support/live-phone.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 import { eventually } from '../support/wait.js';
 
@@ -23,7 +23,8 @@ import { eventually } from '../support/wait.js';
  * minimum, over the video, without scrolling. The first bid asks once that bids are binding; a tap
  * at a price that moved is refused with the new amount, never raised; outbid and won are told over
  * the video, above the chat's lines and never on them, and the sold lot's card says she won (not
- * that she is winning); signed out, the button signs in and comes back; a blocked buyer is refused.
+ * that she is winning); signed out, the button signs in and comes back; a blocked buyer has no
+ * button, is told why, and a bid sent anyway is refused.
  */
 const ctx = setupAppAndBrowser();
 const p = t.live.phone;
@@ -356,16 +357,21 @@ describe('the live show on a phone', () => {
     await visitor.context().close();
   });
 
-  it("a buyer the company blocked taps Pujar and reads the server's refusal; no bid is placed", async () => {
+  it('a buyer the company blocked finds no Pujar and is told why; a bid sent anyway is refused, and none is placed', async () => {
     const show = await newShow('Relojes con bloqueo', ['Reloj Tissot']);
     const lot = show.lots[0];
     await onTheBlock(show.id, lot?.id, 120);
     await ctx.app.ctx.db.insert(companyBlocks).values({ companyId: COMPANY, userId: carla.id });
     const phone = await phoneAs(carla, show.url);
     await phone.getByTestId('current-lot-name').getByText('Reloj Tissot').waitFor();
-    await tapToBid(phone, 500, { firstInShow: true });
-    await phone.getByTestId('bid-refusal').getByText(messages.bidding.blocked).waitFor();
-    await oneTapButton(phone, 500).waitFor();
+    await phone.getByTestId('bid-state').getByText(t.unpaid.buyer.blockedTitle).waitFor();
+    expect(await oneTapButton(phone).count()).toBe(0);
+    const sheet = await openSheet(phone);
+    await sheet.getByTestId('unpaid-blocked').getByText(t.unpaid.buyer.blockedByModerator).waitFor();
+    await closeSheet(phone);
+    const refused = await phone.request.post(`${ctx.app.url}/api/auctions/${lot?.auctionId}/bids`, { data: { amount: 500 }, headers: { origin: ctx.app.url } });
+    expect(refused.status()).toBe(403);
+    expect((await refused.json()).error.message).toBe(messages.bidding.blocked);
     expect(await bidLines(lot?.auctionId as string)).toEqual([]);
     // No box to write in the chat either, and the page says why.
     await phone.getByTestId('chat-blocked').getByText(t.live.chat.blocked).waitFor();

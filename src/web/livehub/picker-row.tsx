@@ -79,7 +79,7 @@ export function PickerRow({
             )}
           </Group>
           {kind !== 'waits' && (
-            <Text size="xs" c={kind === 'runsWithBids' ? 'orange.9' : 'dimmed'} data-testid="picker-ends">
+            <Text size="xs" c={kind === 'runsWithBids' ? 'orange' : 'dimmed'} data-testid="picker-ends">
               {t('livehub.picker.endsOnItsOwn', { date: ends })}
             </Text>
           )}

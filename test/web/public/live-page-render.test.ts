@@ -8,11 +8,13 @@ import type { PublicAuction } from '../../../src/domain/auctions';
 import type { AuctionLiveState } from '../../../src/domain/bidding';
 import { DEFAULT_BIDDING_CONFIG, type LiveDirectory, type LiveSessionPublic, type LotView } from '../../../src/domain/live';
 import { formatMoney } from '../../../src/domain/money';
+import type { MyUnpaidAnswer } from '../../../src/domain/unpaid';
 import { type LiveSessionData, liveKeys } from '../../../src/web/api/live';
 import { meKeys } from '../../../src/web/api/me';
 import { createQueryClient } from '../../../src/web/api/query-client';
 import es from '../../../src/web/i18n/es-MX.json';
 import { AuctionView } from '../../../src/web/public/auction/auction-view';
+import { myUnpaidKey } from '../../../src/web/public/bidding/unpaid-warning';
 import { LiveSessionView } from '../../../src/web/public/live/live-session-view';
 import { LivePage } from '../../../src/web/public/live-page';
 import { theme } from '../../../src/web/theme';
@@ -159,6 +161,20 @@ describe('the live page of a session', () => {
     const html = render(createElement(LiveSessionView, { data: { ...data, session, canEdit: true }, viewerCount: null }), undefined, seller);
     expect(html).toContain(es.bidding.ownAuction);
     expect(html).not.toContain('data-testid="bid-form"');
+  });
+
+  it('tells a buyer the seller blocked that they cannot bid, and why, instead of offering the form', () => {
+    const auctionId = show[2]?.auctionId ?? '';
+    const blocked = { overdue: 0, strikes: 0, limit: 2, blocked: true } satisfies MyUnpaidAnswer;
+    const html = render(
+      createElement(LiveSessionView, { data: detail({ currentLotId: show[2]?.id }, show), viewerCount: null }),
+      (client) => client.setQueryData(myUnpaidKey(auctionId), blocked),
+      buyer(),
+    );
+    expect(html).toContain(es.unpaid.buyer.blockedTitle);
+    expect(html).toContain(es.unpaid.buyer.blockedByModerator);
+    expect(html).not.toContain('data-testid="bid-form"');
+    expect(html).not.toContain(es.bidding.form.signIn);
   });
 
   it("paused: 'La transmisión está en pausa', and the lot stays on screen", () => {

@@ -30,8 +30,14 @@ const base: AuctionLiveState = {
   winnerTag: null,
   serverNow: 1_000_000,
 };
-const act = (over: Partial<AuctionLiveState>, opts: { isOver?: boolean; isOwnAuction?: boolean; myTag?: string | null } = {}) =>
-  primaryAction({ state: { ...base, ...over }, isOver: opts.isOver ?? false, isOwnAuction: opts.isOwnAuction ?? false, myTag: opts.myTag ?? 'me' });
+const act = (over: Partial<AuctionLiveState>, opts: { isOver?: boolean; isOwnAuction?: boolean; myTag?: string | null; isBlocked?: boolean } = {}) =>
+  primaryAction({
+    state: { ...base, ...over },
+    isOver: opts.isOver ?? false,
+    isOwnAuction: opts.isOwnAuction ?? false,
+    myTag: opts.myTag ?? 'me',
+    isBlocked: opts.isBlocked ?? false,
+  });
 
 /** A Storage stand-in in memory, optionally refusing every call as a blocked storage does. */
 function memoryStorage(opts: { broken?: boolean } = {}) {
@@ -68,6 +74,12 @@ describe('the one-tap button', () => {
     expect(act({ status: 'ended', winnerTag: null }, { myTag: null })).toEqual({ kind: 'ended', isWinner: false });
     expect(act({ status: 'pending' })).toEqual({ kind: 'pending' });
     expect(act({}, { isOwnAuction: true })).toEqual({ kind: 'own' });
+  });
+
+  it('offers nothing to a buyer the seller blocked, leading or not, while the lot runs; the close still says who won', () => {
+    expect(act({}, { isBlocked: true })).toEqual({ kind: 'blocked' });
+    expect(act({ leaderTag: 'me' }, { isBlocked: true })).toEqual({ kind: 'blocked' });
+    expect(act({ status: 'ended', winnerTag: 'other' }, { isBlocked: true })).toEqual({ kind: 'ended', isWinner: false });
   });
 });
 

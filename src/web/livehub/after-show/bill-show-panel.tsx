@@ -116,18 +116,24 @@ export function BillShowPanel({ detail }: { detail: LiveSessionData }) {
         </Button>
       </Group>
       {!data.rules ? (
-        <Text size="sm" c="martillo.9">
+        <Text size="sm" c="orange">
           {t('showBilling.shipping.notSet')}
         </Text>
       ) : null}
       {isUnsaved ? (
-        <Text size="sm" c="martillo.9" role="status" data-testid="shipping-unsaved">
+        <Text size="sm" c="orange" role="status" data-testid="shipping-unsaved">
           {t('showBilling.shipping.unsaved')}
         </Text>
       ) : null}
       <BillPreview rows={data.preview} />
       {notice ? (
-        <Alert color={notice.ok ? 'green' : 'red'} role={notice.ok ? 'status' : 'alert'} withCloseButton onClose={() => setNotice(null)}>
+        <Alert
+          color={notice.ok ? 'green' : 'red'}
+          role={notice.ok ? 'status' : 'alert'}
+          withCloseButton
+          onClose={() => setNotice(null)}
+          closeButtonLabel={t('common.close')}
+        >
           {notice.text}
         </Alert>
       ) : null}

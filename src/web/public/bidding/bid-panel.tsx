@@ -26,6 +26,8 @@ export interface BidPanelProps {
   /** The end time has passed on the server's clock (the close itself may not have arrived yet). */
   isOver: boolean;
   isOwnAuction: boolean;
+  /** The seller's company blocked the viewer: no form, no 'Comprar ya' (UnpaidWarning says why). */
+  isBlocked: boolean;
   /** 'browser': the device is offline (no bid can go out); 'live': the live connection is down, reconnecting. */
   offline: 'browser' | 'live' | null;
   isOutbid: boolean;
@@ -53,6 +55,8 @@ export function BidPanel(props: BidPanelProps) {
   const isEnded = state.status === 'ended';
   const isPending = state.status === 'pending';
   const isRunning = !isEnded && !isPending && !isOver;
+  /** Who may bid here: not the seller's own people, not a buyer the seller blocked. */
+  const mayBid = !props.isOwnAuction && !props.isBlocked;
   const isLeading = myTag !== null && state.leaderTag === myTag;
   const hasWon = isEnded && myTag !== null && state.winnerTag === myTag;
   const nextMinimum = nextMinimumOf(state);
@@ -177,7 +181,7 @@ export function BidPanel(props: BidPanelProps) {
             {t('bidding.ownAuction')}
           </Text>
         )}
-        {isRunning && !props.isOwnAuction && me === null && (
+        {isRunning && mayBid && me === null && (
           <Stack gap="xs">
             <Button size="lg" fullWidth leftSection={<GavelIcon />} onClick={props.onSignIn} data-testid="sign-in-to-bid">
               {t('bidding.form.signIn')}
@@ -187,7 +191,7 @@ export function BidPanel(props: BidPanelProps) {
             </Text>
           </Stack>
         )}
-        {isRunning && !props.isOwnAuction && me !== null && (
+        {isRunning && mayBid && me !== null && (
           <Stack gap="xs">
             {me && !me.profileComplete && (
               <Text size="sm" c="dimmed">
@@ -206,7 +210,7 @@ export function BidPanel(props: BidPanelProps) {
             />
           </Stack>
         )}
-        {isRunning && !props.isOwnAuction && canBuyNow(state) && state.buyNowPrice !== null && (
+        {isRunning && mayBid && canBuyNow(state) && state.buyNowPrice !== null && (
           <Button
             variant="outline"
             size="md"

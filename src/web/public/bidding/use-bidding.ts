@@ -1,16 +1,21 @@
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { BID_ERROR_CODES } from '../../../domain/bid-rules.js';
 import type { AuctionLiveState, BidAnswer } from '../../../domain/bidding.js';
 import { formatMoney } from '../../../domain/money.js';
+import { CHAT_STANDING_EVENT } from '../../../domain/realtime.js';
+import type { MyUnpaidAnswer } from '../../../domain/unpaid.js';
 import { startSignIn } from '../../api/auth';
 import { bidKeys, useAuctionLive, useBidHistory } from '../../api/bids';
 import { hasPanelAccess, useMe } from '../../api/me';
+import { useSocketEvent } from '../../api/socket';
 import { useTranslation } from '../../i18n';
 import { clockOffset } from '../../lib/countdown';
 import type { BidPanelProps } from './bid-panel';
 import { stepAt } from './bid-steps';
 import { pickState } from './live-state';
+import { myUnpaidKey, useMyUnpaid } from './unpaid-warning';
 import { type BidAction, useBidFlow } from './use-bid-flow';
 import { type LiveNotice, useLiveNotices } from './use-live-notices';
 import { useHasPassed } from './use-server-clock';
@@ -53,10 +58,22 @@ export function useBidding({ auctionId, auctionName, companyId, source, onOverdu
   const isOver = useHasPassed(state.endTime, offset);
   const isRunning = state.status === 'active' || state.status === 'live';
 
+  // Blocked by the seller's company: no bid controls, and no 'outbid' as the block withdraws the
+  // viewer's bids. The buyer's own room says so at once ('chatStanding', before the withdrawal's
+  // new price), written straight into the cache the notices read.
+  const standing = useMyUnpaid(auctionId, Boolean(me.data));
+  const isBlocked = standing.data?.blocked ?? false;
+  useSocketEvent(CHAT_STANDING_EVENT, (event) => {
+    if (!event || (companyId !== null && event.companyId !== companyId)) return;
+    queryClient.setQueryData<MyUnpaidAnswer>(myUnpaidKey(auctionId), (d) => (d ? { ...d, blocked: event.isBlocked } : d));
+    void queryClient.invalidateQueries({ queryKey: myUnpaidKey(auctionId) });
+  });
+  const isBlockedNow = useCallback(() => queryClient.getQueryData<MyUnpaidAnswer>(myUnpaidKey(auctionId))?.blocked === true, [queryClient, auctionId]);
+
   const panelRef = useRef<HTMLDivElement>(null);
   const shouldToast = useCallback(() => !isPhone() || !isInView(panelRef.current), []);
   const isPanelInView = useCallback(() => isInView(panelRef.current), []);
-  const notices = useLiveNotices({ auctionId, auctionName, state, myTag, shouldToast, isPanelInView, onNotice });
+  const notices = useLiveNotices({ auctionId, auctionName, state, myTag, shouldToast, isPanelInView, onNotice, isBlocked: isBlockedNow });
   const live = useAuctionLive(auctionId, { onOutbid: (event) => notices.notifyOutbid(event.version, event.currentPrice) });
   const isBrowserOnline = useBrowserOnline();
   const isLiveDown = useDelayedFlag(!live.isConnected, OFFLINE_GRACE_MS);
@@ -99,6 +116,11 @@ export function useBidding({ auctionId, auctionName, companyId, source, onOverdu
   const hasBids = state.currentPrice !== null && state.bidCount > 0;
   const referencePrice = hasBids ? (state.currentPrice ?? state.startingPrice) : state.startingPrice;
   const flow = useBidFlow({ auctionId, me: me.data, referencePrice, onBidAnswer, onBought });
+  // A bid refused because of a block this page had not heard of: ask again, and the controls go.
+  const isRefusedAsBlocked = flow.refusal?.code === BID_ERROR_CODES.blocked;
+  useEffect(() => {
+    if (isRefusedAsBlocked) void queryClient.invalidateQueries({ queryKey: myUnpaidKey(auctionId) });
+  }, [isRefusedAsBlocked, queryClient, auctionId]);
 
   // The end passed on the server's clock but the close has not arrived: ask for it a few times.
   const overdueRef = useRef(onOverdue);
@@ -127,6 +149,7 @@ export function useBidding({ auctionId, auctionName, companyId, source, onOverdu
     myView,
     isOver,
     isOwnAuction,
+    isBlocked,
     offline,
     isOutbid: notices.isOutbid,
     outbidAmount: outbidAnswer?.version === state.version ? outbidAnswer.amount : null,
@@ -148,6 +171,7 @@ export function useBidding({ auctionId, auctionName, companyId, source, onOverdu
     history,
     myTag,
     isOver,
+    isBlocked,
     /** 'ended' as soon as the clock passes the end, before the close arrives. */
     displayStatus: isOver && isRunning ? ('ended' as const) : state.status,
     panel,

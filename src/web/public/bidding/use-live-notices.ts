@@ -43,6 +43,8 @@ export function useLiveNotices(opts: {
   isPanelInView: () => boolean;
   /** Given: every notice goes here (the phone's show tells them over the video), never as a toast. */
   onNotice?: (notice: LiveNotice) => void;
+  /** The seller blocked the viewer: the price falling as their bids are withdrawn is not being outbid. */
+  isBlocked?: () => boolean;
 }) {
   const { auctionId, auctionName, state, myTag } = opts;
   const shouldToastRef = useRef(opts.shouldToast);
@@ -51,6 +53,8 @@ export function useLiveNotices(opts: {
   isPanelInViewRef.current = opts.isPanelInView;
   const onNoticeRef = useRef(opts.onNotice);
   onNoticeRef.current = opts.onNotice;
+  const isBlockedRef = useRef(opts.isBlocked);
+  isBlockedRef.current = opts.isBlocked;
   /** The viewer led at some point on this page: a close won by someone else is 'lost' for them. */
   const hasLed = useRef(false);
   const { t } = useTranslation();
@@ -64,7 +68,7 @@ export function useLiveNotices(opts: {
   const notifyOutbid = useCallback(
     (version: number, price: number | null) => {
       // Once it has ended, the close says who won; an outbid notice would only contradict it.
-      if (version <= outbidVersion.current || latest.current.status === 'ended') return;
+      if (version <= outbidVersion.current || latest.current.status === 'ended' || isBlockedRef.current?.()) return;
       outbidVersion.current = version;
       setOutbid(true);
       hasLed.current = true;

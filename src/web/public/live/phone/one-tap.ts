@@ -17,14 +17,23 @@ export type PrimaryAction =
   | { kind: 'ended'; isWinner: boolean }
   | { kind: 'pending' }
   /** The auction is the viewer's own company's. */
-  | { kind: 'own' };
+  | { kind: 'own' }
+  /** The seller's company blocked the viewer: nothing to tap, whoever leads. */
+  | { kind: 'blocked' };
 
-export function primaryAction(a: { state: AuctionLiveState; isOver: boolean; isOwnAuction: boolean; myTag: string | null }): PrimaryAction {
+export function primaryAction(a: {
+  state: AuctionLiveState;
+  isOver: boolean;
+  isOwnAuction: boolean;
+  myTag: string | null;
+  isBlocked?: boolean;
+}): PrimaryAction {
   const { state } = a;
   if (state.status === 'ended') return { kind: 'ended', isWinner: a.myTag !== null && state.winnerTag === a.myTag };
   if (state.status === 'pending') return { kind: 'pending' };
   if (a.isOver) return { kind: 'closing' };
   if (a.isOwnAuction) return { kind: 'own' };
+  if (a.isBlocked) return { kind: 'blocked' };
   if (a.myTag !== null && state.leaderTag === a.myTag) return { kind: 'leading' };
   return { kind: 'bid', amount: nextMinimumOf(state) };
 }

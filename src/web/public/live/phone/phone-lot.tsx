@@ -10,6 +10,7 @@ import { GavelIcon } from '../../../components/icons';
 import { useTranslation } from '../../../i18n';
 import { BidPanel } from '../../bidding/bid-panel';
 import { BiddingModals } from '../../bidding/bidding-modals';
+import { UnpaidWarning } from '../../bidding/unpaid-warning';
 import { useBidding } from '../../bidding/use-bidding';
 import type { LiveNotice } from '../../bidding/use-live-notices';
 import { BindingDialog } from './binding-dialog';
@@ -49,7 +50,7 @@ export function PhoneLot({ sessionId, lot, companyId, offset, onNotice, sheet }:
   });
   const { state, panel } = bidding;
   const me = panel.me;
-  const action = primaryAction({ state, isOver: bidding.isOver, isOwnAuction: panel.isOwnAuction, myTag: bidding.myTag });
+  const action = primaryAction({ state, isOver: bidding.isOver, isOwnAuction: panel.isOwnAuction, myTag: bidding.myTag, isBlocked: bidding.isBlocked });
   const leader = leaderOf(state, flattenHistory(bidding.history.data), bidding.myTag);
   /** The amount a first tap showed, waiting for 'Entendido'. */
   const [bindingFor, setBindingFor] = useState<number | null>(null);
@@ -108,7 +109,9 @@ export function PhoneLot({ sessionId, lot, companyId, offset, onNotice, sheet }:
                     : t('live.phone.closed')
                   : action.kind === 'own'
                     ? t('bidding.ownAuction')
-                    : t('bidding.pending.title')}
+                    : action.kind === 'blocked'
+                      ? t('unpaid.buyer.blockedTitle')
+                      : t('bidding.pending.title')}
           </div>
         )}
         <SheetButton sheet={sheet} label={t('live.phone.more')} />
@@ -121,6 +124,12 @@ export function PhoneLot({ sessionId, lot, companyId, offset, onNotice, sheet }:
             </Title>
             <BidPanel {...panel} />
           </Stack>
+        )}
+        {/* Blocked: the sheet says why (a moderator's block, or unpaid bills) where the bid form was. */}
+        {action.kind === 'blocked' && (
+          <div className={classes.sheetSection}>
+            <UnpaidWarning auctionId={lot.auctionId} signedIn={Boolean(me)} />
+          </div>
         )}
       </ShowSheet>
       {bindingFor !== null && me && (
