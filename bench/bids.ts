@@ -638,7 +638,7 @@ async function runServerWorker(): Promise<void> {
     },
     { persistSecret: false },
   );
-  const { app, ctx } = await buildApp({ config, database, logger: false, scheduler: true });
+  const { app, ctx } = await buildApp({ config, database, logger: false, jobs: 'all' });
   const broadcasts = watchBroadcasts(ctx.realtime);
   await app.listen({ port: Number(process.env.BENCH_PORT), host: '127.0.0.1' });
   let cpuBefore = process.cpuUsage();
@@ -709,7 +709,7 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       ({ base, workers } = await startWorkers(databaseUrl, dataDir));
     } else {
       const config = loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent', DATA_DIR: dataDir, PORT: '0', SESSION_SECRET }, { persistSecret: false });
-      const built = await buildApp({ config, database, logger: false, scheduler: true });
+      const built = await buildApp({ config, database, logger: false, jobs: 'all' });
       app = built.app;
       broadcasts = watchBroadcasts(built.ctx.realtime);
       await app.listen({ port: 0, host: '127.0.0.1' });

@@ -79,7 +79,7 @@ async function serverRole(): Promise<void> {
     { persistSecret: false },
   );
   // No schedulers: nothing but the bench's requests touches the bills.
-  const { app } = await buildApp({ config, database, logger: false, scheduler: false });
+  const { app } = await buildApp({ config, database, logger: false, jobs: [] });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   process.once('message', async (m: { type?: string }) => {

@@ -100,7 +100,7 @@ export async function runLiveShow(engine: 'pglite' | 'postgresql', databaseUrl: 
     // The chatters are one process on one address standing for many phones: the per-address chat limit would stop them.
     const env = { NODE_ENV: 'development', LOG_LEVEL: 'silent', DATA_DIR: dataDir, PORT: '0', SESSION_SECRET, CHAT_LINES_PER_ADDRESS: '100000' };
     const config = loadConfig(env, { persistSecret: false });
-    const { app } = await buildApp({ config, database, logger: false, scheduler: true });
+    const { app } = await buildApp({ config, database, logger: false, jobs: 'all' });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -12,9 +12,9 @@ export const webDir = process.env.E2E_WEB_DIR ? path.resolve(process.env.E2E_WEB
 
 export type E2eApp = TestServer;
 
-/** The whole product (API, web app, Socket.IO) on a free port, on a fresh database. */
+/** The whole product (API, web app, Socket.IO, every background job) on a free port, on a fresh database. */
 export function startE2eApp(env: Record<string, string> = {}): Promise<E2eApp> {
-  return startTestServer({ env, webDir });
+  return startTestServer({ env, webDir, jobs: 'all' });
 }
 
 /** The usual spec setup: the product on a fresh database and a browser, both closed after the file. */

@@ -74,7 +74,7 @@ beforeAll(async () => {
   const found = readdirSync(path.join(buildDir, 'assets')).filter((f) => /^agora-[\w-]+\.js$/.test(f));
   expect(found, 'exactly one chunk built from src/web/video/agora.ts').toHaveLength(1);
   chunk = `/assets/${found[0]}`;
-  app = await startTestServer({ env: ENV, webDir: buildDir });
+  app = await startTestServer({ env: ENV, webDir: buildDir, jobs: 'all' });
   browser = await launchBrowser({ camera: true });
   seller = await prepareUser(app, { ...SELLER, roles: ['seller'], companyId: 'video-vera', companyName: 'Video Vera' });
   await prepareUser(app, { ...BUYER, roles: ['buyer'] });

@@ -16,16 +16,12 @@ import { createBidBatcher } from './features/bids/batcher.js';
 import { createBidBroadcaster } from './features/bids/broadcaster.js';
 import { createBidPresenter } from './features/bids/presenters.js';
 import { bidsRoutes } from './features/bids/routes.js';
-import { startClosingScheduler } from './features/bids/scheduler.js';
 import { categoriesRoutes } from './features/categories/routes.js';
+import { createChatPresenter } from './features/chat/presenters.js';
 import { chatRoutes } from './features/chat/routes.js';
 import { companiesRoutes } from './features/companies/routes.js';
 import { agoraRoutes } from './features/live/agora-routes.js';
-import { startAutoAdvanceScheduler } from './features/live/auto-advance.js';
 import { liveCalendarRoutes } from './features/live/calendar-routes.js';
-import { deleteExpiredLiveKeys } from './features/live/idempotency.js';
-import { startPublisherWatch } from './features/live/publisher-watch.js';
-import { rehearsalPlugin } from './features/live/rehearsal-plugin.js';
 import { liveRoutes } from './features/live/routes.js';
 import { mediaRoutes, UPLOADS_PATH } from './features/media/routes.js';
 import { opsRoutes } from './features/ops/routes.js';
@@ -35,29 +31,27 @@ import { createPayments } from './features/payments/setup.js';
 import { prebidsRoutes } from './features/prebids/routes.js';
 import { profileRoutes } from './features/profile/routes.js';
 import { purchasesRoutes } from './features/purchases/routes.js';
-import { startReminderJob } from './features/reminders/job.js';
 import { remindersRoutes } from './features/reminders/routes.js';
 import { whatsappWebhookPlugin } from './features/reminders/webhook-routes.js';
 import { showBillingRoutes } from './features/show-billing/routes.js';
 import { showSummaryRoutes } from './features/show-summary/routes.js';
-import { startViewerSampler } from './features/show-summary/sampler.js';
-import { startPaymentExpiry } from './features/unpaid/expiry.js';
 import { unpaidRoutes } from './features/unpaid/routes.js';
 import { usersRoutes } from './features/users/routes.js';
 import { installSessionLoader } from './http/auth-hooks.js';
 import { installOriginCheck } from './http/csrf.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandler } from './http/errors.js';
-import { createMetrics, installRequestMetrics } from './http/metrics.js';
+import { createMetrics, installJobMetrics, installRequestMetrics } from './http/metrics.js';
 import { createOpsAccess } from './http/ops-access.js';
 import { installPermissionsPolicy } from './http/permissions-policy.js';
 import { installBodyTimeout, serverTimeouts } from './http/timeouts.js';
+import { type JobName, type JobsHandle, jobs as jobRegistry, startJobs } from './jobs.js';
 import type { OidcIdentityProvider } from './providers/identity/types.js';
 import { createProviders } from './providers/index.js';
 import { createWhatsAppClient } from './providers/whatsapp/cloud.js';
+import { installReactions } from './reactions.js';
 import { createRealtime } from './realtime/index.js';
 import { createPublisher } from './realtime/publisher.js';
 import { createSessionCache } from './sessions/cache.js';
-import { deleteExpiredSessions } from './sessions/store.js';
 import { webRoutes } from './web/static.js';
 
 /**
@@ -133,8 +127,8 @@ export interface BuildOptions {
   webDir?: string;
   /** false: silent (tests); 'pretty': readable lines for a terminal; default: JSON lines. */
   logger?: false | 'pretty' | 'json';
-  /** false: no closing scheduler in this instance (a test driving closes by hand). */
-  scheduler?: boolean;
+  /** The background jobs this instance runs (jobs.ts): 'all' by default, as in production; a test names the few it needs. */
+  jobs?: readonly JobName[] | 'all';
 }
 
 /** Builds the whole server: plugins, then each feature's routes. The caller listens. */
@@ -202,6 +196,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     peers: { send: (message) => realtime.toPeers(SESSION_CACHE_EVENT, message), onMessage: (handler) => realtime.onPeer(SESSION_CACHE_EVENT, handler) },
   });
   const publisher = createPublisher({ realtime, sessions, broadcaster, log: app.log });
+  // The jobs start once the routes are registered (below); /readyz and /metrics read whichever run.
+  let running: JobsHandle;
   const ctx: AppContext = {
     config,
     database,
@@ -217,7 +213,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     payments,
     whatsapp: config.whatsapp ? createWhatsAppClient(config.whatsapp) : null,
     lifecycle: { draining: false },
+    jobs: { status: () => running.status() },
   };
+  running = startJobs(jobRegistry, [], { ctx, log: app.log });
 
   // First, so its onRequest hook runs before any other can answer (a refused origin, a 404).
   await app.register(fastifyHelmet, securityHeaders(video.cspConnectSrc, imageOrigins(config), config.publicUrl.protocol === 'https:'));
@@ -236,6 +234,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   installBodyTimeout(app, config.timeouts, (req) => req.routeOptions.url === UPLOADS_PATH);
   installSessionLoader(app, database.db, config.sessionSecret, sessions);
   installRequestMetrics(app, metrics);
+  installJobMetrics(metrics, () => running.status());
 
   await app.register(async (scope) => opsRoutes(scope, ctx));
   await app.register(async (scope) => authRoutes(scope, ctx));
@@ -248,7 +247,6 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => prebidsRoutes(scope, ctx));
   await app.register(async (scope) => liveRoutes(scope, ctx));
   await app.register(async (scope) => liveCalendarRoutes(scope, ctx));
-  await app.register(async (scope) => rehearsalPlugin(scope, ctx));
   await app.register(async (scope) => chatRoutes(scope, ctx));
   await app.register(async (scope) => agoraRoutes(scope, ctx));
   await app.register(async (scope) => mediaRoutes(scope, ctx));
@@ -265,43 +263,22 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     await app.register(async (scope) => webRoutes(scope, { distDir: opts.webDir as string, sourceMaps }));
   }
 
-  const sweep = setInterval(() => {
-    void deleteExpiredSessions(database.db).catch(() => {});
-    void deleteExpiredLiveKeys(database.db).catch(() => {});
-  }, 3_600_000);
-  sweep.unref();
-  const scheduler = opts.scheduler === false ? null : startClosingScheduler({ db: database.db, log: app.log, publish: publisher.publish });
-  // 'Avance automático' opens a show's next lot after the last one closed; off with the closing scheduler.
-  const autoAdvance = opts.scheduler === false ? null : startAutoAdvanceScheduler({ db: database.db, log: app.log, present, publish: publisher.publish });
-  // Unpaid bills expire at their deadline (strikes, the provider's link expired); off with the closing scheduler.
-  const paymentExpiry =
-    opts.scheduler === false
-      ? null
-      : startPaymentExpiry({ db: database.db, log: app.log, provider: ctx.payments.provider, accounts: ctx.payments.accounts, publish: publisher.publish });
-  // Payment reminders: their rows, skipping finished bills, and the WhatsApp Cloud API's sends.
-  const reminders = opts.scheduler === false ? null : startReminderJob({ ctx, log: app.log });
-  // The viewers chart of a show's summary: the viewer count of each live show every few seconds; off with the closing scheduler.
-  const viewerSampler = opts.scheduler === false ? null : startViewerSampler({ db: database.db, log: app.log, viewerCount: (id) => realtime.viewerCount(id) });
-  // A broadcast whose seller's page went without 'Detener' stops after a short grace; off with the closing scheduler.
-  const publisherWatch = opts.scheduler === false ? null : startPublisherWatch({ db: database.db, video, present, log: app.log, publish: publisher.publish });
+  // Everything that runs by itself: the event reactions, then the jobs (jobs.ts, reactions.ts).
+  const uninstallReactions = installReactions(publisher, { db: database.db, publisher, bidding: ctx.bidding, chat: createChatPresenter(config.sessionSecret) });
+  running = startJobs(jobRegistry, opts.jobs ?? 'all', { ctx, log: app.log });
 
   // Shutdown: new requests get 503, requests in flight finish, then the sockets close (an open
   // websocket would keep the HTTP server from closing), then the HTTP server, then the database.
   const inFlight = trackInFlight(app);
   app.addHook('preClose', async () => {
-    clearInterval(sweep);
     await inFlight.drained(10_000);
-    await scheduler?.stop();
-    await autoAdvance?.stop();
-    await paymentExpiry?.stop();
-    await reminders?.stop();
-    await viewerSampler?.stop();
-    await publisherWatch?.stop();
+    await running.stop();
     broadcaster.stop();
     await video.close();
     await realtime.close();
   });
   app.addHook('onClose', async () => {
+    uninstallReactions();
     if (ownsDatabase) await database.close();
   });
   return { app, ctx };

@@ -1,13 +1,26 @@
+/** How a loop's passes have gone so far: what /readyz and /metrics tell the operators. */
+export interface PassStatus {
+  /** Passes finished, failed ones included. */
+  runs: number;
+  failures: number;
+  /** When the last pass finished (null: none yet). */
+  lastRunAt: Date | null;
+  /** The last failed pass's error, kept after later passes succeed (null: none failed). */
+  lastError: { message: string; at: Date } | null;
+}
+
 /** A background job started with the app; `stop` waits for a pass under way to finish. */
 export interface PassLoop {
   stop(): Promise<void>;
+  status(): PassStatus;
 }
 
 /**
  * Runs a background job as passes: a pass, then sleep for as long as it answers (until the next
  * thing falls due), then the next pass, until stopped. Nothing is kept between passes, so a
  * restart or another instance simply finds the due rows on its own first pass. A failed pass is
- * logged (unless the app is stopping) and retried after `retryMs`.
+ * logged (unless the app is stopping) and retried after `retryMs`. Each pass's end and each
+ * failure are counted in `status()`.
  */
 export function startPassLoop(opts: {
   /** Names the job in the log line of a failed pass ('<name> pass failed'). */
@@ -25,13 +38,19 @@ export function startPassLoop(opts: {
   let running: Promise<void> | null = null;
   let stopped = false;
   const isStopped = () => stopped;
+  const status: PassStatus = { runs: 0, failures: 0, lastRunAt: null, lastError: null };
 
   async function pass(): Promise<number> {
     try {
       return await opts.pass(isStopped);
     } catch (err) {
+      status.failures++;
+      status.lastError = { message: err instanceof Error ? err.message : String(err), at: new Date() };
       if (!stopped) opts.log.error({ err }, `${opts.name} pass failed`);
       return opts.retryMs;
+    } finally {
+      status.runs++;
+      status.lastRunAt = new Date();
     }
   }
 
@@ -54,5 +73,6 @@ export function startPassLoop(opts: {
       if (timer) clearTimeout(timer);
       await running;
     },
+    status: () => ({ ...status }),
   };
 }

@@ -75,4 +75,25 @@ describe('a pass loop', () => {
     expect(sawStop).toBe(true);
     expect(lines).toEqual([]);
   });
+
+  it('counts its passes and failed passes, and keeps the last error after a pass that succeeds', async () => {
+    const { log } = captureLog();
+    let passes = 0;
+    const loop = startPassLoop({
+      name: 'test',
+      log,
+      retryMs: 1,
+      pass: async () => {
+        passes++;
+        if (passes === 1) throw new Error('database away');
+        return passes === 2 ? 0 : 60_000;
+      },
+    });
+    expect(loop.status()).toEqual({ runs: 0, failures: 0, lastRunAt: null, lastError: null });
+    await eventually(() => loop.status().runs === 3);
+    await loop.stop();
+    const status = loop.status();
+    expect(status).toMatchObject({ runs: 3, failures: 1, lastError: { message: 'database away' } });
+    expect(status.lastRunAt?.getTime()).toBeGreaterThanOrEqual(status.lastError?.at.getTime() ?? Number.POSITIVE_INFINITY);
+  });
 });

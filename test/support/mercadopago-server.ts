@@ -1,3 +1,4 @@
+import type { JobName } from '../../src/server/jobs.js';
 import { type FakeMercadoPago, startFakeMercadoPago } from './fake-mercadopago.js';
 import { startTestServer, type TestServer } from './server.js';
 
@@ -7,12 +8,12 @@ export const WEBHOOK_SECRET = 'mp-webhook-secret-for-tests';
 /**
  * A local fake Mercado Pago, and a test server paying through it: the platform's token, the OAuth
  * client sellers connect with, the webhook secret. `env` adds to (or overrides) that setup;
- * `scheduler: false` leaves out the background jobs, for a test that runs them by hand.
+ * `jobs` names the background jobs it runs (none by default, as `startTestServer`).
  * Close both after the file: `await server.close(); await fake.close();`.
  */
 export async function startWithFakeMercadoPago(
   env: Record<string, string> = {},
-  opts: { scheduler?: boolean } = {},
+  opts: { jobs?: readonly JobName[] } = {},
 ): Promise<{ fake: FakeMercadoPago; server: TestServer }> {
   const fake = await startFakeMercadoPago({ platformToken: 'APP_USR-platform-token', clientId: '123456', clientSecret: 'client-secret' });
   const server = await startTestServer({

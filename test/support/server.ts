@@ -2,6 +2,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
 import { type Config, loadConfig } from '../../src/server/config.js';
 import type { AppContext } from '../../src/server/context.js';
+import type { JobName } from '../../src/server/jobs.js';
 import type { OidcIdentityProvider } from '../../src/server/providers/identity/types.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 import { freePort } from './net.js';
@@ -28,11 +29,11 @@ export async function startTestServer(
     listen?: boolean;
     webDir?: string;
     /**
-     * false: no background job (the closing scheduler, auto-advance, payment expiry, reminders, viewer
-     * sampling, the publisher watch), for a test that runs them by hand: a job running beside it could
-     * take its rows first.
+     * The background jobs this server runs (src/server/jobs.ts): none unless the test names them
+     * (`jobs: ['closing']`), so no job takes rows a test is driving by hand. The browser tests'
+     * app runs them all, as production does.
      */
-    scheduler?: boolean;
+    jobs?: readonly JobName[] | 'all';
   } = {},
 ): Promise<TestServer> {
   const database = await createTestDatabase();
@@ -45,7 +46,7 @@ export async function startTestServer(
     logger: false,
     ...(opts.identity !== undefined ? { identity: opts.identity } : {}),
     ...(opts.webDir ? { webDir: opts.webDir } : {}),
-    ...(opts.scheduler === false ? { scheduler: false } : {}),
+    jobs: opts.jobs ?? [],
   });
   if (opts.listen !== false) await app.listen({ port: probe, host: '127.0.0.1' });
   return {

@@ -34,3 +34,73 @@ export function installRequestMetrics(app: FastifyInstance, metrics: Metrics): v
     duration.observe({ method: req.method, route }, reply.elapsedTime / 1000);
   });
 }
+
+/** A job as the metrics read it (jobs.ts's status). */
+interface JobReading {
+  name: string;
+  running: boolean;
+  runs: number;
+  failures: number;
+  lastRunAt: Date | null;
+  lastError: { at: Date } | null;
+}
+
+/**
+ * Each background job by name: whether it runs here, its passes and failed passes, and when it last
+ * ran and last failed, read from the jobs at each scrape (a job that never ran or never failed has
+ * no timestamp).
+ */
+export function installJobMetrics(metrics: Metrics, read: () => JobReading[]): void {
+  const registers = [metrics.registry];
+  const labelNames = ['job'] as const;
+  const seconds = (at: Date) => at.getTime() / 1000;
+  new Gauge({
+    name: 'martillo_job_running',
+    help: 'Whether the background job runs in this instance (1) or not (0)',
+    labelNames,
+    registers,
+    collect() {
+      for (const job of read()) this.set({ job: job.name }, job.running ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'martillo_job_last_run_timestamp_seconds',
+    help: "When the background job's last pass ended",
+    labelNames,
+    registers,
+    collect() {
+      this.reset();
+      for (const job of read()) if (job.lastRunAt) this.set({ job: job.name }, seconds(job.lastRunAt));
+    },
+  });
+  new Gauge({
+    name: 'martillo_job_last_error_timestamp_seconds',
+    help: "When the background job's last failed pass ended",
+    labelNames,
+    registers,
+    collect() {
+      this.reset();
+      for (const job of read()) if (job.lastError) this.set({ job: job.name }, seconds(job.lastError.at));
+    },
+  });
+  new Counter({
+    name: 'martillo_job_runs_total',
+    help: 'Passes of the background job, failed ones included',
+    labelNames,
+    registers,
+    collect() {
+      this.reset();
+      for (const job of read()) this.inc({ job: job.name }, job.runs);
+    },
+  });
+  new Counter({
+    name: 'martillo_job_failures_total',
+    help: 'Failed passes of the background job',
+    labelNames,
+    registers,
+    collect() {
+      this.reset();
+      for (const job of read()) this.inc({ job: job.name }, job.failures);
+    },
+  });
+}

@@ -18,7 +18,7 @@ beforeAll(async () => {
     path.join(webDir, 'index.html'),
     '<!doctype html><html lang="es-MX"><head><title>Martillo</title></head><body><div id="root"></div></body></html>',
   );
-  server = await startTestServer({ webDir, listen: false, scheduler: false });
+  server = await startTestServer({ webDir, listen: false });
 });
 afterAll(async () => {
   await server?.close();

@@ -43,7 +43,7 @@ function put(url: string, payload: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ jobs: ['closing'] });
   platformAdmin = await actor(['admin'], null);
 });
 afterEach(() => {

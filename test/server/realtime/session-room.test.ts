@@ -46,7 +46,7 @@ describe('the session room', () => {
   const open: Socket[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ jobs: ['closing'] });
     seller = await buildActor(server, { email: 'vende@sala.mx', name: 'Sara Vendedora', roles: ['seller'], companyId: COMPANY });
     buyer = await buildActor(server, { email: 'compra@sala.mx', name: 'Bruno Comprador', roles: ['buyer'], completeProfile: true });
   }, 60_000);
@@ -182,7 +182,7 @@ describe('closing lots', () => {
     const config = testConfig();
     let app: FastifyInstance | null = null;
     try {
-      const first = await buildApp({ config, database, logger: false, scheduler: false });
+      const first = await buildApp({ config, database, logger: false, jobs: [] });
       app = first.app;
       const seller = await buildActor(first, { email: 'vende@reinicio.mx', name: 'Rita Vendedora', roles: ['seller'], companyId: COMPANY });
       const { session, auction, lot } = await timedLot(first.app, first.ctx.db, seller, config.publicUrl.origin, 60);
@@ -193,7 +193,7 @@ describe('closing lots', () => {
       await first.app.close();
       app = null;
 
-      const second = await buildApp({ config, database, logger: false });
+      const second = await buildApp({ config, database, logger: false, jobs: ['closing'] });
       app = second.app;
       const db = second.ctx.db;
       await eventually(
@@ -232,7 +232,12 @@ describe('closing lots', () => {
         const port = await freePort();
         const url = `http://127.0.0.1:${port}`;
         // One secret, as instances behind one load balancer share it.
-        const built = await buildApp({ config: testConfig({ PUBLIC_URL: url, SESSION_SECRET: 'x'.repeat(40) }, port), database, logger: false });
+        const built = await buildApp({
+          config: testConfig({ PUBLIC_URL: url, SESSION_SECRET: 'x'.repeat(40) }, port),
+          database,
+          logger: false,
+          jobs: ['closing'],
+        });
         await built.app.listen({ port, host: '127.0.0.1' });
         apps.push({ ...built, url });
       }

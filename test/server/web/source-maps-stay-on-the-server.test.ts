@@ -55,7 +55,7 @@ afterAll(async () => {
 });
 
 async function serve(env: Record<string, string> = {}): Promise<TestServer> {
-  const server = await startTestServer({ webDir, listen: false, scheduler: false, env });
+  const server = await startTestServer({ webDir, listen: false, env });
   servers.push(server);
   return server;
 }

@@ -15,7 +15,6 @@ import { appointModerator, removeModerator } from './moderators.js';
 import { createAddressHasher } from './pace.js';
 import { createChatPresenter } from './presenters.js';
 import { lineNotFound, readChatPage, readChatSession, readLine, readPerson, requireModerator } from './queries.js';
-import { installChatSubscribers } from './system-lines.js';
 
 const ZParams = z.object({ id: z.string().max(64) });
 const ZLineParams = z.object({ id: z.string().max(64), messageId: z.string().max(64) });
@@ -59,9 +58,6 @@ export async function chatRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   const { db, publisher } = ctx;
   const present = createChatPresenter(ctx.config.sessionSecret);
   const hashAddress = createAddressHasher(ctx.config.sessionSecret);
-
-  const unsubscribe = installChatSubscribers({ db, publisher, present });
-  fastify.addHook('onClose', async () => unsubscribe());
 
   app.get('/api/live-sessions/:id/chat', { config: chat, schema: { params: ZParams, querystring: ZPageQuery } }, async (req) =>
     readChatPage(db, present, { sessionId: req.params.id, viewer: req.user, before: req.query.before ?? null }),

@@ -66,16 +66,19 @@ export async function writeLotFinished(db: Db, event: DomainEventOf<'lotFinished
   return writeSystemLine(db, { sessionId, key, system });
 }
 
+type SystemLineDeps = { db: Db; publisher: Pick<Publisher, 'publish'>; present: ChatPresenter };
+
 /** Each system line written is published as any line is. */
-export function installChatSubscribers(opts: { db: Db; publisher: Publisher; present: ChatPresenter }): () => void {
-  const { db, publisher, present } = opts;
-  const announce = async (line: ChatRow | null) => {
-    if (line) await publisher.publish([chatLine(present.message(line), null)]);
-  };
-  const offOpened = publisher.subscribe('lotTimerSet', async (event) => announce(await writeLotOpened(db, event)));
-  const offFinished = publisher.subscribe('lotFinished', async (event) => announce(await writeLotFinished(db, event)));
-  return () => {
-    offOpened();
-    offFinished();
-  };
+async function announce(deps: SystemLineDeps, line: ChatRow | null): Promise<void> {
+  if (line) await deps.publisher.publish([chatLine(deps.present.message(line), null)]);
+}
+
+/** A lot's timer was set: its "on the block" line, when it is new. */
+export async function announceLotOpened(deps: SystemLineDeps, event: DomainEventOf<'lotTimerSet'>): Promise<void> {
+  await announce(deps, await writeLotOpened(deps.db, event));
+}
+
+/** A lot finished: its "¡Vendido…!" or unsold line. */
+export async function announceLotFinished(deps: SystemLineDeps, event: DomainEventOf<'lotFinished'>): Promise<void> {
+  await announce(deps, await writeLotFinished(deps.db, event));
 }

@@ -4,7 +4,7 @@ import type { SessionStatus } from '../../../domain/live-public.js';
 import type { Db } from '../../db/connect.js';
 import type { EngineState } from '../../db/engine-rows.js';
 import { liveLots, liveSessions } from '../../db/schema.js';
-import type { DomainEvent, Publisher } from '../../realtime/publisher.js';
+import type { DomainEvent, DomainEventOf, Publisher } from '../../realtime/publisher.js';
 import type { BidPresenter } from '../bids/presenters.js';
 import { onBlockHereSql } from './lot-runs.js';
 import { presentStateEvent, type SessionView } from './presenters.js';
@@ -63,38 +63,39 @@ export function sessionDeleted(row: { id: string; version: number }): DomainEven
  * megabytes for one lot's status. Only a session whose close starts 'Avance automático' counting
  * down also hears its state, once, since that carries when the next lot opens (autoAdvanceAt).
  */
-export function installLiveSubscribers(opts: { db: Db; publisher: Publisher; present: BidPresenter }): () => void {
+export async function tellLotFinished(
+  opts: { db: Db; publisher: Pick<Publisher, 'publish'>; present: BidPresenter },
+  { state }: DomainEventOf<'auctionClosed'>,
+): Promise<void> {
   const { db, publisher, present } = opts;
-  return publisher.subscribe('auctionClosed', async ({ state }) => {
-    const lots = await db
-      .select({
-        id: liveLots.id,
-        sessionId: liveLots.sessionId,
-        version: liveSessions.version,
-        status: liveSessions.status,
-        autoAdvancePaused: liveSessions.autoAdvancePaused,
-        biddingConfig: liveSessions.biddingConfig,
-        offered: sql<boolean>`${onBlockHereSql({ id: sql`${liveLots.id}`, sessionId: sql`${liveLots.sessionId}`, auctionId: sql`${liveLots.auctionId}` })}`,
-      })
-      .from(liveLots)
-      .innerJoin(liveSessions, eq(liveSessions.id, liveLots.sessionId))
-      .where(eq(liveLots.auctionId, state.id));
-    if (lots.length === 0) return;
-    const closed = present.state({ ...state, serverNow: Date.now() });
-    await publisher.publish(
-      lots.map(
-        (lot) =>
-          ({
-            type: 'lotFinished',
-            finished: { sessionId: lot.sessionId, lotId: lot.id, state: closed, version: lot.version, offered: Boolean(lot.offered) },
-          }) as const,
-      ),
-    );
-    // 'Avance automático' counts down from this close: the Hub and the public page hear when the next lot opens.
-    for (const lot of lots) {
-      if (lot.status !== 'live' || lot.autoAdvancePaused || normalizeBiddingConfig(lot.biddingConfig).autoAdvanceSeconds === null) continue;
-      const view = await readSessionView(db, lot.sessionId);
-      if (view?.autoAdvanceAt) await publisher.publish([sessionChanged(view, present, { statusChanged: false })]);
-    }
-  });
+  const lots = await db
+    .select({
+      id: liveLots.id,
+      sessionId: liveLots.sessionId,
+      version: liveSessions.version,
+      status: liveSessions.status,
+      autoAdvancePaused: liveSessions.autoAdvancePaused,
+      biddingConfig: liveSessions.biddingConfig,
+      offered: sql<boolean>`${onBlockHereSql({ id: sql`${liveLots.id}`, sessionId: sql`${liveLots.sessionId}`, auctionId: sql`${liveLots.auctionId}` })}`,
+    })
+    .from(liveLots)
+    .innerJoin(liveSessions, eq(liveSessions.id, liveLots.sessionId))
+    .where(eq(liveLots.auctionId, state.id));
+  if (lots.length === 0) return;
+  const closed = present.state({ ...state, serverNow: Date.now() });
+  await publisher.publish(
+    lots.map(
+      (lot) =>
+        ({
+          type: 'lotFinished',
+          finished: { sessionId: lot.sessionId, lotId: lot.id, state: closed, version: lot.version, offered: Boolean(lot.offered) },
+        }) as const,
+    ),
+  );
+  // 'Avance automático' counts down from this close: the Hub and the public page hear when the next lot opens.
+  for (const lot of lots) {
+    if (lot.status !== 'live' || lot.autoAdvancePaused || normalizeBiddingConfig(lot.biddingConfig).autoAdvanceSeconds === null) continue;
+    const view = await readSessionView(db, lot.sessionId);
+    if (view?.autoAdvanceAt) await publisher.publish([sessionChanged(view, present, { statusChanged: false })]);
+  }
 }

@@ -14,7 +14,7 @@ import { stopAbandonedStream } from './stream.js';
  */
 export const PUBLISHER_GRACE_MS = 20_000;
 /** How often the broadcasts are checked: a gone publisher is stopped within the grace plus this. */
-const WATCH_EVERY_MS = 5_000;
+export const WATCH_EVERY_MS = 5_000;
 /** The broadcasts one pass looks at, oldest start first (far more than one server carries). */
 const WATCH_LIMIT = 500;
 

@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import { nextMinimumBid } from '../../../domain/bid-rules.js';
 import { type Db, rows } from '../../db/connect.js';
 import type { EngineLine, EngineState } from '../../db/engine-rows.js';
-import type { DomainEvent } from '../../realtime/publisher.js';
+import { type PassLoop, startPassLoop } from '../../pass-loop.js';
+import type { DomainEvent, DomainEventOf } from '../../realtime/publisher.js';
 import { refreshAuctionSearchText } from '../auctions/search-text.js';
 import type { BidPresenter } from '../bids/presenters.js';
 import { sessionChanged } from './events.js';
@@ -168,31 +169,10 @@ export function createRehearsalDriver(deps: RehearsalDriverDeps) {
     return { bids, restored };
   }
 
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
-  let stopped = false;
   return {
     tick,
-    /** Ticks every `intervalMs` until stopped; a failed tick is reported to `onError` and the next one runs. */
-    start(intervalMs: number, onError: (err: unknown) => void) {
-      const loop = () => {
-        if (stopped) return;
-        timer = setTimeout(() => {
-          running = tick()
-            .catch(onError)
-            .finally(() => {
-              running = null;
-              loop();
-            });
-        }, intervalMs);
-        timer.unref();
-      };
-      loop();
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
+    /** Takes the simulated viewers this driver set away, once its ticks have stopped. */
+    release() {
       for (const id of watched) deps.viewers?.setSimulatedViewers(id, null);
       watched.clear();
     },
@@ -207,4 +187,39 @@ export async function restoreAndTell(deps: Pick<RehearsalDriverDeps, 'db' | 'pre
   const view = await readSessionView(deps.db, sessionId);
   await deps.publish([...restored.events, ...(view ? [sessionChanged(view, deps.present, { statusChanged: false })] : [])]);
   return restored.auctionIds;
+}
+
+/** How often the rehearsal driver looks at the open rehearsals' lots. */
+export const REHEARSAL_TICK_MS = 1000;
+
+/** The driver as a background job of the app: a tick every second on every instance. */
+export function startRehearsalDriver(deps: RehearsalDriverDeps & { log: { error(obj: { err: unknown }, msg: string): void } }): PassLoop {
+  const driver = createRehearsalDriver(deps);
+  const loop = startPassLoop({
+    name: 'rehearsal driver',
+    log: deps.log,
+    retryMs: REHEARSAL_TICK_MS,
+    firstDelayMs: REHEARSAL_TICK_MS,
+    unref: true,
+    async pass() {
+      await driver.tick();
+      return REHEARSAL_TICK_MS;
+    },
+  });
+  return {
+    async stop() {
+      await loop.stop();
+      driver.release();
+    },
+    status: () => loop.status(),
+  };
+}
+
+/** A rehearsal that ended on this instance is put back at once, after its end is published (the driver's tick puts back any an instance missed). */
+export async function restoreEndedRehearsal(
+  deps: Pick<RehearsalDriverDeps, 'db' | 'present' | 'publish'>,
+  event: DomainEventOf<'sessionChanged'>,
+): Promise<void> {
+  const { session } = event.state;
+  if (session.rehearsal && session.status === 'ended') await restoreAndTell(deps, session.id);
 }

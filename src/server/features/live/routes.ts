@@ -26,7 +26,6 @@ import { VideoUnavailableError } from '../../providers/video/types.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import type { CurrentUser } from '../../sessions/store.js';
 import { describeAuction } from '../auctions/service.js';
-import { installLiveSubscribers } from './events.js';
 import { idempotencyKeyOf, keyClaim } from './idempotency.js';
 import { setLotFormat } from './lot-format.js';
 import { addLot, removeLot, reorderLots, setCurrentLot } from './lots.js';
@@ -73,9 +72,6 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, publisher, realtime } = ctx;
   const { present } = ctx.bidding;
-
-  const unsubscribe = installLiveSubscribers({ db, publisher, present });
-  fastify.addHook('onClose', async () => unsubscribe());
 
   /** The session as `viewer` reads it, for an answer. */
   const detailOf = (view: SessionView, viewer: CurrentUser | null) =>

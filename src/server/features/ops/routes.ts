@@ -8,7 +8,10 @@ export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   /** Liveness: the process answers. */
   app.get('/healthz', async () => ({ status: 'ok' }));
 
-  /** Readiness: the database answers and every migration is applied, and the process is not shutting down. */
+  /**
+   * Readiness: the database answers and every migration is applied, and the process is not shutting
+   * down. The background jobs are listed with their last run and last error; they do not change the status.
+   */
   app.get('/readyz', async (_req, reply) => {
     if (ctx.lifecycle.draining) return reply.code(503).send({ status: 'draining' });
     const database = await ctx.database.ping().then(
@@ -17,7 +20,14 @@ export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     );
     const migrations = database && (await migrationsApplied(ctx.db));
     const ready = database && migrations;
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks: { database, migrations } });
+    // What runs by itself, and how it went: told, never counted in the answer's status.
+    const jobs = ctx.jobs.status().map((job) => ({
+      name: job.name,
+      running: job.running,
+      lastRunAt: job.lastRunAt?.toISOString() ?? null,
+      lastError: job.lastError ? { message: job.lastError.message, at: job.lastError.at.toISOString() } : null,
+    }));
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks: { database, migrations }, jobs });
   });
 
   // For the operators only (this machine, METRICS_ALLOW, or METRICS_TOKEN): anyone else reads a 404.

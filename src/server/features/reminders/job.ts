@@ -14,7 +14,7 @@ import { sendDueCloudReminders } from './send.js';
  * link is picked up within that).
  */
 
-const MAX_SLEEP_MS = 60_000;
+export const MAX_SLEEP_MS = 60_000;
 
 export interface ReminderPass {
   created: number;

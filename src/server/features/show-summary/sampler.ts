@@ -12,7 +12,7 @@ import { type PassLoop, startPassLoop } from '../../pass-loop.js';
  * instance. With no live show the sampler sleeps, looking for one at most every IDLE_MS.
  */
 
-const IDLE_MS = 30_000;
+export const IDLE_MS = 30_000;
 
 /** One pass: a sample of every live session now. Answers how many sessions were sampled. */
 export async function sampleViewers(db: Db, viewerCount: (sessionId: string) => number): Promise<number> {

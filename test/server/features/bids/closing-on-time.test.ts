@@ -42,7 +42,7 @@ describe('with the scheduler running', () => {
   const open: Socket[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ jobs: ['closing'] });
     seller = await signInAs(server, { email: 'vendedor-cierre@ejemplo.mx', roles: ['seller'], companyId: COMPANY });
   }, 60_000);
   afterEach(() => {
@@ -324,7 +324,7 @@ describe('after a restart', () => {
     let app: FastifyInstance | null = null;
     try {
       // The first instance takes bids but closes nothing.
-      const first = await buildApp({ config, database, logger: false, scheduler: false });
+      const first = await buildApp({ config, database, logger: false, jobs: [] });
       app = first.app;
       const db = first.ctx.db;
       const sellerRow = await buildUser(db, { email: 'vendedor-reinicio@ejemplo.mx', roles: ['seller'], companyId: 'remates-reinicio' });
@@ -362,7 +362,7 @@ describe('after a restart', () => {
       app = null;
 
       // The next instance, on the same database, closes them on start.
-      const second = await buildApp({ config, database, logger: false });
+      const second = await buildApp({ config, database, logger: false, jobs: ['closing'] });
       app = second.app;
       const due = [withBids.id, withoutBids.id, legacy.id];
       await eventually(async () => {
@@ -404,7 +404,7 @@ describe.skipIf(engine !== 'postgresql')('two instances on one PostgreSQL', () =
       for (let i = 0; i < 2; i++) {
         const database = await connectDatabase({ kind: 'postgresql', url: target.url }, { poolSize: 5 });
         databases.push(database);
-        apps.push(await buildApp({ config, database, logger: false }));
+        apps.push(await buildApp({ config, database, logger: false, jobs: ['closing'] }));
       }
       const closedBy = apps.map(({ ctx }) => {
         const seen: string[] = [];

@@ -48,7 +48,7 @@ async function auctionRow(auctionId: string) {
 
 beforeAll(async () => {
   // The tests close auctions by hand; a scheduler running beside them could hold the row just then (SKIP LOCKED).
-  server = await startTestServer({ listen: false, scheduler: false });
+  server = await startTestServer({ listen: false });
   const seller = await buildUser(server.ctx.db, { email: 'vendedor-concurrencia@ejemplo.mx', roles: ['seller'], companyId: COMPANY });
   sellerId = seller.id;
 }, 60_000);

@@ -24,7 +24,7 @@ let seller: Actor;
 const COMPANY = 'remates-reloj';
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ jobs: ['closing'] });
   seller = await signInAs(server, { email: 'vendedor-reloj@ejemplo.mx', roles: ['seller'], companyId: COMPANY });
 }, 60_000);
 afterAll(async () => server?.close());

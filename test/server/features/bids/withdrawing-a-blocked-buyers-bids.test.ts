@@ -69,7 +69,7 @@ async function tagOf(actor: Actor, auctionId: string): Promise<string> {
 const row = async (auctionId: string) => (await server.ctx.db.select().from(auctions).where(eq(auctions.id, auctionId)))[0];
 
 beforeAll(async () => {
-  server = await startTestServer({ scheduler: false });
+  server = await startTestServer();
   await buildCompany(server.ctx.db, { id: TIANGUIS });
   await buildCompany(server.ctx.db, { id: NORTE });
   admin = await person('Jefa Tianguis', ['admin'], TIANGUIS);

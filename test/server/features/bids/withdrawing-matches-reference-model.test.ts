@@ -74,7 +74,7 @@ async function engine<T>(query: SQL): Promise<T> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ listen: false, scheduler: false });
+  server = await startTestServer({ listen: false });
   sellerId = (await buildUser(server.ctx.db, { email: 'vende-retiros@ejemplo.mx', roles: ['seller'], companyId: COMPANY })).id;
   bidderIds = [];
   for (let i = 0; i < BIDDERS; i++) bidderIds.push((await buildBidder(server)).id);

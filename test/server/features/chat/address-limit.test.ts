@@ -29,7 +29,7 @@ beforeAll(async () => {
   const env = { TRUST_PROXY: 'true', CHAT_LINES_PER_ADDRESS: String(LIMIT), SESSION_SECRET: 'chat-address-limit-'.padEnd(40, 'x') };
   server = await startTestServer({ listen: false, env });
   const url = 'http://127.0.0.1:9';
-  const built = await buildApp({ config: testConfig({ ...env, PUBLIC_URL: url }), database: server.database, logger: false, scheduler: false });
+  const built = await buildApp({ config: testConfig({ ...env, PUBLIC_URL: url }), database: server.database, logger: false, jobs: [] });
   second = { app: built.app, url };
   direct = await startTestServer({ listen: false, env: { CHAT_LINES_PER_ADDRESS: String(LIMIT) } });
 }, 60_000);

@@ -21,7 +21,7 @@ import { buildShow, chatUrl, type Show, viewerIn } from './fixtures.js';
 let server: TestServer;
 const open: Socket[] = [];
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ jobs: ['closing'] });
 }, 60_000);
 afterAll(async () => {
   for (const s of open) s.disconnect();

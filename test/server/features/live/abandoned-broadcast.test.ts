@@ -59,7 +59,7 @@ describe('a broadcast whose publisher is gone, on the embedded SFU', () => {
   const peers: SyntheticPublisher[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer({ scheduler: false, env: { VIDEO_BIND_ADDRESS: '127.0.0.1' } });
+    server = await startTestServer({ env: { VIDEO_BIND_ADDRESS: '127.0.0.1' } });
     seller = await buildActor(server, { email: 'vende@se-fue.mx', name: 'Sefa Vende', roles: ['seller'], companyId: COMPANY });
   }, 60_000);
   afterEach(() => {
@@ -156,7 +156,7 @@ describe.skipIf(janusMissing !== null)('a broadcast whose publisher is gone, on 
 
   beforeAll(async () => {
     janus = await startJanus({ netns: false });
-    server = await startTestServer({ scheduler: false, env: { VIDEO_PROVIDER: 'janus', JANUS_URL: janus.url } });
+    server = await startTestServer({ env: { VIDEO_PROVIDER: 'janus', JANUS_URL: janus.url } });
     seller = await buildActor(server, { email: 'vende.janus@se-fue.mx', name: 'Jana Vende', roles: ['seller'], companyId: COMPANY });
   }, 60_000);
   afterEach(() => {

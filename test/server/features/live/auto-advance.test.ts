@@ -29,7 +29,7 @@ let seller: Actor;
 beforeAll(async () => {
   database = await createTestDatabase();
   url = 'http://127.0.0.1:9';
-  const built = await buildApp({ config: testConfig({ PUBLIC_URL: url }), database, logger: false, scheduler: false });
+  const built = await buildApp({ config: testConfig({ PUBLIC_URL: url }), database, logger: false, jobs: [] });
   app = built.app;
   ctx = built.ctx;
   seller = await buildActor({ ctx }, { email: 'vende@avance.mx', name: 'Ana Avance', roles: ['seller'], companyId: COMPANY });

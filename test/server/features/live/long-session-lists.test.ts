@@ -16,7 +16,7 @@ let seller: Actor;
 const call = caller(() => server);
 
 beforeAll(async () => {
-  server = await startTestServer({ scheduler: false });
+  server = await startTestServer();
   seller = await buildActor(server, { email: 'siempre@remates.mx', name: 'Sara Siempre', roles: ['seller'], companyId: COMPANY });
   const now = Date.now();
   // 520 past shows, one a day, the oldest first; one live show scheduled long ago; two upcoming.

@@ -20,7 +20,7 @@ let bidder: Actor;
 
 beforeAll(async () => {
   // A lot whose time is up stays unclosed for as long as a test needs: nothing closes it in the background.
-  server = await startTestServer({ listen: false, scheduler: false });
+  server = await startTestServer({ listen: false });
   seller = await buildActor(server, { email: 'vende@quita.mx', name: 'Quetzal Vende', roles: ['seller'], companyId: COMPANY });
   bidder = await buildActor(server, { email: 'puja@quita.mx', name: 'Paula Puja', roles: ['buyer'], completeProfile: true });
 }, 60_000);

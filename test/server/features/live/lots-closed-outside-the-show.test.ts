@@ -26,7 +26,7 @@ let ana: Bidder;
 const call = caller(() => server);
 
 beforeAll(async () => {
-  server = await startTestServer({ scheduler: false });
+  server = await startTestServer();
   seller = await buildActor(server, { email: 'vende@fuera.mx', name: 'Fina Fuera', roles: ['seller'], companyId: COMPANY });
   ana = await buildBidder(server);
 }, 60_000);

@@ -17,7 +17,7 @@ let ana: Bidder;
 const call = caller(() => server);
 
 beforeAll(async () => {
-  server = await startTestServer({ scheduler: false, listen: false });
+  server = await startTestServer({ listen: false });
   seller = await buildActor(server, { email: 'vende@selector.mx', name: 'Selena Selector', roles: ['seller'], companyId: COMPANY });
   ana = await buildBidder(server);
 }, 60_000);

@@ -17,7 +17,7 @@ let server: TestServer;
 const COMPANY = 'ensayo-retiros';
 
 beforeAll(async () => {
-  server = await startTestServer({ listen: false, scheduler: false });
+  server = await startTestServer({ listen: false });
 }, 60_000);
 afterAll(async () => server?.close());
 

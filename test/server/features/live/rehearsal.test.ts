@@ -26,7 +26,7 @@ let admin: Actor;
 
 beforeAll(async () => {
   // The tests close auctions by hand; a scheduler running beside them could hold the row just then (SKIP LOCKED).
-  server = await startTestServer({ listen: false, scheduler: false });
+  server = await startTestServer({ listen: false });
   seller = await buildActor(server, { email: 'vende@ensayo.mx', name: 'Elena Ensayo', roles: ['seller'], companyId: COMPANY });
   admin = await buildActor(server, { email: 'admin@ensayo.mx', name: 'Ada Admin', roles: ['admin'] });
 }, 60_000);

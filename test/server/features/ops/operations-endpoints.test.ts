@@ -1,13 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../../src/server/app.js';
+import { jobs } from '../../../../src/server/jobs.js';
 import { createTestDatabase } from '../../../support/db.js';
 import { startTestServer, type TestServer, testConfig } from '../../../support/server.js';
+import { eventually } from '../../../support/wait.js';
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({ listen: false });
 });
 afterAll(async () => server?.close());
+
+interface ReadyJob {
+  name: string;
+  running: boolean;
+  lastRunAt: string | null;
+  lastError: { message: string; at: string } | null;
+}
+
+/** One job as /readyz lists it. */
+async function readyJob(app: TestServer['app'], name: string): Promise<ReadyJob | undefined> {
+  const res = await app.inject({ url: '/readyz' });
+  return (res.json() as { jobs: ReadyJob[] }).jobs.find((job) => job.name === name);
+}
 
 describe('operations endpoints', () => {
   it('/healthz answers while the process lives', async () => {
@@ -16,20 +31,47 @@ describe('operations endpoints', () => {
     expect(res.json()).toEqual({ status: 'ok' });
   });
 
-  it('/readyz checks the database and the migrations', async () => {
+  it('/readyz checks the database and the migrations, and lists every job: none runs on a test server unless named', async () => {
     const res = await server.app.inject({ url: '/readyz' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ready', checks: { database: true, migrations: true } });
+    expect(res.json()).toEqual({
+      status: 'ready',
+      checks: { database: true, migrations: true },
+      jobs: jobs.map((job) => ({ name: job.name, running: false, lastRunAt: null, lastError: null })),
+    });
   });
 
-  it('/readyz answers 503 when the database is gone', async () => {
+  it('/readyz lists a running job with its last run', async () => {
+    const withClosing = await startTestServer({ listen: false, jobs: ['closing'] });
+    try {
+      await eventually(async () => (await readyJob(withClosing.app, 'closing'))?.lastRunAt !== null);
+      const res = await withClosing.app.inject({ url: '/readyz' });
+      expect(res.statusCode).toBe(200);
+      const closing = await readyJob(withClosing.app, 'closing');
+      expect(closing).toMatchObject({ name: 'closing', running: true, lastError: null });
+      expect(Date.parse(closing?.lastRunAt ?? '')).not.toBeNaN();
+      expect(await readyJob(withClosing.app, 'auto-advance')).toMatchObject({ running: false, lastRunAt: null });
+    } finally {
+      await withClosing.close();
+    }
+  });
+
+  it('/readyz answers 503 when the database is gone, and a job that failed since says why and when; /metrics counts it', async () => {
     const database = await createTestDatabase();
-    const { app } = await buildApp({ config: testConfig(), database, logger: false });
+    const { app } = await buildApp({ config: testConfig(), database, logger: false, jobs: ['closing'] });
     try {
       await database.close();
+      await eventually(async () => (await readyJob(app, 'closing'))?.lastError !== null);
       const res = await app.inject({ url: '/readyz' });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ status: 'not_ready', checks: { database: false, migrations: false } });
+      expect(res.json()).toMatchObject({ status: 'not_ready', checks: { database: false, migrations: false } });
+      const closing = await readyJob(app, 'closing');
+      expect(closing?.lastError?.message).toEqual(expect.any(String));
+      expect(Date.parse(closing?.lastError?.at ?? '')).not.toBeNaN();
+      const metrics = (await app.inject({ url: '/metrics' })).body;
+      expect(metrics).toMatch(/martillo_job_failures_total\{job="closing"\} [1-9]\d*/);
+      expect(metrics).toMatch(/martillo_job_last_error_timestamp_seconds\{job="closing"\} \d+/);
+      expect(metrics).toContain('martillo_job_running{job="closing"} 1');
     } finally {
       await app.close();
       await database.destroy();
@@ -57,6 +99,23 @@ describe('operations endpoints', () => {
     expect(res.body).toMatch(/martillo_http_requests_total\{method="GET",route="\/api\/me",status="200"\} \d+/);
     expect(res.body).toContain('martillo_process_cpu_seconds_total');
     expect(res.body).toContain('martillo_socket_connections');
+  });
+
+  it('/metrics lists every job: whether it runs here, its passes, failures and last run', async () => {
+    const withClosing = await startTestServer({ listen: false, jobs: ['closing'] });
+    try {
+      await eventually(async () => (await readyJob(withClosing.app, 'closing'))?.lastRunAt !== null);
+      const body = (await withClosing.app.inject({ url: '/metrics' })).body;
+      expect(body).toContain('martillo_job_running{job="closing"} 1');
+      expect(body).toContain('martillo_job_running{job="reminders"} 0');
+      expect(body).toMatch(/martillo_job_runs_total\{job="closing"\} [1-9]\d*/);
+      expect(body).toContain('martillo_job_failures_total{job="closing"} 0');
+      expect(body).toMatch(/martillo_job_last_run_timestamp_seconds\{job="closing"\} \d+/);
+      // A job that never ran has no last run to tell.
+      expect(body).not.toContain('martillo_job_last_run_timestamp_seconds{job="reminders"}');
+    } finally {
+      await withClosing.close();
+    }
   });
 
   it('/api/openapi.json describes the API from the routes’ own schemas', async () => {

@@ -15,8 +15,8 @@ const OUTSIDER = '203.0.113.9';
 let server: TestServer;
 let proxied: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ listen: false, scheduler: false, env: { METRICS_ALLOW: '10.0.0.0/8, 192.0.2.7,2001:db8::/32', METRICS_TOKEN: TOKEN } });
-  proxied = await startTestServer({ listen: false, scheduler: false, env: { TRUST_PROXY: 'true', METRICS_ALLOW: '10.0.0.0/8' } });
+  server = await startTestServer({ listen: false, env: { METRICS_ALLOW: '10.0.0.0/8, 192.0.2.7,2001:db8::/32', METRICS_TOKEN: TOKEN } });
+  proxied = await startTestServer({ listen: false, env: { TRUST_PROXY: 'true', METRICS_ALLOW: '10.0.0.0/8' } });
 });
 afterAll(async () => {
   await server?.close();

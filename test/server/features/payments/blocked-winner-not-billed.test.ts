@@ -26,7 +26,7 @@ const summaryItems = async (query = '') =>
   Object.values((await call(seller, 'GET', `/api/winners-summary${query}`)).json() as WinnersSummary).flatMap((s) => s.wonItems.map((i) => i.auctionId));
 
 beforeAll(async () => {
-  server = await startTestServer({ scheduler: false });
+  server = await startTestServer();
   await buildCompany(server.ctx.db, { id: COMPANY });
   seller = await buildActor(server, { email: 'vende@bloqueo.mx', name: 'Vale Vendedora', roles: ['seller'], companyId: COMPANY });
   buyer = await buildActor(server, { email: 'ganador@ejemplo.mx', name: 'Gael Ganador', roles: ['buyer'], completeProfile: true });

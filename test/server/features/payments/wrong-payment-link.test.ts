@@ -12,7 +12,7 @@ import { startTestServer, type TestServer } from '../../../support/server.js';
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer({ scheduler: false, listen: false });
+  server = await startTestServer({ listen: false });
 }, 60_000);
 afterAll(async () => server?.close());
 

@@ -25,7 +25,7 @@ const call = caller(() => server);
 const H = 3_600_000;
 
 beforeAll(async () => {
-  server = await startTestServer({ scheduler: false });
+  server = await startTestServer();
   seller = await buildActor(server, { email: 'vende@recuerda.mx', name: 'Nora Norte', roles: ['seller'], companyId: NORTE });
   companyAdmin = await buildActor(server, { email: 'jefa@recuerda.mx', name: 'Jefa Norte', roles: ['admin'], companyId: NORTE });
   otherSeller = await buildActor(server, { email: 'vende@sur.mx', name: 'Susana Sur', roles: ['seller'], companyId: 'recuerda-sur' });

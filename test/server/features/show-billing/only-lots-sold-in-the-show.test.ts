@@ -25,7 +25,7 @@ let beto: Bidder;
 const call = caller(() => server);
 
 beforeAll(async () => {
-  server = await startTestServer({ scheduler: false });
+  server = await startTestServer();
   seller = await buildActor(server, { email: 'vende@cobro-bloque.mx', name: 'Cora Cobro', roles: ['seller'], companyId: COMPANY });
   ana = await buildBidder(server);
   beto = await buildBidder(server);

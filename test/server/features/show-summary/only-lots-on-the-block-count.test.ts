@@ -22,7 +22,7 @@ let beto: Bidder;
 const call = caller(() => server);
 
 beforeAll(async () => {
-  server = await startTestServer({ scheduler: false });
+  server = await startTestServer();
   seller = await buildActor(server, { email: 'vende@bloque.mx', name: 'Blanca Bloque', roles: ['seller'], companyId: COMPANY });
   ana = await buildBidder(server);
   beto = await buildBidder(server);

@@ -31,7 +31,7 @@ let beto: Bidder;
 
 beforeAll(async () => {
   // The closes and the viewer samples are run by hand; the server's own jobs would race them.
-  server = await startTestServer({ scheduler: false });
+  server = await startTestServer();
   seller = await buildActor(server, { email: 'vende@resumen.mx', name: 'Rosa Resumen', roles: ['seller'], companyId: NORTE });
   coSeller = await buildActor(server, { email: 'otro@resumen.mx', name: 'Carlos Colega', roles: ['seller'], companyId: NORTE });
   companyAdmin = await buildActor(server, { email: 'jefa@resumen.mx', name: 'Jefa Resumen', roles: ['admin'], companyId: NORTE });

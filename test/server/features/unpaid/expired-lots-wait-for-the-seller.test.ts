@@ -27,7 +27,7 @@ let third: Actor;
 const call = caller(() => server);
 
 beforeAll(async () => {
-  server = await startTestServer({ scheduler: false });
+  server = await startTestServer();
   await buildCompany(server.ctx.db, { id: COMPANY, strikeLimit: 5 });
   seller = await buildActor(server, { email: 'vende@espera.mx', name: 'Elsa Espera', roles: ['seller'], companyId: COMPANY });
   winner = await buildActor(server, { email: 'gana@espera.mx', name: 'Gael Gana', roles: ['buyer'], completeProfile: true });

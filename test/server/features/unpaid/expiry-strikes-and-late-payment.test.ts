@@ -31,7 +31,7 @@ const bid = bidCaller(() => server);
 
 beforeAll(async () => {
   // The tests run the expiry passes by hand; the server's own expiry job could take a bill first.
-  ({ fake, server } = await startWithFakeMercadoPago({}, { scheduler: false }));
+  ({ fake, server } = await startWithFakeMercadoPago());
   await buildCompany(server.ctx.db, { id: COMPANY, strikeLimit: 2 });
   seller = await buildActor(server, { email: 'vende@vencidos.mx', name: 'Vera Vende', roles: ['seller'], companyId: COMPANY });
   buyer = await buildActor(server, { email: 'moroso@ejemplo.mx', name: 'Mario Moroso', roles: ['buyer'], completeProfile: true });

@@ -26,7 +26,7 @@ const call = caller(() => server);
 
 beforeAll(async () => {
   // The tests run the expiry passes by hand; the server's own expiry job could take a bill first.
-  server = await startTestServer({ scheduler: false });
+  server = await startTestServer();
   await buildCompany(server.ctx.db, { id: COMPANY, strikeLimit: 5 });
   seller = await buildActor(server, { email: 'vende@segunda.mx', name: 'Sara Segunda', roles: ['seller'], companyId: COMPANY });
   winner = await buildActor(server, { email: 'gana@ejemplo.mx', name: 'Gael Gana', roles: ['buyer'], completeProfile: true });

@@ -26,7 +26,7 @@ const call = caller(() => server);
 
 beforeAll(async () => {
   fake = await startFakeWhatsApp();
-  server = await startTestServer({ env: fake.env(), scheduler: false });
+  server = await startTestServer({ env: fake.env() });
   seller = await buildActor(server, { email: 'vende@nube.mx', name: 'Nora Norte', roles: ['seller'], companyId: NORTE });
   consenting = await buildActor(server, { email: 'juana@ejemplo.mx', name: 'Juana Pérez', roles: ['buyer'], completeProfile: true });
   silent = await buildActor(server, { email: 'pedro@ejemplo.mx', name: 'Pedro López', roles: ['buyer'], completeProfile: true });

@@ -24,7 +24,7 @@ const NORTE = 'gancho-norte';
 
 beforeAll(async () => {
   fake = await startFakeWhatsApp();
-  server = await startTestServer({ env: fake.env(), scheduler: false });
+  server = await startTestServer({ env: fake.env() });
   seller = await buildActor(server, { email: 'vende@gancho.mx', name: 'Nora Norte', roles: ['seller'], companyId: NORTE });
   buyer = await buildActor(server, { email: 'juana@ejemplo.mx', name: 'Juana Pérez', roles: ['buyer'], completeProfile: true });
   const bill = await billWithLink(server, { seller, buyer, buyerName: 'Juana Pérez', companyId: NORTE, lots: [{ name: 'Reloj', price: 1000 }] });

@@ -1,0 +1,154 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { VIEWER_SAMPLE_MS } from '../domain/show-summary.js';
+import type { AppContext } from './context.js';
+import { startClosingScheduler } from './features/bids/scheduler.js';
+import { startAutoAdvanceScheduler } from './features/live/auto-advance.js';
+import { deleteExpiredLiveKeys } from './features/live/idempotency.js';
+import { startPublisherWatch, WATCH_EVERY_MS } from './features/live/publisher-watch.js';
+import { REHEARSAL_TICK_MS, startRehearsalDriver } from './features/live/rehearsal-driver.js';
+import { MAX_SLEEP_MS as REMINDERS_MAX_SLEEP_MS, startReminderJob } from './features/reminders/job.js';
+import { startViewerSampler } from './features/show-summary/sampler.js';
+import { startPaymentExpiry } from './features/unpaid/expiry.js';
+import { type PassLoop, type PassStatus, startPassLoop } from './pass-loop.js';
+import { deleteExpiredSessions } from './sessions/store.js';
+
+/**
+ * Everything the server does by itself, on a clock rather than on a request: the one list. Each job
+ * runs on the one pass loop (pass-loop.ts), on every instance; each is safe to run on several at
+ * once (its own comment says how). app.ts starts them all; a test server starts only those its
+ * test names (test/support/server.ts), so no job races a test that drives the same rows by hand.
+ */
+export interface Job<Deps, Name extends string = string> {
+  name: Name;
+  /** Why it runs, in one line. */
+  description: string;
+  /** Its nominal interval, for the docs and the metrics: most sleep until their next due row, at most this long. */
+  everyMs: number;
+  start(deps: Deps): PassLoop;
+}
+
+/** What the app's jobs are started with. */
+export interface JobDeps {
+  ctx: AppContext;
+  log: FastifyBaseLogger;
+}
+
+const HOUR_MS = 3_600_000;
+
+/** A sweep: one delete an hour, the first an hour after the start. */
+function startSweep(name: string, log: FastifyBaseLogger, sweep: () => Promise<void>): PassLoop {
+  return startPassLoop({
+    name,
+    log,
+    retryMs: HOUR_MS,
+    firstDelayMs: HOUR_MS,
+    unref: true,
+    async pass() {
+      await sweep();
+      return HOUR_MS;
+    },
+  });
+}
+
+const publishOf = (ctx: AppContext) => (events: Parameters<AppContext['publisher']['publish']>[0]) => ctx.publisher.publish(events);
+
+export const jobs = [
+  {
+    name: 'closing',
+    description: 'Closes each auction at its end time, even when nobody bids or looks.',
+    everyMs: 1000,
+    start: ({ ctx, log }) => startClosingScheduler({ db: ctx.db, log, publish: publishOf(ctx) }),
+  },
+  {
+    name: 'auto-advance',
+    description: "'Avance automático': opens a live show's next lot the set seconds after its current lot closed.",
+    everyMs: 1000,
+    start: ({ ctx, log }) => startAutoAdvanceScheduler({ db: ctx.db, log, present: ctx.bidding.present, publish: publishOf(ctx) }),
+  },
+  {
+    name: 'rehearsal',
+    description: "'Ensayo': simulated bidders and viewers in open rehearsals, and puts back a rehearsal that ended.",
+    everyMs: REHEARSAL_TICK_MS,
+    start: ({ ctx, log }) => startRehearsalDriver({ db: ctx.db, present: ctx.bidding.present, publish: publishOf(ctx), viewers: ctx.realtime, log }),
+  },
+  {
+    name: 'payment-expiry',
+    description: "Unpaid bills expire at their deadline: the buyer's strike, the provider's link expired.",
+    everyMs: 60_000,
+    start: ({ ctx, log }) => startPaymentExpiry({ db: ctx.db, log, provider: ctx.payments.provider, accounts: ctx.payments.accounts, publish: publishOf(ctx) }),
+  },
+  {
+    name: 'reminders',
+    description: 'Payment reminders fall due: their rows, skipping finished bills, and the WhatsApp Cloud API sends.',
+    everyMs: REMINDERS_MAX_SLEEP_MS,
+    start: ({ ctx, log }) => startReminderJob({ ctx, log }),
+  },
+  {
+    name: 'viewer-sampler',
+    description: "The viewers chart of a show's summary: each live show's viewer count every few seconds.",
+    everyMs: VIEWER_SAMPLE_MS,
+    start: ({ ctx, log }) => startViewerSampler({ db: ctx.db, log, viewerCount: (id) => ctx.realtime.viewerCount(id) }),
+  },
+  {
+    name: 'publisher-watch',
+    description: "Stops a broadcast whose seller's page went away without 'Detener', after a short grace.",
+    everyMs: WATCH_EVERY_MS,
+    start: ({ ctx, log }) => startPublisherWatch({ db: ctx.db, video: ctx.video, present: ctx.bidding.present, log, publish: publishOf(ctx) }),
+  },
+  {
+    name: 'session-sweep',
+    description: 'Deletes expired sign-in sessions, so the table does not grow without end.',
+    everyMs: HOUR_MS,
+    start: ({ ctx, log }) => startSweep('session sweep', log, () => deleteExpiredSessions(ctx.db)),
+  },
+  {
+    name: 'live-keys-sweep',
+    description: "Deletes the Live Hub's idempotency keys once they are a day old.",
+    everyMs: HOUR_MS,
+    start: ({ ctx, log }) => startSweep('live keys sweep', log, () => deleteExpiredLiveKeys(ctx.db)),
+  },
+] as const satisfies readonly Job<JobDeps>[];
+
+export type JobName = (typeof jobs)[number]['name'];
+
+/** One job as /readyz and /metrics show it. */
+export interface JobStatus extends PassStatus {
+  name: string;
+  /** Started in this process and not stopped. */
+  running: boolean;
+}
+
+export interface JobsHandle {
+  /** Stops every job started, each after its pass under way. */
+  stop(): Promise<void>;
+  /** Every job of the registry, started or not, in its order. */
+  status(): JobStatus[];
+}
+
+/** Starts the named jobs of `registry` ('all': every one); the others are listed as not running. */
+export function startJobs<Deps, Name extends string>(registry: readonly Job<Deps, Name>[], names: readonly Name[] | 'all', deps: Deps): JobsHandle {
+  const wanted = names === 'all' ? null : new Set<string>(names);
+  for (const name of wanted ?? []) {
+    if (!registry.some((job) => job.name === name)) throw new Error(`No job is named '${name}'`);
+  }
+  const loops = new Map<string, PassLoop>();
+  let stopped = false;
+  try {
+    for (const job of registry) if (!wanted || wanted.has(job.name)) loops.set(job.name, job.start(deps));
+  } catch (err) {
+    for (const loop of loops.values()) void loop.stop();
+    throw err;
+  }
+  const idle: PassStatus = { runs: 0, failures: 0, lastRunAt: null, lastError: null };
+  return {
+    async stop() {
+      stopped = true;
+      for (const loop of loops.values()) await loop.stop();
+    },
+    status: () =>
+      registry.map((job) => {
+        const loop = loops.get(job.name);
+        return { name: job.name, running: Boolean(loop) && !stopped, ...(loop ? loop.status() : idle) };
+      }),
+  };
+}
