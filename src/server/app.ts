@@ -44,7 +44,7 @@ import { createMetrics, installJobMetrics, installRequestMetrics } from './http/
 import { createOpsAccess } from './http/ops-access.js';
 import { installPermissionsPolicy } from './http/permissions-policy.js';
 import { installBodyTimeout, serverTimeouts } from './http/timeouts.js';
-import { type JobName, type JobsHandle, jobs as jobRegistry, startJobs } from './jobs.js';
+import { type JobName, jobs as jobRegistry, startJobs } from './jobs.js';
 import type { OidcIdentityProvider } from './providers/identity/types.js';
 import { createProviders } from './providers/index.js';
 import { createWhatsAppClient } from './providers/whatsapp/cloud.js';
@@ -196,8 +196,6 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     peers: { send: (message) => realtime.toPeers(SESSION_CACHE_EVENT, message), onMessage: (handler) => realtime.onPeer(SESSION_CACHE_EVENT, handler) },
   });
   const publisher = createPublisher({ realtime, sessions, broadcaster, log: app.log });
-  // The jobs start once the routes are registered (below); /readyz and /metrics read whichever run.
-  let running: JobsHandle;
   const ctx: AppContext = {
     config,
     database,
@@ -213,9 +211,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     payments,
     whatsapp: config.whatsapp ? createWhatsAppClient(config.whatsapp) : null,
     lifecycle: { draining: false },
-    jobs: { status: () => running.status() },
   };
-  running = startJobs(jobRegistry, [], { ctx, log: app.log });
+  // The jobs start once the routes are registered (below); until then /readyz and /metrics list them as not running.
+  let running = startJobs(jobRegistry, [], { ctx, log: app.log });
 
   // First, so its onRequest hook runs before any other can answer (a refused origin, a 404).
   await app.register(fastifyHelmet, securityHeaders(video.cspConnectSrc, imageOrigins(config), config.publicUrl.protocol === 'https:'));
@@ -236,7 +234,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   installRequestMetrics(app, metrics);
   installJobMetrics(metrics, () => running.status());
 
-  await app.register(async (scope) => opsRoutes(scope, ctx));
+  await app.register(async (scope) => opsRoutes(scope, ctx, { jobs: () => running.status() }));
   await app.register(async (scope) => authRoutes(scope, ctx));
   await app.register(async (scope) => profileRoutes(scope, ctx));
   await app.register(async (scope) => categoriesRoutes(scope, ctx));

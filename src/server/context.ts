@@ -6,7 +6,6 @@ import type { BidBroadcaster } from './features/bids/broadcaster.js';
 import type { BidPresenter } from './features/bids/presenters.js';
 import type { SellerAccounts } from './features/payments/accounts.js';
 import type { Metrics } from './http/metrics.js';
-import type { JobStatus } from './jobs.js';
 import type { OidcIdentityProvider } from './providers/identity/types.js';
 import type { SandboxProvider } from './providers/payments/sandbox.js';
 import type { PaymentProvider } from './providers/payments/types.js';
@@ -45,6 +44,4 @@ export interface AppContext {
   whatsapp: WhatsAppClient | null;
   /** `draining`: the process is about to shut down (SIGTERM): /readyz answers 503 so a load balancer stops sending here, the rest is still served. */
   lifecycle: { draining: boolean };
-  /** How the background jobs (jobs.ts) have gone in this process, for /readyz. */
-  jobs: { status(): JobStatus[] };
 }

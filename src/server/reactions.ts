@@ -1,4 +1,5 @@
 import type { AppContext } from './context.js';
+import type { ChatPresenter } from './features/chat/presenters.js';
 import { announceLotFinished, announceLotOpened } from './features/chat/system-lines.js';
 import { tellLotFinished } from './features/live/events.js';
 import { restoreEndedRehearsal } from './features/live/rehearsal-driver.js';
@@ -22,7 +23,7 @@ export interface Reaction<T extends DomainEventType = DomainEventType> {
 /** What the reactions are installed with. */
 export type ReactionDeps = Pick<AppContext, 'db' | 'publisher' | 'bidding'> & {
   /** The chat's presenter (its lines' pseudonyms). */
-  chat: Parameters<typeof announceLotOpened>[0]['present'];
+  chat: ChatPresenter;
 };
 
 /** Any one reaction, its handler's event matching its own. */

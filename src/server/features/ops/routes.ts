@@ -3,8 +3,10 @@ import type { PublicConfig } from '../../../domain/api-types.js';
 import type { AppContext } from '../../context.js';
 import { migrationsApplied } from '../../db/migrate.js';
 import { createOpsAccess } from '../../http/ops-access.js';
+import type { JobStatus } from '../../jobs.js';
 
-export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+/** `jobs`: how the background jobs (src/server/jobs.ts) have gone in this process. */
+export async function opsRoutes(app: FastifyInstance, ctx: AppContext, opts: { jobs: () => JobStatus[] }): Promise<void> {
   /** Liveness: the process answers. */
   app.get('/healthz', async () => ({ status: 'ok' }));
 
@@ -21,7 +23,7 @@ export async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     const migrations = database && (await migrationsApplied(ctx.db));
     const ready = database && migrations;
     // What runs by itself, and how it went: told, never counted in the answer's status.
-    const jobs = ctx.jobs.status().map((job) => ({
+    const jobs = opts.jobs().map((job) => ({
       name: job.name,
       running: job.running,
       lastRunAt: job.lastRunAt?.toISOString() ?? null,
