@@ -15,7 +15,7 @@ interface ReadyJob {
   name: string;
   running: boolean;
   lastRunAt: string | null;
-  lastError: { message: string; at: string } | null;
+  lastError: { message: string | null; at: string } | null;
 }
 
 /** One job as /readyz lists it. */
@@ -68,6 +68,9 @@ describe('operations endpoints', () => {
       const closing = await readyJob(app, 'closing');
       expect(closing?.lastError?.message).toEqual(expect.any(String));
       expect(Date.parse(closing?.lastError?.at ?? '')).not.toBeNaN();
+      // Anyone but the operators reads when it failed, not the message (it may quote a query).
+      const outsider = (await app.inject({ url: '/readyz', remoteAddress: '203.0.113.9' })).json() as { jobs: ReadyJob[] };
+      expect(outsider.jobs.find((job) => job.name === 'closing')?.lastError).toEqual({ message: null, at: expect.any(String) });
       const metrics = (await app.inject({ url: '/metrics' })).body;
       expect(metrics).toMatch(/martillo_job_failures_total\{job="closing"\} [1-9]\d*/);
       expect(metrics).toMatch(/martillo_job_last_error_timestamp_seconds\{job="closing"\} \d+/);
