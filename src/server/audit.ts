@@ -3,10 +3,9 @@ import type { Db, Tx } from './db/connect.js';
 import { auditLog } from './db/schema.js';
 
 /**
- * Every action the audit log records, as stored in audit_log.action. The spellings are those the
- * rows already hold (some dotted camelCase, some snake_case, one plural), kept as they are so old
- * and new rows read and filter the same; a new action is added here, in the same `entity.verb`
- * form as its neighbours.
+ * Every action the audit log records, as stored in audit_log.action: `entity.verb`, the entity
+ * singular and each part in snake_case (drizzle/0019 rewrote the few older rows spelled otherwise,
+ * so a filter on an action finds old and new rows alike). A new action is added here in that form.
  */
 export const AUDIT_ACTIONS = [
   'auction.create',
@@ -49,19 +48,19 @@ export const AUDIT_ACTIONS = [
   'live_session.moderator_add',
   'live_session.moderator_remove',
   'payment.draft',
-  'payment.addAuctions',
+  'payment.add_auctions',
   'payment.shipping',
   'payment.finalize',
   'payment.cancel',
-  'payment.requestPayout',
-  'payment.markPaidOut',
+  'payment.request_payout',
+  'payment.mark_paid_out',
   'payment.expire',
   'unpaid.decide',
-  'unpaid.secondChance.decline',
+  'unpaid.second_chance.decline',
   'unpaid.strikes.block',
   'unpaid.strikes.lift',
   'payment.reminder_sent',
-  'payments.connect',
+  'payment.connect',
   'profile.whatsapp_consent',
   'roles.grant_first_admin',
   'roles.grant_admin_emails',
@@ -72,8 +71,13 @@ export const AUDIT_ACTIONS = [
 /** One of AUDIT_ACTIONS, or a provider's news about a payment (`payment.provider.approved`). */
 export type AuditAction = (typeof AUDIT_ACTIONS)[number] | `payment.provider.${ProviderStatus}`;
 
-/** Who acted and from where: a request's context (http/request-context.ts), or null for the system (the scheduler, a webhook). */
-export type AuditOrigin = { actor: { id: string } | null; ip?: string | null | undefined } | null;
+/**
+ * Who acted and from where: a request's context (http/request-context.ts), whose requestId is the
+ * response's X-Request-ID; or null for a background job (the closing scheduler, payment expiry,
+ * auto-advance), whose rows keep a null request_id: a job has no request, and its log lines say
+ * which run it was. A webhook has no actor but has a request, so it passes `{ actor: null, requestId }`.
+ */
+export type AuditOrigin = { actor: { id: string } | null; ip?: string | null | undefined; requestId?: string | null | undefined } | null;
 
 interface AuditFacts {
   action: AuditAction;
@@ -96,5 +100,6 @@ export async function recordAudit(db: Db | Tx, entry: AuditEntry): Promise<void>
     before: entry.before ?? null,
     after: entry.after ?? null,
     ip: entry.by?.ip ?? null,
+    requestId: entry.by?.requestId ?? null,
   });
 }

@@ -152,6 +152,7 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext):
         query: req.query as Record<string, string | undefined>,
         body: req.body,
         log: req.log,
+        requestId: String(req.id),
       });
       return reply.code(answer.status).send(answer.body);
     },

@@ -239,7 +239,7 @@ export async function addAuctions(db: Db | Tx, opts: Acting<Actor> & { id: strin
           // Another seller's items in the company's bill: it no longer has one seller.
           ...(taken.some((t) => t.sellerId !== row.sellerId) ? { sellerId: null } : {}),
         },
-        { by: opts, action: 'payment.addAuctions', before },
+        { by: opts, action: 'payment.add_auctions', before },
       );
       return changed(
         answer,
@@ -309,7 +309,7 @@ export function requestPayout(db: Db, opts: Acting<Actor> & { id: string }): Pro
   return transition(db, {
     ...opts,
     event: { type: 'requestPayout' },
-    action: 'payment.requestPayout',
+    action: 'payment.request_payout',
     check: assertPayoutDue,
   });
 }
@@ -320,7 +320,7 @@ export function markPaidOut(db: Db, opts: Acting<Actor> & { id: string }): Promi
   return transition(db, {
     ...opts,
     event: { type: 'markPaidOut' },
-    action: 'payment.markPaidOut',
+    action: 'payment.mark_paid_out',
     check: assertPayoutDue,
   });
 }

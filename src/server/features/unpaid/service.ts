@@ -327,7 +327,7 @@ export async function declineOffer(db: Db, opts: Acting<{ id: string }> & Expiry
     await tx.update(secondChanceOffers).set({ status: 'declined', answeredAt: now }).where(eq(secondChanceOffers.id, offer.id));
     await recordAudit(tx, {
       by: acting,
-      action: 'unpaid.secondChance.decline',
+      action: 'unpaid.second_chance.decline',
       entityType: 'second_chance_offer',
       entityId: offer.id,
       before: { status: 'offered' },
