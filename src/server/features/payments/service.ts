@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { applyPaymentEvent, type PaymentEvent, type PaymentView, type ShippingInput } from '../../../domain/payments.js';
-import { type AuditAction, type AuditOrigin, recordAudit } from '../../audit.js';
+import { type AuditAction, type AuditOrigin, type AuditPayloads, recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { pgError, UNIQUE_VIOLATION } from '../../db/errors.js';
 import { auctions, HOLDING_PAYMENT_STATUSES, paymentItems, payments } from '../../db/schema.js';
@@ -46,13 +46,15 @@ export function unchanged(payment: PaymentView): PaymentChange {
   return { payment, auctionIds: [], events: [] };
 }
 
+/** The audit log's actions about a bill. */
+type BillAction = { [K in AuditAction]: AuditPayloads[K]['entity'] extends 'payment' ? K : never }[AuditAction];
+/** What save records: an action about a bill, with its own before and after (by default the bill as saved). */
+type SavedAudit = {
+  [K in BillAction]: { by: AuditOrigin; action: K; before: AuditPayloads[K]['before']; after?: (answer: PaymentView) => AuditPayloads[K]['after'] };
+}[BillAction];
+
 /** Writes a change to a locked payment, records it in the audit log and answers the payment as it now stands. */
-export async function save(
-  tx: Tx,
-  row: PaymentRow,
-  set: Partial<typeof payments.$inferInsert>,
-  audit: { by: AuditOrigin; action: AuditAction; before: unknown; after?: (answer: PaymentView) => unknown },
-): Promise<PaymentView> {
+export async function save(tx: Tx, row: PaymentRow, set: Partial<typeof payments.$inferInsert>, audit: SavedAudit): Promise<PaymentView> {
   const [updated] = await tx
     .update(payments)
     .set({ ...set, updatedAt: new Date() })
@@ -273,7 +275,12 @@ export async function updateShipping(db: Db, opts: Acting<Actor> & { id: string;
 /** Cancel, request payout, mark paid out: one event of the state machine on a locked payment. */
 async function transition(
   db: Db,
-  opts: Acting<Actor> & { id: string; event: PaymentEvent; action: AuditAction; check?: (row: PaymentRow) => void },
+  opts: Acting<Actor> & {
+    id: string;
+    event: PaymentEvent;
+    action: 'payment.cancel' | 'payment.request_payout' | 'payment.mark_paid_out';
+    check?: (row: PaymentRow) => void;
+  },
 ): Promise<PaymentChange> {
   return db.transaction(async (tx) => {
     const row = await lockPayment(tx, opts.id, paymentScope(opts.actor));
