@@ -59,8 +59,6 @@ export async function chatRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   const { db, publisher } = ctx;
   const present = createChatPresenter(ctx.config.sessionSecret);
   const hashAddress = createAddressHasher(ctx.config.sessionSecret);
-  /** The writer's address, hashed, and the lines it may write per window (req.ip as TRUST_PROXY has the server read it). */
-  const addressOf = (req: FastifyRequest) => ({ hash: hashAddress(req.ip), limit: ctx.config.chatLinesPerAddress });
 
   const unsubscribe = installChatSubscribers({ db, publisher, present });
   fastify.addHook('onClose', async () => unsubscribe());
@@ -74,14 +72,9 @@ export async function chatRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
     { config: { ...chat, rateLimit: lineLimit }, preValidation: requireAuth, schema: { params: ZParams, body: ZChatText } },
     async (req, reply) => {
       const { text, announcement } = req.body;
-      const posted = await postLine(db, {
-        ...requestContext(req),
-        present,
-        sessionId: req.params.id,
-        text,
-        announcement: announcement === true,
-        address: addressOf(req),
-      });
+      // req.ip is the client's address as the server is configured to read it (TRUST_PROXY).
+      const address = { hash: hashAddress(req.ip), limit: ctx.config.chatLinesPerAddress };
+      const posted = await postLine(db, { ...requestContext(req), present, sessionId: req.params.id, text, announcement: announcement === true, address });
       await publisher.publish(posted.events);
       return reply.code(201).send(posted.message);
     },
