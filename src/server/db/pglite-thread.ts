@@ -7,7 +7,7 @@
  *
  * `PgliteThread` offers the part of PGlite's API that drizzle-orm/pglite and connect.ts use:
  * `query(sql, params, {rowMode, parsers})`, `exec`, `transaction(fn)` (with `query`/`exec` on the
- * transaction) and `close()`. Parsers cannot cross threads: the worker returns the raw text of
+ * transaction) and `close()`, with the rest of PGlite's `Transaction` interface for drizzle's type. Parsers cannot cross threads: the worker returns the raw text of
  * every type a caller gives a parser for, which is what drizzle's parsers do (they keep dates and
  * intervals as text).
  */
