@@ -236,7 +236,8 @@ export async function updateSession(
 }
 
 function pick(row: SessionRow, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.map((k) => [k, (row as unknown as Record<string, unknown>)[k]]));
+  const values = new Map<string, unknown>(Object.entries(row));
+  return Object.fromEntries(keys.map((k) => [k, values.get(k)]));
 }
 
 /**
