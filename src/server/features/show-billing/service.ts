@@ -79,16 +79,14 @@ async function draftFor(
   const { group, sessionId, ...acting } = opts;
   const open = await openShowDraft(tx, { sessionId, group });
   if (open) {
+    const [row] = await tx
+      .select({ shippingCarrier: payments.shippingCarrier, shippingCost: payments.shippingCost })
+      .from(payments)
+      .where(eq(payments.id, open));
     try {
-      const joined = await tx.transaction(async (inner) => {
-        const [row] = await inner
-          .select({ shippingCarrier: payments.shippingCarrier, shippingCost: payments.shippingCost })
-          .from(payments)
-          .where(eq(payments.id, open));
-        const change = await addAuctions(inner, { ...acting, id: open, auctionIds: group.auctionIds });
-        return { ...change, isNew: false, before: { shippingCarrier: row?.shippingCarrier ?? null, shippingCost: row?.shippingCost ?? 0 } };
-      });
-      return joined;
+      // addAuctions runs as a savepoint of this transaction: a refusal leaves nothing behind.
+      const change = await addAuctions(tx, { ...acting, id: open, auctionIds: group.auctionIds });
+      return { ...change, isNew: false, before: { shippingCarrier: row?.shippingCarrier ?? null, shippingCost: row?.shippingCost ?? 0 } };
     } catch (err) {
       // Another seller's account collects these lots: they make a bill of their own.
       if (!(err instanceof AppError && err.message === messages.payments.mixedSellers)) throw err;

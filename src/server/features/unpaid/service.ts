@@ -238,7 +238,7 @@ export async function sendToFutureShow(
         updatedAt: new Date(),
       })
       .where(eq(auctions.id, auctionId));
-    const added = await addLot(tx as unknown as Db, { ...acting, present, sessionId, auctionId });
+    const added = await addLot(tx, { ...acting, present, sessionId, auctionId });
     await decide(tx, acting, lot, 'futureShow', {
       sessionId,
       lotId: added.lotId,
