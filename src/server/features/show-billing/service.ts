@@ -160,10 +160,12 @@ export async function makeLinks(
     provider: PaymentProvider;
     accounts: SellerAccounts;
     log?: FastifyBaseLogger;
+    /** Whether the links' reminders may go through WhatsApp's Cloud API. */
+    isCloudOn: boolean;
     publish: (events: DomainEvent[]) => Promise<void>;
   },
 ) {
-  const { publish, provider, accounts, log, id, ...acting } = opts;
+  const { publish, provider, accounts, log, isCloudOn, id, ...acting } = opts;
   const session = await readEditable(db, id, acting.actor);
   const scope = paymentScope(acting.actor);
   const drafts = await showPayments(db, { sessionId: session.id, scope, status: 'draft' });
@@ -173,7 +175,7 @@ export async function makeLinks(
     while (next < drafts.length) {
       const draft = drafts[next++] as (typeof drafts)[number];
       try {
-        const change = await finalize(db, { ...acting, id: draft.id, provider, accounts, ...(log ? { log } : {}) });
+        const change = await finalize(db, { ...acting, id: draft.id, provider, accounts, isCloudOn, ...(log ? { log } : {}) });
         await publish(change.events);
         results.push({ paymentId: draft.id, ok: true, link: change.link, error: null });
       } catch (err) {

@@ -33,7 +33,7 @@ export async function unpaidRoutes(fastify: FastifyInstance, ctx: AppContext): P
     '/api/unpaid/expired/:paymentId/lots/:auctionId/second-chance',
     { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZLotParams } },
     async (req) => {
-      const done = await offerSecondChance(db, { ...requestContext(req), provider, accounts, log: req.log, ...req.params });
+      const done = await offerSecondChance(db, { ...requestContext(req), provider, accounts, log: req.log, isCloudOn: ctx.whatsapp !== null, ...req.params });
       await publisher.publish(done.events);
       return { decision: done.decision, paymentId: done.paymentId ?? null, paymentLinkUrl: done.link ?? null };
     },

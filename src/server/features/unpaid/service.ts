@@ -26,7 +26,7 @@ import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import type { BidPresenter } from '../bids/presenters.js';
 import { addLot } from '../live/lots.js';
-import { finalize } from '../payments/checkout.js';
+import { finalize, type ReminderDeps } from '../payments/checkout.js';
 import { paymentChanged } from '../payments/events.js';
 import { type Actor, paymentScope } from '../payments/policies.js';
 import type { PaymentRow } from '../payments/presenters.js';
@@ -123,8 +123,8 @@ async function secondChanceShipping(tx: Tx, bill: PaymentRow, amount: number): P
  * then finalized with the provider, outside the transaction, so the runner-up gets a link and a
  * deadline. A retry after the provider failed finalizes the same draft.
  */
-export async function offerSecondChance(db: Db, opts: Acting<Actor> & ExpiryDeps & { paymentId: string; auctionId: string }): Promise<Decided> {
-  const { provider, accounts, log, paymentId, auctionId, ...acting } = opts;
+export async function offerSecondChance(db: Db, opts: Acting<Actor> & ExpiryDeps & ReminderDeps & { paymentId: string; auctionId: string }): Promise<Decided> {
+  const { provider, accounts, log, isCloudOn, paymentId, auctionId, ...acting } = opts;
   const made = await db.transaction(async (tx) => {
     const { bill, lot, offer, open } = await lockLot(tx, acting.actor, paymentId, auctionId);
     if (!open) {
@@ -179,7 +179,7 @@ export async function offerSecondChance(db: Db, opts: Acting<Actor> & ExpiryDeps
     });
     return { draftId: draft.payment.id, events: draft.events };
   });
-  const done = await finalize(db, { ...acting, provider, accounts, ...(log ? { log } : {}), id: made.draftId });
+  const done = await finalize(db, { ...acting, provider, accounts, isCloudOn, ...(log ? { log } : {}), id: made.draftId });
   return { decision: 'secondChance', events: [...made.events, ...done.events], paymentId: made.draftId, link: done.link };
 }
 
