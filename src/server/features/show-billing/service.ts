@@ -14,7 +14,7 @@ import type { SellerAccounts } from '../payments/accounts.js';
 import { finalize } from '../payments/checkout.js';
 import { type Actor, paymentScope } from '../payments/policies.js';
 import type { PaymentRow } from '../payments/presenters.js';
-import { addAuctions, changed, createDraft, type PaymentChange, save } from '../payments/service.js';
+import { addAuctions, changed, createDraft, type PaymentChange, saveShipping } from '../payments/service.js';
 import { type ShowBillGroup, showPayments, unbilledGroups } from './queries.js';
 
 /**
@@ -106,12 +106,7 @@ async function billGroup(db: Db, opts: Acting<Actor> & { sessionId: string; grou
     if (draft.events.length === 0) return null;
     const shipping = shippingFor(rules, draft.payment.wonItems);
     const [row] = await tx.select().from(payments).where(eq(payments.id, draft.payment.id)).for('update');
-    const answer = await save(tx, row as PaymentRow, shipping, {
-      by: acting,
-      action: 'payment.shipping',
-      before: draft.before,
-      after: (a) => ({ shippingCarrier: a.shippingCarrier, shippingCost: a.shippingCost }),
-    });
+    const answer = await saveShipping(tx, row as PaymentRow, shipping, { by: acting, before: draft.before });
     return { ...changed(answer, draft.auctionIds), isNew: draft.isNew };
   });
 }
