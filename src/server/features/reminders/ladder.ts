@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, rows } from '../../db/connect.js';
-import { makeReminderLadders } from '../payments/reminder-ladder.js';
+import { makeReminderLadders } from '../payments/index.js';
 
 /**
  * The reminder rows still missing of pending bills with a link. A link makes its bill's rows

@@ -5,10 +5,16 @@ import { type ShowBillPreview, shippingFor } from '../../../domain/show-billing.
 import type { Db, Tx } from '../../db/connect.js';
 import { paymentItems, payments } from '../../db/schema.js';
 import { companyNames } from '../companies/queries.js';
-import { collectorsOf, saleKey } from '../payments/collectors.js';
-import { type PaymentScope, paymentScopeWhere } from '../payments/policies.js';
-import { type PaymentItem, presentPayment } from '../payments/presenters.js';
-import { type UnbilledGroup, unbilledWins } from '../payments/queries.js';
+import {
+  collectorsOf,
+  type PaymentItem,
+  type PaymentScope,
+  paymentScopeWhere,
+  presentPayment,
+  saleKey,
+  type UnbilledGroup,
+  unbilledWins,
+} from '../payments/index.js';
 
 /** The reads of 'Cobrar el show': who won the show's lots and has no bill for them yet, and the show's bills. */
 

@@ -10,11 +10,18 @@ import { messages } from '../../messages.js';
 import type { PaymentProvider } from '../../providers/payments/types.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import { bumpSession, lockEditable, readEditable } from '../live/sessions.js';
-import type { SellerAccounts } from '../payments/accounts.js';
-import { finalize } from '../payments/checkout.js';
-import { type Actor, paymentScope } from '../payments/policies.js';
-import type { PaymentRow } from '../payments/presenters.js';
-import { addAuctions, changed, createDraft, type PaymentChange, saveShipping } from '../payments/service.js';
+import {
+  type Actor,
+  addAuctions,
+  changed,
+  createDraft,
+  finalize,
+  type PaymentChange,
+  type PaymentRow,
+  paymentScope,
+  type SellerAccounts,
+  saveShipping,
+} from '../payments/index.js';
 import { type ShowBillGroup, showPayments, unbilledGroups } from './queries.js';
 
 /**

@@ -26,13 +26,19 @@ import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import type { BidPresenter } from '../bids/presenters.js';
 import { addLot } from '../live/lots.js';
-import { finalize, type ReminderDeps } from '../payments/checkout.js';
-import { paymentChanged } from '../payments/events.js';
-import { type Actor, paymentScope } from '../payments/policies.js';
-import type { PaymentRow } from '../payments/presenters.js';
-import { view } from '../payments/queries.js';
-import { createDraft, lockPayment, save } from '../payments/service.js';
-import { machineState } from '../payments/transitions.js';
+import {
+  type Actor,
+  createDraft,
+  finalize,
+  lockPayment,
+  machineState,
+  type PaymentRow,
+  paymentChanged,
+  paymentScope,
+  type ReminderDeps,
+  save,
+  view,
+} from '../payments/index.js';
 import { type ExpiryDeps, expireLink } from './expiry.js';
 import { bidLines, blockReason, clearOfferWinner, passedBuyers, standingChanged, syncOffers } from './queries.js';
 
