@@ -251,24 +251,31 @@ export async function addAuctions(db: Db | Tx, opts: Acting<Actor> & { id: strin
   );
 }
 
+/**
+ * A locked draft's shipping, whoever chose it (the seller by hand, a show's rules), audited as
+ * 'payment.shipping' from `before` (the row's own shipping unless the caller knew it earlier).
+ */
+export async function saveShipping(tx: Tx, row: PaymentRow, shipping: ShippingInput, audit: { by: AuditOrigin; before?: ShippingInput }): Promise<PaymentView> {
+  return save(
+    tx,
+    row,
+    { shippingCarrier: shipping.shippingCarrier, shippingCost: shipping.shippingCost },
+    {
+      by: audit.by,
+      action: 'payment.shipping',
+      before: audit.before ?? { shippingCarrier: row.shippingCarrier, shippingCost: row.shippingCost },
+      after: (a) => ({ shippingCarrier: a.shippingCarrier, shippingCost: a.shippingCost }),
+    },
+  );
+}
+
 /** POST /api/payments/{id}/update-shipping: carrier and cost, while a draft (a link's amount is fixed). */
 export async function updateShipping(db: Db, opts: Acting<Actor> & { id: string; input: ShippingInput }): Promise<PaymentChange> {
   return db.transaction(async (tx) => {
     const row = await lockPayment(tx, opts.id, paymentScope(opts.actor));
     assertEditable(row);
     if (row.shippingCarrier === opts.input.shippingCarrier && row.shippingCost === opts.input.shippingCost) return unchanged(await view(tx, row));
-    const answer = await save(
-      tx,
-      row,
-      { shippingCarrier: opts.input.shippingCarrier, shippingCost: opts.input.shippingCost },
-      {
-        by: opts,
-        action: 'payment.shipping',
-        before: { shippingCarrier: row.shippingCarrier, shippingCost: row.shippingCost },
-        after: (a) => ({ shippingCarrier: a.shippingCarrier, shippingCost: a.shippingCost }),
-      },
-    );
-    return changed(answer, []);
+    return changed(await saveShipping(tx, row, opts.input, { by: opts }), []);
   });
 }
 
