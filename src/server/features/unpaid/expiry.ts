@@ -9,13 +9,7 @@ import { type PassLoop, startPassLoop } from '../../pass-loop.js';
 import type { PaymentProvider } from '../../providers/payments/types.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import { withdrawBidder } from '../bids/withdraw.js';
-import type { SellerAccounts } from '../payments/accounts.js';
-import { collectorOf } from '../payments/collectors.js';
-import { paymentChanged } from '../payments/events.js';
-import type { PaymentRow } from '../payments/presenters.js';
-import { view } from '../payments/queries.js';
-import { save } from '../payments/service.js';
-import { machineState } from '../payments/transitions.js';
+import { collectorOf, machineState, type PaymentRow, paymentChanged, type SellerAccounts, save, view } from '../payments/index.js';
 import { billExpiresAtSql, clearOfferWinner, standingChanged } from './queries.js';
 
 /**

@@ -26,13 +26,19 @@ import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import type { BidPresenter } from '../bids/presenters.js';
 import { addLot } from '../live/lots.js';
-import { finalize } from '../payments/checkout.js';
-import { paymentChanged } from '../payments/events.js';
-import { type Actor, paymentScope } from '../payments/policies.js';
-import type { PaymentRow } from '../payments/presenters.js';
-import { view } from '../payments/queries.js';
-import { createDraft, lockPayment, save } from '../payments/service.js';
-import { machineState } from '../payments/transitions.js';
+import {
+  type Actor,
+  createDraft,
+  finalize,
+  lockPayment,
+  machineState,
+  type PaymentRow,
+  paymentChanged,
+  paymentScope,
+  type ReminderDeps,
+  save,
+  view,
+} from '../payments/index.js';
 import { type ExpiryDeps, expireLink } from './expiry.js';
 import { bidLines, blockReason, clearOfferWinner, passedBuyers, standingChanged, syncOffers } from './queries.js';
 
@@ -123,8 +129,8 @@ async function secondChanceShipping(tx: Tx, bill: PaymentRow, amount: number): P
  * then finalized with the provider, outside the transaction, so the runner-up gets a link and a
  * deadline. A retry after the provider failed finalizes the same draft.
  */
-export async function offerSecondChance(db: Db, opts: Acting<Actor> & ExpiryDeps & { paymentId: string; auctionId: string }): Promise<Decided> {
-  const { provider, accounts, log, paymentId, auctionId, ...acting } = opts;
+export async function offerSecondChance(db: Db, opts: Acting<Actor> & ExpiryDeps & ReminderDeps & { paymentId: string; auctionId: string }): Promise<Decided> {
+  const { provider, accounts, log, isCloudOn, paymentId, auctionId, ...acting } = opts;
   const made = await db.transaction(async (tx) => {
     const { bill, lot, offer, open } = await lockLot(tx, acting.actor, paymentId, auctionId);
     if (!open) {
@@ -179,7 +185,7 @@ export async function offerSecondChance(db: Db, opts: Acting<Actor> & ExpiryDeps
     });
     return { draftId: draft.payment.id, events: draft.events };
   });
-  const done = await finalize(db, { ...acting, provider, accounts, ...(log ? { log } : {}), id: made.draftId });
+  const done = await finalize(db, { ...acting, provider, accounts, isCloudOn, ...(log ? { log } : {}), id: made.draftId });
   return { decision: 'secondChance', events: [...made.events, ...done.events], paymentId: made.draftId, link: done.link };
 }
 
@@ -238,7 +244,7 @@ export async function sendToFutureShow(
         updatedAt: new Date(),
       })
       .where(eq(auctions.id, auctionId));
-    const added = await addLot(tx as unknown as Db, { ...acting, present, sessionId, auctionId });
+    const added = await addLot(tx, { ...acting, present, sessionId, auctionId });
     await decide(tx, acting, lot, 'futureShow', {
       sessionId,
       lotId: added.lotId,
@@ -327,7 +333,7 @@ export async function declineOffer(db: Db, opts: Acting<{ id: string }> & Expiry
     await tx.update(secondChanceOffers).set({ status: 'declined', answeredAt: now }).where(eq(secondChanceOffers.id, offer.id));
     await recordAudit(tx, {
       by: acting,
-      action: 'unpaid.secondChance.decline',
+      action: 'unpaid.second_chance.decline',
       entityType: 'second_chance_offer',
       entityId: offer.id,
       before: { status: 'offered' },
