@@ -4,7 +4,7 @@ import { timerState } from '../../../../domain/live-public.js';
 import { formatMoney } from '../../../../domain/money.js';
 import { PhotoIcon } from '../../../components/icons';
 import { useTranslation } from '../../../i18n';
-import { timerFormatLabel, timerFormatOf } from '../../bidding/timer-format';
+import { timerFormatLabel, timerFormatOf } from '../../../lib/timer-format';
 import { useServerNow } from '../../bidding/use-server-clock';
 import { waitText } from '../../bidding/wait-text';
 import { isSold } from '../live-view';
