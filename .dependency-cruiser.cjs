@@ -24,7 +24,7 @@ module.exports = {
       name: 'web-shared-not-to-screens',
       severity: 'error',
       comment:
-        "A screen (admin, livehub, public, invitations, rehearsal: what App.tsx picks by path) may use the shared code; the shared code (components, lib, api, and i18n and video, the cameras' and players' providers both the Live Hub and the live page use) never imports a screen, so a piece two screens need lives in it, not in one of them.",
+        'Screens are the folders App.tsx loads by path (admin, livehub, public, invitations) and rehearsal/ (the rehearsal banner both the Hub and the live page show now lives in components/). A screen may use the shared code; the shared code (components, lib, api, i18n, and video: the camera and player providers both the Live Hub and the live page use) never imports a screen, so a piece two screens need lives in it, not in one of them.',
       from: { path: '^src/web/(components|lib|api|i18n|video)/' },
       to: { path: '^src/web/(admin|livehub|public|invitations|rehearsal)/' },
     },
