@@ -4,6 +4,7 @@ import { type LiveSessionData, useHeldLiveSession } from '../../api/live';
 import { NativeDialog } from '../../components/native-dialog';
 import { useTranslation } from '../../i18n';
 import { useIsPhoneHub } from '../hub-layout';
+import type { QuestionProps } from '../hub-prompts';
 import { AutoAdvancePauseButton, autoAdvancePauseError, autoAdvanceText, useAutoAdvance } from '../timer-actions';
 import { useNow } from '../use-now';
 import classes from './phone-hub.module.css';
@@ -114,17 +115,7 @@ export function PhoneQuestion({
   onCancel,
   onConfirm,
   testId,
-}: {
-  title: string;
-  children: ReactNode;
-  cancelLabel: string;
-  confirmLabel: string;
-  confirmColor?: string;
-  isPending?: boolean;
-  onCancel: () => void;
-  onConfirm: () => void;
-  testId: string;
-}) {
+}: QuestionProps & { isPending?: boolean; testId: string }) {
   return (
     <NativeDialog title={title} closable={!isPending} onClose={onCancel}>
       <div className={classes.question} data-testid={testId}>
