@@ -7,6 +7,7 @@ import { ChevronLeftIcon, EyeIcon } from '../../components/icons';
 import { TOASTS_HEIGHT_VAR, TOASTS_TOP_VAR } from '../../components/notifications-place';
 import { CameraIcon, FlipCameraIcon, MicIcon, MicOffIcon, PlayIcon, StopIcon } from '../../components/panel-icons';
 import { RehearsalBanner } from '../../components/rehearsal-banner';
+import layer from '../../components/video-layer.module.css';
 import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
 import { BroadcastAlerts } from '../broadcast/broadcast-alerts';
@@ -104,7 +105,7 @@ export function PhoneHub({ detail, viewerCount, leaderName, onLeave, onAddLot, o
   return (
     <main className={classes.stage} data-testid="phone-hub" data-session-id={session.id} data-phase={broadcast.phase} data-facing={broadcast.facing}>
       <CameraView broadcast={broadcast} />
-      <div className={classes.layer}>
+      <div className={`${layer.layer} ${classes.layer}`}>
         <div ref={topRef} className={classes.top}>
           <header className={classes.topBar}>
             <ActionIcon variant="filled" color="dark" radius="xl" className={classes.square} onClick={requestLeave} aria-label={t('livehub.phone.back')}>

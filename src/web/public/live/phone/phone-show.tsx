@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import layer from '../../../components/video-layer.module.css';
 import { useTranslation } from '../../../i18n';
 import type { LiveNotice } from '../../bidding/use-live-notices';
 import { ChatOverlay } from '../../chat/chat-slots';
@@ -33,7 +34,7 @@ export function PhoneShow({ show, video }: { show: ShowModel; video: ShowVideo }
         fill
         {...videoPropsOf(show, video)}
         controls={(sound) => (
-          <div className={classes.layer}>
+          <div className={`${layer.layer} ${classes.layer}`}>
             <PhoneTopBar show={show} sound={sound} />
             {video.unmute && <UnmuteBanner {...video.unmute} className={classes.banner} />}
             {pageState === 'paused' && (
