@@ -21,6 +21,14 @@ module.exports = {
       to: { path: '^src/server/' },
     },
     {
+      name: 'web-shared-not-to-screens',
+      severity: 'error',
+      comment:
+        'Screens are the folders App.tsx loads by path (admin, livehub, public, invitations) and rehearsal/ (the rehearsal banner both the Hub and the live page show now lives in components/). A screen may use the shared code; the shared code (components, lib, api, i18n, and video: the camera and player providers both the Live Hub and the live page use) never imports a screen, so a piece two screens need lives in it, not in one of them.',
+      from: { path: '^src/web/(components|lib|api|i18n|video)/' },
+      to: { path: '^src/web/(admin|livehub|public|invitations|rehearsal)/' },
+    },
+    {
       name: 'server-not-to-web',
       severity: 'error',
       comment: 'The server does not import the web app; what both need lives in src/domain.',

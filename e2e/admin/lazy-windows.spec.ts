@@ -29,7 +29,7 @@ function fileOf(src: string): string {
   return `/${chunk.file}`;
 }
 
-const FORM = 'src/web/admin/auction-form/auction-form-modal.tsx';
+const FORM = 'src/web/components/auction-form/auction-form-modal.tsx';
 const BILLING = 'src/web/admin/payments/billing-workspace.tsx';
 const ON_DEMAND = [
   FORM,

@@ -41,11 +41,11 @@ function sourcesOf(scriptPath: string): string[] {
  */
 const NOT_ON_PUBLIC_PAGES = ['@mantine/core/esm/components/Modal/', 'react-remove-scroll', 'react-number-format', 'socket.io-client', 'engine.io-client'];
 
-/** The files built from the admin panel's own sources (its screen and what it loads on demand). */
+/** The files built from the admin panel's own sources (its screen and what it loads on demand, with the auction form it shares with the Live Hub). */
 function adminFiles(): Set<string> {
   return new Set(
     Object.values(manifest())
-      .filter((chunk) => chunk.src?.startsWith('src/web/admin/'))
+      .filter((chunk) => chunk.src?.startsWith('src/web/admin/') || chunk.src?.startsWith('src/web/components/auction-form/'))
       .map((chunk) => `/${chunk.file}`),
   );
 }

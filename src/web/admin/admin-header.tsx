@@ -2,12 +2,12 @@ import { Anchor, Box, Burger, Button, Group } from '@mantine/core';
 import { Link } from 'react-router';
 import type { Me } from '../../domain/api-types.js';
 import { BrandMark } from '../components/brand-mark';
+import { CompanyInfo } from '../components/company-info';
 import { DevModeBadge } from '../components/dev-mode-badge';
 import { BroadcastIcon } from '../components/icons';
 import { LogoutIcon } from '../components/panel-icons';
 import { useTranslation } from '../i18n';
 import { ADMIN_HOME, LIVE_HUB_PATH } from '../routes';
-import { CompanyInfo } from './company-info';
 
 interface AdminHeaderProps {
   me: Me;

@@ -3,7 +3,7 @@
 // The windows are not in the panel's first load: the first screen is the auctions list.
 // Each is fetched when first opened, or when the pointer or focus shows it is likely next.
 export const WINDOWS = {
-  auctionForm: () => import('./auction-form/auction-form-modal').then((m) => m.AuctionFormModal),
+  auctionForm: () => import('../components/auction-form/auction-form-modal').then((m) => m.AuctionFormModal),
   categories: () => import('./categories/categories-modal').then((m) => m.CategoriesModal),
   users: () => import('./users/users-modal').then((m) => m.UsersModal),
   companies: () => import('./companies/companies-modal').then((m) => m.CompaniesModal),

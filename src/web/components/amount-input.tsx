@@ -20,6 +20,8 @@ interface AmountInputProps {
   step?: number;
   disabled?: boolean;
   required?: boolean;
+  /** Focus on first render: a field the buyer just opened to type in. */
+  autoFocus?: boolean;
   size?: MantineSize;
   /** Shown in place of the steppers (a locked field's padlock, say). */
   rightSection?: ReactNode;
@@ -78,6 +80,7 @@ export function AmountInput({
   step = 1,
   disabled,
   required,
+  autoFocus,
   size = 'sm',
   rightSection,
   asTyped,
@@ -173,6 +176,7 @@ export function AmountInput({
         aria-label={ariaLabel}
         disabled={disabled}
         required={required}
+        autoFocus={autoFocus}
         error={error}
         size={size}
         {...(asTyped ? { leftSection: '$', leftSectionPointerEvents: 'none' as const, maxLength: 20 } : {})}

@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import type { Me } from '../../domain/api-types.js';
 import { hasPanelAccess, useMe } from '../api/me';
 import { useSocketConnection } from '../api/socket';
-import { InvitationGate } from '../invitations/invitation-gate';
 import { ErrorScreen } from './error-screen';
+import { InvitationGate } from './invitations/invitation-gate';
 import { LoadingScreen } from './loading-screen';
 import { UnauthorizedScreen } from './unauthorized-screen';
 

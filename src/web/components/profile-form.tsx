@@ -8,6 +8,7 @@ import { usePublicConfig } from '../api/config';
 import { useSaveProfile } from '../api/profile';
 import { addPageStrings, useTranslation } from '../i18n';
 import profileStrings from '../i18n/es-MX.json?section=profile';
+import { serverFieldErrors } from '../lib/field-errors';
 import {
   cachedDialCodeSelectData,
   filterDialCodes,
@@ -53,12 +54,9 @@ export function ProfileForm({ me, profile, onClose }: ProfileFormProps) {
       return;
     }
     if (isApiError(error) && error.status === 400) {
-      const fieldErrors: FieldErrors = {};
-      for (const [field, message] of Object.entries(error.fields)) {
-        if (isProfileField(field)) fieldErrors[field] = message;
-      }
-      setErrors(fieldErrors);
-      if (Object.keys(fieldErrors).length === 0) setFormError(error.message || t('profile.saveFailed'));
+      const { fields } = serverFieldErrors(error.fields, isProfileField);
+      setErrors(fields);
+      if (Object.keys(fields).length === 0) setFormError(error.message || t('profile.saveFailed'));
       return;
     }
     setFormError(t('profile.saveFailed'));

@@ -8,12 +8,12 @@ import { useReceivedInvitations } from '../api/invitations';
 import { hasPanelAccess, useMe } from '../api/me';
 import { DevModeBadge } from '../components/dev-mode-badge';
 import { ErrorScreen } from '../components/error-screen';
+import { InboxLoadFailed, InboxLoading, InvitationInbox } from '../components/invitations/invitation-inbox';
+import { InvitationsFrame } from '../components/invitations/invitations-frame';
 import { LoadingScreen } from '../components/loading-screen';
 import { GoogleIcon } from '../components/panel-icons';
 import { useTranslation } from '../i18n';
 import { ADMIN_HOME } from '../routes';
-import { InboxLoadFailed, InboxLoading, InvitationInbox } from './invitation-inbox';
-import { InvitationsFrame } from './invitations-frame';
 
 /**
  * /invitaciones: the address an admin gives the people it invites. Any signed-in account reads and

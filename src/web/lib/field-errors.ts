@@ -31,3 +31,20 @@ export function topLevelField<F extends string>(isField: (name: string) => name 
     return isField(name) ? name : null;
   };
 }
+
+/**
+ * A refused save's field messages (the server's `fields`, already in Spanish) split into those the
+ * form shows under its own inputs and the rest, which have no input to sit under.
+ */
+export function serverFieldErrors<F extends string>(
+  fields: Readonly<Record<string, string>>,
+  isField: (name: string) => name is F,
+): { fields: Partial<Record<F, string>>; others: string[] } {
+  const mine: Partial<Record<F, string>> = {};
+  const others: string[] = [];
+  for (const [name, message] of Object.entries(fields)) {
+    if (isField(name)) mine[name] = message;
+    else others.push(message);
+  }
+  return { fields: mine, others };
+}

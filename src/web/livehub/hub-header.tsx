@@ -2,7 +2,7 @@ import { Box, Button, Group, Menu, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useNavigate } from 'react-router';
 import type { Me } from '../../domain/api-types.js';
-import { CompanyInfo } from '../admin/company-info';
+import { CompanyInfo } from '../components/company-info';
 import { DevModeBadge } from '../components/dev-mode-badge';
 import { BroadcastIcon } from '../components/icons';
 import { ArrowLeftIcon, DotsIcon, ListIcon, PlusIcon } from '../components/panel-icons';

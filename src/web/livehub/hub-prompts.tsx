@@ -2,9 +2,8 @@ import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../i18n';
 
-interface ConfirmWindowProps {
-  stackId: string;
-  opened: boolean;
+/** A yes-or-no question of the Hub, as the wide window (ConfirmWindow) and the phone's dialog (PhoneQuestion) ask it. */
+export interface QuestionProps {
   title: string;
   children: ReactNode;
   /** The safe answer: the button with focus, Escape, the close button and a click outside. */
@@ -13,6 +12,11 @@ interface ConfirmWindowProps {
   confirmColor?: string;
   onCancel: () => void;
   onConfirm: () => void;
+}
+
+interface ConfirmWindowProps extends QuestionProps {
+  stackId: string;
+  opened: boolean;
 }
 
 /** A small question over the window that asked it, in the Hub's stack (Escape answers it alone). */

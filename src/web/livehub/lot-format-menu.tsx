@@ -14,7 +14,7 @@ import { ApiError } from '../api/client';
 import { useLotActions } from '../api/live-hub';
 import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
-import { timerFormatOf } from '../public/bidding/timer-format';
+import { timerFormatOf } from '../lib/timer-format';
 import { useFieldError } from './session-fields';
 import { type FieldErrors, issuesToErrors, toNumber } from './session-form';
 

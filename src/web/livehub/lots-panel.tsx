@@ -6,7 +6,7 @@ import { notifications } from '@mantine/notifications';
 import { useMemo, useState } from 'react';
 import { lotRemovalBlock } from '../../domain/live.js';
 import type { LiveSessionData } from '../api/live';
-import { isSessionEndedError, useLotActions } from '../api/live-hub';
+import { useLotActions } from '../api/live-hub';
 import { BoltIcon } from '../components/icons';
 import { PlusIcon } from '../components/panel-icons';
 import { useTranslation } from '../i18n';
@@ -16,6 +16,7 @@ import { ReopenPrompt, useAskReopen } from './hub-prompts';
 import { HUB_WINDOW } from './hub-windows';
 import { LotRowView } from './lot-row';
 import { applyOrder, dragInSection, type LotRow, lotSections, moveInSection, orderedLotIds, reorderSection } from './lot-rows';
+import { makeCurrentAsking } from './make-current';
 
 interface LotsPanelProps {
   detail: LiveSessionData;
@@ -73,27 +74,13 @@ export function LotsPanel({ detail, onAddLot, onQuickAuction, embedded = false, 
     sendOrder(dragInSection(upcomingIds, activeId, event.over ? String(event.over.id) : null), activeId);
   };
 
-  // Setting a lot current forces the session live (SPEC §4): on an ended session, ask first.
-  const makeCurrent = async (row: LotRow, confirmed = false) => {
-    let isReopen = confirmed;
-    if (!isReopen && detail.session.status === 'ended') {
-      if (!(await reopen.ask())) return;
-      isReopen = true;
-    }
-    setCurrent.mutate(
-      { lotId: row.lot.id, reopen: isReopen },
-      {
-        onError: async (error) => {
-          // Someone ended it meanwhile: ask, then send again with `reopen`.
-          if (!isReopen && isSessionEndedError(error)) {
-            if (await reopen.ask()) void makeCurrent(row, true);
-            return;
-          }
-          notifications.show({ color: 'red', title: t('livehub.lots.setCurrentFailed'), message: errorText(error, t('livehub.lots.setCurrentFailed')) });
-        },
-      },
-    );
-  };
+  const makeCurrent = makeCurrentAsking({
+    status: detail.session.status,
+    setCurrent,
+    askReopen: reopen.ask,
+    onFailed: (error) =>
+      notifications.show({ color: 'red', title: t('livehub.lots.setCurrentFailed'), message: errorText(error, t('livehub.lots.setCurrentFailed')) }),
+  });
 
   const removeNow = () => {
     const row = confirmRemove;

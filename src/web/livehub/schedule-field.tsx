@@ -1,8 +1,8 @@
 import { Button, Group, Input, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useEffect, useId, useRef, useState } from 'react';
-import { CHOSEN_FORMAT } from '../admin/auction-form/end-time';
 import { useTranslation } from '../i18n';
 import { formatDate } from '../lib/dates';
+import { CHOSEN_FORMAT } from '../lib/end-time';
 import { composeSchedule, firstOfferedDate, mexicoDateOf, mexicoTimeOf, type ScheduleError } from './schedule';
 import { presetScheduledAt, SCHEDULE_PRESETS_MINUTES } from './session-form';
 

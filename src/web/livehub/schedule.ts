@@ -1,5 +1,5 @@
-import { fromMexicoWallTime } from '../admin/auction-form/end-time';
 import { APP_TIME_ZONE } from '../lib/dates';
+import { fromMexicoWallTime } from '../lib/end-time';
 
 /**
  * The scheduled date and time of a session as typed, pure so it is tested without a browser. The

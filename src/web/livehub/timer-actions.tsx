@@ -1,10 +1,11 @@
-import { Button, Group, Text, TextInput } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { Button, type ButtonProps, Group, Text, TextInput } from '@mantine/core';
+import { type CSSProperties, useEffect, useState } from 'react';
 import { TIMER_MIN_SECONDS, TIMER_STEP_SECONDS } from '../../domain/live.js';
 import { formatTimer } from '../../domain/live-public.js';
 import type { LiveSessionData } from '../api/live';
 import { isSessionEndedError, useLotActions, useUpdateSession } from '../api/live-hub';
 import { useTranslation } from '../i18n';
+import { apiErrorText } from '../lib/api-errors';
 import { ConfirmWindow, useAskReopen } from './hub-prompts';
 import { HUB_WINDOW } from './hub-windows';
 import { defaultCustomSeconds, parseCustomSeconds } from './session-form';
@@ -217,4 +218,23 @@ export function autoAdvanceText(t: ReturnType<typeof useTranslation>['t'], auto:
   if (auto.isPaused) return t('livehub.flow.autoPaused');
   if (auto.left !== null) return t('livehub.flow.autoCountdown', { seconds: auto.left });
   return opts.short ? t('livehub.phone.autoOn', { seconds: auto.seconds }) : t('livehub.flow.autoOn', { seconds: auto.seconds });
+}
+
+/** 'Pausar' / 'Reanudar' the auto-advance; its size and look are the caller's. */
+export function AutoAdvancePauseButton({
+  auto,
+  ...look
+}: { auto: ReturnType<typeof useAutoAdvance> } & Omit<ButtonProps, 'color' | 'loading'> & { className?: string; style?: CSSProperties }) {
+  const { t } = useTranslation();
+  return (
+    <Button {...look} color={auto.isPaused ? 'green' : 'orange'} loading={auto.pause.isPending} onClick={() => auto.setPaused(!auto.isPaused)}>
+      {auto.isPaused ? t('livehub.flow.resume') : t('livehub.flow.pause')}
+    </Button>
+  );
+}
+
+/** Why 'Pausar' / 'Reanudar' failed; null while it has not. */
+export function autoAdvancePauseError(t: ReturnType<typeof useTranslation>['t'], auto: ReturnType<typeof useAutoAdvance>): string | null {
+  if (!auto.pause.isError) return null;
+  return apiErrorText(auto.pause.error, { networkMessage: t('common.networkError'), fallback: t('livehub.flow.pauseFailed') });
 }

@@ -7,7 +7,17 @@ import { useTranslation } from '../i18n';
 import { apiErrorText } from '../lib/api-errors';
 import { ReopenPrompt } from './hub-prompts';
 import { NEXT_KEY, TIMER_KEYS, useHubShortcuts } from './hub-shortcuts';
-import { autoAdvanceText, CustomSecondsField, ShortenPrompt, type TimerSource, useAutoAdvance, useNextLot, useTimerActions } from './timer-actions';
+import {
+  AutoAdvancePauseButton,
+  autoAdvancePauseError,
+  autoAdvanceText,
+  CustomSecondsField,
+  ShortenPrompt,
+  type TimerSource,
+  useAutoAdvance,
+  useNextLot,
+  useTimerActions,
+} from './timer-actions';
 import { currentLot, hubTimerBadge, serverClock, type TimerChoice, timerChoice } from './timer-view';
 import { useNow } from './use-now';
 
@@ -29,6 +39,7 @@ export function TimerPanel({ detail }: { detail: LiveSessionData }) {
   const { timer, source, start: startTimer, shortenPrompt } = useTimerActions(detail);
   const { next, goNext, error: nextError, reopenPrompt } = useNextLot(detail);
   const auto = useAutoAdvance(detail, deviceNow);
+  const pauseError = autoAdvancePauseError(t, auto);
   const [inputError, setInputError] = useState<string | null>(null);
   const badge = hubTimerBadge(detail, deviceNow);
   const lot = currentLot(detail);
@@ -105,20 +116,12 @@ export function TimerPanel({ detail }: { detail: LiveSessionData }) {
                 <Text size="sm" fw={auto.left !== null ? 700 : 400} c={auto.left !== null ? 'martillo' : 'dimmed'} aria-live="polite">
                   {autoAdvanceText(t, auto)}
                 </Text>
-                <Button
-                  size="compact-sm"
-                  variant="light"
-                  color={auto.isPaused ? 'green' : 'orange'}
-                  loading={auto.pause.isPending}
-                  onClick={() => auto.setPaused(!auto.isPaused)}
-                >
-                  {auto.isPaused ? t('livehub.flow.resume') : t('livehub.flow.pause')}
-                </Button>
+                <AutoAdvancePauseButton auto={auto} size="compact-sm" variant="light" />
               </Group>
             )}
-            {auto.pause.isError && (
+            {pauseError && (
               <Text size="xs" c="red" role="alert">
-                {apiErrorText(auto.pause.error, { networkMessage: t('common.networkError'), fallback: t('livehub.flow.pauseFailed') })}
+                {pauseError}
               </Text>
             )}
             <Text size="xs" c="dimmed">

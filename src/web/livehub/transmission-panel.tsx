@@ -1,6 +1,7 @@
-import { Alert, Box, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Box, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import type { LiveSessionPublic } from '../../domain/live.js';
 import { useTranslation } from '../i18n';
+import { BroadcastAlerts } from './broadcast/broadcast-alerts';
 import { BroadcastControls } from './broadcast/broadcast-controls';
 import { Player } from './broadcast/player';
 import { usePromptUnmute } from './broadcast/use-prompt-unmute';
@@ -47,30 +48,7 @@ export function TransmissionPanel({ session, viewerCount, canEdit }: { session: 
         </Group>
         <SessionLink session={session} />
 
-        {isDisabled && (
-          <Alert color="yellow" variant="light" data-testid="broadcast-disabled">
-            {t('livehub.broadcast.disabled')}
-          </Alert>
-        )}
-        {broadcast.error && (
-          <Alert
-            color="red"
-            variant="light"
-            role="alert"
-            title={broadcast.error.title}
-            withCloseButton
-            onClose={broadcast.dismissError}
-            closeButtonLabel={t('common.close')}
-            data-testid="broadcast-error"
-          >
-            {broadcast.error.detail}
-          </Alert>
-        )}
-        {isOrphaned && canEdit && (
-          <Alert color="orange" variant="light" data-testid="broadcast-orphaned">
-            {t('livehub.broadcast.orphaned')}
-          </Alert>
-        )}
+        <BroadcastAlerts broadcast={broadcast} isDisabled={isDisabled} isOrphaned={isOrphaned} canEdit={canEdit} />
 
         {canEdit && (
           <BroadcastControls

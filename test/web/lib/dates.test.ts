@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CHOSEN_FORMAT } from '../../../src/web/admin/auction-form/end-time';
 import { APP_TIME_ZONE, DATE_FORMAT, DATE_TIME_FORMAT, formatDate, TIME_FORMAT } from '../../../src/web/lib/dates';
 import { dayjs } from '../../../src/web/lib/dayjs';
+import { CHOSEN_FORMAT } from '../../../src/web/lib/end-time';
 
 describe('formatDate', () => {
   it('shows an instant in Mexico City time, in Spanish', () => {

@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest';
 import type { AuctionLiveState } from '../../../src/domain/bidding';
 import type { LiveSessionCard, LiveSessionPublic, LotView } from '../../../src/domain/live';
 import { pickState } from '../../../src/web/public/bidding/live-state';
-import { buyerLots, directoryCards, isShowStopped, isSold, livePageState, sessionTotals, soldPrice } from '../../../src/web/public/live/live-view';
+import {
+  buyerLots,
+  directoryCards,
+  hasBidPrice,
+  isShowStopped,
+  isSold,
+  livePageState,
+  sessionTotals,
+  shownPrice,
+  soldPrice,
+} from '../../../src/web/public/live/live-view';
 
 function state(over: Partial<AuctionLiveState> = {}): AuctionLiveState {
   return {
@@ -57,6 +67,15 @@ describe('sold or not', () => {
     expect(isSold(state(closedEmpty))).toBe(false);
     expect(soldPrice(state(closedEmpty))).toBeNull();
     expect(isSold(state({ currentPrice: 300, bidCount: 2, leaderTag: 't1' }))).toBe(false);
+  });
+});
+
+describe('the price of the lot on the block', () => {
+  it('is the starting price until a bid comes, then the current bid', () => {
+    expect(hasBidPrice(state())).toBe(false);
+    expect(shownPrice(state())).toBe(100);
+    expect(hasBidPrice(state({ currentPrice: 300, bidCount: 2 }))).toBe(true);
+    expect(shownPrice(state({ currentPrice: 300, bidCount: 2 }))).toBe(300);
   });
 });
 

@@ -8,7 +8,7 @@ import { useCompany, useSaveCompany } from '../../api/companies';
 import { Spinner } from '../../components/spinner';
 import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
-import { fieldErrors, topLevelField } from '../../lib/field-errors';
+import { fieldErrors, serverFieldErrors, topLevelField } from '../../lib/field-errors';
 
 type TextField = 'name' | 'rfc' | 'legalName';
 type NumberField = 'paymentDeadlineHours' | 'strikeLimit';
@@ -72,7 +72,7 @@ function CompanyForm({ company, onSaved }: { company: Company; onSaved?: () => v
       notifications.show({ color: 'green', title: t('companies.saved'), message: t('companies.savedMessage', { name: saved.name }) });
       onSaved?.();
     } catch (error) {
-      if (isApiError(error) && error.status === 400 && Object.keys(error.fields).length > 0) setErrors(error.fields);
+      if (isApiError(error) && error.status === 400 && Object.keys(error.fields).length > 0) setErrors(serverFieldErrors(error.fields, isField).fields);
       else setFormError(apiErrorText(error, { networkMessage: t('common.networkError'), fallback: t('companies.saveFailed') }));
     }
   }

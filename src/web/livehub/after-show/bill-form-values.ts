@@ -1,5 +1,6 @@
 import type { ShippingRules } from '../../../domain/after-show.js';
 import { rulesOf, type ShippingRulesInput, type ShowBillPreview, type ShowShipping, ZShippingRulesInput } from '../../../domain/show-billing.js';
+import { fieldErrors, topLevelField } from '../../lib/field-errors';
 
 /** The shipping form of 'Cobrar el show' as typed: numbers as the inputs hold them ('' = empty). */
 export interface BillFormValues {
@@ -15,7 +16,7 @@ export interface BillFormValues {
 
 export const BILL_FORM_FIELDS = ['mode', 'flatFee', 'perExtraItem', 'freeOver', 'pickupAddress', 'paymentDeadlineHours'] as const;
 export type BillFormField = (typeof BILL_FORM_FIELDS)[number];
-const isField = (name: string): name is BillFormField => (BILL_FORM_FIELDS as readonly string[]).includes(name);
+export const isBillFormField = (name: string): name is BillFormField => (BILL_FORM_FIELDS as readonly string[]).includes(name);
 
 /** The form as the saved rules fill it (a new show starts with a flat fee of 0). */
 export function formValuesOf(shipping: ShowShipping | undefined): BillFormValues {
@@ -49,12 +50,7 @@ export function parseBillForm(values: BillFormValues): { ok: true; input: Shippi
   };
   const parsed = ZShippingRulesInput.safeParse(body);
   if (parsed.success) return { ok: true, input: parsed.data };
-  const errors: Partial<Record<BillFormField, string>> = {};
-  for (const issue of parsed.error.issues) {
-    const name = String(issue.path[0] ?? '');
-    if (isField(name)) errors[name] ??= issue.message;
-  }
-  return { ok: false, errors };
+  return { ok: false, errors: fieldErrors(parsed.error.issues, topLevelField(isBillFormField), (message) => message) };
 }
 
 /**

@@ -2,6 +2,7 @@ import { NumberInput, SegmentedControl, SimpleGrid, Stack, TextInput } from '@ma
 import { MAX_PAYMENT_DEADLINE_HOURS, MIN_PAYMENT_DEADLINE_HOURS } from '../../../domain/after-show.js';
 import { MAX_SHIPPING_COST } from '../../../domain/payments.js';
 import { MAX_PICKUP_ADDRESS_LENGTH } from '../../../domain/show-billing.js';
+import { AmountInput } from '../../components/amount-input';
 import { type TranslationKey, useTranslation } from '../../i18n';
 import type { BillFormField, BillFormValues } from './bill-form-values';
 
@@ -37,38 +38,29 @@ export function BillShippingFields({ values, onChange, errors }: BillShippingFie
       />
       {values.mode === 'flat' ? (
         <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm">
-          <NumberInput
+          <AmountInput
             label={t('showBilling.shipping.flatFee')}
             description={t('showBilling.shipping.flatFeeHint')}
             value={values.flatFee}
             onChange={(v) => onChange('flatFee', v)}
             min={0}
             max={MAX_SHIPPING_COST}
-            allowDecimal={false}
-            prefix="$"
-            thousandSeparator=","
             error={shown('flatFee')}
           />
-          <NumberInput
+          <AmountInput
             label={t('showBilling.shipping.perExtraItem')}
             value={values.perExtraItem}
             onChange={(v) => onChange('perExtraItem', v)}
             min={0}
             max={MAX_SHIPPING_COST}
-            allowDecimal={false}
-            prefix="$"
-            thousandSeparator=","
             error={shown('perExtraItem')}
           />
-          <NumberInput
+          <AmountInput
             label={t('showBilling.shipping.freeOver')}
             description={t('showBilling.shipping.freeOverHint')}
             value={values.freeOver}
             onChange={(v) => onChange('freeOver', v)}
             min={1}
-            allowDecimal={false}
-            prefix="$"
-            thousandSeparator=","
             error={shown('freeOver')}
           />
         </SimpleGrid>

@@ -4,8 +4,9 @@ import type { ShowShipping } from '../../../domain/show-billing.js';
 import { isApiError } from '../../api/client';
 import { useSaveShowShipping } from '../../api/show-billing';
 import { useTranslation } from '../../i18n';
+import { serverFieldErrors } from '../../lib/field-errors';
 import { useErrorText } from '../../lib/use-error-text';
-import { type BillFormField, type BillFormValues, formValuesOf, parseBillForm } from './bill-form-values';
+import { type BillFormField, type BillFormValues, formValuesOf, isBillFormField, parseBillForm } from './bill-form-values';
 import { BillShippingFields } from './bill-shipping-fields';
 
 interface BillShippingFormProps {
@@ -47,7 +48,7 @@ export function BillShippingForm({ sessionId, shipping, onValuesChange }: BillSh
       setIsSaved(true);
     } catch (err) {
       // The server names each refused field in Spanish: show those under their inputs.
-      if (isApiError(err)) setErrors(err.fields as Partial<Record<BillFormField, string>>);
+      if (isApiError(err)) setErrors(serverFieldErrors(err.fields, isBillFormField).fields);
       setServerError(errorText(err));
     }
   };

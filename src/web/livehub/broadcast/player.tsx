@@ -1,9 +1,9 @@
 import { Badge, Box, Stack, Text } from '@mantine/core';
-import { useEffect, useRef } from 'react';
 import { formatElapsed } from '../../../domain/video.js';
 import { BroadcastIcon, EyeIcon } from '../../components/icons';
 import { useTranslation } from '../../i18n';
 import type { Broadcast } from './use-broadcast';
+import { useCameraElement } from './use-camera-element';
 
 /** The player's height cap (SPEC §9). */
 const PLAYER_MAX_HEIGHT = 640;
@@ -20,16 +20,9 @@ const PLAYER_HEIGHT = `clamp(${PLAYER_MIN_HEIGHT}px, 100dvh - ${BESIDE_PLAYER}px
 /** The 9:16 player: the local camera (muted: the seller must not hear itself), its badge, the viewer count and the clock. */
 export function Player({ broadcast, viewerCount }: { broadcast: Broadcast; viewerCount: number | null }) {
   const { t } = useTranslation();
-  const videoRef = useRef<HTMLVideoElement>(null);
   const { stream, phase, link } = broadcast;
   const isLive = phase === 'publishing';
-
-  useEffect(() => {
-    const element = videoRef.current;
-    if (!element) return;
-    if (element.srcObject !== stream) element.srcObject = stream;
-    if (stream) void element.play().catch(() => {});
-  }, [stream]);
+  const videoRef = useCameraElement(stream);
 
   return (
     <Box

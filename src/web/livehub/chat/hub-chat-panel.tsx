@@ -1,9 +1,9 @@
 import { Badge, Paper, Tabs, Text, Title } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
 import { useChatReports } from '../../api/chat';
+import { ChatBoard } from '../../components/chat/chat-panel';
+import { useChatRoom } from '../../components/chat/use-chat-room';
 import { useTranslation } from '../../i18n';
-import { ChatBoard } from '../../public/chat/chat-panel';
-import { useChatRoom } from '../../public/chat/use-chat-room';
 import classes from './hub-chat-panel.module.css';
 import { ModeratorsList } from './moderators-list';
 import { MutesList } from './mutes-list';

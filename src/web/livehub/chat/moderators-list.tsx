@@ -2,9 +2,9 @@ import { Alert, Badge, Button, Group, Stack, Text, TextInput } from '@mantine/co
 import { type FormEvent, useState } from 'react';
 import { ZModeratorInput } from '../../../domain/chat.js';
 import { useSessionModerators } from '../../api/chat';
+import { ActionNoticeLine, useActionNotice } from '../../components/chat/action-notice';
 import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
-import { ActionNoticeLine, useActionNotice } from '../../public/chat/action-notice';
 
 /** The session's moderators: the owners (seller, company admins, not removable) and those appointed by e-mail (shown to the owners only). */
 export function ModeratorsList({ sessionId }: { sessionId: string }) {

@@ -1,9 +1,9 @@
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useChatModeration, useChatMutes } from '../../api/chat';
+import { ActionNoticeLine, useActionNotice } from '../../components/chat/action-notice';
 import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
 import { formatDate } from '../../lib/dates';
-import { ActionNoticeLine, useActionNotice } from '../../public/chat/action-notice';
 
 /** The readers muted in this session, each with 'Quitar silencio'. */
 export function MutesList({ sessionId }: { sessionId: string }) {

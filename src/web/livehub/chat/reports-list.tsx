@@ -2,12 +2,12 @@ import { Alert, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { ChatMessage, ChatReport } from '../../../domain/chat.js';
 import { useChatModeration, type useChatReports } from '../../api/chat';
+import { ActionNoticeLine, useActionNotice } from '../../components/chat/action-notice';
+import { LineActions } from '../../components/chat/line-actions';
+import type { ChatRoom } from '../../components/chat/use-chat-room';
 import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
 import { formatDate } from '../../lib/dates';
-import { ActionNoticeLine, useActionNotice } from '../../public/chat/action-notice';
-import { LineActions } from '../../public/chat/line-actions';
-import type { ChatRoom } from '../../public/chat/use-chat-room';
 
 interface ReportsListProps {
   room: ChatRoom;

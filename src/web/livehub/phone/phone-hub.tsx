@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Badge, Button, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Badge, Button, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { formatElapsed } from '../../../domain/video.js';
 import type { LiveSessionData } from '../../api/live';
@@ -6,10 +6,13 @@ import { useUpdateSession } from '../../api/live-hub';
 import { ChevronLeftIcon, EyeIcon } from '../../components/icons';
 import { TOASTS_HEIGHT_VAR, TOASTS_TOP_VAR } from '../../components/notifications-place';
 import { CameraIcon, FlipCameraIcon, MicIcon, MicOffIcon, PlayIcon, StopIcon } from '../../components/panel-icons';
+import { RehearsalBanner } from '../../components/rehearsal-banner';
+import layer from '../../components/video-layer.module.css';
 import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
-import { RehearsalBanner } from '../../rehearsal/rehearsal-banner';
+import { BroadcastAlerts } from '../broadcast/broadcast-alerts';
 import type { Broadcast } from '../broadcast/use-broadcast';
+import { useCameraElement } from '../broadcast/use-camera-element';
 import { usePromptUnmute } from '../broadcast/use-prompt-unmute';
 import { HubChatPanel } from '../chat/hub-chat-panel';
 import { ReopenPrompt, useAskReopen } from '../hub-prompts';
@@ -102,7 +105,7 @@ export function PhoneHub({ detail, viewerCount, leaderName, onLeave, onAddLot, o
   return (
     <main className={classes.stage} data-testid="phone-hub" data-session-id={session.id} data-phase={broadcast.phase} data-facing={broadcast.facing}>
       <CameraView broadcast={broadcast} />
-      <div className={classes.layer}>
+      <div className={`${layer.layer} ${classes.layer}`}>
         <div ref={topRef} className={classes.top}>
           <header className={classes.topBar}>
             <ActionIcon variant="filled" color="dark" radius="xl" className={classes.square} onClick={requestLeave} aria-label={t('livehub.phone.back')}>
@@ -135,31 +138,7 @@ export function PhoneHub({ detail, viewerCount, leaderName, onLeave, onAddLot, o
         </div>
 
         <Stack gap={8} className={classes.alerts}>
-          {isDisabled && (
-            <Alert color="yellow" variant="filled" p="xs" data-testid="broadcast-disabled">
-              <Text size="sm">{t('livehub.broadcast.disabled')}</Text>
-            </Alert>
-          )}
-          {broadcast.error && (
-            <Alert
-              color="red"
-              variant="filled"
-              role="alert"
-              p="xs"
-              title={broadcast.error.title}
-              withCloseButton
-              onClose={broadcast.dismissError}
-              closeButtonLabel={t('common.close')}
-              data-testid="broadcast-error"
-            >
-              {broadcast.error.detail}
-            </Alert>
-          )}
-          {isOrphaned && detail.canEdit && (
-            <Alert color="orange" variant="filled" p="xs" data-testid="broadcast-orphaned">
-              <Text size="sm">{t('livehub.broadcast.orphaned')}</Text>
-            </Alert>
-          )}
+          <BroadcastAlerts broadcast={broadcast} isDisabled={isDisabled} isOrphaned={isOrphaned} canEdit={detail.canEdit} overVideo />
         </Stack>
 
         {!broadcast.stream && detail.canEdit ? (
@@ -290,14 +269,8 @@ const TOAST_GAP_PX = 8;
 
 /** The local camera, filling the screen (muted: the seller must not hear itself). */
 function CameraView({ broadcast }: { broadcast: Broadcast }) {
-  const videoRef = useRef<HTMLVideoElement>(null);
   const { stream } = broadcast;
-  useEffect(() => {
-    const element = videoRef.current;
-    if (!element) return;
-    if (element.srcObject !== stream) element.srcObject = stream;
-    if (stream) void element.play().catch(() => {});
-  }, [stream]);
+  const videoRef = useCameraElement(stream);
   return (
     <video
       ref={videoRef}

@@ -3,13 +3,14 @@ import { useMemo, useState } from 'react';
 import { lotRemovalBlock } from '../../../domain/live.js';
 import { formatMoney } from '../../../domain/money.js';
 import type { LiveSessionData } from '../../api/live';
-import { isSessionEndedError, useLotActions } from '../../api/live-hub';
+import { useLotActions } from '../../api/live-hub';
 import { ArrowDownIcon, ArrowUpIcon, TrashIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
 import { clockOffset } from '../../lib/countdown';
 import { LotFormatForm, useFormatText } from '../lot-format-menu';
 import { applyOrder, type LotRow, lotSections, moveInSection, orderedLotIds, reorderSection } from '../lot-rows';
+import { makeCurrentAsking } from '../make-current';
 import classes from './phone-hub.module.css';
 import { PhoneQuestion, PhoneSheet } from './phone-sheet';
 
@@ -52,26 +53,13 @@ export function PhoneLotsSheet({ detail, onClose, onAskReopen }: PhoneLotsSheetP
     setRefusal(text);
   };
 
-  const makeCurrent = async (row: LotRow, confirmed = false) => {
-    let isReopen = confirmed;
-    if (!isReopen && detail.session.status === 'ended') {
-      if (!(await onAskReopen())) return;
-      isReopen = true;
-    }
-    setRefusal(null);
-    setCurrent.mutate(
-      { lotId: row.lot.id, reopen: isReopen },
-      {
-        onError: async (error) => {
-          if (!isReopen && isSessionEndedError(error)) {
-            if (await onAskReopen()) void makeCurrent(row, true);
-            return;
-          }
-          refuse(errorText(error, t('livehub.lots.setCurrentFailed')));
-        },
-      },
-    );
-  };
+  const makeCurrent = makeCurrentAsking({
+    status: detail.session.status,
+    setCurrent,
+    askReopen: onAskReopen,
+    onSend: () => setRefusal(null),
+    onFailed: (error) => refuse(errorText(error, t('livehub.lots.setCurrentFailed'))),
+  });
 
   // The same order call as the desktop's arrows, shown at once and put back if the server refuses.
   const move = (row: LotRow, by: -1 | 1) => {

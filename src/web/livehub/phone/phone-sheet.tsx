@@ -3,9 +3,9 @@ import { type ReactNode, useLayoutEffect, useRef } from 'react';
 import { type LiveSessionData, useHeldLiveSession } from '../../api/live';
 import { NativeDialog } from '../../components/native-dialog';
 import { useTranslation } from '../../i18n';
-import { apiErrorText } from '../../lib/api-errors';
 import { useIsPhoneHub } from '../hub-layout';
-import { autoAdvanceText, useAutoAdvance } from '../timer-actions';
+import type { QuestionProps } from '../hub-prompts';
+import { AutoAdvancePauseButton, autoAdvancePauseError, autoAdvanceText, useAutoAdvance } from '../timer-actions';
 import { useNow } from '../use-now';
 import classes from './phone-hub.module.css';
 
@@ -19,26 +19,18 @@ export function AutoAdvanceStrip({ detail, place }: { detail: LiveSessionData; p
   const auto = useAutoAdvance(detail, useNow());
   if (!auto.isOn || !detail.canEdit) return null;
   const isCounting = auto.left !== null && !auto.isPaused;
+  const pauseError = autoAdvancePauseError(t, auto);
   return (
     <div className={classes.autoStrip} data-place={place} data-counting={isCounting || undefined} data-testid={`auto-advance-${place}`}>
       <Group gap="xs" wrap="nowrap" justify="space-between">
         <Text size="sm" fw={isCounting ? 700 : 500} aria-live={place === 'stage' ? 'polite' : 'off'} style={{ flex: 1, minWidth: 0 }}>
           {autoAdvanceText(t, auto, { short: true })}
         </Text>
-        <Button
-          className={classes.touch}
-          style={{ flex: 'none' }}
-          variant={place === 'stage' ? 'white' : 'light'}
-          color={auto.isPaused ? 'green' : 'orange'}
-          loading={auto.pause.isPending}
-          onClick={() => auto.setPaused(!auto.isPaused)}
-        >
-          {auto.isPaused ? t('livehub.flow.resume') : t('livehub.flow.pause')}
-        </Button>
+        <AutoAdvancePauseButton auto={auto} className={classes.touch} style={{ flex: 'none' }} variant={place === 'stage' ? 'white' : 'light'} />
       </Group>
-      {auto.pause.isError && (
+      {pauseError && (
         <Text size="xs" c={place === 'stage' ? 'red.2' : 'red.8'} role="alert">
-          {apiErrorText(auto.pause.error, { networkMessage: t('common.networkError'), fallback: t('livehub.flow.pauseFailed') })}
+          {pauseError}
         </Text>
       )}
     </div>
@@ -123,17 +115,7 @@ export function PhoneQuestion({
   onCancel,
   onConfirm,
   testId,
-}: {
-  title: string;
-  children: ReactNode;
-  cancelLabel: string;
-  confirmLabel: string;
-  confirmColor?: string;
-  isPending?: boolean;
-  onCancel: () => void;
-  onConfirm: () => void;
-  testId: string;
-}) {
+}: QuestionProps & { isPending?: boolean; testId: string }) {
   return (
     <NativeDialog title={title} closable={!isPending} onClose={onCancel}>
       <div className={classes.question} data-testid={testId}>

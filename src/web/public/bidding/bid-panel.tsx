@@ -7,12 +7,12 @@ import { formatMoney } from '../../../domain/money.js';
 import { AlertIcon, CashIcon, CheckIcon, ClockIcon, GavelIcon, TrophyIcon } from '../../components/icons';
 import { useTranslation } from '../../i18n';
 import { formatDate } from '../../lib/dates';
+import { timerFormatHint, timerFormatLabel, timerFormatOf } from '../../lib/timer-format';
 import { PURCHASES_PATH } from '../../routes';
 import { AuctionCountdown } from './auction-countdown';
 import { BidForm } from './bid-form';
 import type { BidFormValues } from './bid-input';
 import { nextMinimumOf } from './bid-steps';
-import { timerFormatHint, timerFormatLabel, timerFormatOf } from './timer-format';
 import { UnpaidWarning } from './unpaid-warning';
 import type { Refusal } from './use-bid-flow';
 

@@ -1,13 +1,13 @@
 import { UnstyledButton } from '@mantine/core';
 import { useState } from 'react';
+import classes from '../../components/chat/chat.module.css';
+import { ChatComposer } from '../../components/chat/chat-composer';
+import { ChatLine } from '../../components/chat/chat-line';
+import { ChatBoard } from '../../components/chat/chat-panel';
+import { ChatProfile } from '../../components/chat/chat-profile';
+import type { ChatRoom } from '../../components/chat/use-chat-room';
 import { NativeDialog } from '../../components/native-dialog';
 import { useTranslation } from '../../i18n';
-import classes from './chat.module.css';
-import { ChatComposer } from './chat-composer';
-import { ChatLine } from './chat-line';
-import { ChatBoard } from './chat-panel';
-import { ChatProfile } from './chat-profile';
-import type { ChatRoom } from './use-chat-room';
 
 /** Lines over the video: the newest few, the older ones fading out upward. */
 const OVERLAY_LINES = 5;

@@ -1,6 +1,6 @@
+import { ChatBoard } from '../../components/chat/chat-panel';
+import { useChatRoom } from '../../components/chat/use-chat-room';
 import { ChatOverlayView } from './chat-overlay';
-import { ChatBoard } from './chat-panel';
-import { useChatRoom } from './use-chat-room';
 
 /**
  * The live page's chat, where the page places it: over the video on a phone (`ChatOverlay`) and in

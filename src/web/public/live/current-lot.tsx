@@ -1,16 +1,14 @@
 import { Badge, Group, Stack, Text, Title } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useId } from 'react';
+import { useId } from 'react';
 import type { LotView } from '../../../domain/live.js';
 import { formatMoney } from '../../../domain/money.js';
-import { liveKeys } from '../../api/live';
 import { useTranslation } from '../../i18n';
 import { AuctionGallery } from '../auction/auction-gallery';
 import { BidHistory } from '../bidding/bid-history';
 import { BidPanel } from '../bidding/bid-panel';
 import { BiddingModals } from '../bidding/bidding-modals';
-import { useBidding } from '../bidding/use-bidding';
 import { isSold } from './live-view';
+import { useLotBidding } from './use-lot-bidding';
 
 interface CurrentLotProps {
   sessionId: string;
@@ -28,16 +26,7 @@ interface CurrentLotProps {
 export function CurrentLot({ sessionId, lot, companyId, offset }: CurrentLotProps) {
   const { t } = useTranslation();
   const headingId = useId();
-  const queryClient = useQueryClient();
-  // The lot's close may reach the session room first or not at all (a sleeping phone): ask for both.
-  const onOverdue = useCallback(() => void queryClient.invalidateQueries({ queryKey: liveKeys.detail(sessionId) }), [queryClient, sessionId]);
-  const bidding = useBidding({
-    auctionId: lot.auctionId,
-    auctionName: lot.auction.name,
-    companyId,
-    source: { state: lot.auction.state, offset, isAuthoritative: true },
-    onOverdue,
-  });
+  const bidding = useLotBidding({ sessionId, lot, companyId, offset });
   const { state } = bidding;
   const isEnded = state.status === 'ended';
   const sold = isSold(state);

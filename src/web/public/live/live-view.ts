@@ -14,6 +14,19 @@ export function isSold(state: AuctionLiveState): boolean {
   return state.status === 'ended' && (state.winnerTag !== null || state.winnerName !== null || state.bidCount > 0);
 }
 
+/** Whether the lot has a bid to show: its price is then the current bid, not the starting price. */
+export function hasBidPrice(state: AuctionLiveState): boolean {
+  return state.bidCount > 0 && state.currentPrice !== null;
+}
+
+/** The price the lot on the block shows: its current bid once it has one, else its starting price. */
+export function shownPrice(state: AuctionLiveState): number {
+  return hasBidPrice(state) ? (state.currentPrice ?? 0) : state.startingPrice;
+}
+
+/** The last seconds of a lot's clock, which both layouts draw in red. */
+export const FINAL_SECONDS_MS = 10_000;
+
 /** The price a lot sold for, null when it did not sell. */
 export function soldPrice(state: AuctionLiveState): number | null {
   return isSold(state) ? (state.currentPrice ?? state.startingPrice) : null;

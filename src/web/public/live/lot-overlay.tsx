@@ -6,7 +6,7 @@ import { useTranslation } from '../../i18n';
 import { useServerNow } from '../bidding/use-server-clock';
 import { waitText } from '../bidding/wait-text';
 import classes from './live-page.module.css';
-import { isSold } from './live-view';
+import { FINAL_SECONDS_MS, isSold, shownPrice } from './live-view';
 
 /**
  * The lot on the block over the video: name, price and time left, so a phone watching the show
@@ -18,7 +18,6 @@ export function LotOverlay({ lot, offset }: { lot: LotView; offset: number }) {
   const now = useServerNow(offset);
   const state = lot.auction.state;
   const timer = timerState({ hasCurrentLot: true, auction: { endTime: state.endTime, status: state.status }, now });
-  const hasBids = state.bidCount > 0 && state.currentPrice !== null;
   const isEnded = state.status === 'ended';
   return (
     <Stack gap={2} className={classes.overlayBottom} aria-hidden="true" data-testid="lot-overlay">
@@ -27,14 +26,14 @@ export function LotOverlay({ lot, offset }: { lot: LotView; offset: number }) {
       </Text>
       <Group justify="space-between" wrap="nowrap" gap="xs">
         <Text fz="xl" fw={800} lh={1.1} data-testid="overlay-price">
-          {formatMoney(hasBids ? (state.currentPrice ?? 0) : state.startingPrice)}
+          {formatMoney(shownPrice(state))}
         </Text>
         <Text
           fz="lg"
           fw={800}
           className={classes.countdown}
           data-testid="overlay-timer"
-          data-final={timer.kind === 'running' && timer.remainingMs <= 10_000 ? true : undefined}
+          data-final={timer.kind === 'running' && timer.remainingMs <= FINAL_SECONDS_MS ? true : undefined}
         >
           {isEnded
             ? isSold(state)

@@ -32,3 +32,19 @@ export interface ShowVideo {
   dataSaver: boolean;
   onDataSaverChange(on: boolean): void;
 }
+
+/** The video's part of both layouts: the show's state and title, and the feed with its sound and data saver. */
+export function videoPropsOf(show: ShowModel, video: ShowVideo) {
+  return {
+    title: show.session.title,
+    coverImageUrl: show.session.coverImageUrl,
+    pageState: show.pageState,
+    viewerCount: show.viewerCount,
+    feed: video.feed,
+    muted: video.muted,
+    onMutedChange: video.onMutedChange,
+    stopped: video.stopped,
+    dataSaver: video.dataSaver,
+    onDataSaverChange: video.onDataSaverChange,
+  };
+}

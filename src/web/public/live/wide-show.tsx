@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { ChatIcon, ClockIcon } from '../../components/icons';
 import { useTranslation } from '../../i18n';
 import { ChatPanel } from '../chat/chat-slots';
@@ -8,7 +8,8 @@ import { LiveVideo } from './live-video';
 import { NotOfferedLots, ResultLots, UpcomingLots } from './lot-lists';
 import { LotOverlay } from './lot-overlay';
 import { ScheduledCountdown } from './scheduled-countdown';
-import type { ShowModel, ShowVideo } from './show-model';
+import { EndedShowCard, WaitingLotCard } from './show-cards';
+import { type ShowModel, type ShowVideo, videoPropsOf } from './show-model';
 import { UnmuteBanner } from './unmute-banner';
 
 /** Wider screens: the title and seller, the video beside the lot on the block with its bid panel and the chat, then what comes next and what sold. */
@@ -53,40 +54,15 @@ export function WideShow({ show, video }: { show: ShowModel; video: ShowVideo })
 
       <div className={classes.layout}>
         <div className={classes.stage}>
-          <LiveVideo
-            title={session.title}
-            coverImageUrl={session.coverImageUrl}
-            pageState={pageState}
-            viewerCount={show.viewerCount}
-            feed={video.feed}
-            muted={video.muted}
-            onMutedChange={video.onMutedChange}
-            stopped={video.stopped}
-            dataSaver={video.dataSaver}
-            onDataSaverChange={video.onDataSaverChange}
-            overlay={current && <LotOverlay lot={current} offset={offset} />}
-          />
+          <LiveVideo {...videoPropsOf(show, video)} overlay={current && <LotOverlay lot={current} offset={offset} />} />
         </div>
         <Stack gap="lg" miw={0}>
           {show.isBeforeShow && <ScheduledCountdown sessionId={session.id} scheduledAt={session.scheduledAt} offset={offset} isDue={show.isStartDue} />}
-          {pageState === 'ended' && (
-            <Card withBorder radius="lg" padding="lg" data-testid="ended-session">
-              <Title order={2} size="h4">
-                {t('live.ended.title')}
-              </Title>
-              <Text size="sm" c="dimmed">
-                {t('live.ended.hint')}
-              </Text>
-            </Card>
-          )}
+          {pageState === 'ended' && <EndedShowCard withBorder padding="lg" />}
           {current ? (
             <CurrentLot key={current.id} sessionId={session.id} lot={current} companyId={show.companyId} offset={offset} />
           ) : (
-            (pageState === 'live' || pageState === 'paused' || isStopped) && (
-              <Card withBorder radius="lg" padding="lg" data-testid="waiting-lot">
-                <Text c="dimmed">{t('live.current.waiting')}</Text>
-              </Card>
-            )
+            (pageState === 'live' || pageState === 'paused' || isStopped) && <WaitingLotCard withBorder padding="lg" />
           )}
           <ChatPanel sessionId={session.id} isEnded={pageState === 'ended'} />
           {pageState !== 'ended' && (

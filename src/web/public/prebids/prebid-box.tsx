@@ -1,10 +1,11 @@
-import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { formatMoney, MAX_PRICE } from '../../../domain/money.js';
 import type { MyPrebid } from '../../../domain/prebids.js';
 import { startSignIn } from '../../api/auth';
 import { isApiError, NETWORK_ERROR_STATUS } from '../../api/client';
 import { usePrebidActions } from '../../api/prebids';
+import { AmountInput } from '../../components/amount-input';
 import { useTranslation } from '../../i18n';
 
 interface PrebidBoxProps {
@@ -126,15 +127,13 @@ export function PrebidBox({ auctionId, auctionName, minimum, mine, signedIn }: P
             <Text size="xs" c="dimmed">
               {t('prebids.hint')}
             </Text>
-            <TextInput
+            <AmountInput
               label={t('prebids.maxLabel')}
               description={t('prebids.minimum', { amount: formatMoney(mine ? mine.maxAmount + 1 : minimum) })}
-              inputMode="numeric"
-              autoComplete="off"
-              leftSection="$"
+              asTyped
               value={step.text}
               error={step.problem}
-              onChange={(event) => setStep({ kind: 'edit', text: event.currentTarget.value, problem: null })}
+              onChange={(value) => setStep({ kind: 'edit', text: String(value), problem: null })}
               data-testid="prebid-amount"
               autoFocus
             />

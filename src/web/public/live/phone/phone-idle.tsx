@@ -1,6 +1,6 @@
-import { Card, Text, Title } from '@mantine/core';
 import { useTranslation } from '../../../i18n';
 import { ScheduledCountdown } from '../scheduled-countdown';
+import { EndedShowCard, WaitingLotCard } from '../show-cards';
 import type { ShowModel } from '../show-model';
 import classes from './phone-lot.module.css';
 import { SheetButton, type SheetControl, ShowSheet } from './show-sheet';
@@ -13,21 +13,8 @@ export function PhoneIdle({ show, sheet }: { show: ShowModel; sheet: SheetContro
   return (
     <>
       {show.isBeforeShow && <ScheduledCountdown sessionId={session.id} scheduledAt={session.scheduledAt} offset={offset} isDue={show.isStartDue} />}
-      {isEnded && (
-        <Card radius="lg" padding="md" data-testid="ended-session">
-          <Title order={2} size="h4">
-            {t('live.ended.title')}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t('live.ended.hint')}
-          </Text>
-        </Card>
-      )}
-      {!show.isBeforeShow && !isEnded && (
-        <Card radius="lg" padding="md" data-testid="waiting-lot">
-          <Text c="dimmed">{t('live.current.waiting')}</Text>
-        </Card>
-      )}
+      {isEnded && <EndedShowCard padding="md" />}
+      {!show.isBeforeShow && !isEnded && <WaitingLotCard padding="md" />}
       <div className={classes.actions}>
         <SheetButton sheet={sheet} label={t(isEnded ? 'live.phone.results' : 'live.phone.lots')} wide />
       </div>

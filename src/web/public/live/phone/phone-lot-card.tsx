@@ -4,10 +4,10 @@ import { timerState } from '../../../../domain/live-public.js';
 import { formatMoney } from '../../../../domain/money.js';
 import { PhotoIcon } from '../../../components/icons';
 import { useTranslation } from '../../../i18n';
-import { timerFormatLabel, timerFormatOf } from '../../bidding/timer-format';
+import { timerFormatLabel, timerFormatOf } from '../../../lib/timer-format';
 import { useServerNow } from '../../bidding/use-server-clock';
 import { waitText } from '../../bidding/wait-text';
-import { isSold } from '../live-view';
+import { FINAL_SECONDS_MS, hasBidPrice, isSold, shownPrice } from '../live-view';
 import { type Leader, leaderWording } from './one-tap';
 import classes from './phone-lot.module.css';
 
@@ -24,7 +24,7 @@ interface PhoneLotCardProps {
 export function PhoneLotCard({ lot, state, offset, leader, headingId }: PhoneLotCardProps) {
   const { t } = useTranslation();
   const photo = lot.auction.thumbnailUrl ?? lot.auction.images[0] ?? null;
-  const hasBids = state.bidCount > 0 && state.currentPrice !== null;
+  const hasBids = hasBidPrice(state);
   const isEnded = state.status === 'ended';
   const sold = isSold(state);
   const format = timerFormatLabel(timerFormatOf(state));
@@ -65,7 +65,7 @@ export function PhoneLotCard({ lot, state, offset, leader, headingId }: PhoneLot
           {lot.auction.name}
         </h2>
         <p className={classes.price} data-testid="current-price">
-          {formatMoney(hasBids ? (state.currentPrice ?? 0) : state.startingPrice)}
+          {formatMoney(shownPrice(state))}
         </p>
         <p className={classes.lotLine} data-testid="lot-leader">
           {[priceLabel, leaderText].filter(Boolean).join(' · ')}
@@ -96,7 +96,7 @@ function LotClock({ state, offset }: { state: AuctionLiveState; offset: number }
       role="timer"
       aria-label={t('bidding.countdown.label')}
       data-testid="lot-countdown"
-      data-final={isRunning && timer.remainingMs <= 10_000 ? true : undefined}
+      data-final={isRunning && timer.remainingMs <= FINAL_SECONDS_MS ? true : undefined}
     >
       {isRunning ? waitText(t, timer.remainingMs, 'clock') : '00:00'}
     </span>

@@ -1,18 +1,16 @@
 import { Button, CloseButton, Stack, Title } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { BID_ERROR_CODES } from '../../../../domain/bid-rules.js';
 import type { LotView } from '../../../../domain/live.js';
 import { formatMoney } from '../../../../domain/money.js';
 import { flattenHistory } from '../../../api/bid-cache';
-import { liveKeys } from '../../../api/live';
 import { GavelIcon } from '../../../components/icons';
 import { useTranslation } from '../../../i18n';
 import { BidPanel } from '../../bidding/bid-panel';
 import { BiddingModals } from '../../bidding/bidding-modals';
 import { UnpaidWarning } from '../../bidding/unpaid-warning';
-import { useBidding } from '../../bidding/use-bidding';
 import type { LiveNotice } from '../../bidding/use-live-notices';
+import { useLotBidding } from '../use-lot-bidding';
 import { BindingDialog } from './binding-dialog';
 import { acceptBinding, browserStorage, hasAcceptedBinding, leaderOf, primaryAction } from './one-tap';
 import classes from './phone-lot.module.css';
@@ -37,17 +35,7 @@ interface PhoneLotProps {
 export function PhoneLot({ sessionId, lot, companyId, offset, onNotice, sheet }: PhoneLotProps) {
   const { t } = useTranslation();
   const headingId = useId();
-  const queryClient = useQueryClient();
-  // The lot's close may reach the session room first or not at all (a sleeping phone): ask for both.
-  const onOverdue = useCallback(() => void queryClient.invalidateQueries({ queryKey: liveKeys.detail(sessionId) }), [queryClient, sessionId]);
-  const bidding = useBidding({
-    auctionId: lot.auctionId,
-    auctionName: lot.auction.name,
-    companyId,
-    source: { state: lot.auction.state, offset, isAuthoritative: true },
-    onOverdue,
-    onNotice,
-  });
+  const bidding = useLotBidding({ sessionId, lot, companyId, offset, onNotice });
   const { state, panel } = bidding;
   const me = panel.me;
   const action = primaryAction({ state, isOver: bidding.isOver, isOwnAuction: panel.isOwnAuction, myTag: bidding.myTag, isBlocked: bidding.isBlocked });

@@ -1,9 +1,10 @@
 import { useCallback, useState } from 'react';
+import layer from '../../../components/video-layer.module.css';
 import { useTranslation } from '../../../i18n';
 import type { LiveNotice } from '../../bidding/use-live-notices';
 import { ChatOverlay } from '../../chat/chat-slots';
 import { LiveVideo } from '../live-video';
-import type { ShowModel, ShowVideo } from '../show-model';
+import { type ShowModel, type ShowVideo, videoPropsOf } from '../show-model';
 import { UnmuteBanner } from '../unmute-banner';
 import { PhoneIdle } from './phone-idle';
 import { PhoneLot } from './phone-lot';
@@ -31,18 +32,9 @@ export function PhoneShow({ show, video }: { show: ShowModel; video: ShowVideo }
     <main className={classes.stage} data-testid="live-session" data-session-id={session.id} data-state={isStopped ? 'stopped' : pageState} data-layout="phone">
       <LiveVideo
         fill
-        title={session.title}
-        coverImageUrl={session.coverImageUrl}
-        pageState={pageState}
-        viewerCount={show.viewerCount}
-        feed={video.feed}
-        muted={video.muted}
-        onMutedChange={video.onMutedChange}
-        stopped={video.stopped}
-        dataSaver={video.dataSaver}
-        onDataSaverChange={video.onDataSaverChange}
+        {...videoPropsOf(show, video)}
         controls={(sound) => (
-          <div className={classes.layer}>
+          <div className={`${layer.layer} ${classes.layer}`}>
             <PhoneTopBar show={show} sound={sound} />
             {video.unmute && <UnmuteBanner {...video.unmute} className={classes.banner} />}
             {pageState === 'paused' && (

@@ -2,9 +2,9 @@ import { Alert, Button, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { type ChatMessage, MUTE_MINUTES_DEFAULT } from '../../../domain/chat.js';
 import { useChatAuthor, useChatModeration, useReportChatLine } from '../../api/chat';
-import { NativeDialog } from '../../components/native-dialog';
 import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
+import { NativeDialog } from '../native-dialog';
 import { blockAnswerText } from './block-answer-text';
 import type { ChatRoom } from './use-chat-room';
 

@@ -1,8 +1,8 @@
 import { ActionIcon, Badge, Box, Button, Group, Image, Paper, Progress, Stack, Text, Tooltip } from '@mantine/core';
 import { type DragEvent, useState } from 'react';
-import { ChevronLeftIcon, ChevronRightIcon } from '../../components/icons';
-import { CloseIcon, LockIcon, RetryIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
+import { ChevronLeftIcon, ChevronRightIcon } from '../icons';
+import { CloseIcon, LockIcon, RetryIcon } from '../panel-icons';
 import type { ImageItem } from './use-image-uploads';
 
 /** The MIME type that marks a drag as one of our tiles (a file dragged in from the desktop has none). */

@@ -1,6 +1,6 @@
 import { Alert, Badge, Text } from '@mantine/core';
-import { AlertIcon } from '../components/icons';
 import { useTranslation } from '../i18n';
+import { AlertIcon } from './icons';
 import classes from './rehearsal-banner.module.css';
 
 /**

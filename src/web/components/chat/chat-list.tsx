@@ -1,8 +1,8 @@
 import { Button } from '@mantine/core';
 import { useLayoutEffect, useRef, useState } from 'react';
 import type { ChatMessage } from '../../../domain/chat.js';
-import { Spinner } from '../../components/spinner';
 import { useTranslation } from '../../i18n';
+import { Spinner } from '../spinner';
 import classes from './chat.module.css';
 import { ChatLine } from './chat-line';
 import type { ChatRoom } from './use-chat-room';

@@ -1,5 +1,5 @@
-import { APP_TIME_ZONE } from '../../lib/dates';
-import { dayjs } from '../../lib/dayjs';
+import { APP_TIME_ZONE } from './dates';
+import { dayjs } from './dayjs';
 
 /** The picker's wall-clock string ('YYYY-MM-DD HH:mm:ss'), always read as Mexico City time. */
 const PICKER_FORMAT = 'YYYY-MM-DD HH:mm:ss';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { translate } from '../../../src/web/i18n';
-import { timerFormatHint, timerFormatLabel, timerFormatOf } from '../../../src/web/public/bidding/timer-format';
+import { timerFormatHint, timerFormatLabel, timerFormatOf } from '../../../src/web/lib/timer-format';
 
 /** What a buyer reads of a lot's timer format, from the engine's state. */
 const read = (timerMode: 'counterBid' | 'suddenDeath' | 'extend', antiSnipeSeconds: number, counterBidResetSeconds: number) => {

@@ -1,12 +1,12 @@
 import { Alert, Button, Center, Container, Divider, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import type { Me } from '../../domain/api-types.js';
-import { useSignOut } from '../api/auth';
-import { displayNameOf } from '../api/me';
-import { GavelIcon } from '../components/icons';
-import { LogoutIcon } from '../components/panel-icons';
-import { SiteFooter } from '../components/site-footer';
-import { useTranslation } from '../i18n';
+import type { Me } from '../../../domain/api-types.js';
+import { useSignOut } from '../../api/auth';
+import { displayNameOf } from '../../api/me';
+import { useTranslation } from '../../i18n';
+import { GavelIcon } from '../icons';
+import { LogoutIcon } from '../panel-icons';
+import { SiteFooter } from '../site-footer';
 
 /**
  * The page around the invitations, on a phone first: one column, the heading, the list, and who is

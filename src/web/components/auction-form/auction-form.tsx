@@ -6,6 +6,7 @@ import { useCreateAuction, useUpdateAuction } from '../../api/auctions';
 import { isApiError } from '../../api/client';
 import { useTranslation } from '../../i18n';
 import { apiErrorText } from '../../lib/api-errors';
+import { serverFieldErrors } from '../../lib/field-errors';
 import { CategoryField, DetailFields, PriceFields, StatusField, TextFields } from './auction-fields';
 import { EndTimeField } from './end-time-field';
 import {
@@ -138,12 +139,7 @@ export function AuctionForm({ detail, serverEndTime, onDirtyChange, onCancel, on
   function handleSaveError(error: unknown) {
     // 400 (invalid field) and 409 (say, a price locked by bids) both may name fields.
     if (isApiError(error) && Object.keys(error.fields).length > 0) {
-      const fields: FieldErrors = {};
-      const others: string[] = [];
-      for (const [field, message] of Object.entries(error.fields)) {
-        if (isAuctionField(field)) fields[field] = message;
-        else others.push(message);
-      }
+      const { fields, others } = serverFieldErrors(error.fields, isAuctionField);
       setServerErrors(fields);
       if (others.length > 0 || Object.keys(fields).length === 0) setFormError(others.join(' ') || error.message);
       setFocusRequest((n) => n + 1);

@@ -1,5 +1,5 @@
-import type { AuctionLiveState } from '../../../domain/bidding.js';
-import type { TranslationKey, TranslationValues } from '../../i18n';
+import type { AuctionLiveState } from '../../domain/bidding.js';
+import type { TranslationKey, TranslationValues } from '../i18n';
 
 /**
  * What a buyer reads of a lot's timer format before bidding: 'Muerte súbita', 'Contrapuja 10 s'

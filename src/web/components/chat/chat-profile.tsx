@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import type { ChatRoom } from './use-chat-room';
 
 // The profile form is not in the page's first paint: it loads the first time a reader opens it.
-const ProfileModal = lazy(() => import('../../components/profile-modal').then((m) => ({ default: m.ProfileModal })));
+const ProfileModal = lazy(() => import('../profile-modal').then((m) => ({ default: m.ProfileModal })));
 
 /** 'Completa Tu Perfil', opened from the chat (the composer's prompt, or a PROFILE_INCOMPLETE refusal). */
 export function ChatProfile({ room }: { room: ChatRoom }) {

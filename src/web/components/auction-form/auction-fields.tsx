@@ -4,9 +4,9 @@ import type { LockableAuction } from '../../../domain/auction-lock.js';
 import { type AuctionStatus, CONDITIONS, type Condicion, EDITABLE_AUCTION_STATUSES } from '../../../domain/auctions.js';
 import { MAX_PRICE } from '../../../domain/money.js';
 import { useCategories } from '../../api/categories';
-import { AmountInput } from '../../components/amount-input';
-import { LockIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
+import { AmountInput } from '../amount-input';
+import { LockIcon } from '../panel-icons';
 import type { AuctionField, AuctionFormValues, EditableStatus, FieldErrors } from './form-values';
 import { LockedNote } from './lock-notes';
 

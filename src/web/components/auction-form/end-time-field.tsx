@@ -1,10 +1,10 @@
 import { Button, Group, Input, Stack, Text } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { END_TIME_PRESETS_MINUTES } from '../../../domain/auctions.js';
-import { LockIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
 import { formatDate } from '../../lib/dates';
-import { CHOSEN_FORMAT, fromMexicoWallTime, presetEndTime, toMexicoWallTime } from './end-time';
+import { CHOSEN_FORMAT, fromMexicoWallTime, presetEndTime, toMexicoWallTime } from '../../lib/end-time';
+import { LockIcon } from '../panel-icons';
 import { LockedNote } from './lock-notes';
 
 interface EndTimeFieldProps {

@@ -1,8 +1,8 @@
 import { Alert, Box, Button, Group, Input, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { type DragEvent, useId, useRef, useState } from 'react';
 import { MAX_AUCTION_IMAGES } from '../../../domain/auctions.js';
-import { UploadIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
+import { UploadIcon } from '../panel-icons';
 import { ImageTile } from './image-tile';
 import { LockedNote } from './lock-notes';
 import type { ImageUploads, Refusal } from './use-image-uploads';

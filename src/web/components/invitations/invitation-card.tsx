@@ -1,8 +1,8 @@
 import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import type { Me } from '../../domain/api-types.js';
-import { invitationAcceptance, type ReceivedInvitation } from '../../domain/invitation-rules.js';
-import { useTranslation } from '../i18n';
-import { formatDate } from '../lib/dates';
+import type { Me } from '../../../domain/api-types.js';
+import { invitationAcceptance, type ReceivedInvitation } from '../../../domain/invitation-rules.js';
+import { useTranslation } from '../../i18n';
+import { formatDate } from '../../lib/dates';
 
 export type InvitationChoice = 'accept' | 'decline';
 

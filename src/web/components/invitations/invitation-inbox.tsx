@@ -1,11 +1,11 @@
 import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type ReactNode, useRef, useState } from 'react';
-import type { Me } from '../../domain/api-types.js';
-import type { InvitationAnswer, ReceivedInvitation } from '../../domain/invitation-rules.js';
-import { useAnswerInvitation } from '../api/invitations';
-import { useTranslation } from '../i18n';
-import { apiErrorText } from '../lib/api-errors';
+import type { Me } from '../../../domain/api-types.js';
+import type { InvitationAnswer, ReceivedInvitation } from '../../../domain/invitation-rules.js';
+import { useAnswerInvitation } from '../../api/invitations';
+import { useTranslation } from '../../i18n';
+import { apiErrorText } from '../../lib/api-errors';
 import { InvitationCard, type InvitationChoice } from './invitation-card';
 
 type Answering = { id: string; choice: InvitationChoice };

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney } from '../../../src/domain/money.js';
+import { blockAnswerText } from '../../../src/web/components/chat/block-answer-text';
 import { addPageStrings, translate } from '../../../src/web/i18n';
 import liveStrings from '../../../src/web/i18n/es-MX.json?section=live';
-import { blockAnswerText } from '../../../src/web/public/chat/block-answer-text';
 
 /** What the moderator reads once a block went through, from the block's answer. */
 describe('blockAnswerText', () => {

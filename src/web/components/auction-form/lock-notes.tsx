@@ -1,7 +1,7 @@
 import { Alert, Group, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { LockIcon } from '../../components/panel-icons';
 import { useTranslation } from '../../i18n';
+import { LockIcon } from '../panel-icons';
 
 /** A field's description when bids hold it: the lock and the reason, in words. */
 export function LockedNote({ children }: { children: ReactNode }) {

@@ -1,9 +1,9 @@
 import { Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import type { Me } from '../../domain/api-types.js';
-import { useReceivedInvitations } from '../api/invitations';
-import { LoadingScreen } from '../components/loading-screen';
-import { useTranslation } from '../i18n';
+import type { Me } from '../../../domain/api-types.js';
+import { useReceivedInvitations } from '../../api/invitations';
+import { useTranslation } from '../../i18n';
+import { LoadingScreen } from '../loading-screen';
 import { InvitationInbox } from './invitation-inbox';
 import { InvitationsFrame } from './invitations-frame';
 

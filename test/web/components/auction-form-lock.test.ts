@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LockableAuction } from '../../../src/domain/auction-lock.js';
-import { type AuctionFormValues, followServerEndTime, validateAuction } from '../../../src/web/admin/auction-form/form-values';
+import { type AuctionFormValues, followServerEndTime, validateAuction } from '../../../src/web/components/auction-form/form-values';
 
 /** The form runs the server's lock rule for an auction with bids, so a refused change shows before Save. */
 describe('the auction form on an auction with bids', () => {
