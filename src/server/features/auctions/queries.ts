@@ -6,10 +6,10 @@ import { nameTokens } from '../../../domain/text.js';
 import { type Db, rows } from '../../db/connect.js';
 import { auctionCounts, auctions, categories, liveLots, paymentItems, uploads } from '../../db/schema.js';
 import { scopeWhere as scopeOver } from '../../policies/scope.js';
+import { companyNames } from '../../reads/search-text.js';
 import { inRehearsal } from '../live/rehearsal.js';
 import { type AuctionScope, scopeWhere } from './policies.js';
 import { presentListItem } from './presenters.js';
-import { companyNames } from './search-text.js';
 
 /**
  * SPEC §4, on the server. A winner is set when an auction closes, so 'won' implies ended:

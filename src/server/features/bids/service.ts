@@ -9,8 +9,8 @@ import { bids } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
+import { refreshAuctionSearchText } from '../../reads/search-text.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import { refreshAuctionSearchText } from '../auctions/search-text.js';
 import type { BidBatcher } from './batcher.js';
 import type { BidPresenter } from './presenters.js';
 

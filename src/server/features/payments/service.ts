@@ -7,9 +7,9 @@ import { auctions, HOLDING_PAYMENT_STATUSES, paymentItems, payments } from '../.
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
+import { companyNames } from '../../reads/companies.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import { winnerNotBlockedByCompany } from '../companies/blocked-winners.js';
-import { companyNames } from '../companies/queries.js';
 import { inRehearsal } from '../live/rehearsal.js';
 import { collectorsOf, saleKey } from './collectors.js';
 import { paymentChanged } from './events.js';

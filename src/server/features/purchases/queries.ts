@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, rows } from '../../db/connect.js';
-import { companyNames } from '../companies/queries.js';
+import { companyNames } from '../../reads/companies.js';
 import { onBlockHereSql } from '../live/lot-runs.js';
 import { inRehearsal } from '../live/rehearsal.js';
 

@@ -5,8 +5,8 @@ import { type ShowBillPreview, shippingFor } from '../../../domain/show-billing.
 import type { Db, Tx } from '../../db/connect.js';
 import { auctions, HOLDING_PAYMENT_STATUSES, liveLots, paymentItems, payments } from '../../db/schema.js';
 import { scopeWhere } from '../../policies/scope.js';
+import { companyNames } from '../../reads/companies.js';
 import { winnerNotBlockedByCompany } from '../companies/blocked-winners.js';
-import { companyNames } from '../companies/queries.js';
 import { onBlockHereSql } from '../live/lot-runs.js';
 import { inRehearsal } from '../live/rehearsal.js';
 import { collectorsOf, saleKey } from '../payments/collectors.js';
