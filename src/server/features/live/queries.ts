@@ -16,7 +16,7 @@ import { auctions, liveLots, liveSessions } from '../../db/schema.js';
 import { canEditSession } from '../../policies/live-sessions.js';
 import { recordScope, type ScopedActor, scopeWhere } from '../../policies/scope.js';
 import { companyNames } from '../../reads/companies.js';
-import { onBlockHereSql } from './lot-runs.js';
+import { onBlockHereSql } from '../../reads/lot-runs.js';
 import { sessionListWhere } from './policies.js';
 import { type LotRow, presentCard, presentPrivateSession, type SessionRow, type SessionView } from './presenters.js';
 import { autoAdvanceAtOf } from './queue.js';

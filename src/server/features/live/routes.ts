@@ -23,6 +23,7 @@ import { requestContext } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { canEditSession } from '../../policies/live-sessions.js';
 import { VideoUnavailableError } from '../../providers/video/types.js';
+import { sessionNotFound } from '../../reads/sessions.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import type { CurrentUser } from '../../sessions/store.js';
 import { describeAuction } from '../auctions/service.js';
@@ -35,7 +36,7 @@ import { presentDetail, type SessionView } from './presenters.js';
 import { listSessions, liveDirectory, pickAuctions, readSessionView } from './queries.js';
 import { createQuickAuction } from './quick-auction.js';
 import { requeueLot } from './requeue.js';
-import { createSession, deleteSession, readEditable, readSession, sessionNotFound, updateSession } from './sessions.js';
+import { createSession, deleteSession, readEditable, readSession, updateSession } from './sessions.js';
 import { startStream, stopStream } from './stream.js';
 import { setLotTimer } from './timer.js';
 

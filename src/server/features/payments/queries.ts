@@ -8,9 +8,9 @@ import { escapeLike, foldedSql } from '../../db/like.js';
 import { auctions, HOLDING_PAYMENT_STATUSES, liveLots, paymentItems, payments } from '../../db/schema.js';
 import { scopeWhere } from '../../policies/scope.js';
 import { companyNameSql, companyNames } from '../../reads/companies.js';
+import { onBlockHereSql } from '../../reads/lot-runs.js';
+import { realSale } from '../../reads/real-sale.js';
 import { winnerNotBlockedByCompany } from '../companies/blocked-winners.js';
-import { onBlockHereSql } from '../live/lot-runs.js';
-import { inRehearsal } from '../live/rehearsal.js';
 import { collectorOf, collectorsOf, saleKey } from './collectors.js';
 import { holdsAuctionOf, isInScope, type PaymentScope, paymentScopeWhere } from './policies.js';
 import { type PaymentItem, type PaymentRow, presentPayment } from './presenters.js';
@@ -156,8 +156,7 @@ export async function winnersSummary(db: Db, opts: { scope: PaymentScope /** Onl
         eq(auctions.status, 'ended'),
         isNotNull(auctions.currentWinnerId),
         // A rehearsal sells nothing, while it runs or after (live/rehearsal.ts).
-        sql`not ${inRehearsal(auctions.id)}`,
-        sql`${auctions.currentWinnerId} not in (select id from users where is_simulated)`,
+        realSale({ auctionId: auctions.id, winnerId: auctions.currentWinnerId }),
         winnerNotBlockedByCompany(auctions),
         notExists(
           db

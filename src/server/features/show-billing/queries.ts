@@ -6,9 +6,9 @@ import type { Db, Tx } from '../../db/connect.js';
 import { auctions, HOLDING_PAYMENT_STATUSES, liveLots, paymentItems, payments } from '../../db/schema.js';
 import { scopeWhere } from '../../policies/scope.js';
 import { companyNames } from '../../reads/companies.js';
+import { onBlockHereSql } from '../../reads/lot-runs.js';
+import { realSale } from '../../reads/real-sale.js';
 import { winnerNotBlockedByCompany } from '../companies/blocked-winners.js';
-import { onBlockHereSql } from '../live/lot-runs.js';
-import { inRehearsal } from '../live/rehearsal.js';
 import { collectorsOf, saleKey } from '../payments/collectors.js';
 import { type PaymentScope, paymentScopeWhere } from '../payments/policies.js';
 import { type PaymentItem, presentPayment } from '../payments/presenters.js';
@@ -53,8 +53,7 @@ export async function unbilledGroups(db: Db | Tx, opts: { sessionId: string; sco
         scopeWhere(opts.scope, auctions),
         eq(auctions.status, 'ended'),
         isNotNull(auctions.currentWinnerId),
-        sql`not ${inRehearsal(auctions.id)}`,
-        sql`${auctions.currentWinnerId} not in (select id from users where is_simulated)`,
+        realSale({ auctionId: auctions.id, winnerId: auctions.currentWinnerId }),
         winnerNotBlockedByCompany(auctions),
         // Sold in this show: on its block (an auction that closed while its lot waited sold outside the show).
         onBlockHereSql({ id: sql`${liveLots.id}`, sessionId: sql`${liveLots.sessionId}`, auctionId: sql`${liveLots.auctionId}` }),

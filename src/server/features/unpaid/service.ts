@@ -23,6 +23,7 @@ import {
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
+import { blockReason } from '../../reads/buyer-blocks.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import type { BidPresenter } from '../bids/presenters.js';
 import { addLot } from '../live/lots.js';
@@ -34,7 +35,7 @@ import { view } from '../payments/queries.js';
 import { createDraft, lockPayment, save } from '../payments/service.js';
 import { machineState } from '../payments/transitions.js';
 import { type ExpiryDeps, expireLink } from './expiry.js';
-import { bidLines, blockReason, clearOfferWinner, passedBuyers, standingChanged, syncOffers } from './queries.js';
+import { bidLines, clearOfferWinner, passedBuyers, standingChanged, syncOffers } from './queries.js';
 
 /**
  * The seller's choice for each lot of an expired bill (Segunda oportunidad, another show, release),
