@@ -121,7 +121,7 @@ export function createPublisher(opts: { realtime: Realtime; sessions: SessionCac
         return;
       }
       case 'bidPlaced':
-        // Coalesced per hot auction (bids/broadcaster.ts): a delivery detail behind the publisher.
+        // Coalesced per hot auction (bid-broadcaster.ts): a delivery detail behind the publisher.
         broadcaster.bid(event);
         return;
       case 'auctionClosed':

@@ -3,6 +3,7 @@ import type { BidAnswer, BidHistory, BidOutcome, BuyNowAnswer } from '../../../d
 import { isUuid } from '../../../domain/ids.js';
 import { formatMoney } from '../../../domain/money.js';
 import { recordAudit } from '../../audit.js';
+import type { BidBatcher } from '../../bidding/batcher.js';
 import { type Db, rows } from '../../db/connect.js';
 import type { EngineLine, EngineState } from '../../db/engine-rows.js';
 import { bids } from '../../db/schema.js';
@@ -10,9 +11,8 @@ import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { refreshAuctionSearchText } from '../../reads/search-text.js';
+import type { BidPresenter } from '../../realtime/bid-presenter.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import type { BidBatcher } from './batcher.js';
-import type { BidPresenter } from './presenters.js';
 
 /** What the engine's functions answer (src/server/db/functions/): a refusal, or the lines written and the new state. */
 interface EngineAnswer {

@@ -37,7 +37,7 @@ async function sellerNames(db: Db | Tx, companyIds: string[]): Promise<Map<strin
   return companyNames(db, companyIds);
 }
 
-/** The lots of a session, in order, each with its auction's engine state (bids/presenters.ts builds what leaves). */
+/** The lots of a session, in order, each with its auction's engine state (realtime/bid-presenter.ts builds what leaves). */
 export async function readLots(db: Db | Tx, sessionId: string): Promise<LotRow[]> {
   const found = rows<{
     id: string;

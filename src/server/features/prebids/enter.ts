@@ -4,8 +4,8 @@ import type { PrebidOutcome } from '../../../domain/prebids.js';
 import { rows, type Tx } from '../../db/connect.js';
 import type { EngineLine, EngineState } from '../../db/engine-rows.js';
 import { auctions, prebids } from '../../db/schema.js';
+import type { BidPresenter } from '../../realtime/bid-presenter.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import type { BidPresenter } from '../bids/presenters.js';
 import { holdingShow } from './queries.js';
 
 /** What a lot's opening made of its pre-bids: the events to publish once the opening commits. */

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { type Db, rows } from '../../db/connect.js';
-import { pgErrorCode } from '../../db/errors.js';
+import { type Db, rows } from '../db/connect.js';
+import { pgErrorCode } from '../db/errors.js';
 
 /** One bid as the engine takes it (place_bids, src/server/db/functions/place-bids.sql). */
 export interface BidRequest {
