@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { nextMinimumBid } from '../../../domain/bid-rules.js';
 import type { PrebidOutcome } from '../../../domain/prebids.js';
+import { callPlaceBids } from '../../bidding/engine.js';
 import { rows, type Tx } from '../../db/connect.js';
 import type { EngineLine, EngineState } from '../../db/engine-rows.js';
 import { auctions, prebids } from '../../db/schema.js';
@@ -13,14 +14,6 @@ export interface PrebidsEntered {
   /** How many pre-bids entered the engine. */
   count: number;
   events: DomainEvent[];
-}
-
-/** One answer of `place_bids` (db/functions/place-bids.sql). */
-interface EngineAnswer {
-  error?: string;
-  outcome?: string;
-  allLines?: EngineLine[];
-  state?: EngineState;
 }
 
 async function engineState(tx: Tx, auctionId: string): Promise<EngineState> {
@@ -57,8 +50,7 @@ export async function enterPrebids(tx: Tx, opts: { auctionId: string; present: B
   for (const prebid of waiting) {
     const amount = Math.min(nextMinimumBid(state), prebid.maxAmount);
     const request = [{ auctionId: opts.auctionId, bidderId: prebid.bidderId, amount, maxAmount: prebid.maxAmount, key: null }];
-    const [row] = rows<{ r: EngineAnswer[] }>(await tx.execute(sql`select place_bids(${JSON.stringify(request)}::jsonb) as r`));
-    const answer = row?.r[0];
+    const [answer] = await callPlaceBids(tx, request);
     if (!answer) throw new Error('bid engine returned no answer');
     if (answer.state) state = answer.state;
     if (answer.error) {
