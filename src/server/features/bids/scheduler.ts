@@ -6,7 +6,7 @@ import type { EngineState } from '../../db/engine-rows.js';
 import { type PassLoop, startPassLoop } from '../../pass-loop.js';
 import { refreshAuctionSearchText } from '../../reads/search-text.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import { auctionUpdated } from '../auctions/events.js';
+import { auctionUpdated } from '../auctions/index.js';
 
 /** Auctions closed per transaction; a backlog (after a restart) is worked through batch by batch. */
 const BATCH = 100;

@@ -12,7 +12,7 @@ import { ensureCompany } from '../../reads/companies.js';
 import { buildSearchText, companyNames, nameTokens } from '../../reads/search-text.js';
 import type { BidPresenter } from '../../realtime/bid-presenter.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import { auctionCreated } from '../auctions/events.js';
+import { auctionCreated } from '../auctions/index.js';
 import { lotTimerSet } from './events.js';
 import { claimKey, type KeyClaim, settleKey } from './idempotency.js';
 import { insertAfterCurrent } from './lot-order.js';

@@ -26,7 +26,7 @@ import { VideoUnavailableError } from '../../providers/video/types.js';
 import { sessionNotFound } from '../../reads/sessions.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import type { CurrentUser } from '../../sessions/store.js';
-import { describeAuction } from '../auctions/service.js';
+import { describeAuction } from '../auctions/index.js';
 import { installLiveSubscribers } from './events.js';
 import { idempotencyKeyOf, keyClaim } from './idempotency.js';
 import { setLotFormat } from './lot-format.js';

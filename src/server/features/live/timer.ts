@@ -8,7 +8,7 @@ import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import type { BidPresenter } from '../../realtime/bid-presenter.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import { enterPrebids } from '../prebids/enter.js';
+import { enterPrebids } from '../prebids/index.js';
 import { lotTimerSet } from './events.js';
 import { recordLotRun } from './lot-runs.js';
 import { lotNotFound } from './lots.js';

@@ -10,7 +10,7 @@ import { scopeWhere } from '../../policies/scope.js';
 import { companyNameSql, companyNames } from '../../reads/companies.js';
 import { onBlockHereSql } from '../../reads/lot-runs.js';
 import { realSale } from '../../reads/real-sale.js';
-import { winnerNotBlockedByCompany } from '../companies/blocked-winners.js';
+import { winnerNotBlockedByCompany } from '../companies/index.js';
 import { collectorOf, collectorsOf, saleKey } from './collectors.js';
 import { holdsAuctionOf, isInScope, type PaymentScope, paymentScopeWhere } from './policies.js';
 import { type PaymentItem, type PaymentRow, presentPayment } from './presenters.js';

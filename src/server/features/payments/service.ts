@@ -10,7 +10,7 @@ import { messages } from '../../messages.js';
 import { companyNames } from '../../reads/companies.js';
 import { realSale } from '../../reads/real-sale.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import { winnerNotBlockedByCompany } from '../companies/blocked-winners.js';
+import { winnerNotBlockedByCompany } from '../companies/index.js';
 import { collectorsOf, saleKey } from './collectors.js';
 import { paymentChanged } from './events.js';
 import { type Actor, assertPlatformAdmin, isInScope, type PaymentScope, paymentScope } from './policies.js';

@@ -12,7 +12,7 @@ import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { companyNames, ensureCompany } from '../../reads/companies.js';
 import type { CurrentUser } from '../../sessions/store.js';
-import { renameCompany } from '../companies/service.js';
+import { renameCompany } from '../companies/index.js';
 
 type ProfileRow = typeof userProfiles.$inferSelect;
 

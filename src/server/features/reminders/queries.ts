@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNotNull, lte, or, type SQL, sql } from 'drizzl
 import type { ReminderListResponse, ReminderSource } from '../../../domain/reminders.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { paymentReminders, payments } from '../../db/schema.js';
-import { type PaymentScope, paymentScopeWhere } from '../payments/policies.js';
+import { type PaymentScope, paymentScopeWhere } from '../payments/index.js';
 import { presentReminder, type ReminderRow } from './presenters.js';
 
 /** A reminder with what its view needs of its bill. */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { requestContext } from '../../http/request-context.js';
-import { paymentScope } from '../payments/policies.js';
+import { paymentScope } from '../payments/index.js';
 import { createMissingReminders } from './ladder.js';
 import { listDueReminders } from './queries.js';
 import { markReminderSent } from './service.js';

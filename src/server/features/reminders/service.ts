@@ -6,7 +6,7 @@ import { paymentReminders, payments } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
-import { type Actor, isInScope, paymentScope } from '../payments/policies.js';
+import { type Actor, isInScope, paymentScope } from '../payments/index.js';
 import { presentReminder } from './presenters.js';
 import { reminderColumns } from './queries.js';
 

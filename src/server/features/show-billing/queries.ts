@@ -8,11 +8,8 @@ import { scopeWhere } from '../../policies/scope.js';
 import { companyNames } from '../../reads/companies.js';
 import { onBlockHereSql } from '../../reads/lot-runs.js';
 import { realSale } from '../../reads/real-sale.js';
-import { winnerNotBlockedByCompany } from '../companies/blocked-winners.js';
-import { collectorsOf, saleKey } from '../payments/collectors.js';
-import { type PaymentScope, paymentScopeWhere } from '../payments/policies.js';
-import { type PaymentItem, presentPayment } from '../payments/presenters.js';
-import { awaitingDecisionSql } from '../payments/queries.js';
+import { winnerNotBlockedByCompany } from '../companies/index.js';
+import { awaitingDecisionSql, collectorsOf, type PaymentItem, type PaymentScope, paymentScopeWhere, presentPayment, saleKey } from '../payments/index.js';
 
 /** The reads of 'Cobrar el show': who won the show's lots and has no bill for them yet, and the show's bills. */
 

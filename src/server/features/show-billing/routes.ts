@@ -7,7 +7,7 @@ import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { AppError } from '../../http/errors.js';
 import { requestContext } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
-import { paymentScope } from '../payments/policies.js';
+import { paymentScope } from '../payments/index.js';
 import { previewOf, showPayments, unbilledGroups } from './queries.js';
 import { billShow, makeLinks, readShipping, setShipping } from './service.js';
 

@@ -9,11 +9,9 @@ import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import type { PaymentProvider, SellerAccounts } from '../../providers/payments/types.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import { bumpSession, lockEditable, readEditable } from '../live/sessions.js';
-import { finalize } from '../payments/checkout.js';
-import { type Actor, paymentScope } from '../payments/policies.js';
-import type { PaymentRow } from '../payments/presenters.js';
-import { addAuctions, changed, createDraft, type PaymentChange, save } from '../payments/service.js';
+import { bumpSession, lockEditable, readEditable } from '../live/index.js';
+import type { PaymentRow } from '../payments/index.js';
+import { type Actor, addAuctions, changed, createDraft, finalize, type PaymentChange, paymentScope, save } from '../payments/index.js';
 import { type ShowBillGroup, showPayments, unbilledGroups } from './queries.js';
 
 /**

@@ -8,13 +8,9 @@ import { buyerStrikes, companies, companyBlocks, expiredLots, paymentItems, paym
 import { type PassLoop, startPassLoop } from '../../pass-loop.js';
 import type { PaymentProvider, SellerAccounts } from '../../providers/payments/types.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import { withdrawBidder } from '../bids/withdraw.js';
-import { collectorOf } from '../payments/collectors.js';
-import { paymentChanged } from '../payments/events.js';
-import type { PaymentRow } from '../payments/presenters.js';
-import { view } from '../payments/queries.js';
-import { save } from '../payments/service.js';
-import { machineState } from '../payments/transitions.js';
+import { withdrawBidder } from '../bids/index.js';
+import type { PaymentRow } from '../payments/index.js';
+import { collectorOf, machineState, paymentChanged, save, view } from '../payments/index.js';
 import { billExpiresAtSql, clearOfferWinner, standingChanged } from './queries.js';
 
 /**

@@ -15,7 +15,7 @@ import {
 } from '../../../domain/unpaid.js';
 import { type Db, rows, type Tx } from '../../db/connect.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import { type Actor, type PaymentScope, paymentScope } from '../payments/policies.js';
+import { type Actor, type PaymentScope, paymentScope } from '../payments/index.js';
 
 /** Reads for the seller's "Cuentas vencidas", the struck buyers, and a buyer's own warning. */
 

@@ -26,14 +26,9 @@ import { messages } from '../../messages.js';
 import { blockReason } from '../../reads/buyer-blocks.js';
 import type { BidPresenter } from '../../realtime/bid-presenter.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import { addLot } from '../live/lots.js';
-import { finalize } from '../payments/checkout.js';
-import { paymentChanged } from '../payments/events.js';
-import { type Actor, paymentScope } from '../payments/policies.js';
-import type { PaymentRow } from '../payments/presenters.js';
-import { view } from '../payments/queries.js';
-import { createDraft, lockPayment, save } from '../payments/service.js';
-import { machineState } from '../payments/transitions.js';
+import { addLot } from '../live/index.js';
+import type { PaymentRow } from '../payments/index.js';
+import { type Actor, createDraft, finalize, lockPayment, machineState, paymentChanged, paymentScope, save, view } from '../payments/index.js';
 import { type ExpiryDeps, expireLink } from './expiry.js';
 import { bidLines, clearOfferWinner, passedBuyers, standingChanged, syncOffers } from './queries.js';
 
