@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { BidOutcome } from '../../domain/bidding.js';
+import { isUuid } from '../../domain/ids.js';
 import { type Db, rows, type Tx } from '../db/connect.js';
 import type { EngineLine, EngineState } from '../db/engine-rows.js';
 import type { DomainEvent } from '../realtime/publisher.js';
@@ -49,6 +50,15 @@ export async function callPlaceBid(db: Db | Tx, request: BidRequest): Promise<En
 export async function callPlaceBids(db: Db | Tx, requests: readonly BidRequest[]): Promise<(EngineAnswer | undefined)[]> {
   const [row] = rows<{ r: EngineAnswer[] }>(await db.execute(sql`select place_bids(${JSON.stringify(requests)}::jsonb) as r`));
   return requests.map((_, i) => row?.r[i]);
+}
+
+/** The engine's view of one auction, without locking it; null when there is no such auction. */
+export async function readEngineState(db: Db | Tx, auctionId: string): Promise<EngineState | null> {
+  if (!isUuid(auctionId)) return null;
+  const [row] = rows<{ s: EngineState }>(
+    await db.execute(sql`select auction_bid_state(a, auction_bidding_config(a.id)) as s from auctions a where a.id = ${auctionId}::uuid`),
+  );
+  return row?.s ?? null;
 }
 
 /**

@@ -2,10 +2,9 @@ import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { BidHistory, BuyNowAnswer } from '../../../domain/bidding.js';
 import { isUuid } from '../../../domain/ids.js';
 import { recordAudit } from '../../audit.js';
-import { answerEvents, type EngineAnswer } from '../../bidding/engine.js';
+import { answerEvents, type EngineAnswer, readEngineState } from '../../bidding/engine.js';
 import { bidRefusal } from '../../bidding/place.js';
 import { type Db, rows } from '../../db/connect.js';
-import type { EngineState } from '../../db/engine-rows.js';
 import { bids } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
@@ -53,15 +52,6 @@ export async function buyNow(
     answer: { bid: present.line(state.id, line), state: present.state(state), me: present.me(state, opts.actor.id) },
     events: answerEvents(answer, state, opts.actor.id),
   };
-}
-
-/** The engine's view of one auction, without locking it. */
-export async function readEngineState(db: Db, auctionId: string): Promise<EngineState | null> {
-  if (!isUuid(auctionId)) return null;
-  const [row] = rows<{ s: EngineState }>(
-    await db.execute(sql`select auction_bid_state(a, auction_bidding_config(a.id)) as s from auctions a where a.id = ${auctionId}::uuid`),
-  );
-  return row?.s ?? null;
 }
 
 /** GET /api/auctions/{id}/bids: the public history (standing lines), newest first, a page at a time, with the state. */

@@ -1,8 +1,8 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { nextMinimumBid } from '../../../domain/bid-rules.js';
 import type { PrebidOutcome } from '../../../domain/prebids.js';
-import { callPlaceBids } from '../../bidding/engine.js';
-import { rows, type Tx } from '../../db/connect.js';
+import { callPlaceBids, readEngineState } from '../../bidding/engine.js';
+import type { Tx } from '../../db/connect.js';
 import type { EngineLine, EngineState } from '../../db/engine-rows.js';
 import { auctions, prebids } from '../../db/schema.js';
 import type { BidPresenter } from '../../realtime/bid-presenter.js';
@@ -17,11 +17,9 @@ export interface PrebidsEntered {
 }
 
 async function engineState(tx: Tx, auctionId: string): Promise<EngineState> {
-  const [row] = rows<{ s: EngineState }>(
-    await tx.execute(sql`select auction_bid_state(a, auction_bidding_config(a.id)) as s from auctions a where a.id = ${auctionId}::uuid`),
-  );
-  if (!row) throw new Error('auction vanished');
-  return row.s;
+  const state = await readEngineState(tx, auctionId);
+  if (!state) throw new Error('auction vanished');
+  return state;
 }
 
 /**
