@@ -4,8 +4,9 @@
  *
  * dependency-cruiser reads TypeScript through the `typescript` package's compiler API, which
  * TypeScript 7 (the project's compiler) no longer ships. So the check has an install of its own in
- * scripts/depcheck/ (dependency-cruiser with TypeScript 6, from its lock file), made here on first
- * use and again whenever that lock file is newer than the install.
+ * scripts/depcheck/ (dependency-cruiser with TypeScript 6, from its lock file), which `npm install`
+ * and `npm ci` make (the `postinstall` script, scripts/install-depcheck.mjs): the check itself never
+ * reaches a registry, it only says how to make a missing or stale install.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -18,16 +19,15 @@ const BIN = path.join(TOOL, 'node_modules/.bin/depcruise');
 /** npm's record of what it installed, written on every install. */
 const INSTALLED = path.join(TOOL, 'node_modules/.package-lock.json');
 
-function run(cmd: string, args: string[]): number {
-  return spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit' }).status ?? 1;
+const problem =
+  !existsSync(BIN) || !existsSync(INSTALLED)
+    ? 'is not installed'
+    : statSync(path.join(TOOL, 'package-lock.json')).mtimeMs > statSync(INSTALLED).mtimeMs
+      ? 'is older than its lock file (scripts/depcheck/package-lock.json)'
+      : null;
+if (problem) {
+  console.error(`The dependency check's own install (scripts/depcheck/) ${problem}.`);
+  console.error('Make it with `npm ci` (or `npm install`), or alone: node scripts/install-depcheck.mjs');
+  process.exit(1);
 }
-
-const stale = !existsSync(BIN) || !existsSync(INSTALLED) || statSync(path.join(TOOL, 'package-lock.json')).mtimeMs > statSync(INSTALLED).mtimeMs;
-if (stale) {
-  console.log('Installing the dependency check (scripts/depcheck/)...');
-  if (run('npm', ['ci', '--prefix', TOOL, '--no-audit', '--no-fund', '--loglevel=warn']) !== 0) {
-    console.error('Could not install the dependency check: npm ci --prefix scripts/depcheck');
-    process.exit(1);
-  }
-}
-process.exitCode = run(BIN, ['--config', '.dependency-cruiser.cjs', 'src']);
+process.exitCode = spawnSync(BIN, ['--config', '.dependency-cruiser.cjs', 'src'], { cwd: ROOT, stdio: 'inherit' }).status ?? 1;

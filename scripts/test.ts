@@ -55,7 +55,7 @@ function suite(name: string, args: string[], prefix: string[] = []): void {
   lines.push(...result.lines);
 }
 
-check('typecheck', 'npx', ['tsc', '-p', '.', '--noEmit']);
+check('typecheck', 'npm', ['run', '--silent', 'typecheck']);
 check('lint', 'npx', ['biome', 'check', '.']);
 check('dependency check', 'npm', ['run', '--silent', 'depcheck']);
 suite('unit-and-integration', []);

@@ -48,6 +48,7 @@ import { clientErrorHandler, frameworkErrors, installErrorHandler } from './http
 import { createMetrics, installRequestMetrics } from './http/metrics.js';
 import { createOpsAccess } from './http/ops-access.js';
 import { installPermissionsPolicy } from './http/permissions-policy.js';
+import { installRequestIdHeader, requestIdGenerator } from './http/request-id.js';
 import { installBodyTimeout, serverTimeouts } from './http/timeouts.js';
 import type { OidcIdentityProvider } from './providers/identity/types.js';
 import { createProviders } from './providers/index.js';
@@ -151,6 +152,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     // Requests are counted in /metrics; one log line each is noise unless debugging.
     logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(config.logLevel) }),
     trustProxy: config.trustProxy,
+    genReqId: requestIdGenerator(config.trustProxy),
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -219,6 +221,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     lifecycle: { draining: false },
   };
 
+  installRequestIdHeader(app);
   // First, so its onRequest hook runs before any other can answer (a refused origin, a 404).
   await app.register(fastifyHelmet, securityHeaders(video.cspConnectSrc, imageOrigins(config), config.publicUrl.protocol === 'https:'));
   // Camera and microphone on the Live Hub only; what the product never uses, nowhere.

@@ -78,7 +78,7 @@ function writeConfig(dir: string, o: { port: number; netns: boolean; adminKey?: 
   loggers_folder = ${q(join(LIB, 'loggers'))}
   debug_level = 4
   session_timeout = ${o.sessionTimeout}
-  # A fixed pool of loops instead of a thread per handle: half the CPU with 300 viewers (README).
+  # A fixed pool of loops instead of a thread per handle: half the CPU with 300 viewers (docs/live-video.md).
   event_loops = 2
   server_name = "martillo-test"
 }

@@ -1,12 +1,12 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { createTableRelationsHelpers, type ExtractTablesWithRelations, extractTablesRelationalConfig, sql } from 'drizzle-orm';
+import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { PID_FILE, serveBackups } from './backup.js';
 import { PgliteThread } from './pglite-thread.js';
 import * as schema from './schema.js';
 
+/** What both drivers' databases are (drizzle-orm/pglite's and drizzle-orm/node-postgres'): the code runs on either. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle: services take `Db | Tx` so they compose inside one transaction. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -46,8 +46,7 @@ async function connectPglite(dir: string | null, copy: Uint8Array | undefined): 
   }
   // On disk, `npm run db:backup` asks this process for its copy: the folder is this process's alone.
   const backups = dir ? await serveBackups(dir, () => client.dump()).catch(() => null) : null;
-  const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
-  const db = drizzlePglite({ client: client as unknown as PGlite, schema, casing: 'snake_case' }) as unknown as Db;
+  const db = await drizzleOverThread(client);
   // One PGlite session holds advisory locks re-entrantly, so callers in this process queue here.
   let queue: Promise<unknown> = Promise.resolve();
   return {
@@ -75,6 +74,20 @@ async function connectPglite(dir: string | null, copy: Uint8Array | undefined): 
       unlock();
     },
   };
+}
+
+/**
+ * drizzle-orm/pglite's database over the thread. Its `drizzle()` takes a PGlite instance only, but
+ * its session takes any client with PGlite's `Transaction` interface, which the thread offers
+ * (pglite-thread.ts): so the database is put together as `drizzle()` does it, from the dialect, the
+ * session and the schema's tables and relations.
+ */
+async function drizzleOverThread(client: PgliteThread): Promise<Db> {
+  const { PgliteDatabase, PgliteSession } = await import('drizzle-orm/pglite');
+  const dialect = new PgDialect({ casing: 'snake_case' });
+  const tables = extractTablesRelationalConfig<ExtractTablesWithRelations<typeof schema>>(schema, createTableRelationsHelpers);
+  const relational = { fullSchema: schema, schema: tables.tables, tableNamesMap: tables.tableNamesMap };
+  return new PgliteDatabase<typeof schema>(dialect, new PgliteSession(client, dialect, relational), relational);
 }
 
 export class DatabaseInUseError extends Error {
@@ -120,7 +133,7 @@ async function connectPostgres(url: string, max: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 });
   // An idle client's network error must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  const db = drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db;
+  const db = drizzlePg({ client: pool, schema, casing: 'snake_case' });
   let closed = false;
   return {
     db,
@@ -130,7 +143,7 @@ async function connectPostgres(url: string, max: number): Promise<Database> {
       try {
         await conn.query('select pg_advisory_lock($1)', [key]);
         try {
-          return await fn(drizzlePg({ client: conn, schema, casing: 'snake_case' }) as unknown as Db);
+          return await fn(drizzlePg({ client: conn, schema, casing: 'snake_case' }));
         } finally {
           await conn.query('select pg_advisory_unlock($1)', [key]);
         }

@@ -7,7 +7,7 @@
  *
  * `PgliteThread` offers the part of PGlite's API that drizzle-orm/pglite and connect.ts use:
  * `query(sql, params, {rowMode, parsers})`, `exec`, `transaction(fn)` (with `query`/`exec` on the
- * transaction) and `close()`. Parsers cannot cross threads: the worker returns the raw text of
+ * transaction) and `close()`, with the rest of PGlite's `Transaction` interface for drizzle's type. Parsers cannot cross threads: the worker returns the raw text of
  * every type a caller gives a parser for, which is what drizzle's parsers do (they keep dates and
  * intervals as text).
  */
@@ -185,7 +185,11 @@ interface Remote {
   exec(sql: string): Promise<Results[]>;
 }
 
-export class PgliteThread implements Remote {
+/**
+ * The thread offers PGlite's `Transaction` interface, the client type drizzle-orm/pglite's session
+ * takes besides a PGlite instance (connect.ts), and `transaction`, which that session calls to begin one.
+ */
+export class PgliteThread implements Remote, Transaction {
   #worker: Worker;
   #next = 1;
   #pending = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
@@ -258,6 +262,24 @@ export class PgliteThread implements Remote {
 
   exec(sql: string): Promise<Results[]> {
     return this.#call<Results[]>({ op: 'exec', tx: null, sql });
+  }
+
+  /** A tagged-template query: each value is a parameter ($1, $2…), never spliced into the text. */
+  sql<T = Record<string, unknown>>(strings: TemplateStringsArray, ...params: unknown[]): Promise<Results<T>> {
+    return this.query<T>(
+      strings.reduce((text, part, i) => `${text}$${i}${part}`),
+      params,
+    );
+  }
+
+  /** Nothing to roll back outside `transaction`, which rolls back when its function throws. */
+  rollback(): Promise<void> {
+    return Promise.reject(new Error('no transaction is open: throw inside transaction() to roll one back'));
+  }
+
+  /** Notifications do not cross the thread. */
+  listen(): Promise<() => Promise<void>> {
+    return Promise.reject(new Error('LISTEN is not offered across the PGlite thread'));
   }
 
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */

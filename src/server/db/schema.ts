@@ -879,12 +879,16 @@ export const auditLog = pgTable(
     before: jsonb('before'),
     after: jsonb('after'),
     ip: text('ip'),
+    /** The X-Request-ID of the request that made the change (http/request-id.ts); null for background jobs and rows from before it was kept. */
+    requestId: text('request_id'),
     createdAt: createdAt(),
   },
   (t) => [
     index('audit_log_entity_idx').on(t.entityType, t.entityId, t.createdAt.desc()),
     index('audit_log_actor_idx').on(t.actorId, t.createdAt.desc()),
     index('audit_log_created_idx').on(t.createdAt.desc()),
+    // An operator looks up a complaint's request by its id (README, "From a complaint to the log line").
+    index('audit_log_request_idx').on(t.requestId),
   ],
 );
 

@@ -1,4 +1,4 @@
-import type { Server } from 'socket.io';
+import type { Server, Socket } from 'socket.io';
 import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents } from '../../domain/realtime.js';
 import type { CurrentUser } from '../sessions/store.js';
 import type { PublicRoomState } from './public-rooms.js';
@@ -14,3 +14,4 @@ export interface SocketData {
   publicRooms: PublicRoomState;
 }
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;

@@ -93,6 +93,18 @@ describe('PGlite answers from its worker thread as a driver would', () => {
     expect(order).toEqual(['tx wrote', 'tx done', 'outside read']);
   });
 
+  it('takes a tagged-template query with its values as parameters, never as text', async () => {
+    const note = "o'brien'); drop table t; --";
+    await db.sql`insert into t (id, note) values (${30}, ${note})`;
+    const found = await db.sql<{ id: number; note: string }>`select id, note from t where id = ${30} and note = ${note}`;
+    expect(found.rows).toEqual([{ id: 30, note }]);
+  });
+
+  it('refuses a rollback outside a transaction and LISTEN, which do not cross the thread', async () => {
+    await expect(db.rollback()).rejects.toThrow(/no transaction is open/);
+    await expect(db.listen()).rejects.toThrow(/LISTEN/);
+  });
+
   it('refuses queries once closed', async () => {
     const other = await PgliteThread.create({ dataDir: null });
     await other.close();

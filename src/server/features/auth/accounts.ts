@@ -21,7 +21,7 @@ const ACCOUNT_LOCK_KEY = 7_301_924_002;
 export async function signInWithIdentity(
   db: Db,
   claims: IdentityClaims,
-  opts: { adminEmails: readonly string[]; ip?: string | undefined },
+  opts: { adminEmails: readonly string[]; ip?: string | undefined; requestId?: string | undefined },
 ): Promise<{ userId: string; events: DomainEvent[] }> {
   const email = claims.email.toLowerCase();
   return db.transaction(async (tx) => {
@@ -70,7 +70,7 @@ export async function signInWithIdentity(
 export async function signInForDevelopment(
   db: Db,
   input: { email: string; name: string },
-  opts: { adminEmails: readonly string[]; ip?: string | undefined },
+  opts: { adminEmails: readonly string[]; ip?: string | undefined; requestId?: string | undefined },
 ): Promise<{ userId: string; events: DomainEvent[] }> {
   const email = input.email.toLowerCase();
   const name = input.name.trim().replace(/\s+/g, ' ');
@@ -96,7 +96,7 @@ export async function signInForDevelopment(
       });
       if (n === 0) {
         await recordAudit(tx, {
-          by: { actor: { id: userId }, ip: opts.ip ?? null },
+          by: { actor: { id: userId }, ip: opts.ip ?? null, requestId: opts.requestId ?? null },
           action: 'roles.grant_first_admin',
           entityType: 'user',
           entityId: userId,
@@ -153,7 +153,7 @@ async function grantAdminIfListed(
   tx: Tx,
   userId: string,
   email: string,
-  opts: { adminEmails: readonly string[]; ip?: string | undefined },
+  opts: { adminEmails: readonly string[]; ip?: string | undefined; requestId?: string | undefined },
 ): Promise<DomainEvent[]> {
   if (!opts.adminEmails.includes(email)) return [];
   const [profile] = await tx.select({ roles: userProfiles.roles }).from(userProfiles).where(eq(userProfiles.userId, userId));
@@ -163,7 +163,7 @@ async function grantAdminIfListed(
   await tx.update(userProfiles).set({ roles: next, updatedAt: new Date() }).where(eq(userProfiles.userId, userId));
   await recordAudit(tx, {
     // The system grants it (ADMIN_EMAILS), from the address of the sign-in that triggered it.
-    by: { actor: null, ip: opts.ip ?? null },
+    by: { actor: null, ip: opts.ip ?? null, requestId: opts.requestId ?? null },
     action: 'roles.grant_admin_emails',
     entityType: 'user',
     entityId: userId,

@@ -93,7 +93,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
         codeVerifier: login.codeVerifier,
         redirectUri,
       });
-      const { userId, events } = await signInWithIdentity(db, claims, { adminEmails: config.adminEmails, ip: req.ip });
+      const { userId, events } = await signInWithIdentity(db, claims, { adminEmails: config.adminEmails, ip: req.ip, requestId: String(req.id) });
       // An invitation taken up changes roles and company: other open sessions follow.
       await ctx.publisher.publish(events);
       await openSession(req, reply, userId);
@@ -148,7 +148,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
       if (wantsJson) return reply.code(400).send({ error: { code: 'VALIDATION', message: messages.errors.validation, fields: errors } });
       return renderDevForm(reply, { returnTo, email: String(body.email ?? ''), name: String(body.name ?? ''), errors });
     }
-    const { userId, events } = await signInForDevelopment(db, parsed.data, { adminEmails: config.adminEmails, ip: req.ip });
+    const { userId, events } = await signInForDevelopment(db, parsed.data, { adminEmails: config.adminEmails, ip: req.ip, requestId: String(req.id) });
     await ctx.publisher.publish(events);
     await openSession(req, reply, userId);
     if (wantsJson) return reply.send({ userId, returnTo });

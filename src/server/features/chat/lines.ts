@@ -104,7 +104,10 @@ export async function postLine(
 }
 
 /** POST .../chat/{messageId}/report: once per user and line; a repeat is accepted without a second row (`created: false`). */
-export async function reportLine(db: Db, opts: { actor: ScopedActor; sessionId: string; messageId: string }): Promise<{ created: boolean }> {
+export async function reportLine(
+  db: Db,
+  opts: { actor: ScopedActor; sessionId: string; messageId: string },
+): Promise<{ created: boolean; report: { messageId: string; reported: true } }> {
   const session = await readChatSession(db, opts.sessionId);
   const line = await readLine(db, session.id, opts.messageId);
   if (!line || !isVisibleTo(line, opts.actor.id)) throw lineNotFound();
@@ -113,5 +116,5 @@ export async function reportLine(db: Db, opts: { actor: ScopedActor; sessionId: 
     .values({ messageId: line.id, reporterId: opts.actor.id, sessionId: session.id })
     .onConflictDoNothing()
     .returning({ messageId: chatReports.messageId });
-  return { created: inserted.length > 0 };
+  return { created: inserted.length > 0, report: { messageId: line.id, reported: true } };
 }

@@ -2,9 +2,10 @@ import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { SessionModerator, SessionMute } from '../../../domain/chat.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { chatMessages, chatReports, sessionModerators, sessionMutes, userProfiles } from '../../db/schema.js';
+import type { ScopedActor } from '../../policies/scope.js';
 import { moderatorPower } from './policies.js';
 import { type ChatPresenter, presentModerator, presentMute } from './presenters.js';
-import { type ChatSession, type Person, readPerson } from './queries.js';
+import { type ChatSession, lineNotFound, type Person, readChatSession, readLine, readPerson, requireModerator } from './queries.js';
 
 /** The full name, unless the profile has none and it would be read from the e-mail: then the chat's public name ('Participante'). */
 function nameWithoutEmail(person: Person): string {
@@ -12,10 +13,21 @@ function nameWithoutEmail(person: Person): string {
   return person.fullName === person.email || person.fullName === local ? person.publicName : person.fullName;
 }
 
-/** What moderators list: the reported lines, the session's moderators, the mutes that hold. */
+/**
+ * What moderators list: the reported lines, the session's moderators, the mutes that hold, and a
+ * line's author. Each read checks first that the actor moderates the session (403 otherwise).
+ */
 
-/** For moderators: the reported lines not deleted, most reported first, then the latest reported. */
-export async function listReports(db: Db, present: ChatPresenter, session: ChatSession) {
+type Reading = { actor: ScopedActor; sessionId: string };
+
+/** GET .../chat/reports: the reported lines not deleted, most reported first, then the latest reported. */
+export async function readReports(db: Db, opts: Reading & { present: ChatPresenter }) {
+  const session = await readChatSession(db, opts.sessionId);
+  await requireModerator(db, opts.actor, session);
+  return listReports(db, opts.present, session);
+}
+
+async function listReports(db: Db, present: ChatPresenter, session: ChatSession) {
   const reports = sql<number>`count(*)::int`;
   // Epoch ms, a number on both engines (a bare timestamp aggregate comes back as a Date or a string).
   const last = sql<number>`(extract(epoch from max(${chatReports.createdAt})) * 1000)::float8`;
@@ -27,6 +39,13 @@ export async function listReports(db: Db, present: ChatPresenter, session: ChatS
     .groupBy(chatMessages.id)
     .orderBy(desc(reports), desc(last));
   return { items: found.map((r) => present.report(r.line, { reports: Number(r.reports), lastReportedAt: Number(r.last) })) };
+}
+
+/** GET .../moderators: the list, with e-mails for the show's owners only (an appointed moderator may be a buyer). */
+export async function readModerators(db: Db, opts: Reading): Promise<{ items: SessionModerator[] }> {
+  const session = await readChatSession(db, opts.sessionId);
+  const power = await requireModerator(db, opts.actor, session);
+  return listModerators(db, session, { withEmail: power === 'owner' });
 }
 
 /**
@@ -65,8 +84,10 @@ export async function listModerators(db: Db | Tx, session: ChatSession, opts: { 
   return { items: [...owners, ...others] };
 }
 
-/** For moderators: the mutes that hold now, with public names. */
-export async function listMutes(db: Db, session: ChatSession): Promise<{ items: SessionMute[] }> {
+/** GET .../mutes: the mutes that hold now, with public names. */
+export async function readMutes(db: Db, opts: Reading): Promise<{ items: SessionMute[] }> {
+  const session = await readChatSession(db, opts.sessionId);
+  await requireModerator(db, opts.actor, session);
   const found = await db
     .select({ userId: sessionMutes.userId, until: sessionMutes.until })
     .from(sessionMutes)
@@ -78,4 +99,17 @@ export async function listMutes(db: Db, session: ChatSession): Promise<{ items: 
     if (person) items.push(presentMute({ userId: m.userId, name: person.publicName, until: m.until }));
   }
   return { items };
+}
+
+/**
+ * GET .../chat/{messageId}/author: who wrote a line, for a moderator's menu (public lines carry no
+ * user id). The show's company too: an appointed moderator blocks from it and has no other way to know it.
+ */
+export async function readLineAuthor(db: Db, opts: Reading & { messageId: string }): Promise<{ userId: string; name: string; companyId: string }> {
+  const session = await readChatSession(db, opts.sessionId);
+  await requireModerator(db, opts.actor, session);
+  const line = await readLine(db, session.id, opts.messageId);
+  const author = line?.authorId ? await readPerson(db, line.authorId) : null;
+  if (!author) throw lineNotFound();
+  return { userId: author.id, name: author.publicName, companyId: session.companyId };
 }

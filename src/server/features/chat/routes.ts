@@ -10,11 +10,11 @@ import { requestContext } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { postLine, reportLine } from './lines.js';
 import { deleteLine, muteUser, pinLine, setSlowMode, unmuteUser } from './moderation.js';
-import { listModerators, listMutes, listReports } from './moderation-lists.js';
+import { readLineAuthor, readModerators, readMutes, readReports } from './moderation-lists.js';
 import { appointModerator, removeModerator } from './moderators.js';
 import { createAddressHasher } from './pace.js';
 import { createChatPresenter } from './presenters.js';
-import { lineNotFound, readChatPage, readChatSession, readLine, readPerson, requireModerator } from './queries.js';
+import { readChatPage } from './queries.js';
 import { installChatSubscribers } from './system-lines.js';
 
 const ZParams = z.object({ id: z.string().max(64) });
@@ -90,27 +90,19 @@ export async function chatRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
     '/api/live-sessions/:id/chat/:messageId/report',
     { config: write, preValidation: requireAuth, schema: { params: ZLineParams } },
     async (req, reply) => {
-      const { created } = await reportLine(db, { actor: currentUser(req), sessionId: req.params.id, messageId: req.params.messageId });
-      return reply.code(created ? 201 : 200).send({ messageId: req.params.messageId.toLowerCase(), reported: true });
+      const { created, report } = await reportLine(db, { actor: currentUser(req), sessionId: req.params.id, messageId: req.params.messageId });
+      return reply.code(created ? 201 : 200).send(report);
     },
   );
 
-  app.get('/api/live-sessions/:id/chat/reports', { config: chat, preValidation: requireAuth, schema: { params: ZParams } }, async (req) => {
-    const session = await readChatSession(db, req.params.id);
-    await requireModerator(db, currentUser(req), session);
-    return listReports(db, present, session);
-  });
+  app.get('/api/live-sessions/:id/chat/reports', { config: chat, preValidation: requireAuth, schema: { params: ZParams } }, async (req) =>
+    readReports(db, { actor: currentUser(req), sessionId: req.params.id, present }),
+  );
 
   /** The author of a line, for a moderator's menu (public lines carry no user id). */
-  app.get('/api/live-sessions/:id/chat/:messageId/author', { config: chat, preValidation: requireAuth, schema: { params: ZLineParams } }, async (req) => {
-    const session = await readChatSession(db, req.params.id);
-    await requireModerator(db, currentUser(req), session);
-    const line = await readLine(db, session.id, req.params.messageId);
-    const author = line?.authorId ? await readPerson(db, line.authorId) : null;
-    if (!author) throw lineNotFound();
-    // The show's company too: an appointed moderator blocks from it and has no other way to know it.
-    return { userId: author.id, name: author.publicName, companyId: session.companyId };
-  });
+  app.get('/api/live-sessions/:id/chat/:messageId/author', { config: chat, preValidation: requireAuth, schema: { params: ZLineParams } }, async (req) =>
+    readLineAuthor(db, { actor: currentUser(req), sessionId: req.params.id, messageId: req.params.messageId }),
+  );
 
   app.post('/api/live-sessions/:id/chat/pin', { config: write, preValidation: requireAuth, schema: { params: ZParams, body: ZChatPin } }, async (req) => {
     const done = await pinLine(db, { ...requestContext(req), present, sessionId: req.params.id, messageId: req.body.messageId });
@@ -128,12 +120,9 @@ export async function chatRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
     },
   );
 
-  app.get('/api/live-sessions/:id/moderators', { config: chat, preValidation: requireAuth, schema: { params: ZParams } }, async (req) => {
-    const session = await readChatSession(db, req.params.id);
-    const power = await requireModerator(db, currentUser(req), session);
-    // E-mails for the show's owners only: an appointed moderator may be a buyer.
-    return listModerators(db, session, { withEmail: power === 'owner' });
-  });
+  app.get('/api/live-sessions/:id/moderators', { config: chat, preValidation: requireAuth, schema: { params: ZParams } }, async (req) =>
+    readModerators(db, { actor: currentUser(req), sessionId: req.params.id }),
+  );
 
   app.post(
     '/api/live-sessions/:id/moderators',
@@ -148,11 +137,9 @@ export async function chatRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
     removeModerator(db, { ...requestContext(req), sessionId: req.params.id, userId: req.params.userId }),
   );
 
-  app.get('/api/live-sessions/:id/mutes', { config: chat, preValidation: requireAuth, schema: { params: ZParams } }, async (req) => {
-    const session = await readChatSession(db, req.params.id);
-    await requireModerator(db, currentUser(req), session);
-    return listMutes(db, session);
-  });
+  app.get('/api/live-sessions/:id/mutes', { config: chat, preValidation: requireAuth, schema: { params: ZParams } }, async (req) =>
+    readMutes(db, { actor: currentUser(req), sessionId: req.params.id }),
+  );
 
   app.post('/api/live-sessions/:id/mutes', { config: write, preValidation: requireAuth, schema: { params: ZParams, body: ZMuteInput } }, async (req, reply) => {
     const done = await muteUser(db, { ...requestContext(req), sessionId: req.params.id, userId: req.body.userId, minutes: req.body.minutes });

@@ -4,6 +4,7 @@ import { nextLotOrder } from '../../../domain/live.js';
 import { recordAudit } from '../../audit.js';
 import type { Db } from '../../db/connect.js';
 import { auctions, liveLots, liveSessions } from '../../db/schema.js';
+import type { DbOrTx } from '../../db/transaction.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
@@ -46,7 +47,7 @@ export async function readEditableLot(db: Db, opts: { sessionId: string; lotId: 
  * row locked, so two sessions adding it at once cannot both win.
  */
 export async function addLot(
-  db: Db,
+  db: DbOrTx,
   opts: Acting<Actor> & { present: BidPresenter; sessionId: string; auctionId: string },
 ): Promise<SessionCommitted & { lotId: string }> {
   const { actor } = opts;

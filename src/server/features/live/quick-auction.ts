@@ -116,7 +116,7 @@ async function commit(db: Db, opts: Acting<Actor> & { sessionId: string; input: 
         startingPrice: input.startingPrice,
         images: input.images,
         status: startsNow ? 'live' : input.status,
-        endTime: endTime as unknown as Date | null,
+        endTime,
         sellerId: actor.id,
         companyId: actor.companyId,
         nameTokens: nameTokens(input.name),

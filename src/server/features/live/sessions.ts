@@ -8,6 +8,7 @@ import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import type { EngineState } from '../../db/engine-rows.js';
 import { auctions, liveLots, liveSessions, uploads } from '../../db/schema.js';
+import type { DbOrTx } from '../../db/transaction.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
@@ -48,7 +49,7 @@ export interface SessionCommitted extends SessionChange {
  * changed) and the status stayed.
  */
 export async function afterCommit<C extends SessionChange>(
-  db: Db,
+  db: DbOrTx,
   present: BidPresenter,
   change: C,
   opts: { first?: (view: SessionView) => DomainEvent[]; wholeState?: boolean } = {},
@@ -235,7 +236,8 @@ export async function updateSession(
 }
 
 function pick(row: SessionRow, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.map((k) => [k, (row as unknown as Record<string, unknown>)[k]]));
+  const values = new Map<string, unknown>(Object.entries(row));
+  return Object.fromEntries(keys.map((k) => [k, values.get(k)]));
 }
 
 /**

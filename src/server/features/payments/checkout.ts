@@ -12,6 +12,7 @@ import type { SellerAccounts } from './accounts.js';
 import { collectorOf } from './collectors.js';
 import { type Actor, paymentScope } from './policies.js';
 import { view } from './queries.js';
+import { makeReminderLadders } from './reminder-ladder.js';
 import { cancelPayment, changed, lockPayment, type PaymentChange, save, unchanged } from './service.js';
 import { conflict, isReserved, machineState, refused } from './transitions.js';
 
@@ -39,6 +40,11 @@ interface ProviderDeps {
   log?: FastifyBaseLogger;
 }
 
+/** Whether WhatsApp's Cloud API is configured: a new link's reminders go through it to a buyer who agreed. */
+export interface ReminderDeps {
+  isCloudOn: boolean;
+}
+
 /** What the checkout is made of, read in step 1. */
 interface Reservation {
   id: string;
@@ -54,7 +60,7 @@ interface Reservation {
   deadlineHours: number;
 }
 
-export async function finalize(db: Db, opts: ProviderDeps & Acting<Actor> & { id: string }): Promise<FinalizeAnswer> {
+export async function finalize(db: Db, opts: ProviderDeps & ReminderDeps & Acting<Actor> & { id: string }): Promise<FinalizeAnswer> {
   const step = await reserveCheckout(db, { actor: opts.actor, id: opts.id, provider: opts.provider.kind });
   if ('done' in step) return step.done;
   const { checkout, collector } = await createCheckout(db, opts, step.reservation);
@@ -142,7 +148,7 @@ async function createCheckout(db: Db, opts: ProviderDeps, r: Reservation): Promi
 /** Step 3. Null when the payment is no longer a draft to finish (it was cancelled meanwhile). */
 export async function recordCheckout(
   db: Db,
-  opts: Acting<Actor> & { id: string; checkout: Checkout; provider: PaymentProvider['kind']; collectedBySeller: boolean },
+  opts: Acting<Actor> & ReminderDeps & { id: string; checkout: Checkout; provider: PaymentProvider['kind']; collectedBySeller: boolean },
 ): Promise<FinalizeAnswer | null> {
   return db.transaction(async (tx) => {
     const row = await lockPayment(tx, opts.id, paymentScope(opts.actor));
@@ -167,6 +173,7 @@ export async function recordCheckout(
       },
       { by: opts, action: 'payment.finalize', before },
     );
+    await makeReminderLadders(tx, { isCloudOn: opts.isCloudOn, paymentId: row.id });
     return { ...changed(answer, answer.auctionIds), link: checkout.url };
   });
 }

@@ -96,7 +96,7 @@ export async function connectRoutes(fastify: FastifyInstance, ctx: AppContext): 
         await accounts.store(user.id, tokens);
         await recordAudit(ctx.db, {
           by: requestContext(req),
-          action: 'payments.connect',
+          action: 'payment.connect',
           entityType: 'user',
           entityId: user.id,
           after: { provider: provider.kind, providerUserId: tokens.userId, liveMode: tokens.liveMode },

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, exists, inArray, isNotNull, notExists, or, type SQL, sql } from 'drizzle-orm';
 import { isUuid } from '../../../domain/ids.js';
 import type { PaymentStatus } from '../../../domain/payment-status.js';
-import type { PaymentView, PayoutStatus, WinnersSummary } from '../../../domain/payments.js';
+import type { PaymentView, PayoutStatus, WinnersSummary, WonItem } from '../../../domain/payments.js';
 import { foldText } from '../../../domain/text.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { escapeLike, foldedSql } from '../../db/like.js';
@@ -126,12 +126,30 @@ export async function listPayments(
   return rows.map((r) => presentPayment(r.payment, items.get(r.payment.id) ?? [], r.companyName, collectors.get(saleKey(r.payment)) ?? null));
 }
 
+/** One future bill: a buyer's unbilled wins with one company and collecting account (collectors.ts). */
+export interface UnbilledGroup {
+  winnerId: string;
+  winnerName: string;
+  winnerWhatsapp: string | null;
+  companyId: string;
+  /** Null when the group holds lots of several sellers (the company's account collects for them). */
+  sellerId: string | null;
+  collectorId: string | null;
+  auctionIds: string[];
+  wonItems: WonItem[];
+  totalAmount: number;
+}
+
 /**
- * GET /api/winners-summary: ended auctions with a winner that are in no draft, pending or paid
- * payment, grouped by winner and collecting account (collectors.ts): one entry is one bill.
+ * Who won and has no bill yet: ended auctions with a real winner (no rehearsal, no simulated
+ * bidder, not blocked by the company) that no draft, pending or paid payment holds and that do not
+ * wait for the seller's choice in 'Cuentas vencidas', in the actor's scope, grouped per buyer,
+ * company and collecting account, in the order first seen. Oldest end first; `sessionId`: only
+ * that show's sales (its lots that were on the block there: an auction that closed while it waited
+ * sold outside the show), in the show's lot order when `inLotOrder`.
  */
-export async function winnersSummary(db: Db, opts: { scope: PaymentScope /** Only this show's lots. */; sessionId?: string }): Promise<WinnersSummary> {
-  const rows = await db
+export async function unbilledWins(db: Db | Tx, opts: { scope: PaymentScope; sessionId?: string; inLotOrder?: boolean }): Promise<UnbilledGroup[]> {
+  const query = db
     .select({
       id: auctions.id,
       name: auctions.name,
@@ -141,17 +159,16 @@ export async function winnersSummary(db: Db, opts: { scope: PaymentScope /** Onl
       winnerWhatsapp: auctions.winnerWhatsapp,
       companyId: auctions.companyId,
       sellerId: auctions.sellerId,
-      endTime: auctions.endTime,
     })
     .from(auctions)
+    .$dynamic();
+  // A show's lot of the auction: one at most (live_lots_session_auction_key).
+  const inShow = opts.sessionId ? query.innerJoin(liveLots, and(eq(liveLots.auctionId, auctions.id), eq(liveLots.sessionId, opts.sessionId))) : query;
+  const rows = await inShow
     .where(
       and(
         scopeWhere(opts.scope, auctions),
-        // A show's sales: its lots that were on the block there (an auction that closed while it waited sold outside the show).
-        opts.sessionId
-          ? sql`exists (select 1 from ${liveLots} sl where sl.auction_id = ${auctions.id} and sl.session_id = ${opts.sessionId}
-                          and ${onBlockHereSql({ id: sql`sl.id`, sessionId: sql`sl.session_id`, auctionId: sql`sl.auction_id` })})`
-          : undefined,
+        opts.sessionId ? onBlockHereSql({ id: sql`${liveLots.id}`, sessionId: sql`${liveLots.sessionId}`, auctionId: sql`${liveLots.auctionId}` }) : undefined,
         sql`not ${awaitingDecisionSql(sql`${auctions.id}`)}`,
         eq(auctions.status, 'ended'),
         isNotNull(auctions.currentWinnerId),
@@ -166,43 +183,67 @@ export async function winnersSummary(db: Db, opts: { scope: PaymentScope /** Onl
         ),
       ),
     )
-    .orderBy(asc(auctions.endTime), asc(auctions.id))
+    .orderBy(...(opts.sessionId && opts.inLotOrder ? [asc(liveLots.order), asc(auctions.id)] : [asc(auctions.endTime), asc(auctions.id)]))
     .limit(5000);
-  const names = await companyNames(
-    db,
-    rows.map((r) => r.companyId),
-  );
   const collectors = await collectorsOf(db, rows);
-  const summary: WinnersSummary = {};
-  /** The (company, collector) whose items a winner's plain key holds; another's go under `winnerId:companyId:collector`. */
-  const firstGroup = new Map<string, string>();
+  const groups = new Map<string, UnbilledGroup>();
   for (const r of rows) {
     const winnerId = r.winnerId as string;
     const collectorId = collectors.get(saleKey(r)) ?? null;
-    const group = `${r.companyId}:${collectorId ?? 'platform'}`;
-    if (!firstGroup.has(winnerId)) firstGroup.set(winnerId, group);
-    const key = firstGroup.get(winnerId) === group ? winnerId : `${winnerId}:${group}`;
-    let entry = summary[key];
-    if (!entry) {
-      entry = {
+    const key = `${winnerId}:${r.companyId}:${collectorId ?? 'platform'}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = {
         winnerId,
-        sellerId: r.sellerId,
         winnerName: r.winnerName ?? '',
         winnerWhatsapp: r.winnerWhatsapp,
         companyId: r.companyId,
-        companyName: names.get(r.companyId) ?? null,
+        sellerId: r.sellerId,
         collectorId,
+        auctionIds: [],
         wonItems: [],
         totalAmount: 0,
       };
-      summary[key] = entry;
+      groups.set(key, group);
     }
     // Items of several sellers collected by the company's account: the bill has no one seller.
-    if (entry.sellerId !== r.sellerId) entry.sellerId = null;
+    if (group.sellerId !== r.sellerId) group.sellerId = null;
     const amount = r.amount ?? 0;
-    entry.wonItems.push({ auctionId: r.id, auctionName: r.name, amount });
-    entry.totalAmount += amount;
-    entry.winnerWhatsapp ??= r.winnerWhatsapp;
+    group.auctionIds.push(r.id);
+    group.wonItems.push({ auctionId: r.id, auctionName: r.name, amount });
+    group.totalAmount += amount;
+    group.winnerWhatsapp ??= r.winnerWhatsapp;
+  }
+  return [...groups.values()];
+}
+
+/**
+ * GET /api/winners-summary: the unbilled wins (unbilledWins), one entry per bill. A winner's first
+ * group goes under their id; a group of another company or collecting account under
+ * `winnerId:companyId:collector`.
+ */
+export async function winnersSummary(db: Db, opts: { scope: PaymentScope /** Only this show's lots. */; sessionId?: string }): Promise<WinnersSummary> {
+  const groups = await unbilledWins(db, opts);
+  const names = await companyNames(
+    db,
+    groups.map((g) => g.companyId),
+  );
+  const summary: WinnersSummary = {};
+  const seen = new Set<string>();
+  for (const g of groups) {
+    const key = seen.has(g.winnerId) ? `${g.winnerId}:${g.companyId}:${g.collectorId ?? 'platform'}` : g.winnerId;
+    seen.add(g.winnerId);
+    summary[key] = {
+      winnerId: g.winnerId,
+      sellerId: g.sellerId,
+      winnerName: g.winnerName,
+      winnerWhatsapp: g.winnerWhatsapp,
+      companyId: g.companyId,
+      companyName: names.get(g.companyId) ?? null,
+      collectorId: g.collectorId,
+      wonItems: g.wonItems,
+      totalAmount: g.totalAmount,
+    };
   }
   return summary;
 }

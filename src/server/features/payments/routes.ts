@@ -54,6 +54,7 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext):
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, publisher } = ctx;
   const { provider, accounts, sandbox } = ctx.payments;
+  const isCloudOn = ctx.whatsapp !== null;
   if (ctx.config.payments.isPublicDemo)
     fastify.log.warn(
       'PAYMENTS_SANDBOX_PUBLIC_DEMO=true: production runs the payments sandbox; every checkout is a test, and anyone with a link can mark it paid',
@@ -92,7 +93,7 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext):
   );
 
   app.post('/api/payments/:id/finalize', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => {
-    const change = await finalize(db, { ...requestContext(req), id: req.params.id, provider, accounts, log: req.log });
+    const change = await finalize(db, { ...requestContext(req), id: req.params.id, provider, accounts, log: req.log, isCloudOn });
     await publisher.publish(change.events);
     return { paymentLinkUrl: change.link, payment: change.payment } satisfies FinalizeAnswer;
   });
@@ -152,6 +153,7 @@ export async function paymentsRoutes(fastify: FastifyInstance, ctx: AppContext):
         query: req.query as Record<string, string | undefined>,
         body: req.body,
         log: req.log,
+        requestId: String(req.id),
       });
       return reply.code(answer.status).send(answer.body);
     },

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { applyPaymentEvent, type PaymentEvent, type PaymentView, type ShippingInput } from '../../../domain/payments.js';
-import { type AuditAction, type AuditOrigin, recordAudit } from '../../audit.js';
+import { type AuditAction, type AuditOrigin, type AuditPayloads, recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { pgError, UNIQUE_VIOLATION } from '../../db/errors.js';
 import { auctions, HOLDING_PAYMENT_STATUSES, paymentItems, payments } from '../../db/schema.js';
@@ -46,13 +46,15 @@ export function unchanged(payment: PaymentView): PaymentChange {
   return { payment, auctionIds: [], events: [] };
 }
 
+/** The audit log's actions about a bill. */
+type BillAction = { [K in AuditAction]: AuditPayloads[K]['entity'] extends 'payment' ? K : never }[AuditAction];
+/** What save records: an action about a bill, with its own before and after (by default the bill as saved). */
+type SavedAudit = {
+  [K in BillAction]: { by: AuditOrigin; action: K; before: AuditPayloads[K]['before']; after?: (answer: PaymentView) => AuditPayloads[K]['after'] };
+}[BillAction];
+
 /** Writes a change to a locked payment, records it in the audit log and answers the payment as it now stands. */
-export async function save(
-  tx: Tx,
-  row: PaymentRow,
-  set: Partial<typeof payments.$inferInsert>,
-  audit: { by: AuditOrigin; action: AuditAction; before: unknown; after?: (answer: PaymentView) => unknown },
-): Promise<PaymentView> {
+export async function save(tx: Tx, row: PaymentRow, set: Partial<typeof payments.$inferInsert>, audit: SavedAudit): Promise<PaymentView> {
   const [updated] = await tx
     .update(payments)
     .set({ ...set, updatedAt: new Date() })
@@ -239,7 +241,7 @@ export async function addAuctions(db: Db | Tx, opts: Acting<Actor> & { id: strin
           // Another seller's items in the company's bill: it no longer has one seller.
           ...(taken.some((t) => t.sellerId !== row.sellerId) ? { sellerId: null } : {}),
         },
-        { by: opts, action: 'payment.addAuctions', before },
+        { by: opts, action: 'payment.add_auctions', before },
       );
       return changed(
         answer,
@@ -249,31 +251,43 @@ export async function addAuctions(db: Db | Tx, opts: Acting<Actor> & { id: strin
   );
 }
 
+/**
+ * A locked draft's shipping, whoever chose it (the seller by hand, a show's rules), audited as
+ * 'payment.shipping' from `before` (the row's own shipping unless the caller knew it earlier).
+ */
+export async function saveShipping(tx: Tx, row: PaymentRow, shipping: ShippingInput, audit: { by: AuditOrigin; before?: ShippingInput }): Promise<PaymentView> {
+  return save(
+    tx,
+    row,
+    { shippingCarrier: shipping.shippingCarrier, shippingCost: shipping.shippingCost },
+    {
+      by: audit.by,
+      action: 'payment.shipping',
+      before: audit.before ?? { shippingCarrier: row.shippingCarrier, shippingCost: row.shippingCost },
+      after: (a) => ({ shippingCarrier: a.shippingCarrier, shippingCost: a.shippingCost }),
+    },
+  );
+}
+
 /** POST /api/payments/{id}/update-shipping: carrier and cost, while a draft (a link's amount is fixed). */
 export async function updateShipping(db: Db, opts: Acting<Actor> & { id: string; input: ShippingInput }): Promise<PaymentChange> {
   return db.transaction(async (tx) => {
     const row = await lockPayment(tx, opts.id, paymentScope(opts.actor));
     assertEditable(row);
     if (row.shippingCarrier === opts.input.shippingCarrier && row.shippingCost === opts.input.shippingCost) return unchanged(await view(tx, row));
-    const answer = await save(
-      tx,
-      row,
-      { shippingCarrier: opts.input.shippingCarrier, shippingCost: opts.input.shippingCost },
-      {
-        by: opts,
-        action: 'payment.shipping',
-        before: { shippingCarrier: row.shippingCarrier, shippingCost: row.shippingCost },
-        after: (a) => ({ shippingCarrier: a.shippingCarrier, shippingCost: a.shippingCost }),
-      },
-    );
-    return changed(answer, []);
+    return changed(await saveShipping(tx, row, opts.input, { by: opts }), []);
   });
 }
 
 /** Cancel, request payout, mark paid out: one event of the state machine on a locked payment. */
 async function transition(
   db: Db,
-  opts: Acting<Actor> & { id: string; event: PaymentEvent; action: AuditAction; check?: (row: PaymentRow) => void },
+  opts: Acting<Actor> & {
+    id: string;
+    event: PaymentEvent;
+    action: 'payment.cancel' | 'payment.request_payout' | 'payment.mark_paid_out';
+    check?: (row: PaymentRow) => void;
+  },
 ): Promise<PaymentChange> {
   return db.transaction(async (tx) => {
     const row = await lockPayment(tx, opts.id, paymentScope(opts.actor));
@@ -309,7 +323,7 @@ export function requestPayout(db: Db, opts: Acting<Actor> & { id: string }): Pro
   return transition(db, {
     ...opts,
     event: { type: 'requestPayout' },
-    action: 'payment.requestPayout',
+    action: 'payment.request_payout',
     check: assertPayoutDue,
   });
 }
@@ -320,7 +334,7 @@ export function markPaidOut(db: Db, opts: Acting<Actor> & { id: string }): Promi
   return transition(db, {
     ...opts,
     event: { type: 'markPaidOut' },
-    action: 'payment.markPaidOut',
+    action: 'payment.mark_paid_out',
     check: assertPayoutDue,
   });
 }

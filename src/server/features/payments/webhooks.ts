@@ -22,7 +22,10 @@ export interface WebhookAnswer {
  * one already processed answers 200 at once. When the provider cannot be reached the answer is
  * 503, so it delivers again later and the payment converges then.
  */
-export async function handleWebhook(ctx: AppContext, req: WebhookRequest & { provider: string; log: FastifyBaseLogger }): Promise<WebhookAnswer> {
+export async function handleWebhook(
+  ctx: AppContext,
+  req: WebhookRequest & { provider: string; log: FastifyBaseLogger; requestId?: string },
+): Promise<WebhookAnswer> {
   const { provider, accounts } = ctx.payments;
   if (req.provider !== provider.kind) return { status: 404, body: { error: { code: 'NOT_FOUND', message: 'Proveedor de pagos desconocido.' } } };
   const verdict = provider.verifyWebhook(req);
@@ -69,7 +72,7 @@ export async function handleWebhook(ctx: AppContext, req: WebhookRequest & { pro
       await done('unknown payment');
       return { status: 200, body: { status: 'unknown' } };
     }
-    const { change, outcome } = await applyProviderPayment(db, { provider: provider.kind, record });
+    const { change, outcome } = await applyProviderPayment(db, { provider: provider.kind, record, requestId: req.requestId });
     if (change) await ctx.publisher.publish(change.events);
     await done(outcome === 'unknown' ? 'unknown payment' : null);
     return { status: 200, body: { status: outcome } };
@@ -97,7 +100,7 @@ export async function handleWebhook(ctx: AppContext, req: WebhookRequest & { pro
  */
 export async function applyProviderPayment(
   db: Db,
-  opts: { provider: 'sandbox' | 'mercadopago'; record: ProviderPayment },
+  opts: { provider: 'sandbox' | 'mercadopago'; record: ProviderPayment; requestId?: string | undefined },
 ): Promise<{ change: PaymentChange | null; outcome: 'applied' | 'unchanged' | 'stale' | 'unknown' }> {
   const { record } = opts;
   const paymentId = record.externalReference;
@@ -134,7 +137,8 @@ export async function applyProviderPayment(
         ...(becamePaid ? { paidAt: new Date() } : {}),
       },
       {
-        by: null,
+        // Nobody signed in acts; the provider's delivery is still a request of its own.
+        by: { actor: null, requestId: opts.requestId ?? null },
         action: `payment.provider.${record.status}`,
         before: { paymentStatus: before.paymentStatus, providerStatus: before.providerStatus, flagged: before.flagged },
         after: (a) => ({

@@ -5,7 +5,6 @@ import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { requestContext } from '../../http/request-context.js';
 import { paymentScope } from '../payments/index.js';
-import { createMissingReminders } from './ladder.js';
 import { listDueReminders } from './queries.js';
 import { markReminderSent } from './service.js';
 
@@ -19,11 +18,10 @@ export async function remindersRoutes(fastify: FastifyInstance, ctx: AppContext)
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const origin = ctx.config.publicUrl.origin;
 
-  app.get('/api/reminders', { preValidation: panel, schema: { querystring: ZListQuery } }, async (req) => {
-    // A link made a moment ago shows at once, without waiting for the job's next pass (idempotent).
-    await createMissingReminders(ctx.db, { isCloudOn: ctx.whatsapp !== null });
-    return listDueReminders(ctx.db, { scope: paymentScope(currentUser(req)), origin });
-  });
+  // Only reads: a link makes its bill's reminders as it is made (payments/reminder-ladder.ts).
+  app.get('/api/reminders', { preValidation: panel, schema: { querystring: ZListQuery } }, async (req) =>
+    listDueReminders(ctx.db, { scope: paymentScope(currentUser(req)), origin }),
+  );
 
   app.post('/api/reminders/:id/sent', { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZParams } }, async (req) => ({
     reminder: await markReminderSent(ctx.db, { ...requestContext(req), id: req.params.id, origin }),

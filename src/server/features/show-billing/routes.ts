@@ -65,6 +65,7 @@ export async function showBillingRoutes(fastify: FastifyInstance, ctx: AppContex
         provider,
         accounts,
         log: req.log,
+        isCloudOn: ctx.whatsapp !== null,
         publish: (events) => publisher.publish(events),
       })) satisfies ShowLinksAnswer,
   );

@@ -10,8 +10,7 @@ import { messages } from '../../messages.js';
 import type { PaymentProvider, SellerAccounts } from '../../providers/payments/types.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import { bumpSession, lockEditable, readEditable } from '../live/index.js';
-import type { PaymentRow } from '../payments/index.js';
-import { type Actor, addAuctions, changed, createDraft, finalize, type PaymentChange, paymentScope, save } from '../payments/index.js';
+import { type Actor, addAuctions, changed, createDraft, finalize, type PaymentChange, type PaymentRow, paymentScope, saveShipping } from '../payments/index.js';
 import { type ShowBillGroup, showPayments, unbilledGroups } from './queries.js';
 
 /**
@@ -76,16 +75,14 @@ async function draftFor(
   const { group, sessionId, ...acting } = opts;
   const open = await openShowDraft(tx, { sessionId, group });
   if (open) {
+    const [row] = await tx
+      .select({ shippingCarrier: payments.shippingCarrier, shippingCost: payments.shippingCost })
+      .from(payments)
+      .where(eq(payments.id, open));
     try {
-      const joined = await tx.transaction(async (inner) => {
-        const [row] = await inner
-          .select({ shippingCarrier: payments.shippingCarrier, shippingCost: payments.shippingCost })
-          .from(payments)
-          .where(eq(payments.id, open));
-        const change = await addAuctions(inner, { ...acting, id: open, auctionIds: group.auctionIds });
-        return { ...change, isNew: false, before: { shippingCarrier: row?.shippingCarrier ?? null, shippingCost: row?.shippingCost ?? 0 } };
-      });
-      return joined;
+      // addAuctions runs as a savepoint of this transaction: a refusal leaves nothing behind.
+      const change = await addAuctions(tx, { ...acting, id: open, auctionIds: group.auctionIds });
+      return { ...change, isNew: false, before: { shippingCarrier: row?.shippingCarrier ?? null, shippingCost: row?.shippingCost ?? 0 } };
     } catch (err) {
       // Another seller's account collects these lots: they make a bill of their own.
       if (!(err instanceof AppError && err.message === messages.payments.mixedSellers)) throw err;
@@ -105,12 +102,7 @@ async function billGroup(db: Db, opts: Acting<Actor> & { sessionId: string; grou
     if (draft.events.length === 0) return null;
     const shipping = shippingFor(rules, draft.payment.wonItems);
     const [row] = await tx.select().from(payments).where(eq(payments.id, draft.payment.id)).for('update');
-    const answer = await save(tx, row as PaymentRow, shipping, {
-      by: acting,
-      action: 'payment.shipping',
-      before: draft.before,
-      after: (a) => ({ shippingCarrier: a.shippingCarrier, shippingCost: a.shippingCost }),
-    });
+    const answer = await saveShipping(tx, row as PaymentRow, shipping, { by: acting, before: draft.before });
     return { ...changed(answer, draft.auctionIds), isNew: draft.isNew };
   });
 }
@@ -159,10 +151,12 @@ export async function makeLinks(
     provider: PaymentProvider;
     accounts: SellerAccounts;
     log?: FastifyBaseLogger;
+    /** Whether the links' reminders may go through WhatsApp's Cloud API. */
+    isCloudOn: boolean;
     publish: (events: DomainEvent[]) => Promise<void>;
   },
 ) {
-  const { publish, provider, accounts, log, id, ...acting } = opts;
+  const { publish, provider, accounts, log, isCloudOn, id, ...acting } = opts;
   const session = await readEditable(db, id, acting.actor);
   const scope = paymentScope(acting.actor);
   const drafts = await showPayments(db, { sessionId: session.id, scope, status: 'draft' });
@@ -172,7 +166,7 @@ export async function makeLinks(
     while (next < drafts.length) {
       const draft = drafts[next++] as (typeof drafts)[number];
       try {
-        const change = await finalize(db, { ...acting, id: draft.id, provider, accounts, ...(log ? { log } : {}) });
+        const change = await finalize(db, { ...acting, id: draft.id, provider, accounts, isCloudOn, ...(log ? { log } : {}) });
         await publish(change.events);
         results.push({ paymentId: draft.id, ok: true, link: change.link, error: null });
       } catch (err) {

@@ -9,8 +9,7 @@ import { type PassLoop, startPassLoop } from '../../pass-loop.js';
 import type { PaymentProvider, SellerAccounts } from '../../providers/payments/types.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import { withdrawBidder } from '../bids/index.js';
-import type { PaymentRow } from '../payments/index.js';
-import { collectorOf, machineState, paymentChanged, save, view } from '../payments/index.js';
+import { collectorOf, machineState, type PaymentRow, paymentChanged, save, view } from '../payments/index.js';
 import { billExpiresAtSql, clearOfferWinner, standingChanged } from './queries.js';
 
 /**

@@ -20,8 +20,6 @@ const writeLimit = { max: 60, timeWindow: '1 minute', keyGenerator: (req: Fastif
 const ZLotParams = z.object({ paymentId: z.uuid({ error: 'invalid' }), auctionId: z.uuid({ error: 'invalid' }) });
 const ZOfferParams = z.object({ offerId: z.uuid({ error: 'invalid' }) });
 const ZUserParams = z.object({ userId: z.uuid({ error: 'invalid' }) });
-const ZPaymentParams = z.object({ id: z.uuid({ error: 'invalid' }) });
-const ZSecondChanceBody = z.object({ auctionId: z.uuid({ error: 'invalid' }) });
 
 export async function unpaidRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -31,22 +29,14 @@ export async function unpaidRoutes(fastify: FastifyInstance, ctx: AppContext): P
 
   app.get('/api/unpaid/expired', { preValidation: panel }, async (req) => listExpired(db, currentUser(req)));
 
-  const secondChance = async (req: FastifyRequest, paymentId: string, auctionId: string) => {
-    const done = await offerSecondChance(db, { ...requestContext(req), provider, accounts, log: req.log, paymentId, auctionId });
-    await publisher.publish(done.events);
-    return { decision: done.decision, paymentId: done.paymentId ?? null, paymentLinkUrl: done.link ?? null };
-  };
-
   app.post(
     '/api/unpaid/expired/:paymentId/lots/:auctionId/second-chance',
     { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZLotParams } },
-    async (req) => secondChance(req, req.params.paymentId, req.params.auctionId),
-  );
-  // The same choice under the path the issue names.
-  app.post(
-    '/api/payments/:id/second-chance',
-    { config: { rateLimit: writeLimit }, preValidation: panel, schema: { params: ZPaymentParams, body: ZSecondChanceBody } },
-    async (req) => secondChance(req, req.params.id, req.body.auctionId),
+    async (req) => {
+      const done = await offerSecondChance(db, { ...requestContext(req), provider, accounts, log: req.log, isCloudOn: ctx.whatsapp !== null, ...req.params });
+      await publisher.publish(done.events);
+      return { decision: done.decision, paymentId: done.paymentId ?? null, paymentLinkUrl: done.link ?? null };
+    },
   );
 
   app.post(

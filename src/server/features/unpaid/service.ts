@@ -27,8 +27,19 @@ import { blockReason } from '../../reads/buyer-blocks.js';
 import type { BidPresenter } from '../../realtime/bid-presenter.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import { addLot } from '../live/index.js';
-import type { PaymentRow } from '../payments/index.js';
-import { type Actor, createDraft, finalize, lockPayment, machineState, paymentChanged, paymentScope, save, view } from '../payments/index.js';
+import {
+  type Actor,
+  createDraft,
+  finalize,
+  lockPayment,
+  machineState,
+  type PaymentRow,
+  paymentChanged,
+  paymentScope,
+  type ReminderDeps,
+  save,
+  view,
+} from '../payments/index.js';
 import { type ExpiryDeps, expireLink } from './expiry.js';
 import { bidLines, clearOfferWinner, passedBuyers, standingChanged, syncOffers } from './queries.js';
 
@@ -119,8 +130,8 @@ async function secondChanceShipping(tx: Tx, bill: PaymentRow, amount: number): P
  * then finalized with the provider, outside the transaction, so the runner-up gets a link and a
  * deadline. A retry after the provider failed finalizes the same draft.
  */
-export async function offerSecondChance(db: Db, opts: Acting<Actor> & ExpiryDeps & { paymentId: string; auctionId: string }): Promise<Decided> {
-  const { provider, accounts, log, paymentId, auctionId, ...acting } = opts;
+export async function offerSecondChance(db: Db, opts: Acting<Actor> & ExpiryDeps & ReminderDeps & { paymentId: string; auctionId: string }): Promise<Decided> {
+  const { provider, accounts, log, isCloudOn, paymentId, auctionId, ...acting } = opts;
   const made = await db.transaction(async (tx) => {
     const { bill, lot, offer, open } = await lockLot(tx, acting.actor, paymentId, auctionId);
     if (!open) {
@@ -175,7 +186,7 @@ export async function offerSecondChance(db: Db, opts: Acting<Actor> & ExpiryDeps
     });
     return { draftId: draft.payment.id, events: draft.events };
   });
-  const done = await finalize(db, { ...acting, provider, accounts, ...(log ? { log } : {}), id: made.draftId });
+  const done = await finalize(db, { ...acting, provider, accounts, isCloudOn, ...(log ? { log } : {}), id: made.draftId });
   return { decision: 'secondChance', events: [...made.events, ...done.events], paymentId: made.draftId, link: done.link };
 }
 
@@ -234,7 +245,7 @@ export async function sendToFutureShow(
         updatedAt: new Date(),
       })
       .where(eq(auctions.id, auctionId));
-    const added = await addLot(tx as unknown as Db, { ...acting, present, sessionId, auctionId });
+    const added = await addLot(tx, { ...acting, present, sessionId, auctionId });
     await decide(tx, acting, lot, 'futureShow', {
       sessionId,
       lotId: added.lotId,
@@ -323,7 +334,7 @@ export async function declineOffer(db: Db, opts: Acting<{ id: string }> & Expiry
     await tx.update(secondChanceOffers).set({ status: 'declined', answeredAt: now }).where(eq(secondChanceOffers.id, offer.id));
     await recordAudit(tx, {
       by: acting,
-      action: 'unpaid.secondChance.decline',
+      action: 'unpaid.second_chance.decline',
       entityType: 'second_chance_offer',
       entityId: offer.id,
       before: { status: 'offered' },

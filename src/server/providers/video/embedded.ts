@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { Socket } from 'socket.io';
 import { isUuid } from '../../../domain/ids.js';
 import { MAX_SDP_BYTES, type VideoAckError, type VideoPublisherEvent, type VideoRole } from '../../../domain/video.js';
 import { liveSessions } from '../../db/schema.js';
 import { canEditSession } from '../../policies/live-sessions.js';
 import { MAX_PUBLIC_ROOMS } from '../../realtime/public-rooms.js';
 import { rooms } from '../../realtime/rooms.js';
-import type { SocketData } from '../../realtime/types.js';
+import type { RealtimeSocket } from '../../realtime/types.js';
 import { offerProblem } from './sfu/offer-check.js';
 import { createSfuSupervisor, SfuRequestError, type SfuSupervisor } from './sfu/supervisor.js';
 import { type VideoProvider, type VideoProviderDeps, VideoUnavailableError } from './types.js';
@@ -33,7 +32,6 @@ interface SocketVideo {
   signals: number[];
 }
 
-type AnySocket = Socket<Record<string, never>, Record<string, never>, Record<string, never>, SocketData>;
 type Reply = (answer: unknown) => void;
 
 /**
@@ -102,7 +100,7 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     realtime.toSession(sessionId, 'videoPublisher', event);
   }
 
-  function stateOf(socket: AnySocket): SocketVideo {
+  function stateOf(socket: RealtimeSocket): SocketVideo {
     let s = sockets.get(socket.id);
     if (!s) {
       s = { publishing: new Map(), signals: [] };
@@ -138,7 +136,7 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
   const errorOf = (err: unknown): VideoAckError =>
     !(err instanceof SfuRequestError) ? 'unavailable' : err.code === 'invalid' ? 'unsupported_offer' : err.code === 'not_publishing' ? err.code : 'unavailable';
 
-  async function onPublish(socket: AnySocket, payload: unknown, reply: Reply): Promise<void> {
+  async function onPublish(socket: RealtimeSocket, payload: unknown, reply: Reply): Promise<void> {
     const sessionId = field(payload, 'sessionId');
     const sdp = field(payload, 'sdp');
     if (!isUuid(sessionId) || !isSdp(sdp)) return fail(reply, 'invalid');
@@ -184,7 +182,7 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     }
   }
 
-  async function onSubscribe(socket: AnySocket, payload: unknown, reply: Reply): Promise<void> {
+  async function onSubscribe(socket: RealtimeSocket, payload: unknown, reply: Reply): Promise<void> {
     const sessionId = field(payload, 'sessionId');
     const sdp = field(payload, 'sdp');
     const audioOnly = field(payload, 'audioOnly');
@@ -230,7 +228,7 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     }
   }
 
-  function onLeave(socket: AnySocket, payload: unknown, reply: Reply): void {
+  function onLeave(socket: RealtimeSocket, payload: unknown, reply: Reply): void {
     const sessionId = field(payload, 'sessionId');
     if (!isUuid(sessionId)) {
       reply({ ok: false });
@@ -244,7 +242,7 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     reply({ ok: true });
   }
 
-  function onDisconnect(socket: AnySocket): void {
+  function onDisconnect(socket: RealtimeSocket): void {
     const s = sockets.get(socket.id);
     sockets.delete(socket.id);
     viewers.endSocket(socket.id);
@@ -252,13 +250,9 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     for (const sessionId of s.publishing.keys()) if (publishers.get(sessionId)?.socketId === socket.id) dropPublisher(sessionId, 'lost');
   }
 
-  const io = realtime.io as unknown as {
-    on(event: 'connection', listener: (socket: AnySocket) => void): void;
-    off(event: 'connection', listener: (socket: AnySocket) => void): void;
-  };
-  const onConnection = (socket: AnySocket) => {
-    // Payloads come from anyone: typed as the client should send them, checked as unknown.
-    const on = socket.on.bind(socket) as (event: string, listener: (payload: unknown, ack?: unknown) => void) => void;
+  const onConnection = (socket: RealtimeSocket) => {
+    // Payloads come from anyone: typed as the client should send them, taken here as unknown and checked.
+    const on = (event: 'videoPublish' | 'videoSubscribe' | 'videoLeave', listener: (payload: unknown, ack?: unknown) => void) => socket.on(event, listener);
     const guard = (task: Promise<void>, reply: Reply) =>
       task.catch((err: unknown) => {
         log.error({ err }, 'video signalling failed');
@@ -269,7 +263,7 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     on('videoLeave', (payload, ack) => onLeave(socket, payload, ackOf(ack)));
     socket.on('disconnect', () => onDisconnect(socket));
   };
-  io.on('connection', onConnection);
+  realtime.io.on('connection', onConnection);
 
   return {
     name: 'embedded',
@@ -297,7 +291,7 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
       return publishers.has(sessionId.toLowerCase());
     },
     async close() {
-      io.off('connection', onConnection);
+      realtime.io.off('connection', onConnection);
       await sfu.close();
     },
     debug: {

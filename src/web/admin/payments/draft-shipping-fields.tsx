@@ -1,11 +1,7 @@
-import { Group, Stack, TextInput } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
-import { MAX_CARRIER_LENGTH, type PaymentView } from '../../../domain/payments.js';
-import { AmountInput } from '../../components/amount-input';
-import { Spinner } from '../../components/spinner';
-import { useTranslation } from '../../i18n';
-import { MAX_SHIPPING_COST_TEXT } from './shipping-cost';
-import { type Shipping, type ShippingErrorKey, type ShippingFormValues, sameShipping, shippingFormValues, validateShipping } from './shipping-rules';
+import type { PaymentView } from '../../../domain/payments.js';
+import { ShippingFields } from './shipping-fields';
+import { type Shipping, type ShippingErrors, type ShippingFormValues, sameShipping, shippingFormValues, validateShipping } from './shipping-rules';
 
 /**
  * What the fields show: the server's shipping, or what the seller is typing. A refetch replaces
@@ -38,9 +34,8 @@ interface DraftShippingFieldsProps {
 
 /** SPEC §2 'Pagos en borrador': carrier and cost typed inline, saved on blur (cost min 0, step 1). */
 export function DraftShippingFields({ payment, isSaving, isDisabled, onSave, onValuesChange, isCompact }: DraftShippingFieldsProps) {
-  const { t } = useTranslation();
   const [values, setValues] = useSyncedShipping(payment);
-  const [errors, setErrors] = useState<{ carrier?: ShippingErrorKey; cost?: ShippingErrorKey }>({});
+  const [errors, setErrors] = useState<ShippingErrors>({});
   const reportRef = useRef(onValuesChange);
   useEffect(() => {
     reportRef.current = onValuesChange;
@@ -64,36 +59,13 @@ export function DraftShippingFields({ payment, isSaving, isDisabled, onSave, onV
     await onSave(payment, checked.value);
   };
 
-  const size = isCompact ? 'xs' : 'sm';
   return (
-    <Stack gap={6} miw={isCompact ? 160 : undefined}>
-      <TextInput
-        size={size}
-        aria-label={t('payments.shipping.carrierLabelFor', { name: payment.winnerName })}
-        placeholder={t('payments.shipping.carrierPlaceholder')}
-        value={values.carrier}
-        onChange={(event) => update({ carrier: event.currentTarget.value })}
-        onBlur={() => void save()}
-        maxLength={MAX_CARRIER_LENGTH}
-        disabled={isDisabled}
-        error={errors.carrier ? t(`payments.shipping.errors.${errors.carrier}`) : undefined}
-        autoComplete="off"
-      />
-      <Group gap={6} wrap="nowrap">
-        <AmountInput
-          asTyped
-          size={size}
-          flex={1}
-          aria-label={t('payments.shipping.costLabelFor', { name: payment.winnerName })}
-          placeholder="0"
-          value={values.cost}
-          onChange={(cost) => update({ cost })}
-          onBlur={() => void save()}
-          disabled={isDisabled}
-          error={errors.cost ? t(`payments.shipping.errors.${errors.cost}`, { max: MAX_SHIPPING_COST_TEXT }) : undefined}
-        />
-        {isSaving && <Spinner size="xs" label={t('payments.shipping.saving')} />}
-      </Group>
-    </Stack>
+    <ShippingFields
+      values={values}
+      errors={errors}
+      onChange={update}
+      isDisabled={isDisabled}
+      inline={{ winnerName: payment.winnerName, size: isCompact ? 'xs' : 'sm', onBlur: () => void save(), isSaving }}
+    />
   );
 }

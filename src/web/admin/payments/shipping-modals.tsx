@@ -1,55 +1,13 @@
-import { Alert, Button, Divider, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Divider, Group, Modal, Stack, Text } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { formatMoney } from '../../../domain/money.js';
-import { MAX_CARRIER_LENGTH, type PaymentView, type WonItem } from '../../../domain/payments.js';
-import { AmountInput } from '../../components/amount-input';
+import type { PaymentView, WonItem } from '../../../domain/payments.js';
 import { AlertIcon } from '../../components/icons';
 import { useTranslation } from '../../i18n';
 import type { ReadyRow } from './ready-rows';
-import { MAX_SHIPPING_COST_TEXT } from './shipping-cost';
-import { linkBlocker, type Shipping, type ShippingErrorKey, type ShippingFormValues, shippingFormValues, validateShipping } from './shipping-rules';
+import { ShippingFields } from './shipping-fields';
+import { linkBlocker, type Shipping, type ShippingErrors, type ShippingFormValues, shippingFormValues, validateShipping } from './shipping-rules';
 import type { LinkMode } from './use-link-actions';
-
-type ShippingErrors = { carrier?: ShippingErrorKey; cost?: ShippingErrorKey };
-
-function ShippingFields({
-  values,
-  errors,
-  onChange,
-  isDisabled = false,
-}: {
-  values: ShippingFormValues;
-  errors: ShippingErrors;
-  onChange: (patch: Partial<ShippingFormValues>) => void;
-  isDisabled?: boolean;
-}) {
-  const { t } = useTranslation();
-  return (
-    <>
-      <TextInput
-        label={t('payments.shipping.carrier')}
-        placeholder={t('payments.shipping.carrierPlaceholder')}
-        value={values.carrier}
-        onChange={(event) => onChange({ carrier: event.currentTarget.value })}
-        maxLength={MAX_CARRIER_LENGTH}
-        disabled={isDisabled}
-        error={errors.carrier ? t(`payments.shipping.errors.${errors.carrier}`) : undefined}
-        autoComplete="off"
-        data-autofocus
-      />
-      <AmountInput
-        asTyped
-        label={t('payments.shipping.cost')}
-        description={t('payments.shipping.costHint')}
-        placeholder="0"
-        value={values.cost}
-        onChange={(cost) => onChange({ cost })}
-        disabled={isDisabled}
-        error={errors.cost ? t(`payments.shipping.errors.${errors.cost}`, { max: MAX_SHIPPING_COST_TEXT }) : undefined}
-      />
-    </>
-  );
-}
 
 export interface EditShippingTarget {
   key: string;

@@ -23,7 +23,10 @@ export const NO_SHIPPING: Shipping = { shippingCarrier: null, shippingCost: 0 };
 export const SHIPPING_ERROR_KEYS = ['tooLong', 'invalid', 'shippingCostInvalid', 'shippingCostInteger', 'shippingCostNegative', 'shippingCostTooHigh'] as const;
 export type ShippingErrorKey = (typeof SHIPPING_ERROR_KEYS)[number];
 
-export type ShippingValidation = { ok: true; value: Shipping } | { ok: false; errors: { carrier?: ShippingErrorKey; cost?: ShippingErrorKey } };
+/** Each field's message key, when it was refused. */
+export type ShippingErrors = { carrier?: ShippingErrorKey; cost?: ShippingErrorKey };
+
+export type ShippingValidation = { ok: true; value: Shipping } | { ok: false; errors: ShippingErrors };
 
 function isShippingErrorKey(value: string): value is ShippingErrorKey {
   return (SHIPPING_ERROR_KEYS as readonly string[]).includes(value);

@@ -178,6 +178,18 @@ describe('sessions', () => {
     expect(empty.statusCode).toBe(400);
   });
 
+  it('audits an edit with the fields it changed only, as they were and as they became', async () => {
+    const { session } = await newSession();
+    await ok<LiveSessionDetail>(await call(seller, 'PUT', `/api/live-sessions/${session.id}`, { title: 'Otro título', status: 'paused' }));
+    const [audit, ...more] = await server.ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, session.id), eq(auditLog.action, 'live_session.update')));
+    expect(more).toEqual([]);
+    expect(audit?.before).toEqual({ title: session.title, status: 'scheduled' });
+    expect(audit?.after).toEqual({ title: 'Otro título', status: 'paused' });
+  });
+
   it('takes a cover only from the user’s uploads or the lots’ images, and null removes it', async () => {
     const { session } = await newSession();
     const upload = await buildUpload(server, { ownerId: seller.id, companyId: COMPANY, name: 'portada-1' });

@@ -65,6 +65,20 @@ describe('the reminder ladder of a bill with a link', () => {
   });
 });
 
+describe('the reminders of a new link', () => {
+  it('are made with the link, and the list only reads them', async () => {
+    const bill = await billWithLink(server, { seller, buyer, buyerName: 'Juana Pérez', companyId: NORTE, lots: [{ name: 'Brújula', price: 500 }] });
+    expect((await rowsOf(bill.id)).map((r) => r.kind).sort()).toEqual(['afterLink', 'beforeDeadline', 'bill']);
+
+    // A bill whose ladder is missing (linked before reminders were made with links): the list makes none, the job does.
+    await server.ctx.db.delete(paymentReminders).where(eq(paymentReminders.paymentId, bill.id));
+    expect((await due(seller)).items.some((r) => r.paymentId === bill.id)).toBe(false);
+    expect(await rowsOf(bill.id)).toHaveLength(0);
+    await runReminderPass(server.ctx);
+    expect((await due(seller)).items.filter((r) => r.paymentId === bill.id).map((r) => r.kind)).toEqual(['bill']);
+  });
+});
+
 describe('Recordatorios pendientes', () => {
   it('lists the due wa.me reminders in scope, with the message ready', async () => {
     const bill = await billWithLink(server, {
@@ -77,7 +91,7 @@ describe('Recordatorios pendientes', () => {
         { name: 'Billete antiguo', price: 400 },
       ],
     });
-    // The list makes a new link's rows itself: no wait for the job.
+    // Making the link made its reminders: the first is listed at once, with no wait for the job.
     const list = await due(seller);
     const mine = list.items.filter((r) => r.paymentId === bill.id);
     expect(mine.map((r) => r.kind)).toEqual(['bill']);

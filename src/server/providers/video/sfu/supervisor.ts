@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { Socket } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { SfuErrorCode, SfuEvent, SfuMessage, SfuReply, SfuRequest, SfuStats, SfuWorkerConfig } from './protocol.js';
@@ -113,7 +114,8 @@ export function createSfuSupervisor(opts: Options): SfuSupervisor {
     proc.channel?.unref();
     proc.stderr?.setEncoding('utf8');
     proc.stderr?.on('data', (chunk: string) => opts.log.warn({ sfu: chunk.trim().slice(0, 2000) }, 'embedded SFU says'));
-    (proc.stderr as unknown as { unref?(): void } | null)?.unref?.();
+    // A child's pipe is a net.Socket, though typed as a plain stream; unref'd, it holds no loop open either.
+    if (proc.stderr instanceof Socket) proc.stderr.unref();
     proc.on('message', (raw: unknown) => onMessage(raw as SfuMessage));
     proc.on('error', (err) => opts.log.error({ err }, 'embedded SFU process error'));
     exited = new Promise((resolve) => {
