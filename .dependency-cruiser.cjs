@@ -50,6 +50,34 @@ module.exports = {
       from: { path: '^src/(server|domain)/', pathNot: '^src/server/web/(bundle|precompress)[.]ts$' },
       to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
     },
+    // The server's features stand in layers: below them db/, http/, realtime/, bidding/, reads/,
+    // providers/ and the rest never name a feature, and features reach one another without a circle
+    // and only through each one's public file.
+    {
+      name: 'features-no-folder-cycles',
+      severity: 'error',
+      comment:
+        'No circle between feature folders, even when no single file is in one (auctions uses live, live uses auctions): one of them must stop, or what both need moves below the features (src/server/reads/, src/server/bidding/). Checked on whole folders, subfolders included.',
+      scope: 'folder',
+      from: { path: '^src/server/features/[^/]+$' },
+      to: { path: '^src/server/features/[^/]+$', circular: true },
+    },
+    {
+      name: 'lower-layers-not-to-features',
+      severity: 'error',
+      comment:
+        'What stands below the features (db, http, realtime, bidding, reads, providers, policies, sessions, cli, context.ts...) never imports a feature: features are built on it, not it on them. The composition root is the exception: app.ts, main.ts, jobs.ts and reactions.ts put the features together.',
+      from: { path: '^src/server/', pathNot: '^src/server/(features/|(app|main|jobs|reactions)[.]ts$)' },
+      to: { path: '^src/server/features/' },
+    },
+    {
+      name: 'features-through-public-file',
+      severity: 'error',
+      comment:
+        "A feature uses another only through that feature's public file (features/<name>/index.ts), so what a feature offers the others is written in one place. The composition root (app.ts and its kin) may import a feature's route plugins, jobs and setup directly: it is not a feature.",
+      from: { path: '^src/server/features/([^/]+)/' },
+      to: { path: '^src/server/features/', pathNot: '^src/server/features/($1/|[^/]+/index[.]ts$)' },
+    },
     {
       name: 'no-unresolvable',
       severity: 'error',

@@ -24,7 +24,7 @@ import { loadConfig } from '../src/server/config.js';
 import { connectDatabase, type Database, rows } from '../src/server/db/connect.js';
 import { migrateDatabase } from '../src/server/db/migrate.js';
 import { auctions, userProfiles, users } from '../src/server/db/schema.js';
-import { buildSearchText } from '../src/server/features/auctions/search-text.js';
+import { buildSearchText } from '../src/server/reads/search-text.js';
 import { runOnEngines } from './support.js';
 
 const AUCTIONS = Number(process.env.AUCTIONS ?? 100_000);

@@ -1,6 +1,8 @@
 /**
  * `npm run depcheck`: the layers' dependency check (`.dependency-cruiser.cjs`) over src/: no import
- * cycles, web and server apart, domain importing neither; type-only imports count.
+ * cycles, web and server apart, domain importing neither, and the server's features in layers (no
+ * circle between feature folders, none imported from below, each reached through its index.ts);
+ * type-only imports count.
  *
  * dependency-cruiser reads TypeScript through the `typescript` package's compiler API, which
  * TypeScript 7 (the project's compiler) no longer ships. So the check has an install of its own in

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { formatMoney } from '../../src/domain/money.js';
-import { refreshAuctionSearchText } from '../../src/server/features/auctions/search-text.js';
+import { refreshAuctionSearchText } from '../../src/server/reads/search-text.js';
 import { buildCategory } from '../../test/support/actors.js';
 import { buildAuction } from '../../test/support/factories.js';
 import { setupAppAndBrowser } from '../support/app.js';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../src/server/db/connect.js';
 import { auctions, bids, paymentItems, payments } from '../../src/server/db/schema.js';
-import { refreshAuctionSearchText } from '../../src/server/features/auctions/search-text.js';
+import { refreshAuctionSearchText } from '../../src/server/reads/search-text.js';
 import type { SeededPerson } from './accounts.js';
 import { COMPANIES } from './people.js';
 import type { PlannedAuction, PlannedPayment } from './plan.js';

@@ -1,24 +1,24 @@
+import type { BidBatcher } from './bidding/batcher.js';
 import type { Config } from './config.js';
 import type { SecretBox } from './crypto/secret-box.js';
 import type { Database, Db } from './db/connect.js';
-import type { BidBatcher } from './features/bids/batcher.js';
-import type { BidBroadcaster } from './features/bids/broadcaster.js';
-import type { BidPresenter } from './features/bids/presenters.js';
-import type { SellerAccounts } from './features/payments/accounts.js';
 import type { Metrics } from './http/metrics.js';
 import type { OidcIdentityProvider } from './providers/identity/types.js';
 import type { SandboxProvider } from './providers/payments/sandbox.js';
-import type { PaymentProvider } from './providers/payments/types.js';
+import type { PaymentProvider, SellerAccounts } from './providers/payments/types.js';
 import type { Storage } from './providers/storage/types.js';
 import type { VideoProvider } from './providers/video/types.js';
 import type { WhatsAppClient } from './providers/whatsapp/cloud.js';
+import type { BidBroadcaster } from './realtime/bid-broadcaster.js';
+import type { BidPresenter } from './realtime/bid-presenter.js';
 import type { Realtime } from './realtime/index.js';
 import type { Publisher } from './realtime/publisher.js';
 import type { SessionCache } from './sessions/cache.js';
 
 /**
- * What every feature's routes need, built once at start-up by app.ts (the composition root). The
- * bids and payments features' own services are built there too, so this type names them.
+ * What every feature's routes need, built once at start-up by app.ts (the composition root). It
+ * names layers below the features only: the bid engine's batcher (bidding/), the bid presenter and
+ * broadcaster (realtime/), sellers' accounts as the payment providers declare them.
  */
 export interface AppContext {
   config: Config;

@@ -10,8 +10,8 @@ import path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { ConfigError, loadConfig } from '../config.js';
 import { loadDotEnv } from '../dotenv.js';
-import { SERVABLE_KEY } from '../features/media/routes.js';
 import { createS3Client, createS3Storage, type S3StorageConfig } from '../providers/storage/s3.js';
+import { SERVABLE_KEY } from '../providers/storage/types.js';
 
 class MoveError extends Error {}
 

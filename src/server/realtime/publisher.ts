@@ -80,9 +80,9 @@ export type DomainEventOf<T extends DomainEventType> = Extract<DomainEvent, { ty
 type Handler<T extends DomainEventType> = (event: DomainEventOf<T>) => void | Promise<void>;
 
 /**
- * Where auction state goes after a bid, a close or a timer change. The bids feature's broadcaster
- * (which coalesces a hot auction's updates) is the one in use; declared here so the publisher
- * depends on what it calls, not on the feature.
+ * Where auction state goes after a bid, a close or a timer change. The bid broadcaster
+ * (bid-broadcaster.ts, which coalesces a hot auction's updates) is the one in use; declared here so
+ * the publisher depends on what it calls.
  */
 export interface AuctionBroadcast {
   bid(change: Pick<DomainEventOf<'bidPlaced'>, 'state' | 'lines' | 'outbidUserId'>): void;
@@ -121,7 +121,7 @@ export function createPublisher(opts: { realtime: Realtime; sessions: SessionCac
         return;
       }
       case 'bidPlaced':
-        // Coalesced per hot auction (bids/broadcaster.ts): a delivery detail behind the publisher.
+        // Coalesced per hot auction (bid-broadcaster.ts): a delivery detail behind the publisher.
         broadcaster.bid(event);
         return;
       case 'auctionClosed':

@@ -9,7 +9,7 @@ import {
   type OutbidEvent,
   type SessionStatusEvent,
 } from '../../../src/domain/realtime.js';
-import { createBidBroadcaster } from '../../../src/server/features/bids/broadcaster.js';
+import { createBidBroadcaster } from '../../../src/server/realtime/bid-broadcaster.js';
 import { createPublisher, type DomainEvent } from '../../../src/server/realtime/publisher.js';
 import { type Actor, buildActor } from '../../support/actors.js';
 import { engineLine, engineState } from '../../support/engine-states.js';

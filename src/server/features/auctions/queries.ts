@@ -6,10 +6,10 @@ import { nameTokens } from '../../../domain/text.js';
 import { type Db, rows } from '../../db/connect.js';
 import { auctionCounts, auctions, categories, liveLots, paymentItems, uploads } from '../../db/schema.js';
 import { scopeWhere as scopeOver } from '../../policies/scope.js';
-import { inRehearsal } from '../live/rehearsal.js';
+import { realSale } from '../../reads/real-sale.js';
+import { companyNames } from '../../reads/search-text.js';
 import { type AuctionScope, scopeWhere } from './policies.js';
 import { presentListItem } from './presenters.js';
-import { companyNames } from './search-text.js';
 
 /**
  * SPEC §4, on the server. A winner is set when an auction closes, so 'won' implies ended:
@@ -18,8 +18,7 @@ import { companyNames } from './search-text.js';
  * rehearsal's winner is no winner (functions/auctions-track-counts.sql): nothing it sells is real.
  */
 function billingFilters(winner: SQLWrapper, paid: SQLWrapper, id: SQLWrapper): Record<AuctionFilter, SQL> {
-  const won = sql`(${winner} is not null and not ${inRehearsal(id)}
-    and not exists (select 1 from users su where su.id = ${winner} and su.is_simulated))`;
+  const won = sql`(${winner} is not null and ${realSale({ auctionId: id, winnerId: winner })})`;
   return {
     all: sql`(not ${won} and not ${paid})`,
     pending: sql`(${won} and not ${paid})`,

@@ -9,13 +9,13 @@ import { auctions, bids, categories, HOLDING_PAYMENT_STATUSES, liveLots, payment
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
+import { ensureCompany } from '../../reads/companies.js';
+import { buildSearchText, companyNames, nameTokens } from '../../reads/search-text.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import type { CurrentUser } from '../../sessions/store.js';
-import { ensureCompany } from '../companies/queries.js';
 import { auctionCreated, auctionDeleted, auctionUpdated } from './events.js';
 import { type AuctionScope, auctionScope, isInScope, ownershipOfNewAuction } from './policies.js';
 import { type AuctionRelations, presentDetail, presentPublic } from './presenters.js';
-import { buildSearchText, companyNames, nameTokens } from './search-text.js';
 
 type AuctionRow = typeof auctions.$inferSelect;
 type Actor = Pick<CurrentUser, 'id' | 'roles' | 'profileCompanyId' | 'companyId'>;

@@ -3,12 +3,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BID_PAGE_DEFAULT, BID_PAGE_MAX, IDEMPOTENCY_KEY_MAX } from '../../../domain/bid-rules.js';
 import { ZBidInput } from '../../../domain/bidding.js';
+import { placeBid } from '../../bidding/place.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireAuth } from '../../http/auth-hooks.js';
 import { AppError } from '../../http/errors.js';
 import { requestContext } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
-import { bidHistory, buyNow, placeBid } from './service.js';
+import { bidHistory, buyNow } from './service.js';
 
 const ZParams = z.object({ id: z.string().max(64) });
 const ZHistoryQuery = z.object({

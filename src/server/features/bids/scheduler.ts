@@ -4,9 +4,9 @@ import { recordAudit } from '../../audit.js';
 import { type Db, rows } from '../../db/connect.js';
 import type { EngineState } from '../../db/engine-rows.js';
 import { type PassLoop, startPassLoop } from '../../pass-loop.js';
+import { refreshAuctionSearchText } from '../../reads/search-text.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import { auctionUpdated } from '../auctions/events.js';
-import { refreshAuctionSearchText } from '../auctions/search-text.js';
+import { auctionUpdated } from '../auctions/index.js';
 
 /** Auctions closed per transaction; a backlog (after a restart) is worked through batch by batch. */
 const BATCH = 100;

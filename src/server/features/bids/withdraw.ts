@@ -4,7 +4,7 @@ import { type AuditOrigin, recordAudit } from '../../audit.js';
 import { rows, type Tx } from '../../db/connect.js';
 import type { EngineLine, EngineState } from '../../db/engine-rows.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import { auctionUpdated } from '../auctions/events.js';
+import { auctionUpdated } from '../auctions/index.js';
 
 /** What `withdraw_bids` answers (src/server/db/functions/withdraw-bids.sql) when it withdrew something. */
 interface WithdrawAnswer {

@@ -9,7 +9,7 @@ import { auctions, categories } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
-import { refreshAuctionSearchText } from '../auctions/search-text.js';
+import { refreshAuctionSearchText } from '../../reads/search-text.js';
 
 /** Only the platform's admins change categories (routes.ts); the audit log needs no more of them than their id. */
 type Actor = Acting<{ id: string }>;

@@ -7,7 +7,7 @@ import { chatMessages, companyBlocks, companyMutedWords, liveSessions, sessionMo
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import type { ScopedActor } from '../../policies/scope.js';
-import { sessionNotFound } from '../live/sessions.js';
+import { sessionNotFound } from '../../reads/sessions.js';
 import { type ChatSessionFacts, isChatOpen, type ModeratorPower, moderatorPower } from './policies.js';
 import type { ChatPresenter, ChatRow } from './presenters.js';
 

@@ -10,7 +10,7 @@ import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import { withdrawBidder } from '../bids/withdraw.js';
+import { withdrawBidder } from '../bids/index.js';
 import { heldWins } from './blocked-winners.js';
 import { assertBlockable, assertMayBlock, assertModerates, moderatesCompany } from './moderation-policies.js';
 import type { CompanyActor } from './policies.js';

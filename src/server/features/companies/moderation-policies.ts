@@ -4,8 +4,8 @@ import type { Db, Tx } from '../../db/connect.js';
 import { companies, liveSessions, sessionModerators } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
+import { ensureCompany } from '../../reads/companies.js';
 import { type CompanyActor, companyNotFound } from './policies.js';
-import { ensureCompany } from './queries.js';
 
 /**
  * Who moderates a company's audience (its blocked users and muted words): its own panel users

@@ -8,10 +8,10 @@ import type { Db, Tx } from '../../db/connect.js';
 import { escapeLike, foldedSql } from '../../db/like.js';
 import { companies, userProfiles } from '../../db/schema.js';
 import type { Acting } from '../../http/request-context.js';
-import { refreshAuctionSearchText } from '../auctions/search-text.js';
+import { ensureCompany } from '../../reads/companies.js';
+import { refreshAuctionSearchText } from '../../reads/search-text.js';
 import { assertManages, type CompanyActor, companyNotFound, companyScope, companyScopeWhere } from './policies.js';
 import { presentCompany } from './presenters.js';
-import { ensureCompany } from './queries.js';
 
 /** GET /api/companies: the actor's companies (all for a platform admin), by name. */
 export async function listCompanies(db: Db, opts: { actor: CompanyActor; search: string; page: number; pageSize: number }): Promise<CompanyListResponse> {

@@ -9,7 +9,7 @@ import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
 import { canEditSession } from '../../policies/live-sessions.js';
 import { agoraAccount, buildAgoraToken } from '../../providers/video/agora.js';
-import { sessionNotFound } from './sessions.js';
+import { sessionNotFound } from '../../reads/sessions.js';
 
 const ZTokenQuery = z.object({
   // The channel is the session's id (SPEC §7); anything else cannot name a session.

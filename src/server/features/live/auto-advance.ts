@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Db, rows } from '../../db/connect.js';
 import { type PassLoop, startPassLoop } from '../../pass-loop.js';
+import type { BidPresenter } from '../../realtime/bid-presenter.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import type { BidPresenter } from '../bids/presenters.js';
 import { openNextLot } from './next-lot.js';
 import { openToSell } from './queue.js';
 

@@ -5,8 +5,8 @@ import { showCalendar } from '../../../domain/calendar.js';
 import { livePath } from '../../../domain/live-public.js';
 import type { AppContext } from '../../context.js';
 import { messages } from '../../messages.js';
+import { sessionNotFound } from '../../reads/sessions.js';
 import { readSessionView } from './queries.js';
-import { sessionNotFound } from './sessions.js';
 
 const ZParams = z.object({ id: z.string().max(64) });
 

@@ -4,9 +4,9 @@ import type { SessionStatus } from '../../../domain/live-public.js';
 import type { Db } from '../../db/connect.js';
 import type { EngineState } from '../../db/engine-rows.js';
 import { liveLots, liveSessions } from '../../db/schema.js';
+import { onBlockHereSql } from '../../reads/lot-runs.js';
+import type { BidPresenter } from '../../realtime/bid-presenter.js';
 import type { DomainEvent, DomainEventOf, Publisher } from '../../realtime/publisher.js';
-import type { BidPresenter } from '../bids/presenters.js';
-import { onBlockHereSql } from './lot-runs.js';
 import { presentStateEvent, type SessionView } from './presenters.js';
 import { readSessionView } from './queries.js';
 

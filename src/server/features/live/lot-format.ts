@@ -7,7 +7,7 @@ import { liveLots } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
-import type { BidPresenter } from '../bids/presenters.js';
+import type { BidPresenter } from '../../realtime/bid-presenter.js';
 import { lotNotFound, readEditableLot } from './lots.js';
 import { lockAuctionStates } from './removal.js';
 import { type Actor, afterCommit, bumpSession, lockEditable, type SessionCommitted } from './sessions.js';

@@ -1,9 +1,9 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { rows, type Tx } from '../../db/connect.js';
 
 /**
  * When each lot was on the block (live_lot_runs): the summary's viewers chart draws a band per run,
- * and only a lot that was on the block sells in the show (onBlockHereSql). Called by openLot before
+ * and only a lot that was on the block sells in the show (reads/lot-runs.ts). Called by openLot before
  * the auction's clock changes, so the auction's end time read here is the one of the run that is
  * ending; by 'Establecer actual' on an auction already running on its own clock; and by a quick
  * auction that starts at once.
@@ -46,21 +46,4 @@ export async function closeLotRun(tx: Tx, lotId: string): Promise<void> {
     update live_lot_runs r set closed_at = least(clock_timestamp(), coalesce(a.end_time, clock_timestamp()))
     from auctions a
     where a.id = r.auction_id and r.lot_id = ${lotId}::uuid and r.closed_at is null`);
-}
-
-/**
- * Only a lot that was on the block sells in the show. True when the lot went on the block in its
- * session (a run) and its auction was not on the block since as another show's lot: the auction's
- * latest run is this lot's, so whatever it sold (or not) it sold here. An auction that closed at
- * its own end while it waited in the queue, or that ran in one show and sold in a later one, is no
- * sale of the first. Arguments are SQL naming the lot's id, session and auction; the lookups go
- * through the runs' session index.
- */
-export function onBlockHereSql(lot: { id: SQL; sessionId: SQL; auctionId: SQL }): SQL {
-  return sql`exists (
-    select 1 from live_lot_runs r
-     where r.session_id = ${lot.sessionId} and r.lot_id = ${lot.id}
-       and not exists (
-         select 1 from live_lots l2 join live_lot_runs r2 on r2.session_id = l2.session_id and r2.lot_id = l2.id
-          where l2.auction_id = ${lot.auctionId} and l2.id <> ${lot.id} and r2.opened_at > r.opened_at))`;
 }

@@ -9,7 +9,7 @@ import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { isInScope, recordScope } from '../../policies/scope.js';
-import type { BidPresenter } from '../bids/presenters.js';
+import type { BidPresenter } from '../../realtime/bid-presenter.js';
 import { closeGap, lotIdsInOrder, renumber } from './lot-order.js';
 import { recordRunIfTimed } from './lot-runs.js';
 import { restoreRehearsalTx, takeRehearsalSnapshot } from './rehearsal.js';

@@ -13,7 +13,7 @@ import type { SessionStateEvent } from '../../../domain/realtime.js';
 import { isBroadcasting } from '../../../domain/video.js';
 import type { EngineState } from '../../db/engine-rows.js';
 import type { liveSessions } from '../../db/schema.js';
-import type { BidPresenter } from '../bids/presenters.js';
+import type { BidPresenter } from '../../realtime/bid-presenter.js';
 
 export type SessionRow = typeof liveSessions.$inferSelect;
 
@@ -80,7 +80,7 @@ export function presentPrivateSession(row: SessionRow, sellerName: string, autoA
   };
 }
 
-/** A lot with its auction's public state (names masked, bidders pseudonymous: bids/presenters.ts). */
+/** A lot with its auction's public state (names masked, bidders pseudonymous: realtime/bid-presenter.ts). */
 export function presentLot(lot: LotRow, present: BidPresenter, now: number): LotView {
   return {
     id: lot.id,

@@ -15,8 +15,8 @@ import type { EngineState } from '../../db/engine-rows.js';
 import { auctions, liveLots, liveSessions } from '../../db/schema.js';
 import { canEditSession } from '../../policies/live-sessions.js';
 import { recordScope, type ScopedActor, scopeWhere } from '../../policies/scope.js';
-import { companyNames } from '../companies/queries.js';
-import { onBlockHereSql } from './lot-runs.js';
+import { companyNames } from '../../reads/companies.js';
+import { onBlockHereSql } from '../../reads/lot-runs.js';
 import { sessionListWhere } from './policies.js';
 import { type LotRow, presentCard, presentPrivateSession, type SessionRow, type SessionView } from './presenters.js';
 import { autoAdvanceAtOf } from './queue.js';
@@ -37,7 +37,7 @@ async function sellerNames(db: Db | Tx, companyIds: string[]): Promise<Map<strin
   return companyNames(db, companyIds);
 }
 
-/** The lots of a session, in order, each with its auction's engine state (bids/presenters.ts builds what leaves). */
+/** The lots of a session, in order, each with its auction's engine state (realtime/bid-presenter.ts builds what leaves). */
 export async function readLots(db: Db | Tx, sessionId: string): Promise<LotRow[]> {
   const found = rows<{
     id: string;

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { nextMinimumBid } from '../../../domain/bid-rules.js';
+import { answerEvents, callPlaceBid } from '../../bidding/engine.js';
 import { type Db, rows } from '../../db/connect.js';
-import type { EngineLine, EngineState } from '../../db/engine-rows.js';
+import type { EngineState } from '../../db/engine-rows.js';
 import { type PassLoop, startPassLoop } from '../../pass-loop.js';
+import { refreshAuctionSearchText } from '../../reads/search-text.js';
+import type { BidPresenter } from '../../realtime/bid-presenter.js';
 import type { DomainEvent, DomainEventOf } from '../../realtime/publisher.js';
-import { refreshAuctionSearchText } from '../auctions/search-text.js';
-import type { BidPresenter } from '../bids/presenters.js';
 import { sessionChanged } from './events.js';
 import { readSessionView } from './queries.js';
 import { restoreRehearsal } from './rehearsal.js';
@@ -67,15 +68,6 @@ export function simulatedMaximum(auction: { id: string; startingPrice: number },
 /** How many simulated viewers a rehearsal shows: a steady number between 8 and 37, fixed per session. */
 export const simulatedViewers = (sessionId: string) => 8 + Math.floor(unitHash(`viewers:${sessionId}`) * 30);
 
-interface EngineAnswer {
-  error?: string;
-  replayed?: boolean;
-  outcome?: string;
-  allLines?: EngineLine[];
-  previousLeaderId?: string | null;
-  state?: EngineState;
-}
-
 export function createRehearsalDriver(deps: RehearsalDriverDeps) {
   const random = deps.random ?? Math.random;
   const bidChance = deps.bidChance ?? 0.4;
@@ -121,22 +113,15 @@ export function createRehearsalDriver(deps: RehearsalDriverDeps) {
       const bidder = able[Math.min(able.length - 1, Math.floor(random() * able.length))];
       if (!bidder) return null;
       const max = simulatedMaximum({ id: state.id, startingPrice: state.startingPrice }, bidder.id);
-      const [placed] = rows<{ r: EngineAnswer }>(
-        await tx.execute(sql`select place_bid(${state.id}::uuid, ${bidder.id}::uuid, ${minimum}::integer, ${max}::integer, null::text) as r`),
-      );
-      return { answer: placed?.r ?? null, bidderId: bidder.id };
+      const placed = await callPlaceBid(tx, { auctionId: state.id, bidderId: bidder.id, amount: minimum, maxAmount: max, key: null });
+      return { answer: placed ?? null, bidderId: bidder.id };
     });
     const placed = answer?.answer;
     if (!answer || !placed || placed.error || !placed.state || placed.replayed) return false;
-    // What a person's bid publishes (bids/service.ts): the room hears the bid, the overtaken leader is told.
+    // What a person's bid publishes (bidding/engine.ts): the room hears the bid, the overtaken leader is told.
     const state = { ...placed.state, serverNow: Date.now() };
-    const outbid = placed.previousLeaderId ?? null;
-    const events: DomainEvent[] = [{ type: 'bidPlaced', state, lines: placed.allLines ?? [], outbidUserId: outbid !== answer.bidderId ? outbid : null }];
-    if (state.status === 'ended') {
-      await refreshAuctionSearchText(deps.db, { auctionIds: [state.id] });
-      events.push({ type: 'auctionClosed', state });
-    }
-    await deps.publish(events);
+    if (state.status === 'ended') await refreshAuctionSearchText(deps.db, { auctionIds: [state.id] });
+    await deps.publish(answerEvents(placed, state, answer.bidderId));
     return true;
   }
 

@@ -1,8 +1,8 @@
-import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { type Db, rows, type Tx } from '../../db/connect.js';
+import { refreshAuctionSearchText } from '../../reads/search-text.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import { auctionUpdated } from '../auctions/events.js';
-import { refreshAuctionSearchText } from '../auctions/search-text.js';
+import { auctionUpdated } from '../auctions/index.js';
 
 /**
  * 'Ensayo': a rehearsal runs a real show (the same Hub, the same engine) on the seller's real
@@ -13,7 +13,7 @@ import { refreshAuctionSearchText } from '../auctions/search-text.js';
  * rehearsal ends, is deleted or lets the lot go, each copy is put back and deleted in one
  * transaction: the copy is locked first and deleted with the restore, so each auction is restored
  * exactly once, however many instances or paths try (a second one finds the copy gone). While a copy exists the auction is "in rehearsal": it cannot be
- * billed and no winners summary or count shows it (inRehearsal below).
+ * billed and no winners summary or count shows it (reads/real-sale.ts).
  */
 
 /** The auction columns a show changes, as the snapshot keeps them (jsonb keys are the column names). */
@@ -32,11 +32,6 @@ const AUCTION_FIELDS = [
   'version',
   'updated_at',
 ] as const;
-
-/** True while the auction (a column or expression holding its id) is held by a rehearsal. */
-export function inRehearsal(auctionId: SQLWrapper): SQL {
-  return sql`exists (select 1 from rehearsal_snapshots rs where rs.auction_id = ${auctionId})`;
-}
 
 /**
  * Copies the auction as it stands into the rehearsal's snapshots, unless a copy is already there

@@ -5,7 +5,7 @@ import { rows, type Tx } from '../../db/connect.js';
 import type { EngineState } from '../../db/engine-rows.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
-import { onBlockHereSql } from './lot-runs.js';
+import { onBlockHereSql } from '../../reads/lot-runs.js';
 
 /**
  * What may leave a session: a lot that sold carries the show's results (its sale, its winner's

@@ -5,7 +5,7 @@ import { auctions, liveLots } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
-import type { BidPresenter } from '../bids/presenters.js';
+import type { BidPresenter } from '../../realtime/bid-presenter.js';
 import { closeGap } from './lot-order.js';
 import { closeLotRun } from './lot-runs.js';
 import { lotNotFound, readEditableLot } from './lots.js';

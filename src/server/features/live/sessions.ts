@@ -14,8 +14,9 @@ import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { canEditSession } from '../../policies/live-sessions.js';
 import type { ScopedActor } from '../../policies/scope.js';
+import { sessionNotFound } from '../../reads/sessions.js';
+import type { BidPresenter } from '../../realtime/bid-presenter.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import type { BidPresenter } from '../bids/presenters.js';
 import { sessionChanged, sessionDeleted } from './events.js';
 import { claimKey, type KeyClaim, settleKey } from './idempotency.js';
 import type { SessionRow, SessionView } from './presenters.js';
@@ -35,8 +36,6 @@ export interface SessionChange {
   sessionId: string;
   statusChanged: boolean;
 }
-
-export const sessionNotFound = () => new AppError('NOT_FOUND', messages.live.sessionNotFound);
 
 /** A committed change, with the session as read after it (for the answer) and the events its room hears. */
 export interface SessionCommitted extends SessionChange {

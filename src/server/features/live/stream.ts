@@ -4,7 +4,7 @@ import { recordAudit } from '../../audit.js';
 import type { Db } from '../../db/connect.js';
 import { liveSessions } from '../../db/schema.js';
 import type { Acting } from '../../http/request-context.js';
-import type { BidPresenter } from '../bids/presenters.js';
+import type { BidPresenter } from '../../realtime/bid-presenter.js';
 import { type Actor, afterCommit, bumpSession, checkReopen, lockEditable, type SessionCommitted } from './sessions.js';
 
 /**

@@ -6,9 +6,9 @@ import { auctions, HOLDING_PAYMENT_STATUSES, liveLots, paymentItems } from '../.
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
+import type { BidPresenter } from '../../realtime/bid-presenter.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import type { BidPresenter } from '../bids/presenters.js';
-import { enterPrebids } from '../prebids/enter.js';
+import { enterPrebids } from '../prebids/index.js';
 import { lotTimerSet } from './events.js';
 import { recordLotRun } from './lot-runs.js';
 import { lotNotFound } from './lots.js';

@@ -10,7 +10,7 @@ import { currentUser, requireRole } from '../../http/auth-hooks.js';
 import { closeAfterReply } from '../../http/close.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
-import type { Storage } from '../../providers/storage/types.js';
+import { SERVABLE_KEY, type Storage } from '../../providers/storage/types.js';
 import { ImageError, type ImageErrorCode } from './images.js';
 import { saveUploadedImage, type UploadKind } from './service.js';
 
@@ -33,8 +33,6 @@ const imageErrorMessages: Record<ImageErrorCode, string> = {
   HEIC_UNSUPPORTED: messages.uploads.heicUnsupported,
 };
 
-/** What the stored keys look like (`images/2026/05/<uuid>-thumb.jpg`): no dots but the extension, no escapes. */
-export const SERVABLE_KEY = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*\.(?:jpg|jpeg|png|webp|gif|avif)$/;
 const UPLOADS_PREFIX = '/uploads/';
 
 /** An error with its own status and Spanish message, for the statuses AppError has no code for (413, 415). */

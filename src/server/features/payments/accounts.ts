@@ -3,7 +3,7 @@ import type { MpConnectionStatus } from '../../../domain/payments.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Db } from '../../db/connect.js';
 import { userProfiles } from '../../db/schema.js';
-import type { PaymentProvider, ProviderTokens, SellerCredentials } from '../../providers/payments/types.js';
+import type { PaymentProvider, ProviderTokens, SellerAccounts, SellerCredentials } from '../../providers/payments/types.js';
 
 /** Refreshed when less than this is left, so a checkout never starts with a token about to expire. */
 const REFRESH_BEFORE_MS = 24 * 3_600_000;
@@ -13,7 +13,7 @@ const REFRESH_BEFORE_MS = 24 * 3_600_000;
  * (AES-256-GCM, crypto/secret-box.ts) in user_profiles, with the provider's user id and live mode,
  * and refreshed before they expire.
  */
-export function createSellerAccounts(opts: { db: Db; box: SecretBox; provider: PaymentProvider }) {
+export function createSellerAccounts(opts: { db: Db; box: SecretBox; provider: PaymentProvider }): SellerAccounts {
   const { db, box, provider } = opts;
 
   async function store(userId: string, tokens: ProviderTokens): Promise<void> {
@@ -68,4 +68,4 @@ export function createSellerAccounts(opts: { db: Db; box: SecretBox; provider: P
     },
   };
 }
-export type SellerAccounts = ReturnType<typeof createSellerAccounts>;
+export type { SellerAccounts };

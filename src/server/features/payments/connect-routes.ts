@@ -11,7 +11,7 @@ import { requestContext } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { sandboxAuthorizationCode } from '../../providers/payments/sandbox.js';
 import { pkceChallenge } from '../../providers/payments/signing.js';
-import { escapeHtml, page } from '../auth/pages.js';
+import { escapeHtml, page } from '../auth/index.js';
 
 const t = messages.connection;
 const OAUTH_COOKIE = 'martillo_mp_oauth';

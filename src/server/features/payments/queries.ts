@@ -7,10 +7,10 @@ import type { Db, Tx } from '../../db/connect.js';
 import { escapeLike, foldedSql } from '../../db/like.js';
 import { auctions, HOLDING_PAYMENT_STATUSES, liveLots, paymentItems, payments } from '../../db/schema.js';
 import { scopeWhere } from '../../policies/scope.js';
-import { winnerNotBlockedByCompany } from '../companies/blocked-winners.js';
-import { companyNameSql, companyNames } from '../companies/queries.js';
-import { onBlockHereSql } from '../live/lot-runs.js';
-import { inRehearsal } from '../live/rehearsal.js';
+import { companyNameSql, companyNames } from '../../reads/companies.js';
+import { onBlockHereSql } from '../../reads/lot-runs.js';
+import { realSale } from '../../reads/real-sale.js';
+import { winnerNotBlockedByCompany } from '../companies/index.js';
 import { collectorOf, collectorsOf, saleKey } from './collectors.js';
 import { holdsAuctionOf, isInScope, type PaymentScope, paymentScopeWhere } from './policies.js';
 import { type PaymentItem, type PaymentRow, presentPayment } from './presenters.js';
@@ -173,8 +173,7 @@ export async function unbilledWins(db: Db | Tx, opts: { scope: PaymentScope; ses
         eq(auctions.status, 'ended'),
         isNotNull(auctions.currentWinnerId),
         // A rehearsal sells nothing, while it runs or after (live/rehearsal.ts).
-        sql`not ${inRehearsal(auctions.id)}`,
-        sql`${auctions.currentWinnerId} not in (select id from users where is_simulated)`,
+        realSale({ auctionId: auctions.id, winnerId: auctions.currentWinnerId }),
         winnerNotBlockedByCompany(auctions),
         notExists(
           db

@@ -7,10 +7,10 @@ import { auctions, HOLDING_PAYMENT_STATUSES, paymentItems, payments } from '../.
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
+import { companyNames } from '../../reads/companies.js';
+import { realSale } from '../../reads/real-sale.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import { winnerNotBlockedByCompany } from '../companies/blocked-winners.js';
-import { companyNames } from '../companies/queries.js';
-import { inRehearsal } from '../live/rehearsal.js';
+import { winnerNotBlockedByCompany } from '../companies/index.js';
 import { collectorsOf, saleKey } from './collectors.js';
 import { paymentChanged } from './events.js';
 import { type Actor, assertPlatformAdmin, isInScope, type PaymentScope, paymentScope } from './policies.js';
@@ -120,7 +120,7 @@ async function lockBillable(
   const [rehearsed] = await tx
     .select({ id: auctions.id })
     .from(auctions)
-    .where(and(inArray(auctions.id, ids), sql`(${inRehearsal(auctions.id)} or ${auctions.currentWinnerId} in (select id from users where is_simulated))`))
+    .where(and(inArray(auctions.id, ids), sql`not ${realSale({ auctionId: auctions.id, winnerId: auctions.currentWinnerId })}`))
     .limit(1);
   if (rehearsed) throw conflict(messages.payments.rehearsal);
   // Nor is what a buyer the company blocked had won (companies/blocked-winners.ts).

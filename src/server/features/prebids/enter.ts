@@ -1,11 +1,12 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { nextMinimumBid } from '../../../domain/bid-rules.js';
 import type { PrebidOutcome } from '../../../domain/prebids.js';
-import { rows, type Tx } from '../../db/connect.js';
+import { callPlaceBids, readEngineState } from '../../bidding/engine.js';
+import type { Tx } from '../../db/connect.js';
 import type { EngineLine, EngineState } from '../../db/engine-rows.js';
 import { auctions, prebids } from '../../db/schema.js';
+import type { BidPresenter } from '../../realtime/bid-presenter.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import type { BidPresenter } from '../bids/presenters.js';
 import { holdingShow } from './queries.js';
 
 /** What a lot's opening made of its pre-bids: the events to publish once the opening commits. */
@@ -15,20 +16,10 @@ export interface PrebidsEntered {
   events: DomainEvent[];
 }
 
-/** One answer of `place_bids` (db/functions/place-bids.sql). */
-interface EngineAnswer {
-  error?: string;
-  outcome?: string;
-  allLines?: EngineLine[];
-  state?: EngineState;
-}
-
 async function engineState(tx: Tx, auctionId: string): Promise<EngineState> {
-  const [row] = rows<{ s: EngineState }>(
-    await tx.execute(sql`select auction_bid_state(a, auction_bidding_config(a.id)) as s from auctions a where a.id = ${auctionId}::uuid`),
-  );
-  if (!row) throw new Error('auction vanished');
-  return row.s;
+  const state = await readEngineState(tx, auctionId);
+  if (!state) throw new Error('auction vanished');
+  return state;
 }
 
 /**
@@ -57,8 +48,7 @@ export async function enterPrebids(tx: Tx, opts: { auctionId: string; present: B
   for (const prebid of waiting) {
     const amount = Math.min(nextMinimumBid(state), prebid.maxAmount);
     const request = [{ auctionId: opts.auctionId, bidderId: prebid.bidderId, amount, maxAmount: prebid.maxAmount, key: null }];
-    const [row] = rows<{ r: EngineAnswer[] }>(await tx.execute(sql`select place_bids(${JSON.stringify(request)}::jsonb) as r`));
-    const answer = row?.r[0];
+    const [answer] = await callPlaceBids(tx, request);
     if (!answer) throw new Error('bid engine returned no answer');
     if (answer.state) state = answer.state;
     if (answer.error) {

@@ -8,7 +8,7 @@ import { auctions, liveLots, liveSessions, prebids } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
-import { blockReason } from '../unpaid/queries.js';
+import { blockReason } from '../../reads/buyer-blocks.js';
 import { bidderFacts, type HoldingShow, holdingShow, isBinding, lotWaiting, presentPrebid, presentStatus, readPrebid } from './queries.js';
 
 /**

@@ -10,9 +10,9 @@ import { userProfiles, users } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
+import { companyNames, ensureCompany } from '../../reads/companies.js';
 import type { CurrentUser } from '../../sessions/store.js';
-import { companyNames, ensureCompany } from '../companies/queries.js';
-import { renameCompany } from '../companies/service.js';
+import { renameCompany } from '../companies/index.js';
 
 type ProfileRow = typeof userProfiles.$inferSelect;
 

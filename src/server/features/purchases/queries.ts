@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { type Db, rows } from '../../db/connect.js';
-import { companyNames } from '../companies/queries.js';
-import { onBlockHereSql } from '../live/lot-runs.js';
-import { inRehearsal } from '../live/rehearsal.js';
+import { companyNames } from '../../reads/companies.js';
+import { onBlockHereSql } from '../../reads/lot-runs.js';
+import { realSale } from '../../reads/real-sale.js';
 
 /**
  * The reads of 'Mis compras'. Every query is keyed by the buyer's own id (payments.winner_id,
@@ -123,7 +123,7 @@ export async function readPurchases(db: Db, userId: string): Promise<PurchaseRow
     await db.execute(sql`
       select a.id, a.name, coalesce(a.current_price, 0) as amount, a.company_id, ${showOf('a.id')} as session_id, ${epochMs('a.end_time')} as end_time
       from auctions a
-      where a.current_winner_id = ${userId}::uuid and a.status = 'ended' and not ${inRehearsal(sql.raw('a.id'))}
+      where a.current_winner_id = ${userId}::uuid and a.status = 'ended' and ${realSale({ auctionId: sql.raw('a.id'), winnerId: sql.raw('a.current_winner_id') })}
       order by a.end_time desc nulls last, a.id
       limit ${MAX_ROWS}`),
   );

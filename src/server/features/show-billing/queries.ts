@@ -4,7 +4,7 @@ import type { PaymentView } from '../../../domain/payments.js';
 import { type ShowBillPreview, shippingFor } from '../../../domain/show-billing.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { paymentItems, payments } from '../../db/schema.js';
-import { companyNames } from '../companies/queries.js';
+import { companyNames } from '../../reads/companies.js';
 import {
   collectorsOf,
   type PaymentItem,

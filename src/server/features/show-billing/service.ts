@@ -7,21 +7,10 @@ import { payments } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
-import type { PaymentProvider } from '../../providers/payments/types.js';
+import type { PaymentProvider, SellerAccounts } from '../../providers/payments/types.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import { bumpSession, lockEditable, readEditable } from '../live/sessions.js';
-import {
-  type Actor,
-  addAuctions,
-  changed,
-  createDraft,
-  finalize,
-  type PaymentChange,
-  type PaymentRow,
-  paymentScope,
-  type SellerAccounts,
-  saveShipping,
-} from '../payments/index.js';
+import { bumpSession, lockEditable, readEditable } from '../live/index.js';
+import { type Actor, addAuctions, changed, createDraft, finalize, type PaymentChange, type PaymentRow, paymentScope, saveShipping } from '../payments/index.js';
 import { type ShowBillGroup, showPayments, unbilledGroups } from './queries.js';
 
 /**

@@ -16,8 +16,9 @@ import { type Db, rows } from '../../db/connect.js';
 import { liveSessions } from '../../db/schema.js';
 import { canEditSession } from '../../policies/live-sessions.js';
 import { isInScope, type ScopedActor, sessionScope } from '../../policies/scope.js';
-import { onBlockHereSql } from '../live/lot-runs.js';
-import { sessionNotFound } from '../live/sessions.js';
+import { onBlockHereSql } from '../../reads/lot-runs.js';
+import { simulatedWinner } from '../../reads/real-sale.js';
+import { sessionNotFound } from '../../reads/sessions.js';
 
 /** The viewers chart never gets more points than this (a long show is merged, keeping each bucket's peak). */
 const MAX_CHART_POINTS = 720;
@@ -84,7 +85,7 @@ async function readLots(db: Db, sessionId: string): Promise<LotRecord[]> {
              a.starting_price, a.current_price, a.status as auction_status,
              (a.status in ('live', 'active') and a.end_time is not null and a.end_time > clock_timestamp()) as running,
              a.current_winner_id as winner_id, a.current_winner_name as winner_name, a.winner_whatsapp,
-             u.is_simulated as winner_simulated,
+             ${simulatedWinner(sql`a.current_winner_id`)} as winner_simulated,
              nullif(trim(coalesce(p.display_name, concat_ws(' ', p.first_name, p.last_name))), '') as profile_name,
              p.whatsapp as profile_whatsapp, a.bid_count,
              hold.payment_status as held_status,
@@ -93,7 +94,6 @@ async function readLots(db: Db, sessionId: string): Promise<LotRecord[]> {
              ${onBlockHereSql({ id: sql`l.id`, sessionId: sql`l.session_id`, auctionId: sql`l.auction_id` })} as offered
       from live_lots l
       join auctions a on a.id = l.auction_id
-      left join users u on u.id = a.current_winner_id
       left join user_profiles p on p.user_id = a.current_winner_id
       left join lateral (select pi.payment_status from payment_items pi
                          where pi.auction_id = a.id and pi.payment_status in ('draft', 'pending', 'paid') limit 1) hold on true

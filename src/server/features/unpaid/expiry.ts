@@ -6,10 +6,10 @@ import { recordAudit } from '../../audit.js';
 import { type Db, rows, type Tx } from '../../db/connect.js';
 import { buyerStrikes, companies, companyBlocks, expiredLots, paymentItems, payments, secondChanceOffers } from '../../db/schema.js';
 import { type PassLoop, startPassLoop } from '../../pass-loop.js';
-import type { PaymentProvider } from '../../providers/payments/types.js';
+import type { PaymentProvider, SellerAccounts } from '../../providers/payments/types.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import { withdrawBidder } from '../bids/withdraw.js';
-import { collectorOf, machineState, type PaymentRow, paymentChanged, type SellerAccounts, save, view } from '../payments/index.js';
+import { withdrawBidder } from '../bids/index.js';
+import { collectorOf, machineState, type PaymentRow, paymentChanged, save, view } from '../payments/index.js';
 import { billExpiresAtSql, clearOfferWinner, standingChanged } from './queries.js';
 
 /**

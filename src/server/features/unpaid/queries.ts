@@ -334,14 +334,6 @@ export async function companyOfAuction(db: Db | Tx, auctionId: string): Promise<
   return r?.company_id ?? null;
 }
 
-/** Why the company blocked this buyer, or null. */
-export async function blockReason(db: Db | Tx, companyId: string, userId: string): Promise<'moderation' | 'strikes' | null> {
-  const [r] = rows<{ reason: 'moderation' | 'strikes' }>(
-    await db.execute(sql`select reason from company_blocks where company_id = ${companyId} and user_id = ${userId}::uuid`),
-  );
-  return r?.reason ?? null;
-}
-
 /** The buyer's pages follow a block or its lifting (the chat's standing event, which the bid panel hears too). */
 export function standingChanged(companyId: string, userId: string, isBlocked: boolean): DomainEvent {
   return { type: 'chatStandingChanged', userId, standing: { sessionId: null, companyId, isBlocked } };

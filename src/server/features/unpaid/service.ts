@@ -23,9 +23,10 @@ import {
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
+import { blockReason } from '../../reads/buyer-blocks.js';
+import type { BidPresenter } from '../../realtime/bid-presenter.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
-import type { BidPresenter } from '../bids/presenters.js';
-import { addLot } from '../live/lots.js';
+import { addLot } from '../live/index.js';
 import {
   type Actor,
   createDraft,
@@ -40,7 +41,7 @@ import {
   view,
 } from '../payments/index.js';
 import { type ExpiryDeps, expireLink } from './expiry.js';
-import { bidLines, blockReason, clearOfferWinner, passedBuyers, standingChanged, syncOffers } from './queries.js';
+import { bidLines, clearOfferWinner, passedBuyers, standingChanged, syncOffers } from './queries.js';
 
 /**
  * The seller's choice for each lot of an expired bill (Segunda oportunidad, another show, release),

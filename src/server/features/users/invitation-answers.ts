@@ -14,9 +14,9 @@ import { invitations, userProfiles, users } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
+import { companyNameSql } from '../../reads/companies.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import type { CurrentUser } from '../../sessions/store.js';
-import { companyNameSql } from '../companies/queries.js';
 import { inviterName, isOpen } from './invitations.js';
 
 /**

@@ -8,7 +8,7 @@ import { companies, invitations, userProfiles } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
-import { companyNameSql } from '../companies/queries.js';
+import { companyNameSql } from '../../reads/companies.js';
 import { managedCompany, mayInviteInto, mayManage, type UserActor } from './policies.js';
 
 type Actor = UserActor;

@@ -10,9 +10,9 @@ import { userProfiles } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
+import { companyNameSql } from '../../reads/companies.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import type { CurrentUser } from '../../sessions/store.js';
-import { companyNameSql } from '../companies/queries.js';
 import { managedCompany, mayManage, mayMoveBetweenCompanies } from './policies.js';
 
 type Change = Acting & { userId: string };

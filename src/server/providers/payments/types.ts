@@ -1,4 +1,4 @@
-import type { ProviderStatus, WonItem } from '../../../domain/payments.js';
+import type { MpConnectionStatus, ProviderStatus, WonItem } from '../../../domain/payments.js';
 
 /**
  * Where buyers pay (ARCHITECTURE: payments). `sandbox` (the default) is a checkout page of our own
@@ -105,6 +105,20 @@ export interface ProviderTokens {
 }
 
 /** Thrown when the provider cannot be reached or answers 5xx: the caller retries later. */
+/**
+ * Sellers' own provider accounts: their tokens, stored sealed and refreshed before they expire.
+ * Built by the payments feature (features/payments/accounts.ts); declared here so the app's
+ * context names it without naming the feature.
+ */
+export interface SellerAccounts {
+  store(userId: string, tokens: ProviderTokens): Promise<void>;
+  /** A connected seller's usable credentials (refreshed if needed), or null: the platform's account is used. */
+  credentialsFor(userId: string | null): Promise<SellerCredentials | null>;
+  status(userId: string): Promise<MpConnectionStatus>;
+  /** The connected seller a provider's webhook speaks for (Mercado Pago sends the collector's user id). */
+  credentialsForProviderUser(providerUserId: string | null): Promise<SellerCredentials | null>;
+}
+
 export class ProviderUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

@@ -1,3 +1,6 @@
+/** What the stored keys look like (`images/2026/05/<uuid>-thumb.jpg`): no dots but the extension, no escapes. */
+export const SERVABLE_KEY = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*\.(?:jpg|jpeg|png|webp|gif|avif)$/;
+
 /**
  * Where uploaded files live: local disk (DATA_DIR/uploads) by default, or a bucket of S3 or an
  * S3-compatible service (STORAGE=s3), chosen from config in providers/index.ts.

@@ -1,9 +1,9 @@
-import { nextMinimumBid } from '../../../domain/bid-rules.js';
-import type { BidView } from '../../../domain/bidding.js';
-import { AUCTION_STATE_EVENT, type AuctionStateEvent, BID_EVENT_MAX, OUTBID_EVENT, type OutbidEvent } from '../../../domain/realtime.js';
-import type { EngineLine, EngineState } from '../../db/engine-rows.js';
-import type { Realtime } from '../../realtime/index.js';
-import type { BidPresenter } from './presenters.js';
+import { nextMinimumBid } from '../../domain/bid-rules.js';
+import type { BidView } from '../../domain/bidding.js';
+import { AUCTION_STATE_EVENT, type AuctionStateEvent, BID_EVENT_MAX, OUTBID_EVENT, type OutbidEvent } from '../../domain/realtime.js';
+import type { EngineLine, EngineState } from '../db/engine-rows.js';
+import type { BidPresenter } from './bid-presenter.js';
+import type { Realtime } from './index.js';
 
 /** The most of the event loop one room's `auctionState` sends may take; the rest is the bids'. */
 export const FANOUT_SHARE = 1 / 3;

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AUCTION_STATE_EVENT, type AuctionStateEvent, OUTBID_EVENT } from '../../../../src/domain/realtime.js';
-import type { EngineState } from '../../../../src/server/db/engine-rows.js';
-import { createBidBroadcaster } from '../../../../src/server/features/bids/broadcaster.js';
-import { createBidPresenter } from '../../../../src/server/features/bids/presenters.js';
-import type { Realtime } from '../../../../src/server/realtime/index.js';
-import { engineLine, engineState } from '../../../support/engine-states.js';
+import { AUCTION_STATE_EVENT, type AuctionStateEvent, OUTBID_EVENT } from '../../../src/domain/realtime.js';
+import type { EngineState } from '../../../src/server/db/engine-rows.js';
+import { createBidBroadcaster } from '../../../src/server/realtime/bid-broadcaster.js';
+import { createBidPresenter } from '../../../src/server/realtime/bid-presenter.js';
+import type { Realtime } from '../../../src/server/realtime/index.js';
+import { engineLine, engineState } from '../../support/engine-states.js';
 
 /**
  * A hot auction's `auctionState` windows: a room whose send is cheap hears the newest state every

@@ -1,6 +1,6 @@
 import { type AnyColumn, inArray, type SQL, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/connect.js';
-import { companies } from '../../db/schema.js';
+import type { Db, Tx } from '../db/connect.js';
+import { companies } from '../db/schema.js';
 
 /**
  * The company name for a company id column, as a scalar subquery: `companyNameSql(payments.companyId)`.

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { deriveAuctionStatus } from '../../../domain/auctions.js';
-import { incrementAt, nextMinimumBid } from '../../../domain/bid-rules.js';
-import { type AuctionLiveState, type BidderView, type BidView, maskName } from '../../../domain/bidding.js';
-import type { EngineLine, EngineState } from '../../db/engine-rows.js';
+import { deriveAuctionStatus } from '../../domain/auctions.js';
+import { incrementAt, nextMinimumBid } from '../../domain/bid-rules.js';
+import { type AuctionLiveState, type BidderView, type BidView, maskName } from '../../domain/bidding.js';
+import type { EngineLine, EngineState } from '../db/engine-rows.js';
 
 /**
  * Builds what leaves the server from the engine's rows: names masked, bidder ids replaced by a

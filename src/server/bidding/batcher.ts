@@ -1,15 +1,6 @@
-import { sql } from 'drizzle-orm';
-import { type Db, rows } from '../../db/connect.js';
-import { pgErrorCode } from '../../db/errors.js';
-
-/** One bid as the engine takes it (place_bids, src/server/db/functions/place-bids.sql). */
-export interface BidRequest {
-  auctionId: string;
-  bidderId: string;
-  amount: number;
-  maxAmount: number | null;
-  key: string | null;
-}
+import type { Db } from '../db/connect.js';
+import { pgErrorCode } from '../db/errors.js';
+import { type BidRequest, callPlaceBid, callPlaceBids, type EngineAnswer } from './engine.js';
 
 /**
  * Bids decided per group at most; a longer queue waits for the next group. It bounds how long one
@@ -29,16 +20,8 @@ const MAX_GROUP = 50;
  * group's requests without a retry: the commit may have happened.
  */
 export function createBidBatcher(db: Db) {
-  const queues = new Map<string, { request: BidRequest; resolve: (answer: unknown) => void; reject: (err: unknown) => void }[]>();
-
-  async function placeOne(request: BidRequest): Promise<unknown> {
-    const [row] = rows<{ r: unknown }>(
-      await db.execute(
-        sql`select place_bid(${request.auctionId}::uuid, ${request.bidderId}::uuid, ${request.amount}::integer, ${request.maxAmount}::integer, ${request.key}::text) as r`,
-      ),
-    );
-    return row?.r;
-  }
+  const queues = new Map<string, { request: BidRequest; resolve: (answer: EngineAnswer | undefined) => void; reject: (err: unknown) => void }[]>();
+  const placeOne = (request: BidRequest) => callPlaceBid(db, request);
 
   async function drain(auctionId: string): Promise<void> {
     const queue = queues.get(auctionId);
@@ -50,8 +33,11 @@ export function createBidBatcher(db: Db) {
           only?.resolve(await placeOne(only.request));
           continue;
         }
-        const [row] = rows<{ r: unknown[] }>(await db.execute(sql`select place_bids(${JSON.stringify(group.map((g) => g.request))}::jsonb) as r`));
-        for (const [i, g] of group.entries()) g.resolve(row?.r[i]);
+        const answers = await callPlaceBids(
+          db,
+          group.map((g) => g.request),
+        );
+        for (const [i, g] of group.entries()) g.resolve(answers[i]);
       } catch (err) {
         if (group.length > 1 && pgErrorCode(err)) {
           for (const g of group) await placeOne(g.request).then(g.resolve, g.reject);
@@ -65,7 +51,7 @@ export function createBidBatcher(db: Db) {
 
   return {
     /** Resolves with place_bid's answer for this bid. */
-    place(request: BidRequest): Promise<unknown> {
+    place(request: BidRequest): Promise<EngineAnswer | undefined> {
       return new Promise((resolve, reject) => {
         const queue = queues.get(request.auctionId);
         if (queue) {

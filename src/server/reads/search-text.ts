@@ -1,8 +1,8 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { foldText, nameTokens } from '../../../domain/text.js';
-import type { Db, Tx } from '../../db/connect.js';
-import { auctions, categories } from '../../db/schema.js';
-import { companyNames } from '../companies/queries.js';
+import { foldText, nameTokens } from '../../domain/text.js';
+import type { Db, Tx } from '../db/connect.js';
+import { auctions, categories } from '../db/schema.js';
+import { companyNames } from './companies.js';
 
 /**
  * The admin search (SPEC §2) matches name, category, marca, envio, company and current winner

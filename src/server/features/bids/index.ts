@@ -1,0 +1,6 @@
+/**
+ * The bids feature's public face: what other features may import from it, and its route plugins.
+ * Other features import only this file (.dependency-cruiser.cjs, features-through-public-file).
+ */
+export { bidsRoutes } from './routes.js';
+export { withdrawBidder } from './withdraw.js';
