@@ -37,7 +37,7 @@ import { loadConfig } from '../src/server/config.js';
 import { connectDatabase, type Database, type DatabaseTarget, rows } from '../src/server/db/connect.js';
 import { migrateDatabase } from '../src/server/db/migrate.js';
 import { auctions, authSessions, companies, liveLotRuns, liveLots, liveSessions, userProfiles, users } from '../src/server/db/schema.js';
-import { LINK_CONCURRENCY } from '../src/server/features/show-billing/service.js';
+import { LINK_CONCURRENCY } from '../src/server/features/payments/show-billing/service.js';
 import { hashToken } from '../src/server/sessions/store.js';
 import { type FakeMercadoPago, startFakeMercadoPago } from '../test/support/fake-mercadopago.js';
 import { expectOk, requester } from './live-show/http.js';

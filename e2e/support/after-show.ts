@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { payments } from '../../src/server/db/schema.js';
-import { expireDuePayments } from '../../src/server/features/unpaid/expiry.js';
+import { expireDuePayments } from '../../src/server/features/payments/unpaid/expiry.js';
 import type { E2eApp } from './app.js';
 import { newPage } from './browser.js';
 import { t } from './catalogue.js';

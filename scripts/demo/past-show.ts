@@ -11,7 +11,7 @@ const PAST_LOTS = 6;
 /** Minutes each lot of the past show spent on the block, and between two lots. */
 const LOT_MINUTES = 3;
 const GAP_MINUTES = 1;
-/** The viewer count's sampling period, as the server records it during a show (show-summary/sampler.ts). */
+/** The viewer count's sampling period, as the server records it during a show (payments/show-summary/sampler.ts). */
 const SAMPLE_MS = 5_000;
 
 /**

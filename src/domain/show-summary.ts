@@ -7,7 +7,7 @@ import type { SessionStatus } from './live-public.js';
  * (a co-seller of the company) reads them masked.
  */
 
-/** How often the viewer count is sampled during a live show (server/features/show-summary/sampler.ts). */
+/** How often the viewer count is sampled during a live show (server/features/payments/show-summary/sampler.ts). */
 export const VIEWER_SAMPLE_MS = 5_000;
 
 /**

@@ -6,9 +6,9 @@ import { startAutoAdvanceScheduler } from './features/live/auto-advance.js';
 import { deleteExpiredLiveKeys } from './features/live/idempotency.js';
 import { startPublisherWatch, WATCH_EVERY_MS } from './features/live/publisher-watch.js';
 import { REHEARSAL_TICK_MS, startRehearsalDriver } from './features/live/rehearsal-driver.js';
-import { MAX_SLEEP_MS as REMINDERS_MAX_SLEEP_MS, startReminderJob } from './features/reminders/job.js';
-import { startViewerSampler } from './features/show-summary/sampler.js';
-import { startPaymentExpiry } from './features/unpaid/expiry.js';
+import { MAX_SLEEP_MS as REMINDERS_MAX_SLEEP_MS, startReminderJob } from './features/payments/reminders/job.js';
+import { startViewerSampler } from './features/payments/show-summary/sampler.js';
+import { startPaymentExpiry } from './features/payments/unpaid/expiry.js';
 import { type PassLoop, type PassStatus, startPassLoop } from './pass-loop.js';
 import { deleteExpiredSessions } from './sessions/store.js';
 

@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DraftAnswer } from '../../src/domain/payments.js';
 import { auditLog, payments, users } from '../../src/server/db/schema.js';
-import { expireDuePayments } from '../../src/server/features/unpaid/expiry.js';
+import { expireDuePayments } from '../../src/server/features/payments/unpaid/expiry.js';
 import { type Actor, buildActor } from '../support/actors.js';
 import { buildAuction } from '../support/factories.js';
 import type { FakeMercadoPago } from '../support/fake-mercadopago.js';

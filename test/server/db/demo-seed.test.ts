@@ -29,7 +29,7 @@ import {
   users,
 } from '../../../src/server/db/schema.js';
 import { countAuctions } from '../../../src/server/features/auctions/queries.js';
-import { readShowSummary } from '../../../src/server/features/show-summary/queries.js';
+import { readShowSummary } from '../../../src/server/features/payments/show-summary/queries.js';
 import { createLocalStorage } from '../../../src/server/providers/storage/local.js';
 import { createTestDatabase, type TestDatabase } from '../../support/db.js';
 

@@ -46,7 +46,7 @@ export async function listBlocks(db: Db, opts: { actor: CompanyActor; companyId:
  * the others' bids: bids/withdraw.ts), their pre-bids there removed, and the lots they already won
  * and no bill holds are named (never billed while blocked: blocked-winners.ts). Only a new block is
  * audited and heard by the user's pages; a repeat changes nothing else, except that it withdraws
- * what a block made without it left standing (a strikes block: unpaid/expiry.ts). Either way the
+ * what a block made without it left standing (a strikes block: payments/unpaid/expiry.ts). Either way the
  * answer has the same shape, and a show's moderator (who may be a buyer) reads names, never an
  * e-mail: those are for the company's own people and platform admins.
  */

@@ -107,7 +107,7 @@ export interface ProviderTokens {
 /** Thrown when the provider cannot be reached or answers 5xx: the caller retries later. */
 /**
  * Sellers' own provider accounts: their tokens, stored sealed and refreshed before they expire.
- * Built by the payments feature (features/payments/accounts.ts); declared here so the app's
+ * Built by the payments feature (features/payments/bills/accounts.ts); declared here so the app's
  * context names it without naming the feature.
  */
 export interface SellerAccounts {

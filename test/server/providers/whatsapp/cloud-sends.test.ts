@@ -4,11 +4,11 @@ import type { ReminderListResponse } from '../../../../src/domain/reminders.js';
 import { formatDeadline } from '../../../../src/domain/reminders.js';
 import { loadConfig } from '../../../../src/server/config.js';
 import { paymentReminders, userProfiles } from '../../../../src/server/db/schema.js';
-import { runReminderPass } from '../../../../src/server/features/reminders/job.js';
+import { runReminderPass } from '../../../../src/server/features/payments/reminders/job.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
 import { type FakeWhatsApp, startFakeWhatsApp } from '../../../support/fake-whatsapp.js';
 import { caller, startTestServer, type TestServer } from '../../../support/server.js';
-import { billWithLink } from '../../features/reminders/billed.js';
+import { billWithLink } from '../../features/payments/reminders/billed.js';
 
 /**
  * The WhatsApp Cloud API by configuration, against a local fake Graph API: template messages only

@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentReminders } from '../../../../src/server/db/schema.js';
-import { runReminderPass } from '../../../../src/server/features/reminders/job.js';
+import { runReminderPass } from '../../../../src/server/features/payments/reminders/job.js';
 import { messages } from '../../../../src/server/messages.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
 import { type FakeWhatsApp, startFakeWhatsApp } from '../../../support/fake-whatsapp.js';
 import { startTestServer, type TestServer } from '../../../support/server.js';
-import { billWithLink } from '../../features/reminders/billed.js';
+import { billWithLink } from '../../features/payments/reminders/billed.js';
 
 /**
  * WhatsApp's status webhook: the subscription check, X-Hub-Signature-256 over the raw body, and
