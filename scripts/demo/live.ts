@@ -2,7 +2,7 @@ import { DEFAULT_BIDDING_CONFIG, MEXICO_CITY_TZ } from '../../src/domain/live.js
 import { slugify } from '../../src/domain/live-public.js';
 import type { Db } from '../../src/server/db/connect.js';
 import { liveLots, liveSessions } from '../../src/server/db/schema.js';
-import { takeRehearsalSnapshot } from '../../src/server/features/live/rehearsal.js';
+import { takeRehearsalSnapshot } from '../../src/server/features/live/sessions/rehearsal-snapshot.js';
 import type { SeededPerson } from './accounts.js';
 import type { PlannedAuction } from './plan.js';
 

@@ -8,9 +8,7 @@ import { type PassLoop, startPassLoop } from '../../pass-loop.js';
 import { refreshAuctionSearchText } from '../../reads/search-text.js';
 import type { BidPresenter } from '../../realtime/bid-presenter.js';
 import type { DomainEvent, DomainEventOf } from '../../realtime/publisher.js';
-import { sessionChanged } from './events.js';
-import { readSessionView } from './queries.js';
-import { restoreRehearsal } from './rehearsal.js';
+import { readSessionView, restoreRehearsal, sessionChanged } from '../live/index.js';
 import { ensureSimulatedBidders, type SimulatedBidder } from './rehearsal-bidders.js';
 
 /**
