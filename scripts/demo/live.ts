@@ -91,7 +91,7 @@ const REHEARSAL_LOTS = 3;
 /**
  * One rehearsal ('Ensayo'), as a seller makes before a first show: the first seller with pending
  * auctions to spare practises on up to three of them an hour before tonight's show. It is not listed in
- * /live; its auctions are copied as they are now (features/live/rehearsal.ts), so ending it puts them back.
+ * /live; its auctions are copied as they are now (features/live/sessions/rehearsal-snapshot.ts), so ending it puts them back.
  */
 async function writeRehearsal(
   db: Db,

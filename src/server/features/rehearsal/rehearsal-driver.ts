@@ -13,7 +13,7 @@ import { ensureSimulatedBidders, type SimulatedBidder } from './rehearsal-bidder
 
 /**
  * The server's side of a rehearsal ('Ensayo'): simulated bidders bid on its open lots, simulated
- * viewers join its count, and a rehearsal that ended is put back (rehearsal.ts) if nobody did yet
+ * viewers join its count, and a rehearsal that ended is put back (live/sessions/rehearsal-snapshot.ts) if nobody did yet
  * (an instance that stopped between the end and the restore). The model is deliberately simple:
  * each simulated bidder has a maximum around the lot's starting price (0.8x to 2.5x, fixed per
  * bidder and auction, so every instance and every tick agree), and on each tick an open lot takes,

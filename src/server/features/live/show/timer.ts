@@ -137,7 +137,7 @@ export async function openLot(
   }
   const session = await opts.lockSession();
   if (!session) return null;
-  // A rehearsal's lot opening ('Siguiente lote' and the timer alike): the auction as it was is kept first (rehearsal.ts).
+  // A rehearsal's lot opening ('Siguiente lote' and the timer alike): the auction as it was is kept first (sessions/rehearsal-snapshot.ts).
   if (session.rehearsal) await takeRehearsalSnapshot(tx, { sessionId: session.id, auctionId: auction.id });
   const now = await dbNow(tx);
   const seconds = typeof opts.seconds === 'number' ? opts.seconds : opts.seconds(session);
