@@ -2,7 +2,7 @@ import { DEFAULT_BIDDING_CONFIG, MEXICO_CITY_TZ } from '../../src/domain/live.js
 import { slugify } from '../../src/domain/live-public.js';
 import type { Db } from '../../src/server/db/connect.js';
 import { liveLots, liveSessions } from '../../src/server/db/schema.js';
-import { takeRehearsalSnapshot } from '../../src/server/features/live/rehearsal.js';
+import { takeRehearsalSnapshot } from '../../src/server/features/live/sessions/rehearsal-snapshot.js';
 import type { SeededPerson } from './accounts.js';
 import type { PlannedAuction } from './plan.js';
 
@@ -91,7 +91,7 @@ const REHEARSAL_LOTS = 3;
 /**
  * One rehearsal ('Ensayo'), as a seller makes before a first show: the first seller with pending
  * auctions to spare practises on up to three of them an hour before tonight's show. It is not listed in
- * /live; its auctions are copied as they are now (features/live/rehearsal.ts), so ending it puts them back.
+ * /live; its auctions are copied as they are now (features/live/sessions/rehearsal-snapshot.ts), so ending it puts them back.
  */
 async function writeRehearsal(
   db: Db,

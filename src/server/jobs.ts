@@ -2,13 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import { VIEWER_SAMPLE_MS } from '../domain/show-summary.js';
 import type { AppContext } from './context.js';
 import { startClosingScheduler } from './features/bids/scheduler.js';
-import { startAutoAdvanceScheduler } from './features/live/auto-advance.js';
-import { deleteExpiredLiveKeys } from './features/live/idempotency.js';
-import { startPublisherWatch, WATCH_EVERY_MS } from './features/live/publisher-watch.js';
-import { REHEARSAL_TICK_MS, startRehearsalDriver } from './features/live/rehearsal-driver.js';
+import { deleteExpiredLiveKeys } from './features/live/sessions/idempotency.js';
+import { startAutoAdvanceScheduler } from './features/live/show/auto-advance.js';
+import { startPublisherWatch, WATCH_EVERY_MS } from './features/live/show/publisher-watch.js';
 import { MAX_SLEEP_MS as REMINDERS_MAX_SLEEP_MS, startReminderJob } from './features/payments/reminders/job.js';
 import { startViewerSampler } from './features/payments/show-summary/sampler.js';
 import { startPaymentExpiry } from './features/payments/unpaid/expiry.js';
+import { REHEARSAL_TICK_MS, startRehearsalDriver } from './features/rehearsal/rehearsal-driver.js';
 import { type PassLoop, type PassStatus, startPassLoop } from './pass-loop.js';
 import { deleteExpiredSessions } from './sessions/store.js';
 

@@ -1,8 +1,8 @@
 import type { AppContext } from './context.js';
 import type { ChatPresenter } from './features/chat/presenters.js';
 import { announceLotFinished, announceLotOpened } from './features/chat/system-lines.js';
-import { tellLotFinished } from './features/live/events.js';
-import { restoreEndedRehearsal } from './features/live/rehearsal-driver.js';
+import { tellLotFinished } from './features/live/show/events.js';
+import { restoreEndedRehearsal } from './features/rehearsal/rehearsal-driver.js';
 import type { DomainEventOf, DomainEventType, Publisher } from './realtime/publisher.js';
 
 /**

@@ -580,7 +580,7 @@ export const liveLots = pgTable(
 
 /**
  * The Idempotency-Keys of 'Crear sesión' and the quick auction, per user: a repeat of a key answers
- * the record its first request created (src/server/features/live/idempotency.ts). Kept a day.
+ * the record its first request created (src/server/features/live/sessions/idempotency.ts). Kept a day.
  */
 export const liveIdempotencyKeys = pgTable(
   'live_idempotency_keys',

@@ -1,7 +1,7 @@
 import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 
 /**
- * Whether an auction's winner is a real sale. A rehearsal ('Ensayo', features/live/rehearsal.ts)
+ * Whether an auction's winner is a real sale. A rehearsal ('Ensayo', features/live/sessions/rehearsal-snapshot.ts)
  * runs a real show on the seller's real auctions and puts them back when it ends: what it sells,
  * and what its simulated bidders win, is nobody's purchase, bill or sale count. Every winners' and
  * summary query asks through these, so the rule has one spelling.

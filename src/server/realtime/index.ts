@@ -47,7 +47,7 @@ export interface Realtime {
   onPeer(event: PeerEventName, handler: (message: unknown) => void): void;
   /** The viewers of a live session, on every instance (realtime/viewers.ts says who counts). */
   viewerCount(sessionId: string): number;
-  /** A rehearsal's simulated viewers, added to the session's count here (features/live/rehearsal-driver.ts); null removes them. */
+  /** A rehearsal's simulated viewers, added to the session's count here (features/rehearsal/rehearsal-driver.ts); null removes them. */
   setSimulatedViewers(sessionId: string, count: number | null): void;
   /** Re-reads a user's roles and company and re-assigns their open sockets' rooms, here and on every other instance. */
   refreshUserAccess(userId: string): Promise<void>;

@@ -30,7 +30,7 @@ export function createViewerCounter(io: RealtimeServer, opts: { peers: boolean; 
   const heartbeatMs = intervalMs * 2;
   const peers = new Map<string, { counts: Map<string, number>; at: number }>();
   /**
-   * A rehearsal's simulated viewers (features/live/rehearsal-driver.ts), added to what this
+   * A rehearsal's simulated viewers (features/rehearsal/rehearsal-driver.ts), added to what this
    * instance tells its sockets but never shared with peers: every instance's driver sets the same
    * number, so each adds it once.
    */

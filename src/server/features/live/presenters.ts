@@ -41,7 +41,7 @@ export interface SessionView {
   row: SessionRow;
   sellerName: string;
   lots: LotRow[];
-  /** epoch ms: when 'Avance automático' opens the next lot, while it counts down (features/live/auto-advance.ts). */
+  /** epoch ms: when 'Avance automático' opens the next lot, while it counts down (show/auto-advance.ts). */
   autoAdvanceAt?: number | null;
 }
 

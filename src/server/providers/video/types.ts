@@ -26,7 +26,7 @@ export interface VideoProvider {
   /**
    * Whether a publisher is in the session's video now (the seller's page joined and has not gone):
    * null when this provider cannot tell (Agora's channels are the cloud's) or cannot answer now.
-   * The server stops a broadcast whose publisher stays gone (features/live/publisher-watch.ts).
+   * The server stops a broadcast whose publisher stays gone (features/live/show/publisher-watch.ts).
    */
   hasPublisher(sessionId: string): Promise<boolean | null>;
   close(): Promise<void>;

@@ -7,7 +7,7 @@ import type { LiveSessionDetail } from '../../../../src/domain/live.js';
 import type { SessionStatusEvent } from '../../../../src/domain/realtime.js';
 import type { VideoPublisherEvent } from '../../../../src/domain/video.js';
 import { auditLog } from '../../../../src/server/db/schema.js';
-import { createPublisherWatch, PUBLISHER_GRACE_MS, type PublisherWatch } from '../../../../src/server/features/live/publisher-watch.js';
+import { createPublisherWatch, PUBLISHER_GRACE_MS, type PublisherWatch } from '../../../../src/server/features/live/show/publisher-watch.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
 import { buildSession } from '../../../support/factories.js';
 import { janusMissingReason, type RunningJanus, startJanus } from '../../../support/janus.js';

@@ -6,7 +6,7 @@ import { buildApp } from '../../../../src/server/app.js';
 import type { AppContext } from '../../../../src/server/context.js';
 import { rows } from '../../../../src/server/db/connect.js';
 import { auctions, auditLog, liveLots, prebids } from '../../../../src/server/db/schema.js';
-import { advanceDueSessions } from '../../../../src/server/features/live/auto-advance.js';
+import { advanceDueSessions } from '../../../../src/server/features/live/show/auto-advance.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/db.js';
 import { buildAuction, buildLot, buildSession } from '../../../support/factories.js';

@@ -2,7 +2,7 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveSessionDetail } from '../../../../src/domain/live.js';
 import { auctions, auditLog, liveIdempotencyKeys, liveLots, liveSessions } from '../../../../src/server/db/schema.js';
-import { deleteExpiredLiveKeys } from '../../../../src/server/features/live/idempotency.js';
+import { deleteExpiredLiveKeys } from '../../../../src/server/features/live/sessions/idempotency.js';
 import { messages } from '../../../../src/server/messages.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
 import { buildSession } from '../../../support/factories.js';

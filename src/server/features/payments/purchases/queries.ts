@@ -118,7 +118,7 @@ export async function readPurchases(db: Db, userId: string): Promise<PurchaseRow
             )})
             order by i.created_at, i.auction_name`),
         );
-  // Lots the buyer won, as the auction closed (a rehearsal's lot is no sale: live/rehearsal.ts).
+  // Lots the buyer won, as the auction closed (a rehearsal's lot is no sale: live/sessions/rehearsal-snapshot.ts).
   const won = rows<WonRow>(
     await db.execute(sql`
       select a.id, a.name, coalesce(a.current_price, 0) as amount, a.company_id, ${showOf('a.id')} as session_id, ${epochMs('a.end_time')} as end_time

@@ -20,7 +20,7 @@ import { type ShowBillGroup, showPayments, unbilledGroups } from './queries.js';
  * 'Cobrar el show' (one bill per buyer for all their wins in the show, shipping from the show's
  * rules) and 'Generar enlaces' (every draft of the show gets its link, a few at a time, through
  * the existing finalize, which calls the provider outside any transaction and is idempotent by
- * payment id). Only the session's editor (live/sessions.ts readEditable) bills its show; the
+ * payment id). Only the session's editor (live/sessions/sessions.ts readEditable) bills its show; the
  * payments themselves are read and changed in the actor's payment scope, as everywhere.
  */
 

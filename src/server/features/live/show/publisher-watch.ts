@@ -1,10 +1,10 @@
 import { and, eq, gt, isNotNull, isNull, or } from 'drizzle-orm';
-import type { Db } from '../../db/connect.js';
-import { liveSessions } from '../../db/schema.js';
-import { type PassLoop, startPassLoop } from '../../pass-loop.js';
-import type { VideoProvider } from '../../providers/video/types.js';
-import type { BidPresenter } from '../../realtime/bid-presenter.js';
-import type { DomainEvent } from '../../realtime/publisher.js';
+import type { Db } from '../../../db/connect.js';
+import { liveSessions } from '../../../db/schema.js';
+import { type PassLoop, startPassLoop } from '../../../pass-loop.js';
+import type { VideoProvider } from '../../../providers/video/types.js';
+import type { BidPresenter } from '../../../realtime/bid-presenter.js';
+import type { DomainEvent } from '../../../realtime/publisher.js';
 import { stopAbandonedStream } from './stream.js';
 
 /**

@@ -1,16 +1,16 @@
 import { and, eq } from 'drizzle-orm';
-import { deriveAuctionStatus } from '../../../domain/auctions.js';
-import type { LotUpdateInput } from '../../../domain/live.js';
-import { recordAudit } from '../../audit.js';
-import type { Db } from '../../db/connect.js';
-import { liveLots } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
-import type { Acting } from '../../http/request-context.js';
-import { messages } from '../../messages.js';
-import type { BidPresenter } from '../../realtime/bid-presenter.js';
+import { deriveAuctionStatus } from '../../../../domain/auctions.js';
+import type { LotUpdateInput } from '../../../../domain/live.js';
+import { recordAudit } from '../../../audit.js';
+import type { Db } from '../../../db/connect.js';
+import { liveLots } from '../../../db/schema.js';
+import { AppError } from '../../../http/errors.js';
+import type { Acting } from '../../../http/request-context.js';
+import { messages } from '../../../messages.js';
+import type { BidPresenter } from '../../../realtime/bid-presenter.js';
+import { type Actor, afterCommit, bumpSession, lockEditable, type SessionCommitted } from '../sessions/sessions.js';
 import { lotNotFound, readEditableLot } from './lots.js';
 import { lockAuctionStates } from './removal.js';
-import { type Actor, afterCommit, bumpSession, lockEditable, type SessionCommitted } from './sessions.js';
 
 /**
  * PUT /api/live-sessions/{id}/lots/{lotId}: a lot's own timer format (Contrapuja, Muerte súbita,

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Db, rows } from '../../db/connect.js';
-import { type PassLoop, startPassLoop } from '../../pass-loop.js';
-import type { BidPresenter } from '../../realtime/bid-presenter.js';
-import type { DomainEvent } from '../../realtime/publisher.js';
-import { openNextLot } from './next-lot.js';
-import { openToSell } from './queue.js';
+import { type Db, rows } from '../../../db/connect.js';
+import { type PassLoop, startPassLoop } from '../../../pass-loop.js';
+import type { BidPresenter } from '../../../realtime/bid-presenter.js';
+import type { DomainEvent } from '../../../realtime/publisher.js';
+import { openNextLot } from '../lots/next-lot.js';
+import { openToSell } from '../lots/queue.js';
 
 /**
  * 'Avance automático': with biddingConfig.autoAdvanceSeconds set, a live session that is not

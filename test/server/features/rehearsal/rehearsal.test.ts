@@ -5,7 +5,7 @@ import type { UserListResponse } from '../../../../src/domain/users.js';
 import { auctionCounts, auctions, bids, liveLots, rehearsalSnapshots, users } from '../../../../src/server/db/schema.js';
 import { signInForDevelopment } from '../../../../src/server/features/auth/accounts.js';
 import { closeDueAuctions } from '../../../../src/server/features/bids/scheduler.js';
-import { createRehearsalDriver, simulatedViewers } from '../../../../src/server/features/live/rehearsal-driver.js';
+import { createRehearsalDriver, simulatedViewers } from '../../../../src/server/features/rehearsal/rehearsal-driver.js';
 import { messages } from '../../../../src/server/messages.js';
 import { refreshAuctionSearchText } from '../../../../src/server/reads/search-text.js';
 import { type Actor, buildActor } from '../../../support/actors.js';

@@ -1,14 +1,14 @@
 import { eq, sql } from 'drizzle-orm';
-import { normalizeBiddingConfig } from '../../../domain/live.js';
-import type { SessionStatus } from '../../../domain/live-public.js';
-import type { Db } from '../../db/connect.js';
-import type { EngineState } from '../../db/engine-rows.js';
-import { liveLots, liveSessions } from '../../db/schema.js';
-import { onBlockHereSql } from '../../reads/lot-runs.js';
-import type { BidPresenter } from '../../realtime/bid-presenter.js';
-import type { DomainEvent, DomainEventOf, Publisher } from '../../realtime/publisher.js';
-import { presentStateEvent, type SessionView } from './presenters.js';
-import { readSessionView } from './queries.js';
+import { normalizeBiddingConfig } from '../../../../domain/live.js';
+import type { SessionStatus } from '../../../../domain/live-public.js';
+import type { Db } from '../../../db/connect.js';
+import type { EngineState } from '../../../db/engine-rows.js';
+import { liveLots, liveSessions } from '../../../db/schema.js';
+import { onBlockHereSql } from '../../../reads/lot-runs.js';
+import type { BidPresenter } from '../../../realtime/bid-presenter.js';
+import type { DomainEvent, DomainEventOf, Publisher } from '../../../realtime/publisher.js';
+import { presentStateEvent, type SessionView } from '../presenters.js';
+import { readSessionView } from '../sessions/queries.js';
 
 /**
  * What a committed Live Hub change tells the session room (src/domain/realtime.ts), built from the

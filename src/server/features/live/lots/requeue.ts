@@ -1,16 +1,16 @@
 import { and, count, eq, sql } from 'drizzle-orm';
-import { recordAudit } from '../../audit.js';
-import type { Db } from '../../db/connect.js';
-import { auctions, liveLots } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
-import type { Acting } from '../../http/request-context.js';
-import { messages } from '../../messages.js';
-import type { BidPresenter } from '../../realtime/bid-presenter.js';
+import { recordAudit } from '../../../audit.js';
+import type { Db } from '../../../db/connect.js';
+import { auctions, liveLots } from '../../../db/schema.js';
+import { AppError } from '../../../http/errors.js';
+import type { Acting } from '../../../http/request-context.js';
+import { messages } from '../../../messages.js';
+import type { BidPresenter } from '../../../realtime/bid-presenter.js';
+import { type Actor, afterCommit, bumpSession, lockEditable, type SessionCommitted } from '../sessions/sessions.js';
+import { inPayment } from '../show/timer.js';
 import { closeGap } from './lot-order.js';
 import { closeLotRun } from './lot-runs.js';
 import { lotNotFound, readEditableLot } from './lots.js';
-import { type Actor, afterCommit, bumpSession, lockEditable, type SessionCommitted } from './sessions.js';
-import { inPayment } from './timer.js';
 
 /**
  * 'Volver a subastar': a lot that ran and did not sell goes back to the queue, last, and its

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auctions, bids } from '../../../../src/server/db/schema.js';
-import { restoreRehearsalTx, takeRehearsalSnapshot } from '../../../../src/server/features/live/rehearsal.js';
+import { restoreRehearsalTx, takeRehearsalSnapshot } from '../../../../src/server/features/live/sessions/rehearsal-snapshot.js';
 import { buildBidder } from '../../../support/actors.js';
 import { buildAuction, buildSession, buildUser } from '../../../support/factories.js';
 import { startTestServer, type TestServer } from '../../../support/server.js';

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { type Db, rows, type Tx } from '../../db/connect.js';
-import { refreshAuctionSearchText } from '../../reads/search-text.js';
-import type { DomainEvent } from '../../realtime/publisher.js';
-import { auctionUpdated } from '../auctions/index.js';
+import { type Db, rows, type Tx } from '../../../db/connect.js';
+import { refreshAuctionSearchText } from '../../../reads/search-text.js';
+import type { DomainEvent } from '../../../realtime/publisher.js';
+import { auctionUpdated } from '../../auctions/index.js';
 
 /**
  * 'Ensayo': a rehearsal runs a real show (the same Hub, the same engine) on the seller's real

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { deriveAuctionStatus } from '../../../domain/auctions.js';
-import { type LotRemovalBlock, lotRemovalBlock } from '../../../domain/live.js';
-import { rows, type Tx } from '../../db/connect.js';
-import type { EngineState } from '../../db/engine-rows.js';
-import { AppError } from '../../http/errors.js';
-import { messages } from '../../messages.js';
-import { onBlockHereSql } from '../../reads/lot-runs.js';
+import { deriveAuctionStatus } from '../../../../domain/auctions.js';
+import { type LotRemovalBlock, lotRemovalBlock } from '../../../../domain/live.js';
+import { rows, type Tx } from '../../../db/connect.js';
+import type { EngineState } from '../../../db/engine-rows.js';
+import { AppError } from '../../../http/errors.js';
+import { messages } from '../../../messages.js';
+import { onBlockHereSql } from '../../../reads/lot-runs.js';
 
 /**
  * What may leave a session: a lot that sold carries the show's results (its sale, its winner's

@@ -2,14 +2,14 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AgoraConfigAnswer, AgoraTokenAnswer } from '../../../domain/video.js';
-import type { AppContext } from '../../context.js';
-import { liveSessions } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
-import { messages } from '../../messages.js';
-import { canEditSession } from '../../policies/live-sessions.js';
-import { agoraAccount, buildAgoraToken } from '../../providers/video/agora.js';
-import { sessionNotFound } from '../../reads/sessions.js';
+import type { AgoraConfigAnswer, AgoraTokenAnswer } from '../../../../domain/video.js';
+import type { AppContext } from '../../../context.js';
+import { liveSessions } from '../../../db/schema.js';
+import { AppError } from '../../../http/errors.js';
+import { messages } from '../../../messages.js';
+import { canEditSession } from '../../../policies/live-sessions.js';
+import { agoraAccount, buildAgoraToken } from '../../../providers/video/agora.js';
+import { sessionNotFound } from '../../../reads/sessions.js';
 
 const ZTokenQuery = z.object({
   // The channel is the session's id (SPEC §7); anything else cannot name a session.

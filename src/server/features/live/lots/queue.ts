@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { normalizeBiddingConfig } from '../../../domain/live.js';
-import { type Db, rows, type Tx } from '../../db/connect.js';
-import type { SessionRow } from './presenters.js';
+import { normalizeBiddingConfig } from '../../../../domain/live.js';
+import { type Db, rows, type Tx } from '../../../db/connect.js';
+import type { SessionRow } from '../presenters.js';
 
 /**
  * A session's queue as 'Siguiente lote' (next-lot.ts) and 'Avance automático' (auto-advance.ts)

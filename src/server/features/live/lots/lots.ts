@@ -1,20 +1,20 @@
 import { and, count, eq, sql } from 'drizzle-orm';
-import { isUuid } from '../../../domain/ids.js';
-import { nextLotOrder } from '../../../domain/live.js';
-import { recordAudit } from '../../audit.js';
-import type { Db } from '../../db/connect.js';
-import { auctions, liveLots, liveSessions } from '../../db/schema.js';
-import type { DbOrTx } from '../../db/transaction.js';
-import { AppError } from '../../http/errors.js';
-import type { Acting } from '../../http/request-context.js';
-import { messages } from '../../messages.js';
-import { isInScope, recordScope } from '../../policies/scope.js';
-import type { BidPresenter } from '../../realtime/bid-presenter.js';
+import { isUuid } from '../../../../domain/ids.js';
+import { nextLotOrder } from '../../../../domain/live.js';
+import { recordAudit } from '../../../audit.js';
+import type { Db } from '../../../db/connect.js';
+import { auctions, liveLots, liveSessions } from '../../../db/schema.js';
+import type { DbOrTx } from '../../../db/transaction.js';
+import { AppError } from '../../../http/errors.js';
+import type { Acting } from '../../../http/request-context.js';
+import { messages } from '../../../messages.js';
+import { isInScope, recordScope } from '../../../policies/scope.js';
+import type { BidPresenter } from '../../../realtime/bid-presenter.js';
+import { restoreRehearsalTx, takeRehearsalSnapshot } from '../sessions/rehearsal-snapshot.js';
+import { type Actor, afterCommit, bumpSession, checkReopen, lockEditable, readEditable, type SessionCommitted } from '../sessions/sessions.js';
 import { closeGap, lotIdsInOrder, renumber } from './lot-order.js';
 import { recordRunIfTimed } from './lot-runs.js';
-import { restoreRehearsalTx, takeRehearsalSnapshot } from './rehearsal.js';
 import { keyShareAuctions, lockAuctionStates, lotRemovalRefused, offeredLots, removalBlockOf } from './removal.js';
-import { type Actor, afterCommit, bumpSession, checkReopen, lockEditable, readEditable, type SessionCommitted } from './sessions.js';
 
 /**
  * A session's lots: add, remove, reorder, pick the current one. Orders are 1-based and dense; every

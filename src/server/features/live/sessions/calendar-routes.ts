@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { showCalendar } from '../../../domain/calendar.js';
-import { livePath } from '../../../domain/live-public.js';
-import type { AppContext } from '../../context.js';
-import { messages } from '../../messages.js';
-import { sessionNotFound } from '../../reads/sessions.js';
+import { showCalendar } from '../../../../domain/calendar.js';
+import { livePath } from '../../../../domain/live-public.js';
+import type { AppContext } from '../../../context.js';
+import { messages } from '../../../messages.js';
+import { sessionNotFound } from '../../../reads/sessions.js';
 import { readSessionView } from './queries.js';
 
 const ZParams = z.object({ id: z.string().max(64) });

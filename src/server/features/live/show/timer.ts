@@ -1,20 +1,20 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { recordAudit } from '../../audit.js';
-import { type Db, rows, type Tx } from '../../db/connect.js';
-import type { EngineState } from '../../db/engine-rows.js';
-import { auctions, HOLDING_PAYMENT_STATUSES, liveLots, paymentItems } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
-import type { Acting } from '../../http/request-context.js';
-import { messages } from '../../messages.js';
-import type { BidPresenter } from '../../realtime/bid-presenter.js';
-import type { DomainEvent } from '../../realtime/publisher.js';
-import { enterPrebids } from '../prebids/index.js';
+import { recordAudit } from '../../../audit.js';
+import { type Db, rows, type Tx } from '../../../db/connect.js';
+import type { EngineState } from '../../../db/engine-rows.js';
+import { auctions, HOLDING_PAYMENT_STATUSES, liveLots, paymentItems } from '../../../db/schema.js';
+import { AppError } from '../../../http/errors.js';
+import type { Acting } from '../../../http/request-context.js';
+import { messages } from '../../../messages.js';
+import type { BidPresenter } from '../../../realtime/bid-presenter.js';
+import type { DomainEvent } from '../../../realtime/publisher.js';
+import { enterPrebids } from '../../prebids/index.js';
+import { recordLotRun } from '../lots/lot-runs.js';
+import { lotNotFound } from '../lots/lots.js';
+import type { SessionRow } from '../presenters.js';
+import { takeRehearsalSnapshot } from '../sessions/rehearsal-snapshot.js';
+import { type Actor, afterCommit, bumpSession, lockEditable, readEditable, type SessionChange, type SessionCommitted } from '../sessions/sessions.js';
 import { lotTimerSet } from './events.js';
-import { recordLotRun } from './lot-runs.js';
-import { lotNotFound } from './lots.js';
-import type { SessionRow } from './presenters.js';
-import { takeRehearsalSnapshot } from './rehearsal.js';
-import { type Actor, afterCommit, bumpSession, lockEditable, readEditable, type SessionChange, type SessionCommitted } from './sessions.js';
 
 /**
  * The lot timer, run by the server so every viewer's countdown ends at the same moment. `POST
@@ -137,7 +137,7 @@ export async function openLot(
   }
   const session = await opts.lockSession();
   if (!session) return null;
-  // A rehearsal's lot opening ('Siguiente lote' and the timer alike): the auction as it was is kept first (rehearsal.ts).
+  // A rehearsal's lot opening ('Siguiente lote' and the timer alike): the auction as it was is kept first (sessions/rehearsal-snapshot.ts).
   if (session.rehearsal) await takeRehearsalSnapshot(tx, { sessionId: session.id, auctionId: auction.id });
   const now = await dbNow(tx);
   const seconds = typeof opts.seconds === 'number' ? opts.seconds : opts.seconds(session);

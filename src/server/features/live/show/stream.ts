@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { isBroadcasting, type VideoProviderName } from '../../../domain/video.js';
-import { recordAudit } from '../../audit.js';
-import type { Db } from '../../db/connect.js';
-import { liveSessions } from '../../db/schema.js';
-import type { Acting } from '../../http/request-context.js';
-import type { BidPresenter } from '../../realtime/bid-presenter.js';
-import { type Actor, afterCommit, bumpSession, checkReopen, lockEditable, type SessionCommitted } from './sessions.js';
+import { isBroadcasting, type VideoProviderName } from '../../../../domain/video.js';
+import { recordAudit } from '../../../audit.js';
+import type { Db } from '../../../db/connect.js';
+import { liveSessions } from '../../../db/schema.js';
+import type { Acting } from '../../../http/request-context.js';
+import type { BidPresenter } from '../../../realtime/bid-presenter.js';
+import { type Actor, afterCommit, bumpSession, checkReopen, lockEditable, type SessionCommitted } from '../sessions/sessions.js';
 
 /**
  * SPEC §4 "Broadcast state": 'Iniciar' sets the session live with the provider that carries it and

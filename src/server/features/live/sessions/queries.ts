@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import { isUuid } from '../../../domain/ids.js';
+import { isUuid } from '../../../../domain/ids.js';
 import {
   type LiveDirectory,
   type LiveSessionList,
@@ -8,18 +8,18 @@ import {
   type PickerItem,
   parsePickerQuery,
   type TimerMode,
-} from '../../../domain/live.js';
-import type { LotStatus } from '../../../domain/live-public.js';
-import { type Db, rows, type Tx } from '../../db/connect.js';
-import type { EngineState } from '../../db/engine-rows.js';
-import { auctions, liveLots, liveSessions } from '../../db/schema.js';
-import { canEditSession } from '../../policies/live-sessions.js';
-import { recordScope, type ScopedActor, scopeWhere } from '../../policies/scope.js';
-import { companyNames } from '../../reads/companies.js';
-import { onBlockHereSql } from '../../reads/lot-runs.js';
-import { sessionListWhere } from './policies.js';
-import { type LotRow, presentCard, presentPrivateSession, type SessionRow, type SessionView } from './presenters.js';
-import { autoAdvanceAtOf } from './queue.js';
+} from '../../../../domain/live.js';
+import type { LotStatus } from '../../../../domain/live-public.js';
+import { type Db, rows, type Tx } from '../../../db/connect.js';
+import type { EngineState } from '../../../db/engine-rows.js';
+import { auctions, liveLots, liveSessions } from '../../../db/schema.js';
+import { canEditSession } from '../../../policies/live-sessions.js';
+import { recordScope, type ScopedActor, scopeWhere } from '../../../policies/scope.js';
+import { companyNames } from '../../../reads/companies.js';
+import { onBlockHereSql } from '../../../reads/lot-runs.js';
+import { autoAdvanceAtOf } from '../lots/queue.js';
+import { sessionListWhere } from '../policies.js';
+import { type LotRow, presentCard, presentPrivateSession, type SessionRow, type SessionView } from '../presenters.js';
 
 /** The directory's limits: what is on now, and the next ones scheduled (those due in the last day included, late starts happen). */
 const DIRECTORY_LIVE_MAX = 50;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { rows, type Tx } from '../../db/connect.js';
+import { rows, type Tx } from '../../../db/connect.js';
 
 /**
  * When each lot was on the block (live_lot_runs): the summary's viewers chart draws a band per run,

@@ -8,19 +8,18 @@ import { type PassLoop, startPassLoop } from '../../pass-loop.js';
 import { refreshAuctionSearchText } from '../../reads/search-text.js';
 import type { BidPresenter } from '../../realtime/bid-presenter.js';
 import type { DomainEvent, DomainEventOf } from '../../realtime/publisher.js';
-import { sessionChanged } from './events.js';
-import { readSessionView } from './queries.js';
-import { restoreRehearsal } from './rehearsal.js';
+import { readSessionView, restoreRehearsal, sessionChanged } from '../live/index.js';
 import { ensureSimulatedBidders, type SimulatedBidder } from './rehearsal-bidders.js';
 
 /**
  * The server's side of a rehearsal ('Ensayo'): simulated bidders bid on its open lots, simulated
- * viewers join its count, and a rehearsal that ended is put back (rehearsal.ts) if nobody did yet
- * (an instance that stopped between the end and the restore). The model is deliberately simple:
- * each simulated bidder has a maximum around the lot's starting price (0.8x to 2.5x, fixed per
- * bidder and auction, so every instance and every tick agree), and on each tick an open lot takes,
- * with some chance, one bid from a bidder who is not leading and whose maximum is above the next
- * minimum, through the real engine (place_bid), with the events a person's bid publishes.
+ * viewers join its count, and a rehearsal that ended is put back (live/sessions/rehearsal-snapshot.ts)
+ * if nobody did yet (an instance that stopped between the end and the restore). The model is
+ * deliberately simple: each simulated bidder has a maximum around the lot's starting price (0.8x
+ * to 2.5x, fixed per bidder and auction, so every instance and every tick agree), and on each tick
+ * an open lot takes, with some chance, one bid from a bidder who is not leading and whose maximum
+ * is above the next minimum, through the real engine (place_bid), with the events a person's bid
+ * publishes.
  *
  * Every instance ticks, but a session is driven by one at a time: its bid is decided inside a
  * transaction holding the session's advisory lock (try, never wait), and a lot takes no simulated

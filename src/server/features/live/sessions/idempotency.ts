@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { IDEMPOTENCY_KEY_MAX } from '../../../domain/bid-rules.js';
-import type { Db, Tx } from '../../db/connect.js';
-import { liveIdempotencyKeys } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
-import { messages } from '../../messages.js';
+import { IDEMPOTENCY_KEY_MAX } from '../../../../domain/bid-rules.js';
+import type { Db, Tx } from '../../../db/connect.js';
+import { liveIdempotencyKeys } from '../../../db/schema.js';
+import { AppError } from '../../../http/errors.js';
+import { messages } from '../../../messages.js';
 
 /**
  * Idempotency-Key on 'Crear sesión' and the quick auction, as bids have it: a double click or a

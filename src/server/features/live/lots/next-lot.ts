@@ -1,17 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { normalizeBiddingConfig } from '../../../domain/live.js';
-import { recordAudit } from '../../audit.js';
-import type { Db, Tx } from '../../db/connect.js';
-import type { EngineState } from '../../db/engine-rows.js';
-import { liveSessions } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
-import type { Acting } from '../../http/request-context.js';
-import { messages } from '../../messages.js';
-import type { BidPresenter } from '../../realtime/bid-presenter.js';
-import type { DomainEvent } from '../../realtime/publisher.js';
-import { lotTimerSet } from './events.js';
-import type { SessionRow } from './presenters.js';
-import { type CurrentFacts, readQueue } from './queue.js';
+import { normalizeBiddingConfig } from '../../../../domain/live.js';
+import { recordAudit } from '../../../audit.js';
+import type { Db, Tx } from '../../../db/connect.js';
+import type { EngineState } from '../../../db/engine-rows.js';
+import { liveSessions } from '../../../db/schema.js';
+import { AppError } from '../../../http/errors.js';
+import type { Acting } from '../../../http/request-context.js';
+import { messages } from '../../../messages.js';
+import type { BidPresenter } from '../../../realtime/bid-presenter.js';
+import type { DomainEvent } from '../../../realtime/publisher.js';
+import type { SessionRow } from '../presenters.js';
 import {
   type Actor,
   afterCommit,
@@ -22,8 +20,10 @@ import {
   readSession,
   type SessionChange,
   type SessionCommitted,
-} from './sessions.js';
-import { dbNow, openLot } from './timer.js';
+} from '../sessions/sessions.js';
+import { lotTimerSet } from '../show/events.js';
+import { dbNow, openLot } from '../show/timer.js';
+import { type CurrentFacts, readQueue } from './queue.js';
 
 /**
  * 'Siguiente lote': in one transaction the next lot of the queue becomes the current one (the

@@ -1,8 +1,8 @@
 import { and, count, desc, eq, gt, lt, sql } from 'drizzle-orm';
-import { nextLotOrder } from '../../../domain/live.js';
-import type { Tx } from '../../db/connect.js';
-import { liveLots } from '../../db/schema.js';
-import type { SessionRow } from './presenters.js';
+import { nextLotOrder } from '../../../../domain/live.js';
+import type { Tx } from '../../../db/connect.js';
+import { liveLots } from '../../../db/schema.js';
+import type { SessionRow } from '../presenters.js';
 
 type LotRow = typeof liveLots.$inferSelect;
 
