@@ -211,7 +211,7 @@ export function useStreamActions() {
  * 'Detener' as the page goes (the tab closes or reloads, another screen of the app takes the Hub's
  * place): sent with `keepalive`, so the browser delivers it after the page is gone, and nobody
  * waits for its answer. `startedAt` is the lastStreamStart the page's own 'Iniciar' got. The server also stops a broadcast whose publisher stays gone
- * (features/live/publisher-watch.ts) for when even this cannot be sent (a crash, no signal).
+ * (features/live/show/publisher-watch.ts) for when even this cannot be sent (a crash, no signal).
  */
 export function stopStreamOnLeave(sessionId: string, startedAt: number | null): void {
   void fetch(`${liveSessionPath(sessionId)}/stream/stop`, {

@@ -30,7 +30,7 @@ export function CreateSessionModal({ opened, onClose, onCreated }: { opened: boo
   const isPhone = useIsPhoneHub();
   const [values, setValues] = useState<CreateSessionValues>(EMPTY_CREATE_VALUES);
   const [errors, setErrors] = useState<FieldErrors>({});
-  /** 'Ensayo': a practice show with simulated bidders (server: features/live/rehearsal.ts). */
+  /** 'Ensayo': a practice show with simulated bidders (server: features/live/sessions/rehearsal-snapshot.ts). */
   const [rehearsal, setRehearsal] = useState(false);
   /** 'Envío del show', folded: sent only when the seller opened it. */
   const [isShippingOpen, setIsShippingOpen] = useState(false);

@@ -1,7 +1,7 @@
 -- Keeps auction_counts in step with auctions: the old row leaves its count, the new one joins its
 -- own. Created by drizzle/0002 with the triggers auctions_counts_insert_delete and
 -- auctions_counts_update, which run it (the latter only when owner, winner or payment change).
--- A rehearsal ('Ensayo', features/live/rehearsal.ts) sells nothing: an auction it holds (its copy
+-- A rehearsal ('Ensayo', features/live/sessions/rehearsal-snapshot.ts) sells nothing: an auction it holds (its copy
 -- is in rehearsal_snapshots, until the restore deletes it after putting the row back) or won by a
 -- simulated bidder counts as it did before, without a winner.
 CREATE OR REPLACE FUNCTION "auctions_track_counts"() RETURNS trigger LANGUAGE plpgsql AS $$

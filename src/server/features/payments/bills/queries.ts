@@ -172,7 +172,7 @@ export async function unbilledWins(db: Db | Tx, opts: { scope: PaymentScope; ses
         sql`not ${awaitingDecisionSql(sql`${auctions.id}`)}`,
         eq(auctions.status, 'ended'),
         isNotNull(auctions.currentWinnerId),
-        // A rehearsal sells nothing, while it runs or after (live/rehearsal.ts).
+        // A rehearsal sells nothing, while it runs or after (live/sessions/rehearsal-snapshot.ts).
         realSale({ auctionId: auctions.id, winnerId: auctions.currentWinnerId }),
         winnerNotBlockedByCompany(auctions),
         notExists(

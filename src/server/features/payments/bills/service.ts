@@ -116,7 +116,7 @@ async function lockBillable(
     .orderBy(asc(auctions.id))
     .for('update');
   if (rows.length !== ids.length) throw conflict(messages.payments.notBillable);
-  // A rehearsal's lots, and what a simulated bidder won, are never billed (live/rehearsal.ts).
+  // A rehearsal's lots, and what a simulated bidder won, are never billed (live/sessions/rehearsal-snapshot.ts).
   const [rehearsed] = await tx
     .select({ id: auctions.id })
     .from(auctions)
