@@ -26,13 +26,23 @@ export type ReactionDeps = Pick<AppContext, 'db' | 'publisher' | 'bidding'> & {
   chat: ChatPresenter;
 };
 
-/** Any one reaction, its handler's event matching its own. */
-export type AnyReaction = { [T in DomainEventType]: Reaction<T> }[DomainEventType];
+/** A reaction in the registry: its handler's event type checked where it was written, and how it subscribes. */
+export interface RegisteredReaction {
+  name: string;
+  event: DomainEventType;
+  description: string;
+  install(publisher: Pick<Publisher, 'subscribe'>, deps: ReactionDeps): () => void;
+}
 
-/** A reaction with its event's type checked against its handler. */
-const reaction = <T extends DomainEventType>(r: Reaction<T>): Reaction<T> => r;
+/** Registers a reaction, keeping its event's type between the subscription and its handler. */
+const reaction = <T extends DomainEventType>(r: Reaction<T>): RegisteredReaction => ({
+  name: r.name,
+  event: r.event,
+  description: r.description,
+  install: (publisher, deps) => publisher.subscribe(r.event, (event) => r.handle(deps, event)),
+});
 
-export const reactions: readonly AnyReaction[] = [
+export const reactions: readonly RegisteredReaction[] = [
   reaction({
     name: 'lot-finished',
     event: 'auctionClosed',
@@ -60,8 +70,8 @@ export const reactions: readonly AnyReaction[] = [
 ];
 
 /** Subscribes every reaction to `publisher`; answers the uninstall. */
-export function installReactions(publisher: Pick<Publisher, 'subscribe'>, deps: ReactionDeps, registry: readonly AnyReaction[] = reactions): () => void {
-  const offs = registry.map((r) => publisher.subscribe(r.event, (event) => r.handle(deps, event as never)));
+export function installReactions(publisher: Pick<Publisher, 'subscribe'>, deps: ReactionDeps, registry: readonly RegisteredReaction[] = reactions): () => void {
+  const offs = registry.map((r) => r.install(publisher, deps));
   return () => {
     for (const off of offs) off();
   };
