@@ -71,6 +71,14 @@ module.exports = {
       to: { path: '^src/server/features/' },
     },
     {
+      name: 'features-not-to-composition-root',
+      severity: 'error',
+      comment:
+        'The composition root (app.ts, main.ts, jobs.ts, reactions.ts) puts the features together; a feature never imports it back: what a feature needs of it (a type, a setting) lives in a lower layer.',
+      from: { path: '^src/server/features/' },
+      to: { path: '^src/server/(app|main|jobs|reactions)[.]ts$' },
+    },
+    {
       name: 'features-through-public-file',
       severity: 'error',
       comment:

@@ -9,8 +9,10 @@ import { MAX_SLEEP_MS as REMINDERS_MAX_SLEEP_MS, startReminderJob } from './feat
 import { startViewerSampler } from './features/payments/show-summary/sampler.js';
 import { startPaymentExpiry } from './features/payments/unpaid/expiry.js';
 import { REHEARSAL_TICK_MS, startRehearsalDriver } from './features/rehearsal/rehearsal-driver.js';
-import { type PassLoop, type PassStatus, startPassLoop } from './pass-loop.js';
+import { type JobStatus, type PassLoop, type PassStatus, startPassLoop } from './pass-loop.js';
 import { deleteExpiredSessions } from './sessions/store.js';
+
+export type { JobStatus };
 
 /**
  * Everything the server does by itself, on a clock rather than on a request: the one list. Each job
@@ -112,11 +114,6 @@ export const jobs = [
 export type JobName = (typeof jobs)[number]['name'];
 
 /** One job as /readyz and /metrics show it. */
-export interface JobStatus extends PassStatus {
-  name: string;
-  /** Started in this process and not stopped. */
-  running: boolean;
-}
 
 export interface JobsHandle {
   /** Stops every job started, each after its pass under way. */

@@ -9,6 +9,13 @@ export interface PassStatus {
   lastError: { message: string; at: Date } | null;
 }
 
+/** How a named background job has gone in this process, as /readyz and /metrics show it (jobs.ts). */
+export interface JobStatus extends PassStatus {
+  name: string;
+  /** Started in this process and not stopped. */
+  running: boolean;
+}
+
 /** A background job started with the app; `stop` waits for a pass under way to finish. */
 export interface PassLoop {
   stop(): Promise<void>;

@@ -81,6 +81,11 @@ describe('the dependency check of the layers', () => {
     ).toEqual(['features-through-public-file']);
   }, 60_000);
 
+  it('refuses a feature that imports the composition root back', async () => {
+    const broken = await brokenRules({ 'src/server/features/auctions/count.ts': "import { app } from '../../app.js';\nexport const count = app;\n" });
+    expect(broken).toEqual(['features-not-to-composition-root']);
+  }, 60_000);
+
   it('refuses shared web code that imports a screen', async () => {
     expect(await brokenRules({ 'src/web/lib/share.ts': "import { hub } from '../livehub/hub.js';\nexport const share = hub;\n" })).toEqual([
       'web-shared-not-to-screens',

@@ -3,7 +3,7 @@ import type { PublicConfig } from '../../../domain/api-types.js';
 import type { AppContext } from '../../context.js';
 import { migrationsApplied } from '../../db/migrate.js';
 import { createOpsAccess } from '../../http/ops-access.js';
-import type { JobStatus } from '../../jobs.js';
+import type { JobStatus } from '../../pass-loop.js';
 
 /** `jobs`: how the background jobs (src/server/jobs.ts) have gone in this process. */
 export async function opsRoutes(app: FastifyInstance, ctx: AppContext, opts: { jobs: () => JobStatus[] }): Promise<void> {
