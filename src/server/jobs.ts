@@ -113,8 +113,6 @@ export const jobs = [
 
 export type JobName = (typeof jobs)[number]['name'];
 
-/** One job as /readyz and /metrics show it. */
-
 export interface JobsHandle {
   /** Stops every job started, each after its pass under way. */
   stop(): Promise<void>;
