@@ -6,6 +6,11 @@ export type Screen =
   | { kind: 'pay'; paymentId: string }
   | { kind: 'invitations' }
   | { kind: 'purchases' }
+  | { kind: 'home' }
+  | { kind: 'search' }
+  | { kind: 'store'; slug: string }
+  | { kind: 'alerts' }
+  | { kind: 'sell' }
   | { kind: 'admin' };
 
 export const ADMIN_HOME = '/admin';
@@ -17,6 +22,17 @@ export const INVITATIONS_PATH = '/invitaciones';
 export const PURCHASES_PATH = '/compras';
 /** The same page under the name its link carries ('Mis compras'), for an address typed from it. */
 const PURCHASES_ALIAS = '/mis-compras';
+
+/** The buyers' home: live shows, upcoming shows, categories and the search box, for everyone. */
+export const HOME_PATH = '/';
+/** The search's results page (`?q=&categoria=`), a link anyone can share. */
+export const SEARCH_PATH = '/buscar';
+/** 'Mis alertas': the sellers a buyer follows and the shows they asked to be told about. */
+export const ALERTS_PATH = '/alertas';
+/** 'Quiero vender': an account without a seller role asks to sell. */
+export const SELL_PATH = '/vender';
+/** A seller's public page, by the seller's slug (the one live links use). */
+export const storePath = (slug: string) => `/tienda/${encodeURIComponent(slug)}`;
 
 /** The public checkout a payment link opens (the sandbox's, and where Mercado Pago's back_urls land). */
 export const payPath = (paymentId: string) => `/pay/${encodeURIComponent(paymentId)}`;
@@ -33,6 +49,11 @@ export function screenForPath(pathname: string): Screen {
   if (/\/livehub\/?$/.test(pathname)) return { kind: 'livehub' };
   const segments = pathname.split('/').filter(Boolean).map(decode);
   const [first, second, third, ...rest] = segments;
+  if (segments.length === 0) return { kind: 'home' };
+  if (first === 'tienda' && second && !third) return { kind: 'store', slug: second };
+  if (`/${first}` === SEARCH_PATH && !second) return { kind: 'search' };
+  if (`/${first}` === ALERTS_PATH && !second) return { kind: 'alerts' };
+  if (`/${first}` === SELL_PATH && !second) return { kind: 'sell' };
   if (first === 'auctions' && second && !third) return { kind: 'auction', auctionId: second };
   if (first === 'pay' && second && !third) return { kind: 'pay', paymentId: second };
   if (`/${first}` === INVITATIONS_PATH && !second) return { kind: 'invitations' };

@@ -1,13 +1,13 @@
 import { Center, MantineProvider } from '@mantine/core';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { LazyNotifications } from './components/lazy-notifications';
 import { LoadErrorBoundary, LoadFailed } from './components/load-error-boundary';
 import { LoadingScreen } from './components/loading-screen';
 import { lazyPanelScreen } from './components/panel-screen';
 import { useTranslation } from './i18n';
-import { replaceUrl, usePathname } from './lib/pathname';
-import { ADMIN_HOME, screenForPath } from './routes';
+import { usePathname } from './lib/pathname';
+import { screenForPath } from './routes';
 import { cssVariablesResolver, themeWithLabels } from './theme';
 
 // Every screen loads on demand: a buyer's phone fetches only the public page it opens, never the
@@ -20,17 +20,15 @@ const AuctionPage = lazy(() => import('./public/auction-page').then((m) => ({ de
 const LivePage = lazy(() => import('./public/live-page').then((m) => ({ default: m.LivePage })));
 const PayPage = lazy(() => import('./public/pay-page').then((m) => ({ default: m.PayPage })));
 const PurchasesPage = lazy(() => import('./public/purchases/purchases-page').then((m) => ({ default: m.PurchasesPage })));
-
-/** `/` is the admin panel's home: the address bar says so (no history entry of its own). */
-function GoHome() {
-  useEffect(() => replaceUrl(ADMIN_HOME), []);
-  return <LoadingScreen />;
-}
+const HomePage = lazy(() => import('./public/home/home-page').then((m) => ({ default: m.HomePage })));
+const SearchPage = lazy(() => import('./public/search/search-page').then((m) => ({ default: m.SearchPage })));
+const StorePage = lazy(() => import('./public/store/store-page').then((m) => ({ default: m.StorePage })));
+const AlertsPage = lazy(() => import('./public/alerts/alerts-page').then((m) => ({ default: m.AlertsPage })));
+const SellPage = lazy(() => import('./public/sell/sell-page').then((m) => ({ default: m.SellPage })));
 
 /** SPEC §2: the screen is chosen by path. */
 function ScreenByPath() {
   const pathname = usePathname();
-  if (pathname === '/') return <GoHome />;
   const screen = screenForPath(pathname);
   switch (screen.kind) {
     case 'livehub':
@@ -45,6 +43,16 @@ function ScreenByPath() {
       return <InvitationsScreen />;
     case 'purchases':
       return <PurchasesPage />;
+    case 'home':
+      return <HomePage />;
+    case 'search':
+      return <SearchPage />;
+    case 'store':
+      return <StorePage key={screen.slug} slug={screen.slug} />;
+    case 'alerts':
+      return <AlertsPage />;
+    case 'sell':
+      return <SellPage />;
     case 'admin':
       return <AdminPanel />;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INVITATIONS_PATH, PURCHASES_PATH, payPath, screenForPath } from '../../src/web/routes';
+import { INVITATIONS_PATH, PURCHASES_PATH, payPath, screenForPath, storePath } from '../../src/web/routes';
 
 describe('screenForPath (SPEC §2: the screen is chosen by path)', () => {
   it.each(['/admin/livehub', '/admin/livehub/', '/livehub', '/tienda/livehub/'])('%s opens the Live Hub', (path) => {
@@ -47,7 +47,19 @@ describe('screenForPath (SPEC §2: the screen is chosen by path)', () => {
     expect(screenForPath('/admin/compras')).toEqual({ kind: 'admin' });
   });
 
-  it.each(['/', '/admin', '/admin/', '/auctions', '/auctions/1/edit', '/live/a/b/c', '/pay', '/pay/1/extra', '/whatever'])(
+  it("opens the buyers' pages: the home, the search, a seller's page, alerts and the request to sell", () => {
+    expect(screenForPath('/')).toEqual({ kind: 'home' });
+    expect(screenForPath('/buscar')).toEqual({ kind: 'search' });
+    expect(screenForPath('/tienda/vera-peso')).toEqual({ kind: 'store', slug: 'vera-peso' });
+    expect(screenForPath('/tienda/vera%20peso')).toEqual({ kind: 'store', slug: 'vera peso' });
+    expect(screenForPath('/tienda')).toEqual({ kind: 'admin' });
+    expect(screenForPath('/tienda/a/b')).toEqual({ kind: 'admin' });
+    expect(screenForPath('/alertas')).toEqual({ kind: 'alerts' });
+    expect(screenForPath('/vender')).toEqual({ kind: 'sell' });
+    expect(storePath('vera peso')).toBe('/tienda/vera%20peso');
+  });
+
+  it.each(['/admin', '/admin/', '/auctions', '/auctions/1/edit', '/live/a/b/c', '/pay', '/pay/1/extra', '/whatever'])(
     '%s falls back to the admin panel',
     (path) => {
       expect(screenForPath(path)).toEqual({ kind: 'admin' });

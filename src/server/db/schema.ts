@@ -48,6 +48,9 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 const createdAt = () => ts('created_at').notNull().defaultNow();
 const updatedAt = () => ts('updated_at').notNull().defaultNow();
 const id = () => uuid('id').primaryKey().defaultRandom();
+/** The accented letters the buyers' search folds, and what each becomes (same length, for `translate`). */
+export const ACCENTED = 'áàäâãéèëêíìïîóòöôõúùüûñçÁÀÄÂÃÉÈËÊÍÌÏÎÓÒÖÔÕÚÙÜÛÑÇ';
+export const UNACCENTED = 'aaaaaeeeeiiiiooooouuuuncaaaaaeeeeiiiiooooouuuunc';
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 /** Quotes a list of literals for a CHECK constraint: `'a', 'b'`. */
@@ -108,11 +111,16 @@ export const userProfiles = pgTable(
     mpTokenExpiresAt: ts('mp_token_expires_at'),
     mpLiveMode: boolean('mp_live_mode'),
     mpUserId: text('mp_user_id'),
+    /** The seller's public page, `/tienda/{storeSlug}`: unique, given at the first show or on approval. */
+    storeSlug: text('store_slug'),
+    /** The seller's city, shown on the public page. */
+    city: text('city'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index('user_profiles_company_idx').on(t.companyId),
+    uniqueIndex('user_profiles_store_slug_key').on(t.storeSlug),
     index('user_profiles_roles_idx').using('gin', t.roles),
     check('user_profiles_roles_valid', sql`${t.roles} <@ ARRAY['admin', 'seller', 'buyer']::text[]`),
   ],
@@ -246,6 +254,13 @@ export const auctions = pgTable(
     /** search_text as words, so 'bici vint' finds 'Bicicleta vintage' through a GIN index by word prefix. */
     searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('simple', search_text)`),
     description: text('description').notNull(),
+    /**
+     * The buyers' search: name and description, accents folded (upper and lower case) and stemmed
+     * as Spanish, so 'reloj' finds 'Relój Seiko' and 'relojes'. Kept by PostgreSQL itself.
+     */
+    publicSearchVector: tsvector('public_search_vector').generatedAlwaysAs(
+      sql`to_tsvector('spanish'::regconfig, translate(lower(name || ' ' || description), ${sql.raw(`'${ACCENTED}'`)}, ${sql.raw(`'${UNACCENTED}'`)}))`,
+    ),
     startingPrice: integer('starting_price').notNull(),
     buyNowPrice: integer('buy_now_price'),
     /** The leading bid; null until the first bid. */
@@ -295,6 +310,7 @@ export const auctions = pgTable(
     index('auctions_unclosed_idx').on(t.id).where(sql`${t.status} = 'ended' and ${t.closedAt} is null`),
     index('auctions_name_tokens_idx').using('gin', t.nameTokens),
     index('auctions_search_idx').using('gin', t.searchVector),
+    index('auctions_public_search_idx').using('gin', t.publicSearchVector),
     check('auctions_status_valid', sql`${t.status} in (${inList(AUCTION_STATUSES)})`),
     check('auctions_condicion_valid', sql`${t.condicion} is null or ${t.condicion} in (${inList(CONDITIONS)})`),
     check('auctions_prices_valid', sql`${t.startingPrice} >= 0 and (${t.buyNowPrice} is null or ${t.buyNowPrice} > ${t.startingPrice})`),
@@ -1044,5 +1060,178 @@ export const secondChanceOffers = pgTable(
     uniqueIndex('second_chance_offers_one_open').on(t.auctionId).where(sql`${t.status} = 'offered'`),
     check('second_chance_offers_status_valid', sql`${t.status} in (${inList(SECOND_CHANCE_STATUSES)})`),
     check('second_chance_offers_amount_valid', sql`${t.amount} >= 0`),
+  ],
+);
+
+// ── the front door: following, alerts, push, applications ──────────────────
+
+/** A buyer follows a seller: told when the seller's shows go live. Sellers see only the count. */
+export const sellerFollows = pgTable(
+  'seller_follows',
+  {
+    followerId: uuid('follower_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.followerId, t.sellerId] }),
+    index('seller_follows_seller_idx').on(t.sellerId),
+    check('seller_follows_not_self', sql`${t.followerId} <> ${t.sellerId}`),
+  ],
+);
+
+/** 'Avísame': a buyer bookmarked a scheduled show, told 15 minutes before it and when it goes live. */
+export const sessionReminders = pgTable(
+  'session_reminders',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => liveSessions.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.sessionId] }), index('session_reminders_session_idx').on(t.sessionId)],
+);
+
+/** A browser's Web Push subscription (the PushSubscription's JSON). Removed when its push service answers 404 or 410. */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+    lastSuccessAt: ts('last_success_at'),
+    /** Sends in a row that failed (not 404/410); reset by a success. */
+    failureCount: integer('failure_count').notNull().default(0),
+  },
+  (t) => [uniqueIndex('push_subscriptions_endpoint_key').on(t.endpoint), index('push_subscriptions_user_idx').on(t.userId)],
+);
+
+export const NOTIFICATION_KINDS = ['show_live', 'show_soon', 'application_approved', 'application_declined'] as const;
+
+/**
+ * The in-app bell: one row per alert to one user. A show's alert of one kind is written once per
+ * user (the unique key), whichever instance or pass gets there first.
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: NOTIFICATION_KINDS }).notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull().default(''),
+    url: text('url').notNull(),
+    sessionId: uuid('session_id').references(() => liveSessions.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    readAt: ts('read_at'),
+  },
+  (t) => [
+    uniqueIndex('notifications_once_per_show').on(t.userId, t.kind, t.sessionId),
+    index('notifications_user_newest_idx').on(t.userId, t.createdAt.desc()),
+    check('notifications_kind_valid', sql`${t.kind} in (${inList(NOTIFICATION_KINDS)})`),
+  ],
+);
+
+export const SHOW_ALERT_KINDS = ['live', 'soon'] as const;
+
+/**
+ * A show's alert to its followers and bookmarkers, made once per show and kind (the primary key):
+ * the go-live job fans it out into notifications and push deliveries in batches, and notes when it is done.
+ */
+export const showAlerts = pgTable(
+  'show_alerts',
+  {
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => liveSessions.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: SHOW_ALERT_KINDS }).notNull(),
+    createdAt: createdAt(),
+    /** Fan-out finished: every follower's and bookmarker's notification is written. */
+    fannedOutAt: ts('fanned_out_at'),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.kind] }), check('show_alerts_kind_valid', sql`${t.kind} in (${inList(SHOW_ALERT_KINDS)})`)],
+);
+
+export const PUSH_DELIVERY_STATUSES = ['pending', 'sent', 'failed', 'gone'] as const;
+
+/** One push of one notification to one subscription: the queue the push sender takes from (SKIP LOCKED). */
+export const pushDeliveries = pgTable(
+  'push_deliveries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    notificationId: uuid('notification_id')
+      .notNull()
+      .references(() => notifications.id, { onDelete: 'cascade' }),
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => pushSubscriptions.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: PUSH_DELIVERY_STATUSES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    /** After this the alert is stale (TTL): never sent late. */
+    expiresAt: ts('expires_at').notNull(),
+    sentAt: ts('sent_at'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('push_deliveries_once').on(t.notificationId, t.subscriptionId),
+    index('push_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    check('push_deliveries_status_valid', sql`${t.status} in (${inList(PUSH_DELIVERY_STATUSES)})`),
+  ],
+);
+
+/** Secrets the server makes on first start and keeps with the data (the VAPID key pair), one row per name. */
+export const appSecrets = pgTable('app_secrets', {
+  name: text('name').primaryKey(),
+  value: jsonb('value').notNull(),
+  createdAt: createdAt(),
+});
+
+export const SELLER_APPLICATION_STATUSES = ['pending', 'approved', 'declined'] as const;
+
+/** 'Quiero vender': an account's request to sell, approved or declined by a platform admin. */
+export const sellerApplications = pgTable(
+  'seller_applications',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    businessName: text('business_name').notNull(),
+    city: text('city').notNull(),
+    whatsapp: text('whatsapp').notNull(),
+    description: text('description').notNull(),
+    rfc: text('rfc'),
+    status: text('status', { enum: SELLER_APPLICATION_STATUSES }).notNull().default('pending'),
+    declineReason: text('decline_reason'),
+    decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: ts('decided_at'),
+    /** The company approval made. */
+    companyId: text('company_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    /** One open request per account. */
+    uniqueIndex('seller_applications_one_pending').on(t.userId).where(sql`${t.status} = 'pending'`),
+    index('seller_applications_status_newest_idx').on(t.status, t.createdAt.desc()),
+    index('seller_applications_user_idx').on(t.userId, t.createdAt.desc()),
+    check('seller_applications_status_valid', sql`${t.status} in (${inList(SELLER_APPLICATION_STATUSES)})`),
+    check('seller_applications_decline_has_reason', sql`${t.status} <> 'declined' or length(trim(coalesce(${t.declineReason}, ''))) > 0`),
   ],
 );
