@@ -2,32 +2,16 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { z } from 'zod';
 import { rfcProblem } from './companies.js';
 import { checkWhatsapp } from './phone.js';
+import { APPLICATION_LIMITS, SELLER_APPLICATION_STATUSES } from './seller-application-rules.js';
 import { zText } from './text.js';
+
+export * from './seller-application-rules.js';
 
 /**
  * *Quiero vender*: a buyer's request to sell on Martillo, which a platform admin approves (a company
  * is made with the applicant as its admin and seller) or declines with a reason. Issue codes are keys
- * of the server's `messages.sellerApplications.fields` and the web's `sell.errors`.
+ * of the server's `messages.sellerApplications.fields`, whose Spanish the form shows on its fields.
  */
-
-export const SELLER_APPLICATION_STATUSES = ['pending', 'approved', 'declined'] as const;
-export type SellerApplicationStatus = (typeof SELLER_APPLICATION_STATUSES)[number];
-
-/** Days a declined applicant waits before applying again. */
-export const REAPPLY_AFTER_DAYS = 30;
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** When someone declined at `decidedAt` (epoch ms) may apply again. */
-export function reapplyAt(decidedAt: number): number {
-  return decidedAt + REAPPLY_AFTER_DAYS * DAY_MS;
-}
-
-export const APPLICATION_LIMITS = {
-  businessName: { min: 2, max: 120 },
-  city: { min: 2, max: 80 },
-  description: { min: 10, max: 1000 },
-  reason: { min: 5, max: 500 },
-} as const;
 
 /**
  * A WhatsApp number as one field: 10 digits are a Mexican number (+52); anything starting with `+`
@@ -76,7 +60,6 @@ export const ZSellerApplicationInput = z.object({
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
 });
-export type SellerApplicationInput = z.input<typeof ZSellerApplicationInput>;
 
 /** POST /api/seller-applications/{id}/decline. */
 export const ZDeclineInput = z.object({
@@ -87,31 +70,3 @@ export const ZDeclineInput = z.object({
 export const ZApplicationListQuery = z.object({
   status: z.enum(SELLER_APPLICATION_STATUSES).optional(),
 });
-
-/** One request as GET /api/seller-applications answers it (the applicant's own, or every one for a platform admin). */
-export interface SellerApplication {
-  id: string;
-  userId: string;
-  applicantName: string | null;
-  applicantEmail: string;
-  businessName: string;
-  city: string;
-  /** E.164, '+523312345678'. */
-  whatsapp: string;
-  description: string;
-  rfc: string | null;
-  status: SellerApplicationStatus;
-  declineReason: string | null;
-  decidedAt: number | null;
-  /** For a declined request: when the applicant may apply again. */
-  reapplyAt: number | null;
-  /** The company approval made. */
-  companyId: string | null;
-  createdAt: number;
-}
-
-export interface SellerApplicationList {
-  items: SellerApplication[];
-  /** Requests waiting for a decision (a platform admin's nav badge); the applicant's own otherwise. */
-  pending: number;
-}
