@@ -1,5 +1,8 @@
 import { reapplyAt, type SellerApplication } from '../../../domain/seller-applications.js';
-import type { ApplicationRow } from './queries.js';
+import type { sellerApplications } from '../../db/schema.js';
+
+/** A request's row with its applicant's name and e-mail (queries.ts, applicationColumns). */
+export type ApplicationRow = Omit<typeof sellerApplications.$inferSelect, 'decidedBy'> & { applicantName: string | null; applicantEmail: string };
 
 /** A request as the API answers it: times in epoch ms, and when a declined applicant may apply again. */
 export function presentApplication(row: ApplicationRow): SellerApplication {

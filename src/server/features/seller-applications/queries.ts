@@ -25,7 +25,6 @@ export const applicationColumns = {
   companyId: sellerApplications.companyId,
   createdAt: sellerApplications.createdAt,
 };
-export type ApplicationRow = Omit<typeof sellerApplications.$inferSelect, 'decidedBy'> & { applicantName: string | null; applicantEmail: string };
 
 /** The panel shows at most this many; older decided requests stay in the audit log and the table. */
 const LIST_LIMIT = 200;
