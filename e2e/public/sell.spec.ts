@@ -60,6 +60,15 @@ describe('becoming a seller on a phone', () => {
     await page.getByRole('link', { name: t.auth.wantToSell }).click();
     await page.waitForURL(`${ctx.app.url}/vender`);
     await page.getByTestId('sell-form').waitFor();
+    // The buyers' pages offer it in the header too, and it fits the phone beside 'Mis compras'.
+    await page.goto(`${ctx.app.url}/compras`);
+    await page.getByTestId('purchases-link').or(page.getByTestId('purchases-empty')).first().waitFor();
+    const headerLink = page.getByTestId('sell-link');
+    await headerLink.waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await headerLink.click();
+    await page.waitForURL(`${ctx.app.url}/vender`);
+    await page.getByTestId('sell-form').waitFor();
 
     const findings = await auditPage(page, 'Quiero vender, phone');
     expect(findings, formatFindings(findings)).toEqual([]);
@@ -91,6 +100,10 @@ describe('becoming a seller on a phone', () => {
     await page.waitForURL(`${ctx.app.url}/admin`);
     await page.getByRole('heading', { name: t.admin.actionsTitle }).waitFor({ state: 'attached' });
     expect(await page.getByText(t.auth.unauthorizedTitle).count()).toBe(0);
+    // A seller is not offered to sell.
+    await page.goto(`${ctx.app.url}/compras`);
+    await page.getByTestId('purchases-empty').waitFor();
+    expect(await page.getByTestId('sell-link').count()).toBe(0);
     await page.context().close();
   });
 
