@@ -89,7 +89,10 @@ describe('becoming a seller on a phone', () => {
     await admin.getByText(a.approved, { exact: true }).waitFor();
     await admin.context().close();
 
-    const [profile] = await ctx.app.ctx.db.select({ roles: userProfiles.roles, companyId: userProfiles.companyId }).from(userProfiles).where(eq(userProfiles.userId, id));
+    const [profile] = await ctx.app.ctx.db
+      .select({ roles: userProfiles.roles, companyId: userProfiles.companyId })
+      .from(userProfiles)
+      .where(eq(userProfiles.userId, id));
     expect(profile).toEqual({ roles: ['admin', 'seller', 'buyer'], companyId: 'relojes-don-chucho' });
 
     // The same signed-in phone: /vender says what is next, and /admin is the panel.
