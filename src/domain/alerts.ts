@@ -19,11 +19,18 @@ export const READ_IDS_MAX = 100;
 export const NOTIFICATION_KINDS = ['show_live', 'show_soon', 'application_approved', 'application_declined'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
-/** POST /api/notifications/read: some of one's own notifications by id, or all of them. */
-export const ZReadNotifications = z.union([
-  z.object({ ids: z.array(z.uuid({ error: 'notificationId' }), { error: 'notificationIds' }).min(1, { error: 'notificationIds' }).max(READ_IDS_MAX, { error: 'notificationIdsMax' }) }).strict(),
-  z.object({ all: z.literal(true) }).strict(),
-]);
+/** POST /api/notifications/read: some of one's own notifications by id (`ids`), or all of them (`all: true`). */
+export const ZReadNotifications = z
+  .object({
+    ids: z
+      .array(z.uuid({ error: 'notificationId' }), { error: 'notificationIds' })
+      .min(1, { error: 'notificationIds' })
+      .max(READ_IDS_MAX, { error: 'notificationIdsMax' })
+      .optional(),
+    all: z.literal(true, { error: 'notificationIds' }).optional(),
+  })
+  .strict()
+  .refine((v) => (v.ids ? 1 : 0) + (v.all ? 1 : 0) === 1, { error: 'notificationIds' });
 export type ReadNotificationsInput = z.infer<typeof ZReadNotifications>;
 
 /** POST/DELETE /api/sellers/{id}/follow. `followers` is a count: a seller never sees who. */

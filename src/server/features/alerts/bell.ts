@@ -51,7 +51,8 @@ export async function readNotifications(db: Db, opts: Acting<{ id: string }> & {
   const userId = opts.actor.id;
   return db.transaction(async (tx) => {
     const mine = and(eq(notifications.userId, userId), isNull(notifications.readAt));
-    const which = 'ids' in opts.input ? and(mine, inArray(notifications.id, opts.input.ids.map((id) => id.toLowerCase()))) : mine;
+    const ids = opts.input.ids;
+    const which = ids ? and(mine, inArray(notifications.id, ids.map((id) => id.toLowerCase()))) : mine;
     const marked = await tx.update(notifications).set({ readAt: new Date() }).where(which).returning({ id: notifications.id });
     const [counted] = await unreadCounts(tx, [userId]);
     const unread = counted?.unread ?? 0;
