@@ -119,8 +119,7 @@ async function notifyBatch(tx: Tx, show: TakenAlert): Promise<{ todo: number; pu
   const text = showAlertText(show.kind, { title: show.title, sellerName, scheduledAt: new Date(show.scheduled_at).getTime() });
   const url = livePath({ id: show.session_id, sellerSlug: show.seller_slug });
   const kind = show.kind === 'live' ? 'show_live' : 'show_soon';
-  const followers =
-    show.kind === 'live' ? sql`select f.follower_id as user_id from seller_follows f where f.seller_id = ${show.seller_id}::uuid union` : sql``;
+  const followers = show.kind === 'live' ? sql`select f.follower_id as user_id from seller_follows f where f.seller_id = ${show.seller_id}::uuid union` : sql``;
   const [result] = rows<{ todo: number; pushes: number; users: string[] | string }>(
     await tx.execute(sql`
       with audience as (
