@@ -124,7 +124,7 @@ describe('a show going live', () => {
     expect(await server.ctx.db.select().from(pushDeliveries)).toHaveLength(2);
   });
 
-  it('tells nobody about a rehearsal, nor about a show that ended before its turn', async () => {
+  it('tells nobody about a rehearsal, a show that ended before its turn, or one left live untouched for days', async () => {
     const fan = await buildBidder(server);
     await follow(fan);
     const rehearsal = await buildSession(server.ctx.db, { sellerId: seller.id, companyId: COMPANY, status: 'live', rehearsal: true });
@@ -132,7 +132,14 @@ describe('a show going live', () => {
     const ended = await buildSession(server.ctx.db, { sellerId: seller.id, companyId: COMPANY, status: 'ended' });
     // Its alert was noted while it was on, and it ended before the fan-out reached it.
     await server.ctx.db.insert(showAlerts).values({ sessionId: ended.id, kind: 'live' });
+    const forgotten = await buildSession(server.ctx.db, {
+      sellerId: seller.id,
+      companyId: COMPANY,
+      status: 'live',
+      updatedAt: new Date(Date.now() - 2 * 86_400_000),
+    });
     await pass();
+    expect(await of(forgotten.id)).toEqual([]);
     expect(await of(rehearsal.id)).toEqual([]);
     expect(await of(ended.id)).toEqual([]);
     expect(await server.ctx.db.select().from(showAlerts).where(eq(showAlerts.sessionId, rehearsal.id))).toEqual([]);
