@@ -39,6 +39,7 @@ describe('the jobs registry', () => {
       'reminders',
       'viewer-sampler',
       'publisher-watch',
+      'show-alerts',
       'session-sweep',
       'live-keys-sweep',
     ]);
