@@ -49,6 +49,10 @@ export async function sellerApplicationsRoutes(fastify: FastifyInstance, ctx: Ap
   app.post(
     '/api/seller-applications/:id/decline',
     { bodyLimit: BODY_LIMIT, config: { rateLimit: decideLimit, fieldMessages }, preValidation: adminOnly, schema: { params: ZParams, body: ZDeclineInput } },
-    async (req) => declineApplication(db, { ...requestContext(req), id: req.params.id, reason: req.body.reason }),
+    async (req) => {
+      const { application, events } = await declineApplication(db, { ...requestContext(req), id: req.params.id, reason: req.body.reason });
+      await publisher.publish(events);
+      return application;
+    },
   );
 }

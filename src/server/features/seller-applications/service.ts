@@ -7,13 +7,14 @@ import { reapplyAt, type SellerApplication, type ZSellerApplicationInput } from 
 import { recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { pgError, UNIQUE_VIOLATION } from '../../db/errors.js';
-import { companies, notifications, sellerApplications, userProfiles } from '../../db/schema.js';
+import { companies, sellerApplications, userProfiles } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { ensureStoreSlug } from '../../reads/store-slugs.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import type { CurrentUser } from '../../sessions/store.js';
+import { notifyUser } from '../alerts/index.js';
 import { mayDecide, sellsAlready } from './policies.js';
 import { presentApplication } from './presenters.js';
 import { applicationColumns } from './queries.js';
@@ -121,14 +122,7 @@ export async function approveApplication(db: Db, opts: Acting & { id: string; no
       .update(sellerApplications)
       .set({ status: 'approved', decidedBy: opts.actor.id, decidedAt: now, companyId })
       .where(eq(sellerApplications.id, row.id));
-    await tx.insert(notifications).values({
-      userId: row.userId,
-      kind: 'application_approved',
-      title: M.approvedTitle,
-      body: M.approvedBody,
-      url: '/admin',
-      createdAt: now,
-    });
+    const told = await notifyUser(tx, { userId: row.userId, kind: 'application_approved', title: M.approvedTitle, body: M.approvedBody, url: '/admin' });
     await recordAudit(tx, {
       by: opts,
       action: 'seller_application.approve',
@@ -137,12 +131,12 @@ export async function approveApplication(db: Db, opts: Acting & { id: string; no
       before: { status: 'pending', roles: before, companyId: profile.companyId },
       after: { status: 'approved', userId: row.userId, roles, companyId, storeSlug },
     });
-    return { application: await readOne(tx, row.id), events: [{ type: 'userAccessChanged', userId: row.userId }] };
+    return { application: await readOne(tx, row.id), events: [{ type: 'userAccessChanged', userId: row.userId }, ...told.events] };
   });
 }
 
 /** POST /api/seller-applications/{id}/decline: declined with its reason, which the applicant reads; told in the bell. */
-export async function declineApplication(db: Db, opts: Acting & { id: string; reason: string; now?: Date }): Promise<SellerApplication> {
+export async function declineApplication(db: Db, opts: Acting & { id: string; reason: string; now?: Date }): Promise<Decided> {
   const now = opts.now ?? new Date();
   return db.transaction(async (tx) => {
     const row = await lockPending(tx, opts.actor, opts.id);
@@ -150,14 +144,7 @@ export async function declineApplication(db: Db, opts: Acting & { id: string; re
       .update(sellerApplications)
       .set({ status: 'declined', declineReason: opts.reason, decidedBy: opts.actor.id, decidedAt: now })
       .where(eq(sellerApplications.id, row.id));
-    await tx.insert(notifications).values({
-      userId: row.userId,
-      kind: 'application_declined',
-      title: M.declinedTitle,
-      body: opts.reason,
-      url: '/vender',
-      createdAt: now,
-    });
+    const told = await notifyUser(tx, { userId: row.userId, kind: 'application_declined', title: M.declinedTitle, body: opts.reason, url: '/vender' });
     await recordAudit(tx, {
       by: opts,
       action: 'seller_application.decline',
@@ -166,7 +153,7 @@ export async function declineApplication(db: Db, opts: Acting & { id: string; re
       before: { status: 'pending' },
       after: { status: 'declined', userId: row.userId, reason: opts.reason },
     });
-    return readOne(tx, row.id);
+    return { application: await readOne(tx, row.id), events: told.events };
   });
 }
 
