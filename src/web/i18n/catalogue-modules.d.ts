@@ -24,3 +24,11 @@ declare module '*.json?section=purchases' {
   const strings: Record<string, unknown>;
   export default strings;
 }
+declare module '*.json?section=home' {
+  const strings: Record<string, unknown>;
+  export default strings;
+}
+declare module '*.json?section=search' {
+  const strings: Record<string, unknown>;
+  export default strings;
+}

@@ -16,6 +16,9 @@ export const PUBLIC_NAMESPACES: readonly string[] = [
   'prebids',
   'unpaid.buyer',
   'purchases.nav',
+  // The buyers' header (components/site-header) on every public page, and its bell.
+  'header',
+  'bell',
 ];
 
 /**
@@ -28,6 +31,8 @@ export const PAGE_NAMESPACES = {
   checkout: 'public/pay-page.tsx',
   profile: 'components/profile-form.tsx',
   purchases: 'public/purchases/purchases-page.tsx',
+  home: 'public/home/home-page.tsx',
+  search: 'public/search/search-page.tsx',
 } as const;
 
 /** The part of `catalogue` that `sections` name: whole sections ('bidding') or one level down ('auctions.status'). */
