@@ -88,10 +88,22 @@ describe('the buyers’ home on a phone', () => {
     // Signed out: the header offers to sign in, and no bell.
     await page.getByTestId('header-sign-in').waitFor();
     expect(await page.getByTestId('bell').count()).toBe(0);
-    // The first screen came with the HTML: no skeleton was ever drawn.
-    expect(await page.getByTestId('home-skeleton').count()).toBe(0);
     const findings = await auditPage(page, 'home');
     expect(findings, formatFindings(findings)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('paints the first screen from the data that came with the HTML, without asking the API for it', async () => {
+    const page = await newPage(ctx.browser, { mobile: true });
+    const asked: string[] = [];
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.pathname.startsWith('/api/')) asked.push(url.pathname);
+    });
+    await page.goto(`${ctx.app.url}/`);
+    await page.getByTestId('live-show').getByText('Relojes del domingo').waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(asked).not.toContain('/api/home');
     await page.context().close();
   });
 

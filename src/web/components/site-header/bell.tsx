@@ -1,7 +1,16 @@
 import { ActionIcon, Alert, Badge, Box, Button, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { NOTIFICATION_EVENT, type NotificationItem, notificationKeys, unreadCount, useMarkRead, useNotifications } from '../../api/notifications';
+import {
+  NOTIFICATION_EVENT,
+  type NotificationEvent,
+  type NotificationItem,
+  type NotificationsAnswer,
+  notificationKeys,
+  unreadCount,
+  useMarkRead,
+  useNotifications,
+} from '../../api/notifications';
 import { connectSocket, getSocket, useResync } from '../../api/socket';
 import { useTranslation } from '../../i18n';
 import { formatDate } from '../../lib/dates';
@@ -65,7 +74,12 @@ function useBellUpdates(): void {
   const queryClient = useQueryClient();
   useEffect(() => {
     const socket = getSocket();
-    const refetch = () => void queryClient.invalidateQueries({ queryKey: notificationKeys.all });
+    const refetch = (payload: unknown) => {
+      // The badge follows at once; the list is read again for the new rows.
+      const unread = (payload as Partial<NotificationEvent> | undefined)?.unread;
+      if (typeof unread === 'number') queryClient.setQueryData<NotificationsAnswer>(notificationKeys.list(), (old) => (old ? { ...old, unread } : old));
+      void queryClient.invalidateQueries({ queryKey: notificationKeys.all });
+    };
     socket.on(NOTIFICATION_EVENT, refetch);
     connectSocket();
     return () => {
