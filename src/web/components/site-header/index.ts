@@ -1,3 +1,4 @@
 export { Bell } from './bell';
+export { headerLinks } from './header-links';
 export { SearchForm } from './search-form';
-export { headerLinks, SiteHeader } from './site-header';
+export { SiteHeader } from './site-header';

@@ -2,30 +2,15 @@ import { Anchor, Box, Button, Group, Stack, Text, UnstyledButton } from '@mantin
 import { useState } from 'react';
 import type { Me } from '../../../domain/api-types.js';
 import { signInUrl, useSignOut } from '../../api/auth';
-import { displayNameOf, hasPanelAccess, useMe } from '../../api/me';
+import { displayNameOf, useMe } from '../../api/me';
 import { useTranslation } from '../../i18n';
-import { ADMIN_HOME, ALERTS_PATH, HOME_PATH, PURCHASES_PATH, SELL_PATH } from '../../routes';
+import { HOME_PATH } from '../../routes';
 import { BrandMark } from '../brand-mark';
 import { NativeDialog } from '../native-dialog';
 import { Bell } from './bell';
 import { MenuIcon } from './header-icons';
+import { headerLinks } from './header-links';
 import { SearchForm } from './search-form';
-
-/** The pages a signed-in account reaches from the header, in the order the menu shows them. */
-export interface HeaderLink {
-  key: 'alerts' | 'purchases' | 'panel' | 'sell';
-  href: string;
-}
-
-/** Mis alertas and Mis compras for everyone signed in; Panel for sellers and admins, Quiero vender for the rest. */
-export function headerLinks(me: Me): HeaderLink[] {
-  const links: HeaderLink[] = [
-    { key: 'alerts', href: ALERTS_PATH },
-    { key: 'purchases', href: PURCHASES_PATH },
-  ];
-  links.push(hasPanelAccess(me) ? { key: 'panel', href: ADMIN_HOME } : { key: 'sell', href: SELL_PATH });
-  return links;
-}
 
 /**
  * The buyers' header on every public page: the brand (home), the search box (the home and the
