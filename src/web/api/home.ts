@@ -27,7 +27,7 @@ export interface HomeShow {
   sellerName: string;
   sellerSlug: string | null;
   status: 'scheduled' | 'live' | 'paused' | 'ended';
-  scheduledAt: number | null;
+  scheduledAt: number;
   viewerCount: number;
   coverUrl: string | null;
   lots: HomeLot[];

@@ -10,7 +10,7 @@ function show(id: string, over: Partial<HomeShow> = {}): HomeShow {
     sellerName: 'Tienda',
     sellerSlug: 'tienda',
     status: 'scheduled',
-    scheduledAt: null,
+    scheduledAt: 0,
     viewerCount: 0,
     coverUrl: null,
     lots: [],
@@ -46,12 +46,9 @@ describe('upcoming shows grouped by their day in Mexico City', () => {
     expect(groups[0]?.shows.map((s) => s.id)).toEqual(['a', 'b']);
   });
 
-  it('keeps a show whose time passed without starting under today, and one with no time last', () => {
-    const groups = groupByDay([show('none'), show('overdue', { scheduledAt: mx(2026, 12, 2, 20) }), show('now', { scheduledAt: mx(2026, 12, 3, 23) })], now);
-    expect(groups.map((g) => [g.label.kind, g.shows.map((s) => s.id)])).toEqual([
-      ['today', ['overdue', 'now']],
-      ['date', ['none']],
-    ]);
+  it('keeps a show whose time passed without starting under today', () => {
+    const groups = groupByDay([show('overdue', { scheduledAt: mx(2026, 12, 2, 20) }), show('now', { scheduledAt: mx(2026, 12, 3, 23) })], now);
+    expect(groups.map((g) => [g.label.kind, g.shows.map((s) => s.id)])).toEqual([['today', ['overdue', 'now']]]);
   });
 
   it('steps days across months and years', () => {

@@ -3,7 +3,7 @@ import { Button } from '@mantine/core';
 import { useTranslation } from '../../i18n';
 
 /** *Agregar al calendario*: the show's .ics file (GET /api/live-sessions/{id}/calendar.ics), which the phone opens in its calendar. */
-export function CalendarButton({ show }: { show: { id: string; title: string; url: string; scheduledAt: number | null; sellerName: string } }) {
+export function CalendarButton({ show }: { show: { id: string; title: string; url: string; scheduledAt: number; sellerName: string } }) {
   const { t } = useTranslation();
   return (
     <Button

@@ -57,23 +57,19 @@ export interface DayGroup {
   shows: HomeShow[];
 }
 
-/** The upcoming shows by their day in Mexico City, earliest first; shows with no time come last, under their own day of ''. */
+/** The upcoming shows by their day in Mexico City, earliest first. */
 export function groupByDay(shows: readonly HomeShow[], now: number): DayGroup[] {
   const today = mexicoDay(now);
   const tomorrow = nextDay(today);
-  const sorted = [...shows].sort((a, b) => (a.scheduledAt ?? Number.MAX_SAFE_INTEGER) - (b.scheduledAt ?? Number.MAX_SAFE_INTEGER));
+  const sorted = [...shows].sort((a, b) => a.scheduledAt - b.scheduledAt);
   const groups: DayGroup[] = [];
   for (const show of sorted) {
     // A show whose time has passed but has not started yet is still today's.
-    const day = show.scheduledAt === null ? '' : maxDay(mexicoDay(show.scheduledAt), today);
+    const day = maxDay(mexicoDay(show.scheduledAt), today);
     let group = groups[groups.length - 1];
     if (!group || group.day !== day) {
       const label: DayLabel =
-        day === today
-          ? { kind: 'today' }
-          : day === tomorrow
-            ? { kind: 'tomorrow' }
-            : { kind: 'date', text: show.scheduledAt === null ? '' : formatDate(show.scheduledAt, 'dddd D [de] MMMM') };
+        day === today ? { kind: 'today' } : day === tomorrow ? { kind: 'tomorrow' } : { kind: 'date', text: formatDate(show.scheduledAt, 'dddd D [de] MMMM') };
       group = { day, label, shows: [] };
       groups.push(group);
     }

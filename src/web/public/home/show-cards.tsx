@@ -97,18 +97,16 @@ export function UpcomingCard({ show }: { show: HomeShow }) {
     <Card withBorder radius="md" padding="sm" data-testid="upcoming-show">
       <Stack gap={6}>
         <Group gap="xs" wrap="nowrap" align="baseline">
-          {show.scheduledAt !== null && (
-            <Text
-              component="time"
-              dateTime={new Date(show.scheduledAt).toISOString()}
-              fw={800}
-              c="martillo.9"
-              style={{ flex: 'none' }}
-              data-testid="upcoming-time"
-            >
-              {formatDate(show.scheduledAt, TIME_FORMAT)}
-            </Text>
-          )}
+          <Text
+            component="time"
+            dateTime={new Date(show.scheduledAt).toISOString()}
+            fw={800}
+            c="martillo.9"
+            style={{ flex: 'none' }}
+            data-testid="upcoming-time"
+          >
+            {formatDate(show.scheduledAt, TIME_FORMAT)}
+          </Text>
           <Anchor href={show.url} c="dark.9" fw={700} lineClamp={2} data-testid="upcoming-show-link">
             {show.title}
           </Anchor>
