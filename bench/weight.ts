@@ -2,7 +2,7 @@
  * bench:weight: what a buyer's phone downloads on a first visit, against the budgets in TARGETS.
  *
  * Builds the web app (as `npm start` would), starts the real server on PGlite with it, and makes
- * one of each public page through the API: an active auction (`/auctions/{id}`), a live session
+ * one of each public page through the API: the home (`/`), a search (`/buscar?q=reloj`), an active auction (`/auctions/{id}`), a live session
  * with a current lot (`/live/{slug}/{id}`) and a payment link (`/pay/{id}`); plus the admin panel
  * (`/admin`) signed in as a seller. Each page is loaded in Chromium on a fresh context (empty
  * cache, a 390 px phone) and the JavaScript and CSS it transfers are summed: as sent (the
@@ -48,7 +48,7 @@ const log = (msg: string) => console.error(`[weight] ${msg}`);
 const kb = (bytes: number) => round(bytes / 1024, 1);
 
 interface PageToLoad {
-  name: 'auction' | 'live' | 'pay' | 'admin';
+  name: 'home' | 'search' | 'auction' | 'live' | 'pay' | 'admin';
   path: string;
   /** Text the page shows once it has loaded its data. */
   expect: string;
@@ -128,6 +128,9 @@ async function seedPages(server: TestServer): Promise<PageToLoad[]> {
     .values({ paymentId: payment.id, paymentStatus: 'pending', auctionId: won.id, auctionName: 'Reloj Citizen Eco-Drive', amount: 2_400 });
 
   return [
+    // The buyers' home (the live show above, with its data in the HTML) and a search that finds the open auction.
+    { name: 'home', path: '/', expect: 'Relojes del sábado' },
+    { name: 'search', path: '/buscar?q=reloj', expect: 'Reloj Omega Seamaster' },
     { name: 'auction', path: `/auctions/${auction.id}`, expect: 'Reloj Omega Seamaster' },
     { name: 'live', path: livePath(created.session), expect: 'Relojes del sábado' },
     { name: 'pay', path: `/pay/${payment.id}`, expect: 'Reloj Citizen Eco-Drive' },

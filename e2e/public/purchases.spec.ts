@@ -87,10 +87,13 @@ describe('Mis compras on a phone', () => {
     await page.goto(`${ctx.app.url}/auctions/${auctionId}`);
     await page.getByTestId('ended-notice').waitFor();
     expect(await page.getByTestId('won-purchases-link').getAttribute('href')).toBe('/compras');
-    const header = page.getByTestId('purchases-link');
-    expect(await header.textContent()).toBe(m.nav.link);
     await page.waitForLoadState('networkidle');
     expect(asked.filter((path) => path.includes('purchases'))).toEqual([]);
+    // On a phone the header's links are in its menu.
+    await page.getByTestId('header-menu').click();
+    const header = page.getByTestId('menu-purchases');
+    expect(await header.textContent()).toBe(t.header.purchases);
+    expect(await header.getAttribute('href')).toBe('/compras');
     await header.click();
     await page.getByTestId('purchase-bill').getByText('Alebrije de Arrazola').waitFor();
   });

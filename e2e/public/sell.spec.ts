@@ -60,10 +60,12 @@ describe('becoming a seller on a phone', () => {
     await page.getByRole('link', { name: t.auth.wantToSell }).click();
     await page.waitForURL(`${ctx.app.url}/vender`);
     await page.getByTestId('sell-form').waitFor();
-    // The buyers' pages offer it in the header too, and it fits the phone beside 'Mis compras'.
+    // The buyers' pages offer it in the header too, and in its menu on a phone.
     await page.goto(`${ctx.app.url}/compras`);
     await page.getByTestId('purchases-link').or(page.getByTestId('purchases-empty')).first().waitFor();
-    const headerLink = page.getByTestId('sell-link');
+    // On a phone the header's links are in its menu.
+    await page.getByTestId('header-menu').click();
+    const headerLink = page.getByTestId('menu-sell');
     await headerLink.waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await headerLink.click();
@@ -106,7 +108,9 @@ describe('becoming a seller on a phone', () => {
     // A seller is not offered to sell.
     await page.goto(`${ctx.app.url}/compras`);
     await page.getByTestId('purchases-empty').waitFor();
-    expect(await page.getByTestId('sell-link').count()).toBe(0);
+    await page.getByTestId('header-menu').click();
+    await page.getByTestId('menu-panel').waitFor();
+    expect(await page.getByTestId('menu-sell').count()).toBe(0);
     await page.context().close();
   });
 

@@ -215,6 +215,15 @@ describe('accessibility: zero serious or critical axe-core findings', () => {
       await signedIn.getByText('Máquina de escribir Olivetti').first().waitFor();
       await audit(found, signedIn, `${label} checkout, back from Mercado Pago`);
 
+      // The buyers' home and search, with the signed-in header (its bell and links, or the phone menu).
+      await signedIn.goto(`${ctx.app.url}/`);
+      await signedIn.getByRole('heading', { name: t.home.title, level: 1 }).waitFor();
+      await signedIn.getByTestId('bell').waitFor();
+      await audit(found, signedIn, `${label} home, signed in`);
+      await signedIn.goto(`${ctx.app.url}/buscar?q=reloj`);
+      await signedIn.getByRole('heading', { name: t.search.title, level: 1 }).waitFor();
+      await audit(found, signedIn, `${label} search, signed in`);
+
       await signedIn.goto(`${ctx.app.url}/admin`);
       await signedIn.getByText(BUYER.email).first().waitFor();
       await audit(found, signedIn, `${label} /admin as a buyer`);

@@ -59,7 +59,10 @@ describe('screens chosen by path', () => {
     const seller = await prepareUser(ctx.app, { email: 'vendedora.rutas@ejemplo.mx', name: 'Rita Rutas', roles: ['seller'], companyId: 'tienda-rutas' });
     const page = await newPage(ctx.browser);
     await signInPage(page, ctx.app, seller);
+    // '/' is the buyers' home for everyone; a seller reaches the panel from its header.
     await page.goto(`${ctx.app.url}/`);
+    await page.getByRole('heading', { name: t.home.title, level: 1 }).waitFor();
+    await page.getByRole('banner').getByRole('link', { name: t.header.panel }).click();
     await page.waitForURL(`${ctx.app.url}/admin`);
     const toHub = page.getByRole('button', { name: t.admin.liveHub });
     const hubTitle = page.getByRole('heading', { name: t.livehub.title });

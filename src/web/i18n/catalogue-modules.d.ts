@@ -28,3 +28,11 @@ declare module '*.json?section=sell' {
   const strings: Record<string, unknown>;
   export default strings;
 }
+declare module '*.json?section=home' {
+  const strings: Record<string, unknown>;
+  export default strings;
+}
+declare module '*.json?section=search' {
+  const strings: Record<string, unknown>;
+  export default strings;
+}

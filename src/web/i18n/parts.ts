@@ -16,6 +16,9 @@ export const PUBLIC_NAMESPACES: readonly string[] = [
   'prebids',
   'unpaid.buyer',
   'purchases.nav',
+  // The buyers' header (components/site-header) on every public page, and its bell.
+  'header',
+  'bell',
 ];
 
 /**
@@ -29,6 +32,8 @@ export const PAGE_NAMESPACES = {
   profile: 'components/profile-form.tsx',
   purchases: 'public/purchases/purchases-page.tsx',
   sell: 'public/sell/sell-page.tsx',
+  home: 'public/home/home-page.tsx',
+  search: 'public/search/search-page.tsx',
 } as const;
 
 /** The part of `catalogue` that `sections` name: whole sections ('bidding') or one level down ('auctions.status'). */

@@ -1,23 +1,17 @@
-import { Box, Container, Group, type MantineSize, Stack } from '@mantine/core';
+import { Container, type MantineSize, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { BrandMark } from '../components/brand-mark';
 import { SiteFooter } from '../components/site-footer';
-import { PurchasesLink } from './purchases/purchases-link';
-import { SellLink } from './sell/sell-link';
+import { SiteHeader } from '../components/site-header';
 
-/** The frame of the pages buyers open from a link: mobile-first, readable signed out. */
-export function PublicLayout({ children, size = 'sm' }: { children: ReactNode; size?: MantineSize }) {
+/**
+ * The frame of the pages buyers open: the buyers' header (brand, search, bell and links),
+ * mobile-first, readable signed out. The home and the search page have their own search box
+ * (`search={false}`).
+ */
+export function PublicLayout({ children, size = 'sm', search = true }: { children: ReactNode; size?: MantineSize; search?: boolean }) {
   return (
     <Stack mih="100dvh" gap={0} bg="gray.0">
-      <Box component="header" bg="white" px="md" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
-        <Group justify="space-between" wrap="nowrap">
-          <BrandMark size="lg" />
-          <Group gap="md" wrap="nowrap">
-            <SellLink />
-            <PurchasesLink />
-          </Group>
-        </Group>
-      </Box>
+      <SiteHeader search={search} />
       <Container component="main" size={size} w="100%" px="md" py="lg" flex={1}>
         {children}
       </Container>

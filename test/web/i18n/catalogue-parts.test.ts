@@ -19,6 +19,7 @@ function sourcesUnder(dir: string): string[] {
 const PUBLIC_SOURCES = [
   ...sourcesUnder(path.join(WEB, 'public')),
   ...sourcesUnder(path.join(WEB, 'api')),
+  ...sourcesUnder(path.join(WEB, 'components/site-header')),
   ...['App.tsx', 'main.tsx', 'routes.ts', 'lib/profile-form.ts'].map((file) => path.join(WEB, file)),
   ...['auction-status-badge.tsx', 'brand-mark.tsx', 'error-screen.tsx', 'loading-screen.tsx', 'profile-form.tsx', 'profile-modal.tsx', 'site-footer.tsx'].map(
     (file) => path.join(WEB, 'components', file),
@@ -45,6 +46,8 @@ function pageSectionOf(file: string): string | undefined {
   if (relative.startsWith('public/pay')) return 'checkout';
   if (relative.startsWith('public/purchases')) return 'purchases';
   if (relative.startsWith('public/sell')) return 'sell';
+  if (relative.startsWith('public/home')) return 'home';
+  if (relative.startsWith('public/search')) return 'search';
   if (relative.startsWith('components/profile-') || relative === 'lib/profile-form.ts') return 'profile';
   return undefined;
 }

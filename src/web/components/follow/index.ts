@@ -1,0 +1,3 @@
+// placeholder: the store helper's version replaces this
+export { CalendarButton } from './calendar-button';
+export { RemindButton } from './remind-button';
