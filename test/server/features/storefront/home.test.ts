@@ -106,7 +106,14 @@ describe('the buyers’ home', () => {
     const drafts = await buildCategory(server, 'Borradores');
     await buildAuction(db, { name: 'Borrador', status: 'pending', categoryId: drafts, sellerId: seller.id, companyId: 'relojeria' });
     const camaras = await buildCategory(server, 'Cámaras');
-    await buildAuction(db, { name: 'Cámara Canon', status: 'active', endTime: new Date(Date.now() + HOUR), categoryId: camaras, sellerId: seller.id, companyId: 'relojeria' });
+    await buildAuction(db, {
+      name: 'Cámara Canon',
+      status: 'active',
+      endTime: new Date(Date.now() + HOUR),
+      categoryId: camaras,
+      sellerId: seller.id,
+      companyId: 'relojeria',
+    });
   }, 60_000);
   afterAll(async () => server?.close());
 
