@@ -1,7 +1,8 @@
-import { inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { StoreLink } from '../../domain/storefront.js';
 import type { Db, Tx } from '../db/connect.js';
 import { userProfiles } from '../db/schema.js';
+import { ensureStoreSlug } from './store-slugs.js';
 
 /**
  * The seller's page as public answers name it (a show, an auction, the storefront): the slug of
@@ -45,4 +46,26 @@ export async function storeLinks(db: Db | Tx, sellerIds: readonly (string | null
 export async function storeLink(db: Db | Tx, sellerId: string | null): Promise<StoreLink | null> {
   if (!sellerId) return null;
   return (await storeLinks(db, [sellerId])).get(sellerId) ?? null;
+}
+
+/**
+ * Every seller who runs a show has a page: gives the seller a slug if they have none, from
+ * `preferred` (the show's seller slug, as its live links use it) or else their name. Null when the
+ * user has no profile.
+ */
+export async function ensureSellerPage(db: Db | Tx, sellerId: string, preferred: string | null | undefined): Promise<string | null> {
+  const [p] = await db
+    .select({
+      slug: userProfiles.storeSlug,
+      displayName: userProfiles.displayName,
+      firstName: userProfiles.firstName,
+      lastName: userProfiles.lastName,
+      companyName: userProfiles.companyName,
+    })
+    .from(userProfiles)
+    .where(eq(userProfiles.userId, sellerId))
+    .limit(1);
+  if (!p) return null;
+  if (p.slug) return p.slug;
+  return ensureStoreSlug(db, sellerId, preferred?.trim() || sellerPublicName(p) || '');
 }
