@@ -139,19 +139,19 @@ async function seed(database: Database): Promise<Seeded> {
                 when i % 10 < 5 then now() + (i % 10000) * interval '1 minute'
                 when i % 10 < 7 then null else now() - (i % 1000) * interval '1 hour' end,
            case when i > ${lotsScheduled + lotsLive} and i % 10 >= 7 then now() end,
-           (select id from bench_categories where n = 1 + (i * 3) % ${CATEGORIES.length}),
-           (select id from bench_sellers where n = 1 + i % ${SELLERS}),
-           (select company_id from bench_sellers where n = 1 + i % ${SELLERS}),
+           c.id, s.id, s.company_id,
            array['/uploads/images/bench/' || i || '.jpg'],
            now() - (${AUCTIONS} - i) * interval '1 second'
-      from generate_series(1, ${AUCTIONS}) i`);
+      from generate_series(1, ${AUCTIONS}) i
+      join bench_categories c on c.n = 1 + (i * 3) % ${CATEGORIES.length}
+      join bench_sellers s on s.n = 1 + i % ${SELLERS}`);
   await db.execute(sql`create table bench_auctions as select row_number() over (order by created_at, id) as n, id from auctions`);
   // Scheduled shows over the next 30 days, the live ones started within the hour, and some ended.
   await db.execute(sql`
     insert into live_sessions (title, seller_id, company_id, seller_slug, status, scheduled_at, cover_image_url)
     select 'Show ' || i, s.id, s.company_id, 'tienda-' || s.n,
            case when i <= ${SHOWS} then 'scheduled' else 'live' end,
-           case when i <= ${SHOWS} then now() + (i * 30 * 86400 / ${SHOWS}) * interval '1 second' else now() - interval '30 minutes' end,
+           case when i <= ${SHOWS} then now() + (i * ${Math.max(1, Math.floor(2_592_000 / SHOWS))}) * interval '1 second' else now() - interval '30 minutes' end,
            '/uploads/images/bench/cover-' || i || '.jpg'
       from generate_series(1, ${SHOWS + LIVE}) i join bench_sellers s on s.n = 1 + i % ${SELLERS}`);
   await db.execute(sql`

@@ -46,15 +46,39 @@ async function categoriesForSale(db: Db): Promise<StorefrontCategory[]> {
   ).map((c) => ({ id: c.id, name: c.name }));
 }
 
+/**
+ * The shows on now (never many at once: a few hundred at most), busiest first by the realtime
+ * viewer count, the first LIVE_MAX of them: so a crowd is never left out of the home by its start time.
+ */
+async function busiestLive(db: Db, filter: SQL, viewers: ViewerCount): Promise<string[]> {
+  const found = rows<{ id: string }>(
+    await db.execute(
+      sql`select s.id from live_sessions s where ${PUBLIC_SHOW} and s.status in ('live', 'paused') and ${filter} order by s.scheduled_at, s.id limit 1000`,
+    ),
+  );
+  return found
+    .map((r, i) => ({ id: r.id, i, n: viewers(r.id) }))
+    .sort((a, b) => b.n - a.n || a.i - b.i)
+    .slice(0, LIVE_MAX)
+    .map((r) => r.id);
+}
+
 /** GET /api/home: public; `viewerId` only fills `reminded`. */
 export async function readHome(db: Db, opts: { query: HomeQuery; viewerId: string | null; viewers: ViewerCount }): Promise<HomeAnswer> {
   const filter = opts.query.categoryId ? inCategory(opts.query.categoryId) : sql`true`;
   const [live, upcoming, categories] = await Promise.all([
-    readShows(db, {
-      where: sql`${PUBLIC_SHOW} and s.status in ('live', 'paused') and ${filter}`,
-      order: sql`s.scheduled_at, s.id`,
-      limit: LIVE_MAX,
-    }),
+    busiestLive(db, filter, opts.viewers).then((ids) =>
+      ids.length
+        ? readShows(db, {
+            where: sql`s.id in (${sql.join(
+              ids.map((id) => sql`${id}::uuid`),
+              sql`, `,
+            )})`,
+            order: sql`s.scheduled_at, s.id`,
+            limit: LIVE_MAX,
+          })
+        : [],
+    ),
     readShows(db, {
       where: sql`${PUBLIC_SHOW} and s.status = 'scheduled' and s.scheduled_at >= now() - ${LATE_START} and ${filter}`,
       order: sql`s.scheduled_at, s.id`,
