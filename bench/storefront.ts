@@ -143,7 +143,7 @@ async function seed(database: Database): Promise<Seeded> {
            array['/uploads/images/bench/' || i || '.jpg'],
            now() - (${AUCTIONS} - i) * interval '1 second'
       from generate_series(1, ${AUCTIONS}) i
-      join bench_categories c on c.n = 1 + (i * 3) % ${CATEGORIES.length}
+      join bench_categories c on c.n = 1 + (i / 7) % ${CATEGORIES.length}
       join bench_sellers s on s.n = 1 + i % ${SELLERS}`);
   await db.execute(sql`create table bench_auctions as select row_number() over (order by created_at, id) as n, id from auctions`);
   // Scheduled shows over the next 30 days, the live ones started within the hour, and some ended.

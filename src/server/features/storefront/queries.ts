@@ -63,8 +63,42 @@ async function busiestLive(db: Db, filter: SQL, viewers: ViewerCount): Promise<s
     .map((r) => r.id);
 }
 
+/** How long the categories for sale are served from memory before they are read again. */
+const CATEGORIES_FRESH_MS = 15_000;
+
+/**
+ * The categories for sale, kept in memory for CATEGORIES_FRESH_MS: finding which categories still
+ * have an open auction walks many auctions (no index holds category and openness together), and the
+ * chips change slowly. Once older, the last answer is served while one read refreshes it, so no
+ * buyer waits for it but the first.
+ */
+export function categoriesCache(db: Db) {
+  let cached: { value: StorefrontCategory[]; at: number } | null = null;
+  let refreshing: Promise<StorefrontCategory[]> | null = null;
+  const refresh = () => {
+    refreshing ??= categoriesForSale(db)
+      .then((value) => {
+        cached = { value, at: Date.now() };
+        return value;
+      })
+      .finally(() => {
+        refreshing = null;
+      });
+    return refreshing;
+  };
+  return async (): Promise<StorefrontCategory[]> => {
+    if (!cached) return refresh();
+    if (Date.now() - cached.at >= CATEGORIES_FRESH_MS) refresh().catch(() => undefined);
+    return cached.value;
+  };
+}
+export type CategoriesForSale = ReturnType<typeof categoriesCache>;
+
 /** GET /api/home: public; `viewerId` only fills `reminded`. */
-export async function readHome(db: Db, opts: { query: HomeQuery; viewerId: string | null; viewers: ViewerCount }): Promise<HomeAnswer> {
+export async function readHome(
+  db: Db,
+  opts: { query: HomeQuery; viewerId: string | null; viewers: ViewerCount; categories: CategoriesForSale },
+): Promise<HomeAnswer> {
   const filter = opts.query.categoryId ? inCategory(opts.query.categoryId) : sql`true`;
   const [live, upcoming, categories] = await Promise.all([
     busiestLive(db, filter, opts.viewers).then((ids) =>
@@ -84,7 +118,7 @@ export async function readHome(db: Db, opts: { query: HomeQuery; viewerId: strin
       order: sql`s.scheduled_at, s.id`,
       limit: UPCOMING_MAX,
     }),
-    categoriesForSale(db),
+    opts.categories(),
   ]);
   const [liveShows, upcomingShows] = await Promise.all([presentShows(db, live, opts), presentShows(db, upcoming, opts)]);
   // Busiest first; the same crowd, the one on air longest first (the read order).

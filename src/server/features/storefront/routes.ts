@@ -4,7 +4,7 @@ import { ZHomeQuery, ZSearchQuery, ZSellerParams } from '../../../domain/storefr
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { messages } from '../../messages.js';
-import { readHome, search } from './queries.js';
+import { categoriesCache, readHome, search } from './queries.js';
 import { readSellerPage } from './seller-page.js';
 
 /** The front door's field codes (src/domain/storefront.ts) in Spanish. */
@@ -30,9 +30,10 @@ export async function storefrontRoutes(fastify: FastifyInstance, ctx: AppContext
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, realtime } = ctx;
   const viewers = (sessionId: string) => realtime.viewerCount(sessionId);
+  const categories = categoriesCache(db);
 
   app.get('/api/home', { config: storefront, schema: { querystring: ZHomeQuery } }, async (req) =>
-    readHome(db, { query: req.query, viewerId: req.user?.id ?? null, viewers }),
+    readHome(db, { query: req.query, viewerId: req.user?.id ?? null, viewers, categories }),
   );
 
   app.get('/api/search', { config: { ...storefront, rateLimit: searchLimit }, schema: { querystring: ZSearchQuery } }, async (req) => search(db, req.query));
