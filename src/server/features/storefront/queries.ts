@@ -173,6 +173,8 @@ export async function search(db: Db, query: SearchQuery): Promise<SearchAnswer> 
            order by (s.status in ('live', 'paused')) desc, s.scheduled_at
            limit 1) sl on true
        where a.public_search_vector @@ ${match} ${category}
+         -- Implied by both cases below; said once so the closed auctions are dropped before the join.
+         and a.status <> 'ended'
          and (
            (sl.id is null and a.status = 'active' and a.end_time > now() and a.current_winner_id is null)
            or (sl.id is not null and not sl.rehearsal and sl.lot_status = 'queued' and a.status <> 'ended'
