@@ -25,7 +25,7 @@ import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
 import { connectDatabase, type Database, rows } from '../src/server/db/connect.js';
 import { migrateDatabase } from '../src/server/db/migrate.js';
-import { percentile, runOnEngines } from './support.js';
+import { percentile, runOnEngines, seedBuyers } from './support.js';
 
 const AUCTIONS = Number(process.env.AUCTIONS ?? 100_000);
 const SHOWS = Number(process.env.SHOWS ?? 2_000);
@@ -196,11 +196,13 @@ async function signIn(base: string, email: string): Promise<string> {
   return cookie.split(';')[0] as string;
 }
 
-async function round(url: string, cookie: string | null): Promise<{ p50Ms: number; p95Ms: number; bytes: number; statuses: number[] }> {
+/** One round of requests; with `cookies`, each request as the next buyer (the search is rate-limited per person). */
+async function round(url: string, cookies: string[] | null): Promise<{ p50Ms: number; p95Ms: number; bytes: number; statuses: number[] }> {
   const times: number[] = [];
   let bytes = 0;
   const statuses = new Set<number>();
   for (let i = 0; i < WARMUP + ITERATIONS; i++) {
+    const cookie = cookies ? cookies[i % cookies.length] : undefined;
     const started = performance.now();
     const res = await fetch(url, cookie ? { headers: { cookie } } : {});
     const body = await res.arrayBuffer();
@@ -231,20 +233,22 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
     const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     try {
       const buyer = await signIn(base, seeded.buyerEmail);
-      const queries: { name: string; url: string; cookie: string | null }[] = [
-        { name: 'home', url: '/api/home', cookie: null },
-        { name: 'homeSignedIn', url: '/api/home', cookie: buyer },
-        { name: 'homeCategory', url: `/api/home?categoryId=${seeded.categoryId}`, cookie: null },
-        { name: 'searchCommon', url: `/api/search?q=${encodeURIComponent('reloj')}`, cookie: null },
-        { name: 'searchTwoWords', url: `/api/search?q=${encodeURIComponent('bicicleta vintage')}`, cookie: null },
-        { name: 'searchRare', url: `/api/search?q=${encodeURIComponent('zenith restaurada 4')}`, cookie: null },
-        { name: 'searchCategory', url: `/api/search?q=${encodeURIComponent('casio')}&categoryId=${seeded.categoryId}`, cookie: null },
-        { name: 'sellerPage', url: `/api/sellers/${seeded.sellerSlug}`, cookie: buyer },
+      // The search allows 120 a minute per person: the bench searches as many signed-in buyers in turn.
+      const searchers = (await seedBuyers(database, config.sessionSecret, 60)).cookies;
+      const queries: { name: string; url: string; cookies: string[] | null }[] = [
+        { name: 'home', url: '/api/home', cookies: null },
+        { name: 'homeSignedIn', url: '/api/home', cookies: [buyer] },
+        { name: 'homeCategory', url: `/api/home?categoryId=${seeded.categoryId}`, cookies: null },
+        { name: 'searchCommon', url: `/api/search?q=${encodeURIComponent('reloj')}`, cookies: searchers },
+        { name: 'searchTwoWords', url: `/api/search?q=${encodeURIComponent('bicicleta vintage')}`, cookies: searchers },
+        { name: 'searchRare', url: `/api/search?q=${encodeURIComponent('zenith restaurada 4')}`, cookies: searchers },
+        { name: 'searchCategory', url: `/api/search?q=${encodeURIComponent('casio')}&categoryId=${seeded.categoryId}`, cookies: searchers },
+        { name: 'sellerPage', url: `/api/sellers/${seeded.sellerSlug}`, cookies: [buyer] },
       ];
       const results = [];
       for (const q of queries) {
         const rounds = [];
-        for (let r = 0; r < ROUNDS; r++) rounds.push(await round(`${base}${q.url}`, q.cookie));
+        for (let r = 0; r < ROUNDS; r++) rounds.push(await round(`${base}${q.url}`, q.cookies));
         results.push({
           query: q.name,
           url: q.url,
@@ -294,7 +298,7 @@ async function checkConsistency(base: string, buyer: string, seeded: Seeded) {
     home.upcoming.every((s, i, all) => i === 0 || (all[i - 1] as { scheduledAt: number }).scheduledAt <= s.scheduledAt) &&
     home.categories.length === CATEGORIES.length;
   const remindedShown = home.upcoming.some((s) => s.reminded);
-  const search = await get<SearchAnswer>(`/api/search?q=reloj`);
+  const search = await get<SearchAnswer>(`/api/search?q=reloj`, buyer);
   const searchHitsMatch = search.items.length > 0 && search.items.every((i) => foldText(i.name).includes('reloj'));
   const byCategory = await get<HomeAnswer>(`/api/home?categoryId=${seeded.categoryId}`);
   const categoryFilters = byCategory.upcoming.every((s) => s.categoryIds.includes(seeded.categoryId));
