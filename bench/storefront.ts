@@ -25,6 +25,7 @@ import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
 import { connectDatabase, type Database, rows } from '../src/server/db/connect.js';
 import { migrateDatabase } from '../src/server/db/migrate.js';
+import { SESSION_COOKIE } from '../src/server/sessions/store.js';
 import { percentile, runOnEngines, seedBuyers } from './support.js';
 
 const AUCTIONS = Number(process.env.AUCTIONS ?? 100_000);
@@ -234,7 +235,7 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
     try {
       const buyer = await signIn(base, seeded.buyerEmail);
       // The search allows 120 a minute per person: the bench searches as many signed-in buyers in turn.
-      const searchers = (await seedBuyers(database, config.sessionSecret, 60)).cookies;
+      const searchers = (await seedBuyers(database, config.sessionSecret, 60)).cookies.map((token) => `${SESSION_COOKIE}=${token}`);
       const queries: { name: string; url: string; cookies: string[] | null }[] = [
         { name: 'home', url: '/api/home', cookies: null },
         { name: 'homeSignedIn', url: '/api/home', cookies: [buyer] },
