@@ -260,7 +260,10 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
           statuses: [...new Set(rounds.flatMap((r) => r.statuses))],
         });
       }
-      const consistency = await checkConsistency(base, buyer, seeded);
+      const checks = await checkConsistency(base, buyer, seeded);
+      // A refused request (a 429 from the search's limit) measures nothing: the run is not consistent.
+      const answeredAll200 = results.every((r) => r.statuses.every((status) => status === 200));
+      const consistency = { ...checks, ok: checks.ok && answeredAll200, answeredAll200 };
       return {
         engine,
         auctions: AUCTIONS,
