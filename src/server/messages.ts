@@ -462,4 +462,16 @@ export const messages = {
       notificationIdsMax: 'Puedes marcar hasta 100 avisos a la vez.',
     },
   },
+  storefront: {
+    // The buyers' home, search and seller's page (src/domain/storefront.ts).
+    sellerNotFound: 'No encontramos esa tienda. Revisa el enlace o busca al vendedor desde el inicio.',
+    rateLimited: 'Demasiadas búsquedas seguidas. Espera un momento y vuelve a intentarlo.',
+    fields: {
+      searchRequired: 'Escribe qué buscas.',
+      searchTooShort: 'Escribe al menos 2 letras para buscar.',
+      searchTooLong: 'La búsqueda puede tener hasta 100 caracteres.',
+      categoryIdInvalid: 'La categoría no es válida.',
+      sellerSlugInvalid: 'La dirección de la tienda no es válida.',
+    },
+  },
 } as const;
