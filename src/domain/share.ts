@@ -13,5 +13,8 @@ export const ZShareCardParams = z.object({
 });
 
 export const ZSiteCardParams = z.object({
-  file: z.string().max(40).regex(/^martillo-[a-z0-9]{10}\.jpg$/),
+  file: z
+    .string()
+    .max(40)
+    .regex(/^martillo-[a-z0-9]{10}\.jpg$/),
 });

@@ -117,7 +117,10 @@ export function initialDataUrl(screen: Screen): string | null {
  * bend the element, and U+2028/U+2029 are escaped too: the text stays the same JSON.
  */
 export function dataBlock(url: string, json: string): string {
-  const safe = json.replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const safe = json
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
   return `<script type="application/json" data-initial-url="${escapeAttr(url)}">${safe}</script>`;
 }
 

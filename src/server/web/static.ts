@@ -62,7 +62,10 @@ export async function webRoutes(
     const page = pages.render(url, req.headers['accept-encoding'], { ...(head ? { head } : {}), ...(data ? { bodyEnd: data } : {}) });
     // A signed-in visitor's data (their bookmarks, whom they follow) is theirs: no shared cache keeps it.
     const personal = Boolean(data && req.headers.cookie);
-    reply.header('Cache-Control', personal ? 'private, no-cache' : 'no-cache').header('Vary', 'Accept-Encoding').type('text/html; charset=utf-8');
+    reply
+      .header('Cache-Control', personal ? 'private, no-cache' : 'no-cache')
+      .header('Vary', 'Accept-Encoding')
+      .type('text/html; charset=utf-8');
     if (page.encoding !== 'identity') reply.header('Content-Encoding', page.encoding);
     return reply.send(page.body);
   });
@@ -93,7 +96,7 @@ async function initialData(app: FastifyInstance, req: FastifyRequest, pathname: 
       timer = setTimeout(() => resolve(null), INITIAL_DATA_WAIT_MS);
     });
     const res = await Promise.race([answer, late]);
-    if (!res || res.statusCode !== 200 || !String(res.headers['content-type'] ?? '').startsWith('application/json')) return '';
+    if (res?.statusCode !== 200 || !String(res.headers['content-type'] ?? '').startsWith('application/json')) return '';
     return dataBlock(target, res.body);
   } catch {
     return '';

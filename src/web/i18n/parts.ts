@@ -16,6 +16,8 @@ export const PUBLIC_NAMESPACES: readonly string[] = [
   'prebids',
   'unpaid.buyer',
   'purchases.nav',
+  // Compartir: on the auction page, the live page and a seller's page.
+  'share',
 ];
 
 /**

@@ -40,7 +40,7 @@ export function escapeXml(text: string): string {
 
 /** A character's advance in DejaVu Sans Bold, in ems, roughly: enough to wrap without measuring. */
 function charWidth(c: string): number {
-  if (' .,;:!¡|iIlj\'’'.includes(c)) return 0.34;
+  if (" .,;:!¡|iIlj'’".includes(c)) return 0.34;
   if ('ftr()[]'.includes(c)) return 0.48;
   if ('mwMW@%'.includes(c)) return 0.95;
   if (/[A-ZÁÉÍÓÚÑÜ0-9]/.test(c)) return 0.74;
@@ -49,7 +49,7 @@ function charWidth(c: string): number {
 const textWidth = (text: string, size: number) => [...text].reduce((sum, c) => sum + charWidth(c), 0) * size;
 
 /** Cuts a line to `width`, ending it with an ellipsis when it had to be cut. */
-function fit(text: string, size: number, width: number): string {
+function fitLine(text: string, size: number, width: number): string {
   if (textWidth(text, size) <= width) return text;
   const chars = [...text];
   while (chars.length > 0 && textWidth(`${chars.join('').trimEnd()}…`, size) > width) chars.pop();
@@ -69,17 +69,17 @@ export function wrapText(text: string, size: number, width: number, maxLines: nu
       continue;
     }
     if (lines.length === maxLines - 1) {
-      lines.push(fit(`${line} ${words.slice(i).join(' ')}`, size, width));
+      lines.push(fitLine(`${line} ${words.slice(i).join(' ')}`, size, width));
       return lines;
     }
-    lines.push(fit(line, size, width));
+    lines.push(fitLine(line, size, width));
     line = word;
   }
-  if (line) lines.push(fit(line, size, width));
+  if (line) lines.push(fitLine(line, size, width));
   return lines;
 }
 
-const FONT = "DejaVu Sans, Liberation Sans, Arial, sans-serif";
+const FONT = 'DejaVu Sans, Liberation Sans, Arial, sans-serif';
 const MARGIN = 56;
 
 /** The Martillo mark (the favicon's hammer) and the name, at the top right. */
@@ -102,14 +102,12 @@ export function overlaySvg(picture: CardPicture, opts: { hasPhoto: boolean }): s
   const width = CARD_WIDTH - 2 * MARGIN;
   const titleSize = 60;
   const title = wrapText(picture.title, titleSize, width - 24, 2);
-  const seller = fit(picture.seller, 34, width);
-  const detail = fit(picture.detail, 32, width);
+  const seller = fitLine(picture.seller, 34, width);
+  const detail = fitLine(picture.detail, 32, width);
   const detailY = CARD_HEIGHT - 56;
   const sellerY = detailY - 50;
   const lastTitleY = sellerY - 62;
-  const titleLines = title
-    .map((line, i) => `<tspan x="${MARGIN}" y="${lastTitleY - (title.length - 1 - i) * 72}">${escapeXml(line)}</tspan>`)
-    .join('');
+  const titleLines = title.map((line, i) => `<tspan x="${MARGIN}" y="${lastTitleY - (title.length - 1 - i) * 72}">${escapeXml(line)}</tspan>`).join('');
   const shade = opts.hasPhoto
     ? `<linearGradient id="shade" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#000" stop-opacity="0.45"/><stop offset="0.35" stop-color="#000" stop-opacity="0.15"/><stop offset="0.6" stop-color="#000" stop-opacity="0.55"/><stop offset="1" stop-color="#000" stop-opacity="0.88"/></linearGradient>`
     : `<linearGradient id="shade" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#b8432f"/><stop offset="1" stop-color="#4a140b"/></linearGradient>`;

@@ -4,8 +4,8 @@ import { livePath } from '../../../domain/live-public.js';
 import { formatMoney } from '../../../domain/money.js';
 import { storePath } from '../../../domain/screens.js';
 import { type Db, rows } from '../../db/connect.js';
-import { sellerForStoreSlug } from '../../reads/store-slugs.js';
 import { messages } from '../../messages.js';
+import { sellerForStoreSlug } from '../../reads/store-slugs.js';
 import { mexicoCityDate } from './dates.js';
 
 /**

@@ -67,7 +67,8 @@ export function createS3Storage(config: S3StorageConfig): Storage {
         const object = await client.send(new commands.GetObjectCommand({ Bucket: config.bucket, Key: key }));
         return object.Body ? Buffer.from(await object.Body.transformToByteArray()) : null;
       } catch (err) {
-        if ((err as { name?: string }).name === 'NoSuchKey' || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return null;
+        if ((err as { name?: string }).name === 'NoSuchKey' || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404)
+          return null;
         throw err;
       }
     },

@@ -37,7 +37,12 @@ beforeAll(async () => {
   await writeFile(path.join(parent, 'index.html'), html);
   await writeFile(path.join(parent, 'assets/index-Ab12Cd34.js'), 'export {};\n');
   server = await startTestServer({ webDir: parent, listen: false, env: { PUBLIC_URL: SITE } });
-  const seller = await buildActor(server, { email: `vende-${randomUUID().slice(0, 6)}@ejemplo.mx`, name: 'Juana Vende', roles: ['seller', 'buyer'], companyId: 'relojeria' });
+  const seller = await buildActor(server, {
+    email: `vende-${randomUUID().slice(0, 6)}@ejemplo.mx`,
+    name: 'Juana Vende',
+    roles: ['seller', 'buyer'],
+    companyId: 'relojeria',
+  });
   sellerId = seller.id;
   // A profile's company gets its record by a trigger: named here with markup to be escaped.
   await server.ctx.db
@@ -61,7 +66,12 @@ const page = async (url: string, cookie?: string) => {
 /** The value of one meta tag (property= or name=), unescaped as a crawler reads it. */
 function meta(body: string, key: string): string | undefined {
   const found = new RegExp(`<meta (?:property|name)="${key.replace(/[.:]/g, '\\$&')}" content="([^"]*)">`).exec(body)?.[1];
-  return found?.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return found
+    ?.replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 /** A photo in the storage provider, as an upload leaves it; its URL as a record keeps it. */
@@ -120,7 +130,13 @@ describe("a show's page", () => {
   });
 
   it('says EN VIVO when the show is live, and draws the lot on the block', async () => {
-    const session = await buildSession(server.ctx.db, { sellerId, companyId: 'relojeria', sellerSlug: 'relojeria-la-hora', title: 'Relojes en vivo', status: 'live' });
+    const session = await buildSession(server.ctx.db, {
+      sellerId,
+      companyId: 'relojeria',
+      sellerSlug: 'relojeria-la-hora',
+      title: 'Relojes en vivo',
+      status: 'live',
+    });
     const photo = await storedPhoto('#7a1f5c');
     const auction = await buildAuction(server.ctx.db, { companyId: 'relojeria', sellerId, status: 'live', images: [photo] });
     const lot = await buildLot(server.ctx.db, { sessionId: session.id, auctionId: auction.id });
@@ -135,7 +151,14 @@ describe("a show's page", () => {
 
 describe("an auction's page", () => {
   it('carries its name, price and seller', async () => {
-    const auction = await buildAuction(server.ctx.db, { companyId: 'relojeria', sellerId, name: 'Seiko 5 de 1970', status: 'active', startingPrice: 800, currentPrice: 1234 });
+    const auction = await buildAuction(server.ctx.db, {
+      companyId: 'relojeria',
+      sellerId,
+      name: 'Seiko 5 de 1970',
+      status: 'active',
+      startingPrice: 800,
+      currentPrice: 1234,
+    });
     const body = (await page(`/auctions/${auction.id}`)).body;
     expect(meta(body, 'og:title')).toBe('Seiko 5 de 1970');
     expect(meta(body, 'og:description')).toContain(formatMoney(1234));
@@ -204,7 +227,14 @@ describe('what is not public gets the generic preview', () => {
 describe('the card picture', () => {
   it('is a 1200×630 JPEG under 300 KB, cached for good under its hash', async () => {
     const photo = await storedPhoto('#3a7bd5');
-    const session = await buildSession(server.ctx.db, { sellerId, companyId: 'relojeria', sellerSlug: 'relojeria-la-hora', title: HOSTILE, status: 'live', coverImageUrl: photo });
+    const session = await buildSession(server.ctx.db, {
+      sellerId,
+      companyId: 'relojeria',
+      sellerSlug: 'relojeria-la-hora',
+      title: HOSTILE,
+      status: 'live',
+      coverImageUrl: photo,
+    });
     const image = meta((await page(`/live/relojeria-la-hora/${session.id}`)).body, 'og:image') ?? '';
     const res = await picture(image);
     expect(res.statusCode).toBe(200);
@@ -229,7 +259,13 @@ describe('the card picture', () => {
   });
 
   it('changes its address when the title or the status changes; an older address leads to the current one', async () => {
-    const session = await buildSession(server.ctx.db, { sellerId, companyId: 'relojeria', sellerSlug: 'relojeria-la-hora', title: 'Antes', status: 'scheduled' });
+    const session = await buildSession(server.ctx.db, {
+      sellerId,
+      companyId: 'relojeria',
+      sellerSlug: 'relojeria-la-hora',
+      title: 'Antes',
+      status: 'scheduled',
+    });
     const first = picturePath(await liveCard(server.ctx.db, session.id));
     await server.ctx.db.update(liveSessions).set({ title: 'Después' }).where(eq(liveSessions.id, session.id));
     const renamed = picturePath(await liveCard(server.ctx.db, session.id));
@@ -264,7 +300,11 @@ describe('a photo is read through storage, never from an address', () => {
     await new Promise<void>((resolve) => outside.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = outside.address() as AddressInfo;
-      const auction = await buildAuction(server.ctx.db, { companyId: 'relojeria', status: 'active', images: [`http://127.0.0.1:${port}/uploads/images/a.jpg`] });
+      const auction = await buildAuction(server.ctx.db, {
+        companyId: 'relojeria',
+        status: 'active',
+        images: [`http://127.0.0.1:${port}/uploads/images/a.jpg`],
+      });
       const image = meta((await page(`/auctions/${auction.id}`)).body, 'og:image') ?? '';
       const res = await picture(image);
       expect(res.statusCode).toBe(200);
