@@ -20,8 +20,6 @@ const MAX_CARDS = 1_000;
 /** Pictures kept in memory (about 50–200 KB each). */
 const MAX_PICTURES = 64;
 
-export const CARD_KINDS = ['live', 'auction', 'tienda'] as const satisfies readonly CardKind[];
-
 /** The site's own card: the generic preview for any page without one of its own. */
 const SITE_PICTURE: CardPicture = {
   title: messages.share.siteTagline,
