@@ -107,7 +107,8 @@ export function screenFetches(screen: Screen): string[] {
  */
 export function initialDataUrl(screen: Screen): string | null {
   if (screen.kind === 'home') return '/api/home';
-  if (screen.kind === 'store') return `/api/sellers/${encodeURIComponent(screen.slug)}`;
+  // Only a slug's own characters (slugify's): nothing a crafted link could turn into another API path.
+  if (screen.kind === 'store') return /^[A-Za-z0-9_-]{1,100}$/.test(screen.slug) ? `/api/sellers/${encodeURIComponent(screen.slug)}` : null;
   return null;
 }
 

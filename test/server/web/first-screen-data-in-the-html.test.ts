@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveSessions } from '../../../src/server/db/schema.js';
-import { dataBlock } from '../../../src/server/web/preload.js';
+import { dataBlock, initialDataUrl } from '../../../src/server/web/preload.js';
 import { buildActor } from '../../support/actors.js';
 import { buildSession } from '../../support/factories.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
@@ -98,6 +98,12 @@ describe('the first screen’s data in the HTML', () => {
     const unknown = await get('/tienda/nadie-vende-aqui');
     expect(unknown.statusCode).toBe(200);
     expect(unknown.body).not.toContain('data-initial-url');
+    // A slug no seller can have is not asked at all: no other API path is reachable through it.
+    for (const crafted of ['/tienda/..', '/tienda/..%2Fme', '/tienda/%2e%2e']) {
+      const res = await get(crafted);
+      expect(res.statusCode, crafted).toBe(200);
+      expect(res.body, crafted).not.toContain('data-initial-url="/api/sellers/');
+    }
   });
 
   it("the home's and the seller page's code is preloaded with the HTML", async () => {
@@ -109,6 +115,15 @@ describe('the first screen’s data in the HTML', () => {
     for (const url of ['/buscar', `/auctions/${randomUUID()}`, '/admin']) {
       expect((await get(url)).body).not.toContain('data-initial-url');
     }
+  });
+});
+
+describe('initialDataUrl', () => {
+  it("asks the seller's page of a slug only, never a path a crafted slug could reach", () => {
+    expect(initialDataUrl({ kind: 'store', slug: 'relojeria-la-hora' })).toBe('/api/sellers/relojeria-la-hora');
+    for (const slug of ['..', '../me', 'a/b', 'a?b', 'x'.repeat(101), '']) expect(initialDataUrl({ kind: 'store', slug }), slug).toBeNull();
+    expect(initialDataUrl({ kind: 'home' })).toBe('/api/home');
+    expect(initialDataUrl({ kind: 'search' })).toBeNull();
   });
 });
 
