@@ -36,6 +36,7 @@ import { unpaidRoutes } from './features/payments/unpaid/routes.js';
 import { prebidsRoutes } from './features/prebids/routes.js';
 import { profileRoutes } from './features/profile/routes.js';
 import { sellerApplicationsRoutes } from './features/seller-applications/routes.js';
+import { createShare, shareRoutes } from './features/share/index.js';
 import { storefrontRoutes } from './features/storefront/routes.js';
 import { usersRoutes } from './features/users/routes.js';
 import { installSessionLoader } from './http/auth-hooks.js';
@@ -265,9 +266,12 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => showBillingRoutes(scope, ctx));
   await app.register(async (scope) => alertsRoutes(scope, ctx));
   await app.register(async (scope) => storefrontRoutes(scope, ctx));
+  // Link previews: the card pictures' routes, and each page's og: tags (handed to the web layer, which imports no feature).
+  const share = createShare({ db: database.db, storage, publicUrl: config.publicUrl });
+  await app.register(async (scope) => shareRoutes(scope, { share }));
   if (opts.webDir) {
     const sourceMaps = config.ops.serveSourceMaps ? createOpsAccess(config.ops, config.trustProxy) : null;
-    await app.register(async (scope) => webRoutes(scope, { distDir: opts.webDir as string, sourceMaps }));
+    await app.register(async (scope) => webRoutes(scope, { distDir: opts.webDir as string, sourceMaps, pageHead: share.pageHead }));
   }
 
   // Everything that runs by itself: the event reactions, then the jobs (jobs.ts, reactions.ts).

@@ -35,6 +35,11 @@ const SCREEN_SOURCES: Partial<Record<Screen['kind'], string>> = {
   auction: 'src/web/public/auction-page.tsx',
   live: 'src/web/public/live-page.tsx',
   pay: 'src/web/public/pay-page.tsx',
+  home: 'src/web/public/home/home-page.tsx',
+  search: 'src/web/public/search/search-page.tsx',
+  store: 'src/web/public/store/store-page.tsx',
+  alerts: 'src/web/public/alerts/alerts-page.tsx',
+  sell: 'src/web/public/sell/sell-page.tsx',
 };
 
 const ATTR_ESCAPES: Record<string, string> = { '&': '&amp;', '"': '&quot;', "'": '&#39;', '<': '&lt;', '>': '&gt;' };
@@ -95,6 +100,31 @@ export function screenFetches(screen: Screen): string[] {
   }
 }
 
+/**
+ * The API read whose answer a screen's first paint needs, sent inside the HTML (static.ts) so a cold
+ * load paints without a spinner: the address exactly as the page's client asks for it
+ * (src/web/api/initial-data.ts matches it byte for byte).
+ */
+export function initialDataUrl(screen: Screen): string | null {
+  if (screen.kind === 'home') return '/api/home';
+  // Only a slug's own characters (slugify's): nothing a crafted link could turn into another API path.
+  if (screen.kind === 'store') return /^[A-Za-z0-9_-]{1,100}$/.test(screen.slug) ? `/api/sellers/${encodeURIComponent(screen.slug)}` : null;
+  return null;
+}
+
+/**
+ * A JSON answer as a data block (`type="application/json"`: never run, so the CSP's no-inline-script
+ * rule holds). Every `<` is written `\u003c`, so no `</script>` or `<!--` in the data can end or
+ * bend the element, and U+2028/U+2029 are escaped too: the text stays the same JSON.
+ */
+export function dataBlock(url: string, json: string): string {
+  const safe = json
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+  return `<script type="application/json" data-initial-url="${escapeAttr(url)}">${safe}</script>`;
+}
+
 const moduleTag = (file: string) => `<link rel="modulepreload" crossorigin href="/${escapeAttr(file)}">`;
 const styleTag = (file: string) => `<link rel="preload" as="style" crossorigin href="/${escapeAttr(file)}">`;
 const fetchTag = (url: string) => `<link rel="preload" as="fetch" crossorigin href="${escapeAttr(url)}">`;
@@ -119,9 +149,21 @@ export function negotiateEncoding(header: string | undefined): Encoding {
   return 'identity';
 }
 
+/** What a request adds to the page: its own head (title, description, link preview) and what goes before `</body>`. */
+export interface PageExtras {
+  /** Replaces index.html's own `<title>` and description. */
+  head?: string;
+  bodyEnd?: string;
+}
+
 export interface IndexPages {
-  /** index.html for a path (the screen's preloads in its head), encoded as asked. */
-  render(pathname: string, accept: string | undefined): { body: Buffer; encoding: Encoding };
+  /** index.html for a path (the screen's preloads in its head, and the request's extras), encoded as asked. */
+  render(pathname: string, accept: string | undefined, extras?: PageExtras): { body: Buffer; encoding: Encoding };
+}
+
+/** index.html without its own title and description, for a page that brings its own. */
+function withoutGenericHead(html: string): string {
+  return html.replace(/<title>[^<]*<\/title>\s*/i, '').replace(/<meta\s+name="description"[^>]*>\s*/i, '');
 }
 
 /** Reads index.html and the manifest once; the HTML with each screen kind's chunk preloads is kept. */
@@ -130,6 +172,8 @@ export function indexPages(distDir: string): IndexPages {
   const manifestFile = path.join(distDir, '.vite/manifest.json');
   const manifest: Manifest = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest) : {};
   const headEnd = html.indexOf('</head>');
+  const bare = withoutGenericHead(html);
+  const bareHeadEnd = bare.indexOf('</head>');
   const perKind = new Map<Screen['kind'], string>();
   const chunkTags = (kind: Screen['kind']) => {
     let tags = perKind.get(kind);
@@ -141,10 +185,17 @@ export function indexPages(distDir: string): IndexPages {
     return tags;
   };
   return {
-    render(pathname, accept) {
+    render(pathname, accept, extras = {}) {
       const screen = screenForPath(pathname);
-      const tags = headEnd < 0 ? '' : screenFetches(screen).map(fetchTag).join('') + chunkTags(screen.kind);
-      const text = tags ? html.slice(0, headEnd) + tags + html.slice(headEnd) : html;
+      const own = extras.head !== undefined && bareHeadEnd >= 0;
+      const template = own ? bare : html;
+      const end = own ? bareHeadEnd : headEnd;
+      const tags = end < 0 ? '' : (extras.head ?? '') + screenFetches(screen).map(fetchTag).join('') + chunkTags(screen.kind);
+      let text = tags ? template.slice(0, end) + tags + template.slice(end) : template;
+      if (extras.bodyEnd) {
+        const bodyEnd = text.lastIndexOf('</body>');
+        text = bodyEnd < 0 ? text + extras.bodyEnd : text.slice(0, bodyEnd) + extras.bodyEnd + text.slice(bodyEnd);
+      }
       const encoding = negotiateEncoding(accept);
       const raw = Buffer.from(text);
       if (encoding === 'br') {

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { screenForPath } from '../../domain/screens.js';
 import type { OpsAccess } from '../http/ops-access.js';
-import { indexPages } from './preload.js';
+import { dataBlock, indexPages, initialDataUrl } from './preload.js';
 import { sourceMapsDir } from './source-maps.js';
 
 const NOT_SPA = /^\/(api|auth|socket\.io|uploads)(\/|$)|^\/(healthz|readyz|metrics)$/;
@@ -15,8 +16,15 @@ const NOT_SPA = /^\/(api|auth|socket\.io|uploads)(\/|$)|^\/(healthz|readyz|metri
  * and `Vary: Accept-Encoding`; a client that accepts neither gets the original. index.html carries,
  * per path, the preloads of the screen's code and first API reads (preload.ts). Source maps are not
  * in the folder (source-maps.ts); `sourceMaps` serves them from beside it to those it lets in.
+ *
+ * Per request: `pageHead` (the share feature's, handed in by app.ts) gives the page its title,
+ * description and link preview; and the home's and a seller page's first API answer is put in the
+ * HTML as a data block (`initialData`), asked of this server itself with the visitor's cookie.
  */
-export async function webRoutes(app: FastifyInstance, opts: { distDir: string; sourceMaps?: OpsAccess | null }): Promise<void> {
+export async function webRoutes(
+  app: FastifyInstance,
+  opts: { distDir: string; sourceMaps?: OpsAccess | null; pageHead?: (pathname: string) => Promise<string> },
+): Promise<void> {
   const index = path.join(opts.distDir, 'index.html');
   if (!existsSync(index)) {
     app.log.warn(`No web bundle at ${opts.distDir}: run "npm run build".`);
@@ -50,9 +58,49 @@ export async function webRoutes(app: FastifyInstance, opts: { distDir: string; s
     // Files that exist have their own routes (wildcard: false); a missing asset is a 404, not the app.
     const url = req.url.split('?')[0] ?? '/';
     if (NOT_SPA.test(url) || /\.[a-z0-9]+$/i.test(url)) return reply.callNotFound();
-    const page = pages.render(url, req.headers['accept-encoding']);
-    reply.header('Cache-Control', 'no-cache').header('Vary', 'Accept-Encoding').type('text/html; charset=utf-8');
+    const [head, data] = await Promise.all([opts.pageHead ? opts.pageHead(url).catch(() => undefined) : undefined, initialData(app, req, url)]);
+    const page = pages.render(url, req.headers['accept-encoding'], { ...(head ? { head } : {}), ...(data ? { bodyEnd: data } : {}) });
+    // A signed-in visitor's data (their bookmarks, whom they follow) is theirs: no shared cache keeps it.
+    const personal = Boolean(data && req.headers.cookie);
+    reply
+      .header('Cache-Control', personal ? 'private, no-cache' : 'no-cache')
+      .header('Vary', 'Accept-Encoding')
+      .type('text/html; charset=utf-8');
     if (page.encoding !== 'identity') reply.header('Content-Encoding', page.encoding);
     return reply.send(page.body);
   });
+}
+
+/** The most the page waits for its first data: past this it is sent without, and the page asks as usual. */
+const INITIAL_DATA_WAIT_MS = 800;
+
+/**
+ * The screen's first API answer as a data block, or '' (no such screen, any answer but a 200 JSON,
+ * an error, too slow). Asked of this same server through inject, as the visitor (their cookie and
+ * address, so the route's rate limit and `reminded`/`following` are theirs).
+ */
+async function initialData(app: FastifyInstance, req: FastifyRequest, pathname: string): Promise<string> {
+  const target = initialDataUrl(screenForPath(pathname));
+  if (!target) return '';
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const answer = Promise.resolve(
+      app.inject({
+        method: 'GET',
+        url: target,
+        remoteAddress: req.ip,
+        headers: { accept: 'application/json', ...(req.headers.cookie ? { cookie: req.headers.cookie } : {}) },
+      }),
+    ).catch(() => null);
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), INITIAL_DATA_WAIT_MS);
+    });
+    const res = await Promise.race([answer, late]);
+    if (res?.statusCode !== 200 || !String(res.headers['content-type'] ?? '').startsWith('application/json')) return '';
+    return dataBlock(target, res.body);
+  } catch {
+    return '';
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -173,3 +173,16 @@ export function VolumeOffIcon(props: IconProps) {
     </Svg>
   );
 }
+
+/** Share: three dots joined (the usual share mark on Android and the web). */
+export function ShareIcon(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <circle cx="18" cy="5" r="3" />
+      <circle cx="6" cy="12" r="3" />
+      <circle cx="18" cy="19" r="3" />
+      <path d="m8.6 13.5 6.8 4" />
+      <path d="m15.4 6.5-6.8 4" />
+    </Svg>
+  );
+}

@@ -19,6 +19,8 @@ export const PUBLIC_NAMESPACES: readonly string[] = [
   // The buyers' header (components/site-header) on every public page, and its bell.
   'header',
   'bell',
+  // Compartir: on the auction page, the live page and a seller's page.
+  'share',
 ];
 
 /**

@@ -21,9 +21,16 @@ const PUBLIC_SOURCES = [
   ...sourcesUnder(path.join(WEB, 'api')),
   ...sourcesUnder(path.join(WEB, 'components/site-header')),
   ...['App.tsx', 'main.tsx', 'routes.ts', 'lib/profile-form.ts'].map((file) => path.join(WEB, file)),
-  ...['auction-status-badge.tsx', 'brand-mark.tsx', 'error-screen.tsx', 'loading-screen.tsx', 'profile-form.tsx', 'profile-modal.tsx', 'site-footer.tsx'].map(
-    (file) => path.join(WEB, 'components', file),
-  ),
+  ...[
+    'auction-status-badge.tsx',
+    'brand-mark.tsx',
+    'error-screen.tsx',
+    'loading-screen.tsx',
+    'profile-form.tsx',
+    'profile-modal.tsx',
+    'share-button.tsx',
+    'site-footer.tsx',
+  ].map((file) => path.join(WEB, 'components', file)),
 ];
 
 /** The catalogue sections a file names in quoted keys, two levels deep ('bidding.errors', `auctions.status.${s}`). */

@@ -29,8 +29,8 @@ export function s3UrlFor(config: Pick<S3StorageConfig, 'publicUrl'>, key: string
 }
 
 /**
- * Objects in a bucket of S3 or an S3-compatible service. Reads never pass through this server:
- * pages load images from `publicUrl` (the bucket made public, or a CDN in front of it).
+ * Objects in a bucket of S3 or an S3-compatible service. Pages load images from `publicUrl` (the
+ * bucket made public, or a CDN in front of it); the server reads one only to draw a share card.
  */
 export function createS3Storage(config: S3StorageConfig): Storage {
   // The SDK is loaded on the first upload: a server on local disk, or one that only reads, never pays for it.
@@ -60,6 +60,17 @@ export function createS3Storage(config: S3StorageConfig): Storage {
       // S3 answers 204 for a key that is not there too, as the local provider ignores a missing file.
       const { client, commands } = await connect();
       await client.send(new commands.DeleteObjectCommand({ Bucket: config.bucket, Key: key }));
+    },
+    async read(key) {
+      const { client, commands } = await connect();
+      try {
+        const object = await client.send(new commands.GetObjectCommand({ Bucket: config.bucket, Key: key }));
+        return object.Body ? Buffer.from(await object.Body.transformToByteArray()) : null;
+      } catch (err) {
+        if ((err as { name?: string }).name === 'NoSuchKey' || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404)
+          return null;
+        throw err;
+      }
     },
   };
 }

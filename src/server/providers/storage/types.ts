@@ -9,6 +9,8 @@ export interface Storage {
   /** Stores `body` under `key` (a relative path such as `images/2026/11/<id>.jpg`) and answers its public URL. */
   put(key: string, body: Buffer, contentType: string): Promise<{ url: string }>;
   delete(key: string): Promise<void>;
+  /** The bytes stored under `key`, or null when there are none (the share card reads photos this way, never by URL). */
+  read(key: string): Promise<Buffer | null>;
   /** The public URL of a key, without touching storage. */
   urlFor(key: string): string;
   /** Local disk only: the folder served at `/uploads/`. */

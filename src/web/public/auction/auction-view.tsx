@@ -2,6 +2,7 @@ import { Group, Stack, Text, Title } from '@mantine/core';
 import type { PublicAuction } from '../../../domain/auctions.js';
 import { mayTakePrebids } from '../../../domain/bid-rules.js';
 import { AuctionStatusBadge } from '../../components/auction-status-badge';
+import { ShareButton } from '../../components/share-button';
 import { useTranslation } from '../../i18n';
 import { clockOffset } from '../../lib/countdown';
 import { BidHistory } from '../bidding/bid-history';
@@ -49,6 +50,7 @@ export function AuctionView({ auction, receivedAt }: { auction: PublicAuction; r
             {t('bidding.details.seller')}: {auction.companyName}
           </Text>
         )}
+        <ShareButton title={auction.name} url={`/auctions/${auction.id}`} />
       </Stack>
       <div className={classes.bid}>
         <Stack gap="md">

@@ -1,5 +1,7 @@
 import { Alert, Button, Stack, Text, Title } from '@mantine/core';
+import { livePath } from '../../../domain/live-public.js';
 import { ChatIcon, ClockIcon } from '../../components/icons';
+import { ShareButton } from '../../components/share-button';
 import { useTranslation } from '../../i18n';
 import { ChatPanel } from '../chat/chat-slots';
 import { CurrentLot } from './current-lot';
@@ -44,6 +46,7 @@ export function WideShow({ show, video }: { show: ShowModel; video: ShowVideo })
             {t('live.whatsapp')}
           </Button>
         )}
+        <ShareButton title={session.title} url={livePath(session)} />
       </Stack>
 
       {pageState === 'paused' && (

@@ -57,6 +57,14 @@ describe('S3 storage', () => {
     await expect(storage.delete(key)).resolves.toBeUndefined();
   });
 
+  it('reads an object back (the share card draws a stored photo), and null for a missing key', async () => {
+    const key = newKey();
+    const body = Buffer.from('foto guardada');
+    await storage.put(key, body, 'image/jpeg');
+    expect((await storage.read(key))?.equals(body)).toBe(true);
+    expect(await storage.read(newKey())).toBeNull();
+  });
+
   it('encodes each segment of a key in its URL', async () => {
     const key = 'images/2026/11/foto con espacio#1.jpg';
     const { url } = await storage.put(key, Buffer.from('x'), 'image/jpeg');

@@ -1,7 +1,9 @@
 import { VisuallyHidden } from '@mantine/core';
+import { livePath } from '../../../../domain/live-public.js';
 import { ChatIcon, ChevronLeftIcon, EyeIcon, VolumeIcon, VolumeOffIcon } from '../../../components/icons';
+import { ShareButton } from '../../../components/share-button';
 import { useTranslation } from '../../../i18n';
-import { PurchasesLink, useIsSignedIn } from '../../purchases/purchases-link';
+import { PurchasesLink } from '../../purchases/purchases-link';
 import type { VideoSound } from '../live-video';
 import type { ShowModel } from '../show-model';
 import classes from './phone-show.module.css';
@@ -11,7 +13,6 @@ export function PhoneTopBar({ show, sound }: { show: ShowModel; sound: VideoSoun
   const { t } = useTranslation();
   const { session, pageState, viewerCount } = show;
   const status = sound.isStopped ? 'stopped' : pageState;
-  const isSignedIn = useIsSignedIn();
   return (
     <>
       <header className={classes.topBar}>
@@ -37,43 +38,43 @@ export function PhoneTopBar({ show, sound }: { show: ShowModel; sound: VideoSoun
           </span>
         )}
       </header>
-      {(sound.isPlaying || sound.canSaveData || session.whatsappLink || isSignedIn) && (
-        <div className={classes.topActions}>
-          {sound.isPlaying && (
-            <button type="button" className={classes.pill} onClick={sound.toggleSound} aria-pressed={!sound.muted} data-testid="audio-toggle">
-              {sound.muted ? <VolumeIcon size={18} aria-hidden="true" /> : <VolumeOffIcon size={18} aria-hidden="true" />}
-              {sound.muted ? t('live.video.unmute') : t('live.video.mute')}
-            </button>
-          )}
-          {sound.canSaveData && (
-            <button
-              type="button"
-              className={classes.pill}
-              onClick={sound.toggleDataSaver}
-              aria-pressed={sound.dataSaver}
-              data-testid="data-saver-toggle"
-              title={t('live.video.dataSaverHint')}
-            >
-              {t('live.video.dataSaver')}
-            </button>
-          )}
-          {session.whatsappLink && (
-            <a
-              href={session.whatsappLink}
-              target="_blank"
-              rel="noopener noreferrer"
-              className={classes.pill}
-              data-kind="whatsapp"
-              aria-label={t('live.whatsapp')}
-              data-testid="whatsapp-link"
-            >
-              <ChatIcon size={18} aria-hidden="true" />
-              {t('live.phone.whatsapp')}
-            </a>
-          )}
-          <PurchasesLink className={classes.pill} />
-        </div>
-      )}
+      {/* Compartir is always there, so the row always shows. */}
+      <div className={classes.topActions}>
+        {sound.isPlaying && (
+          <button type="button" className={classes.pill} onClick={sound.toggleSound} aria-pressed={!sound.muted} data-testid="audio-toggle">
+            {sound.muted ? <VolumeIcon size={18} aria-hidden="true" /> : <VolumeOffIcon size={18} aria-hidden="true" />}
+            {sound.muted ? t('live.video.unmute') : t('live.video.mute')}
+          </button>
+        )}
+        {sound.canSaveData && (
+          <button
+            type="button"
+            className={classes.pill}
+            onClick={sound.toggleDataSaver}
+            aria-pressed={sound.dataSaver}
+            data-testid="data-saver-toggle"
+            title={t('live.video.dataSaverHint')}
+          >
+            {t('live.video.dataSaver')}
+          </button>
+        )}
+        {session.whatsappLink && (
+          <a
+            href={session.whatsappLink}
+            target="_blank"
+            rel="noopener noreferrer"
+            className={classes.pill}
+            data-kind="whatsapp"
+            aria-label={t('live.whatsapp')}
+            data-testid="whatsapp-link"
+          >
+            <ChatIcon size={18} aria-hidden="true" />
+            {t('live.phone.whatsapp')}
+          </a>
+        )}
+        <ShareButton title={session.title} url={livePath(session)} className={classes.pill} />
+        <PurchasesLink className={classes.pill} />
+      </div>
     </>
   );
 }

@@ -1,0 +1,173 @@
+import { sql } from 'drizzle-orm';
+import { isUuid } from '../../../domain/ids.js';
+import { livePath } from '../../../domain/live-public.js';
+import { formatMoney } from '../../../domain/money.js';
+import { storePath } from '../../../domain/screens.js';
+import { type Db, rows } from '../../db/connect.js';
+import { messages } from '../../messages.js';
+import { sellerForStoreSlug } from '../../reads/store-slugs.js';
+import { mexicoCityDate } from './dates.js';
+
+/**
+ * What a shared link's preview says and draws, read straight from the database. Only what anyone
+ * may see: a rehearsal show, a pending auction (or one a rehearsal holds) and an unknown id read as
+ * null, and the page then gets the site's generic preview.
+ */
+
+export type CardKind = 'live' | 'auction' | 'tienda';
+
+export interface ShareCard {
+  kind: CardKind;
+  /** The id in the image's address: a session's or auction's id, a seller's slug. */
+  key: string;
+  /** The page's canonical path (og:url). */
+  path: string;
+  title: string;
+  description: string;
+  /** Drawn under the title: the seller's name. */
+  seller: string;
+  /** Drawn under the seller: a date in Mexico City, a price, a city. */
+  detail: string;
+  live: boolean;
+  /** The photo drawn behind the text, as the record stores it (read through the storage provider). */
+  photoUrl: string | null;
+}
+
+const share = messages.share;
+
+/** `12 lotes`, `1 lote`. */
+const lotsText = (n: number) => (n === 1 ? share.oneLot : share.lots.replace('{n}', String(n)));
+
+export async function liveCard(db: Db, sessionId: string): Promise<ShareCard | null> {
+  if (!isUuid(sessionId)) return null;
+  const [row] = rows<{
+    id: string;
+    title: string;
+    status: string;
+    scheduled_at: Date | string;
+    seller_slug: string;
+    cover_image_url: string | null;
+    seller: string | null;
+    company_id: string;
+    current_photo: string | null;
+    first_photo: string | null;
+    lot_count: number;
+  }>(
+    await db.execute(sql`
+      select s.id, s.title, s.status, s.scheduled_at, s.seller_slug, s.cover_image_url, s.company_id,
+        (select c.name from companies c where c.id = s.company_id) as seller,
+        (select a.images[1] from live_lots l join auctions a on a.id = l.auction_id where l.id = s.current_lot_id) as current_photo,
+        (select a.images[1] from live_lots l join auctions a on a.id = l.auction_id
+          where l.session_id = s.id and cardinality(a.images) > 0 order by l."order" limit 1) as first_photo,
+        (select count(*)::int from live_lots l where l.session_id = s.id) as lot_count
+      from live_sessions s where s.id = ${sessionId} and not s.rehearsal`),
+  );
+  if (!row) return null;
+  const live = row.status === 'live' || row.status === 'paused';
+  const seller = row.seller ?? row.company_id;
+  const when = mexicoCityDate(new Date(row.scheduled_at));
+  const detail = live ? share.liveNow : row.status === 'ended' ? share.ended : when;
+  const lots = Number(row.lot_count) > 0 ? ` · ${lotsText(Number(row.lot_count))}` : '';
+  return {
+    kind: 'live',
+    key: row.id,
+    path: livePath({ id: row.id, sellerSlug: row.seller_slug }),
+    title: row.title,
+    description: `${live ? share.liveNow : row.status === 'ended' ? share.ended : when} · ${share.by.replace('{seller}', seller)}${lots}`,
+    seller,
+    detail,
+    live,
+    photoUrl: (live ? row.current_photo : null) ?? row.cover_image_url ?? row.current_photo ?? row.first_photo,
+  };
+}
+
+export async function auctionCard(db: Db, auctionId: string): Promise<ShareCard | null> {
+  if (!isUuid(auctionId)) return null;
+  const [row] = rows<{
+    id: string;
+    name: string;
+    status: string;
+    starting_price: number;
+    current_price: number | null;
+    photo: string | null;
+    seller: string | null;
+    company_id: string;
+  }>(
+    await db.execute(sql`
+      select a.id, a.name, a.status, a.starting_price, a.current_price, a.images[1] as photo, a.company_id,
+        (select c.name from companies c where c.id = a.company_id) as seller
+      from auctions a
+      where a.id = ${auctionId} and a.status <> 'pending'
+        and not exists (select 1 from live_lots l join live_sessions s on s.id = l.session_id
+                        where l.auction_id = a.id and s.rehearsal and s.status <> 'ended')`),
+  );
+  if (!row) return null;
+  const seller = row.seller ?? row.company_id;
+  const price =
+    row.status === 'ended'
+      ? share.auctionEnded
+      : row.current_price !== null
+        ? share.currentBid.replace('{price}', formatMoney(row.current_price))
+        : share.startingPrice.replace('{price}', formatMoney(row.starting_price));
+  return {
+    kind: 'auction',
+    key: row.id,
+    path: `/auctions/${row.id}`,
+    title: row.name,
+    description: `${price} · ${share.by.replace('{seller}', seller)}`,
+    seller,
+    detail: price,
+    live: row.status === 'live',
+    photoUrl: row.photo,
+  };
+}
+
+export async function storeCard(db: Db, slug: string): Promise<ShareCard | null> {
+  if (!slug || slug.length > 100) return null;
+  const sellerId = await sellerForStoreSlug(db, slug);
+  if (!sellerId) return null;
+  const [row] = rows<{
+    store_slug: string | null;
+    display_name: string | null;
+    first_name: string | null;
+    company: string | null;
+    city: string | null;
+    roles: string[];
+    followers: number;
+    live: boolean;
+    cover: string | null;
+  }>(
+    await db.execute(sql`
+      select p.store_slug, p.display_name, p.first_name, p.city, p.roles,
+        (select c.name from companies c where c.id = coalesce(p.company_id, p.user_id::text)) as company,
+        (select count(*)::int from seller_follows f where f.seller_id = p.user_id) as followers,
+        exists (select 1 from live_sessions s where s.seller_id = p.user_id and not s.rehearsal and s.status in ('live', 'paused')) as live,
+        (select s.cover_image_url from live_sessions s where s.seller_id = p.user_id and not s.rehearsal and s.cover_image_url is not null
+          order by (s.status in ('live', 'paused')) desc, s.scheduled_at desc limit 1) as cover
+      from user_profiles p where p.user_id = ${sellerId}`),
+  );
+  if (!row || !(row.roles.includes('seller') || row.roles.includes('admin'))) return null;
+  const name = row.company ?? row.display_name ?? row.first_name ?? slug;
+  const followers = Number(row.followers);
+  const parts = [followers === 1 ? share.oneFollower : share.followers.replace('{n}', String(followers))];
+  if (row.city) parts.push(row.city);
+  const pageSlug = row.store_slug ?? slug;
+  return {
+    kind: 'tienda',
+    key: pageSlug,
+    path: storePath(pageSlug),
+    title: name,
+    description: `${row.live ? `${share.liveNow} · ` : ''}${share.storeIntro} · ${parts.join(' · ')}`,
+    seller: row.city ?? share.storeIntro,
+    detail: parts[0] ?? '',
+    live: Boolean(row.live),
+    photoUrl: row.cover,
+  };
+}
+
+/** The card a kind and key name, or null when there is none to show. */
+export function readCard(db: Db, kind: CardKind, key: string): Promise<ShareCard | null> {
+  if (kind === 'live') return liveCard(db, key);
+  if (kind === 'auction') return auctionCard(db, key);
+  return storeCard(db, key);
+}
