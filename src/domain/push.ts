@@ -78,7 +78,9 @@ export const ZPushSubscriptionInput = z.object({
 });
 export type PushSubscriptionInput = z.infer<typeof ZPushSubscriptionInput>;
 
-export const ZPushUnsubscribe = z.object({ endpoint: z.string({ error: 'pushEndpointInvalid' }).max(MAX_PUSH_ENDPOINT_LENGTH, { error: 'pushEndpointTooLong' }) });
+export const ZPushUnsubscribe = z.object({
+  endpoint: z.string({ error: 'pushEndpointInvalid' }).max(MAX_PUSH_ENDPOINT_LENGTH, { error: 'pushEndpointTooLong' }),
+});
 
 /** What a push carries once decrypted by the browser, and what the service worker shows: the show, its seller and link, nothing personal. */
 export interface PushPayload {

@@ -209,13 +209,17 @@ const ZEnv = z.object({
     .optional(),
   VAPID_SUBJECT: z
     .string()
-    .regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, { error: 'a mailto: address or an https: URL push services may contact, such as mailto:soporte@example.com' })
+    .regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, {
+      error: 'a mailto: address or an https: URL push services may contact, such as mailto:soporte@example.com',
+    })
     .optional(),
   /** Push services' origins accepted even on plain http or a private address (tests, a push service on the local network). */
   PUSH_ALLOWED_ORIGINS: z
     .string()
     .transform((s) => s.split(/[,\s]+/).filter(Boolean))
-    .pipe(z.array(z.url({ protocol: /^https?$/, error: 'a comma-separated list of origins such as http://127.0.0.1:8090' }).transform((u) => new URL(u).origin)))
+    .pipe(
+      z.array(z.url({ protocol: /^https?$/, error: 'a comma-separated list of origins such as http://127.0.0.1:8090' }).transform((u) => new URL(u).origin)),
+    )
     .optional(),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'a pino level: fatal, error, warn, info, debug, trace or silent' })

@@ -60,7 +60,10 @@ export type EndpointProblem = keyof typeof PUSH_FIELD_MESSAGES;
 
 /** The URL's host without IPv6 brackets or a final dot. */
 function bareHost(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  return url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 }
 
 /** Whether an endpoint's origin is one the operator allowed on any address (PUSH_ALLOWED_ORIGINS). */

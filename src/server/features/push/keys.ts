@@ -38,7 +38,8 @@ export async function loadVapidKeys(db: Db, push: PushConfig): Promise<VapidDeta
     .values({ name: SECRET_NAME, value: { publicKey: fresh.publicKey, privateKey: fresh.privateKey } })
     .onConflictDoNothing();
   const [row] = await db.select({ value: appSecrets.value }).from(appSecrets).where(eq(appSecrets.name, SECRET_NAME));
-  if (!isKeyPair(row?.value)) throw new Error("app_secrets 'vapid' is not a VAPID key pair: delete the row to make a new one (every push subscription must then subscribe again)");
+  if (!isKeyPair(row?.value))
+    throw new Error("app_secrets 'vapid' is not a VAPID key pair: delete the row to make a new one (every push subscription must then subscribe again)");
   return { publicKey: row.value.publicKey, privateKey: row.value.privateKey, subject: push.subject };
 }
 

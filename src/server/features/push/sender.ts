@@ -133,7 +133,12 @@ export function createPushSender(opts: PushSenderOptions): PushSender {
     return Authorization;
   }
 
-  function post(endpoint: URL, headers: Record<string, string | number>, body: Buffer | null, checked: boolean): Promise<{ status: number; retryAfter?: string }> {
+  function post(
+    endpoint: URL,
+    headers: Record<string, string | number>,
+    body: Buffer | null,
+    checked: boolean,
+  ): Promise<{ status: number; retryAfter?: string }> {
     return new Promise((resolve, reject) => {
       const isHttps = endpoint.protocol === 'https:';
       const req = (isHttps ? https : http).request(
@@ -147,7 +152,9 @@ export function createPushSender(opts: PushSenderOptions): PushSender {
         },
         (res) => {
           res.resume();
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, ...(res.headers['retry-after'] ? { retryAfter: String(res.headers['retry-after']) } : {}) }));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, ...(res.headers['retry-after'] ? { retryAfter: String(res.headers['retry-after']) } : {}) }),
+          );
           res.on('error', reject);
         },
       );
@@ -174,7 +181,12 @@ export function createPushSender(opts: PushSenderOptions): PushSender {
       ...(row.session_id ? { topic: pushTopic(row.session_id) } : {}),
     } as unknown as webpush.RequestOptions);
     try {
-      const { status, retryAfter } = await post(endpoint, details.headers as Record<string, string | number>, (details.body as Buffer | null) ?? null, !allowed);
+      const { status, retryAfter } = await post(
+        endpoint,
+        details.headers as Record<string, string | number>,
+        (details.body as Buffer | null) ?? null,
+        !allowed,
+      );
       if (status >= 200 && status < 300) return { kind: 'sent' };
       if (status === 404 || status === 410) return { kind: 'gone', status };
       if (status === 429 || status >= 500) return { kind: 'retry', reason: `HTTP ${status}`, retryAfterMs: retryAfterMs(retryAfter) };

@@ -39,13 +39,15 @@ export async function subscribe(
       })
       .returning({ id: pushSubscriptions.id });
     if (!row) throw new Error('push subscription upsert returned no row');
-    await tx.delete(pushDeliveries).where(
-      and(
-        eq(pushDeliveries.subscriptionId, row.id),
-        eq(pushDeliveries.status, 'pending'),
-        inArray(pushDeliveries.notificationId, tx.select({ id: notifications.id }).from(notifications).where(sql`${notifications.userId} <> ${actor.id}`)),
-      ),
-    );
+    await tx
+      .delete(pushDeliveries)
+      .where(
+        and(
+          eq(pushDeliveries.subscriptionId, row.id),
+          eq(pushDeliveries.status, 'pending'),
+          inArray(pushDeliveries.notificationId, tx.select({ id: notifications.id }).from(notifications).where(sql`${notifications.userId} <> ${actor.id}`)),
+        ),
+      );
     const keep = tx
       .select({ id: pushSubscriptions.id })
       .from(pushSubscriptions)

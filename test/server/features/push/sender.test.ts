@@ -71,7 +71,11 @@ const deliveryRow = async (id: number) => (await server.ctx.db.select().from(pus
 const subscriptionRow = async (id: string) => (await server.ctx.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.id, id)))[0];
 
 /** Makes a delivery waiting for its retry due now, as the clock would after the backoff. */
-const dueNow = (id: number) => server.ctx.db.update(pushDeliveries).set({ nextAttemptAt: new Date(Date.now() - 1000) }).where(eq(pushDeliveries.id, id));
+const dueNow = (id: number) =>
+  server.ctx.db
+    .update(pushDeliveries)
+    .set({ nextAttemptAt: new Date(Date.now() - 1000) })
+    .where(eq(pushDeliveries.id, id));
 
 describe('the push sender', () => {
   it("delivers a pending push, decrypted, with the show's title, seller and link, its TTL, its topic and high urgency", async () => {

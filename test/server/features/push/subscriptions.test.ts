@@ -91,7 +91,11 @@ describe('POST /api/push/subscriptions', () => {
   it.each([
     ['a p256dh that is not base64url', (k: { p256dh: string; auth: string }) => ({ ...k, p256dh: `${k.p256dh.slice(0, -2)}!!` }), 'keys.p256dh'],
     ['a p256dh of the wrong length', (k: { p256dh: string; auth: string }) => ({ ...k, p256dh: k.p256dh.slice(0, 40) }), 'keys.p256dh'],
-    ['a compressed p256dh point', (k: { p256dh: string; auth: string }) => ({ ...k, p256dh: Buffer.concat([Buffer.from([2]), Buffer.alloc(64, 1)]).toString('base64url') }), 'keys.p256dh'],
+    [
+      'a compressed p256dh point',
+      (k: { p256dh: string; auth: string }) => ({ ...k, p256dh: Buffer.concat([Buffer.from([2]), Buffer.alloc(64, 1)]).toString('base64url') }),
+      'keys.p256dh',
+    ],
     ['an auth secret of 8 bytes', (k: { p256dh: string; auth: string }) => ({ ...k, auth: Buffer.alloc(8, 1).toString('base64url') }), 'keys.auth'],
     ['no auth secret', (k: { p256dh: string; auth: string }) => ({ p256dh: k.p256dh }), 'keys.auth'],
   ])('refuses %s', async (_what, change, field) => {

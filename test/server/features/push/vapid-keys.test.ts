@@ -1,5 +1,5 @@
-import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import webpush from 'web-push';
 import { buildApp } from '../../../../src/server/app.js';
 import { ConfigError } from '../../../../src/server/config.js';
 import { appSecrets } from '../../../../src/server/db/schema.js';
@@ -20,7 +20,7 @@ describe('VAPID keys', () => {
     expect(Buffer.from(first.publicKey, 'base64url')).toHaveLength(65);
     const [kept] = await server.ctx.db.select().from(appSecrets);
     expect(kept?.name).toBe('vapid');
-    expect((kept?.value as { publicKey: string }).publicKey).toBe(first.publicKey);
+    expect(kept?.value).toMatchObject({ publicKey: first.publicKey });
 
     const port = await freePort();
     const second = await buildApp({ config: testConfig({ PUBLIC_URL: `http://127.0.0.1:${port}` }, port), database: server.database, logger: false, jobs: [] });
