@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { connectDatabase, type Database } from './db/connect.js';
 import { migrateDatabase } from './db/migrate.js';
+import { alertsRoutes } from './features/alerts/routes.js';
 import { auctionsRoutes } from './features/auctions/routes.js';
 import { authRoutes } from './features/auth/routes.js';
 import { bidsRoutes } from './features/bids/routes.js';
@@ -260,6 +261,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => showSummaryRoutes(scope, ctx));
   await app.register(async (scope) => purchasesRoutes(scope, ctx));
   await app.register(async (scope) => showBillingRoutes(scope, ctx));
+  await app.register(async (scope) => alertsRoutes(scope, ctx));
   await app.register(async (scope) => pushRoutes(scope, ctx));
   if (opts.webDir) {
     const sourceMaps = config.ops.serveSourceMaps ? createOpsAccess(config.ops, config.trustProxy) : null;

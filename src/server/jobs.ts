@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { VIEWER_SAMPLE_MS } from '../domain/show-summary.js';
 import type { AppContext } from './context.js';
+import { SHOW_ALERTS_EVERY_MS, startShowAlerts } from './features/alerts/fan-out.js';
 import { startClosingScheduler } from './features/bids/scheduler.js';
 import { deleteExpiredLiveKeys } from './features/live/sessions/idempotency.js';
 import { startAutoAdvanceScheduler } from './features/live/show/auto-advance.js';
@@ -103,6 +104,12 @@ export const jobs = [
     description: "Stops a broadcast whose seller's page went away without 'Detener', after a short grace.",
     everyMs: WATCH_EVERY_MS,
     start: ({ ctx, log }) => startPublisherWatch({ db: ctx.db, video: ctx.video, present: ctx.bidding.present, log, publish: publishOf(ctx) }),
+  },
+  {
+    name: 'show-alerts',
+    description: "A show's followers and bookmarkers told once when it goes live (bookmarkers 15 minutes before too): the bell and push deliveries, in batches.",
+    everyMs: SHOW_ALERTS_EVERY_MS,
+    start: ({ ctx, log }) => startShowAlerts({ db: ctx.db, log, publish: publishOf(ctx) }),
   },
   {
     name: 'session-sweep',

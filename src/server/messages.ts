@@ -416,4 +416,17 @@ export const messages = {
       deadlineHoursRange: 'El plazo de pago debe ser de 1 a 720 horas (30 días).',
     },
   },
+  alerts: {
+    // Following sellers, 'Avísame' and the bell (src/server/features/alerts).
+    sellerNotFound: 'No encontramos a este vendedor.',
+    followSelf: 'No puedes seguirte a ti mismo.',
+    showNotFound: 'No encontramos este show.',
+    showEnded: 'Este show ya terminó: ya no podemos avisarte.',
+    rateLimited: 'Demasiados cambios seguidos. Espera un momento y vuelve a intentarlo.',
+    fields: {
+      notificationId: 'Alguno de los avisos no es válido.',
+      notificationIds: 'Indica qué avisos marcar como leídos.',
+      notificationIdsMax: 'Puedes marcar hasta 100 avisos a la vez.',
+    },
+  },
 } as const;

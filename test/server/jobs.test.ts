@@ -40,6 +40,7 @@ describe('the jobs registry', () => {
       'push-sender',
       'viewer-sampler',
       'publisher-watch',
+      'show-alerts',
       'session-sweep',
       'live-keys-sweep',
     ]);
