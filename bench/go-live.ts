@@ -40,6 +40,7 @@ import { loadConfig } from '../src/server/config.js';
 import { connectDatabase, type Database, rows } from '../src/server/db/connect.js';
 import { auctions, authSessions, liveLotRuns, liveLots, liveSessions, userProfiles, users } from '../src/server/db/schema.js';
 import { hashToken, SESSION_COOKIE } from '../src/server/sessions/store.js';
+import { freePort } from '../test/support/net.js';
 import { makeSubscription, type ReceivedPush, startPushService } from '../test/support/push-service.js';
 import { exited, forkRole, onceMessage, percentile, round, runOnEngines, seedBuyers, sendToParent, sleep } from './support.js';
 
@@ -273,15 +274,23 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       push,
       'ready',
     );
+    const port = await freePort();
     const config = loadConfig(
-      { NODE_ENV: 'development', LOG_LEVEL: 'silent', DATA_DIR: dataDir, PORT: '0', SESSION_SECRET, PUSH_ALLOWED_ORIGINS: ready.origin },
+      {
+        NODE_ENV: 'development',
+        LOG_LEVEL: 'silent',
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        SESSION_SECRET,
+        PUSH_ALLOWED_ORIGINS: ready.origin,
+      },
       { persistSecret: false },
     );
     const built = await buildApp({ config, database, logger: false, jobs: 'all' });
     app = built.app;
     const seeded = await seed(database, ready.subscriptions);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const port = (app.server.address() as { port: number }).port;
+    await app.listen({ port, host: '127.0.0.1' });
     const bySubscription = new Map(ready.subscriptions.map((s) => [s.id, s]));
 
     const runs = [];
