@@ -172,14 +172,20 @@ export function createPushSender(opts: PushSenderOptions): PushSender {
     if (problem) return { kind: 'failed', reason: 'endpoint not allowed (http: or a private address)' };
     const endpoint = new URL(row.endpoint);
     const payload = pushPayload(row, opts.publicUrl);
-    const details = webpush.generateRequestDetails({ endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } }, JSON.stringify(payload), {
-      // Signed here once per push service (below), not once per push.
-      vapidDetails: null,
-      headers: { Authorization: authorization(endpoint.origin, vapid) },
-      TTL: Math.max(1, Math.floor(msLeft / 1000)),
-      urgency: 'high',
-      ...(row.session_id ? { topic: pushTopic(row.session_id) } : {}),
-    } as unknown as webpush.RequestOptions);
+    let details: ReturnType<typeof webpush.generateRequestDetails>;
+    try {
+      details = webpush.generateRequestDetails({ endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } }, JSON.stringify(payload), {
+        // Signed here once per push service (below), not once per push.
+        vapidDetails: null,
+        headers: { Authorization: authorization(endpoint.origin, vapid) },
+        TTL: Math.max(1, Math.floor(msLeft / 1000)),
+        urgency: 'high',
+        ...(row.session_id ? { topic: pushTopic(row.session_id) } : {}),
+      } as unknown as webpush.RequestOptions);
+    } catch (err) {
+      // A key that is no point of the curve: this subscription can never be written to.
+      return { kind: 'failed', reason: `cannot encrypt for this subscription: ${(err as Error).message}`.slice(0, 200) };
+    }
     try {
       const { status, retryAfter } = await post(
         endpoint,

@@ -1,3 +1,4 @@
+import { createECDH } from 'node:crypto';
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { MAX_PUSH_SUBSCRIPTIONS_PER_USER, PUSH_FIELD_MESSAGES, type PushSubscriptionInput } from '../../../domain/push.js';
 import { recordAudit } from '../../audit.js';
@@ -7,6 +8,18 @@ import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { endpointProblem } from './addresses.js';
+
+/** Whether the browser's key is a point of P-256 (65 bytes that are not one would make every push to it fail). */
+function isCurvePoint(p256dh: string): boolean {
+  try {
+    const probe = createECDH('prime256v1');
+    probe.generateKeys();
+    probe.computeSecret(Buffer.from(p256dh, 'base64url'));
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Saves a browser's subscription for the signed-in user: one row per endpoint, re-owned by whoever
@@ -21,6 +34,7 @@ export async function subscribe(
   const { actor, input } = opts;
   const problem = endpointProblem(input.endpoint, opts.allowedOrigins);
   if (problem) throw new AppError('VALIDATION', messages.errors.validation, { endpoint: PUSH_FIELD_MESSAGES[problem] });
+  if (!isCurvePoint(input.keys.p256dh)) throw new AppError('VALIDATION', messages.errors.validation, { 'keys.p256dh': PUSH_FIELD_MESSAGES.pushKeyInvalid });
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(pushSubscriptions)

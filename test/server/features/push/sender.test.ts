@@ -202,6 +202,19 @@ describe('the push sender', () => {
     expect((await deliveryRow(deliveryId))?.lastError).toMatch(/not allowed/);
   });
 
+  it('fails a delivery it cannot encrypt (a key off the curve saved before the check) without stopping the batch', async () => {
+    const bad = await pendingPush();
+    const good = await pendingPush();
+    await server.ctx.db
+      .update(pushSubscriptions)
+      .set({ p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString('base64url') })
+      .where(eq(pushSubscriptions.id, bad.subscriptionId));
+    const pass = await sender.runPass();
+    expect(pass).toMatchObject({ sent: 1, failed: 1 });
+    expect((await deliveryRow(bad.deliveryId))?.lastError).toMatch(/cannot encrypt/);
+    expect(await deliveryRow(good.deliveryId)).toMatchObject({ status: 'sent' });
+  });
+
   it('two senders on one database never send the same delivery twice', async () => {
     const pushes = await Promise.all(Array.from({ length: 20 }, () => pendingPush()));
     const twin = createPushSender({

@@ -96,6 +96,11 @@ describe('POST /api/push/subscriptions', () => {
       (k: { p256dh: string; auth: string }) => ({ ...k, p256dh: Buffer.concat([Buffer.from([2]), Buffer.alloc(64, 1)]).toString('base64url') }),
       'keys.p256dh',
     ],
+    [
+      '65 bytes that are no point of the curve',
+      (k: { p256dh: string; auth: string }) => ({ ...k, p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString('base64url') }),
+      'keys.p256dh',
+    ],
     ['an auth secret of 8 bytes', (k: { p256dh: string; auth: string }) => ({ ...k, auth: Buffer.alloc(8, 1).toString('base64url') }), 'keys.auth'],
     ['no auth secret', (k: { p256dh: string; auth: string }) => ({ p256dh: k.p256dh }), 'keys.auth'],
   ])('refuses %s', async (_what, change, field) => {
