@@ -294,6 +294,9 @@ export function createPushSender(opts: PushSenderOptions): PushSender {
     const worker = async () => {
       while (next < batch.length) {
         const row = batch[next++] as Claimed;
+        // Encrypting is synchronous (~0.3 ms of ECDH and AES): let requests in between, so 50 answers
+        // arriving together do not hold a bid's request for 50 encryptions in a row.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         results.push({ row, outcome: await send(row, vapid) });
       }
     };
