@@ -36,6 +36,7 @@ import { unpaidRoutes } from './features/payments/unpaid/routes.js';
 import { prebidsRoutes } from './features/prebids/routes.js';
 import { profileRoutes } from './features/profile/routes.js';
 import { pushRoutes } from './features/push/index.js';
+import { sellerApplicationsRoutes } from './features/seller-applications/routes.js';
 import { usersRoutes } from './features/users/routes.js';
 import { installSessionLoader } from './http/auth-hooks.js';
 import { installOriginCheck } from './http/csrf.js';
@@ -244,6 +245,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => profileRoutes(scope, ctx));
   await app.register(async (scope) => categoriesRoutes(scope, ctx));
   await app.register(async (scope) => usersRoutes(scope, ctx));
+  await app.register(async (scope) => sellerApplicationsRoutes(scope, ctx));
   await app.register(async (scope) => companiesRoutes(scope, ctx));
   await app.register(async (scope) => auctionsRoutes(scope, ctx));
   await app.register(async (scope) => bidsRoutes(scope, ctx));

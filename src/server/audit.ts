@@ -9,7 +9,16 @@ import type { Db, Tx } from './db/connect.js';
 import { auditLog } from './db/schema.js';
 
 /** The kinds of thing an audit row is about (audit_log.entity_type; entity_id is that thing's id). */
-export type AuditEntityType = 'auction' | 'category' | 'company' | 'invitation' | 'live_session' | 'payment' | 'second_chance_offer' | 'user';
+export type AuditEntityType =
+  | 'auction'
+  | 'category'
+  | 'company'
+  | 'invitation'
+  | 'live_session'
+  | 'payment'
+  | 'second_chance_offer'
+  | 'seller_application'
+  | 'user';
 
 /** What one action records: the entity it is about, and the shapes of `before` and `after` (never: not recorded). */
 interface Payload<E extends AuditEntityType, B, A> {
@@ -137,6 +146,15 @@ export interface AuditPayloads extends ProviderPayloads {
   'roles.grant_first_admin': Payload<'user', never, { roles: Role[] }>;
   /** The system grants it (ADMIN_EMAILS), from the sign-in that triggered it. */
   'roles.grant_admin_emails': Payload<'user', { roles: string[] }, { roles: string[] }>;
+  /** *Quiero vender*: a buyer's request to sell, and a platform admin's decision on it. */
+  'seller_application.create': Payload<'seller_application', never, { userId: string; businessName: string; city: string }>;
+  /** Approval also makes the company and gives the applicant its roles: recorded here, not as user.roles. */
+  'seller_application.approve': Payload<
+    'seller_application',
+    { status: 'pending'; roles: string[]; companyId: string | null },
+    { status: 'approved'; userId: string; roles: string[]; companyId: string; storeSlug: string | null }
+  >;
+  'seller_application.decline': Payload<'seller_application', { status: 'pending' }, { status: 'declined'; userId: string; reason: string }>;
   'user.roles': Payload<'user', { roles: string[] }, { roles: string[] }>;
   'user.company': Payload<'user', { companyId: string | null }, { companyId: string | null }>;
   /** About the seller: a buyer began or stopped following them. */
@@ -216,6 +234,9 @@ export const AUDIT_ACTIONS = Object.keys({
   'push.unsubscribe': 1,
   'roles.grant_first_admin': 1,
   'roles.grant_admin_emails': 1,
+  'seller_application.create': 1,
+  'seller_application.approve': 1,
+  'seller_application.decline': 1,
   'user.roles': 1,
   'user.company': 1,
   'seller.follow': 1,

@@ -1,10 +1,12 @@
-import { Button, Divider, Group, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Divider, Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { Me } from '../../domain/api-types.js';
 import { isAdmin } from '../../domain/role-rules.js';
+import { isPlatformAdmin } from '../api/me';
+import { useSellerApplications } from '../api/seller-applications';
 import { CompanyInfo } from '../components/company-info';
 import { DevModeBadge } from '../components/dev-mode-badge';
-import { CashIcon, ReceiptIcon } from '../components/icons';
+import { CashIcon, GavelIcon, ReceiptIcon } from '../components/icons';
 import { LockIcon, LogoutIcon, PlusIcon, TagIcon, UserIcon, UsersIcon } from '../components/panel-icons';
 import { useTranslation } from '../i18n';
 import { companyEntry } from './companies/company-entry';
@@ -21,13 +23,27 @@ interface AdminNavbarProps {
   onOpenModeration: () => void;
   onOpenPayments: () => void;
   onOpenProfile: () => void;
+  /** 'Solicitudes': the requests to sell (platform admins). */
+  onOpenApplications: () => void;
   /** The pointer or focus reached an entry: its window's code may be fetched ahead of the click. */
   onPrefetch?: (window: LazyWindowName) => void;
   onSignOut: () => void;
   isSigningOut: boolean;
 }
 
-function NavButton({ icon, label, onClick, onIntent }: { icon: ReactNode; label: string; onClick?: () => void; onIntent?: () => void }) {
+function NavButton({
+  icon,
+  label,
+  onClick,
+  onIntent,
+  badge,
+}: {
+  icon: ReactNode;
+  label: string;
+  onClick?: () => void;
+  onIntent?: () => void;
+  badge?: ReactNode;
+}) {
   return (
     <Button
       variant="subtle"
@@ -39,6 +55,7 @@ function NavButton({ icon, label, onClick, onIntent }: { icon: ReactNode; label:
       onPointerEnter={onIntent}
       onFocus={onIntent}
       disabled={!onClick}
+      rightSection={badge}
       // A disabled entry reads as "not yet": dimmed text, no grey slab.
       bg={onClick ? undefined : 'transparent'}
     >
@@ -57,6 +74,7 @@ export function AdminNavbar({
   onOpenModeration,
   onOpenPayments,
   onOpenProfile,
+  onOpenApplications,
   onPrefetch,
   onSignOut,
   isSigningOut,
@@ -66,6 +84,9 @@ export function AdminNavbar({
   const companies = companyEntry(me);
   const moderation = moderationEntry(me) !== null;
   const intent = (window: LazyWindowName) => (onPrefetch ? () => onPrefetch(window) : undefined);
+  const platform = isPlatformAdmin(me);
+  // The pending count for the entry's badge: one small read, for platform admins only.
+  const pending = useSellerApplications({ enabled: platform, status: 'pending' }).data?.pending ?? 0;
 
   return (
     <Stack gap="xs" h="100%" component="nav" aria-labelledby="admin-actions-title">
@@ -87,6 +108,21 @@ export function AdminNavbar({
         <NavButton icon={<LockIcon size={18} />} label={t('companies.moderation.nav')} onClick={onOpenModeration} onIntent={intent('moderation')} />
       )}
       <NavButton icon={<CashIcon />} label={t('admin.nav.payments')} onClick={onOpenPayments} onIntent={intent('payments')} />
+      {platform && (
+        <NavButton
+          icon={<GavelIcon />}
+          label={t('admin.nav.applications')}
+          onClick={onOpenApplications}
+          onIntent={intent('applications')}
+          badge={
+            pending > 0 ? (
+              <Badge color="red" size="sm" circle={pending < 10} aria-label={t('admin.nav.applicationsPending', { count: pending })}>
+                {pending}
+              </Badge>
+            ) : undefined
+          }
+        />
+      )}
       <NavButton icon={<UserIcon />} label={t('admin.nav.profile')} onClick={onOpenProfile} onIntent={intent('profile')} />
       <Divider my="xs" />
       <MpConnection />

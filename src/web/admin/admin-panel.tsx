@@ -6,6 +6,7 @@ import type { Me } from '../../domain/api-types.js';
 import { isAdmin } from '../../domain/role-rules.js';
 import { useAuctionListRefresh } from '../api/auctions';
 import { useSignOut } from '../api/auth';
+import { isPlatformAdmin } from '../api/me';
 import { PanelGate } from '../components/panel-gate';
 import { SiteFooter } from '../components/site-footer';
 import { useProfilePrompt } from '../components/use-profile-prompt';
@@ -44,6 +45,7 @@ function AdminShell({ me }: { me: Me }) {
     moderation: moderationEntry(me) !== null,
     payments: true,
     profile: true,
+    applications: isPlatformAdmin(me),
   };
   const openWindow = windows.state.window && allowed[windows.state.window] ? windows.state.window : null;
   useAuctionListRefresh();
@@ -80,6 +82,7 @@ function AdminShell({ me }: { me: Me }) {
           onOpenModeration={() => open('moderation')}
           onOpenPayments={() => open('payments')}
           onOpenProfile={() => open('profile')}
+          onOpenApplications={() => open('applications')}
           onPrefetch={prefetchWindow}
           onSignOut={signOut}
           isSigningOut={isSigningOut}
@@ -130,6 +133,12 @@ function AdminShell({ me }: { me: Me }) {
         title={t('payments.modal.title')}
         size="80rem"
         props={{ opened: openWindow === 'payments', onClose: windows.close }}
+      />
+      <LazyWindow
+        load={WINDOWS.applications}
+        title={t('admin.applications.title')}
+        size="50rem"
+        props={{ opened: openWindow === 'applications', onClose: windows.close }}
       />
     </AppShell>
   );

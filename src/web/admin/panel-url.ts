@@ -24,7 +24,7 @@ export const MAX_SEARCH_LENGTH = 100;
 export const MAX_PAGE = 100_000;
 
 /** The panel's windows that live in the URL (the auction form does not: it holds unsaved input). */
-export const PANEL_WINDOWS = ['categories', 'users', 'companies', 'moderation', 'payments', 'profile'] as const;
+export const PANEL_WINDOWS = ['categories', 'users', 'companies', 'moderation', 'payments', 'profile', 'applications'] as const;
 export type PanelWindow = (typeof PANEL_WINDOWS)[number];
 
 export const USERS_TABS = ['users', 'invitations'] as const;

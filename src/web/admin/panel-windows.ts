@@ -10,6 +10,7 @@ export const WINDOWS = {
   moderation: () => import('./moderation/moderation-modal').then((m) => m.ModerationModal),
   payments: () => import('./payments/payments-modal').then((m) => m.PaymentsModal),
   profile: () => import('../components/profile-modal').then((m) => m.ProfileModal),
+  applications: () => import('./applications/applications-modal').then((m) => m.ApplicationsModal),
 } as const;
 export type LazyWindowName = keyof typeof WINDOWS;
 

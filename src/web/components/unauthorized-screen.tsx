@@ -1,5 +1,7 @@
 import { Alert, Button, Center, Divider, Paper, Stack, Text, Title } from '@mantine/core';
 import type { Me } from '../../domain/api-types.js';
+import { canUsePanel } from '../../domain/role-rules.js';
+import { HOME_PATH, SELL_PATH } from '../../domain/screens.js';
 import { startSignIn, useSignOut } from '../api/auth';
 import { displayNameOf } from '../api/me';
 import { useTranslation } from '../i18n';
@@ -10,11 +12,13 @@ import { SiteFooter } from './site-footer';
 
 /**
  * SPEC §2: signed out, or signed in without the admin or seller role. A signed-in buyer also sees
- * who they are and can sign out to switch accounts.
+ * why (the panel is for sellers), *Quiero vender* to ask for it, the way home, who they are, and
+ * can sign out to switch accounts.
  */
 export function UnauthorizedScreen({ me, inverted = false }: { me: Me | null; inverted?: boolean }) {
   const { t } = useTranslation();
   const { signOut, isSigningOut, error } = useSignOut();
+  const mayApply = me !== null && !canUsePanel(me.roles);
 
   return (
     <Stack mih="100dvh" justify="space-between" gap={0}>
@@ -33,9 +37,24 @@ export function UnauthorizedScreen({ me, inverted = false }: { me: Me | null; in
               </Title>
               <Text>{t('auth.unauthorizedMessage')}</Text>
             </Stack>
-            <Button size="md" variant="default" leftSection={<GoogleIcon />} onClick={startSignIn} fullWidth>
-              {t('auth.signInWithGoogle')}
-            </Button>
+            {mayApply ? (
+              <Stack gap="xs" data-testid="want-to-sell">
+                <Title order={2} size="h5">
+                  {t('auth.noSellerTitle')}
+                </Title>
+                <Text size="sm">{t('auth.noSellerMessage')}</Text>
+                <Button component="a" href={SELL_PATH} size="md" fullWidth>
+                  {t('auth.wantToSell')}
+                </Button>
+                <Button component="a" href={HOME_PATH} size="md" variant="default" fullWidth>
+                  {t('auth.goHome')}
+                </Button>
+              </Stack>
+            ) : (
+              <Button size="md" variant="default" leftSection={<GoogleIcon />} onClick={startSignIn} fullWidth>
+                {t('auth.signInWithGoogle')}
+              </Button>
+            )}
             <Center>
               <DevModeBadge />
             </Center>

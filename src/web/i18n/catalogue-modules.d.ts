@@ -24,3 +24,7 @@ declare module '*.json?section=purchases' {
   const strings: Record<string, unknown>;
   export default strings;
 }
+declare module '*.json?section=sell' {
+  const strings: Record<string, unknown>;
+  export default strings;
+}

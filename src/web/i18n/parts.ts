@@ -28,6 +28,7 @@ export const PAGE_NAMESPACES = {
   checkout: 'public/pay-page.tsx',
   profile: 'components/profile-form.tsx',
   purchases: 'public/purchases/purchases-page.tsx',
+  sell: 'public/sell/sell-page.tsx',
 } as const;
 
 /** The part of `catalogue` that `sections` name: whole sections ('bidding') or one level down ('auctions.status'). */
