@@ -35,6 +35,7 @@ import { showSummaryRoutes } from './features/payments/show-summary/routes.js';
 import { unpaidRoutes } from './features/payments/unpaid/routes.js';
 import { prebidsRoutes } from './features/prebids/routes.js';
 import { profileRoutes } from './features/profile/routes.js';
+import { pushRoutes } from './features/push/index.js';
 import { sellerApplicationsRoutes } from './features/seller-applications/routes.js';
 import { createShare, shareRoutes } from './features/share/index.js';
 import { storefrontRoutes } from './features/storefront/routes.js';
@@ -269,6 +270,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   // Link previews: the card pictures' routes, and each page's og: tags (handed to the web layer, which imports no feature).
   const share = createShare({ db: database.db, storage, publicUrl: config.publicUrl });
   await app.register(async (scope) => shareRoutes(scope, { share }));
+  await app.register(async (scope) => pushRoutes(scope, ctx));
   if (opts.webDir) {
     const sourceMaps = config.ops.serveSourceMaps ? createOpsAccess(config.ops, config.trustProxy) : null;
     await app.register(async (scope) => webRoutes(scope, { distDir: opts.webDir as string, sourceMaps, pageHead: share.pageHead }));

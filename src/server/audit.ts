@@ -140,6 +140,9 @@ export interface AuditPayloads extends ProviderPayloads {
   'unpaid.strikes.block': Payload<'company', never, { userId: string; strikes: number; limit: number }>;
   'unpaid.strikes.lift': Payload<'company', Strikes, Strikes>;
   'profile.whatsapp_consent': Payload<'user', never, { whatsapp: string | null }>;
+  /** A browser's Web Push subscription (the user is the entity; only the push service's origin is kept, the endpoint is a credential). */
+  'push.subscribe': Payload<'user', never, { subscriptionId: string; origin: string; dropped: number }>;
+  'push.unsubscribe': Payload<'user', { subscriptionId: string; origin: string }, never>;
   'roles.grant_first_admin': Payload<'user', never, { roles: Role[] }>;
   /** The system grants it (ADMIN_EMAILS), from the sign-in that triggered it. */
   'roles.grant_admin_emails': Payload<'user', { roles: string[] }, { roles: string[] }>;
@@ -227,6 +230,8 @@ export const AUDIT_ACTIONS = Object.keys({
   'unpaid.strikes.block': 1,
   'unpaid.strikes.lift': 1,
   'profile.whatsapp_consent': 1,
+  'push.subscribe': 1,
+  'push.unsubscribe': 1,
   'roles.grant_first_admin': 1,
   'roles.grant_admin_emails': 1,
   'seller_application.create': 1,

@@ -9,6 +9,7 @@ import { startPublisherWatch, WATCH_EVERY_MS } from './features/live/show/publis
 import { MAX_SLEEP_MS as REMINDERS_MAX_SLEEP_MS, startReminderJob } from './features/payments/reminders/job.js';
 import { startViewerSampler } from './features/payments/show-summary/sampler.js';
 import { startPaymentExpiry } from './features/payments/unpaid/expiry.js';
+import { PUSH_SENDER_MAX_SLEEP_MS, startPushSender } from './features/push/index.js';
 import { REHEARSAL_TICK_MS, startRehearsalDriver } from './features/rehearsal/rehearsal-driver.js';
 import { type JobStatus, type PassLoop, type PassStatus, startPassLoop } from './pass-loop.js';
 import { deleteExpiredSessions } from './sessions/store.js';
@@ -85,6 +86,12 @@ export const jobs = [
     description: 'Payment reminders fall due: their rows, skipping finished bills, and the WhatsApp Cloud API sends.',
     everyMs: REMINDERS_MAX_SLEEP_MS,
     start: ({ ctx, log }) => startReminderJob({ ctx, log }),
+  },
+  {
+    name: 'push-sender',
+    description: "Web Push: sends the due show alerts (push_deliveries) to the buyers' browsers, retries, drops gone subscriptions.",
+    everyMs: PUSH_SENDER_MAX_SLEEP_MS,
+    start: ({ ctx, log }) => startPushSender({ ctx, log }),
   },
   {
     name: 'viewer-sampler',

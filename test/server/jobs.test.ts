@@ -37,6 +37,7 @@ describe('the jobs registry', () => {
       'rehearsal',
       'payment-expiry',
       'reminders',
+      'push-sender',
       'viewer-sampler',
       'publisher-watch',
       'show-alerts',
