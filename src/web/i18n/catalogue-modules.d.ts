@@ -24,3 +24,19 @@ declare module '*.json?section=purchases' {
   const strings: Record<string, unknown>;
   export default strings;
 }
+declare module '*.json?section=follow' {
+  const strings: Record<string, unknown>;
+  export default strings;
+}
+declare module '*.json?section=pushPrompt' {
+  const strings: Record<string, unknown>;
+  export default strings;
+}
+declare module '*.json?section=store' {
+  const strings: Record<string, unknown>;
+  export default strings;
+}
+declare module '*.json?section=alerts' {
+  const strings: Record<string, unknown>;
+  export default strings;
+}

@@ -28,6 +28,11 @@ export const PAGE_NAMESPACES = {
   checkout: 'public/pay-page.tsx',
   profile: 'components/profile-form.tsx',
   purchases: 'public/purchases/purchases-page.tsx',
+  store: 'public/store/store-page.tsx',
+  alerts: 'public/alerts/alerts-page.tsx',
+  // Seguir, Avísame, the calendar and the alerts' offer: the buttons' own module brings them.
+  follow: 'components/follow/strings.ts',
+  pushPrompt: 'components/follow/strings.ts',
 } as const;
 
 /** The part of `catalogue` that `sections` name: whole sections ('bidding') or one level down ('auctions.status'). */

@@ -44,6 +44,8 @@ function pageSectionOf(file: string): string | undefined {
   if (relative.startsWith('public/live') || relative.startsWith('public/chat')) return 'live';
   if (relative.startsWith('public/pay')) return 'checkout';
   if (relative.startsWith('public/purchases')) return 'purchases';
+  if (relative.startsWith('public/store')) return 'store';
+  if (relative.startsWith('public/alerts')) return 'alerts';
   if (relative.startsWith('components/profile-') || relative === 'lib/profile-form.ts') return 'profile';
   return undefined;
 }
