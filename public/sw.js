@@ -35,14 +35,25 @@ self.addEventListener('push', (event) => {
   );
 });
 
+// A tap: the tab already on the show comes forward; otherwise an open tab of the site goes to the
+// show (an installed app has one window); otherwise a new window opens on it.
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
   const url = safeUrl(event.notification.data?.url);
   event.waitUntil(
     (async () => {
       const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-      const open = windows.find((client) => client.url === url);
-      if (open) return open.focus();
+      const there = windows.find((client) => client.url === url);
+      if (there) return there.focus();
+      for (const client of windows) {
+        try {
+          // Only a tab this worker controls can be sent elsewhere; null when it left the site.
+          const moved = await client.navigate(url);
+          if (moved) return moved.focus().catch(() => moved);
+        } catch {
+          // Not controlled by this worker: try the next, or open a window.
+        }
+      }
       return self.clients.openWindow(url);
     })(),
   );
