@@ -176,7 +176,7 @@ describe('Avísame and Agregar al calendario', () => {
     const menu = page.getByRole('dialog', { name: t.follow.calendar });
     const google = new URL((await menu.getByRole('link', { name: t.follow.calendarGoogle }).getAttribute('href')) ?? '');
     expect(google.origin + google.pathname).toBe('https://calendar.google.com/calendar/render');
-    expect(google.searchParams.get('text')).toBe(`Relojes de colección · ${SELLER.name}`);
+    expect(google.searchParams.get('text')).toBe(`Relojes de colección · ${COMPANY}`);
     const [download] = await Promise.all([page.waitForEvent('download'), menu.getByRole('link', { name: t.follow.calendarIcs }).click()]);
     expect(download.suggestedFilename()).toBe('relojes-de-coleccion.ics');
     const ics = (await readFile((await download.path()) ?? '', 'utf8')).replace(/\r\n /g, '');
@@ -187,7 +187,7 @@ describe('Avísame and Agregar al calendario', () => {
     expect(ics).toContain('BEGIN:VEVENT');
     expect(ics).toContain(`UID:live-session-${later.id}@`);
     expect(ics).toContain(`DTSTART:${utc}`);
-    expect(ics).toContain(`SUMMARY:Relojes de colección · ${SELLER.name}`);
+    expect(ics).toContain(`SUMMARY:Relojes de colección · ${COMPANY}`);
     expect(ics).toContain(`URL:${app.url}${livePath(later)}`);
 
     await page.goto(`${app.url}/alertas`);
@@ -238,7 +238,9 @@ describe('the alert when a followed seller goes live', () => {
     await call(sellerPage, 'post', `/api/live-sessions/${tonight.id}/current`, { lotId: tonightLotId });
     const [received] = (await push.waitForReceived(1, 30_000)).filter((r) => r.subscriptionId === subscription.id);
     const payload = received?.payload as { title: string; url: string; body?: string };
-    expect(payload.title).toContain(SELLER.name);
+    // The show, its shop and its link: nothing about the buyer.
+    expect(payload.title).toContain(COMPANY);
+    expect(payload.title).toContain('Subasta de la tarde');
     expect(new URL(payload.url, app.url).pathname).toBe(livePath(tonight));
     expect(received?.ttl).toBeLessThanOrEqual(900);
 

@@ -2,6 +2,11 @@ import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 import type { ShowCard } from './sellers';
 
+/** A show as *Mis alertas* lists it: the home's show without its lots. */
+export type AlertShow = Pick<ShowCard, 'id' | 'title' | 'url' | 'sellerName' | 'sellerSlug' | 'status' | 'scheduledAt' | 'coverUrl' | 'viewerCount'> & {
+  reminded: boolean;
+};
+
 /** POST/DELETE /api/sellers/{id}/follow */
 export interface FollowAnswer {
   following: boolean;
@@ -20,15 +25,15 @@ export interface FollowedSeller {
   name: string;
   companyName: string | null;
   /** The show on now, if any. */
-  live: ShowCard | null;
-  nextShow: ShowCard | null;
+  live: AlertShow | null;
+  nextShow: AlertShow | null;
 }
 
 /** GET /api/me/following */
 export interface Following {
   sellers: FollowedSeller[];
   /** The shows the buyer bookmarked (*Avísame*), upcoming or live. */
-  shows: ShowCard[];
+  shows: AlertShow[];
 }
 
 export const followingKeys = {

@@ -16,6 +16,7 @@ export interface ShowCard {
   title: string;
   /** The show's public page (livePath). */
   url: string;
+  /** The shop as buyers know it (the company name, as the live page's). */
   sellerName: string;
   sellerSlug: string | null;
   status: 'scheduled' | 'live' | 'paused' | 'ended';
@@ -38,9 +39,9 @@ export interface StoreAuction {
   /** The current bid, or the starting price. */
   price: number;
   /** epoch ms: when bidding closes. */
-  endsAt: number | null;
+  endTime: number | null;
   /** `/auctions/{id}` */
-  url?: string;
+  url: string;
 }
 
 export interface StoreSeller {

@@ -2,9 +2,8 @@ import { Alert, Anchor, Badge, Button, Card, Group, Skeleton, Stack, Text, Title
 import type { ReactNode } from 'react';
 import { storePath } from '../../../domain/screens.js';
 import { startSignIn } from '../../api/auth';
-import { type FollowedSeller, type Following, useFollowing } from '../../api/follows';
+import { type AlertShow, type FollowedSeller, type Following, useFollowing } from '../../api/follows';
 import { useMe } from '../../api/me';
-import type { ShowCard } from '../../api/sellers';
 import { CalendarButton, FollowButton, RemindButton } from '../../components/follow';
 import { AlertIcon, BroadcastIcon } from '../../components/icons';
 import { addPageStrings, useTranslation } from '../../i18n';
@@ -126,7 +125,7 @@ function SellerRow({ seller }: { seller: FollowedSeller }) {
 }
 
 /** A bookmarked show: when, *Te avisaremos* (one tap undoes), the calendar. */
-function ShowRow({ show }: { show: ShowCard }) {
+function ShowRow({ show }: { show: AlertShow }) {
   const { t } = useTranslation();
   const isLive = show.status === 'live' || show.status === 'paused';
   return (

@@ -132,7 +132,7 @@ export function AuctionGrid({ auctions }: { auctions: StoreAuction[] }) {
         <Card
           key={auction.id}
           component="a"
-          href={auction.url ?? `/auctions/${encodeURIComponent(auction.id)}`}
+          href={auction.url}
           withBorder
           radius="lg"
           padding="xs"
@@ -148,9 +148,9 @@ export function AuctionGrid({ auctions }: { auctions: StoreAuction[] }) {
             {auction.name}
           </Title>
           <Text fw={700}>{formatMoney(auction.price)}</Text>
-          {auction.endsAt !== null && (
+          {auction.endTime !== null && (
             <Text size="xs" c="dimmed">
-              {t('store.endsAt', { date: formatDate(auction.endsAt, AUCTION_END_FORMAT) })}
+              {t('store.endsAt', { date: formatDate(auction.endTime, AUCTION_END_FORMAT) })}
             </Text>
           )}
         </Card>
