@@ -27,12 +27,13 @@ export function usePushOffer() {
   return { offer, prompt };
 }
 
-type Step = PushState | 'working' | 'failed';
+/** ask: what is sent and the button; denied: the question was refused or closed without an answer. */
+type Step = 'ask' | 'needsInstall' | 'working' | 'failed' | 'denied';
 
 /** The sheet: what is sent and *Activar avisos*; on an iPhone's Safari, how to add the app first. */
 export function PushPrompt({ initial, onClose }: { initial: PushState; onClose: () => void }) {
   const { t } = useTranslation();
-  const [step, setStep] = useState<Step>(initial);
+  const [step, setStep] = useState<Step>(initial === 'needsInstall' ? 'needsInstall' : 'ask');
 
   const enable = async () => {
     setStep('working');
@@ -43,7 +44,7 @@ export function PushPrompt({ initial, onClose }: { initial: PushState; onClose: 
         onClose();
         return;
       }
-      setStep(next);
+      setStep('denied');
     } catch {
       setStep('failed');
     }
@@ -62,7 +63,7 @@ export function PushPrompt({ initial, onClose }: { initial: PushState; onClose: 
       </NativeDialog>
     );
 
-  const isDone = step === 'blocked' || step === 'off';
+  const isDone = step === 'denied';
   return (
     <NativeDialog title={t('pushPrompt.title')} onClose={onClose} closable={step !== 'working'} size="sheet">
       <Stack gap="sm" data-testid="push-prompt" data-step={step}>
