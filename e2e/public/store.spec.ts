@@ -257,12 +257,14 @@ describe('the alert when a followed seller goes live', () => {
     await cdp.send('ServiceWorker.deliverPushMessage', { origin: app.url, registrationId: await registrationId, data: '' });
     await cdp.send('ServiceWorker.deliverPushMessage', { origin: app.url, registrationId: await registrationId, data: JSON.stringify(payload) });
 
-    const shown = await page.waitForFunction(async () => {
-      const registration = await navigator.serviceWorker.ready;
-      const list = await registration.getNotifications();
-      return list.length > 0 ? list.map((n) => ({ title: n.title, body: n.body, url: (n.data as { url: string }).url })) : null;
-    });
-    const notifications = (await shown.jsonValue()) as { title: string; body: string; url: string }[];
+    const listNotifications = () =>
+      page.evaluate(async () => {
+        const registration = await navigator.serviceWorker.ready;
+        const list = await registration.getNotifications();
+        return list.map((n) => ({ title: n.title, body: n.body, url: (n.data as { url: string }).url }));
+      });
+    await expect.poll(listNotifications).toHaveLength(1);
+    const notifications = await listNotifications();
     expect(notifications).toHaveLength(1);
     expect(notifications[0]?.title).toBe(payload.title);
     expect(notifications[0]?.url).toBe(`${app.url}${livePath(tonight)}`);
