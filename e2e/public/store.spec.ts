@@ -36,6 +36,7 @@ let slug = '';
 let later: LiveSessionDetail['session'];
 let tonight: LiveSessionDetail['session'];
 let tonightLotId = '';
+let openAuctionId = '';
 
 async function call<T>(p: Page, method: 'post' | 'put', path: string, data?: unknown): Promise<T> {
   const res = await p.request[method](`${app.url}${path}`, { data, headers: { origin: app.url } });
@@ -62,7 +63,7 @@ beforeAll(async () => {
   const categoryId = await buildCategory(app, 'Relojes');
   sellerPage = await newPage(browser);
   await signInPage(sellerPage, app, SELLER);
-  await createAuctionAs(sellerPage, app, { name: 'Reloj de bolsillo', categoryId, startingPrice: 700 });
+  openAuctionId = (await createAuctionAs(sellerPage, app, { name: 'Reloj de bolsillo', categoryId, startingPrice: 700 })).id;
   const lotA = await createAuctionAs(sellerPage, app, { name: 'Relój Seiko', categoryId, startingPrice: 1200, status: 'pending' });
   const lotB = await createAuctionAs(sellerPage, app, { name: 'Cronógrafo', categoryId, startingPrice: 900, status: 'pending' });
   const a = await call<LiveSessionDetail>(sellerPage, 'post', '/api/live-sessions', {
@@ -109,6 +110,18 @@ describe("the seller's page", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     const findings = await auditPage(page, 'store');
     expect(findings, formatFindings(findings)).toEqual([]);
+    await page.context().close();
+  });
+
+  it("is linked from an auction's page and a show's page, by the seller's name", async () => {
+    const page = await phoneAs(null);
+    await page.goto(`${app.url}/auctions/${openAuctionId}`);
+    expect(await page.getByTestId('seller-store-link').getAttribute('href')).toBe(`/tienda/${slug}`);
+    await page.goto(`${app.url}${livePath(later)}`);
+    const link = page.getByTestId('seller-store-link');
+    expect(await link.getAttribute('href')).toBe(`/tienda/${slug}`);
+    await link.click();
+    await page.getByRole('heading', { name: SELLER.name, level: 1 }).waitFor();
     await page.context().close();
   });
 
@@ -284,6 +297,11 @@ describe('the alert when a followed seller goes live', () => {
     expect(clicked).toBe(0);
     await page.waitForURL(`${app.url}${livePath(tonight)}`);
     await page.getByRole('heading', { name: 'Subasta de la tarde', level: 1 }).waitFor();
+
+    // Mis alertas: the seller followed, live now, with the way into the show.
+    await page.goto(`${app.url}/alertas`);
+    const seller = page.getByTestId('followed-seller').filter({ hasText: SELLER.name });
+    expect(await seller.getByTestId('followed-seller-live').getAttribute('href')).toBe(livePath(tonight));
     await context.close();
   });
 });
