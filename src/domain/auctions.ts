@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AUCTION_FILTERS, type AuctionHold, DEFAULT_PAGE_SIZE, PAGE_SIZES } from './auction-list.js';
 import { MAX_PRICE } from './money.js';
+import type { StoreLink } from './storefront.js';
 import { zText } from './text.js';
 
 /**
@@ -249,6 +250,8 @@ export interface PublicAuction {
   createdAt: number;
   version: number;
   serverNow: number;
+  /** The seller's page (`/tienda/{slug}`) and the seller's name; null for a seller who has none yet. */
+  store: StoreLink | null;
 }
 
 /** The same, plus what only the auction's own panel sees (SPEC §3 winnerDetails, sellerId). */

@@ -5,6 +5,7 @@ import { isUuid } from './ids.js';
 import { type LotStatus, SESSION_STATUSES, type SessionStatus, slugify } from './live-public.js';
 import { MAX_PRICE } from './money.js';
 import { ZShippingRulesInput } from './show-billing.js';
+import type { StoreLink } from './storefront.js';
 import { nameTokens, zText } from './text.js';
 
 /**
@@ -418,6 +419,8 @@ export interface LiveSessionPublic {
   autoAdvanceAt: number | null;
   /** Bumped on every change of the session or its lots, so a stale event can be told from a fresh one. */
   version: number;
+  /** The seller's page (`/tienda/{slug}`) and the seller's name; null for a seller who has none yet. */
+  store: StoreLink | null;
 }
 
 /** What the session's editors (and the panel list) also read. */

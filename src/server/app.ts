@@ -34,6 +34,7 @@ import { showSummaryRoutes } from './features/payments/show-summary/routes.js';
 import { unpaidRoutes } from './features/payments/unpaid/routes.js';
 import { prebidsRoutes } from './features/prebids/routes.js';
 import { profileRoutes } from './features/profile/routes.js';
+import { storefrontRoutes } from './features/storefront/routes.js';
 import { usersRoutes } from './features/users/routes.js';
 import { installSessionLoader } from './http/auth-hooks.js';
 import { installOriginCheck } from './http/csrf.js';
@@ -259,6 +260,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => showSummaryRoutes(scope, ctx));
   await app.register(async (scope) => purchasesRoutes(scope, ctx));
   await app.register(async (scope) => showBillingRoutes(scope, ctx));
+  await app.register(async (scope) => storefrontRoutes(scope, ctx));
   if (opts.webDir) {
     const sourceMaps = config.ops.serveSourceMaps ? createOpsAccess(config.ops, config.trustProxy) : null;
     await app.register(async (scope) => webRoutes(scope, { distDir: opts.webDir as string, sourceMaps }));

@@ -416,4 +416,16 @@ export const messages = {
       deadlineHoursRange: 'El plazo de pago debe ser de 1 a 720 horas (30 días).',
     },
   },
+  storefront: {
+    // The buyers' home, search and seller's page (src/domain/storefront.ts).
+    sellerNotFound: 'No encontramos esa tienda. Revisa el enlace o busca al vendedor desde el inicio.',
+    rateLimited: 'Demasiadas búsquedas seguidas. Espera un momento y vuelve a intentarlo.',
+    fields: {
+      searchRequired: 'Escribe qué buscas.',
+      searchTooShort: 'Escribe al menos 2 letras para buscar.',
+      searchTooLong: 'La búsqueda puede tener hasta 100 caracteres.',
+      categoryIdInvalid: 'La categoría no es válida.',
+      sellerSlugInvalid: 'La dirección de la tienda no es válida.',
+    },
+  },
 } as const;

@@ -22,6 +22,8 @@ const SMOKE: Record<string, Record<string, string>> = {
   'live-chat.ts': { VIEWERS: '5', LOTS: '2', TIMER: '5', BIDDERS: '2', USERS: '20', CHATTERS: '3', CHAT_RATE: '1' },
   // Both shows (plain, then killed halfway through its links and retried) of 4 buyers.
   'show-billing.ts': { BUYERS: '4', LOTS: '10' },
+  // 300 auctions, 10 scheduled shows and 2 live ones of 5 lots, three rounds of 2 requests per query.
+  'storefront.ts': { AUCTIONS: '300', SHOWS: '10', LIVE: '2', LOTS: '5', ITERATIONS: '2', ROUNDS: '3', WARMUP: '1' },
   // Janus only where it is installed; the bench itself refuses a missing one. Its flood mode runs too, as small.
   'video.ts': {
     VIEWERS: '3',

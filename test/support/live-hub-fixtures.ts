@@ -77,6 +77,7 @@ export function session(over: Partial<LiveSessionPrivate> = {}): LiveSessionPriv
     createdAt: 1,
     lastStreamStart: null,
     lastStreamStop: null,
+    store: null,
     ...over,
   };
 }

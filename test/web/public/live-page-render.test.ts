@@ -111,6 +111,7 @@ function detail(over: Partial<LiveSessionPublic>, lots: LotView[]): LiveSessionD
     autoAdvancePaused: false,
     autoAdvanceAt: null,
     version: 3,
+    store: null,
     ...over,
   };
   return { session, lots, canEdit: false, viewerCount: 12, serverNow: NOW, receivedAt: NOW };
@@ -338,6 +339,7 @@ describe('the auction page keeps the shared bid panel as before', () => {
       currentWinnerName: null,
       createdAt: 0,
       version: 1,
+      store: null,
       serverNow: NOW,
     };
     const html = render(createElement(AuctionView, { auction, receivedAt: NOW }));

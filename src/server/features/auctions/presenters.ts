@@ -9,6 +9,7 @@ import {
   type PublicAuction,
 } from '../../../domain/auctions.js';
 import { maskName } from '../../../domain/bidding.js';
+import type { StoreLink } from '../../../domain/storefront.js';
 import type { auctions } from '../../db/schema.js';
 
 type AuctionRow = typeof auctions.$inferSelect;
@@ -62,6 +63,8 @@ export interface AuctionRelations {
   categoryName: string | null;
   companyName: string | null;
   imageDetails: AuctionImage[];
+  /** The seller's page, when they have one. */
+  store: StoreLink | null;
 }
 
 /** What anyone may see: no winner contact details, no seller id. */
@@ -91,6 +94,7 @@ export function presentPublic(row: AuctionRow, rel: AuctionRelations, now: numbe
     createdAt: row.createdAt.getTime(),
     version: row.version,
     serverNow: now,
+    store: rel.store,
   };
 }
 

@@ -11,6 +11,7 @@ import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { ensureCompany } from '../../reads/companies.js';
 import { buildSearchText, companyNames, nameTokens } from '../../reads/search-text.js';
+import { storeLink } from '../../reads/store-links.js';
 import type { DomainEvent } from '../../realtime/publisher.js';
 import type { CurrentUser } from '../../sessions/store.js';
 import { auctionCreated, auctionDeleted, auctionUpdated } from './events.js';
@@ -225,18 +226,20 @@ export async function deleteAuction(db: Db, opts: Acting<Actor> & { id: string }
 }
 
 async function relations(db: Db, row: AuctionRow): Promise<AuctionRelations> {
-  const [category, names, images] = await Promise.all([
+  const [category, names, images, store] = await Promise.all([
     row.categoryId ? db.select({ name: categories.name }).from(categories).where(eq(categories.id, row.categoryId)) : Promise.resolve([]),
     companyNames(db, [row.companyId]),
     row.images.length
       ? db.select({ url: uploads.url, thumbnailUrl: uploads.thumbnailUrl }).from(uploads).where(inArray(uploads.url, row.images))
       : Promise.resolve([]),
+    storeLink(db, row.sellerId),
   ]);
   const thumbs = new Map(images.map((i) => [i.url, i.thumbnailUrl]));
   return {
     categoryName: category[0]?.name ?? null,
     companyName: names.get(row.companyId) ?? null,
     imageDetails: row.images.map((url) => ({ url, thumbnailUrl: thumbs.get(url) ?? null })),
+    store,
   };
 }
 

@@ -10,6 +10,7 @@ import {
 } from '../../../domain/live.js';
 import type { LotStatus, SessionStatus } from '../../../domain/live-public.js';
 import type { SessionStateEvent } from '../../../domain/realtime.js';
+import type { StoreLink } from '../../../domain/storefront.js';
 import { isBroadcasting } from '../../../domain/video.js';
 import type { EngineState } from '../../db/engine-rows.js';
 import type { liveSessions } from '../../db/schema.js';
@@ -43,12 +44,14 @@ export interface SessionView {
   lots: LotRow[];
   /** epoch ms: when 'Avance automático' opens the next lot, while it counts down (show/auto-advance.ts). */
   autoAdvanceAt?: number | null;
+  /** The seller's page, when they have one (reads/store-links.ts). */
+  store: StoreLink | null;
 }
 
 const ms = (d: Date | null): number | null => (d ? d.getTime() : null);
 
 /** `autoAdvanceAt`: when 'Avance automático' opens the next lot (SessionView.autoAdvanceAt), if it is counting down. */
-export function presentPublicSession(row: SessionRow, sellerName: string, autoAdvanceAt?: number | null): LiveSessionPublic {
+export function presentPublicSession(row: SessionRow, sellerName: string, autoAdvanceAt?: number | null, store: StoreLink | null = null): LiveSessionPublic {
   return {
     id: row.id,
     title: row.title,
@@ -66,12 +69,13 @@ export function presentPublicSession(row: SessionRow, sellerName: string, autoAd
     autoAdvancePaused: row.autoAdvancePaused,
     autoAdvanceAt: autoAdvanceAt ?? null,
     version: row.version,
+    store,
   };
 }
 
-export function presentPrivateSession(row: SessionRow, sellerName: string, autoAdvanceAt?: number | null): LiveSessionPrivate {
+export function presentPrivateSession(row: SessionRow, sellerName: string, autoAdvanceAt?: number | null, store: StoreLink | null = null): LiveSessionPrivate {
   return {
-    ...presentPublicSession(row, sellerName, autoAdvanceAt),
+    ...presentPublicSession(row, sellerName, autoAdvanceAt, store),
     sellerId: row.sellerId,
     companyId: row.companyId,
     createdAt: row.createdAt.getTime(),
@@ -107,8 +111,8 @@ export function presentDetail(view: SessionView, opts: { present: BidPresenter; 
   const now = opts.now ?? Date.now();
   return {
     session: opts.canEdit
-      ? presentPrivateSession(view.row, view.sellerName, view.autoAdvanceAt)
-      : presentPublicSession(view.row, view.sellerName, view.autoAdvanceAt),
+      ? presentPrivateSession(view.row, view.sellerName, view.autoAdvanceAt, view.store)
+      : presentPublicSession(view.row, view.sellerName, view.autoAdvanceAt, view.store),
     lots: view.lots.map((lot) => presentLot(lot, opts.present, now)),
     canEdit: opts.canEdit,
     viewerCount: opts.viewerCount,
@@ -119,7 +123,7 @@ export function presentDetail(view: SessionView, opts: { present: BidPresenter; 
 /** What the session room hears after any change: the public view only. */
 export function presentStateEvent(view: SessionView, present: BidPresenter, now = Date.now()): SessionStateEvent {
   return {
-    session: presentPublicSession(view.row, view.sellerName, view.autoAdvanceAt),
+    session: presentPublicSession(view.row, view.sellerName, view.autoAdvanceAt, view.store),
     lots: view.lots.map((lot) => presentLot(lot, present, now)),
     serverNow: now,
   };

@@ -17,6 +17,7 @@ import { canEditSession } from '../../../policies/live-sessions.js';
 import { recordScope, type ScopedActor, scopeWhere } from '../../../policies/scope.js';
 import { companyNames } from '../../../reads/companies.js';
 import { onBlockHereSql } from '../../../reads/lot-runs.js';
+import { storeLink, storeLinks } from '../../../reads/store-links.js';
 import { autoAdvanceAtOf } from '../lots/queue.js';
 import { sessionListWhere } from '../policies.js';
 import { type LotRow, presentCard, presentPrivateSession, type SessionRow, type SessionView } from '../presenters.js';
@@ -98,8 +99,13 @@ export async function readSessionView(db: Db | Tx, sessionId: string): Promise<S
   if (!isUuid(sessionId)) return null;
   const [row] = await db.select().from(liveSessions).where(eq(liveSessions.id, sessionId.toLowerCase()));
   if (!row) return null;
-  const [lots, names, autoAdvanceAt] = await Promise.all([readLots(db, row.id), sellerNames(db, [row.companyId]), autoAdvanceAtOf(db, row)]);
-  return { row, lots, sellerName: names.get(row.companyId) ?? row.companyId, autoAdvanceAt };
+  const [lots, names, autoAdvanceAt, store] = await Promise.all([
+    readLots(db, row.id),
+    sellerNames(db, [row.companyId]),
+    autoAdvanceAtOf(db, row),
+    storeLink(db, row.sellerId),
+  ]);
+  return { row, lots, sellerName: names.get(row.companyId) ?? row.companyId, autoAdvanceAt, store };
 }
 
 /** GET /api/live-sessions: SPEC §6's scope, by scheduledAt ascending, each with its lot count and whether the user may change it. */
@@ -112,13 +118,19 @@ export async function listSessions(db: Db, actor: ScopedActor): Promise<LiveSess
     .limit(LIST_MAX);
   // Shown by date, oldest first (SPEC §6).
   found.sort((a, b) => a.row.scheduledAt.getTime() - b.row.scheduledAt.getTime() || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
-  const names = await sellerNames(
-    db,
-    found.map((f) => f.row.companyId),
-  );
+  const [names, stores] = await Promise.all([
+    sellerNames(
+      db,
+      found.map((f) => f.row.companyId),
+    ),
+    storeLinks(
+      db,
+      found.map((f) => f.row.sellerId),
+    ),
+  ]);
   return {
     sessions: found.map(({ row, lotCount }) => ({
-      ...presentPrivateSession(row, names.get(row.companyId) ?? row.companyId),
+      ...presentPrivateSession(row, names.get(row.companyId) ?? row.companyId, null, stores.get(row.sellerId) ?? null),
       lotCount: Number(lotCount),
       canEdit: canEditSession(actor, row),
     })),

@@ -15,6 +15,7 @@ import { messages } from '../../../messages.js';
 import { canEditSession } from '../../../policies/live-sessions.js';
 import type { ScopedActor } from '../../../policies/scope.js';
 import { sessionNotFound } from '../../../reads/sessions.js';
+import { ensureSellerPage } from '../../../reads/store-links.js';
 import type { BidPresenter } from '../../../realtime/bid-presenter.js';
 import type { DomainEvent } from '../../../realtime/publisher.js';
 import { checkSessionDeletable, lockAuctionStates, offeredLots, removalBlockOf } from '../lots/removal.js';
@@ -126,6 +127,8 @@ export async function createSession(
       })
       .returning();
     if (!row) throw new Error('insert returned nothing');
+    // Every seller who runs a show has a page (/tienda/{slug}); a rehearsal is no show.
+    if (!row.rehearsal) await ensureSellerPage(tx, actor.id, input.sellerSlug);
     await recordAudit(tx, {
       by: opts,
       action: 'live_session.create',
