@@ -163,6 +163,16 @@ export interface ChatStandingEvent {
 export const PREBID_RESULT_EVENT = 'prebidResult';
 export type { PrebidResultEvent };
 
+/**
+ * To one user's own room `user:<id>`: their bell changed (an alert arrived, or they read some on
+ * another page). `unread` is their count of unread notifications after the change: a page sets its
+ * badge and refetches the list when it is open.
+ */
+export const NOTIFICATION_EVENT = 'notification';
+export interface NotificationEvent {
+  unread: number;
+}
+
 export interface ServerToClientEvents {
   [CHAT_MESSAGE_EVENT]: (event: ChatMessage) => void;
   [CHAT_MESSAGES_EVENT]: (event: ChatMessagesEvent) => void;
@@ -183,6 +193,7 @@ export interface ServerToClientEvents {
   /** Embedded SFU: the session's video went on or off (domain/video.ts). */
   [VIDEO_PUBLISHER_EVENT]: (event: VideoPublisherEvent) => void;
   [PREBID_RESULT_EVENT]: (event: PrebidResultEvent) => void;
+  [NOTIFICATION_EVENT]: (event: NotificationEvent) => void;
 }
 export type ServerEventName = keyof ServerToClientEvents;
 export type ServerEventPayload<E extends ServerEventName> = Parameters<ServerToClientEvents[E]>[0];

@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { connectDatabase, type Database } from './db/connect.js';
 import { migrateDatabase } from './db/migrate.js';
+import { alertsRoutes } from './features/alerts/routes.js';
 import { auctionsRoutes } from './features/auctions/routes.js';
 import { authRoutes } from './features/auth/routes.js';
 import { bidsRoutes } from './features/bids/routes.js';
@@ -34,6 +35,7 @@ import { showSummaryRoutes } from './features/payments/show-summary/routes.js';
 import { unpaidRoutes } from './features/payments/unpaid/routes.js';
 import { prebidsRoutes } from './features/prebids/routes.js';
 import { profileRoutes } from './features/profile/routes.js';
+import { pushRoutes } from './features/push/index.js';
 import { storefrontRoutes } from './features/storefront/routes.js';
 import { usersRoutes } from './features/users/routes.js';
 import { installSessionLoader } from './http/auth-hooks.js';
@@ -261,6 +263,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => purchasesRoutes(scope, ctx));
   await app.register(async (scope) => showBillingRoutes(scope, ctx));
   await app.register(async (scope) => storefrontRoutes(scope, ctx));
+  await app.register(async (scope) => alertsRoutes(scope, ctx));
+  await app.register(async (scope) => pushRoutes(scope, ctx));
   if (opts.webDir) {
     const sourceMaps = config.ops.serveSourceMaps ? createOpsAccess(config.ops, config.trustProxy) : null;
     await app.register(async (scope) => webRoutes(scope, { distDir: opts.webDir as string, sourceMaps }));

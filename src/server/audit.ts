@@ -105,6 +105,9 @@ export interface AuditPayloads extends ProviderPayloads {
   'live_session.lot_format': Payload<'live_session', LotFormat, LotFormat>;
   'live_session.moderator_add': Payload<'live_session', never, { userId: string }>;
   'live_session.moderator_remove': Payload<'live_session', { userId: string }, never>;
+  /** 'Avísame': a buyer bookmarked the show, or took the bookmark back. */
+  'live_session.remind': Payload<'live_session', never, { userId: string }>;
+  'live_session.unremind': Payload<'live_session', { userId: string }, never>;
   'payment.draft': Payload<'payment', never, PaymentView>;
   'payment.add_auctions': Bill;
   'payment.shipping': Payload<'payment', Shipping, Shipping>;
@@ -128,11 +131,17 @@ export interface AuditPayloads extends ProviderPayloads {
   'unpaid.strikes.block': Payload<'company', never, { userId: string; strikes: number; limit: number }>;
   'unpaid.strikes.lift': Payload<'company', Strikes, Strikes>;
   'profile.whatsapp_consent': Payload<'user', never, { whatsapp: string | null }>;
+  /** A browser's Web Push subscription (the user is the entity; only the push service's origin is kept, the endpoint is a credential). */
+  'push.subscribe': Payload<'user', never, { subscriptionId: string; origin: string; dropped: number }>;
+  'push.unsubscribe': Payload<'user', { subscriptionId: string; origin: string }, never>;
   'roles.grant_first_admin': Payload<'user', never, { roles: Role[] }>;
   /** The system grants it (ADMIN_EMAILS), from the sign-in that triggered it. */
   'roles.grant_admin_emails': Payload<'user', { roles: string[] }, { roles: string[] }>;
   'user.roles': Payload<'user', { roles: string[] }, { roles: string[] }>;
   'user.company': Payload<'user', { companyId: string | null }, { companyId: string | null }>;
+  /** About the seller: a buyer began or stopped following them. */
+  'seller.follow': Payload<'user', never, { followerId: string }>;
+  'seller.unfollow': Payload<'user', { followerId: string }, never>;
 }
 
 type CompanyFacts = { name: string; rfc: string | null; legalName: string | null; paymentDeadlineHours?: number; strikeLimit?: number };
@@ -186,6 +195,8 @@ export const AUDIT_ACTIONS = Object.keys({
   'live_session.lot_format': 1,
   'live_session.moderator_add': 1,
   'live_session.moderator_remove': 1,
+  'live_session.remind': 1,
+  'live_session.unremind': 1,
   'payment.draft': 1,
   'payment.add_auctions': 1,
   'payment.shipping': 1,
@@ -201,10 +212,14 @@ export const AUDIT_ACTIONS = Object.keys({
   'unpaid.strikes.block': 1,
   'unpaid.strikes.lift': 1,
   'profile.whatsapp_consent': 1,
+  'push.subscribe': 1,
+  'push.unsubscribe': 1,
   'roles.grant_first_admin': 1,
   'roles.grant_admin_emails': 1,
   'user.roles': 1,
   'user.company': 1,
+  'seller.follow': 1,
+  'seller.unfollow': 1,
 } satisfies Record<Exclude<AuditAction, keyof ProviderPayloads>, 1>) as Exclude<AuditAction, keyof ProviderPayloads>[];
 
 /**

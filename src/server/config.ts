@@ -198,6 +198,29 @@ const ZEnv = z.object({
     .string()
     .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, { error: 'a template language code such as es_MX' })
     .default('es_MX'),
+  // Web Push (VAPID): both keys or neither; neither: made on first start and kept in the database (app_secrets).
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{86,88}={0,2}$/, { error: "the VAPID public key in base64url (65 bytes, as web-push's generate-vapid-keys prints it)" })
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{42,44}={0,2}$/, { error: "the VAPID private key in base64url (32 bytes, as web-push's generate-vapid-keys prints it)" })
+    .optional(),
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, {
+      error: 'a mailto: address or an https: URL push services may contact, such as mailto:soporte@example.com',
+    })
+    .optional(),
+  /** Push services' origins accepted even on plain http or a private address (tests, a push service on the local network). */
+  PUSH_ALLOWED_ORIGINS: z
+    .string()
+    .transform((s) => s.split(/[,\s]+/).filter(Boolean))
+    .pipe(
+      z.array(z.url({ protocol: /^https?$/, error: 'a comma-separated list of origins such as http://127.0.0.1:8090' }).transform((u) => new URL(u).origin)),
+    )
+    .optional(),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'a pino level: fatal, error, warn, info, debug, trace or silent' })
     .default('info'),
@@ -229,6 +252,31 @@ export interface Config {
   logLevel: string;
   /** The WhatsApp Cloud API, or null: reminders then go out by hand through wa.me links. */
   whatsapp: WhatsAppConfig | null;
+  push: PushConfig;
+}
+
+/** Web Push: the VAPID identity and which push services may be reached on a private address. */
+export interface PushConfig {
+  /** VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or null: the pair made on first start and kept in app_secrets ('vapid'). */
+  vapidKeys: { publicKey: string; privateKey: string } | null;
+  /** VAPID_SUBJECT: whom push services may contact; default PUBLIC_URL when https, else a mailto: address. */
+  subject: string;
+  /** PUSH_ALLOWED_ORIGINS: origins accepted even on http: or a private address, as `URL.origin` spells them. */
+  allowedOrigins: string[];
+}
+
+/** Both VAPID keys or neither: one alone would sign with a key browsers never subscribed with. */
+function pushConfig(e: z.output<typeof ZEnv>, publicUrl: URL): PushConfig {
+  if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together (or neither: the server then makes a pair on first start and keeps it in the database)',
+    );
+  }
+  return {
+    vapidKeys: e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY } : null,
+    subject: e.VAPID_SUBJECT ?? (publicUrl.protocol === 'https:' && publicUrl.hostname !== 'localhost' ? publicUrl.origin : 'mailto:soporte@martillo.mx'),
+    allowedOrigins: e.PUSH_ALLOWED_ORIGINS ?? [],
+  };
 }
 
 /**
@@ -464,6 +512,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
   const whatsapp = whatsappConfig(e);
+  const publicUrl = new URL(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`);
+  const push = pushConfig(e, publicUrl);
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -472,7 +522,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     host: e.HOST ?? (e.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
     timeouts: { requestMs: e.REQUEST_TIMEOUT_SECONDS * 1000, uploadMs: Math.max(e.UPLOAD_TIMEOUT_SECONDS, e.REQUEST_TIMEOUT_SECONDS) * 1000 },
     shutdownDrainMs: Math.round(e.SHUTDOWN_DRAIN_SECONDS * 1000),
-    publicUrl: new URL(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`),
+    publicUrl,
     dataDir,
     database: e.DATABASE_URL ? { kind: 'postgresql', url: e.DATABASE_URL } : { kind: 'embedded', dir: path.join(dataDir, 'db') },
     redisUrl: e.REDIS_URL ?? null,
@@ -518,6 +568,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     ops: { allow: e.METRICS_ALLOW, token: e.METRICS_TOKEN ?? null, serveSourceMaps: e.SERVE_SOURCE_MAPS },
     logLevel: e.LOG_LEVEL,
     whatsapp,
+    push,
   };
 }
 

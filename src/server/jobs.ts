@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { VIEWER_SAMPLE_MS } from '../domain/show-summary.js';
 import type { AppContext } from './context.js';
+import { SHOW_ALERTS_EVERY_MS, startShowAlerts } from './features/alerts/fan-out.js';
 import { startClosingScheduler } from './features/bids/scheduler.js';
 import { deleteExpiredLiveKeys } from './features/live/sessions/idempotency.js';
 import { startAutoAdvanceScheduler } from './features/live/show/auto-advance.js';
@@ -8,6 +9,7 @@ import { startPublisherWatch, WATCH_EVERY_MS } from './features/live/show/publis
 import { MAX_SLEEP_MS as REMINDERS_MAX_SLEEP_MS, startReminderJob } from './features/payments/reminders/job.js';
 import { startViewerSampler } from './features/payments/show-summary/sampler.js';
 import { startPaymentExpiry } from './features/payments/unpaid/expiry.js';
+import { PUSH_SENDER_MAX_SLEEP_MS, startPushSender } from './features/push/index.js';
 import { REHEARSAL_TICK_MS, startRehearsalDriver } from './features/rehearsal/rehearsal-driver.js';
 import { type JobStatus, type PassLoop, type PassStatus, startPassLoop } from './pass-loop.js';
 import { deleteExpiredSessions } from './sessions/store.js';
@@ -86,6 +88,12 @@ export const jobs = [
     start: ({ ctx, log }) => startReminderJob({ ctx, log }),
   },
   {
+    name: 'push-sender',
+    description: "Web Push: sends the due show alerts (push_deliveries) to the buyers' browsers, retries, drops gone subscriptions.",
+    everyMs: PUSH_SENDER_MAX_SLEEP_MS,
+    start: ({ ctx, log }) => startPushSender({ ctx, log }),
+  },
+  {
     name: 'viewer-sampler',
     description: "The viewers chart of a show's summary: each live show's viewer count every few seconds.",
     everyMs: VIEWER_SAMPLE_MS,
@@ -96,6 +104,12 @@ export const jobs = [
     description: "Stops a broadcast whose seller's page went away without 'Detener', after a short grace.",
     everyMs: WATCH_EVERY_MS,
     start: ({ ctx, log }) => startPublisherWatch({ db: ctx.db, video: ctx.video, present: ctx.bidding.present, log, publish: publishOf(ctx) }),
+  },
+  {
+    name: 'show-alerts',
+    description: "A show's followers and bookmarkers told once when it goes live (bookmarkers 15 minutes before too): the bell and push deliveries, in batches.",
+    everyMs: SHOW_ALERTS_EVERY_MS,
+    start: ({ ctx, log }) => startShowAlerts({ db: ctx.db, log, publish: publishOf(ctx) }),
   },
   {
     name: 'session-sweep',

@@ -428,4 +428,17 @@ export const messages = {
       sellerSlugInvalid: 'La dirección de la tienda no es válida.',
     },
   },
+  alerts: {
+    // Following sellers, 'Avísame' and the bell (src/server/features/alerts).
+    sellerNotFound: 'No encontramos a este vendedor.',
+    followSelf: 'No puedes seguirte a ti mismo.',
+    showNotFound: 'No encontramos este show.',
+    showEnded: 'Este show ya terminó: ya no podemos avisarte.',
+    rateLimited: 'Demasiados cambios seguidos. Espera un momento y vuelve a intentarlo.',
+    fields: {
+      notificationId: 'Alguno de los avisos no es válido.',
+      notificationIds: 'Indica qué avisos marcar como leídos.',
+      notificationIdsMax: 'Puedes marcar hasta 100 avisos a la vez.',
+    },
+  },
 } as const;

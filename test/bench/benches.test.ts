@@ -17,6 +17,8 @@ const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url
 const SMOKE: Record<string, Record<string, string>> = {
   'admin-list.ts': { AUCTIONS: '150', ITERATIONS: '2', WARMUP: '1' },
   'bids.ts': { BIDDERS: '2', VIEWERS: '3', USERS: '10', DURATION: '1', WARMUP: '0' },
+  // 20 followers, one show (the median of one), a 1 s bid window.
+  'go-live.ts': { FOLLOWERS: '20', RUNS: '1', BIDDERS: '2', USERS: '10', MIN_WINDOW_S: '1' },
   'live-show.ts': { VIEWERS: '5', LOTS: '2', TIMER: '5', BIDDERS: '2', USERS: '20' },
   // Both runs (without chat, then with it); 3 chatters at a line a second in all.
   'live-chat.ts': { VIEWERS: '5', LOTS: '2', TIMER: '5', BIDDERS: '2', USERS: '20', CHATTERS: '3', CHAT_RATE: '1' },

@@ -37,8 +37,10 @@ describe('the jobs registry', () => {
       'rehearsal',
       'payment-expiry',
       'reminders',
+      'push-sender',
       'viewer-sampler',
       'publisher-watch',
+      'show-alerts',
       'session-sweep',
       'live-keys-sweep',
     ]);

@@ -14,6 +14,7 @@ import {
   type ChatStandingEvent,
   LOT_FINISHED_EVENT,
   LOT_TIMER_EVENT,
+  NOTIFICATION_EVENT,
   type LotFinishedEvent,
   type LotTimerEvent,
   PAYMENT_STATUS_EVENT,
@@ -28,7 +29,7 @@ import type { EngineLine, EngineState } from '../db/engine-rows.js';
 import type { SessionCache } from '../sessions/cache.js';
 import { createChatBatcher } from './chat-batcher.js';
 import type { Realtime } from './index.js';
-import { paymentAudience } from './rooms.js';
+import { paymentAudience, rooms } from './rooms.js';
 
 /** An auction as its events name it. */
 export interface AuctionRef {
@@ -73,7 +74,9 @@ export type DomainEvent =
   /** A user was muted, unmuted, blocked or unblocked: their own pages update their composer. */
   | { type: 'chatStandingChanged'; userId: string; standing: ChatStandingEvent }
   /** A lot opened with this user's 'Puja anticipada' in it: whether it leads, to their own room. */
-  | { type: 'prebidResult'; userId: string; result: PrebidResultEvent };
+  | { type: 'prebidResult'; userId: string; result: PrebidResultEvent }
+  /** Users' bells changed: each user's unread count after the change, to their own room. */
+  | { type: 'notificationsChanged'; unread: readonly { userId: string; unread: number }[] };
 
 export type DomainEventType = DomainEvent['type'];
 export type DomainEventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
@@ -167,6 +170,11 @@ export function createPublisher(opts: { realtime: Realtime; sessions: SessionCac
       case 'prebidResult':
         realtime.toUser(event.userId, PREBID_RESULT_EVENT, event.result);
         return;
+      case 'notificationsChanged':
+        // One emit per distinct count, to all the rooms of the users who have it: a show's fan-out
+        // of a thousand buyers is a handful of emits (and of Redis messages), not a thousand.
+        for (const [unread, userIds] of byCount(event.unread)) realtime.to(userIds.map(rooms.user), NOTIFICATION_EVENT, { unread });
+        return;
     }
   }
 
@@ -228,4 +236,15 @@ function paymentStatusPayload(change: DomainEventOf<'paymentChanged'>): PaymentS
     payoutStatus: payment.payoutStatus,
     auctionIds: change.auctionIds,
   };
+}
+
+/** Users grouped by their unread count. */
+function byCount(counts: readonly { userId: string; unread: number }[]): Map<number, string[]> {
+  const groups = new Map<number, string[]>();
+  for (const { userId, unread } of counts) {
+    const group = groups.get(unread);
+    if (group) group.push(userId);
+    else groups.set(unread, [userId]);
+  }
+  return groups;
 }

@@ -1,0 +1,364 @@
+import http from 'node:http';
+import https from 'node:https';
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import webpush from 'web-push';
+import { MAX_PUSH_ATTEMPTS, type PushPayload, pushTopic } from '../../../domain/push.js';
+import type { AppContext } from '../../context.js';
+import { type Db, rows } from '../../db/connect.js';
+import { type PassLoop, startPassLoop } from '../../pass-loop.js';
+import { endpointProblem, isAllowedOrigin, PrivateAddressError, type Resolver, safeLookup, systemResolver } from './addresses.js';
+import { type VapidDetails, vapidKeysOf } from './keys.js';
+
+/**
+ * The push sender: turns pending push_deliveries into Web Push requests. One pass claims due rows
+ * in batches (FOR UPDATE SKIP LOCKED, so instances never take the same row; the claim counts the
+ * attempt and leases the row for two minutes, so a crash mid-send lets another pass retry it),
+ * encrypts each payload for its subscription (web-push, aes128gcm), signs with VAPID and sends it
+ * with bounded concurrency, then writes the outcomes in a few statements per batch:
+ * 2xx sent; 404/410 the subscription is gone and deleted (its deliveries with it); 429, 5xx and
+ * network errors retried with backoff while the alert is fresh, at most MAX_PUSH_ATTEMPTS tries;
+ * other 4xx failed with the reason. A delivery past its expiry is never sent.
+ */
+
+export const BATCH_SIZE = 500;
+export const CONCURRENCY = 50;
+/** The longest sleep between passes when nothing is due: a new alert waits at most this long. */
+export const MAX_SLEEP_MS = 1000;
+/** How long a claimed row stays leased to this pass before another may take it again. */
+const LEASE = '2 minutes';
+const REQUEST_TIMEOUT_MS = 10_000;
+/** The VAPID token is signed once per push service and reused this long (it is valid 12 hours). */
+const VAPID_REUSE_MS = 60 * 60 * 1000;
+const VAPID_VALID_S = 12 * 60 * 60;
+
+export interface PushSenderOptions {
+  db: Db;
+  vapid: () => Promise<VapidDetails>;
+  /** PUBLIC_URL: a notification's path becomes an absolute link on it. */
+  publicUrl: URL;
+  /** PUSH_ALLOWED_ORIGINS: reached even on http: or a private address. */
+  allowedOrigins: readonly string[];
+  /** Name resolution for the address check (the system's by default). */
+  resolve?: Resolver;
+  batchSize?: number;
+  concurrency?: number;
+  log?: Pick<FastifyBaseLogger, 'warn'>;
+}
+
+export interface PushPassResult {
+  claimed: number;
+  sent: number;
+  retried: number;
+  failed: number;
+  gone: number;
+  expired: number;
+  /** Until the next pending delivery falls due (ms), or null when none waits. */
+  nextInMs: number | null;
+}
+
+interface Claimed {
+  id: number;
+  attempts: number;
+  subscription_id: string;
+  ms_left: string | number;
+  title: string;
+  body: string;
+  url: string;
+  session_id: string | null;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+}
+
+type Outcome =
+  | { kind: 'sent' }
+  | { kind: 'gone'; status: number }
+  | { kind: 'retry'; reason: string; retryAfterMs: number | null }
+  | { kind: 'failed'; reason: string }
+  | { kind: 'expired' };
+
+/** The push's payload from the notification: the show's title, seller and link (the notification holds nothing personal). */
+export function pushPayload(row: { title: string; body: string; url: string; session_id: string | null }, publicUrl: URL): PushPayload {
+  return {
+    title: row.title,
+    body: row.body,
+    url: new URL(row.url, publicUrl).href,
+    tag: row.session_id ? `show-${row.session_id}` : 'martillo',
+    sessionId: row.session_id,
+  };
+}
+
+/** Retry-After in ms (seconds or an HTTP date), or null. */
+function retryAfterMs(value: string | undefined): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+}
+
+/** How long before the next try: 2 s, then 8 s; a push service's Retry-After when it says more. */
+function backoffMs(attempts: number, retryAfter: number | null): number {
+  return Math.max(2000 * 4 ** Math.max(0, attempts - 1), retryAfter ?? 0);
+}
+
+export interface PushSender {
+  runPass(): Promise<PushPassResult>;
+  close(): void;
+}
+
+export function createPushSender(opts: PushSenderOptions): PushSender {
+  const concurrency = opts.concurrency ?? CONCURRENCY;
+  const batchSize = opts.batchSize ?? BATCH_SIZE;
+  const lookup = safeLookup(opts.resolve ?? systemResolver);
+  const agents = {
+    http: new http.Agent({ keepAlive: true, maxSockets: concurrency }),
+    https: new https.Agent({ keepAlive: true, maxSockets: concurrency }),
+  };
+  const vapidTokens = new Map<string, { header: string; until: number }>();
+
+  function authorization(audience: string, vapid: VapidDetails): string {
+    const now = Date.now();
+    const cached = vapidTokens.get(audience);
+    if (cached && cached.until > now) return cached.header;
+    const { Authorization } = webpush.getVapidHeaders(
+      audience,
+      vapid.subject,
+      vapid.publicKey,
+      vapid.privateKey,
+      'aes128gcm',
+      Math.floor(now / 1000) + VAPID_VALID_S,
+    ) as { Authorization: string };
+    vapidTokens.set(audience, { header: Authorization, until: now + VAPID_REUSE_MS });
+    return Authorization;
+  }
+
+  function post(
+    endpoint: URL,
+    headers: Record<string, string | number>,
+    body: Buffer | null,
+    checked: boolean,
+  ): Promise<{ status: number; retryAfter?: string }> {
+    return new Promise((resolve, reject) => {
+      const isHttps = endpoint.protocol === 'https:';
+      const req = (isHttps ? https : http).request(
+        endpoint,
+        {
+          method: 'POST',
+          headers,
+          agent: isHttps ? agents.https : agents.http,
+          timeout: REQUEST_TIMEOUT_MS,
+          ...(checked ? { lookup } : {}),
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, ...(res.headers['retry-after'] ? { retryAfter: String(res.headers['retry-after']) } : {}) }),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error('push service did not answer in time')));
+      req.on('error', reject);
+      req.end(body ?? undefined);
+    });
+  }
+
+  async function send(row: Claimed, vapid: VapidDetails): Promise<Outcome> {
+    const msLeft = Number(row.ms_left);
+    if (msLeft <= 0) return { kind: 'expired' };
+    const allowed = isAllowedOrigin(row.endpoint, opts.allowedOrigins);
+    const problem = allowed ? null : endpointProblem(row.endpoint, opts.allowedOrigins);
+    if (problem) return { kind: 'failed', reason: 'endpoint not allowed (http: or a private address)' };
+    const endpoint = new URL(row.endpoint);
+    const payload = pushPayload(row, opts.publicUrl);
+    let details: ReturnType<typeof webpush.generateRequestDetails>;
+    try {
+      details = webpush.generateRequestDetails({ endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } }, JSON.stringify(payload), {
+        // Signed here once per push service (below), not once per push.
+        vapidDetails: null,
+        headers: { Authorization: authorization(endpoint.origin, vapid) },
+        TTL: Math.max(1, Math.floor(msLeft / 1000)),
+        urgency: 'high',
+        ...(row.session_id ? { topic: pushTopic(row.session_id) } : {}),
+      } as unknown as webpush.RequestOptions);
+    } catch (err) {
+      // A key that is no point of the curve: this subscription can never be written to.
+      return { kind: 'failed', reason: `cannot encrypt for this subscription: ${(err as Error).message}`.slice(0, 200) };
+    }
+    try {
+      const { status, retryAfter } = await post(
+        endpoint,
+        details.headers as Record<string, string | number>,
+        (details.body as Buffer | null) ?? null,
+        !allowed,
+      );
+      if (status >= 200 && status < 300) return { kind: 'sent' };
+      if (status === 404 || status === 410) return { kind: 'gone', status };
+      if (status === 429 || status >= 500) return { kind: 'retry', reason: `HTTP ${status}`, retryAfterMs: retryAfterMs(retryAfter) };
+      return { kind: 'failed', reason: `HTTP ${status}` };
+    } catch (err) {
+      if (err instanceof PrivateAddressError) return { kind: 'failed', reason: 'endpoint resolves to a private address' };
+      const code = (err as NodeJS.ErrnoException).code;
+      return { kind: 'retry', reason: `network: ${code ?? (err as Error).message}`.slice(0, 200), retryAfterMs: null };
+    }
+  }
+
+  async function claim(): Promise<Claimed[]> {
+    return rows<Claimed>(
+      await opts.db.execute(sql`
+        with due as (
+          select id from push_deliveries
+          where status = 'pending' and next_attempt_at <= now()
+          order by next_attempt_at
+          limit ${batchSize}
+          for update skip locked
+        ), claimed as (
+          update push_deliveries d
+          set attempts = d.attempts + 1, next_attempt_at = now() + ${sql.raw(`interval '${LEASE}'`)}
+          from due where d.id = due.id
+          returning d.id, d.attempts, d.notification_id, d.subscription_id, d.expires_at
+        )
+        select c.id, c.attempts, c.subscription_id,
+          (extract(epoch from (c.expires_at - clock_timestamp())) * 1000)::bigint as ms_left,
+          n.title, n.body, n.url, n.session_id, s.endpoint, s.p256dh, s.auth
+        from claimed c
+        join notifications n on n.id = c.notification_id
+        join push_subscriptions s on s.id = c.subscription_id`),
+    );
+  }
+
+  /** Writes a batch's outcomes: a statement per kind, not per row. */
+  async function record(results: { row: Claimed; outcome: Outcome }[]): Promise<Omit<PushPassResult, 'claimed' | 'nextInMs'>> {
+    const sent = results.filter((r) => r.outcome.kind === 'sent').map((r) => r.row);
+    const gone = results.filter((r) => r.outcome.kind === 'gone').map((r) => r.row);
+    const finished: { id: number; error: string }[] = [];
+    const retries: { id: number; delay_ms: number; error: string }[] = [];
+    const failedSubscriptions: string[] = [];
+    let expired = 0;
+    for (const { row, outcome } of results) {
+      if (outcome.kind === 'expired') {
+        expired++;
+        finished.push({ id: row.id, error: 'expired' });
+      } else if (outcome.kind === 'failed') {
+        failedSubscriptions.push(row.subscription_id);
+        finished.push({ id: row.id, error: outcome.reason });
+      } else if (outcome.kind === 'retry') {
+        failedSubscriptions.push(row.subscription_id);
+        const delay = backoffMs(row.attempts, outcome.retryAfterMs);
+        if (row.attempts >= MAX_PUSH_ATTEMPTS) finished.push({ id: row.id, error: `${outcome.reason}; gave up after ${row.attempts} attempts` });
+        // Never retried after the alert went stale: it would arrive as noise.
+        else if (delay >= Number(row.ms_left)) finished.push({ id: row.id, error: `${outcome.reason}; expired before the next attempt` });
+        else retries.push({ id: row.id, delay_ms: delay, error: outcome.reason });
+      }
+    }
+    const db = opts.db;
+    if (sent.length) {
+      await db.execute(sql`
+        update push_deliveries set status = 'sent', sent_at = now(), last_error = null
+        where id in (select (value)::bigint from jsonb_array_elements_text(${JSON.stringify(sent.map((r) => r.id))}::jsonb))`);
+      await db.execute(sql`
+        update push_subscriptions set last_success_at = now(), failure_count = 0
+        where id in (select (value)::uuid from jsonb_array_elements_text(${JSON.stringify([...new Set(sent.map((r) => r.subscription_id))])}::jsonb))`);
+    }
+    if (gone.length) {
+      // The push service forgot this browser: its subscription goes, and its deliveries with it (cascade).
+      await db.execute(sql`
+        delete from push_subscriptions
+        where id in (select (value)::uuid from jsonb_array_elements_text(${JSON.stringify([...new Set(gone.map((r) => r.subscription_id))])}::jsonb))`);
+    }
+    if (finished.length) {
+      await db.execute(sql`
+        update push_deliveries d set status = 'failed', last_error = r.error
+        from jsonb_to_recordset(${JSON.stringify(finished)}::jsonb) as r(id bigint, error text)
+        where d.id = r.id`);
+    }
+    if (retries.length) {
+      await db.execute(sql`
+        update push_deliveries d set next_attempt_at = now() + r.delay_ms * interval '1 millisecond', last_error = r.error
+        from jsonb_to_recordset(${JSON.stringify(retries)}::jsonb) as r(id bigint, delay_ms int, error text)
+        where d.id = r.id`);
+    }
+    if (failedSubscriptions.length) {
+      await db.execute(sql`
+        update push_subscriptions s set failure_count = s.failure_count + f.n
+        from (select (value)::uuid as id, count(*)::int as n from jsonb_array_elements_text(${JSON.stringify(failedSubscriptions)}::jsonb) group by 1) f
+        where s.id = f.id`);
+    }
+    return { sent: sent.length, gone: gone.length, retried: retries.length, failed: finished.length - expired, expired };
+  }
+
+  async function sendAll(batch: Claimed[], vapid: VapidDetails): Promise<{ row: Claimed; outcome: Outcome }[]> {
+    const results: { row: Claimed; outcome: Outcome }[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < batch.length) {
+        const row = batch[next++] as Claimed;
+        results.push({ row, outcome: await send(row, vapid) });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, worker));
+    return results;
+  }
+
+  return {
+    async runPass() {
+      const vapid = await opts.vapid();
+      const total: PushPassResult = { claimed: 0, sent: 0, retried: 0, failed: 0, gone: 0, expired: 0, nextInMs: null };
+      // Batch after batch while full ones come: a show's 10,000 followers go out in one pass.
+      for (;;) {
+        const batch = await claim();
+        total.claimed += batch.length;
+        if (batch.length === 0) break;
+        const done = await record(await sendAll(batch, vapid));
+        total.sent += done.sent;
+        total.retried += done.retried;
+        total.failed += done.failed;
+        total.gone += done.gone;
+        total.expired += done.expired;
+        if (batch.length < batchSize) break;
+      }
+      const [next] = rows<{ ms: string | number | null }>(
+        await opts.db.execute(sql`
+          select (extract(epoch from min(next_attempt_at) - clock_timestamp()) * 1000)::bigint as ms
+          from push_deliveries where status = 'pending'`),
+      );
+      total.nextInMs = next?.ms === null || next?.ms === undefined ? null : Number(next.ms);
+      if (total.failed > 0) opts.log?.warn({ failed: total.failed }, 'push deliveries failed');
+      return total;
+    },
+    close() {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}
+
+/** The push-sender job: a pass, then sleep until the next due delivery, at most a second. */
+export function startPushSender({ ctx, log }: { ctx: Pick<AppContext, 'db' | 'config'>; log: FastifyBaseLogger }): PassLoop {
+  const sender = createPushSender({
+    db: ctx.db,
+    vapid: () => vapidKeysOf(ctx),
+    publicUrl: ctx.config.publicUrl,
+    allowedOrigins: ctx.config.push.allowedOrigins,
+    log,
+  });
+  const loop = startPassLoop({
+    name: 'push sender',
+    log,
+    retryMs: MAX_SLEEP_MS,
+    unref: true,
+    async pass() {
+      const done = await sender.runPass();
+      // At least 50 ms: a due row another instance holds locked must not make this one spin.
+      return done.nextInMs === null ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, Math.max(50, done.nextInMs + 5));
+    },
+  });
+  return {
+    async stop() {
+      await loop.stop();
+      sender.close();
+    },
+    status: () => loop.status(),
+  };
+}
