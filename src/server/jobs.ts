@@ -107,7 +107,8 @@ export const jobs = [
   },
   {
     name: 'show-alerts',
-    description: "A show's followers and bookmarkers told once when it goes live (bookmarkers 15 minutes before too): the bell and push deliveries, in batches.",
+    description:
+      "A show's followers and bookmarkers told once when it goes live (bookmarkers 15 minutes before too): the bell and push deliveries, in batches.",
     everyMs: SHOW_ALERTS_EVERY_MS,
     start: ({ ctx, log }) => startShowAlerts({ db: ctx.db, log, publish: publishOf(ctx) }),
   },

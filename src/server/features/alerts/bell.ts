@@ -1,5 +1,12 @@
 import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
-import { BELL_LIMIT, type NotificationItem, type NotificationKind, type NotificationsAnswer, type ReadAnswer, type ReadNotificationsInput } from '../../../domain/alerts.js';
+import {
+  BELL_LIMIT,
+  type NotificationItem,
+  type NotificationKind,
+  type NotificationsAnswer,
+  type ReadAnswer,
+  type ReadNotificationsInput,
+} from '../../../domain/alerts.js';
 import type { Db, Tx } from '../../db/connect.js';
 import { notifications } from '../../db/schema.js';
 import type { Acting } from '../../http/request-context.js';
@@ -40,19 +47,35 @@ export async function unreadCounts(db: Db | Tx, userIds: readonly string[]): Pro
 /** GET /api/notifications */
 export async function listNotifications(db: Db, opts: { userId: string }): Promise<NotificationsAnswer> {
   const [items, [counted]] = await Promise.all([
-    db.select().from(notifications).where(eq(notifications.userId, opts.userId)).orderBy(desc(notifications.createdAt), desc(notifications.id)).limit(BELL_LIMIT),
+    db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.userId, opts.userId))
+      .orderBy(desc(notifications.createdAt), desc(notifications.id))
+      .limit(BELL_LIMIT),
     unreadCounts(db, [opts.userId]),
   ]);
   return { items: items.map(present), unread: counted?.unread ?? 0 };
 }
 
 /** POST /api/notifications/read: marks some of the caller's own notifications (or all) read; others' ids change nothing. */
-export async function readNotifications(db: Db, opts: Acting<{ id: string }> & { input: ReadNotificationsInput }): Promise<{ answer: ReadAnswer; events: DomainEvent[] }> {
+export async function readNotifications(
+  db: Db,
+  opts: Acting<{ id: string }> & { input: ReadNotificationsInput },
+): Promise<{ answer: ReadAnswer; events: DomainEvent[] }> {
   const userId = opts.actor.id;
   return db.transaction(async (tx) => {
     const mine = and(eq(notifications.userId, userId), isNull(notifications.readAt));
     const ids = opts.input.ids;
-    const which = ids ? and(mine, inArray(notifications.id, ids.map((id) => id.toLowerCase()))) : mine;
+    const which = ids
+      ? and(
+          mine,
+          inArray(
+            notifications.id,
+            ids.map((id) => id.toLowerCase()),
+          ),
+        )
+      : mine;
     const marked = await tx.update(notifications).set({ readAt: new Date() }).where(which).returning({ id: notifications.id });
     const [counted] = await unreadCounts(tx, [userId]);
     const unread = counted?.unread ?? 0;

@@ -37,12 +37,17 @@ const PASS_BUDGET_MS = 2000;
 
 type AlertKind = 'live' | 'soon';
 
-/** Notes the alerts that fell due (each once, ever). */
+/**
+ * Notes the alerts that fell due (each once, ever). A show left 'live' untouched for half a day (a
+ * seller who never pressed Terminar, found by a first start of this job) is not announced: it is
+ * not news.
+ */
 export async function noteDueAlerts(db: Db): Promise<void> {
   await db.execute(sql`
     insert into show_alerts (session_id, kind)
     select s.id, 'live' from live_sessions s
     where s.status in ('live', 'paused') and not s.rehearsal
+      and s.updated_at > now() - interval '12 hours'
       and not exists (select 1 from show_alerts a where a.session_id = s.id and a.kind = 'live')
     on conflict do nothing`);
   // A show already live (or with its 'live' alert) gets no 'soon'; a late start still does, for a while.
@@ -119,8 +124,7 @@ async function notifyBatch(tx: Tx, show: TakenAlert): Promise<{ todo: number; pu
   const text = showAlertText(show.kind, { title: show.title, sellerName, scheduledAt: new Date(show.scheduled_at).getTime() });
   const url = livePath({ id: show.session_id, sellerSlug: show.seller_slug });
   const kind = show.kind === 'live' ? 'show_live' : 'show_soon';
-  const followers =
-    show.kind === 'live' ? sql`select f.follower_id as user_id from seller_follows f where f.seller_id = ${show.seller_id}::uuid union` : sql``;
+  const followers = show.kind === 'live' ? sql`select f.follower_id as user_id from seller_follows f where f.seller_id = ${show.seller_id}::uuid union` : sql``;
   const [result] = rows<{ todo: number; pushes: number; users: string[] | string }>(
     await tx.execute(sql`
       with audience as (

@@ -66,7 +66,9 @@ export async function myFollowing(db: Db, opts: { userId: string; viewerCount: (
       order by s.status = 'scheduled', s.scheduled_at
       limit ${SHOWS_MAX}`),
   );
-  const ids = [...new Set([...sellers.flatMap((s) => [s.live_id, s.next_id]), ...bookmarked.map((b) => b.session_id)].filter((id): id is string => Boolean(id)))];
+  const ids = [
+    ...new Set([...sellers.flatMap((s) => [s.live_id, s.next_id]), ...bookmarked.map((b) => b.session_id)].filter((id): id is string => Boolean(id))),
+  ];
   const shows = await readShows(db, ids, me, opts.viewerCount);
   const slugs = await storeSlugs(
     db,

@@ -8,13 +8,18 @@ import { AppError } from '../../http/errors.js';
 import { requestContext } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { listNotifications, readNotifications } from './bell.js';
-import { followSeller, remindShow, unfollowSeller, unremindShow } from './follows.js';
 import { myFollowing } from './following.js';
+import { followSeller, remindShow, unfollowSeller, unremindShow } from './follows.js';
 
 const ZParams = z.object({ id: z.string().max(64) });
 const perUser = (req: FastifyRequest) => req.user?.id ?? req.ip;
 /** Per buyer: far more than a person tapping Seguir and Avísame, few enough to stop a script. */
-const writeLimit = { max: 60, timeWindow: '1 minute', keyGenerator: perUser, errorResponseBuilder: () => new AppError('RATE_LIMITED', messages.alerts.rateLimited) };
+const writeLimit = {
+  max: 60,
+  timeWindow: '1 minute',
+  keyGenerator: perUser,
+  errorResponseBuilder: () => new AppError('RATE_LIMITED', messages.alerts.rateLimited),
+};
 /** The bell and 'Mis alertas' are read on every page a signed-in buyer opens, and again on each realtime nudge. */
 const readLimit = { max: 240, timeWindow: '1 minute', keyGenerator: perUser };
 const bellFields = { fieldMessages: messages.alerts.fields };

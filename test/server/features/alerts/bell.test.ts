@@ -112,7 +112,9 @@ describe('another feature’s notification', () => {
     );
     expect(made.id).not.toBeNull();
     expect(made.events).toEqual([{ type: 'notificationsChanged', unread: [{ userId: ana.id, unread: 2 }] }]);
-    const [row] = await server.ctx.db.execute(sql`select count(*)::int as n from notifications where user_id = ${ana.id}::uuid`).then((r) => (r as unknown as { rows: { n: number }[] }).rows);
+    const [row] = await server.ctx.db
+      .execute(sql`select count(*)::int as n from notifications where user_id = ${ana.id}::uuid`)
+      .then((r) => (r as unknown as { rows: { n: number }[] }).rows);
     expect(row?.n).toBe(2);
   });
 });

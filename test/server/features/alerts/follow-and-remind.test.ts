@@ -123,7 +123,12 @@ describe('Mis alertas', () => {
       sellerSlug: 'vera',
       scheduledAt: new Date(Date.now() + 7 * 86_400_000),
     });
-    const tomorrow = await buildSession(server.ctx.db, { sellerId: tienda.id, companyId: 'tienda-eva', title: 'Mañana', scheduledAt: new Date(Date.now() + 86_400_000) });
+    const tomorrow = await buildSession(server.ctx.db, {
+      sellerId: tienda.id,
+      companyId: 'tienda-eva',
+      title: 'Mañana',
+      scheduledAt: new Date(Date.now() + 86_400_000),
+    });
     const onNow = await buildSession(server.ctx.db, { sellerId: tienda.id, companyId: 'tienda-eva', title: 'En vivo', status: 'live' });
     await buildSession(server.ctx.db, { sellerId: tienda.id, companyId: 'tienda-eva', title: 'Ensayo', status: 'live', rehearsal: true });
     const ended = await buildSession(server.ctx.db, { sellerId: tienda.id, companyId: 'tienda-eva', title: 'Pasado', status: 'ended' });
@@ -140,7 +145,13 @@ describe('Mis alertas', () => {
     expect(followed?.live).toMatchObject({ id: onNow.id, status: 'live', sellerName: 'Tienda Eva', viewerCount: 0, reminded: false });
     expect(followed?.nextShow).toMatchObject({ id: tomorrow.id, status: 'scheduled', title: 'Mañana' });
     expect(answer.shows).toEqual([
-      expect.objectContaining({ id: nextWeek.id, title: 'Relojes de colección', url: `/live/vera/${nextWeek.id}`, reminded: true, scheduledAt: nextWeek.scheduledAt.getTime() }),
+      expect.objectContaining({
+        id: nextWeek.id,
+        title: 'Relojes de colección',
+        url: `/live/vera/${nextWeek.id}`,
+        reminded: true,
+        scheduledAt: nextWeek.scheduledAt.getTime(),
+      }),
     ]);
     expect(res.body).not.toContain('@');
     expect((await call(null, 'GET', '/api/me/following')).statusCode).toBe(401);

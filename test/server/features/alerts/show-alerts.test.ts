@@ -5,7 +5,16 @@ import { livePath } from '../../../../src/domain/live-public.js';
 import { NOTIFICATION_EVENT, type NotificationEvent } from '../../../../src/domain/realtime.js';
 import { buildApp } from '../../../../src/server/app.js';
 import { rows } from '../../../../src/server/db/connect.js';
-import { companyBlocks, notifications, pushDeliveries, pushSubscriptions, sessionReminders, sellerFollows, showAlerts, users } from '../../../../src/server/db/schema.js';
+import {
+  companyBlocks,
+  notifications,
+  pushDeliveries,
+  pushSubscriptions,
+  sellerFollows,
+  sessionReminders,
+  showAlerts,
+  users,
+} from '../../../../src/server/db/schema.js';
 import { BATCH, fanOutBatch, showAlertsPass } from '../../../../src/server/features/alerts/fan-out.js';
 import { type Actor, buildActor, buildBidder } from '../../../support/actors.js';
 import { buildCompany, buildSession } from '../../../support/factories.js';
@@ -59,7 +68,10 @@ describe('a show going live', () => {
     for (const who of [follower, both, blocked, simulated] as Actor[]) await follow(who);
     for (const who of [bookmarker, both, seller] as Actor[]) await bookmark(who, show.id);
     await server.ctx.db.insert(companyBlocks).values({ companyId: COMPANY, userId: (blocked as Actor).id });
-    await server.ctx.db.update(users).set({ isSimulated: true }).where(eq(users.id, (simulated as Actor).id));
+    await server.ctx.db
+      .update(users)
+      .set({ isSimulated: true })
+      .where(eq(users.id, (simulated as Actor).id));
     const phone = await subscribe(follower as Actor);
     const laptop = await subscribe(follower as Actor);
     await subscribe(blocked as Actor);
@@ -87,7 +99,10 @@ describe('a show going live', () => {
     for (const n of told) expect(n).toMatchObject({ kind: 'show_live', title: text.title, url: livePath({ id: show.id, sellerSlug: 'vera' }) });
 
     const followerNote = told.find((n) => n.userId === (follower as Actor).id);
-    const deliveries = await server.ctx.db.select().from(pushDeliveries).where(eq(pushDeliveries.notificationId, followerNote?.id ?? ''));
+    const deliveries = await server.ctx.db
+      .select()
+      .from(pushDeliveries)
+      .where(eq(pushDeliveries.notificationId, followerNote?.id ?? ''));
     expect(deliveries.map((d) => d.subscriptionId).sort()).toEqual([phone.id, laptop.id].sort());
     for (const d of deliveries) {
       expect(d.status).toBe('pending');
@@ -96,7 +111,10 @@ describe('a show going live', () => {
       expect(ttl).toBeGreaterThan(14 * 60_000);
       expect(ttl).toBeLessThanOrEqual(15 * 60_000 + 1000);
     }
-    const [alert] = await server.ctx.db.select().from(showAlerts).where(and(eq(showAlerts.sessionId, show.id), eq(showAlerts.kind, 'live')));
+    const [alert] = await server.ctx.db
+      .select()
+      .from(showAlerts)
+      .where(and(eq(showAlerts.sessionId, show.id), eq(showAlerts.kind, 'live')));
     expect(alert?.fannedOutAt).not.toBeNull();
 
     // Another pass (and a follow or bookmark made after it) writes nothing more for this show.
@@ -106,7 +124,7 @@ describe('a show going live', () => {
     expect(await server.ctx.db.select().from(pushDeliveries)).toHaveLength(2);
   });
 
-  it('tells nobody about a rehearsal, nor about a show that ended before its turn', async () => {
+  it('tells nobody about a rehearsal, a show that ended before its turn, or one left live untouched for days', async () => {
     const fan = await buildBidder(server);
     await follow(fan);
     const rehearsal = await buildSession(server.ctx.db, { sellerId: seller.id, companyId: COMPANY, status: 'live', rehearsal: true });
@@ -114,7 +132,14 @@ describe('a show going live', () => {
     const ended = await buildSession(server.ctx.db, { sellerId: seller.id, companyId: COMPANY, status: 'ended' });
     // Its alert was noted while it was on, and it ended before the fan-out reached it.
     await server.ctx.db.insert(showAlerts).values({ sessionId: ended.id, kind: 'live' });
+    const forgotten = await buildSession(server.ctx.db, {
+      sellerId: seller.id,
+      companyId: COMPANY,
+      status: 'live',
+      updatedAt: new Date(Date.now() - 2 * 86_400_000),
+    });
     await pass();
+    expect(await of(forgotten.id)).toEqual([]);
     expect(await of(rehearsal.id)).toEqual([]);
     expect(await of(ended.id)).toEqual([]);
     expect(await server.ctx.db.select().from(showAlerts).where(eq(showAlerts.sessionId, rehearsal.id))).toEqual([]);
@@ -132,7 +157,12 @@ describe('15 minutes before a bookmarked show', () => {
       scheduledAt: new Date(Date.now() + 10 * 60_000),
     });
     const later = await buildSession(server.ctx.db, { sellerId: seller.id, companyId: COMPANY, scheduledAt: new Date(Date.now() + 40 * 60_000) });
-    const rehearsal = await buildSession(server.ctx.db, { sellerId: seller.id, companyId: COMPANY, rehearsal: true, scheduledAt: new Date(Date.now() + 5 * 60_000) });
+    const rehearsal = await buildSession(server.ctx.db, {
+      sellerId: seller.id,
+      companyId: COMPANY,
+      rehearsal: true,
+      scheduledAt: new Date(Date.now() + 5 * 60_000),
+    });
     const [fan, saver] = [await buildBidder(server), await buildBidder(server)];
     await follow(fan);
     for (const s of [soon, later, rehearsal]) await bookmark(saver, s.id);
@@ -149,7 +179,12 @@ describe('15 minutes before a bookmarked show', () => {
     await pass();
     const told = await of(soon.id);
     expect(told.filter((n) => n.kind === 'show_live').map((n) => n.userId)).toEqual(expect.arrayContaining([fan.id, saver.id]));
-    expect(told.filter((n) => n.userId === saver.id).map((n) => n.kind).sort()).toEqual(['show_live', 'show_soon']);
+    expect(
+      told
+        .filter((n) => n.userId === saver.id)
+        .map((n) => n.kind)
+        .sort(),
+    ).toEqual(['show_live', 'show_soon']);
   });
 
   it('sends no "soon" for a show that is already live', async () => {
@@ -184,15 +219,21 @@ describe('a large audience', () => {
     // Another server on the same database, running the job, finishes it.
     const restarted = await buildApp({ config: testConfig(), database: server.database, logger: false, jobs: ['show-alerts'] });
     try {
-      const total = async () => rows<{ n: number }>(await server.ctx.db.execute(sql`select count(*)::int as n from notifications where session_id = ${show.id}::uuid`))[0]?.n;
+      const total = async () =>
+        rows<{ n: number }>(await server.ctx.db.execute(sql`select count(*)::int as n from notifications where session_id = ${show.id}::uuid`))[0]?.n;
       await eventually(async () => (await total()) === count);
       // Let it run more passes: still one each.
-      const passes = async () => ((await restarted.app.inject({ url: '/readyz' })).json() as { jobs: { name: string; lastRunAt: string | null }[] }).jobs.find((j) => j.name === 'show-alerts')?.lastRunAt;
+      const passes = async () =>
+        ((await restarted.app.inject({ url: '/readyz' })).json() as { jobs: { name: string; lastRunAt: string | null }[] }).jobs.find(
+          (j) => j.name === 'show-alerts',
+        )?.lastRunAt;
       const seen = await passes();
       await eventually(async () => (await passes()) !== seen);
       expect(await total()).toBe(count);
       const repeated = rows<{ n: number }>(
-        await server.ctx.db.execute(sql`select count(*)::int as n from (select user_id from notifications where session_id = ${show.id}::uuid group by user_id, kind having count(*) > 1) d`),
+        await server.ctx.db.execute(
+          sql`select count(*)::int as n from (select user_id from notifications where session_id = ${show.id}::uuid group by user_id, kind having count(*) > 1) d`,
+        ),
       );
       expect(repeated[0]?.n).toBe(0);
     } finally {
