@@ -1,40 +1,10 @@
 import { type QueryClient, useQuery } from '@tanstack/react-query';
+import type { AlertShow, FollowAnswer, FollowedSeller, MyFollowing, ReminderAnswer } from '../../domain/alerts.js';
 import { api } from './client';
-import type { ShowCard } from './sellers';
 
-/** A show as *Mis alertas* lists it: the home's show without its lots. */
-export type AlertShow = Pick<ShowCard, 'id' | 'title' | 'url' | 'sellerName' | 'sellerSlug' | 'status' | 'scheduledAt' | 'coverUrl' | 'viewerCount'> & {
-  reminded: boolean;
-};
-
-/** POST/DELETE /api/sellers/{id}/follow */
-export interface FollowAnswer {
-  following: boolean;
-  followers: number;
-}
-
-/** POST/DELETE /api/live-sessions/{id}/reminder (*Avísame*) */
-export interface ReminderAnswer {
-  reminded: boolean;
-}
-
-/** A seller the buyer follows, on *Mis alertas*. */
-export interface FollowedSeller {
-  id: string;
-  slug: string | null;
-  name: string;
-  companyName: string | null;
-  /** The show on now, if any. */
-  live: AlertShow | null;
-  nextShow: AlertShow | null;
-}
-
-/** GET /api/me/following */
-export interface Following {
-  sellers: FollowedSeller[];
-  /** The shows the buyer bookmarked (*Avísame*), upcoming or live. */
-  shows: AlertShow[];
-}
+export type { AlertShow, FollowAnswer, FollowedSeller, ReminderAnswer };
+/** GET /api/me/following: the sellers followed and the shows bookmarked (*Avísame*). */
+export type Following = MyFollowing;
 
 export const followingKeys = {
   all: ['following'] as const,
