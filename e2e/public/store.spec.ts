@@ -302,6 +302,9 @@ describe('the alert when a followed seller goes live', () => {
     await page.goto(`${app.url}/alertas`);
     const seller = page.getByTestId('followed-seller').filter({ hasText: SELLER.name });
     expect(await seller.getByTestId('followed-seller-live').getAttribute('href')).toBe(livePath(tonight));
+    // The seller's page: the live banner leads into the show.
+    await page.goto(storeUrl());
+    expect(await page.getByTestId('store-live-banner').getAttribute('href')).toBe(livePath(tonight));
     await context.close();
   });
 });
