@@ -48,7 +48,7 @@ const log = (msg: string) => console.error(`[weight] ${msg}`);
 const kb = (bytes: number) => round(bytes / 1024, 1);
 
 interface PageToLoad {
-  name: 'home' | 'search' | 'auction' | 'live' | 'pay' | 'admin';
+  name: 'home' | 'search' | 'auction' | 'live' | 'pay' | 'admin' | 'store';
   path: string;
   /** Text the page shows once it has loaded its data. */
   expect: string;
@@ -92,7 +92,7 @@ async function seedPages(server: TestServer): Promise<PageToLoad[]> {
   const auction = await call<{ id: string }>('POST', '/api/auctions', auctionInput('Reloj Omega Seamaster', 'active'));
 
   const lotAuction = await call<{ id: string }>('POST', '/api/auctions', auctionInput('Reloj Seiko 5', 'pending'));
-  type Detail = { session: { id: string; sellerSlug: string }; lots: { id: string }[] };
+  type Detail = { session: { id: string; sellerSlug: string; store: { slug: string } | null }; lots: { id: string }[] };
   const created = await call<Detail>('POST', '/api/live-sessions', {
     title: 'Relojes del sábado',
     scheduledAt: Date.now() + 60_000,
@@ -135,6 +135,8 @@ async function seedPages(server: TestServer): Promise<PageToLoad[]> {
     { name: 'live', path: livePath(created.session), expect: 'Relojes del sábado' },
     { name: 'pay', path: `/pay/${payment.id}`, expect: 'Reloj Citizen Eco-Drive' },
     { name: 'admin', path: '/admin', expect: 'Vera', cookie: seller.cookie },
+    // The seller's page, whose page address the show's first save gave the seller.
+    { name: 'store', path: `/tienda/${created.session.store?.slug ?? 'tienda-peso'}`, expect: 'Vera Peso' },
   ];
 }
 

@@ -36,3 +36,19 @@ declare module '*.json?section=search' {
   const strings: Record<string, unknown>;
   export default strings;
 }
+declare module '*.json?section=follow' {
+  const strings: Record<string, unknown>;
+  export default strings;
+}
+declare module '*.json?section=pushPrompt' {
+  const strings: Record<string, unknown>;
+  export default strings;
+}
+declare module '*.json?section=store' {
+  const strings: Record<string, unknown>;
+  export default strings;
+}
+declare module '*.json?section=alerts' {
+  const strings: Record<string, unknown>;
+  export default strings;
+}

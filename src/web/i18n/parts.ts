@@ -36,6 +36,11 @@ export const PAGE_NAMESPACES = {
   sell: 'public/sell/sell-page.tsx',
   home: 'public/home/home-page.tsx',
   search: 'public/search/search-page.tsx',
+  store: 'public/store/store-page.tsx',
+  alerts: 'public/alerts/alerts-page.tsx',
+  // Seguir, Avísame, the calendar and the alerts' offer: the buttons' own module brings them.
+  follow: 'components/follow/strings.ts',
+  pushPrompt: 'components/follow/strings.ts',
 } as const;
 
 /** The part of `catalogue` that `sections` name: whole sections ('bidding') or one level down ('auctions.status'). */

@@ -55,6 +55,8 @@ function pageSectionOf(file: string): string | undefined {
   if (relative.startsWith('public/sell')) return 'sell';
   if (relative.startsWith('public/home')) return 'home';
   if (relative.startsWith('public/search')) return 'search';
+  if (relative.startsWith('public/store')) return 'store';
+  if (relative.startsWith('public/alerts')) return 'alerts';
   if (relative.startsWith('components/profile-') || relative === 'lib/profile-form.ts') return 'profile';
   return undefined;
 }

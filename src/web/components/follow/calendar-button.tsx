@@ -1,21 +1,80 @@
-// placeholder: the store helper's version replaces this
-import { Button } from '@mantine/core';
+import { Button, Stack } from '@mantine/core';
+import { useEffect, useState } from 'react';
 import { useTranslation } from '../../i18n';
+import { buildIcs, googleCalendarUrl, icsFileName } from '../../lib/ics';
+import { NativeDialog } from '../native-dialog';
+import { CalendarIcon } from './follow-icons';
+import './strings';
 
-/** *Agregar al calendario*: the show's .ics file (GET /api/live-sessions/{id}/calendar.ics), which the phone opens in its calendar. */
-export function CalendarButton({ show }: { show: { id: string; title: string; url: string; scheduledAt: number; sellerName: string } }) {
+export interface CalendarShow {
+  id: string;
+  title: string;
+  /** The show's page: a path ('/live/…') or an absolute URL. */
+  url: string;
+  /** epoch ms */
+  scheduledAt: number;
+  sellerName: string;
+}
+
+/**
+ * *Agregar al calendario*: a small sheet with Google Calendar (a link that opens its new-event page)
+ * and Apple / Outlook (an .ics file made here, in the browser).
+ */
+export function CalendarButton({ show, size = 'sm' }: { show: CalendarShow; size?: 'xs' | 'sm' | 'md' }) {
   const { t } = useTranslation();
+  const [isOpen, setOpen] = useState(false);
   return (
-    <Button
-      component="a"
-      href={`/api/live-sessions/${encodeURIComponent(show.id)}/calendar.ics`}
-      download
-      size="compact-md"
-      variant="default"
-      aria-label={`${t('home.addToCalendar')}: ${show.title}`}
-      data-testid="calendar-button"
-    >
-      {t('home.addToCalendar')}
-    </Button>
+    <>
+      <Button
+        size={size}
+        variant="subtle"
+        leftSection={<CalendarIcon size={16} />}
+        aria-haspopup="dialog"
+        aria-label={t('follow.calendarLabel', { title: show.title })}
+        onClick={() => setOpen(true)}
+        data-testid="calendar-button"
+      >
+        {t('follow.calendar')}
+      </Button>
+      {isOpen && <CalendarSheet show={show} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function CalendarSheet({ show, onClose }: { show: CalendarShow; onClose: () => void }) {
+  const { t } = useTranslation();
+  // The show does not change while the sheet is open: both links are made once.
+  const [links] = useState(() => {
+    const event = { ...show, url: new URL(show.url, window.location.origin).href };
+    return { google: googleCalendarUrl(event), ics: buildIcs({ ...event, host: window.location.host, now: Date.now() }) };
+  });
+  const [fileUrl, setFileUrl] = useState<string | null>(null);
+  useEffect(() => {
+    const objectUrl = URL.createObjectURL(new Blob([links.ics], { type: 'text/calendar;charset=utf-8' }));
+    setFileUrl(objectUrl);
+    return () => URL.revokeObjectURL(objectUrl);
+  }, [links]);
+
+  return (
+    <NativeDialog title={t('follow.calendar')} onClose={onClose} closable size="sheet">
+      <Stack gap="sm" data-testid="calendar-menu">
+        <Button component="a" href={links.google} target="_blank" rel="noopener noreferrer" variant="default" size="md" fullWidth onClick={onClose}>
+          {t('follow.calendarGoogle')}
+        </Button>
+        <Button
+          component="a"
+          href={fileUrl ?? undefined}
+          download={icsFileName(show.title)}
+          variant="default"
+          size="md"
+          fullWidth
+          data-testid="calendar-ics"
+          // Closed a moment later: the download must start from a link still in the page.
+          onClick={() => window.setTimeout(onClose, 0)}
+        >
+          {t('follow.calendarIcs')}
+        </Button>
+      </Stack>
+    </NativeDialog>
   );
 }

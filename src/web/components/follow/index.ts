@@ -1,3 +1,4 @@
-// placeholder: the store helper's version replaces this
-export { CalendarButton } from './calendar-button';
+export { CalendarButton, type CalendarShow } from './calendar-button';
+export { FollowButton } from './follow-button';
+export { PushPrompt, usePushOffer } from './push-prompt';
 export { RemindButton } from './remind-button';

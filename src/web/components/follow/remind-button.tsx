@@ -1,43 +1,46 @@
-// placeholder: the store helper's version replaces this
 import { Button } from '@mantine/core';
-import { useState } from 'react';
-import { startSignIn } from '../../api/auth';
-import { api, isApiError } from '../../api/client';
+import { remindShow } from '../../api/follows';
 import { useTranslation } from '../../i18n';
+import { CheckIcon } from '../icons';
+import { BellIcon } from './follow-icons';
+import { usePushOffer } from './push-prompt';
+import { useOptimisticToggle } from './use-toggle';
+import './strings';
 
-/** *Avísame*: bookmarks a scheduled show (POST/DELETE /api/live-sessions/{id}/reminder); signed out, it signs in first. */
-export function RemindButton({ sessionId, reminded = false, title }: { sessionId: string; reminded?: boolean; title: string }) {
+/**
+ * *Avísame* / *Te avisaremos* on a scheduled show: one tap bookmarks it, one tap undoes. Signed out,
+ * the tap signs in and comes back. After a bookmark, alerts on this phone are offered.
+ */
+export function RemindButton({ sessionId, reminded, title, size = 'sm' }: { sessionId: string; reminded: boolean; title: string; size?: 'xs' | 'sm' | 'md' }) {
   const { t } = useTranslation();
-  const [isOn, setOn] = useState(reminded);
-  const [isBusy, setBusy] = useState(false);
-  const [failed, setFailed] = useState(false);
-  const toggle = async () => {
-    setBusy(true);
-    setFailed(false);
-    const url = `/api/live-sessions/${encodeURIComponent(sessionId)}/reminder`;
-    try {
-      if (isOn) await api.del<unknown>(url);
-      else await api.post<unknown>(url);
-      setOn(!isOn);
-    } catch (error) {
-      if (isApiError(error) && error.status === 401) startSignIn();
-      else setFailed(true);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const push = usePushOffer();
+  const { value, toggle, isSending } = useOptimisticToggle({
+    value: { isOn: reminded },
+    optimistic: (_current, next) => ({ isOn: next }),
+    send: async (next) => {
+      const answer = await remindShow(sessionId, next);
+      return answer ? { isOn: answer.reminded } : null;
+    },
+    failedText: (next) => t(next ? 'follow.remindFailed' : 'follow.unremindFailed'),
+    onTurnedOn: push.offer,
+  });
+
   return (
-    <Button
-      size="compact-md"
-      variant={isOn ? 'light' : 'filled'}
-      loading={isBusy}
-      aria-pressed={isOn}
-      aria-label={`${isOn ? t('home.reminded') : t('home.remind')}: ${title}`}
-      color={failed ? 'red' : undefined}
-      onClick={() => void toggle()}
-      data-testid="remind-button"
-    >
-      {isOn ? t('home.reminded') : t('home.remind')}
-    </Button>
+    <>
+      <Button
+        size={size}
+        variant={value.isOn ? 'light' : 'outline'}
+        leftSection={value.isOn ? <CheckIcon size={16} /> : <BellIcon size={16} />}
+        aria-pressed={value.isOn}
+        aria-label={value.isOn ? t('follow.remindedLabel', { title }) : t('follow.remindLabel', { title })}
+        onClick={() => void toggle()}
+        disabled={isSending}
+        data-testid="remind-button"
+        data-reminded={value.isOn}
+      >
+        {value.isOn ? t('follow.reminded') : t('follow.remind')}
+      </Button>
+      {push.prompt}
+    </>
   );
 }

@@ -1,8 +1,9 @@
-import { Group, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Group, Stack, Text, Title } from '@mantine/core';
 import type { PublicAuction } from '../../../domain/auctions.js';
 import { mayTakePrebids } from '../../../domain/bid-rules.js';
 import { AuctionStatusBadge } from '../../components/auction-status-badge';
 import { ShareButton } from '../../components/share-button';
+import { storeHref, storeOf } from '../../components/store-link';
 import { useTranslation } from '../../i18n';
 import { clockOffset } from '../../lib/countdown';
 import { BidHistory } from '../bidding/bid-history';
@@ -20,6 +21,7 @@ import classes from './auction-page.module.css';
 export function AuctionView({ auction, receivedAt }: { auction: PublicAuction; receivedAt: number }) {
   const { t } = useTranslation();
   usePrebidNotices();
+  const store = storeOf(auction);
   const bidding = useBidding({
     auctionId: auction.id,
     auctionName: auction.name,
@@ -45,10 +47,19 @@ export function AuctionView({ auction, receivedAt }: { auction: PublicAuction; r
         <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
           {auction.name}
         </Title>
-        {auction.companyName && (
+        {store ? (
           <Text size="sm" c="dimmed">
-            {t('bidding.details.seller')}: {auction.companyName}
+            {t('bidding.details.seller')}:{' '}
+            <Anchor href={storeHref(store)} inherit c="dimmed" td="underline" data-testid="seller-store-link">
+              {auction.companyName || store.name}
+            </Anchor>
           </Text>
+        ) : (
+          auction.companyName && (
+            <Text size="sm" c="dimmed">
+              {t('bidding.details.seller')}: {auction.companyName}
+            </Text>
+          )
         )}
         <ShareButton title={auction.name} url={`/auctions/${auction.id}`} />
       </Stack>

@@ -1,7 +1,8 @@
-import { Alert, Button, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { livePath } from '../../../domain/live-public.js';
 import { ChatIcon, ClockIcon } from '../../components/icons';
 import { ShareButton } from '../../components/share-button';
+import { storeHref, storeOf } from '../../components/store-link';
 import { useTranslation } from '../../i18n';
 import { ChatPanel } from '../chat/chat-slots';
 import { CurrentLot } from './current-lot';
@@ -18,6 +19,7 @@ import { UnmuteBanner } from './unmute-banner';
 export function WideShow({ show, video }: { show: ShowModel; video: ShowVideo }) {
   const { t } = useTranslation();
   const { session, pageState, isStopped, current, offset } = show;
+  const store = storeOf(session);
 
   return (
     <Stack gap="lg" data-testid="live-session" data-session-id={session.id} data-state={isStopped ? 'stopped' : pageState} data-layout="wide">
@@ -26,10 +28,16 @@ export function WideShow({ show, video }: { show: ShowModel; video: ShowVideo })
         <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
           {session.title}
         </Title>
-        {session.sellerName && (
-          <Text size="sm" c="dimmed" data-testid="seller-name">
-            {t('live.seller', { name: session.sellerName })}
-          </Text>
+        {store ? (
+          <Anchor href={storeHref(store)} size="sm" c="dimmed" td="underline" w="fit-content" data-testid="seller-store-link">
+            {t('live.seller', { name: session.sellerName || store.name })}
+          </Anchor>
+        ) : (
+          session.sellerName && (
+            <Text size="sm" c="dimmed" data-testid="seller-name">
+              {t('live.seller', { name: session.sellerName })}
+            </Text>
+          )
         )}
         {session.whatsappLink && (
           <Button

@@ -2,6 +2,7 @@ import { VisuallyHidden } from '@mantine/core';
 import { livePath } from '../../../../domain/live-public.js';
 import { ChatIcon, ChevronLeftIcon, EyeIcon, VolumeIcon, VolumeOffIcon } from '../../../components/icons';
 import { ShareButton } from '../../../components/share-button';
+import { storeHref, storeOf } from '../../../components/store-link';
 import { useTranslation } from '../../../i18n';
 import { PurchasesLink } from '../../purchases/purchases-link';
 import type { VideoSound } from '../live-video';
@@ -12,6 +13,7 @@ import classes from './phone-show.module.css';
 export function PhoneTopBar({ show, sound }: { show: ShowModel; sound: VideoSound }) {
   const { t } = useTranslation();
   const { session, pageState, viewerCount } = show;
+  const store = storeOf(session);
   const status = sound.isStopped ? 'stopped' : pageState;
   return (
     <>
@@ -21,10 +23,18 @@ export function PhoneTopBar({ show, sound }: { show: ShowModel; sound: VideoSoun
         </a>
         <div className={classes.titleBlock}>
           <h1 className={classes.title}>{session.title}</h1>
-          {session.sellerName && (
+          {store ? (
             <p className={classes.seller} data-testid="seller-name">
-              {session.sellerName}
+              <a href={storeHref(store)} style={{ color: 'inherit' }} data-testid="seller-store-link">
+                {session.sellerName || store.name}
+              </a>
             </p>
+          ) : (
+            session.sellerName && (
+              <p className={classes.seller} data-testid="seller-name">
+                {session.sellerName}
+              </p>
+            )
           )}
         </div>
         <span className={classes.status} data-state={status} data-testid="live-status">
