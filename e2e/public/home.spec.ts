@@ -158,6 +158,18 @@ describe('the buyers’ home on a phone', () => {
     await box.fill('tenis');
     await page.getByTestId('search-result').filter({ hasText: 'Tenis Jordan 1 talla 27' }).waitFor();
     await eventually(() => new URL(page.url()).searchParams.get('q')).toBe('tenis');
+
+    // A category chip narrows the results and joins the address; 'Todas' widens them again.
+    await page.getByTestId('category-chip').filter({ hasText: 'Relojes' }).click();
+    await page
+      .getByTestId('search-empty')
+      .getByText(fill(t.search.emptyInCategory, { q: 'tenis' }))
+      .waitFor();
+    await eventually(() => new URL(page.url()).searchParams.get('categoria')).not.toBeNull();
+    await page.getByTestId('category-chip').filter({ hasText: t.search.allCategories }).click();
+    await page.getByTestId('search-result').filter({ hasText: 'Tenis Jordan 1 talla 27' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('categoria')).toBeNull();
+    expect(new URL(page.url()).searchParams.get('q')).toBe('tenis');
     await page.context().close();
   });
 

@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mexicoCityLocal } from '../../src/domain/calendar.js';
 import type { LiveSessionDetail } from '../../src/domain/live.js';
 import { livePath } from '../../src/domain/live-public.js';
+import { MEXICO_CITY_TZ } from '../../src/domain/time-zone.js';
 import { buildCategory } from '../../test/support/actors.js';
 import { makeSubscription, type PushService, startPushService } from '../../test/support/push-service.js';
 import { type E2eApp, startE2eApp } from '../support/app.js';
@@ -191,15 +193,12 @@ describe('Avísame and Agregar al calendario', () => {
     expect(google.origin + google.pathname).toBe('https://calendar.google.com/calendar/render');
     expect(google.searchParams.get('text')).toBe(`Relojes de colección · ${COMPANY}`);
     const [download] = await Promise.all([page.waitForEvent('download'), menu.getByRole('link', { name: t.follow.calendarIcs }).click()]);
-    expect(download.suggestedFilename()).toBe('relojes-de-coleccion.ics');
+    // The server's file, the same the live page offers: the hour as Mexico City says it.
+    expect(download.suggestedFilename()).toBe(`martillo-${later.id}.ics`);
     const ics = (await readFile((await download.path()) ?? '', 'utf8')).replace(/\r\n /g, '');
-    const utc = new Date(later.scheduledAt)
-      .toISOString()
-      .replace(/[-:]/g, '')
-      .replace(/\.\d{3}/, '');
     expect(ics).toContain('BEGIN:VEVENT');
     expect(ics).toContain(`UID:live-session-${later.id}@`);
-    expect(ics).toContain(`DTSTART:${utc}`);
+    expect(ics).toContain(`DTSTART;TZID=${MEXICO_CITY_TZ}:${mexicoCityLocal(later.scheduledAt)}`);
     expect(ics).toContain(`SUMMARY:Relojes de colección · ${COMPANY}`);
     expect(ics).toContain(`URL:${app.url}${livePath(later)}`);
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SessionStatus } from './live-public.js';
+import { PUSH_TTL_SECONDS } from './push.js';
 
 /**
  * Following a seller, 'Avísame' on a show, and the bell. A buyer follows a seller and bookmarks a
@@ -9,8 +10,8 @@ import type { SessionStatus } from './live-public.js';
 
 /** A bookmarked show's 'soon' alert goes out this long before its time. */
 export const SOON_BEFORE_MS = 15 * 60_000;
-/** A show alert's push is stale after this: a late "en vivo" is noise (the push's TTL). */
-export const ALERT_PUSH_TTL_MS = 15 * 60_000;
+/** A show alert's push is stale after this: a late "en vivo" is noise (the push's TTL, push.ts). */
+export const ALERT_PUSH_TTL_MS = PUSH_TTL_SECONDS * 1000;
 /** The bell lists the newest this many. */
 export const BELL_LIMIT = 50;
 /** POST /api/notifications/read takes at most this many ids. */

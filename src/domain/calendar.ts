@@ -5,7 +5,7 @@
  * seller announced wherever the buyer's phone is set. Pure, so it is tested line by line.
  */
 
-import { MEXICO_CITY_TZ } from './live.js';
+import { MEXICO_CITY_TZ } from './time-zone.js';
 
 /** A show lasts about this long; calendars need an end, and the seller sets none. */
 export const SHOW_CALENDAR_MINUTES = 120;
@@ -82,8 +82,17 @@ function utcStamp(epochMs: number): string {
     .replace(/\.\d{3}/, '');
 }
 
+/** The event's title: the show and who sells. */
+function summaryOf(show: Pick<CalendarShow, 'title' | 'sellerName'>): string {
+  return show.sellerName ? `${show.title} · ${show.sellerName}` : show.title;
+}
+
+function descriptionOf(url: string): string {
+  return `Subasta en vivo en Martillo. Entra aquí para ver el show y pujar: ${url}`;
+}
+
 export function showCalendar(show: CalendarShow): string {
-  const summary = show.sellerName ? `${show.title} · ${show.sellerName}` : show.title;
+  const summary = summaryOf(show);
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
@@ -105,7 +114,7 @@ export function showCalendar(show: CalendarShow): string {
     `DTSTART;TZID=${MEXICO_CITY_TZ}:${mexicoCityLocal(show.scheduledAt)}`,
     `DTEND;TZID=${MEXICO_CITY_TZ}:${mexicoCityLocal(show.scheduledAt + SHOW_CALENDAR_MINUTES * 60_000)}`,
     `SUMMARY:${escapeText(summary)}`,
-    `DESCRIPTION:${escapeText(`Subasta en vivo en Martillo. Entra aquí para ver el show y pujar: ${show.url}`)}`,
+    `DESCRIPTION:${escapeText(descriptionOf(show.url))}`,
     `LOCATION:${escapeText(show.url)}`,
     `URL:${show.url}`,
     'BEGIN:VALARM',
@@ -117,4 +126,20 @@ export function showCalendar(show: CalendarShow): string {
     'END:VCALENDAR',
   ];
   return `${lines.map(foldLine).join('\r\n')}\r\n`;
+}
+
+/**
+ * Google Calendar's "new event" page, filled in with the same event as the file (Google reads the
+ * times in UTC and shows them in the buyer's zone).
+ */
+export function googleCalendarUrl(show: Pick<CalendarShow, 'title' | 'sellerName' | 'scheduledAt' | 'url'>): string {
+  const params = new URLSearchParams({
+    action: 'TEMPLATE',
+    text: summaryOf(show),
+    dates: `${utcStamp(show.scheduledAt)}/${utcStamp(show.scheduledAt + SHOW_CALENDAR_MINUTES * 60_000)}`,
+    details: descriptionOf(show.url),
+    location: show.url,
+    ctz: MEXICO_CITY_TZ,
+  });
+  return `https://calendar.google.com/calendar/render?${params.toString()}`;
 }

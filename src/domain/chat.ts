@@ -2,7 +2,6 @@
  * A live show's chat and its moderation: the rules the server enforces and the shapes the browser
  * reads, in one place. The server decides every refusal; the page only shows it.
  */
-import { z } from 'zod';
 import type { WithdrawnBids } from './bidding.js';
 import { CHAT_MARK_SHARE_MAX, canonicalChatText, cleanChatText, holdsMutedWord, markShare } from './chat-text.js';
 
@@ -148,39 +147,6 @@ export interface BlockAnswer extends CompanyBlock {
   /** Lots they had already won and no bill holds: never billed while the block lasts (unblocking makes them billable again). */
   heldWins: HeldWin[];
 }
-
-// ── Inputs (the server validates these; the web uses the same schemas) ──────
-
-/** A line; `announcement` (moderators only) posts it highlighted. The text's own rules are `chatTextProblem`'s, so the refusal says which. */
-export const ZChatText = z.object({
-  text: z.string({ error: 'chatTextRequired' }).max(10_000, { error: 'chatTextTooLong' }),
-  announcement: z.boolean({ error: 'chatAnnouncementInvalid' }).optional(),
-});
-export const ZChatPin = z.object({ messageId: z.string({ error: 'chatMessageIdInvalid' }).uuid({ error: 'chatMessageIdInvalid' }).nullable() });
-export const ZModeratorInput = z.object({
-  email: z
-    .string({ error: 'chatModeratorEmailInvalid' })
-    .trim()
-    .toLowerCase()
-    .email({ error: 'chatModeratorEmailInvalid' })
-    .max(254, { error: 'chatModeratorEmailInvalid' }),
-});
-export const ZMuteInput = z.object({
-  userId: z.string({ error: 'chatUserIdInvalid' }).uuid({ error: 'chatUserIdInvalid' }),
-  minutes: z
-    .number({ error: 'chatMuteMinutesInvalid' })
-    .int({ error: 'chatMuteMinutesInvalid' })
-    .min(1, { error: 'chatMuteMinutesInvalid' })
-    .max(MUTE_MINUTES_MAX, { error: 'chatMuteMinutesInvalid' })
-    .nullable(),
-});
-export const ZChatSettingsInput = z.object({
-  slowModeSeconds: z.union([z.literal(0), z.literal(5), z.literal(10), z.literal(30)], { error: 'chatSlowModeInvalid' }),
-});
-export const ZBlockInput = z.object({ userId: z.string().uuid() });
-export const ZMutedWordsInput = z.object({
-  words: z.array(z.string().max(MUTED_WORD_MAX_LENGTH)).max(MUTED_WORDS_MAX),
-});
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

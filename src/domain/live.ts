@@ -7,6 +7,9 @@ import { MAX_PRICE } from './money.js';
 import { ZShippingRulesInput } from './show-billing.js';
 import type { StoreLink } from './storefront.js';
 import { nameTokens, zText } from './text.js';
+import { MEXICO_CITY_TZ } from './time-zone.js';
+
+export { MEXICO_CITY_TZ };
 
 /**
  * Live sessions and their lots (SPEC §3 liveSessions, §4 "Session status", "Lot status", "Timer
@@ -130,7 +133,6 @@ export const WHATSAPP_LINK_MAX = 300;
 // ── Slugs (SPEC §5 "Create session") ─────────────────────────────────────────
 
 const WEEKDAYS_ES = ['domingo', 'lunes', 'martes', 'miércoles', 'jueves', 'viernes', 'sábado'] as const;
-export const MEXICO_CITY_TZ = 'America/Mexico_City';
 
 /** The weekday of an instant in Mexico City, in Spanish ('miércoles'). */
 export function weekdayInMexicoCity(epochMs: number): string {

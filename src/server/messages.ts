@@ -490,6 +490,8 @@ export const messages = {
     currentBid: 'Puja actual: {price}',
     startingPrice: 'Precio de salida: {price}',
     auctionEnded: 'Subasta terminada',
+    soldFor: 'Vendido en {price}',
+    inShow: 'en el show «{show}»',
     storeIntro: 'Tienda en Martillo',
     followers: '{n} seguidores',
     oneFollower: '1 seguidor',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeText, foldLine, mexicoCityLocal, SHOW_CALENDAR_MINUTES, showCalendar } from '../../src/domain/calendar';
+import { escapeText, foldLine, googleCalendarUrl, mexicoCityLocal, SHOW_CALENDAR_MINUTES, showCalendar } from '../../src/domain/calendar';
 
 const show = {
   id: '4f1d2c3b-5a6e-4f70-8a91-b2c3d4e5f607',
@@ -53,5 +53,19 @@ describe('the show as a calendar file', () => {
   it('reads an instant as Mexico City wall time, the same all year', () => {
     expect(mexicoCityLocal(Date.UTC(2026, 0, 15, 0, 30))).toBe('20260114T183000');
     expect(mexicoCityLocal(Date.UTC(2026, 6, 15, 0, 30))).toBe('20260714T183000');
+  });
+});
+
+describe("the show as Google Calendar's new-event page", () => {
+  it('fills the same title, the same two hours (in UTC) and the link as the file', () => {
+    const url = new URL(googleCalendarUrl(show));
+    expect(url.origin + url.pathname).toBe('https://calendar.google.com/calendar/render');
+    expect(url.searchParams.get('action')).toBe('TEMPLATE');
+    expect(url.searchParams.get('text')).toBe('Relojes, plumas; y más · Antigüedades Sofía');
+    // 19:00 to 21:00 in Mexico City.
+    expect(url.searchParams.get('dates')).toBe('20261128T010000Z/20261128T030000Z');
+    expect(url.searchParams.get('details')).toContain(show.url);
+    expect(url.searchParams.get('location')).toBe(show.url);
+    expect(SHOW_CALENDAR_MINUTES).toBe(120);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CHAT_TEXT_MAX, chatPublicName, chatTextProblem, containsMutedWord, ZChatSettingsInput, ZMuteInput } from '../../src/domain/chat.js';
+import { CHAT_TEXT_MAX, chatPublicName, chatTextProblem, containsMutedWord } from '../../src/domain/chat.js';
+import { ZChatSettingsInput, ZMuteInput } from '../../src/domain/chat-inputs.js';
 
 describe('a chat line as typed', () => {
   it('takes plain text up to the limit, emoji counted as one character each', () => {

@@ -1164,7 +1164,12 @@ export const showAlerts = pgTable(
     /** Fan-out finished: every follower's and bookmarker's notification is written. */
     fannedOutAt: ts('fanned_out_at'),
   },
-  (t) => [primaryKey({ columns: [t.sessionId, t.kind] }), check('show_alerts_kind_valid', sql`${t.kind} in (${inList(SHOW_ALERT_KINDS)})`)],
+  (t) => [
+    primaryKey({ columns: [t.sessionId, t.kind] }),
+    check('show_alerts_kind_valid', sql`${t.kind} in (${inList(SHOW_ALERT_KINDS)})`),
+    // The job's every pass reads the alerts still to fan out, oldest first: never the years of those done.
+    index('show_alerts_waiting_idx').on(t.createdAt).where(sql`${t.fannedOutAt} is null`),
+  ],
 );
 
 export const PUSH_DELIVERY_STATUSES = ['pending', 'sent', 'failed', 'gone'] as const;

@@ -23,7 +23,7 @@ const NOT_SPA = /^\/(api|auth|socket\.io|uploads)(\/|$)|^\/(healthz|readyz|metri
  */
 export async function webRoutes(
   app: FastifyInstance,
-  opts: { distDir: string; sourceMaps?: OpsAccess | null; pageHead?: (pathname: string) => Promise<string> },
+  opts: { distDir: string; sourceMaps?: OpsAccess | null; pageHead?: (url: string) => Promise<string> },
 ): Promise<void> {
   const index = path.join(opts.distDir, 'index.html');
   if (!existsSync(index)) {
@@ -58,7 +58,7 @@ export async function webRoutes(
     // Files that exist have their own routes (wildcard: false); a missing asset is a 404, not the app.
     const url = req.url.split('?')[0] ?? '/';
     if (NOT_SPA.test(url) || /\.[a-z0-9]+$/i.test(url)) return reply.callNotFound();
-    const [head, data] = await Promise.all([opts.pageHead ? opts.pageHead(url).catch(() => undefined) : undefined, initialData(app, req, url)]);
+    const [head, data] = await Promise.all([opts.pageHead ? opts.pageHead(req.url).catch(() => undefined) : undefined, initialData(app, req, url)]);
     const page = pages.render(url, req.headers['accept-encoding'], { ...(head ? { head } : {}), ...(data ? { bodyEnd: data } : {}) });
     // A signed-in visitor's data (their bookmarks, whom they follow) is theirs: no shared cache keeps it.
     const personal = Boolean(data && req.headers.cookie);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZChatPin, ZChatSettingsInput, ZChatText, ZModeratorInput, ZMuteInput } from '../../../domain/chat.js';
+import { ZChatPin, ZChatSettingsInput, ZChatText, ZModeratorInput, ZMuteInput } from '../../../domain/chat-inputs.js';
 import { isUuid } from '../../../domain/ids.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireAuth } from '../../http/auth-hooks.js';

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MUTED_WORDS_MAX, ZBlockInput } from '../../../domain/chat.js';
+import { MUTED_WORDS_MAX } from '../../../domain/chat.js';
+import { ZBlockInput } from '../../../domain/chat-inputs.js';
 import { zText } from '../../../domain/text.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireAuth, requireRole } from '../../http/auth-hooks.js';

@@ -8,14 +8,17 @@ import type { AppContext } from '../../context.js';
 import { type Db, rows } from '../../db/connect.js';
 import { type PassLoop, startPassLoop } from '../../pass-loop.js';
 import { endpointProblem, isAllowedOrigin, PrivateAddressError, type Resolver, safeLookup, systemResolver } from './addresses.js';
+import { type Encrypted, type EncryptJob, startEncryptThread } from './encrypt-thread.js';
 import { type VapidDetails, vapidKeysOf } from './keys.js';
 
 /**
  * The push sender: turns pending push_deliveries into Web Push requests. One pass claims due rows
  * in batches (FOR UPDATE SKIP LOCKED, so instances never take the same row; the claim counts the
  * attempt and leases the row for two minutes, so a crash mid-send lets another pass retry it),
- * encrypts each payload for its subscription (web-push, aes128gcm), signs with VAPID and sends it
- * with bounded concurrency, then writes the outcomes in a few statements per batch:
+ * encrypts each payload for its subscription (web-push, aes128gcm) on a thread of lower priority
+ * than the server's (encrypt-thread.ts: bids are never kept waiting by it), signs with VAPID once
+ * per push service and sends it with bounded concurrency, then writes the outcomes in a few
+ * statements per batch:
  * 2xx sent; 404/410 the subscription is gone and deleted (its deliveries with it); 429, 5xx and
  * network errors retried with backoff while the alert is fresh, at most MAX_PUSH_ATTEMPTS tries;
  * other 4xx failed with the reason. A delivery past its expiry is never sent.
@@ -23,6 +26,8 @@ import { type VapidDetails, vapidKeysOf } from './keys.js';
 
 export const BATCH_SIZE = 500;
 export const CONCURRENCY = 50;
+/** Pushes handed to the encryption thread at a time: the first requests leave while the rest are encrypted. */
+const ENCRYPT_CHUNK = 50;
 /** The longest sleep between passes when nothing is due: a new alert waits at most this long. */
 export const MAX_SLEEP_MS = 1000;
 /** How long a claimed row stays leased to this pass before another may take it again. */
@@ -116,6 +121,7 @@ export function createPushSender(opts: PushSenderOptions): PushSender {
     https: new https.Agent({ keepAlive: true, maxSockets: concurrency }),
   };
   const vapidTokens = new Map<string, { header: string; until: number }>();
+  const encryptor = startEncryptThread();
 
   function authorization(audience: string, vapid: VapidDetails): string {
     const now = Date.now();
@@ -164,35 +170,34 @@ export function createPushSender(opts: PushSenderOptions): PushSender {
     });
   }
 
-  async function send(row: Claimed, vapid: VapidDetails): Promise<Outcome> {
+  /** What a claimed row needs before it is sent: an outcome already (expired, refused address), or its encryption job. */
+  function prepare(row: Claimed, vapid: VapidDetails): Outcome | { endpoint: URL; checked: boolean; job: EncryptJob } {
     const msLeft = Number(row.ms_left);
     if (msLeft <= 0) return { kind: 'expired' };
     const allowed = isAllowedOrigin(row.endpoint, opts.allowedOrigins);
     const problem = allowed ? null : endpointProblem(row.endpoint, opts.allowedOrigins);
     if (problem) return { kind: 'failed', reason: 'endpoint not allowed (http: or a private address)' };
     const endpoint = new URL(row.endpoint);
-    const payload = pushPayload(row, opts.publicUrl);
-    let details: ReturnType<typeof webpush.generateRequestDetails>;
+    return {
+      endpoint,
+      checked: !allowed,
+      job: {
+        endpoint: row.endpoint,
+        p256dh: row.p256dh,
+        auth: row.auth,
+        payload: JSON.stringify(pushPayload(row, opts.publicUrl)),
+        ttlSeconds: Math.max(1, Math.floor(msLeft / 1000)),
+        topic: row.session_id ? pushTopic(row.session_id) : null,
+        authorization: authorization(endpoint.origin, vapid),
+      },
+    };
+  }
+
+  /** The request to the push service, and what its answer means. */
+  async function deliver(endpoint: URL, checked: boolean, encrypted: Encrypted): Promise<Outcome> {
+    if (!encrypted.ok) return { kind: 'failed', reason: encrypted.reason };
     try {
-      details = webpush.generateRequestDetails({ endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } }, JSON.stringify(payload), {
-        // Signed here once per push service (below), not once per push.
-        vapidDetails: null,
-        headers: { Authorization: authorization(endpoint.origin, vapid) },
-        TTL: Math.max(1, Math.floor(msLeft / 1000)),
-        urgency: 'high',
-        ...(row.session_id ? { topic: pushTopic(row.session_id) } : {}),
-      } as unknown as webpush.RequestOptions);
-    } catch (err) {
-      // A key that is no point of the curve: this subscription can never be written to.
-      return { kind: 'failed', reason: `cannot encrypt for this subscription: ${(err as Error).message}`.slice(0, 200) };
-    }
-    try {
-      const { status, retryAfter } = await post(
-        endpoint,
-        details.headers as Record<string, string | number>,
-        (details.body as Buffer | null) ?? null,
-        !allowed,
-      );
+      const { status, retryAfter } = await post(endpoint, encrypted.headers, Buffer.from(encrypted.body), checked);
       if (status >= 200 && status < 300) return { kind: 'sent' };
       if (status === 404 || status === 410) return { kind: 'gone', status };
       if (status === 429 || status >= 500) return { kind: 'retry', reason: `HTTP ${status}`, retryAfterMs: retryAfterMs(retryAfter) };
@@ -288,19 +293,47 @@ export function createPushSender(opts: PushSenderOptions): PushSender {
     return { sent: sent.length, gone: gone.length, retried: retries.length, failed: finished.length - expired, expired };
   }
 
+  /**
+   * Sends a batch: the encryption thread takes it ENCRYPT_CHUNK at a time, in order, and each
+   * chunk's requests leave as soon as it is back, at most `concurrency` in flight.
+   */
   async function sendAll(batch: Claimed[], vapid: VapidDetails): Promise<{ row: Claimed; outcome: Outcome }[]> {
     const results: { row: Claimed; outcome: Outcome }[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < batch.length) {
-        const row = batch[next++] as Claimed;
-        // Encrypting is synchronous (~0.3 ms of ECDH and AES): let requests in between, so 50 answers
-        // arriving together do not hold a bid's request for 50 encryptions in a row.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        results.push({ row, outcome: await send(row, vapid) });
+    const toSend: { row: Claimed; endpoint: URL; checked: boolean; job: EncryptJob }[] = [];
+    for (const row of batch) {
+      const prepared = prepare(row, vapid);
+      if ('kind' in prepared) results.push({ row, outcome: prepared });
+      else toSend.push({ row, ...prepared });
+    }
+    const chunks: (typeof toSend)[] = [];
+    for (let i = 0; i < toSend.length; i += ENCRYPT_CHUNK) chunks.push(toSend.slice(i, i + ENCRYPT_CHUNK));
+    // All handed over at once: the thread works through them while the first ones are sent.
+    // A failure is kept as a value: a chunk not yet awaited must not be an unhandled rejection.
+    const encrypting = chunks.map((chunk) => encryptor.encrypt(chunk.map((c) => c.job)).catch((err: Error) => err));
+    let inFlight = 0;
+    const slotFreed: (() => void)[] = [];
+    const requests: Promise<void>[] = [];
+    for (const [i, chunk] of chunks.entries()) {
+      const encrypted = await (encrypting[i] as Promise<Encrypted[] | Error>);
+      if (encrypted instanceof Error) {
+        // The thread died: these go back to the queue and the next pass tries them again.
+        const reason = `encryption: ${encrypted.message}`.slice(0, 200);
+        for (const c of chunk) results.push({ row: c.row, outcome: { kind: 'retry', reason, retryAfterMs: null } });
+        continue;
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, worker));
+      for (const [k, c] of chunk.entries()) {
+        while (inFlight >= concurrency) await new Promise<void>((resolve) => slotFreed.push(resolve));
+        inFlight++;
+        requests.push(
+          deliver(c.endpoint, c.checked, encrypted[k] as Encrypted).then((outcome) => {
+            results.push({ row: c.row, outcome });
+            inFlight--;
+            slotFreed.shift()?.();
+          }),
+        );
+      }
+    }
+    await Promise.all(requests);
     return results;
   }
 
@@ -333,6 +366,7 @@ export function createPushSender(opts: PushSenderOptions): PushSender {
     close() {
       agents.http.destroy();
       agents.https.destroy();
+      void encryptor.close();
     },
   };
 }

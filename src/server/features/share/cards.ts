@@ -14,11 +14,11 @@ import { mexicoCityDate } from './dates.js';
  * null, and the page then gets the site's generic preview.
  */
 
-export type CardKind = 'live' | 'auction' | 'tienda';
+export type CardKind = 'live' | 'auction' | 'tienda' | 'lote';
 
 export interface ShareCard {
   kind: CardKind;
-  /** The id in the image's address: a session's or auction's id, a seller's slug. */
+  /** The id in the image's address: a session's or auction's id, a seller's slug, `<session id>_<auction id>` for a lot. */
   key: string;
   /** The page's canonical path (og:url). */
   path: string;
@@ -78,6 +78,66 @@ export async function liveCard(db: Db, sessionId: string): Promise<ShareCard | n
     detail,
     live,
     photoUrl: (live ? row.current_photo : null) ?? row.cover_image_url ?? row.current_photo ?? row.first_photo,
+  };
+}
+
+/** The key of a show's lot card: both ids, joined by a character neither has. */
+export const lotCardKey = (sessionId: string, auctionId: string) => `${sessionId}_${auctionId}`;
+
+/**
+ * A lot of a show (`/live/…?lote={auctionId}`, as search results and the seller's page link it):
+ * the lot's name and photo, its price, and the show it is in. A lot not in that show, or in a
+ * rehearsal, has none (the page then gets the show's own card).
+ */
+export async function lotCard(db: Db, key: string): Promise<ShareCard | null> {
+  const [sessionId = '', auctionId = '', extra] = key.split('_');
+  if (extra !== undefined || !isUuid(sessionId) || !isUuid(auctionId)) return null;
+  const [row] = rows<{
+    session_id: string;
+    session_title: string;
+    session_status: string;
+    scheduled_at: Date | string;
+    seller_slug: string;
+    company_id: string;
+    seller: string | null;
+    auction_id: string;
+    name: string;
+    auction_status: string;
+    starting_price: number;
+    current_price: number | null;
+    sold: boolean;
+    photo: string | null;
+  }>(
+    await db.execute(sql`
+      select s.id as session_id, s.title as session_title, s.status as session_status, s.scheduled_at, s.seller_slug, s.company_id,
+        (select c.name from companies c where c.id = s.company_id) as seller,
+        a.id as auction_id, a.name, a.status as auction_status, a.starting_price, a.current_price,
+        (a.status = 'ended' and a.current_winner_id is not null) as sold, a.images[1] as photo
+      from live_lots l join live_sessions s on s.id = l.session_id join auctions a on a.id = l.auction_id
+      where l.session_id = ${sessionId} and l.auction_id = ${auctionId} and not s.rehearsal and a.status <> 'pending'`),
+  );
+  if (!row) return null;
+  const live = row.session_status === 'live' || row.session_status === 'paused';
+  const seller = row.seller ?? row.company_id;
+  const price =
+    row.auction_status === 'ended'
+      ? row.sold && row.current_price !== null
+        ? share.soldFor.replace('{price}', formatMoney(row.current_price))
+        : share.auctionEnded
+      : row.current_price !== null
+        ? share.currentBid.replace('{price}', formatMoney(row.current_price))
+        : share.startingPrice.replace('{price}', formatMoney(row.starting_price));
+  const when = live ? share.liveNow : row.session_status === 'ended' ? share.ended : mexicoCityDate(new Date(row.scheduled_at));
+  return {
+    kind: 'lote',
+    key: lotCardKey(row.session_id, row.auction_id),
+    path: `${livePath({ id: row.session_id, sellerSlug: row.seller_slug })}?lote=${row.auction_id}`,
+    title: row.name,
+    description: `${price} · ${share.inShow.replace('{show}', row.session_title)} · ${when} · ${share.by.replace('{seller}', seller)}`,
+    seller,
+    detail: `${price} · ${when}`,
+    live,
+    photoUrl: row.photo,
   };
 }
 
@@ -169,5 +229,6 @@ export async function storeCard(db: Db, slug: string): Promise<ShareCard | null>
 export function readCard(db: Db, kind: CardKind, key: string): Promise<ShareCard | null> {
   if (kind === 'live') return liveCard(db, key);
   if (kind === 'auction') return auctionCard(db, key);
+  if (kind === 'lote') return lotCard(db, key);
   return storeCard(db, key);
 }

@@ -4,7 +4,7 @@ import { messages } from '../../messages.js';
 import type { Storage } from '../../providers/storage/types.js';
 import { escapeAttr } from '../../web/preload.js';
 import { CARD_HEIGHT, CARD_WIDTH, type CardPicture, pictureHash, renderCard } from './card-image.js';
-import { type CardKind, readCard, type ShareCard } from './cards.js';
+import { type CardKind, lotCardKey, readCard, type ShareCard } from './cards.js';
 import { readPhoto } from './photos.js';
 
 /**
@@ -40,8 +40,8 @@ export function picturePath(card: ShareCard | null): string {
 export type PictureAnswer = { kind: 'image'; body: Buffer } | { kind: 'moved'; path: string } | { kind: 'none' };
 
 export interface Share {
-  /** The tags for a page's head: `<title>`, description, og: and twitter:, all escaped. */
-  pageHead(pathname: string): Promise<string>;
+  /** The tags for a page's head (its address, with `?lote=` if any): `<title>`, description, og: and twitter:, all escaped. */
+  pageHead(url: string): Promise<string>;
   /** The picture a `/og/…` path names: the JPEG, a redirect to the current one (an older hash), or none. */
   picture(kind: CardKind | 'site', key: string, hash: string): Promise<PictureAnswer>;
 }
@@ -93,9 +93,13 @@ export function createShare(deps: { db: Db; storage: Storage; publicUrl: URL }):
 
   const absolute = (path: string) => new URL(path, deps.publicUrl).href;
 
-  const cardOfPath = (pathname: string): Promise<ShareCard | null> => {
+  const cardOfPath = async (pathname: string, lot: string | null): Promise<ShareCard | null> => {
     const screen = screenForPath(pathname);
-    if (screen.kind === 'live' && screen.sessionId) return cardFor('live', screen.sessionId);
+    if (screen.kind === 'live' && screen.sessionId) {
+      // A show's lot (search results link it so): its own card, else the show's.
+      const lotCard = lot ? await cardFor('lote', lotCardKey(screen.sessionId, lot)) : null;
+      return lotCard ?? cardFor('live', screen.sessionId);
+    }
     if (screen.kind === 'auction') return cardFor('auction', screen.auctionId);
     if (screen.kind === 'store') return cardFor('tienda', screen.slug);
     return Promise.resolve(null);
@@ -108,10 +112,12 @@ export function createShare(deps: { db: Db; storage: Storage; publicUrl: URL }):
   };
 
   return {
-    async pageHead(pathname) {
+    async pageHead(address) {
+      const [pathname = '/', query = ''] = address.split('?');
+      const lot = new URLSearchParams(query).get('lote');
       let card: ShareCard | null = null;
       try {
-        card = await cardOfPath(pathname);
+        card = await cardOfPath(pathname, lot);
       } catch {
         // The database failing must not take the page down: the generic preview.
       }

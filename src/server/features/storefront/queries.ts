@@ -155,46 +155,56 @@ export function prefixQuery(q: string): string | null {
  * GET /api/search: lots still to come of live and scheduled shows, and open auctions not in a show,
  * whose name or description holds every word (auctions_public_search_idx, a GIN index), ranked by
  * ts_rank, then live shows first, then the soonest.
+ *
+ * A common word matches thousands of listings, and each must be placed (in a show, which one, or
+ * on its own) before the order is known: a plain join to the lots of shows not ended does that at
+ * a fraction of a per-row subquery's cost, since an auction is a lot of at most one such show (the
+ * lots' rules refuse a second; a duplicate a race left is dropped below). The photo is read for
+ * the page of results only.
  */
 export async function search(db: Db, query: SearchQuery): Promise<SearchAnswer> {
   const tsq = prefixQuery(query.q);
   if (!tsq) return { items: [] };
   const category = query.categoryId ? sql`and a.category_id = ${query.categoryId}::uuid` : sql``;
   const match = sql`to_tsquery('spanish', ${tsq})`;
+  // Over the page of hits, named `a` as LOT_IMAGE reads it.
+  const order = sql`a.rank desc, (a.session_status in ('live', 'paused')) desc nulls last, coalesce(a.scheduled_at, a.end_time) asc nulls last, a.id`;
   const found = rows<RawHit>(
     await db.execute(sql`
-      select a.id, a.name, ${LOT_IMAGE} as image_url, coalesce(a.current_price, a.starting_price) as price, a.end_time,
-             sl.id as session_id, sl.seller_slug, sl.status as session_status, sl.scheduled_at
-        from auctions a
-        left join lateral (
-          select s.id, s.seller_slug, s.status, s.scheduled_at, s.rehearsal, l.status as lot_status
-            from live_lots l join live_sessions s on s.id = l.session_id
-           where l.auction_id = a.id and s.status <> 'ended'
-           order by (s.status in ('live', 'paused')) desc, s.scheduled_at
-           limit 1) sl on true
-       where a.public_search_vector @@ ${match} ${category}
-         -- Implied by both cases below; said once so the closed auctions are dropped before the join.
-         and a.status <> 'ended'
-         and (
-           (sl.id is null and a.status = 'active' and a.end_time > now() and a.current_winner_id is null)
-           or (sl.id is not null and not sl.rehearsal and sl.lot_status = 'queued' and a.status <> 'ended'
-               and (sl.status in ('live', 'paused') or sl.scheduled_at >= now() - ${LATE_START})))
-       order by ts_rank(a.public_search_vector, ${match}) desc,
-                (sl.status in ('live', 'paused')) desc nulls last,
-                coalesce(sl.scheduled_at, a.end_time) asc nulls last,
-                a.id
-       limit ${SEARCH_LIMIT}`),
+      select a.id, a.name, a.price, a.end_time, a.session_id, a.seller_slug, a.session_status, a.scheduled_at, ${LOT_IMAGE} as image_url
+        from (
+          select a.id, a.name, a.images, coalesce(a.current_price, a.starting_price) as price, a.end_time,
+                 s.id as session_id, s.seller_slug, s.status as session_status, s.scheduled_at,
+                 ts_rank(a.public_search_vector, ${match}) as rank
+            from auctions a
+            left join (live_lots l join live_sessions s on s.id = l.session_id and s.status <> 'ended') on l.auction_id = a.id
+           where a.public_search_vector @@ ${match} ${category}
+             -- Implied by both cases below; said once so the closed auctions are dropped before the join.
+             and a.status <> 'ended'
+             and (
+               (s.id is null and a.status = 'active' and a.end_time > now() and a.current_winner_id is null)
+               or (s.id is not null and not s.rehearsal and l.status = 'queued'
+                   and (s.status in ('live', 'paused') or s.scheduled_at >= now() - ${LATE_START})))
+           order by ts_rank(a.public_search_vector, ${match}) desc,
+                    (s.status in ('live', 'paused')) desc nulls last,
+                    coalesce(s.scheduled_at, a.end_time) asc nulls last,
+                    a.id
+           limit ${SEARCH_LIMIT}) a
+       order by ${order}`),
   );
-  const hits: SearchRow[] = found.map((r) => ({
-    auctionId: r.id,
-    name: r.name,
-    imageUrl: r.image_url,
-    price: Number(r.price),
-    endTime: msOf(r.end_time),
-    sessionId: r.session_id,
-    sessionSlug: r.seller_slug,
-    sessionStatus: r.session_status,
-    scheduledAt: msOf(r.scheduled_at),
-  }));
+  const seen = new Set<string>();
+  const hits: SearchRow[] = found
+    .filter((r) => !seen.has(r.id) && Boolean(seen.add(r.id)))
+    .map((r) => ({
+      auctionId: r.id,
+      name: r.name,
+      imageUrl: r.image_url,
+      price: Number(r.price),
+      endTime: msOf(r.end_time),
+      sessionId: r.session_id,
+      sessionSlug: r.seller_slug,
+      sessionStatus: r.session_status,
+      scheduledAt: msOf(r.scheduled_at),
+    }));
   return { items: hits.map(presentSearchItem) };
 }

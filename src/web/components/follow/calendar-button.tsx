@@ -1,7 +1,7 @@
 import { Button, Stack } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { googleCalendarUrl } from '../../../domain/calendar';
 import { useTranslation } from '../../i18n';
-import { buildIcs, googleCalendarUrl, icsFileName } from '../../lib/ics';
 import { NativeDialog } from '../native-dialog';
 import { CalendarIcon } from './follow-icons';
 import './strings';
@@ -18,7 +18,8 @@ export interface CalendarShow {
 
 /**
  * *Agregar al calendario*: a small sheet with Google Calendar (a link that opens its new-event page)
- * and Apple / Outlook (an .ics file made here, in the browser).
+ * and Apple / Outlook (the show's .ics from the server, the same file the live page offers: an
+ * iPhone opens a text/calendar answer straight in its calendar).
  */
 export function CalendarButton({ show, size = 'sm' }: { show: CalendarShow; size?: 'xs' | 'sm' | 'md' }) {
   const { t } = useTranslation();
@@ -43,28 +44,18 @@ export function CalendarButton({ show, size = 'sm' }: { show: CalendarShow; size
 
 function CalendarSheet({ show, onClose }: { show: CalendarShow; onClose: () => void }) {
   const { t } = useTranslation();
-  // The show does not change while the sheet is open: both links are made once.
-  const [links] = useState(() => {
-    const event = { ...show, url: new URL(show.url, window.location.origin).href };
-    return { google: googleCalendarUrl(event), ics: buildIcs({ ...event, host: window.location.host, now: Date.now() }) };
-  });
-  const [fileUrl, setFileUrl] = useState<string | null>(null);
-  useEffect(() => {
-    const objectUrl = URL.createObjectURL(new Blob([links.ics], { type: 'text/calendar;charset=utf-8' }));
-    setFileUrl(objectUrl);
-    return () => URL.revokeObjectURL(objectUrl);
-  }, [links]);
-
+  // The show does not change while the sheet is open: the link is made once.
+  const [google] = useState(() => googleCalendarUrl({ ...show, url: new URL(show.url, window.location.origin).href }));
   return (
     <NativeDialog title={t('follow.calendar')} onClose={onClose} closable size="sheet">
       <Stack gap="sm" data-testid="calendar-menu">
-        <Button component="a" href={links.google} target="_blank" rel="noopener noreferrer" variant="default" size="md" fullWidth onClick={onClose}>
+        <Button component="a" href={google} target="_blank" rel="noopener noreferrer" variant="default" size="md" fullWidth onClick={onClose}>
           {t('follow.calendarGoogle')}
         </Button>
         <Button
           component="a"
-          href={fileUrl ?? undefined}
-          download={icsFileName(show.title)}
+          href={`/api/live-sessions/${encodeURIComponent(show.id)}/calendar.ics`}
+          download
           variant="default"
           size="md"
           fullWidth

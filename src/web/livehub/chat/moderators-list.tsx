@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
-import { ZModeratorInput } from '../../../domain/chat.js';
+import { ZModeratorInput } from '../../../domain/chat-inputs.js';
 import { useSessionModerators } from '../../api/chat';
 import { ActionNoticeLine, useActionNotice } from '../../components/chat/action-notice';
 import { useTranslation } from '../../i18n';

@@ -1,12 +1,13 @@
 import { Alert, Anchor, Box, Button, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
-import { type HomeAnswer, type HomeCategory, useHome } from '../../api/home';
+import { type HomeAnswer, useHome } from '../../api/home';
 import { SearchForm } from '../../components/site-header';
 import { addPageStrings, useTranslation } from '../../i18n';
 import homeStrings from '../../i18n/es-MX.json?section=home';
 import { replaceUrl } from '../../lib/pathname';
 import { SELL_PATH } from '../../routes';
 import { PublicLayout } from '../public-layout';
+import { CategoryChips } from './category-chips';
 import { busiestFirst, categoryFromSearch, type DayLabel, groupByDay, inCategory, searchWithCategory } from './home-shows';
 import { LiveCard, UpcomingCard } from './show-cards';
 
@@ -54,7 +55,16 @@ function HomeSections({ data, categoryId, onChoose }: { data: HomeAnswer; catego
   if (data.live.length === 0 && data.upcoming.length === 0) return <NothingYet />;
   return (
     <Stack gap="xl">
-      {data.categories.length > 0 && <CategoryChips categories={data.categories} chosen={chosen} onChoose={onChoose} />}
+      {data.categories.length > 0 && (
+        <CategoryChips
+          categories={data.categories}
+          chosen={chosen}
+          onChoose={onChoose}
+          heading={t('home.categories')}
+          allLabel={t('home.allCategories')}
+          headingId="home-categories"
+        />
+      )}
       {chosen && live.length === 0 && upcoming.length === 0 ? (
         <Stack gap="xs" align="flex-start" data-testid="home-no-match">
           <Text>{t('home.noMatch')}</Text>
@@ -69,36 +79,6 @@ function HomeSections({ data, categoryId, onChoose }: { data: HomeAnswer; catego
         </>
       )}
     </Stack>
-  );
-}
-
-/** *Categorías*: one row of chips that scrolls sideways on a phone; the chosen one is pressed and in the URL. */
-function CategoryChips({ categories, chosen, onChoose }: { categories: HomeCategory[]; chosen: string | null; onChoose: (id: string | null) => void }) {
-  const { t } = useTranslation();
-  const chip = (id: string | null, name: string) => (
-    <Button
-      key={id ?? 'all'}
-      size="compact-md"
-      radius="xl"
-      variant={chosen === id ? 'filled' : 'default'}
-      aria-pressed={chosen === id}
-      onClick={() => onChoose(id)}
-      style={{ flex: 'none' }}
-      data-testid="category-chip"
-    >
-      {name}
-    </Button>
-  );
-  return (
-    <Box component="section" aria-labelledby="home-categories">
-      <Text id="home-categories" component="h2" size="sm" fw={700} c="dimmed" mb={6}>
-        {t('home.categories')}
-      </Text>
-      <Group gap="xs" wrap="nowrap" pb={4} style={{ overflowX: 'auto', scrollbarWidth: 'none' }}>
-        {chip(null, t('home.allCategories'))}
-        {categories.map((category) => chip(category.id, category.name))}
-      </Group>
-    </Box>
   );
 }
 

@@ -1,11 +1,12 @@
 import { Alert, Badge, Button, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
-import { SEARCH_MAX, SEARCH_MIN, type SearchItem, useSearch } from '../../api/home';
+import { SEARCH_MAX, SEARCH_MIN, type SearchItem, useHome, useSearch } from '../../api/home';
 import { SearchForm } from '../../components/site-header';
 import { addPageStrings, useTranslation } from '../../i18n';
 import searchStrings from '../../i18n/es-MX.json?section=search';
 import { formatDate } from '../../lib/dates';
 import { replaceUrl } from '../../lib/pathname';
+import { CategoryChips } from '../home/category-chips';
 import { categoryFromSearch } from '../home/home-shows';
 import { pesos, Thumb } from '../home/thumb';
 import { PublicLayout } from '../public-layout';
@@ -29,7 +30,7 @@ export function SearchPage() {
   });
   const [text, setText] = useState(initial.q);
   const [query, setQuery] = useState(initial.q);
-  const { categoryId } = initial;
+  const [categoryId, setCategoryId] = useState(initial.categoryId);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const commit = (value: string) => {
@@ -43,6 +44,10 @@ export function SearchPage() {
     timer.current = setTimeout(() => commit(value), DEBOUNCE_MS);
   };
   useEffect(() => () => clearTimeout(timer.current), []);
+  const choose = (id: string | null) => {
+    setCategoryId(id);
+    replaceUrl(searchPageUrl(query.trim(), id));
+  };
 
   return (
     <PublicLayout size="sm" search={false}>
@@ -58,9 +63,30 @@ export function SearchPage() {
           placeholder={t('search.placeholder')}
           autoFocus={initial.q === ''}
         />
+        <SearchCategories chosen={categoryId} onChoose={choose} />
         <SearchResults text={query} categoryId={categoryId} />
       </Stack>
     </PublicLayout>
+  );
+}
+
+/**
+ * The categories with something for sale, as the home lists them (its answer, cached when the buyer
+ * came from the home): a chip narrows the results. None while they load: the search does not wait.
+ */
+function SearchCategories({ chosen, onChoose }: { chosen: string | null; onChoose: (id: string | null) => void }) {
+  const { t } = useTranslation();
+  const categories = useHome().data?.categories ?? [];
+  if (categories.length === 0) return null;
+  return (
+    <CategoryChips
+      categories={categories}
+      chosen={chosen}
+      onChoose={onChoose}
+      heading={t('search.category')}
+      allLabel={t('search.allCategories')}
+      headingId="search-categories"
+    />
   );
 }
 
@@ -97,7 +123,7 @@ function SearchResults({ text, categoryId }: { text: string; categoryId: string 
     <Stack gap="sm" style={{ opacity: isStale ? 0.6 : 1 }} aria-busy={isStale}>
       {items.length === 0 ? (
         <Text role="status" data-testid="search-empty">
-          {t('search.empty', { q: state.q })}
+          {categoryId ? t('search.emptyInCategory', { q: state.q }) : t('search.empty', { q: state.q })}
         </Text>
       ) : (
         <>

@@ -149,6 +149,72 @@ describe("a show's page", () => {
   });
 });
 
+describe("a show's lot (the link search results give, ?lote=)", () => {
+  it("carries the lot's name, price, show and photo, with the link to that lot; a lot not in the show gets the show's card", async () => {
+    const session = await buildSession(server.ctx.db, {
+      sellerId,
+      companyId: 'relojeria',
+      sellerSlug: 'relojeria-la-hora',
+      title: 'Relojes de colección',
+      status: 'scheduled',
+      scheduledAt: new Date('2026-12-06T02:00:00Z'),
+    });
+    const photo = await storedPhoto('#1b4f8a');
+    const auction = await buildAuction(server.ctx.db, {
+      companyId: 'relojeria',
+      sellerId,
+      status: 'active',
+      name: 'Relój Seiko 5 <automático>',
+      startingPrice: 1250,
+      images: [photo],
+    });
+    await buildLot(server.ctx.db, { sessionId: session.id, auctionId: auction.id });
+    const body = (await page(`/live/relojeria-la-hora/${session.id}?lote=${auction.id}`)).body;
+    expect(meta(body, 'og:title')).toBe('Relój Seiko 5 <automático>');
+    expect(meta(body, 'og:description')).toContain(messages.share.startingPrice.replace('{price}', formatMoney(1250)));
+    expect(meta(body, 'og:description')).toContain('«Relojes de colección»');
+    expect(meta(body, 'og:description')).toContain('sábado 5 de diciembre, 8:00 p.m.');
+    expect(meta(body, 'og:url')).toBe(`${SITE}/live/relojeria-la-hora/${session.id}?lote=${auction.id}`);
+    const image = meta(body, 'og:image') ?? '';
+    expect(image).toMatch(new RegExp(`^${SITE}/og/lote/${session.id}_${auction.id}-[a-z0-9]{10}\\.jpg$`));
+    const res = await picture(image);
+    expect(res.statusCode).toBe(200);
+    expect(await sharp(res.rawPayload).metadata()).toMatchObject({ format: 'jpeg', width: 1200, height: 630 });
+    expect(await middleColour(res.rawPayload)).toMatchObject({ blueOverRed: true });
+
+    // Another show's auction, or no id at all: the show's own card, never the stranger's lot.
+    const elsewhere = await buildAuction(server.ctx.db, { companyId: 'relojeria', sellerId, status: 'active', name: 'De otro show' });
+    for (const lote of [elsewhere.id, 'no-es-un-id', `${auction.id}_${auction.id}`]) {
+      const other = (await page(`/live/relojeria-la-hora/${session.id}?lote=${encodeURIComponent(lote)}`)).body;
+      expect(meta(other, 'og:title')).toBe('Relojes de colección');
+      expect(meta(other, 'og:url')).toBe(`${SITE}/live/relojeria-la-hora/${session.id}`);
+    }
+  });
+
+  it('says what the lot sold for once the hammer fell', async () => {
+    const session = await buildSession(server.ctx.db, {
+      sellerId,
+      companyId: 'relojeria',
+      sellerSlug: 'relojeria-la-hora',
+      title: 'Ya vendido',
+      status: 'ended',
+    });
+    const buyer = await buildUser(server.ctx.db);
+    const auction = await buildAuction(server.ctx.db, {
+      companyId: 'relojeria',
+      sellerId,
+      status: 'ended',
+      name: 'Casio vintage',
+      currentPrice: 980,
+      currentWinnerId: buyer.id,
+    });
+    await buildLot(server.ctx.db, { sessionId: session.id, auctionId: auction.id, status: 'finished' });
+    const body = (await page(`/live/relojeria-la-hora/${session.id}?lote=${auction.id}`)).body;
+    expect(meta(body, 'og:description')).toContain(messages.share.soldFor.replace('{price}', formatMoney(980)));
+    expect(meta(body, 'og:description')).toContain(messages.share.ended);
+  });
+});
+
 describe("an auction's page", () => {
   it('carries its name, price and seller', async () => {
     const auction = await buildAuction(server.ctx.db, {

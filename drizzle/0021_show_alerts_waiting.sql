@@ -1,0 +1,1 @@
+CREATE INDEX "show_alerts_waiting_idx" ON "show_alerts" USING btree ("created_at") WHERE "show_alerts"."fanned_out_at" is null;
