@@ -1,11 +1,11 @@
-import { Alert, Anchor, Badge, Button, Card, Group, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { storePath } from '../../../domain/screens.js';
-import { startSignIn } from '../../api/auth';
 import { type AlertShow, type FollowedSeller, type Following, useFollowing } from '../../api/follows';
 import { useMe } from '../../api/me';
 import { CalendarButton, FollowButton, RemindButton } from '../../components/follow';
-import { AlertIcon, BroadcastIcon } from '../../components/icons';
+import { BroadcastIcon } from '../../components/icons';
+import { LoadFailed, SignInCard } from '../../components/page-states';
 import { addPageStrings, useTranslation } from '../../i18n';
 import alertsStrings from '../../i18n/es-MX.json?section=alerts';
 import { formatDate } from '../../lib/dates';
@@ -38,12 +38,14 @@ export function AlertsPage() {
 }
 
 function AlertsContent() {
+  const { t } = useTranslation();
   const me = useMe();
   const following = useFollowing(Boolean(me.data));
   if (me.isPending || (me.data && following.isPending)) return <AlertsSkeleton />;
-  if (me.isError && me.data === undefined) return <LoadError onRetry={() => void me.refetch()} isRetrying={me.isFetching} />;
-  if (!me.data) return <SignInPrompt />;
-  if (following.isError && following.data === undefined) return <LoadError onRetry={() => void following.refetch()} isRetrying={following.isFetching} />;
+  if (me.isError && me.data === undefined) return <LoadFailed title={t('alerts.loadFailed')} onRetry={() => void me.refetch()} isRetrying={me.isFetching} />;
+  if (!me.data) return <SignInCard title={t('alerts.signInTitle')} text={t('alerts.signInText')} action={t('alerts.signIn')} testId="alerts-sign-in" />;
+  if (following.isError && following.data === undefined)
+    return <LoadFailed title={t('alerts.loadFailed')} onRetry={() => void following.refetch()} isRetrying={following.isFetching} />;
   return <AlertsLists data={following.data as Following} />;
 }
 
@@ -195,34 +197,6 @@ function PushStatus() {
         )}
       </Stack>
     </Card>
-  );
-}
-
-function SignInPrompt() {
-  const { t } = useTranslation();
-  return (
-    <Card withBorder radius="lg" padding="lg" data-testid="alerts-sign-in">
-      <Stack gap="sm">
-        <Title order={2} size="h4">
-          {t('alerts.signInTitle')}
-        </Title>
-        <Text size="sm">{t('alerts.signInText')}</Text>
-        <Button size="lg" fullWidth onClick={startSignIn}>
-          {t('alerts.signIn')}
-        </Button>
-      </Stack>
-    </Card>
-  );
-}
-
-function LoadError({ onRetry, isRetrying }: { onRetry: () => void; isRetrying: boolean }) {
-  const { t } = useTranslation();
-  return (
-    <Alert color="red" variant="light" icon={<AlertIcon />} title={t('alerts.loadFailed')} role="alert">
-      <Anchor component="button" type="button" onClick={onRetry} disabled={isRetrying}>
-        {t('common.retry')}
-      </Anchor>
-    </Alert>
   );
 }
 

@@ -1,9 +1,9 @@
-import { Alert, Anchor, Button, Card, Group, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Button, Card, Group, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { MyPurchases, PurchaseGroup, PurchaseSeller } from '../../../domain/purchases.js';
-import { startSignIn } from '../../api/auth';
 import { useMe } from '../../api/me';
 import { useMyPurchases } from '../../api/purchases';
-import { AlertIcon, BroadcastIcon, ChatIcon, GavelIcon, ReceiptIcon } from '../../components/icons';
+import { BroadcastIcon, ChatIcon, GavelIcon, ReceiptIcon } from '../../components/icons';
+import { LoadFailed, SignInCard } from '../../components/page-states';
 import { addPageStrings, useTranslation } from '../../i18n';
 import purchasesStrings from '../../i18n/es-MX.json?section=purchases';
 import { DATE_FORMAT, formatDate } from '../../lib/dates';
@@ -35,12 +35,15 @@ export function PurchasesPage() {
 }
 
 function PurchasesContent() {
+  const { t } = useTranslation();
   const me = useMe();
   const purchases = useMyPurchases(Boolean(me.data));
   if (me.isPending || (me.data && purchases.isPending)) return <PurchasesSkeleton />;
-  if (me.isError && me.data === undefined) return <LoadError onRetry={() => void me.refetch()} isRetrying={me.isFetching} />;
-  if (!me.data) return <SignInPrompt />;
-  if (purchases.isError && purchases.data === undefined) return <LoadError onRetry={() => void purchases.refetch()} isRetrying={purchases.isFetching} />;
+  if (me.isError && me.data === undefined) return <LoadFailed title={t('purchases.loadFailed')} onRetry={() => void me.refetch()} isRetrying={me.isFetching} />;
+  if (!me.data)
+    return <SignInCard title={t('purchases.signInTitle')} text={t('purchases.signInText')} action={t('purchases.signIn')} testId="purchases-sign-in" />;
+  if (purchases.isError && purchases.data === undefined)
+    return <LoadFailed title={t('purchases.loadFailed')} onRetry={() => void purchases.refetch()} isRetrying={purchases.isFetching} />;
   return <PurchasesList data={purchases.data as MyPurchases} />;
 }
 
@@ -151,35 +154,6 @@ function EmptyState() {
         </Button>
       </Stack>
     </Card>
-  );
-}
-
-/** Signed out: the same Google sign-in the bid panel offers, back to this page afterwards. */
-function SignInPrompt() {
-  const { t } = useTranslation();
-  return (
-    <Card withBorder radius="lg" padding="lg" data-testid="purchases-sign-in">
-      <Stack gap="sm">
-        <Title order={2} size="h4">
-          {t('purchases.signInTitle')}
-        </Title>
-        <Text size="sm">{t('purchases.signInText')}</Text>
-        <Button size="lg" fullWidth onClick={startSignIn}>
-          {t('purchases.signIn')}
-        </Button>
-      </Stack>
-    </Card>
-  );
-}
-
-function LoadError({ onRetry, isRetrying }: { onRetry: () => void; isRetrying: boolean }) {
-  const { t } = useTranslation();
-  return (
-    <Alert color="red" variant="light" icon={<AlertIcon />} title={t('purchases.loadFailed')} role="alert">
-      <Anchor component="button" type="button" onClick={onRetry} disabled={isRetrying}>
-        {t('common.retry')}
-      </Anchor>
-    </Alert>
   );
 }
 

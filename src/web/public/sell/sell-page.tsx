@@ -1,14 +1,14 @@
-import { Alert, Anchor, Button, Card, Skeleton, Stack, Text, Textarea, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Card, Skeleton, Stack, Text, Textarea, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import type { Me } from '../../../domain/api-types.js';
 import { canUsePanel } from '../../../domain/role-rules.js';
 import { ADMIN_HOME, HOME_PATH, LIVE_HUB_PATH } from '../../../domain/screens.js';
 import { APPLICATION_LIMITS, type SellerApplication } from '../../../domain/seller-application-rules.js';
-import { startSignIn } from '../../api/auth';
 import { isApiError } from '../../api/client';
 import { useMe } from '../../api/me';
 import { useApplyToSell, useSellerApplications } from '../../api/seller-applications';
 import { AlertIcon } from '../../components/icons';
+import { LoadFailed, SignInCard } from '../../components/page-states';
 import { addPageStrings, useTranslation } from '../../i18n';
 import sellStrings from '../../i18n/es-MX.json?section=sell';
 import { apiErrorText } from '../../lib/api-errors';
@@ -48,14 +48,15 @@ export function SellPage() {
 }
 
 function SellContent() {
+  const { t } = useTranslation();
   const me = useMe();
   const sells = Boolean(me.data && canUsePanel(me.data.roles));
   const mine = useSellerApplications({ enabled: Boolean(me.data) && !sells });
   if (me.isPending || (me.data && !sells && mine.isPending)) return <SellSkeleton />;
-  if (me.isError && me.data === undefined) return <LoadError onRetry={() => void me.refetch()} />;
-  if (!me.data) return <SignInPrompt />;
+  if (me.isError && me.data === undefined) return <LoadFailed title={t('sell.loadFailed')} onRetry={() => void me.refetch()} />;
+  if (!me.data) return <SignInCard title={t('sell.signInTitle')} text={t('sell.signInText')} action={t('sell.signIn')} testId="sell-sign-in" />;
   if (sells) return <Approved />;
-  if (mine.isError && mine.data === undefined) return <LoadError onRetry={() => void mine.refetch()} />;
+  if (mine.isError && mine.data === undefined) return <LoadFailed title={t('sell.loadFailed')} onRetry={() => void mine.refetch()} />;
   return <Applicant me={me.data} latest={mine.data?.items[0] ?? null} />;
 }
 
@@ -245,35 +246,6 @@ function Approved() {
         </Button>
       </Stack>
     </Card>
-  );
-}
-
-/** Signed out: the same Google sign-in the other buyer pages offer, back to this page afterwards. */
-function SignInPrompt() {
-  const { t } = useTranslation();
-  return (
-    <Card withBorder radius="lg" padding="lg" data-testid="sell-sign-in">
-      <Stack gap="sm">
-        <Title order={2} size="h4">
-          {t('sell.signInTitle')}
-        </Title>
-        <Text size="sm">{t('sell.signInText')}</Text>
-        <Button size="lg" fullWidth onClick={startSignIn}>
-          {t('sell.signIn')}
-        </Button>
-      </Stack>
-    </Card>
-  );
-}
-
-function LoadError({ onRetry }: { onRetry: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <Alert color="red" variant="light" icon={<AlertIcon />} title={t('sell.loadFailed')} role="alert">
-      <Anchor component="button" type="button" onClick={onRetry}>
-        {t('common.retry')}
-      </Anchor>
-    </Alert>
   );
 }
 

@@ -1,9 +1,9 @@
-import { Alert, Anchor, Button, Card, Group, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Button, Card, Group, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { isApiError } from '../../api/client';
 import { type StorePage as StoreAnswer, useStorePage } from '../../api/sellers';
 import { FollowButton } from '../../components/follow';
-import { AlertIcon } from '../../components/icons';
+import { LoadFailed } from '../../components/page-states';
 import { addPageStrings, useTranslation } from '../../i18n';
 import storeStrings from '../../i18n/es-MX.json?section=store';
 import { PublicLayout } from '../public-layout';
@@ -14,6 +14,7 @@ addPageStrings(storeStrings);
 
 /** /tienda/{slug}: a seller's page. Who they are, *Seguir*, the show on now, what comes next, what was, what is open. Phone first. */
 export function StorePage({ slug }: { slug: string }) {
+  const { t } = useTranslation();
   const store = useStorePage(slug);
   return (
     <PublicLayout size="sm">
@@ -22,7 +23,7 @@ export function StorePage({ slug }: { slug: string }) {
       ) : store.isError && isApiError(store.error) && store.error.status === 404 ? (
         <NotFound />
       ) : store.isError ? (
-        <LoadError onRetry={() => void store.refetch()} isRetrying={store.isFetching} />
+        <LoadFailed title={t('store.loadFailed')} onRetry={() => void store.refetch()} isRetrying={store.isFetching} />
       ) : (
         <StoreSkeleton />
       )}
@@ -107,17 +108,6 @@ function NotFound() {
         </Button>
       </Stack>
     </Card>
-  );
-}
-
-function LoadError({ onRetry, isRetrying }: { onRetry: () => void; isRetrying: boolean }) {
-  const { t } = useTranslation();
-  return (
-    <Alert color="red" variant="light" icon={<AlertIcon />} title={t('store.loadFailed')} role="alert">
-      <Anchor component="button" type="button" onClick={onRetry} disabled={isRetrying}>
-        {t('common.retry')}
-      </Anchor>
-    </Alert>
   );
 }
 
