@@ -16,7 +16,7 @@ import { type VapidDetails, vapidKeysOf } from './keys.js';
  * in batches (FOR UPDATE SKIP LOCKED, so instances never take the same row; the claim counts the
  * attempt and leases the row for two minutes, so a crash mid-send lets another pass retry it),
  * encrypts each payload for its subscription (web-push, aes128gcm) on a thread of lower priority
- * than the server's (encrypt-thread.ts: bids are never kept waiting by it), signs with VAPID once
+ * than the server's (encrypt-thread.ts: when the cores are busy, bids come first), signs with VAPID once
  * per push service and sends it with bounded concurrency, then writes the outcomes in a few
  * statements per batch:
  * 2xx sent; 404/410 the subscription is gone and deleted (its deliveries with it); 429, 5xx and
