@@ -35,6 +35,20 @@ export interface ShareCard {
 
 const share = messages.share;
 
+/** When a show is, as a card says it: *EN VIVO ahora*, *Show terminado*, or its date in Mexico City. */
+function showWhen(status: string, scheduledAt: Date | string): string {
+  if (status === 'live' || status === 'paused') return share.liveNow;
+  return status === 'ended' ? share.ended : mexicoCityDate(new Date(scheduledAt));
+}
+
+/** An auction's price as a card says it: what it sold for (a lot's card), ended, the current bid, or the starting price. */
+function priceText(a: { ended: boolean; soldFor: number | null; currentPrice: number | null; startingPrice: number }): string {
+  if (a.ended) return a.soldFor !== null ? share.soldFor.replace('{price}', formatMoney(a.soldFor)) : share.auctionEnded;
+  return a.currentPrice !== null
+    ? share.currentBid.replace('{price}', formatMoney(a.currentPrice))
+    : share.startingPrice.replace('{price}', formatMoney(a.startingPrice));
+}
+
 /** `12 lotes`, `1 lote`. */
 const lotsText = (n: number) => (n === 1 ? share.oneLot : share.lots.replace('{n}', String(n)));
 
@@ -65,15 +79,14 @@ export async function liveCard(db: Db, sessionId: string): Promise<ShareCard | n
   if (!row) return null;
   const live = row.status === 'live' || row.status === 'paused';
   const seller = row.seller ?? row.company_id;
-  const when = mexicoCityDate(new Date(row.scheduled_at));
-  const detail = live ? share.liveNow : row.status === 'ended' ? share.ended : when;
+  const detail = showWhen(row.status, row.scheduled_at);
   const lots = Number(row.lot_count) > 0 ? ` · ${lotsText(Number(row.lot_count))}` : '';
   return {
     kind: 'live',
     key: row.id,
     path: livePath({ id: row.id, sellerSlug: row.seller_slug }),
     title: row.title,
-    description: `${live ? share.liveNow : row.status === 'ended' ? share.ended : when} · ${share.by.replace('{seller}', seller)}${lots}`,
+    description: `${detail} · ${share.by.replace('{seller}', seller)}${lots}`,
     seller,
     detail,
     live,
@@ -119,15 +132,13 @@ export async function lotCard(db: Db, key: string): Promise<ShareCard | null> {
   if (!row) return null;
   const live = row.session_status === 'live' || row.session_status === 'paused';
   const seller = row.seller ?? row.company_id;
-  const price =
-    row.auction_status === 'ended'
-      ? row.sold && row.current_price !== null
-        ? share.soldFor.replace('{price}', formatMoney(row.current_price))
-        : share.auctionEnded
-      : row.current_price !== null
-        ? share.currentBid.replace('{price}', formatMoney(row.current_price))
-        : share.startingPrice.replace('{price}', formatMoney(row.starting_price));
-  const when = live ? share.liveNow : row.session_status === 'ended' ? share.ended : mexicoCityDate(new Date(row.scheduled_at));
+  const price = priceText({
+    ended: row.auction_status === 'ended',
+    soldFor: row.sold ? row.current_price : null,
+    currentPrice: row.current_price,
+    startingPrice: row.starting_price,
+  });
+  const when = showWhen(row.session_status, row.scheduled_at);
   return {
     kind: 'lote',
     key: lotCardKey(row.session_id, row.auction_id),
@@ -163,12 +174,7 @@ export async function auctionCard(db: Db, auctionId: string): Promise<ShareCard 
   );
   if (!row) return null;
   const seller = row.seller ?? row.company_id;
-  const price =
-    row.status === 'ended'
-      ? share.auctionEnded
-      : row.current_price !== null
-        ? share.currentBid.replace('{price}', formatMoney(row.current_price))
-        : share.startingPrice.replace('{price}', formatMoney(row.starting_price));
+  const price = priceText({ ended: row.status === 'ended', soldFor: null, currentPrice: row.current_price, startingPrice: row.starting_price });
   return {
     kind: 'auction',
     key: row.id,
