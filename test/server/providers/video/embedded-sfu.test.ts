@@ -17,7 +17,7 @@ import {
 } from '../../../support/rtp-peers.js';
 import { startTestServer, type TestServer } from '../../../support/server.js';
 import { connected, connectSocket, eventMatching } from '../../../support/sockets.js';
-import { sleep } from '../../../support/wait.js';
+import { eventually, sleep } from '../../../support/wait.js';
 
 /**
  * The embedded SFU: its child process, the Socket.IO signalling, who may publish, and
@@ -52,6 +52,11 @@ describe('the embedded SFU', () => {
     buyer = await buildActor(server, { email: 'mira@video.mx', name: 'Mario Mirón', roles: ['buyer'] });
     stranger = await buildActor(server, { email: 'otra@casa.mx', name: 'Olga Otra', roles: ['seller', 'admin'], companyId: OTHER });
     sessionId = (await buildSession(server.ctx.db, { sellerId: seller.id, companyId: COMPANY })).id;
+    // The SFU's child starts with the first request and is up before the tests ask it anything:
+    // under tsx on a busy machine it can take longer to start than a request waits (START_WAIT_MS),
+    // and a test's first subscription would read 'unavailable' instead of what it checks.
+    await subscribeOnly(await socket());
+    await eventually(async () => (await server.ctx.video.hasPublisher(sessionId)) !== null, { timeoutMs: 45_000, what: 'the SFU child to start' });
   }, 60_000);
   afterEach(() => {
     for (const p of peers.splice(0)) p.close();
