@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isUuid } from './ids.js';
 import type { SessionStatus } from './live-public.js';
+import { SEARCH_MAX, SEARCH_MIN } from './search-links.js';
 import { foldText, zText } from './text.js';
 
 /**
@@ -10,9 +11,7 @@ import { foldText, zText } from './text.js';
  * Times are epoch ms, money integer pesos.
  */
 
-/** A search reads 2 to 100 characters, counted after trimming. */
-export const SEARCH_MIN = 2;
-export const SEARCH_MAX = 100;
+export { SEARCH_MAX, SEARCH_MIN } from './search-links.js';
 /** At most this many words of a search reach the database (each must match). */
 export const SEARCH_MAX_WORDS = 8;
 

@@ -4,6 +4,9 @@ import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { BID_PAGE_DEFAULT } from '../../domain/bid-rules.js';
 import { isUuid } from '../../domain/ids.js';
 import { type Screen, screenForPath } from '../../domain/screens.js';
+import { firstSearchUrl } from '../../domain/search-links.js';
+
+const HOME_API = '/api/home';
 
 /**
  * index.html per path, with what the page's first paint waits for announced in its head, so the
@@ -101,15 +104,22 @@ export function screenFetches(screen: Screen): string[] {
 }
 
 /**
- * The API read whose answer a screen's first paint needs, sent inside the HTML (static.ts) so a cold
- * load paints without a spinner: the address exactly as the page's client asks for it
- * (src/web/api/initial-data.ts matches it byte for byte).
+ * The API reads whose answers a screen's first paint needs, sent inside the HTML (static.ts) so a
+ * cold load paints without a spinner: each address exactly as the page's client asks for it
+ * (src/web/api/initial-data.ts matches it byte for byte). `search` is the page address's query
+ * (`?q=…`), which the search page reads.
  */
-export function initialDataUrl(screen: Screen): string | null {
-  if (screen.kind === 'home') return '/api/home';
+export function initialDataUrls(screen: Screen, search = ''): string[] {
+  if (screen.kind === 'home') return [HOME_API];
   // Only a slug's own characters (slugify's): nothing a crafted link could turn into another API path.
-  if (screen.kind === 'store') return /^[A-Za-z0-9_-]{1,100}$/.test(screen.slug) ? `/api/sellers/${encodeURIComponent(screen.slug)}` : null;
-  return null;
+  if (screen.kind === 'store') return /^[A-Za-z0-9_-]{1,100}$/.test(screen.slug) ? [`/api/sellers/${encodeURIComponent(screen.slug)}`] : [];
+  if (screen.kind === 'search') {
+    // The category chips come from the home's answer; the results from the first search, when the
+    // link carries one the page would send (the address is built by the page's own rule, encoded).
+    const first = firstSearchUrl(search);
+    return first ? [HOME_API, first] : [HOME_API];
+  }
+  return [];
 }
 
 /**

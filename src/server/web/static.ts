@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { screenForPath } from '../../domain/screens.js';
 import type { OpsAccess } from '../http/ops-access.js';
-import { dataBlock, indexPages, initialDataUrl } from './preload.js';
+import { dataBlock, indexPages, initialDataUrls } from './preload.js';
 import { sourceMapsDir } from './source-maps.js';
 
 const NOT_SPA = /^\/(api|auth|socket\.io|uploads)(\/|$)|^\/(healthz|readyz|metrics)$/;
@@ -75,13 +75,18 @@ export async function webRoutes(
 const INITIAL_DATA_WAIT_MS = 800;
 
 /**
- * The screen's first API answer as a data block, or '' (no such screen, any answer but a 200 JSON,
- * an error, too slow). Asked of this same server through inject, as the visitor (their cookie and
- * address, so the route's rate limit and `reminded`/`following` are theirs).
+ * The screen's first API answers as data blocks, or '' for each that has none (no such screen, any
+ * answer but a 200 JSON, an error, too slow). Asked of this same server through inject, at once, as
+ * the visitor (their cookie and address, so the route's rate limit and `reminded`/`following` are theirs).
  */
 async function initialData(app: FastifyInstance, req: FastifyRequest, pathname: string): Promise<string> {
-  const target = initialDataUrl(screenForPath(pathname));
-  if (!target) return '';
+  const query = req.url.indexOf('?');
+  const targets = initialDataUrls(screenForPath(pathname), query < 0 ? '' : req.url.slice(query));
+  const blocks = await Promise.all(targets.map((target) => initialAnswer(app, req, target)));
+  return blocks.join('');
+}
+
+async function initialAnswer(app: FastifyInstance, req: FastifyRequest, target: string): Promise<string> {
   let timer: NodeJS.Timeout | undefined;
   try {
     const answer = Promise.resolve(

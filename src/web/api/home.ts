@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { SEARCH_MAX, SEARCH_MIN, searchApiUrl } from '../../domain/search-links.js';
 import { api } from './client';
 import { initialData } from './initial-data';
 
@@ -73,8 +74,7 @@ export interface SearchAnswer {
 
 export const HOME_URL = '/api/home';
 /** The search's limits, as the server checks them. */
-export const SEARCH_MIN = 2;
-export const SEARCH_MAX = 100;
+export { SEARCH_MAX, SEARCH_MIN } from '../../domain/search-links.js';
 
 export const homeKeys = {
   all: ['home'] as const,
@@ -93,20 +93,17 @@ export function useHome() {
   });
 }
 
-export function searchUrl(q: string, categoryId: string | null): string {
-  const params = new URLSearchParams({ q });
-  if (categoryId) params.set('categoryId', categoryId);
-  return `/api/search?${params.toString()}`;
-}
-
-/** GET /api/search, for a query of 2–100 characters (the page says so before asking otherwise). */
+/**
+ * GET /api/search, for a query of 2–100 characters (the page says so before asking otherwise). A
+ * shared link's first search comes with the HTML (initialData), under the same address.
+ */
 export function useSearch(q: string, categoryId: string | null) {
   const trimmed = q.trim();
   const enabled = trimmed.length >= SEARCH_MIN && trimmed.length <= SEARCH_MAX;
   return useQuery({
     queryKey: homeKeys.search(trimmed, categoryId),
-    queryFn: ({ signal }) => api.get<SearchAnswer>(searchUrl(trimmed, categoryId), signal),
-    initialData: () => initialData<SearchAnswer>(searchUrl(trimmed, categoryId)),
+    queryFn: ({ signal }) => api.get<SearchAnswer>(searchApiUrl(trimmed, categoryId), signal),
+    initialData: () => initialData<SearchAnswer>(searchApiUrl(trimmed, categoryId)),
     enabled,
     // While the next word is fetched the last results stay (dimmed), not a flash of skeletons.
     placeholderData: keepPreviousData,

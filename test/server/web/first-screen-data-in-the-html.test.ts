@@ -5,7 +5,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userProfiles } from '../../../src/server/db/schema.js';
-import { dataBlock, initialDataUrl } from '../../../src/server/web/preload.js';
+import { dataBlock, initialDataUrls } from '../../../src/server/web/preload.js';
 import { buildActor } from '../../support/actors.js';
 import { buildSession } from '../../support/factories.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
@@ -18,7 +18,7 @@ function withoutClock(answer: unknown): unknown {
 }
 
 /**
- * The home's and a seller page's first API answer come inside the HTML as a JSON data block, so a
+ * The home's, a seller page's and a shared search's first API answers come inside the HTML as a JSON data block, so a
  * cold load paints without a spinner. The answer is the API's own, asked with the visitor's cookie.
  * The inlined block must equal what the route answers the same visitor.
  */
@@ -105,19 +105,44 @@ describe('the first screen’s data in the HTML', () => {
     expect((await get('/tienda/la-tienda')).body).toContain('<link rel="modulepreload" crossorigin href="/assets/store-page-Cc33Dd44.js">');
   });
 
+  it("a shared search carries the home's answer (its category chips) and the search's, under the page's own address", async () => {
+    const categoryId = randomUUID();
+    const res = await get(`/buscar?q=${encodeURIComponent('  relój seiko ')}&categoria=${categoryId}`);
+    expect(res.statusCode).toBe(200);
+    expect(blockText(res.body, '/api/home')).not.toBeNull();
+    // Trimmed and encoded as the page's client asks (src/web/api/home.ts useSearch).
+    const searchAt = `/api/search?q=rel%C3%B3j+seiko&amp;categoryId=${categoryId}`;
+    const text = blockText(res.body, searchAt);
+    expect(text).not.toBeNull();
+    expect(JSON.parse(text ?? '')).toEqual((await get(searchAt.replace('&amp;', '&'))).json());
+    // A query the page would not send (too short, too long) and a category the API refuses carry no results.
+    for (const url of ['/buscar', '/buscar?q=r', `/buscar?q=${'a'.repeat(101)}`, '/buscar?q=reloj&categoria=..%2Fme']) {
+      const page = await get(url);
+      expect(page.statusCode, url).toBe(200);
+      expect(page.body, url).not.toContain('data-initial-url="/api/search');
+    }
+  });
+
   it('other pages carry none', async () => {
-    for (const url of ['/buscar', `/auctions/${randomUUID()}`, '/admin']) {
+    for (const url of [`/auctions/${randomUUID()}`, '/admin']) {
       expect((await get(url)).body).not.toContain('data-initial-url');
     }
   });
 });
 
-describe('initialDataUrl', () => {
+describe('initialDataUrls', () => {
   it("asks the seller's page of a slug only, never a path a crafted slug could reach", () => {
-    expect(initialDataUrl({ kind: 'store', slug: 'relojeria-la-hora' })).toBe('/api/sellers/relojeria-la-hora');
-    for (const slug of ['..', '../me', 'a/b', 'a?b', 'x'.repeat(101), '']) expect(initialDataUrl({ kind: 'store', slug }), slug).toBeNull();
-    expect(initialDataUrl({ kind: 'home' })).toBe('/api/home');
-    expect(initialDataUrl({ kind: 'search' })).toBeNull();
+    expect(initialDataUrls({ kind: 'store', slug: 'relojeria-la-hora' })).toEqual(['/api/sellers/relojeria-la-hora']);
+    for (const slug of ['..', '../me', 'a/b', 'a?b', 'x'.repeat(101), '']) expect(initialDataUrls({ kind: 'store', slug }), slug).toEqual([]);
+    expect(initialDataUrls({ kind: 'home' })).toEqual(['/api/home']);
+  });
+
+  it("asks the search the page would send, encoded, and only the search API's path", () => {
+    expect(initialDataUrls({ kind: 'search' }, '')).toEqual(['/api/home']);
+    expect(initialDataUrls({ kind: 'search' }, '?q=%20%20')).toEqual(['/api/home']);
+    expect(initialDataUrls({ kind: 'search' }, '?q=reloj')).toEqual(['/api/home', '/api/search?q=reloj']);
+    const [, crafted] = initialDataUrls({ kind: 'search' }, '?q=../../me%3Fx%26y&categoria=a%26b%2F..');
+    expect(crafted).toBe('/api/search?q=..%2F..%2Fme%3Fx%26y&categoryId=a%26b%2F..');
   });
 });
 

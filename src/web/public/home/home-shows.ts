@@ -3,17 +3,12 @@
  * upcoming ones grouped by their day in Mexico City (Hoy, Mañana, "sábado 5 de diciembre").
  * Tested without a browser (test/web/public/home-shows.test.ts).
  */
+
+import { CATEGORY_PARAM } from '../../../domain/search-links.js';
 import type { HomeShow } from '../../api/home';
 import { formatDate } from '../../lib/dates';
 
-/** The query parameter that holds the chosen category, on the home and the search page. */
-export const CATEGORY_PARAM = 'categoria';
-
-/** The category a URL's query names, or null for all. */
-export function categoryFromSearch(search: string): string | null {
-  const value = new URLSearchParams(search).get(CATEGORY_PARAM)?.trim();
-  return value ? value : null;
-}
+export { CATEGORY_PARAM, categoryFromSearch } from '../../../domain/search-links.js';
 
 /** The same query with the category set (or removed for null), other parameters kept. */
 export function searchWithCategory(search: string, categoryId: string | null): string {
