@@ -191,7 +191,13 @@ describe('the bid form keeps what the bidder typed', () => {
 describe('offline and slow networks', () => {
   it('offline: says “Sin conexión”, refuses the bid at once, and sends nothing when the network is back', async () => {
     const auction = await newAuction('Cámara Leica M6', 1800);
-    const page = await openAsAna(auction.id, { mobile: true });
+    const page = await newPage(ctx.browser, { mobile: true });
+    await signInPage(page, ctx.app, ANA);
+    // A signed-in buyer's page fetches the review's code once it is up: the network goes after that.
+    const reviewCode = page.waitForResponse((res) => /\/assets\/review-modal-[\w-]+\.js$/.test(res.url()) && res.ok());
+    await page.goto(`${ctx.app.url}/auctions/${auction.id}`);
+    await page.getByTestId('current-price').waitFor();
+    await reviewCode;
     const posts = bidPosts(page);
 
     await page.context().setOffline(true);

@@ -19,6 +19,7 @@ interface Detail {
 let seiko = '';
 let liveShow = '';
 let tenisId = '';
+let relojesId = '';
 let buyer = { id: '', email: 'comprador.portada@ejemplo.mx', name: 'Beto Portada' };
 
 /** A live show selling a watch (on the block now) and, tomorrow, a sneakers show: made through the API as a seller would. */
@@ -30,7 +31,7 @@ beforeAll(async () => {
     companyId: 'tienda-portada',
     completeProfile: true,
   });
-  const relojes = await buildCategory(ctx.app, 'Relojes');
+  relojesId = await buildCategory(ctx.app, 'Relojes');
   tenisId = await buildCategory(ctx.app, 'Tenis');
   const call = async <T>(method: 'POST' | 'PUT', url: string, payload: unknown): Promise<T> => {
     const res = await injectAs(ctx.app, seller, method, url, payload);
@@ -54,7 +55,7 @@ beforeAll(async () => {
       biddingConfig: { minIncrement: 50, antiSnipeSeconds: 5, timerSecondsDefault: 60 },
     });
 
-  const watch = await lot('Relój Seiko 5 automático', relojes, 1_800);
+  const watch = await lot('Relój Seiko 5 automático', relojesId, 1_800);
   seiko = watch.id;
   const live = await show('Relojes del domingo', Date.now() + 60_000);
   liveShow = live.session.id;
@@ -103,6 +104,22 @@ describe('the buyers’ home on a phone', () => {
     await page.goto(`${ctx.app.url}/`);
     await page.getByTestId('live-show').getByText('Relojes del domingo').waitFor();
     await page.waitForLoadState('networkidle');
+    expect(asked).not.toContain('/api/home');
+    await page.context().close();
+  });
+
+  it('paints a shared search link, its results and its category chips, from the HTML without asking the API', async () => {
+    const page = await newPage(ctx.browser, { mobile: true });
+    const asked: string[] = [];
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.pathname.startsWith('/api/')) asked.push(url.pathname);
+    });
+    await page.goto(`${ctx.app.url}/buscar?q=${encodeURIComponent(' Reloj ')}&categoria=${relojesId}`);
+    await page.getByTestId('search-result').filter({ hasText: 'Relój Seiko 5 automático' }).waitFor();
+    expect(await page.getByTestId('category-chip').filter({ hasText: 'Relojes' }).getAttribute('aria-pressed')).toBe('true');
+    await page.waitForLoadState('networkidle');
+    expect(asked).not.toContain('/api/search');
     expect(asked).not.toContain('/api/home');
     await page.context().close();
   });

@@ -12,6 +12,10 @@ declare module '*.json?section=live' {
   const strings: Record<string, unknown>;
   export default strings;
 }
+declare module '*.json?section=prebids' {
+  const strings: Record<string, unknown>;
+  export default strings;
+}
 declare module '*.json?section=checkout' {
   const strings: Record<string, unknown>;
   export default strings;

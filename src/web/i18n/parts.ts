@@ -13,7 +13,9 @@ export const PUBLIC_NAMESPACES: readonly string[] = [
   'auctions.status',
   'publicAuction',
   'bidding',
-  'prebids',
+  // A pre-bid's notices when its show starts; the form's own strings come with it (below).
+  'prebids.notice',
+  'prebids.reason',
   'unpaid.buyer',
   'purchases.nav',
   // The buyers' header (components/site-header) on every public page, and its bell.
@@ -41,6 +43,8 @@ export const PAGE_NAMESPACES = {
   // Seguir, Avísame, the calendar and the alerts' offer: the buttons' own module brings them.
   follow: 'components/follow/strings.ts',
   pushPrompt: 'components/follow/strings.ts',
+  // The pre-bid form, fetched when a lot waiting to open shows it (public/prebids/prebid-places.tsx).
+  prebids: 'public/prebids/prebid-box.tsx',
 } as const;
 
 /** The part of `catalogue` that `sections` name: whole sections ('bidding') or one level down ('auctions.status'). */

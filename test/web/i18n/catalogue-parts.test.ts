@@ -57,6 +57,7 @@ function pageSectionOf(file: string): string | undefined {
   if (relative.startsWith('public/search')) return 'search';
   if (relative.startsWith('public/store')) return 'store';
   if (relative.startsWith('public/alerts')) return 'alerts';
+  if (relative === 'public/prebids/prebid-box.tsx') return 'prebids';
   if (relative.startsWith('components/profile-') || relative === 'lib/profile-form.ts') return 'profile';
   return undefined;
 }

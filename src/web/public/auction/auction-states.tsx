@@ -1,7 +1,10 @@
-import { Alert, Button, Card, EmptyState, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import { GavelIcon } from '../../components/icons';
+import { Alert, Button, Card, Skeleton, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { lazy, Suspense } from 'react';
+import { LoadErrorBoundary } from '../../components/load-error-boundary';
 import { useTranslation } from '../../i18n';
 import classes from './auction-page.module.css';
+
+const NotFoundCard = lazy(() => import('./auction-not-found').then((m) => ({ default: m.AuctionNotFoundCard })));
 
 /** The page's shape while the auction loads, so nothing jumps when it arrives. */
 export function AuctionSkeleton() {
@@ -41,20 +44,16 @@ export function AuctionLoadError({ onRetry }: { onRetry: () => void }) {
   );
 }
 
+/**
+ * A link that leads to no auction. Its card (Mantine's EmptyState) is fetched only then, so the
+ * page's first load carries none of it; if that fetch fails too, the load error offers a reload.
+ */
 export function AuctionNotFound() {
-  const { t } = useTranslation();
   return (
-    <Card withBorder radius="lg" padding="xl">
-      <EmptyState
-        icon={<GavelIcon size={28} />}
-        title={
-          <Title order={1} size="h3">
-            {t('publicAuction.notFound')}
-          </Title>
-        }
-        description={t('publicAuction.notFoundHint')}
-        color="martillo"
-      />
-    </Card>
+    <LoadErrorBoundary fallback={() => <AuctionLoadError onRetry={() => window.location.reload()} />}>
+      <Suspense fallback={<AuctionSkeleton />}>
+        <NotFoundCard />
+      </Suspense>
+    </LoadErrorBoundary>
   );
 }

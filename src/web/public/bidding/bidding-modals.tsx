@@ -1,11 +1,13 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { useMe } from '../../api/me';
 import { LoadErrorBoundary, LoadFailed } from '../../components/load-error-boundary';
 import { useTranslation } from '../../i18n';
 import type { Bidding } from './use-bidding';
 
-// The dialogs are not in the page's first paint, which stays light for a buyer's phone. The review loads once the page is up,
-// so a bid made after the network dropped still gets its review and its 'Sin conexión' answer; the
-// profile form, which needs the network anyway, loads when first opened.
+// The dialogs are not in the page's first paint, which stays light for a buyer's phone. The review
+// loads once the page is up for a signed-in buyer, so a bid made after the network dropped still
+// gets its review and its 'Sin conexión' answer (a signed-out visitor's 'Pujar' goes to sign in,
+// and comes back signed in); the profile form, which needs the network anyway, loads when first opened.
 const loadReviewModal = () => import('./review-modal');
 const loadProfileModal = () => import('../../components/profile-modal');
 
@@ -36,10 +38,11 @@ function useDialogs() {
 /** The review step and the profile form that the bid flow opens. */
 export function BiddingModals({ bidding }: { bidding: Bidding }) {
   const { t } = useTranslation();
+  const signedIn = Boolean(useMe().data);
   useEffect(() => {
     // Fetched once the page is up; a failure here is met again, and shown, when the dialog opens.
-    loadReviewModal().catch(() => undefined);
-  }, []);
+    if (signedIn) loadReviewModal().catch(() => undefined);
+  }, [signedIn]);
   const { ReviewModal, ProfileModal, attempt, retry } = useDialogs();
   const reviewMounted = useOpenedOnce(bidding.review.review !== null);
   const profileMounted = useOpenedOnce(bidding.profile.opened);

@@ -1,7 +1,10 @@
-import { Alert, Anchor, Button, Card, EmptyState, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import { BroadcastIcon } from '../../components/icons';
+import { Alert, Button, Skeleton, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { lazy, Suspense } from 'react';
+import { LoadErrorBoundary } from '../../components/load-error-boundary';
 import { useTranslation } from '../../i18n';
 import classes from './live-page.module.css';
+
+const NotFoundCard = lazy(() => import('./live-not-found').then((m) => ({ default: m.LiveNotFoundCard })));
 
 /** The page's shape while the session loads. */
 export function LiveSkeleton() {
@@ -33,23 +36,18 @@ export function LiveLoadError({ message, onRetry }: { message: string; onRetry: 
   );
 }
 
-/** 404, or a link whose id cannot be a session's. */
+/**
+ * 404, or a link whose id cannot be a session's. Its card (Mantine's EmptyState) is fetched only
+ * then, so the page's first load carries none of it; if that fetch fails too, the load error
+ * offers a reload.
+ */
 export function LiveNotFound() {
   const { t } = useTranslation();
   return (
-    <Card withBorder radius="lg" padding="xl">
-      <EmptyState
-        icon={<BroadcastIcon size={28} />}
-        title={
-          <Title order={1} size="h3">
-            {t('live.notFound')}
-          </Title>
-        }
-        description={t('live.notFoundHint')}
-        color="martillo"
-      >
-        <Anchor href="/live">{t('live.seeAll')}</Anchor>
-      </EmptyState>
-    </Card>
+    <LoadErrorBoundary fallback={() => <LiveLoadError message={t('live.loadFailed')} onRetry={() => window.location.reload()} />}>
+      <Suspense fallback={<LiveSkeleton />}>
+        <NotFoundCard />
+      </Suspense>
+    </LoadErrorBoundary>
   );
 }

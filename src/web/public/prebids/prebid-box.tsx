@@ -1,14 +1,18 @@
-import { Alert, Button, Group, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { useId, useState } from 'react';
 import { formatMoney, MAX_PRICE } from '../../../domain/money.js';
 import type { MyPrebid } from '../../../domain/prebids.js';
 import { startSignIn } from '../../api/auth';
 import { isApiError, NETWORK_ERROR_STATUS } from '../../api/client';
 import { usePrebidActions } from '../../api/prebids';
 import { AmountInput } from '../../components/amount-input';
-import { useTranslation } from '../../i18n';
+import { addPageStrings, useTranslation } from '../../i18n';
+import prebidStrings from '../../i18n/es-MX.json?section=prebids';
 
-interface PrebidBoxProps {
+// The form's strings travel with it (i18n/parts.ts): only a lot waiting to open loads either.
+addPageStrings(prebidStrings);
+
+export interface PrebidBoxProps {
   auctionId: string;
   auctionName: string;
   /** The least maximum taken: the starting price. */
@@ -178,5 +182,26 @@ export function PrebidBox({ auctionId, auctionName, minimum, mine, signedIn }: P
         </Alert>
       )}
     </Stack>
+  );
+}
+
+/** 'Puja anticipada' on the auction's page, beside the bid panel: a title, a hint, and the box. */
+export function PrebidCard(props: PrebidBoxProps) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  return (
+    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby={headingId} data-testid="auction-prebid">
+      <Stack gap="xs">
+        <Title order={2} size="h5" id={headingId}>
+          {t('prebids.title')}
+        </Title>
+        {!props.mine && (
+          <Text size="sm" c="dimmed">
+            {t('prebids.hint')}
+          </Text>
+        )}
+        <PrebidBox {...props} />
+      </Stack>
+    </Card>
   );
 }

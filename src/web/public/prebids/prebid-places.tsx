@@ -1,10 +1,47 @@
-import { Card, Stack, Text, Title } from '@mantine/core';
-import { useId } from 'react';
+import { Skeleton } from '@mantine/core';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import type { LotView } from '../../../domain/live.js';
 import { useMe } from '../../api/me';
 import { usePrebidStatus, useSessionPrebids } from '../../api/prebids';
+import { LoadErrorBoundary, LoadFailed } from '../../components/load-error-boundary';
 import { useTranslation } from '../../i18n';
-import { PrebidBox } from './prebid-box';
+import type { PrebidBoxProps } from './prebid-box';
+
+/**
+ * The pre-bid form's code (and its strings) is fetched when a lot shows it: most auction pages are
+ * not a show's lot waiting to open, and they load none of it (bench/README.md, the weight of the
+ * buyers' pages).
+ */
+const loadBox = () => import('./prebid-box').then((m) => ({ default: m.PrebidBox }));
+const loadCard = () => import('./prebid-box').then((m) => ({ default: m.PrebidCard }));
+
+/**
+ * A pre-bid part, loaded on demand: a line of its height while it arrives; if it does not (offline,
+ * a deploy replaced the file), the reason and 'Reintentar', which fetches it again (React keeps a
+ * lazy component's failure, so the lazy component is made anew).
+ */
+function LazyPrebid({ load, ...props }: PrebidBoxProps & { load: typeof loadBox }) {
+  const { t } = useTranslation();
+  const [attempt, setAttempt] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` makes the lazy component anew on a retry.
+  const Loaded = useMemo(() => lazy(load), [load, attempt]);
+  const failed = (reset: () => void) => (
+    <LoadFailed
+      message={t('bidding.prebidLoadFailed')}
+      onRetry={() => {
+        setAttempt((n) => n + 1);
+        reset();
+      }}
+    />
+  );
+  return (
+    <LoadErrorBoundary key={attempt} fallback={failed}>
+      <Suspense fallback={<Skeleton h={26} w={160} radius="sm" data-testid="prebid-loading" />}>
+        <Loaded {...props} />
+      </Suspense>
+    </LoadErrorBoundary>
+  );
+}
 
 /** Whether a lot still waits to go on the block, as the server decides it (features/prebids/queries.ts lotWaiting). */
 export function lotTakesPrebids(lot: LotView): boolean {
@@ -22,13 +59,20 @@ export function UpcomingPrebid({ lot }: { lot: LotView }) {
   if (me.isPending || !lotTakesPrebids(lot)) return null;
   if (signedIn && mine.isPending) return null;
   const own = mine.data?.items.find((p) => p.auctionId === lot.auctionId && p.enteredAt === null) ?? null;
-  return <PrebidBox auctionId={lot.auctionId} auctionName={lot.auction.name} minimum={lot.auction.state.startingPrice} mine={own} signedIn={signedIn} />;
+  return (
+    <LazyPrebid
+      load={loadBox}
+      auctionId={lot.auctionId}
+      auctionName={lot.auction.name}
+      minimum={lot.auction.state.startingPrice}
+      mine={own}
+      signedIn={signedIn}
+    />
+  );
 }
 
 /** 'Puja anticipada' on the auction's page, beside the bid panel, while the auction is a show's lot that has not opened. */
 export function AuctionPrebid({ auctionId, auctionName, mayTake }: { auctionId: string; auctionName: string; mayTake: boolean }) {
-  const { t } = useTranslation();
-  const headingId = useId();
   const me = useMe();
   // Only a lot that has not opened can take one: an ordinary auction's page asks nothing more.
   const status = usePrebidStatus(auctionId, mayTake);
@@ -36,19 +80,5 @@ export function AuctionPrebid({ auctionId, auctionName, mayTake }: { auctionId: 
   if (!mayTake || me.isPending || !data) return null;
   const mine = data.mine && data.mine.enteredAt === null ? data.mine : null;
   if (!data.open) return null;
-  return (
-    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby={headingId} data-testid="auction-prebid">
-      <Stack gap="xs">
-        <Title order={2} size="h5" id={headingId}>
-          {t('prebids.title')}
-        </Title>
-        {!mine && (
-          <Text size="sm" c="dimmed">
-            {t('prebids.hint')}
-          </Text>
-        )}
-        <PrebidBox auctionId={auctionId} auctionName={auctionName} minimum={data.minimum} mine={mine} signedIn={Boolean(me.data)} />
-      </Stack>
-    </Card>
-  );
+  return <LazyPrebid load={loadCard} auctionId={auctionId} auctionName={auctionName} minimum={data.minimum} mine={mine} signedIn={Boolean(me.data)} />;
 }
