@@ -2,6 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createElement, type ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
+import { prerender } from 'react-dom/static';
 import { describe, expect, it } from 'vitest';
 import type { Me } from '../../../src/domain/api-types';
 import type { PublicAuction } from '../../../src/domain/auctions';
@@ -47,6 +48,15 @@ function render(node: ReactNode, seed?: (client: ReturnType<typeof createQueryCl
   queryClient.setQueryData(meKeys.all, me);
   seed?.(queryClient);
   return renderToStaticMarkup(createElement(MantineProvider, { theme }, createElement(QueryClientProvider, { client: queryClient }, node)));
+}
+
+/** The page once every part it loads on demand has arrived (a not-found card, say), as markup. */
+async function renderLoaded(node: ReactNode, seed?: (client: ReturnType<typeof createQueryClient>) => void): Promise<string> {
+  const queryClient = createQueryClient();
+  queryClient.setQueryData(meKeys.all, null);
+  seed?.(queryClient);
+  const { prelude } = await prerender(createElement(MantineProvider, { theme }, createElement(QueryClientProvider, { client: queryClient }, node)));
+  return new Response(prelude).text();
 }
 
 function state(id: string, over: Partial<AuctionLiveState> = {}): AuctionLiveState {
@@ -282,13 +292,13 @@ describe('the live page of a session', () => {
 });
 
 describe('the routes of the live page', () => {
-  it("a link whose id cannot be a session's is 'Sesión no encontrada' without asking the server", () => {
-    const html = render(createElement(LivePage, { slug: 'tienda', sessionId: 'no-es-un-id' }));
+  it("a link whose id cannot be a session's is 'Sesión no encontrada' without asking the server", async () => {
+    const html = await renderLoaded(createElement(LivePage, { slug: 'tienda', sessionId: 'no-es-un-id' }));
     expect(html).toMatch(/<h1[^>]*>Sesión no encontrada<\/h1>/);
   });
 
-  it("a 404 from the server is 'Sesión no encontrada'", () => {
-    const html = render(createElement(LivePage, { slug: null, sessionId: SESSION_ID }), (c) => c.setQueryData(liveKeys.detail(SESSION_ID), null));
+  it("a 404 from the server is 'Sesión no encontrada'", async () => {
+    const html = await renderLoaded(createElement(LivePage, { slug: null, sessionId: SESSION_ID }), (c) => c.setQueryData(liveKeys.detail(SESSION_ID), null));
     expect(html).toMatch(/<h1[^>]*>Sesión no encontrada<\/h1>/);
   });
 
