@@ -6,12 +6,16 @@ import type { PUSH_FIELD_MESSAGES } from '../../../domain/push.js';
  * Where the push sender may connect: a push service on the public internet over https, never an
  * address on the server's own network (SSRF). An endpoint is checked when a browser subscribes
  * (its scheme, an address written in it, names that can only be local) and again at each send,
- * when its name is resolved: every address the name resolves to is checked, and the connection
- * goes to the checked address (`safeLookup`), so a name that changes meanwhile gains nothing.
+ * when its name is resolved: every address the name resolves to is checked (`checkedAddresses`),
+ * and the connection goes to the checked address (`pinnedLookup`), so a name that changes meanwhile
+ * gains nothing.
  * Origins the operator lists in PUSH_ALLOWED_ORIGINS skip both checks (tests, a local push service).
  */
 
-const blocked = new BlockList();
+// One list per family: a BlockList checks an IPv4 address against its IPv6 rules too, as
+// ::ffff:a.b.c.d, so the IPv4-mapped rule below would otherwise refuse every IPv4 address.
+const blockedV4 = new BlockList();
+const blockedV6 = new BlockList();
 for (const [net, bits] of [
   ['0.0.0.0', 8], // "this network"
   ['10.0.0.0', 8], // private
@@ -29,7 +33,7 @@ for (const [net, bits] of [
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, broadcast
 ] as const) {
-  blocked.addSubnet(net, bits, 'ipv4');
+  blockedV4.addSubnet(net, bits, 'ipv4');
 }
 for (const [net, bits] of [
   ['::', 128], // unspecified
@@ -46,14 +50,14 @@ for (const [net, bits] of [
   ['fec0::', 10], // site-local (deprecated)
   ['ff00::', 8], // multicast
 ] as const) {
-  blocked.addSubnet(net, bits, 'ipv6');
+  blockedV6.addSubnet(net, bits, 'ipv6');
 }
 
 /** Whether an IP address (v4 or v6) may be reached by the sender: not private, loopback, link-local, CGNAT, multicast or reserved. */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
-  return !blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return family === 4 ? !blockedV4.check(address, 'ipv4') : !blockedV6.check(address, 'ipv6');
 }
 
 export type EndpointProblem = keyof typeof PUSH_FIELD_MESSAGES;
@@ -100,25 +104,36 @@ export class PrivateAddressError extends Error {
   readonly code = 'EPUSHPRIVATE';
 }
 
+/** A resolved address, as dns.lookup gives it. */
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+
 /**
- * A `lookup` for the socket of one push: resolves the name, refuses it when ANY of its addresses is
- * not public (one private answer among public ones could be picked on a retry), and hands Node
- * the checked address, so the connection goes where the check looked.
+ * The addresses a push to `hostname` may connect to: all of them, once every one is public. Refused
+ * when ANY is not (one private answer among public ones could be picked on a retry), and when
+ * there is none.
  */
-export function safeLookup(resolve: Resolver): LookupFunction {
+export function checkedAddresses(hostname: string, addresses: readonly ResolvedAddress[]): ResolvedAddress[] {
+  if (addresses.length === 0) throw Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' });
+  const bad = addresses.find((a) => !isPublicAddress(a.address));
+  if (bad) throw new PrivateAddressError(`${hostname} resolves to a private address (${bad.address})`);
+  return [...addresses];
+}
+
+/**
+ * A `lookup` for a push's socket that answers the addresses already checked for its host, and
+ * nothing else: the connection goes where the check looked.
+ */
+export function pinnedLookup(pinned: ReadonlyMap<string, readonly ResolvedAddress[]>): LookupFunction {
   return (hostname, options, callback) => {
-    resolve(hostname).then(
-      (addresses) => {
-        if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
-        const bad = addresses.find((a) => !isPublicAddress(a.address));
-        if (bad) return callback(new PrivateAddressError(`${hostname} resolves to a private address (${bad.address})`), '', 0);
-        const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
-        if (wanted.length === 0) return callback(Object.assign(new Error(`${hostname} has no IPv${options.family} address`), { code: 'ENOTFOUND' }), '', 0);
-        if (options.all) return (callback as unknown as (err: null, all: { address: string; family: number }[]) => void)(null, wanted);
-        const first = wanted[0] as { address: string; family: number };
-        return callback(null, first.address, first.family);
-      },
-      (err: NodeJS.ErrnoException) => callback(err, '', 0),
-    );
+    const addresses = pinned.get(hostname);
+    if (!addresses) return callback(Object.assign(new Error(`${hostname} was not checked`), { code: 'ENOTFOUND' }), '', 0);
+    const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
+    if (wanted.length === 0) return callback(Object.assign(new Error(`${hostname} has no IPv${options.family} address`), { code: 'ENOTFOUND' }), '', 0);
+    if (options.all) return (callback as unknown as (err: null, all: readonly ResolvedAddress[]) => void)(null, wanted);
+    const first = wanted[0] as ResolvedAddress;
+    return callback(null, first.address, first.family);
   };
 }

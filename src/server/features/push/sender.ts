@@ -1,5 +1,3 @@
-import http from 'node:http';
-import https from 'node:https';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import webpush from 'web-push';
@@ -7,18 +5,19 @@ import { MAX_PUSH_ATTEMPTS, type PushPayload, pushTopic } from '../../../domain/
 import type { AppContext } from '../../context.js';
 import { type Db, rows } from '../../db/connect.js';
 import { type PassLoop, startPassLoop } from '../../pass-loop.js';
-import { endpointProblem, isAllowedOrigin, PrivateAddressError, type Resolver, safeLookup, systemResolver } from './addresses.js';
-import { type Encrypted, type EncryptJob, startEncryptThread } from './encrypt-thread.js';
+import { checkedAddresses, endpointProblem, isAllowedOrigin, PrivateAddressError, type ResolvedAddress, type Resolver, systemResolver } from './addresses.js';
 import { type VapidDetails, vapidKeysOf } from './keys.js';
+import { type SendJob, type Sent, startSendThread } from './send-thread.js';
 
 /**
  * The push sender: turns pending push_deliveries into Web Push requests. One pass claims due rows
  * in batches (FOR UPDATE SKIP LOCKED, so instances never take the same row; the claim counts the
  * attempt and leases the row for two minutes, so a crash mid-send lets another pass retry it),
- * encrypts each payload for its subscription (web-push, aes128gcm) on a thread of lower priority
- * than the server's (encrypt-thread.ts: when the cores are busy, bids come first), signs with VAPID once
- * per push service and sends it with bounded concurrency, then writes the outcomes in a few
- * statements per batch:
+ * checks where each goes (every address its host resolves to must be public, once per host and
+ * batch), signs with VAPID once per push service, and hands the pushes to a thread of lower priority
+ * than the server's that encrypts each for its subscription (web-push, aes128gcm) and sends it with
+ * bounded concurrency (send-thread.ts: when the cores are busy, bids come first); then it writes
+ * the outcomes in a few statements per batch:
  * 2xx sent; 404/410 the subscription is gone and deleted (its deliveries with it); 429, 5xx and
  * network errors retried with backoff while the alert is fresh, at most MAX_PUSH_ATTEMPTS tries;
  * other 4xx failed with the reason. A delivery past its expiry is never sent.
@@ -26,13 +25,12 @@ import { type VapidDetails, vapidKeysOf } from './keys.js';
 
 export const BATCH_SIZE = 500;
 export const CONCURRENCY = 50;
-/** Pushes handed to the encryption thread at a time: the first requests leave while the rest are encrypted. */
-const ENCRYPT_CHUNK = 50;
+/** Pushes handed to the send thread at a time: the first requests leave while the rest are encrypted. */
+const SEND_CHUNK = 50;
 /** The longest sleep between passes when nothing is due: a new alert waits at most this long. */
 export const MAX_SLEEP_MS = 1000;
 /** How long a claimed row stays leased to this pass before another may take it again. */
 const LEASE = '2 minutes';
-const REQUEST_TIMEOUT_MS = 10_000;
 /** The VAPID token is signed once per push service and reused this long (it is valid 12 hours). */
 const VAPID_REUSE_MS = 60 * 60 * 1000;
 const VAPID_VALID_S = 12 * 60 * 60;
@@ -115,13 +113,9 @@ export interface PushSender {
 export function createPushSender(opts: PushSenderOptions): PushSender {
   const concurrency = opts.concurrency ?? CONCURRENCY;
   const batchSize = opts.batchSize ?? BATCH_SIZE;
-  const lookup = safeLookup(opts.resolve ?? systemResolver);
-  const agents = {
-    http: new http.Agent({ keepAlive: true, maxSockets: concurrency }),
-    https: new https.Agent({ keepAlive: true, maxSockets: concurrency }),
-  };
+  const resolve = opts.resolve ?? systemResolver;
   const vapidTokens = new Map<string, { header: string; until: number }>();
-  const encryptor = startEncryptThread();
+  const thread = startSendThread({ concurrency });
 
   function authorization(audience: string, vapid: VapidDetails): string {
     const now = Date.now();
@@ -139,39 +133,8 @@ export function createPushSender(opts: PushSenderOptions): PushSender {
     return Authorization;
   }
 
-  function post(
-    endpoint: URL,
-    headers: Record<string, string | number>,
-    body: Buffer | null,
-    checked: boolean,
-  ): Promise<{ status: number; retryAfter?: string }> {
-    return new Promise((resolve, reject) => {
-      const isHttps = endpoint.protocol === 'https:';
-      const req = (isHttps ? https : http).request(
-        endpoint,
-        {
-          method: 'POST',
-          headers,
-          agent: isHttps ? agents.https : agents.http,
-          timeout: REQUEST_TIMEOUT_MS,
-          ...(checked ? { lookup } : {}),
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, ...(res.headers['retry-after'] ? { retryAfter: String(res.headers['retry-after']) } : {}) }),
-          );
-          res.on('error', reject);
-        },
-      );
-      req.on('timeout', () => req.destroy(new Error('push service did not answer in time')));
-      req.on('error', reject);
-      req.end(body ?? undefined);
-    });
-  }
-
-  /** What a claimed row needs before it is sent: an outcome already (expired, refused address), or its encryption job. */
-  function prepare(row: Claimed, vapid: VapidDetails): Outcome | { endpoint: URL; checked: boolean; job: EncryptJob } {
+  /** What a claimed row needs before it is sent: an outcome already (expired, refused address), or its job. */
+  function prepare(row: Claimed, vapid: VapidDetails): Outcome | { hostname: string | null; job: SendJob } {
     const msLeft = Number(row.ms_left);
     if (msLeft <= 0) return { kind: 'expired' };
     const allowed = isAllowedOrigin(row.endpoint, opts.allowedOrigins);
@@ -179,8 +142,8 @@ export function createPushSender(opts: PushSenderOptions): PushSender {
     if (problem) return { kind: 'failed', reason: 'endpoint not allowed (http: or a private address)' };
     const endpoint = new URL(row.endpoint);
     return {
-      endpoint,
-      checked: !allowed,
+      // An allowed origin is reached as its name resolves; any other host is checked first.
+      hostname: allowed ? null : endpoint.hostname,
       job: {
         endpoint: row.endpoint,
         p256dh: row.p256dh,
@@ -189,24 +152,38 @@ export function createPushSender(opts: PushSenderOptions): PushSender {
         ttlSeconds: Math.max(1, Math.floor(msLeft / 1000)),
         topic: row.session_id ? pushTopic(row.session_id) : null,
         authorization: authorization(endpoint.origin, vapid),
+        addresses: null,
       },
     };
   }
 
-  /** The request to the push service, and what its answer means. */
-  async function deliver(endpoint: URL, checked: boolean, encrypted: Encrypted): Promise<Outcome> {
-    if (!encrypted.ok) return { kind: 'failed', reason: encrypted.reason };
-    try {
-      const { status, retryAfter } = await post(endpoint, encrypted.headers, Buffer.from(encrypted.body), checked);
-      if (status >= 200 && status < 300) return { kind: 'sent' };
-      if (status === 404 || status === 410) return { kind: 'gone', status };
-      if (status === 429 || status >= 500) return { kind: 'retry', reason: `HTTP ${status}`, retryAfterMs: retryAfterMs(retryAfter) };
-      return { kind: 'failed', reason: `HTTP ${status}` };
-    } catch (err) {
-      if (err instanceof PrivateAddressError) return { kind: 'failed', reason: 'endpoint resolves to a private address' };
-      const code = (err as NodeJS.ErrnoException).code;
-      return { kind: 'retry', reason: `network: ${code ?? (err as Error).message}`.slice(0, 200), retryAfterMs: null };
-    }
+  /**
+   * Each host's addresses, resolved once for the batch and checked: every one public, or the host
+   * is refused (PrivateAddressError) or could not be resolved (kept as the error, retried later).
+   */
+  async function checkHosts(hostnames: Iterable<string>): Promise<Map<string, ResolvedAddress[] | Error>> {
+    const checked = new Map<string, ResolvedAddress[] | Error>();
+    await Promise.all(
+      [...new Set(hostnames)].map(async (hostname) => {
+        try {
+          checked.set(hostname, checkedAddresses(hostname, await resolve(hostname)));
+        } catch (err) {
+          checked.set(hostname, err as Error);
+        }
+      }),
+    );
+    return checked;
+  }
+
+  /** What the push service's answer, or its absence, means for the row. */
+  function outcomeOf(sent: Sent): Outcome {
+    if (sent.kind === 'unencryptable') return { kind: 'failed', reason: sent.reason };
+    if (sent.kind === 'network') return { kind: 'retry', reason: sent.reason, retryAfterMs: null };
+    const { status } = sent;
+    if (status >= 200 && status < 300) return { kind: 'sent' };
+    if (status === 404 || status === 410) return { kind: 'gone', status };
+    if (status === 429 || status >= 500) return { kind: 'retry', reason: `HTTP ${status}`, retryAfterMs: retryAfterMs(sent.retryAfter ?? undefined) };
+    return { kind: 'failed', reason: `HTTP ${status}` };
   }
 
   async function claim(): Promise<Claimed[]> {
@@ -294,46 +271,41 @@ export function createPushSender(opts: PushSenderOptions): PushSender {
   }
 
   /**
-   * Sends a batch: the encryption thread takes it ENCRYPT_CHUNK at a time, in order, and each
-   * chunk's requests leave as soon as it is back, at most `concurrency` in flight.
+   * Sends a batch: its hosts checked, then handed to the send thread SEND_CHUNK at a time, all at
+   * once (the thread encrypts a chunk and sends it while the next waits its turn).
    */
   async function sendAll(batch: Claimed[], vapid: VapidDetails): Promise<{ row: Claimed; outcome: Outcome }[]> {
     const results: { row: Claimed; outcome: Outcome }[] = [];
-    const toSend: { row: Claimed; endpoint: URL; checked: boolean; job: EncryptJob }[] = [];
+    const prepared: { row: Claimed; hostname: string | null; job: SendJob }[] = [];
     for (const row of batch) {
-      const prepared = prepare(row, vapid);
-      if ('kind' in prepared) results.push({ row, outcome: prepared });
-      else toSend.push({ row, ...prepared });
+      const p = prepare(row, vapid);
+      if ('kind' in p) results.push({ row, outcome: p });
+      else prepared.push({ row, ...p });
+    }
+    const hosts = await checkHosts(prepared.flatMap((p) => (p.hostname ? [p.hostname] : [])));
+    const toSend: { row: Claimed; job: SendJob }[] = [];
+    for (const p of prepared) {
+      const addresses = p.hostname ? hosts.get(p.hostname) : null;
+      if (addresses instanceof PrivateAddressError) results.push({ row: p.row, outcome: { kind: 'failed', reason: 'endpoint resolves to a private address' } });
+      else if (addresses instanceof Error) {
+        const code = (addresses as NodeJS.ErrnoException).code;
+        results.push({ row: p.row, outcome: { kind: 'retry', reason: `network: ${code ?? addresses.message}`.slice(0, 200), retryAfterMs: null } });
+      } else toSend.push({ row: p.row, job: { ...p.job, addresses: addresses ?? null } });
     }
     const chunks: (typeof toSend)[] = [];
-    for (let i = 0; i < toSend.length; i += ENCRYPT_CHUNK) chunks.push(toSend.slice(i, i + ENCRYPT_CHUNK));
-    // All handed over at once: the thread works through them while the first ones are sent.
-    // A failure is kept as a value: a chunk not yet awaited must not be an unhandled rejection.
-    const encrypting = chunks.map((chunk) => encryptor.encrypt(chunk.map((c) => c.job)).catch((err: Error) => err));
-    let inFlight = 0;
-    const slotFreed: (() => void)[] = [];
-    const requests: Promise<void>[] = [];
-    for (const [i, chunk] of chunks.entries()) {
-      const encrypted = await (encrypting[i] as Promise<Encrypted[] | Error>);
-      if (encrypted instanceof Error) {
-        // The thread died: these go back to the queue and the next pass tries them again.
-        const reason = `encryption: ${encrypted.message}`.slice(0, 200);
-        for (const c of chunk) results.push({ row: c.row, outcome: { kind: 'retry', reason, retryAfterMs: null } });
-        continue;
-      }
-      for (const [k, c] of chunk.entries()) {
-        while (inFlight >= concurrency) await new Promise<void>((resolve) => slotFreed.push(resolve));
-        inFlight++;
-        requests.push(
-          deliver(c.endpoint, c.checked, encrypted[k] as Encrypted).then((outcome) => {
-            results.push({ row: c.row, outcome });
-            inFlight--;
-            slotFreed.shift()?.();
-          }),
-        );
-      }
-    }
-    await Promise.all(requests);
+    for (let i = 0; i < toSend.length; i += SEND_CHUNK) chunks.push(toSend.slice(i, i + SEND_CHUNK));
+    await Promise.all(
+      chunks.map(async (chunk) => {
+        try {
+          const sent = await thread.send(chunk.map((c) => c.job));
+          for (const [k, c] of chunk.entries()) results.push({ row: c.row, outcome: outcomeOf(sent[k] as Sent) });
+        } catch (err) {
+          // The thread died: these go back to the queue and the next pass tries them again.
+          const reason = `send thread: ${(err as Error).message}`.slice(0, 200);
+          for (const c of chunk) results.push({ row: c.row, outcome: { kind: 'retry', reason, retryAfterMs: null } });
+        }
+      }),
+    );
     return results;
   }
 
@@ -364,9 +336,7 @@ export function createPushSender(opts: PushSenderOptions): PushSender {
       return total;
     },
     close() {
-      agents.http.destroy();
-      agents.https.destroy();
-      void encryptor.close();
+      void thread.close();
     },
   };
 }
