@@ -217,6 +217,63 @@ describe('the buyers’ home on a phone', () => {
     await page.context().close();
   });
 
+  it("counts a followed seller's new show on the bell while the page is open, from the socket, without a reload", async () => {
+    const seller = await buildActor(ctx.app, {
+      email: 'vendedor.campana@ejemplo.mx',
+      name: 'Vicente Campana',
+      roles: ['seller'],
+      companyId: 'tienda-campana',
+      completeProfile: true,
+    });
+    const call = async <T>(method: 'POST' | 'PUT', url: string, payload: unknown): Promise<T> => {
+      const res = await injectAs(ctx.app, seller, method, url, payload);
+      if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+      return res.json() as T;
+    };
+    const camera = await call<{ id: string }>('POST', '/api/auctions', {
+      name: 'Cámara Canon AE-1',
+      description: 'Cámara de rollo, funcionando.',
+      categoryId: relojesId,
+      startingPrice: 2_000,
+      status: 'pending',
+      endTime: Date.now() + 3_600_000,
+    });
+    const show = await call<Detail>('POST', '/api/live-sessions', {
+      title: 'Cámaras de la tarde',
+      scheduledAt: Date.now() + 60_000,
+      sellerSlug: 'Tienda Campana',
+      biddingConfig: { minIncrement: 50, antiSnipeSeconds: 5, timerSecondsDefault: 60 },
+    });
+    await call('POST', `/api/live-sessions/${show.session.id}/lots`, { auctionId: camera.id });
+
+    const page = await newPage(ctx.browser, { mobile: true });
+    await signInPage(page, ctx.app, buyer);
+    await page.goto(`${ctx.app.url}/`);
+    const bell = page.getByTestId('bell');
+    await bell.waitFor();
+    // The buyer follows the seller from the page itself (its own session and origin).
+    const followed = await page.evaluate(async () => {
+      const seller = (await (await fetch('/api/sellers/tienda-campana')).json()) as { seller: { id: string } };
+      return (await fetch(`/api/sellers/${seller.seller.id}/follow`, { method: 'POST' })).status;
+    });
+    expect([200, 201, 204]).toContain(followed);
+    const before = (await (await page.request.get(`${ctx.app.url}/api/notifications`)).json()) as { unread: number };
+    await page.evaluate(() => {
+      (window as unknown as { stayed: boolean }).stayed = true;
+    });
+
+    await call('PUT', `/api/live-sessions/${show.session.id}`, { status: 'live' });
+    await bell
+      .getByTestId('bell-count')
+      .getByText(String(before.unread + 1))
+      .waitFor();
+    // The same page, not a reload: the socket's event moved the badge.
+    expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+    await bell.click();
+    await page.getByTestId('bell-item').filter({ hasText: 'Cámaras de la tarde' }).waitFor();
+    await page.context().close();
+  });
+
   it('gives a signed-in buyer Mis alertas, Mis compras and Quiero vender in the phone menu, and no Panel', async () => {
     const page = await newPage(ctx.browser, { mobile: true });
     await signInPage(page, ctx.app, buyer);

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import webpush from 'web-push';
@@ -166,7 +167,11 @@ export function createPushSender(opts: PushSenderOptions): PushSender {
     await Promise.all(
       [...new Set(hostnames)].map(async (hostname) => {
         try {
-          checked.set(hostname, checkedAddresses(hostname, await resolve(hostname)));
+          // An address written in the endpoint is its own answer (an IPv6 one without its brackets).
+          const bare = hostname.replace(/^\[|\]$/g, '');
+          const family = isIP(bare);
+          const addresses = family ? [{ address: bare, family }] : await resolve(bare);
+          checked.set(hostname, checkedAddresses(bare, addresses));
         } catch (err) {
           checked.set(hostname, err as Error);
         }
