@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_TEXT_MAX, chatTextProblem, containsMutedWord, mutedWordsIssues } from '../../src/domain/chat.js';
 import { CHAT_MARKS_PER_LETTER, canonicalChatText, chatRepeatKey, chatTextReadings, cleanChatText, markShare } from '../../src/domain/chat-text.js';
 
@@ -8,6 +8,12 @@ import { CHAT_MARKS_PER_LETTER, canonicalChatText, chatRepeatKey, chatTextReadin
  * and abusive characters) and what is compared (the canonical form), so that neither a muted word
  * nor a repeated line hides behind characters nobody sees or letters that only look Latin.
  */
+
+// fast-check's first string of any code point takes about 2 s to set up (its tables of every code
+// point), which a busy machine stretched past a test's 5 s: it is set up once here, with room for that.
+beforeAll(() => {
+  fc.sample(fc.string({ unit: 'binary', maxLength: 1 }), 1);
+}, 60_000);
 
 /** Each invisible character a line could hide a word with, by name. */
 const INVISIBLES: [string, string][] = [
