@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { setupAppAndBrowser, webDir } from '../support/app.js';
+import { setupAppAndBrowser } from '../support/app.js';
 import { newPage } from '../support/browser.js';
 import { t } from '../support/catalogue.js';
+import { fileOf } from '../support/chunks.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 
 /**
@@ -15,19 +14,6 @@ import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 
 const ctx = setupAppAndBrowser();
 let seller: E2eUser;
-
-interface ManifestChunk {
-  file: string;
-  src?: string;
-}
-
-/** The built file of a source module, from Vite's manifest of the bundle under test. */
-function fileOf(src: string): string {
-  const manifest = JSON.parse(readFileSync(path.join(webDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
-  const chunk = Object.values(manifest).find((c) => c.src === src);
-  if (!chunk) throw new Error(`${src} is not a chunk of its own`);
-  return `/${chunk.file}`;
-}
 
 const FORM = 'src/web/components/auction-form/auction-form-modal.tsx';
 const BILLING = 'src/web/admin/payments/billing-workspace.tsx';

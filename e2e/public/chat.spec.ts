@@ -9,6 +9,7 @@ import { createAuctionAs } from '../support/auctions.js';
 import { auditPage } from '../support/axe.js';
 import { newPage } from '../support/browser.js';
 import { fill, t } from '../support/catalogue.js';
+import { fileOf } from '../support/chunks.js';
 import { oneTapButton } from '../support/live-phone.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
 import { eventually } from '../support/wait.js';
@@ -101,21 +102,67 @@ async function nameMismatches(p: Page): Promise<string[]> {
 /** The server's message with its placeholders as a pattern ("espera {{seconds}} s" → "espera \d+ s"). */
 const wording = (message: string) => new RegExp(message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\{\\\{\w+\\\}\\\}/g, '.+'));
 
+/** The seller's show goes live with one lot on the block, on a 10-minute timer. */
+async function startShow(sp: Page, title: string, lotName: string): Promise<{ id: string; url: string; auctionId: string }> {
+  const created = await call<LiveSessionDetail>(sp, 'post', '/api/live-sessions', {
+    title,
+    scheduledAt: Date.now() + 3_600_000,
+    sellerSlug: 'Tienda Lucía',
+  });
+  const id = created.session.id;
+  const auction = await createAuctionAs(sp, ctx.app, { name: lotName, categoryId, startingPrice: 400, status: 'pending' });
+  const withLot = await call<LiveSessionDetail>(sp, 'post', `/api/live-sessions/${id}/lots`, { auctionId: auction.id });
+  await call(sp, 'put', `/api/live-sessions/${id}`, { status: 'live' });
+  await call(sp, 'post', `/api/live-sessions/${id}/current`, { lotId: withLot.lots[0]?.id });
+  await call(sp, 'post', `/api/live-sessions/${id}/timer`, { seconds: 600 });
+  return { id, url: `${ctx.app.url}/live/${id}`, auctionId: auction.id };
+}
+
+/**
+ * The chat's parts that a reader who only reads never needs: the field and the moderators' tools.
+ * (A line's actions are built with the Live Hub's reports, which a public page never loads.)
+ */
+const COMPOSER_FORM = 'src/web/components/chat/chat-composer-form.tsx';
+const WRITERS_ONLY = [COMPOSER_FORM, 'src/web/components/chat/moderator-bar.tsx'];
+
 describe('the chat on the live page', () => {
+  it("a visitor who only reads fetches none of the writers' code; a field whose code does not arrive says so, and 'Reintentar' brings it", async () => {
+    const sp = await page(seller, { mobile: false });
+    const { url } = await startShow(sp, 'Juguetes para leer', 'Trompo de madera');
+    await sp.context().close();
+
+    const visitor = await page(null);
+    const scripts: string[] = [];
+    visitor.on('request', (req) => {
+      if (req.resourceType() === 'script') scripts.push(new URL(req.url()).pathname);
+    });
+    await visitor.goto(url);
+    await visitor.getByTestId('chat-overlay').getByRole('button', { name: c.signIn }).waitFor();
+    await visitor.waitForLoadState('networkidle');
+    const writersOnly = WRITERS_ONLY.map(fileOf);
+    expect(scripts.filter((s) => writersOnly.includes(s))).toEqual([]);
+    await visitor.context().close();
+
+    const ana = await page(ANA);
+    const form = `**${fileOf(COMPOSER_FORM)}`;
+    await ana.route(form, (route) => route.abort('internetdisconnected'));
+    await ana.goto(url);
+    const overlay = ana.getByTestId('chat-overlay');
+    const failed = overlay.getByRole('alert').filter({ hasText: c.composerLoadFailed });
+    await failed.waitFor();
+    // The show and its bid button are still there.
+    await oneTapButton(ana).waitFor();
+
+    await ana.unroute(form);
+    await failed.getByRole('button', { name: t.common.retry }).click();
+    await say(overlay, 'Ya puedo escribir');
+    await lineWith(overlay, 'Ya puedo escribir').waitFor();
+    await ana.context().close();
+  });
+
   it('lets buyers talk and moderators keep it clean, on phones', async () => {
     const sp = await page(seller, { mobile: false });
-    const created = await call<LiveSessionDetail>(sp, 'post', '/api/live-sessions', {
-      title: 'Juguetes antiguos',
-      scheduledAt: Date.now() + 3_600_000,
-      sellerSlug: 'Tienda Lucía',
-    });
-    const id = created.session.id;
-    const auction = await createAuctionAs(sp, ctx.app, { name: 'Tren de lámina', categoryId, startingPrice: 400, status: 'pending' });
-    const withLot = await call<LiveSessionDetail>(sp, 'post', `/api/live-sessions/${id}/lots`, { auctionId: auction.id });
-    await call(sp, 'put', `/api/live-sessions/${id}`, { status: 'live' });
-    await call(sp, 'post', `/api/live-sessions/${id}/current`, { lotId: withLot.lots[0]?.id });
-    await call(sp, 'post', `/api/live-sessions/${id}/timer`, { seconds: 600 });
-    const url = `${ctx.app.url}/live/${id}`;
+    const { id, url, auctionId } = await startShow(sp, 'Juguetes antiguos', 'Tren de lámina');
 
     // Signed out: the chat reads, and writing asks to sign in first.
     const visitor = await page(null);
@@ -239,7 +286,7 @@ describe('the chat on the live page', () => {
     // 'Pujar' goes too, and the page says she cannot bid; a bid is refused by the bid engine anyway, in its words.
     await ana.getByTestId('bid-state').getByText(t.unpaid.buyer.blockedTitle).waitFor();
     expect(await oneTapButton(ana).count()).toBe(0);
-    const bid = await ana.request.post(`${ctx.app.url}/api/auctions/${auction.id}/bids`, { data: { amount: 400 }, headers: { origin: ctx.app.url } });
+    const bid = await ana.request.post(`${ctx.app.url}/api/auctions/${auctionId}/bids`, { data: { amount: 400 }, headers: { origin: ctx.app.url } });
     expect(bid.status()).toBe(403);
     expect((await bid.json()).error).toMatchObject({ code: 'BUYER_BLOCKED', message: messages.bidding.blocked });
     expect(await auditPage(ana, 'chat: blocked')).toEqual([]);

@@ -1,6 +1,7 @@
 import { Group, Loader, Modal, type ModalProps, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { type ComponentType, lazy, Suspense, useMemo, useState } from 'react';
+import { type ComponentType, Suspense, useState } from 'react';
+import { useRetryableLazy } from '../components/lazy-part';
 import { LoadErrorBoundary, LoadFailed } from '../components/load-error-boundary';
 import { useTranslation } from '../i18n';
 
@@ -35,9 +36,7 @@ function useOpenedOnce(opened: boolean): boolean {
 export function LazyWindow<P extends WindowProps>({ load, props, title, size }: LazyWindowProps<P>) {
   const { t } = useTranslation();
   const isMobile = useMediaQuery('(max-width: 48em)') ?? false;
-  const [attempt, setAttempt] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` makes the lazy component anew on a retry.
-  const Loaded = useMemo(() => lazy(() => load().then((component) => ({ default: component }))), [load, attempt]);
+  const { Loaded, attempt, retry } = useRetryableLazy(load);
   const mounted = useOpenedOnce(props.opened);
   if (!mounted) return null;
 
@@ -59,7 +58,7 @@ export function LazyWindow<P extends WindowProps>({ load, props, title, size }: 
       <LoadFailed
         message={t('admin.windowLoadFailed')}
         onRetry={() => {
-          setAttempt((n) => n + 1);
+          retry();
           reset();
         }}
       />,

@@ -1,11 +1,12 @@
+import { Skeleton } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { isUuid } from '../../domain/ids.js';
 import { bidKeys } from '../api/bids';
 import { liveKeys, useLiveSession } from '../api/live';
+import { LazyPart } from '../components/lazy-part';
 import { addPageStrings, useTranslation } from '../i18n';
 import liveStrings from '../i18n/es-MX.json?section=live';
-import { LiveDirectory } from './live/live-directory';
 import { LiveSessionView } from './live/live-session-view';
 import { LiveLoadError, LiveNotFound, LiveSkeleton } from './live/live-states';
 import { useResyncOnWake } from './live/use-resync-on-wake';
@@ -13,6 +14,9 @@ import { PublicLayout } from './public-layout';
 
 // This page's own strings, not in the first load (i18n/parts.ts).
 addPageStrings(liveStrings);
+
+// /live, the list of shows, is fetched only there: a show's own link (what buyers open) carries none of it.
+const loadDirectory = () => import('./live/live-directory').then((m) => m.LiveDirectory);
 
 interface LivePageProps {
   slug: string | null;
@@ -26,7 +30,12 @@ interface LivePageProps {
  */
 export function LivePage({ sessionId }: LivePageProps) {
   if (sessionId !== null && isUuid(sessionId)) return <LiveSession sessionId={sessionId} />;
-  return <PublicLayout size="lg">{sessionId === null ? <LiveDirectory /> : <LiveNotFound />}</PublicLayout>;
+  return <PublicLayout size="lg">{sessionId === null ? <Directory /> : <LiveNotFound />}</PublicLayout>;
+}
+
+function Directory() {
+  const { t } = useTranslation();
+  return <LazyPart load={loadDirectory} props={{}} loading={<Skeleton h={150} radius="lg" />} failedMessage={t('live.directory.loadFailed')} />;
 }
 
 function LiveSession({ sessionId }: { sessionId: string }) {

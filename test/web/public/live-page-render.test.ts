@@ -302,14 +302,14 @@ describe('the routes of the live page', () => {
     expect(html).toMatch(/<h1[^>]*>Sesión no encontrada<\/h1>/);
   });
 
-  it('/live lists the shows on now and the next ones, each a link to its page', () => {
+  it('/live lists the shows on now and the next ones, each a link to its page', async () => {
     const card = { sellerSlug: 'tienda-lucia', sellerName: 'Antigüedades Lucía', coverImageUrl: null, lotCount: 4 };
     const directory: LiveDirectory = {
       live: [{ ...card, id: SESSION_ID, title: 'Relojes del sábado', status: 'live', scheduledAt: NOW }],
       upcoming: [{ ...card, id: '7f1c0c54-9a57-4a43-9d4c-0f1f4f9d5c11', title: 'Cámaras', status: 'scheduled', scheduledAt: NOW + 86_400_000, sellerSlug: '' }],
       serverNow: NOW,
     };
-    const html = render(createElement(LivePage, { slug: null, sessionId: null }), (c) => c.setQueryData(liveKeys.directory(), directory));
+    const html = await renderLoaded(createElement(LivePage, { slug: null, sessionId: null }), (c) => c.setQueryData(liveKeys.directory(), directory));
     expect(html).toContain(es.live.directory.liveNow);
     expect(html).toContain(es.live.directory.upcoming);
     expect(html).toContain(`href="/live/tienda-lucia/${SESSION_ID}"`);
@@ -317,8 +317,8 @@ describe('the routes of the live page', () => {
     expect(html).toContain('4 lotes');
   });
 
-  it("/live with nothing on: 'No hay ninguna transmisión en este momento.'", () => {
-    const html = render(createElement(LivePage, { slug: null, sessionId: null }), (c) =>
+  it("/live with nothing on: 'No hay ninguna transmisión en este momento.'", async () => {
+    const html = await renderLoaded(createElement(LivePage, { slug: null, sessionId: null }), (c) =>
       c.setQueryData(liveKeys.directory(), { live: [], upcoming: [], serverNow: NOW }),
     );
     expect(html).toContain(es.live.noSession);

@@ -1,9 +1,9 @@
 import { Card, Group, Stack, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Me } from '../../../domain/api-types.js';
 import { usePaymentsRefresh } from '../../api/payments';
-import { LoadErrorBoundary, LoadFailed } from '../../components/load-error-boundary';
+import { LazyPart } from '../../components/lazy-part';
 import { Spinner } from '../../components/spinner';
 import { useTranslation } from '../../i18n';
 import { WindowLoading } from '../lazy-window';
@@ -22,30 +22,12 @@ export interface AuctionPanelProps {
 
 // 'Pendientes' and 'Resumen de ganadores' only: the billing code (Zod, the phone rules, dates) is
 // not in the panel's first load, which the auctions list needs quickly.
-const loadBillingWorkspace = () => import('../payments/billing-workspace').then((m) => ({ default: m.BillingWorkspace }));
+const loadBillingWorkspace = () => import('../payments/billing-workspace').then((m) => m.BillingWorkspace);
 
 /** The billing workspace, fetched on demand; a failed fetch says so with 'Reintentar' and leaves the rest of the panel as it was. */
 function LazyBillingWorkspace(props: { me: Me; isMobile: boolean; search: string }) {
   const { t } = useTranslation();
-  const [attempt, setAttempt] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` makes the lazy component anew on a retry.
-  const BillingWorkspace = useMemo(() => lazy(loadBillingWorkspace), [attempt]);
-  const failed = (reset: () => void) => (
-    <LoadFailed
-      message={t('admin.windowLoadFailed')}
-      onRetry={() => {
-        setAttempt((n) => n + 1);
-        reset();
-      }}
-    />
-  );
-  return (
-    <LoadErrorBoundary key={attempt} fallback={failed}>
-      <Suspense fallback={<WindowLoading />}>
-        <BillingWorkspace {...props} />
-      </Suspense>
-    </LoadErrorBoundary>
-  );
+  return <LazyPart load={loadBillingWorkspace} props={props} loading={<WindowLoading />} failedMessage={t('admin.windowLoadFailed')} />;
 }
 
 /** SPEC §9: the layout turns into cards below 780 px. */

@@ -2,15 +2,19 @@ import { Group, Title } from '@mantine/core';
 import { useId, useState } from 'react';
 import type { ChatMessage } from '../../../domain/chat.js';
 import { useTranslation } from '../../i18n';
+import { LazyPart } from '../lazy-part';
 import { ActionNoticeLine, useActionNotice } from './action-notice';
 import classes from './chat.module.css';
 import { ChatComposer } from './chat-composer';
 import { ChatLine } from './chat-line';
 import { ChatList } from './chat-list';
 import { ChatProfile } from './chat-profile';
-import { LineActions } from './line-actions';
-import { ModeratorBar } from './moderator-bar';
 import type { ChatRoom } from './use-chat-room';
+
+// A line's actions load when a reader first opens them, and the moderators' tools for moderators
+// only: a visitor who only reads fetches neither.
+const loadLineActions = () => import('./line-actions').then((m) => m.LineActions);
+const loadModeratorBar = () => import('./moderator-bar').then((m) => m.ModeratorBar);
 
 interface ChatBoardProps {
   room: ChatRoom;
@@ -52,14 +56,28 @@ export function ChatBoard({ room, heading = true, layout = 'panel' }: ChatBoardP
           ) : (
             <span />
           )}
-          {room.isModerator && <ModeratorBar room={room} onError={(message) => actionNotice.show(message, 'error')} />}
+          {room.isModerator && (
+            <LazyPart
+              load={loadModeratorBar}
+              props={{ room, onError: (message: string) => actionNotice.show(message, 'error') }}
+              loading={<span className={classes.moderatorBarLoading} />}
+              failedMessage={t('live.chat.toolsLoadFailed')}
+            />
+          )}
         </Group>
       )}
       <ActionNoticeLine notice={actionNotice.notice} />
       {pinned && <ChatLine line={pinned} myTag={room.me?.tag ?? null} variant="panel" isPinned onActions={onActions} />}
       <ChatList room={room} onActions={onActions} />
       <ChatComposer room={room} variant="panel" />
-      {actionsFor && <LineActions room={room} line={actionsFor} onClose={() => setActionsFor(null)} onDone={actionNotice.show} />}
+      {actionsFor && (
+        <LazyPart
+          load={loadLineActions}
+          props={{ room, line: actionsFor, onClose: () => setActionsFor(null), onDone: actionNotice.show }}
+          loading={null}
+          failedMessage={t('live.chat.toolsLoadFailed')}
+        />
+      )}
       <ChatProfile room={room} />
     </section>
   );

@@ -1,9 +1,8 @@
 import { Skeleton } from '@mantine/core';
-import { lazy, Suspense, useMemo, useState } from 'react';
 import type { LotView } from '../../../domain/live.js';
 import { useMe } from '../../api/me';
 import { usePrebidStatus, useSessionPrebids } from '../../api/prebids';
-import { LoadErrorBoundary, LoadFailed } from '../../components/load-error-boundary';
+import { LazyPart } from '../../components/lazy-part';
 import { useTranslation } from '../../i18n';
 import type { PrebidBoxProps } from './prebid-box';
 
@@ -12,34 +11,19 @@ import type { PrebidBoxProps } from './prebid-box';
  * not a show's lot waiting to open, and they load none of it (bench/README.md, the weight of the
  * buyers' pages).
  */
-const loadBox = () => import('./prebid-box').then((m) => ({ default: m.PrebidBox }));
-const loadCard = () => import('./prebid-box').then((m) => ({ default: m.PrebidCard }));
+const loadBox = () => import('./prebid-box').then((m) => m.PrebidBox);
+const loadCard = () => import('./prebid-box').then((m) => m.PrebidCard);
 
-/**
- * A pre-bid part, loaded on demand: a line of its height while it arrives; if it does not (offline,
- * a deploy replaced the file), the reason and 'Reintentar', which fetches it again (React keeps a
- * lazy component's failure, so the lazy component is made anew).
- */
+/** A pre-bid part, loaded on demand: a line of its height while it arrives. */
 function LazyPrebid({ load, ...props }: PrebidBoxProps & { load: typeof loadBox }) {
   const { t } = useTranslation();
-  const [attempt, setAttempt] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` makes the lazy component anew on a retry.
-  const Loaded = useMemo(() => lazy(load), [load, attempt]);
-  const failed = (reset: () => void) => (
-    <LoadFailed
-      message={t('bidding.prebidLoadFailed')}
-      onRetry={() => {
-        setAttempt((n) => n + 1);
-        reset();
-      }}
-    />
-  );
   return (
-    <LoadErrorBoundary key={attempt} fallback={failed}>
-      <Suspense fallback={<Skeleton h={26} w={160} radius="sm" data-testid="prebid-loading" />}>
-        <Loaded {...props} />
-      </Suspense>
-    </LoadErrorBoundary>
+    <LazyPart
+      load={load}
+      props={props}
+      loading={<Skeleton h={26} w={160} radius="sm" data-testid="prebid-loading" />}
+      failedMessage={t('bidding.prebidLoadFailed')}
+    />
   );
 }
 
