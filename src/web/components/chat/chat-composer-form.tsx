@@ -4,8 +4,12 @@ import { CHAT_MIN_INTERVAL_SECONDS } from '../../../domain/chat.js';
 import { useTranslation } from '../../i18n';
 import { formatDate } from '../../lib/dates';
 import classes from './chat.module.css';
-import type { ChatComposerProps } from './chat-composer';
 import type { ChatRoom } from './use-chat-room';
+
+export interface ChatComposerProps {
+  room: ChatRoom;
+  variant: 'overlay' | 'panel';
+}
 
 /** The counter shows from this many characters before the limit. */
 const COUNTER_FROM = 40;

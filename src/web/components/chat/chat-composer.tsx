@@ -2,14 +2,9 @@ import { Button, Group } from '@mantine/core';
 import { useTranslation } from '../../i18n';
 import { LazyPart } from '../lazy-part';
 import classes from './chat.module.css';
-import type { ChatRoom } from './use-chat-room';
+import type { ChatComposerProps } from './chat-composer-form';
 
 const loadForm = () => import('./chat-composer-form').then((m) => m.ChatComposerForm);
-
-export interface ChatComposerProps {
-  room: ChatRoom;
-  variant: 'overlay' | 'panel';
-}
 
 /**
  * Where the reader writes, or why they cannot: signed out (sign in and come back), an incomplete
