@@ -221,13 +221,35 @@ interface LighthouseFigures {
   lcpMs: number | null;
   tbtMs: number | null;
   speedIndexMs: number | null;
+  /** The element Lighthouse took as the largest paint (its HTML, cut short), to know what to make earlier. */
+  lcpElement: string | null;
+  /** Where the LCP's time went (ms): until the first byte, until its resource started, its load, and its render after that. */
+  lcpPhases: Record<string, number> | null;
 }
 
 /** The parts of Lighthouse's and chrome-launcher's APIs the bench uses. */
 type RunLighthouse = (
   url: string,
   flags: Record<string, unknown>,
-) => Promise<{ lhr: { audits: Record<string, { numericValue?: number }>; categories: Record<string, { score: number | null }> } } | undefined>;
+) => Promise<
+  { lhr: { audits: Record<string, { numericValue?: number; details?: LcpDetails }>; categories: Record<string, { score: number | null }> } } | undefined
+>;
+
+/** The 'largest-contentful-paint-element' audit's details (Lighthouse 12): a table with the element, then one with its phases. */
+interface LcpDetails {
+  items?: { items?: { node?: { snippet?: string }; phase?: string; timing?: number }[] }[];
+}
+
+/** The LCP element's snippet and its phases, from Lighthouse's audit (null where this version words them otherwise). */
+function lcpBreakdown(details: LcpDetails | undefined): { lcpElement: string | null; lcpPhases: Record<string, number> | null } {
+  const tables = details?.items ?? [];
+  const snippet = tables[0]?.items?.[0]?.node?.snippet;
+  const phases = tables[1]?.items?.filter((row) => typeof row.phase === 'string' && typeof row.timing === 'number') ?? [];
+  return {
+    lcpElement: typeof snippet === 'string' ? snippet.slice(0, 160) : null,
+    lcpPhases: phases.length > 0 ? Object.fromEntries(phases.map((row) => [row.phase as string, Math.round(row.timing as number)])) : null,
+  };
+}
 type LaunchChrome = (opts: { chromePath: string; chromeFlags: string[] }) => Promise<{ port: number; kill(): void }>;
 
 /** Lighthouse and chrome-launcher from bench/lighthouse, or why they cannot be loaded. */
@@ -276,6 +298,7 @@ async function lighthouseScores(
         lcpMs: audit('largest-contentful-paint'),
         tbtMs: audit('total-blocking-time'),
         speedIndexMs: audit('speed-index'),
+        ...lcpBreakdown(lhr?.audits['largest-contentful-paint-element']?.details),
       };
     }
   } finally {

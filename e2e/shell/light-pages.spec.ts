@@ -51,6 +51,7 @@ function adminFiles(): Set<string> {
 }
 
 let auctionPath = '';
+let sessionId = '';
 beforeAll(async () => {
   const seller = await signInAs(ctx.app, { email: 'vendedora.ligera@ejemplo.mx', roles: ['seller'], companyId: 'tienda-ligera', completeProfile: true });
   const categoryId = await buildCategory(ctx.app, 'Relojes');
@@ -64,6 +65,32 @@ beforeAll(async () => {
   });
   expect(res.statusCode, res.body).toBe(201);
   auctionPath = `/auctions/${res.json().id}`;
+
+  // A show on the air, with a lot on the block.
+  const show = await injectAs(ctx.app, seller, 'POST', '/api/live-sessions', {
+    title: 'Relojes en vivo',
+    scheduledAt: Date.now() + 3_600_000,
+    sellerSlug: 'Tienda Ligera',
+  });
+  expect(show.statusCode, show.body).toBe(201);
+  sessionId = show.json().session.id;
+  const lotAuction = await injectAs(ctx.app, seller, 'POST', '/api/auctions', {
+    name: 'Reloj de pared',
+    description: 'Reloj de pared de madera, con péndulo.',
+    categoryId,
+    startingPrice: 500,
+    status: 'pending',
+  });
+  expect(lotAuction.statusCode, lotAuction.body).toBe(201);
+  const withLot = await injectAs(ctx.app, seller, 'POST', `/api/live-sessions/${sessionId}/lots`, { auctionId: lotAuction.json().id });
+  expect(withLot.statusCode, withLot.body).toBeLessThan(300);
+  for (const [method, url, payload] of [
+    ['PUT', `/api/live-sessions/${sessionId}`, { status: 'live' }],
+    ['POST', `/api/live-sessions/${sessionId}/current`, { lotId: withLot.json().lots[0].id }],
+  ] as const) {
+    const answer = await injectAs(ctx.app, seller, method, url, payload);
+    expect(answer.statusCode, answer.body).toBeLessThan(300);
+  }
 });
 
 describe('a light public page', () => {
@@ -148,6 +175,27 @@ describe('a light public page', () => {
     expect(preloads).toContain(`preload fetch /api/auctions/${id}/bids?limit=30`);
     expect(preloads).toContain('preload fetch /api/me');
     expect(Object.fromEntries(api)).toEqual({ [`/api/auctions/${id}`]: 1, [`/api/auctions/${id}/bids?limit=30`]: 1, '/api/me': 1 });
+    expect(warnings).toEqual([]);
+    await page.context().close();
+  });
+
+  it("starts the live page's session and its chat from index.html, and each of them is asked once", async () => {
+    const page = await newPage(ctx.browser, { mobile: true });
+    const api = new Map<string, number>();
+    const warnings: string[] = [];
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.pathname.startsWith('/api/')) api.set(`${url.pathname}${url.search}`, (api.get(`${url.pathname}${url.search}`) ?? 0) + 1);
+    });
+    page.on('console', (msg) => {
+      if (/preload/i.test(msg.text())) warnings.push(msg.text());
+    });
+    await page.goto(`${ctx.app.url}/live/${sessionId}`);
+    await page.getByTestId('chat-overlay').waitFor();
+    await page.waitForLoadState('networkidle');
+    const preloads = await page.$$eval('head link[rel="preload"][as="fetch"]', (links) => links.map((l) => l.getAttribute('href')));
+    expect(preloads).toEqual([`/api/live-sessions/${sessionId}`, `/api/live-sessions/${sessionId}/chat`, '/api/config', '/api/me']);
+    for (const path of preloads) expect(api.get(path as string), path as string).toBe(1);
     expect(warnings).toEqual([]);
     await page.context().close();
   });

@@ -95,7 +95,11 @@ export function screenFetches(screen: Screen): string[] {
       if (!isUuid(screen.auctionId)) return [];
       return [`/api/auctions/${screen.auctionId}`, `/api/auctions/${screen.auctionId}/bids?limit=${BID_PAGE_DEFAULT}`, '/api/me'];
     case 'live':
-      return screen.sessionId && isUuid(screen.sessionId) ? [`/api/live-sessions/${screen.sessionId}`, '/api/config', '/api/me'] : [];
+      // The chat's latest lines too: every loaded show shows them, and on a phone they are the
+      // largest text of the first screen (Lighthouse's LCP), which would otherwise wait for the page's code.
+      return screen.sessionId && isUuid(screen.sessionId)
+        ? [`/api/live-sessions/${screen.sessionId}`, `/api/live-sessions/${screen.sessionId}/chat`, '/api/config', '/api/me']
+        : [];
     case 'pay':
       return isUuid(screen.paymentId) ? [`/api/pay/${screen.paymentId}`, '/api/config'] : [];
     default:
