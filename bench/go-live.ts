@@ -14,6 +14,7 @@
  *   for as long right after (target: no worse than 10 %). BID_RATE=0 lets every loop bid as fast as
  *   its answers come: the bids alone then fill the machine's cores, and any other work, the
  *   alerts' included, queues in front of them.
+ * - eventLoopDelayMs: the server's event-loop delay (p50, p99, max) in those two windows.
  * - consistency: every subscription got exactly one push per show, for that show, with its topic
  *   and a TTL of at most 15 minutes, and every delivery row is 'sent'.
  *
@@ -27,9 +28,14 @@
  *   npm run bench:go-live
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:go-live
  *
+ * SERVER_CPUS (e.g. `0`; Linux, taskset) pins the server (this process, every thread: the send
+ * thread, PGlite's) to those cores, and the push service, the bidders and a local PostgreSQL to the
+ * others, so what the bids lose while the alerts go out is the server's own work, not the load
+ * generator's; PostgreSQL gets every core back at the end. Unset, everything shares every core.
+ *
  * Knobs: FOLLOWERS (10000), RUNS (3), BIDDERS concurrent bid loops (10), BID_RATE bids a second (50), USERS bidder accounts
- * (200), MIN_WINDOW_S shortest bid window (5), PUSH_SERVICE_NICE (19), ENGINES (pglite,postgresql),
- * DATABASE_URL.
+ * (200), MIN_WINDOW_S shortest bid window (5), PUSH_SERVICE_NICE (19), SERVER_CPUS (unset), ENGINES
+ * (pglite,postgresql), DATABASE_URL.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -37,7 +43,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { PUSH_TTL_SECONDS, type PushPayload, pushTopic } from '../src/domain/push.js';
@@ -48,7 +54,20 @@ import { auctions, authSessions, liveLotRuns, liveLots, liveSessions, userProfil
 import { hashToken, SESSION_COOKIE } from '../src/server/sessions/store.js';
 import { freePort } from '../test/support/net.js';
 import { makeSubscription, type ReceivedPush, startPushService } from '../test/support/push-service.js';
-import { exited, forkRole, onceMessage, percentile, round, runOnEngines, seedBuyers, sendToParent, sleep } from './support.js';
+import {
+  exited,
+  forkRole,
+  onceMessage,
+  otherCpus,
+  percentile,
+  pinPostgres,
+  pinProcess,
+  round,
+  runOnEngines,
+  seedBuyers,
+  sendToParent,
+  sleep,
+} from './support.js';
 
 const ROLE_ENV = 'MARTILLO_BENCH_GO_LIVE_ROLE';
 const TARGET_ALL_WITHIN_MS = 30_000;
@@ -64,6 +83,7 @@ const knobs = {
   users: Number(process.env.USERS ?? 200),
   minWindowMs: Number(process.env.MIN_WINDOW_S ?? 5) * 1000,
   pushServiceNice: Number(process.env.PUSH_SERVICE_NICE ?? 19),
+  serverCpus: process.env.SERVER_CPUS || null,
 };
 
 // ── the push service's child ─────────────────────────────────────────────────
@@ -278,6 +298,9 @@ function put(port: number, pathName: string, cookie: string, body: unknown): Pro
   });
 }
 
+/** An event-loop delay histogram's p50, p99 and max, in ms. */
+const loopFigures = (h: IntervalHistogram) => ({ p50: round(h.percentile(50) / 1e6, 1), p99: round(h.percentile(99) / 1e6, 1), max: round(h.max / 1e6, 1) });
+
 const median = (values: (number | null)[]): number | null => {
   const v = values.filter((x): x is number => x !== null).sort((a, b) => a - b);
   return v.length ? (v[Math.floor((v.length - 1) / 2)] as number) : null;
@@ -286,6 +309,15 @@ const median = (values: (number | null)[]): number | null => {
 async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
   const push = forkRole(fileURLToPath(import.meta.url), ROLE_ENV, 'push');
   const bidders = forkRole(fileURLToPath(import.meta.url), ROLE_ENV, 'bidders');
+  const loadCpus = knobs.serverCpus ? otherCpus(knobs.serverCpus) : null;
+  let unpinPostgres: (() => void) | null = null;
+  if (knobs.serverCpus) {
+    if (!loadCpus) throw new Error(`SERVER_CPUS=${knobs.serverCpus} leaves no core for the push service and the bidders`);
+    // Pinned before the server starts, so the threads it starts (the send thread, PGlite's) inherit the server's cores.
+    pinProcess(process.pid, knobs.serverCpus);
+    for (const child of [push, bidders]) if (child.pid) pinProcess(child.pid, loadCpus);
+    if (databaseUrl) unpinPostgres = await pinPostgres(databaseUrl, loadCpus);
+  }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'martillo-bench-go-live-'));
   const database = await connectDatabase(databaseUrl ? { kind: 'postgresql', url: databaseUrl } : { kind: 'embedded', dir: path.join(dataDir, 'db') });
   let app: Awaited<ReturnType<typeof buildApp>>['app'] | null = null;
@@ -321,6 +353,8 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       await onceMessage(bidders, 'ready');
 
       bidders.send({ type: 'go' });
+      const loopDuring = monitorEventLoopDelay({ resolution: 5 });
+      loopDuring.enable();
       const t0 = Date.now();
       const cpu0 = process.cpuUsage();
       const wall0 = performance.now();
@@ -342,11 +376,15 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       const windowMs = Math.max(knobs.minWindowMs, sendingMs);
       await sleep(Math.max(0, windowMs - (performance.now() - wall0)));
       bidders.send({ type: 'halt' });
+      loopDuring.disable();
       const during = (await onceMessage<{ samples: { at: number; ms: number; status: number }[] }>(bidders, 'samples')).samples;
 
       bidders.send({ type: 'go' });
+      const loopAfter = monitorEventLoopDelay({ resolution: 5 });
+      loopAfter.enable();
       await sleep(windowMs);
       bidders.send({ type: 'halt' });
+      loopAfter.disable();
       const after = (await onceMessage<{ samples: { at: number; ms: number; status: number }[] }>(bidders, 'samples')).samples;
 
       push.send({ type: 'collect' });
@@ -380,6 +418,8 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
           without: { count: afterMs.length, p50Ms: percentile(afterMs, 50), p99Ms: bidP99After },
           p99WorseBy: bidP99During !== null && bidP99After ? round(bidP99During / bidP99After - 1, 3) : null,
         },
+        // The server's event loop in the same two windows: a bid slower while sending with a loop that is not says the time went elsewhere (the database).
+        eventLoopDelayMs: { during: loopFigures(loopDuring), without: loopFigures(loopAfter) },
         consistency: {
           everyFollowerOnce: collected.received.length === knobs.followers && uniqueSubs.size === knobs.followers,
           allKnownSubscriptions: [...uniqueSubs].every((id) => bySubscription.has(id)),
@@ -426,6 +466,9 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
         bidRate: knobs.bidRate,
         bidderAccounts: knobs.users,
         pushServiceNice: knobs.pushServiceNice,
+        serverCpus: knobs.serverCpus,
+        loadCpus,
+        postgresPinned: unpinPostgres !== null,
       },
     };
   } finally {
@@ -434,6 +477,7 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
     await Promise.all([exited(push), exited(bidders)]);
     await app?.close();
     await database.close();
+    unpinPostgres?.();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

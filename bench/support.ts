@@ -1,4 +1,4 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type os from 'node:os';
 import { cpus } from 'node:os';
@@ -154,4 +154,66 @@ export async function runOnEngines<R>(bench: string, runOn: (engine: 'pglite' | 
     runs.push(await withScratchPostgres(process.env.DATABASE_URL, (url) => runOn('postgresql', url)));
   }
   console.log(JSON.stringify({ bench, at: new Date().toISOString(), node: process.version, cpus: cpus().length, runs }, null, 2));
+}
+
+// ── CPU affinity (Linux, util-linux's taskset) ───────────────────────────────
+
+/** Every core of this machine but those in `list` ("0", "0,2", "1-3"), as taskset's list; null when none is left. */
+export function otherCpus(list: string): string | null {
+  const chosen = new Set<number>();
+  for (const part of list.split(',')) {
+    const [from, to = from] = part.split('-').map((n) => Number(n.trim()));
+    if (!Number.isInteger(from) || !Number.isInteger(to)) throw new Error(`not a CPU list: ${list}`);
+    for (let cpu = from as number; cpu <= (to as number); cpu++) chosen.add(cpu);
+  }
+  const rest = cpus()
+    .map((_, cpu) => cpu)
+    .filter((cpu) => !chosen.has(cpu));
+  return rest.length > 0 ? rest.join(',') : null;
+}
+
+/** Every thread of `pid` on the cores `list`; threads it starts later inherit them. */
+export function pinProcess(pid: number, list: string): void {
+  execFileSync('taskset', ['-a', '-p', '-c', list, String(pid)], { stdio: 'ignore' });
+}
+
+/**
+ * The local PostgreSQL (its postmaster and every process it has started) on the cores `list`;
+ * backends it starts later inherit them. Returns how to give it every core back, or null when the
+ * server is not a process of this machine (a remote DATABASE_URL) or cannot be pinned.
+ */
+export async function pinPostgres(databaseUrl: string, list: string): Promise<(() => void) | null> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const backend = Number((await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]?.pid);
+    const postmaster = Number(execFileSync('ps', ['-o', 'ppid=', '-p', String(backend)], { encoding: 'utf8' }).trim());
+    if (!Number.isInteger(postmaster) || postmaster <= 1) return null;
+    const children = () => {
+      try {
+        return execFileSync('pgrep', ['-P', String(postmaster)], { encoding: 'utf8' })
+          .split('\n')
+          .filter(Boolean)
+          .map(Number);
+      } catch {
+        return []; // pgrep found none
+      }
+    };
+    const pinFamily = (cores: string) => {
+      pinProcess(postmaster, cores);
+      for (const pid of children()) {
+        try {
+          pinProcess(pid, cores);
+        } catch {
+          // A backend that ended meanwhile.
+        }
+      }
+    };
+    pinFamily(list);
+    return () => pinFamily(`0-${cpus().length - 1}`);
+  } catch {
+    return null;
+  } finally {
+    await client.end();
+  }
 }

@@ -1112,6 +1112,7 @@ export const pushSubscriptions = pgTable(
     auth: text('auth').notNull(),
     userAgent: text('user_agent'),
     createdAt: createdAt(),
+    /** The last push it accepted, to the day: a success within a day of the last one does not rewrite the row. */
     lastSuccessAt: ts('last_success_at'),
     /** Sends in a row that failed (not 404/410); reset by a success. */
     failureCount: integer('failure_count').notNull().default(0),

@@ -244,9 +244,13 @@ export function createPushSender(opts: PushSenderOptions): PushSender {
       await db.execute(sql`
         update push_deliveries set status = 'sent', sent_at = now(), last_error = null
         where id in (select (value)::bigint from jsonb_array_elements_text(${JSON.stringify(sent.map((r) => r.id))}::jsonb))`);
+      // A subscription's success is kept to the day: a follower's pushes (every show of every seller
+      // they follow) do not rewrite its row each time, which would be 10,000 row versions for a
+      // show's followers, written while the show's bids want the database. A success after a failure is always written.
       await db.execute(sql`
         update push_subscriptions set last_success_at = now(), failure_count = 0
-        where id in (select (value)::uuid from jsonb_array_elements_text(${JSON.stringify([...new Set(sent.map((r) => r.subscription_id))])}::jsonb))`);
+        where id in (select (value)::uuid from jsonb_array_elements_text(${JSON.stringify([...new Set(sent.map((r) => r.subscription_id))])}::jsonb))
+          and (failure_count <> 0 or last_success_at is null or last_success_at < now() - interval '1 day')`);
     }
     if (gone.length) {
       // The push service forgot this browser: its subscription goes, and its deliveries with it (cascade).

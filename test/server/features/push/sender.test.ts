@@ -67,6 +67,26 @@ async function pendingPush(opts: { endpoint?: string; expiresInMs?: number } = {
   return { session, buyer, sub, subscriptionId: row.id, deliveryId: delivery.id };
 }
 
+/** Another show's alert for the same subscription, pending (the follower's next show). */
+async function anotherPush(userId: string, subscriptionId: string): Promise<void> {
+  const session = await buildSession(server.ctx.db, { title: 'Cámaras antiguas en vivo', status: 'live' });
+  const [notification] = await server.ctx.db
+    .insert(notifications)
+    .values({
+      userId,
+      kind: 'show_live',
+      title: 'Cámaras antiguas en vivo',
+      body: 'Casa Tiempo está en vivo',
+      url: `/live/casa-tiempo/${session.id}`,
+      sessionId: session.id,
+    })
+    .returning();
+  if (!notification) throw new Error('no notification');
+  await server.ctx.db
+    .insert(pushDeliveries)
+    .values({ notificationId: notification.id, subscriptionId, expiresAt: new Date(Date.now() + PUSH_TTL_SECONDS * 1000) });
+}
+
 const deliveryRow = async (id: number) => (await server.ctx.db.select().from(pushDeliveries).where(eq(pushDeliveries.id, id)))[0];
 const subscriptionRow = async (id: string) => (await server.ctx.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.id, id)))[0];
 
@@ -110,6 +130,28 @@ describe('the push sender', () => {
     // Sent once: the next pass finds nothing.
     expect((await sender.runPass()).claimed).toBe(0);
     expect(service.received).toHaveLength(1);
+  });
+
+  it("keeps a subscription's success to the day: the next show's push does not rewrite it, a day later it does, and a success after failures resets them", async () => {
+    const { buyer, subscriptionId } = await pendingPush();
+    expect((await sender.runPass()).sent).toBe(1);
+    const first = (await subscriptionRow(subscriptionId))?.lastSuccessAt;
+    expect(first).toBeInstanceOf(Date);
+
+    await anotherPush(buyer.id, subscriptionId);
+    expect((await sender.runPass()).sent).toBe(1);
+    expect((await subscriptionRow(subscriptionId))?.lastSuccessAt).toEqual(first);
+
+    const dayAgo = new Date(Date.now() - 25 * 3_600_000);
+    await server.ctx.db.update(pushSubscriptions).set({ lastSuccessAt: dayAgo }).where(eq(pushSubscriptions.id, subscriptionId));
+    await anotherPush(buyer.id, subscriptionId);
+    expect((await sender.runPass()).sent).toBe(1);
+    expect((await subscriptionRow(subscriptionId))?.lastSuccessAt?.getTime()).toBeGreaterThan(dayAgo.getTime());
+
+    await server.ctx.db.update(pushSubscriptions).set({ failureCount: 2 }).where(eq(pushSubscriptions.id, subscriptionId));
+    await anotherPush(buyer.id, subscriptionId);
+    expect((await sender.runPass()).sent).toBe(1);
+    expect(await subscriptionRow(subscriptionId)).toMatchObject({ failureCount: 0 });
   });
 
   it('removes a subscription the push service answers 410 for, with its deliveries', async () => {
