@@ -13,6 +13,8 @@
  * Chromium started by chrome-launcher. Both have their own install in bench/lighthouse (about
  * 145 MB the product does not need): `npm run bench:weight:install`. Without it the bench measures
  * the transfers, says how to install it, and reports the scores as unavailable (`lighthouseUnavailable`).
+ * Each page's figures name its LCP element (`lcpElement`, its HTML cut short) and where the LCP's
+ * time went (`lcpPhases`: until the first byte, until its resource started, its load, its render).
  *
  * Knobs: LIGHTHOUSE (1; 0 skips it, as the smoke run does), CHROMIUM_PATH (/usr/bin/chromium).
  * `consistency`: every page rendered what it was made with, and every script and stylesheet
