@@ -93,6 +93,22 @@ beforeAll(async () => {
   }
 });
 
+/** A phone's page that counts each API read it asks for, and keeps what Chromium says about preloads. */
+async function watchedPhone() {
+  const page = await newPage(ctx.browser, { mobile: true });
+  const api = new Map<string, number>();
+  const warnings: string[] = [];
+  page.on('request', (req) => {
+    const url = new URL(req.url());
+    if (url.pathname.startsWith('/api/')) api.set(`${url.pathname}${url.search}`, (api.get(`${url.pathname}${url.search}`) ?? 0) + 1);
+  });
+  // Chromium says so when a preload does not match the app's request (and then asks a second time).
+  page.on('console', (msg) => {
+    if (/preload/i.test(msg.text())) warnings.push(msg.text());
+  });
+  return { page, api, warnings };
+}
+
 describe('a light public page', () => {
   it('opens the auction page on a phone without fetching any of the admin panel, compressed', async () => {
     const admin = adminFiles();
@@ -150,17 +166,7 @@ describe('a light public page', () => {
   });
 
   it("starts the auction page's code and API reads from index.html, and each API path is asked once", async () => {
-    const page = await newPage(ctx.browser, { mobile: true });
-    const api = new Map<string, number>();
-    const warnings: string[] = [];
-    page.on('request', (req) => {
-      const url = new URL(req.url());
-      if (url.pathname.startsWith('/api/')) api.set(`${url.pathname}${url.search}`, (api.get(`${url.pathname}${url.search}`) ?? 0) + 1);
-    });
-    // Chromium says so when a preload does not match the app's request (and then asks a second time).
-    page.on('console', (msg) => {
-      if (/preload/i.test(msg.text())) warnings.push(msg.text());
-    });
+    const { page, api, warnings } = await watchedPhone();
     await page.goto(`${ctx.app.url}${auctionPath}`);
     await page.getByRole('heading', { name: 'Reloj de bolsillo' }).waitFor();
     await page.waitForLoadState('networkidle');
@@ -180,16 +186,7 @@ describe('a light public page', () => {
   });
 
   it("starts the live page's session and its chat from index.html, and each of them is asked once", async () => {
-    const page = await newPage(ctx.browser, { mobile: true });
-    const api = new Map<string, number>();
-    const warnings: string[] = [];
-    page.on('request', (req) => {
-      const url = new URL(req.url());
-      if (url.pathname.startsWith('/api/')) api.set(`${url.pathname}${url.search}`, (api.get(`${url.pathname}${url.search}`) ?? 0) + 1);
-    });
-    page.on('console', (msg) => {
-      if (/preload/i.test(msg.text())) warnings.push(msg.text());
-    });
+    const { page, api, warnings } = await watchedPhone();
     await page.goto(`${ctx.app.url}/live/${sessionId}`);
     await page.getByTestId('chat-overlay').waitFor();
     await page.waitForLoadState('networkidle');
