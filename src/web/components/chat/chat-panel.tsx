@@ -72,6 +72,7 @@ export function ChatBoard({ room, heading = true, layout = 'panel' }: ChatBoardP
       <ChatComposer room={room} variant="panel" />
       {actionsFor && (
         <LazyPart
+          key={actionsFor.id}
           load={loadLineActions}
           props={{ room, line: actionsFor, onClose: () => setActionsFor(null), onDone: actionNotice.show }}
           loading={null}
