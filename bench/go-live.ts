@@ -316,12 +316,13 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
     // Pinned before the server starts, so the threads it starts (the send thread, PGlite's) inherit the server's cores.
     pinProcess(process.pid, knobs.serverCpus);
     for (const child of [push, bidders]) if (child.pid) pinProcess(child.pid, loadCpus);
-    if (databaseUrl) unpinPostgres = await pinPostgres(databaseUrl, loadCpus);
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'martillo-bench-go-live-'));
   const database = await connectDatabase(databaseUrl ? { kind: 'postgresql', url: databaseUrl } : { kind: 'embedded', dir: path.join(dataDir, 'db') });
   let app: Awaited<ReturnType<typeof buildApp>>['app'] | null = null;
   try {
+    // Inside the try, so that whatever fails later, PostgreSQL gets its cores back.
+    if (databaseUrl && loadCpus) unpinPostgres = await pinPostgres(databaseUrl, loadCpus);
     push.send({ type: 'start', count: knobs.followers });
     const ready = await onceMessage<{ origin: string; subscriptions: { id: string; endpoint: string; keys: { p256dh: string; auth: string } }[] }>(
       push,
