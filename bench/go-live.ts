@@ -23,7 +23,10 @@
  * The machine's cores are shared, though: see diagnostics.cpuCount. The push service stands in for
  * Google's and Mozilla's, which are not on the server's machine: it runs at nice PUSH_SERVICE_NICE
  * (19), so its decrypting every push takes only the CPU the server and the database leave (0 gives
- * it the same share as the server, and bids then wait for the load generator too).
+ * it the same share as the server, and bids then wait for the load generator too). It is a session
+ * of its own with that nice on its autogroup too: Linux shares a core between autogroups (sessions)
+ * before it looks at a process's nice, so a nice process in the bench's session would still take
+ * half of the database's core.
  *
  *   npm run bench:go-live
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:go-live
@@ -39,7 +42,7 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -95,6 +98,13 @@ async function pushRole(): Promise<void> {
   const { count } = await onceMessage<{ count: number }>(process, 'start');
   // Its decrypting runs on this, the main thread (see the header).
   os.setPriority(0, knobs.pushServiceNice);
+  try {
+    writeFileSync('/proc/self/autogroup', String(knobs.pushServiceNice));
+  } catch {
+    // No autogroups (another kernel, or turned off): the process's own nice is what counts.
+  }
+  // A session of its own is not stopped with the bench's: it goes when the bench does.
+  process.on('disconnect', () => process.exit(0));
   const service = await startPushService();
   const subs = Array.from({ length: count }, () => makeSubscription(service));
   await sendToParent({ type: 'ready', origin: service.origin, subscriptions: subs.map((s) => ({ id: s.id, ...s.toJSON() })) });
@@ -307,7 +317,7 @@ const median = (values: (number | null)[]): number | null => {
 };
 
 async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
-  const push = forkRole(fileURLToPath(import.meta.url), ROLE_ENV, 'push');
+  const push = forkRole(fileURLToPath(import.meta.url), ROLE_ENV, 'push', { ownSession: true });
   const bidders = forkRole(fileURLToPath(import.meta.url), ROLE_ENV, 'bidders');
   const loadCpus = knobs.serverCpus ? otherCpus(knobs.serverCpus) : null;
   let unpinPostgres: (() => void) | null = null;

@@ -74,9 +74,18 @@ export function tsxExecArgv(): string[] {
   return process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : ['--import', 'tsx'];
 }
 
-/** This same bench file in a child process with `role` in `roleEnv`, under tsx. */
-export function forkRole(file: string, roleEnv: string, role: string): ChildProcess {
-  return fork(file, [], { execArgv: tsxExecArgv(), env: { ...process.env, [roleEnv]: role }, serialization: 'advanced', stdio: 'inherit' });
+/**
+ * This same bench file in a child process with `role` in `roleEnv`, under tsx. `ownSession` starts
+ * it in a session (so a Linux autogroup) of its own, whose share of a core it may then lower.
+ */
+export function forkRole(file: string, roleEnv: string, role: string, opts: { ownSession?: boolean } = {}): ChildProcess {
+  return fork(file, [], {
+    execArgv: tsxExecArgv(),
+    env: { ...process.env, [roleEnv]: role },
+    serialization: 'advanced',
+    stdio: 'inherit',
+    detached: opts.ownSession ?? false,
+  });
 }
 
 export function exited(child: ChildProcess): Promise<void> {

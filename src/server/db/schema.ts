@@ -1079,7 +1079,8 @@ export const sellerFollows = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.followerId, t.sellerId] }),
-    index('seller_follows_seller_idx').on(t.sellerId),
+    // A seller's followers in id order: the go-live fan-out walks them a batch at a time from where it stopped.
+    index('seller_follows_seller_follower_idx').on(t.sellerId, t.followerId),
     check('seller_follows_not_self', sql`${t.followerId} <> ${t.sellerId}`),
   ],
 );
@@ -1096,7 +1097,11 @@ export const sessionReminders = pgTable(
       .references(() => liveSessions.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.sessionId] }), index('session_reminders_session_idx').on(t.sessionId)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.sessionId] }),
+    // A show's bookmarkers in id order, as the fan-out walks them (see seller_follows).
+    index('session_reminders_session_user_idx').on(t.sessionId, t.userId),
+  ],
 );
 
 /** A browser's Web Push subscription (the PushSubscription's JSON). Removed when its push service answers 404 or 410. */
@@ -1164,6 +1169,8 @@ export const showAlerts = pgTable(
     createdAt: createdAt(),
     /** Fan-out finished: every follower's and bookmarker's notification is written. */
     fannedOutAt: ts('fanned_out_at'),
+    /** The fan-out walks its audience in user id order: the last user it has served (null before the first batch). */
+    servedThrough: uuid('served_through'),
   },
   (t) => [
     primaryKey({ columns: [t.sessionId, t.kind] }),

@@ -16,10 +16,14 @@ import { unreadCounts } from './bell.js';
  *    ON CONFLICT DO NOTHING): 'live' for a show that is on (not a rehearsal), 'soon' for a
  *    scheduled show with bookmarks within 15 minutes of its time (never once it is live).
  * 2. Each row not yet fanned out is taken under FOR UPDATE SKIP LOCKED (another instance skips
- *    it) and served a batch at a time: one statement writes up to BATCH users' notifications (ON
+ *    it) and served a batch at a time, walking the audience in user id order from the row's
+ *    `served_through`: one statement takes the next BATCH users, writes their notifications (ON
  *    CONFLICT on the once-per-user-and-show key) and, for each new one, a push delivery per
- *    subscription of that user, which the push sender takes from its queue. A crash between
- *    batches loses nothing: the next batch is "the audience minus those already notified".
+ *    subscription of that user, which the push sender takes from its queue, and moves
+ *    `served_through` past them. Each batch costs the same however far the walk has gone (asking
+ *    instead for "the audience minus those already notified" grew with every batch, and the
+ *    database's time went to it while the show's bids waited). A crash between batches loses
+ *    nothing: the cursor and the notifications commit together.
  * 3. When a batch comes up short, the row is marked fanned out.
  *
  * 'live' goes to the seller's followers and the show's bookmarkers, 'soon' to its bookmarkers, never
@@ -72,6 +76,7 @@ interface TakenAlert {
   company_id: string;
   seller_slug: string;
   scheduled_at: string | Date;
+  served_through: string | null;
 }
 
 export interface BatchResult {
@@ -89,7 +94,7 @@ export async function fanOutBatch(db: Db, alert: { sessionId: string; kind: Aler
   return db.transaction(async (tx) => {
     const [taken] = rows<TakenAlert>(
       await tx.execute(sql`
-        select a.session_id, a.kind, s.status, s.rehearsal, s.title, s.seller_id, s.company_id, s.seller_slug, s.scheduled_at
+        select a.session_id, a.kind, a.served_through, s.status, s.rehearsal, s.title, s.seller_id, s.company_id, s.seller_slug, s.scheduled_at
         from show_alerts a join live_sessions s on s.id = a.session_id
         where a.session_id = ${alert.sessionId}::uuid and a.kind = ${alert.kind} and a.fanned_out_at is null
         for update of a skip locked`),
@@ -103,7 +108,7 @@ export async function fanOutBatch(db: Db, alert: { sessionId: string; kind: Aler
     }
     const batch = await notifyBatch(tx, taken);
     const counts = await unreadCounts(tx, batch.users);
-    const done = batch.todo < BATCH;
+    const done = batch.walked < BATCH;
     if (done) await markDone(tx, alert);
     return {
       state: done ? 'done' : 'more',
@@ -118,26 +123,38 @@ async function markDone(tx: Tx, alert: { sessionId: string; kind: AlertKind }): 
   await tx.execute(sql`update show_alerts set fanned_out_at = now() where session_id = ${alert.sessionId}::uuid and kind = ${alert.kind}`);
 }
 
-/** One statement: the next BATCH of the audience not yet told, their notifications, and a push delivery per subscription of each. */
-async function notifyBatch(tx: Tx, show: TakenAlert): Promise<{ todo: number; pushes: number; users: string[] }> {
+/**
+ * One statement: the next BATCH of the audience after the cursor (in user id order, walked on the
+ * (seller, follower) and (session, user) indexes), the notifications of those who may be told, a
+ * push delivery per subscription of each new one, and the cursor moved past the batch.
+ */
+async function notifyBatch(tx: Tx, show: TakenAlert): Promise<{ walked: number; pushes: number; users: string[] }> {
   const sellerName = (await companyNames(tx, [show.company_id])).get(show.company_id) ?? show.company_id;
   const text = showAlertText(show.kind, { title: show.title, sellerName, scheduledAt: new Date(show.scheduled_at).getTime() });
   const url = livePath({ id: show.session_id, sellerSlug: show.seller_slug });
   const kind = show.kind === 'live' ? 'show_live' : 'show_soon';
-  const followers = show.kind === 'live' ? sql`select f.follower_id as user_id from seller_follows f where f.seller_id = ${show.seller_id}::uuid union` : sql``;
-  const [result] = rows<{ todo: number; pushes: number; users: string[] | string }>(
+  const after = show.served_through;
+  const followers =
+    show.kind === 'live'
+      ? sql`(select f.follower_id as user_id from seller_follows f
+          where f.seller_id = ${show.seller_id}::uuid and (${after}::uuid is null or f.follower_id > ${after}::uuid)
+          order by f.follower_id limit ${BATCH}) union`
+      : sql``;
+  const [result] = rows<{ walked: number; pushes: number; users: string[] | string }>(
     await tx.execute(sql`
-      with audience as (
-        ${followers}
-        select r.user_id from session_reminders r where r.session_id = ${show.session_id}::uuid
+      with walked as (
+        select user_id from (
+          ${followers}
+          (select r.user_id from session_reminders r
+            where r.session_id = ${show.session_id}::uuid and (${after}::uuid is null or r.user_id > ${after}::uuid)
+            order by r.user_id limit ${BATCH})
+        ) audience
+        order by user_id limit ${BATCH}
       ),
       todo as (
-        select a.user_id from audience a join users u on u.id = a.user_id
-        where not u.is_simulated and a.user_id <> ${show.seller_id}::uuid
-          and not exists (select 1 from company_blocks b where b.company_id = ${show.company_id} and b.user_id = a.user_id)
-          and not exists (
-            select 1 from notifications n where n.user_id = a.user_id and n.kind = ${kind}::text and n.session_id = ${show.session_id}::uuid)
-        limit ${BATCH}
+        select w.user_id from walked w join users u on u.id = w.user_id
+        where not u.is_simulated and w.user_id <> ${show.seller_id}::uuid
+          and not exists (select 1 from company_blocks b where b.company_id = ${show.company_id} and b.user_id = w.user_id)
       ),
       inserted as (
         insert into notifications (user_id, kind, title, body, url, session_id)
@@ -151,12 +168,16 @@ async function notifyBatch(tx: Tx, show: TakenAlert): Promise<{ todo: number; pu
         from inserted i join push_subscriptions p on p.user_id = i.user_id
         on conflict (notification_id, subscription_id) do nothing
         returning id
+      ),
+      moved as (
+        update show_alerts set served_through = (select user_id from walked order by user_id desc limit 1)
+        where session_id = ${show.session_id}::uuid and kind = ${show.kind} and exists (select 1 from walked)
       )
-      select (select count(*)::int from todo) as todo, (select count(*)::int from pushed) as pushes,
+      select (select count(*)::int from walked) as walked, (select count(*)::int from pushed) as pushes,
         coalesce((select json_agg(i.user_id) from inserted i), '[]'::json) as users`),
   );
   const users = typeof result?.users === 'string' ? (JSON.parse(result.users) as string[]) : (result?.users ?? []);
-  return { todo: Number(result?.todo ?? 0), pushes: Number(result?.pushes ?? 0), users };
+  return { walked: Number(result?.walked ?? 0), pushes: Number(result?.pushes ?? 0), users };
 }
 
 export interface PassResult {

@@ -215,6 +215,13 @@ describe('a large audience', () => {
     const first = await fanOutBatch(server.ctx.db, { sessionId: show.id, kind: 'live' });
     expect(first).toMatchObject({ state: 'more', notified: BATCH });
     expect(await of(show.id)).toHaveLength(BATCH);
+    // The batch walked the followers in id order, and the alert remembers where it stopped.
+    const ids = rows<{ id: string }>(
+      await server.ctx.db.execute(sql`select follower_id as id from seller_follows where seller_id = ${big.id}::uuid order by follower_id`),
+    ).map((r) => r.id);
+    const [alert] = await server.ctx.db.select({ servedThrough: showAlerts.servedThrough }).from(showAlerts).where(eq(showAlerts.sessionId, show.id));
+    expect(alert?.servedThrough).toBe(ids[BATCH - 1]);
+    expect(new Set((await of(show.id)).map((n) => n.userId))).toEqual(new Set(ids.slice(0, BATCH)));
 
     // Another server on the same database, running the job, finishes it.
     const restarted = await buildApp({ config: testConfig(), database: server.database, logger: false, jobs: ['show-alerts'] });
@@ -240,4 +247,31 @@ describe('a large audience', () => {
       await restarted.app.close();
     }
   }, 60_000);
+
+  it('walks on past a whole batch of people it may not tell, and tells a follower who also bookmarked once', async () => {
+    const big = await buildActor(server, { email: 'otro-gran@remates.mx', name: 'Otro Gran Remate', roles: ['seller'], companyId: COMPANY });
+    const show = await buildSession(server.ctx.db, { sellerId: big.id, companyId: COMPANY, title: 'Show de simulados', status: 'live' });
+    // Ids chosen so that the first BATCH in id order are simulated bidders, and the five after them real buyers.
+    const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    await server.ctx.db.execute(sql`
+      with made as (
+        insert into users (id, email, is_simulated)
+        select ('00000000-0000-4000-8000-' || lpad(g::text, 12, '0'))::uuid, 'walk-' || g || '@simulados.mx', g <= ${BATCH}::int
+        from generate_series(1, ${BATCH + 5}::int) g returning id
+      )
+      insert into seller_follows (follower_id, seller_id) select id, ${big.id}::uuid from made`);
+    // Two of the real ones also bookmarked the show: they are one person each, in the union.
+    await server.ctx.db.insert(sessionReminders).values([
+      { userId: id(BATCH + 1), sessionId: show.id },
+      { userId: id(BATCH + 5), sessionId: show.id },
+    ]);
+    await server.ctx.db.execute(sql`insert into show_alerts (session_id, kind) values (${show.id}::uuid, 'live')`);
+
+    const first = await fanOutBatch(server.ctx.db, { sessionId: show.id, kind: 'live' });
+    expect(first).toMatchObject({ state: 'more', notified: 0 });
+    const second = await fanOutBatch(server.ctx.db, { sessionId: show.id, kind: 'live' });
+    expect(second).toMatchObject({ state: 'done', notified: 5 });
+    const told = (await of(show.id)).map((n) => n.userId).sort();
+    expect(told).toEqual([1, 2, 3, 4, 5].map((k) => id(BATCH + k)));
+  });
 });
