@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { SESSION_CACHE_EVENT } from '../domain/realtime.js';
 import { createBidBatcher } from './bidding/batcher.js';
+import { createBulkPacer } from './bulk-pacer.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { connectDatabase, type Database } from './db/connect.js';
@@ -220,7 +221,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     lifecycle: { draining: false },
   };
   // The jobs start once the routes are registered (below); until then /readyz and /metrics list them as not running.
-  let running = startJobs(jobRegistry, [], { ctx, log: app.log });
+  const jobDeps = { ctx, log: app.log, bulk: createBulkPacer() };
+  let running = startJobs(jobRegistry, [], jobDeps);
 
   installRequestIdHeader(app);
   // First, so its onRequest hook runs before any other can answer (a refused origin, a 404).
@@ -278,7 +280,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
 
   // Everything that runs by itself: the event reactions, then the jobs (jobs.ts, reactions.ts).
   const uninstallReactions = installReactions(publisher, { db: database.db, publisher, bidding: ctx.bidding, chat: createChatPresenter(config.sessionSecret) });
-  running = startJobs(jobRegistry, opts.jobs ?? 'all', { ctx, log: app.log });
+  running = startJobs(jobRegistry, opts.jobs ?? 'all', jobDeps);
 
   // Shutdown: new requests get 503, requests in flight finish, then the sockets close (an open
   // websocket would keep the HTTP server from closing), then the HTTP server, then the database.

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { VIEWER_SAMPLE_MS } from '../domain/show-summary.js';
+import type { BulkPacer } from './bulk-pacer.js';
 import type { AppContext } from './context.js';
 import { SHOW_ALERTS_EVERY_MS, startShowAlerts } from './features/alerts/fan-out.js';
 import { startClosingScheduler } from './features/bids/scheduler.js';
@@ -35,6 +36,8 @@ export interface Job<Deps, Name extends string = string> {
 export interface JobDeps {
   ctx: AppContext;
   log: FastifyBaseLogger;
+  /** The instance's one pacer for bulk database work (bulk-pacer.ts): the go-live fan-out and the push sender share it. */
+  bulk: BulkPacer;
 }
 
 const HOUR_MS = 3_600_000;
@@ -91,7 +94,7 @@ export const jobs = [
     name: 'push-sender',
     description: "Web Push: sends the due show alerts (push_deliveries) to the buyers' browsers, retries, drops gone subscriptions.",
     everyMs: PUSH_SENDER_MAX_SLEEP_MS,
-    start: ({ ctx, log }) => startPushSender({ ctx, log }),
+    start: ({ ctx, log, bulk }) => startPushSender({ ctx, log, bulk }),
   },
   {
     name: 'viewer-sampler',
@@ -110,7 +113,7 @@ export const jobs = [
     description:
       "A show's followers and bookmarkers told once when it goes live (bookmarkers 15 minutes before too): the bell and push deliveries, in batches.",
     everyMs: SHOW_ALERTS_EVERY_MS,
-    start: ({ ctx, log }) => startShowAlerts({ db: ctx.db, log, publish: publishOf(ctx) }),
+    start: ({ ctx, log, bulk }) => startShowAlerts({ db: ctx.db, log, publish: publishOf(ctx), bulk }),
   },
   {
     name: 'session-sweep',

@@ -17,7 +17,7 @@ import ece from 'http_ece';
 
 export interface ReceivedPush {
   subscriptionId: string;
-  /** The decrypted body, parsed as JSON when it is JSON (else the text). */
+  /** The decrypted body, parsed as JSON when it is JSON (else the text); null when it was not decrypted. */
   payload: unknown;
   ttl: number | null;
   topic: string | null;
@@ -49,8 +49,11 @@ export interface PushService {
   answer(subscriptionId: string, status: number, times?: number): void;
   /** Resolves once `count` pushes have been accepted in all. */
   waitForReceived(count: number, timeoutMs?: number): Promise<ReceivedPush[]>;
-  /** Skip decrypting (a bench may check a sample instead): each push is still checked for its signature. */
-  decrypt: boolean;
+  /**
+   * Which pushes to decrypt: all (true), none, or those whose subscription the function picks (a
+   * bench checks a sample). Each push is still checked for its signature.
+   */
+  decrypt: boolean | ((subscriptionId: string) => boolean);
   close(): Promise<void>;
 }
 
@@ -125,6 +128,19 @@ export async function startPushService(opts: { port?: number; host?: string } = 
   const held = new Map<string, Held>();
   const scripted = new Map<string, { status: number; times: number }>();
   const waiters: { count: number; resolve: () => void }[] = [];
+  // A sender reuses its VAPID token for hours, as real push services expect: its signature is checked
+  // once (as they cache it), its expiry on every push.
+  const vapidSeen = new Map<string, ReturnType<typeof verifyVapid>>();
+  const verifiedVapid = (header: string | undefined) => {
+    const seen = header ? vapidSeen.get(header) : undefined;
+    if (!seen) {
+      const fresh = verifyVapid(header, service.origin);
+      vapidSeen.set(header as string, fresh);
+      return fresh;
+    }
+    if (!(seen.claims.exp > Math.floor(Date.now() / 1000))) throw new Error('expired or more than 24 h ahead');
+    return seen;
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -144,13 +160,13 @@ export async function startPushService(opts: { port?: number; host?: string } = 
       }
       let auth: ReturnType<typeof verifyVapid>;
       try {
-        auth = verifyVapid(req.headers.authorization, service.origin);
+        auth = verifiedVapid(req.headers.authorization);
       } catch (err) {
         return answer(401, (err as Error).message);
       }
       if (req.headers['content-encoding'] !== 'aes128gcm') return answer(415, 'aes128gcm only');
       let payload: unknown = null;
-      if (service.decrypt) {
+      if (typeof service.decrypt === 'function' ? service.decrypt(id) : service.decrypt) {
         try {
           const text = decryptFor(sub, Buffer.concat(chunks)).toString('utf8');
           try {

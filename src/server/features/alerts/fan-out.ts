@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { ALERT_PUSH_TTL_MS, SOON_BEFORE_MS, showAlertText } from '../../../domain/alerts.js';
 import { livePath } from '../../../domain/live-public.js';
+import { type BulkPacer, unpaced } from '../../bulk-pacer.js';
 import { type Db, rows, type Tx } from '../../db/connect.js';
 import { type PassLoop, startPassLoop } from '../../pass-loop.js';
 import { companyNames } from '../../reads/companies.js';
@@ -34,8 +35,8 @@ import { unreadCounts } from './bell.js';
 
 /** How long the job sleeps when nothing is left to fan out: a show's alert leaves within about this. */
 export const SHOW_ALERTS_EVERY_MS = 2000;
-/** Users per statement. */
-export const BATCH = 1000;
+/** Users per statement: each some tens of milliseconds of the database's time, taken through the bulk pacer. */
+export const BATCH = 250;
 /** A pass gives up the loop after this long with work left, and the next pass starts at once (a new show is noticed meanwhile). */
 const PASS_BUDGET_MS = 2000;
 
@@ -190,8 +191,15 @@ export interface PassResult {
 /** One pass: notes what fell due, then fans out what is waiting, publishing each batch's bell events after its commit. */
 export async function showAlertsPass(
   db: Db,
-  opts: { publish: (events: DomainEvent[]) => Promise<void>; isStopped?: () => boolean; budgetMs?: number },
+  opts: {
+    publish: (events: DomainEvent[]) => Promise<void>;
+    isStopped?: () => boolean;
+    budgetMs?: number;
+    /** Paces the batches with the instance's other bulk work (bulk-pacer.ts); unpaced when not given. */
+    bulk?: BulkPacer;
+  },
 ): Promise<PassResult> {
+  const bulk = opts.bulk ?? unpaced;
   await noteDueAlerts(db);
   const waiting = rows<{ session_id: string; kind: AlertKind }>(
     await db.execute(sql`select session_id, kind from show_alerts where fanned_out_at is null order by created_at, session_id, kind limit 50`),
@@ -202,7 +210,7 @@ export async function showAlertsPass(
   for (const alert of waiting) {
     for (;;) {
       if (opts.isStopped?.() || Date.now() - started > budget) return { ...result, remaining: true };
-      const batch = await fanOutBatch(db, { sessionId: alert.session_id, kind: alert.kind });
+      const batch = await bulk.run(() => fanOutBatch(db, { sessionId: alert.session_id, kind: alert.kind }));
       result.notified += batch.notified;
       result.pushes += batch.pushes;
       if (batch.events.length) await opts.publish(batch.events);
@@ -213,13 +221,13 @@ export async function showAlertsPass(
 }
 
 /** The `show-alerts` job: a pass every SHOW_ALERTS_EVERY_MS, at once again while work is left. */
-export function startShowAlerts(deps: { db: Db; log: FastifyBaseLogger; publish: (events: DomainEvent[]) => Promise<void> }): PassLoop {
+export function startShowAlerts(deps: { db: Db; log: FastifyBaseLogger; publish: (events: DomainEvent[]) => Promise<void>; bulk: BulkPacer }): PassLoop {
   return startPassLoop({
     name: 'show alerts',
     log: deps.log,
     retryMs: 5000,
     async pass(isStopped) {
-      const result = await showAlertsPass(deps.db, { publish: deps.publish, isStopped });
+      const result = await showAlertsPass(deps.db, { publish: deps.publish, isStopped, bulk: deps.bulk });
       return result.remaining ? 0 : SHOW_ALERTS_EVERY_MS;
     },
   });

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import webpush from 'web-push';
 import { MAX_PUSH_ATTEMPTS, type PushPayload, pushTopic } from '../../../domain/push.js';
+import { type BulkPacer, unpaced } from '../../bulk-pacer.js';
 import type { AppContext } from '../../context.js';
 import { type Db, rows } from '../../db/connect.js';
 import { type PassLoop, startPassLoop } from '../../pass-loop.js';
@@ -24,7 +25,7 @@ import { type SendJob, type Sent, startSendThread } from './send-thread.js';
  * other 4xx failed with the reason. A delivery past its expiry is never sent.
  */
 
-export const BATCH_SIZE = 500;
+export const BATCH_SIZE = 100;
 export const CONCURRENCY = 50;
 /** Pushes handed to the send thread at a time: the first requests leave while the rest are encrypted. */
 const SEND_CHUNK = 50;
@@ -47,6 +48,8 @@ export interface PushSenderOptions {
   resolve?: Resolver;
   batchSize?: number;
   concurrency?: number;
+  /** Paces the claims and the outcomes' writes with the instance's other bulk work (bulk-pacer.ts); unpaced when not given. */
+  bulk?: BulkPacer;
   log?: Pick<FastifyBaseLogger, 'warn'>;
 }
 
@@ -115,6 +118,7 @@ export function createPushSender(opts: PushSenderOptions): PushSender {
   const concurrency = opts.concurrency ?? CONCURRENCY;
   const batchSize = opts.batchSize ?? BATCH_SIZE;
   const resolve = opts.resolve ?? systemResolver;
+  const bulk = opts.bulk ?? unpaced;
   const vapidTokens = new Map<string, { header: string; until: number }>();
   const thread = startSendThread({ concurrency });
 
@@ -324,10 +328,11 @@ export function createPushSender(opts: PushSenderOptions): PushSender {
       const total: PushPassResult = { claimed: 0, sent: 0, retried: 0, failed: 0, gone: 0, expired: 0, nextInMs: null };
       // Batch after batch while full ones come: a show's 10,000 followers go out in one pass.
       for (;;) {
-        const batch = await claim();
+        const batch = await bulk.run(claim);
         total.claimed += batch.length;
         if (batch.length === 0) break;
-        const done = await record(await sendAll(batch, vapid));
+        const outcomes = await sendAll(batch, vapid);
+        const done = await bulk.run(() => record(outcomes));
         total.sent += done.sent;
         total.retried += done.retried;
         total.failed += done.failed;
@@ -351,9 +356,10 @@ export function createPushSender(opts: PushSenderOptions): PushSender {
 }
 
 /** The push-sender job: a pass, then sleep until the next due delivery, at most a second. */
-export function startPushSender({ ctx, log }: { ctx: Pick<AppContext, 'db' | 'config'>; log: FastifyBaseLogger }): PassLoop {
+export function startPushSender({ ctx, log, bulk }: { ctx: Pick<AppContext, 'db' | 'config'>; log: FastifyBaseLogger; bulk: BulkPacer }): PassLoop {
   const sender = createPushSender({
     db: ctx.db,
+    bulk,
     vapid: () => vapidKeysOf(ctx),
     publicUrl: ctx.config.publicUrl,
     allowedOrigins: ctx.config.push.allowedOrigins,
