@@ -28,7 +28,7 @@
  * child processes (this same file), so neither shares the server's event loop or its CPU count.
  * The machine's cores are shared, though: see diagnostics.cpuCount. The push service stands in for
  * Google's and Mozilla's, which are not on the server's machine: it runs at nice PUSH_SERVICE_NICE
- * (19), so its decrypting every push takes only the CPU the server and the database leave (0 gives
+ * (19), so checking and decrypting pushes takes only the CPU the server and the database leave (0 gives
  * it the same share as the server, and bids then wait for the load generator too). It is a session
  * of its own with that nice on its autogroup too: Linux shares a core between autogroups (sessions)
  * before it looks at a process's nice, so a nice process in the bench's session would still take

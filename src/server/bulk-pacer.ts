@@ -8,9 +8,11 @@ import { setTimeout } from 'node:timers/promises';
  * - one step at a time (the fan-out and the sender never write at once);
  * - after each step a rest, so that bulk work has at most `share` of the database's time (a third).
  *
- * Measured by bench:go-live: back to back, the steps kept the database's core busy for seconds and
- * a bid's p99 doubled; paced, 10,000 followers take a few seconds more to reach, well within the
- * alert's half-minute. Requests (a bid, a page) are never paced.
+ * Measured by bench:go-live: back to back, the fan-out's steps kept the database's core busy for a
+ * second, and the bids in that second took twice as long (p50). Paced, their p50 does not move, and
+ * 10,000 followers take about 3 s more to reach, well within the alert's half-minute. (A bid that
+ * arrives during a step still waits for part of it: see bench/README.md.) Requests (a bid, a page)
+ * are never paced.
  */
 export interface BulkPacer {
   /** Runs `step` when the pacer allows, and counts its time. */
