@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MUTE_MINUTES_MAX, MUTED_WORD_MAX_LENGTH, MUTED_WORDS_MAX } from './chat.js';
+import { MUTE_MINUTES_MAX } from './chat.js';
 
 /**
  * The chat's inputs, as the server validates them (the Hub's moderator form uses the same schema).
@@ -34,6 +34,3 @@ export const ZChatSettingsInput = z.object({
   slowModeSeconds: z.union([z.literal(0), z.literal(5), z.literal(10), z.literal(30)], { error: 'chatSlowModeInvalid' }),
 });
 export const ZBlockInput = z.object({ userId: z.string().uuid() });
-export const ZMutedWordsInput = z.object({
-  words: z.array(z.string().max(MUTED_WORD_MAX_LENGTH)).max(MUTED_WORDS_MAX),
-});

@@ -1,5 +1,6 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useMe } from '../../api/me';
+import { useRetryableLazy } from '../../components/lazy-part';
 import { LoadErrorBoundary, LoadFailed } from '../../components/load-error-boundary';
 import { useTranslation } from '../../i18n';
 import type { Bidding } from './use-bidding';
@@ -8,31 +9,14 @@ import type { Bidding } from './use-bidding';
 // loads once the page is up for a signed-in buyer, so a bid made after the network dropped still
 // gets its review and its 'Sin conexión' answer (a signed-out visitor's 'Pujar' goes to sign in,
 // and comes back signed in); the profile form, which needs the network anyway, loads when first opened.
-const loadReviewModal = () => import('./review-modal');
-const loadProfileModal = () => import('../../components/profile-modal');
+const loadReviewModal = () => import('./review-modal').then((m) => m.ReviewModal);
+const loadProfileModal = () => import('../../components/profile-modal').then((m) => m.ProfileModal);
 
 /** True from the first time `opened` is, so a dialog stays mounted to animate out and reopen at once. */
 function useOpenedOnce(opened: boolean): boolean {
   const [seen, setSeen] = useState(opened);
   if (opened && !seen) setSeen(true);
   return seen || opened;
-}
-
-/**
- * The lazy dialogs, made again on a retry: React keeps a lazy component's failed load for good, so
- * a dialog whose code did not arrive (offline, or a new deploy) could never open otherwise.
- */
-function useDialogs() {
-  const [attempt, setAttempt] = useState(0);
-  const dialogs = useMemo(
-    () => ({
-      attempt,
-      ReviewModal: lazy(() => loadReviewModal().then((m) => ({ default: m.ReviewModal }))),
-      ProfileModal: lazy(() => loadProfileModal().then((m) => ({ default: m.ProfileModal }))),
-    }),
-    [attempt],
-  );
-  return { ...dialogs, retry: () => setAttempt((n) => n + 1) };
 }
 
 /** The review step and the profile form that the bid flow opens. */
@@ -43,7 +27,11 @@ export function BiddingModals({ bidding }: { bidding: Bidding }) {
     // Fetched once the page is up; a failure here is met again, and shown, when the dialog opens.
     if (signedIn) loadReviewModal().catch(() => undefined);
   }, [signedIn]);
-  const { ReviewModal, ProfileModal, attempt, retry } = useDialogs();
+  // Made again on a retry (useRetryableLazy): a dialog whose code did not arrive (offline, or a new deploy) could never open otherwise.
+  const review = useRetryableLazy(loadReviewModal);
+  const profile = useRetryableLazy(loadProfileModal);
+  const { Loaded: ReviewModal } = review;
+  const { Loaded: ProfileModal } = profile;
   const reviewMounted = useOpenedOnce(bidding.review.review !== null);
   const profileMounted = useOpenedOnce(bidding.profile.opened);
   const failed = (reset: () => void) => (
@@ -51,13 +39,14 @@ export function BiddingModals({ bidding }: { bidding: Bidding }) {
       fixed
       message={t('bidding.dialogLoadFailed')}
       onRetry={() => {
-        retry();
+        review.retry();
+        profile.retry();
         reset();
       }}
     />
   );
   return (
-    <LoadErrorBoundary key={attempt} fallback={failed}>
+    <LoadErrorBoundary key={`${review.attempt}:${profile.attempt}`} fallback={failed}>
       <Suspense fallback={null}>{reviewMounted && <ReviewModal {...bidding.review} />}</Suspense>
       <Suspense fallback={null}>{profileMounted && <ProfileModal {...bidding.profile} />}</Suspense>
     </LoadErrorBoundary>
