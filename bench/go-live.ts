@@ -19,6 +19,9 @@
  * - pooledBids: the same p99 comparison over every counted show's bids at once. A window holds a
  *   few hundred bids, so each run's p99 is about its third-worst bid and moves a lot from run to
  *   run; the pooled figure is steadier.
+ * - quietP99Differs (per show, in its median and pooled): the same ratio between the quiet window
+ *   and a second one as long right after it, with nothing sent in either. It is the measure's own
+ *   noise on this machine: a p99WorseBy within it is not the alerts' doing.
  * - eventLoopDelayMs: the server's event-loop delay (p50, p99, max) in those two windows.
  * - consistency: every subscription got exactly one push per show, with the show's topic and a TTL
  *   of at most 15 minutes; every decrypted one (`decrypted`, the sample) names that show; every
@@ -43,8 +46,8 @@
  * generator's; PostgreSQL gets every core back at the end. Unset, everything shares every core.
  *
  * Knobs: FOLLOWERS (10000), RUNS (3), BIDDERS concurrent bid loops (10), BID_RATE bids a second (50), USERS bidder accounts
- * (200), MIN_WINDOW_S shortest bid window (5), PUSH_SERVICE_NICE (19), DECRYPT_EVERY (10), SERVER_CPUS (unset), ENGINES
- * (pglite,postgresql), DATABASE_URL.
+ * (200), MIN_WINDOW_S shortest bid window (5), PUSH_SERVICE_NICE (19), DECRYPT_EVERY (10), PUSH_RATE (the server's,
+ * 600), SERVER_CPUS (unset), ENGINES (pglite,postgresql), DATABASE_URL.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -359,6 +362,7 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
         PUBLIC_URL: `http://127.0.0.1:${port}`,
         SESSION_SECRET,
         PUSH_ALLOWED_ORIGINS: ready.origin,
+        ...(process.env.PUSH_RATE ? { PUSH_RATE: process.env.PUSH_RATE } : {}),
       },
       { persistSecret: false },
     );
@@ -370,7 +374,7 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
 
     const runs = [];
     // Every counted show's bid times, for the pooled p99 (a few hundred bids a window make each run's p99 its third-worst bid).
-    const pooled = { during: [] as number[], without: [] as number[] };
+    const pooled = { during: [] as number[], without: [] as number[], again: [] as number[] };
     // Show 0 is a warm-up, not counted: its fan-out and sends are the first the server runs (code
     // not yet compiled, caches cold), while the quiet window after it runs warm, which made the first
     // measured show's ratio the worst every time. A production server is long warm.
@@ -413,6 +417,11 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       bidders.send({ type: 'halt' });
       loopAfter.disable();
       const after = (await onceMessage<{ samples: { at: number; ms: number; status: number }[] }>(bidders, 'samples')).samples;
+      // A second quiet window as long: how far two windows with nothing being sent differ (the measure's own noise).
+      bidders.send({ type: 'go' });
+      await sleep(windowMs);
+      bidders.send({ type: 'halt' });
+      const again = (await onceMessage<{ samples: { at: number; ms: number; status: number }[] }>(bidders, 'samples')).samples;
 
       push.send({ type: 'collect' });
       const collected = await onceMessage<{ received: Received[]; refused: number }>(push, 'collected');
@@ -426,6 +435,10 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
         .filter((s) => s.status !== 0)
         .map((s) => s.ms)
         .sort((a, b) => a - b);
+      const againMs = again
+        .filter((s) => s.status !== 0)
+        .map((s) => s.ms)
+        .sort((a, b) => a - b);
       const sentRows = rows<{ status: string; n: number }>(
         await database.db.execute(sql`
           select d.status, count(*)::int as n from push_deliveries d join notifications x on x.id = d.notification_id
@@ -435,8 +448,10 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       const topic = pushTopic(show.sessionId);
       pooled.during.push(...duringMs);
       pooled.without.push(...afterMs);
+      pooled.again.push(...againMs);
       const bidP99During = percentile(duringMs, 99);
       const bidP99After = percentile(afterMs, 99);
+      const bidP99Again = percentile(againMs, 99);
       runs.push({
         show: n,
         pushes: collected.received.length,
@@ -447,6 +462,9 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
           during: { count: duringMs.length, p50Ms: percentile(duringMs, 50), p99Ms: bidP99During },
           without: { count: afterMs.length, p50Ms: percentile(afterMs, 50), p99Ms: bidP99After },
           p99WorseBy: bidP99During !== null && bidP99After ? round(bidP99During / bidP99After - 1, 3) : null,
+          quietAgain: { count: againMs.length, p50Ms: percentile(againMs, 50), p99Ms: bidP99Again },
+          // The same ratio between the two quiet windows: what p99WorseBy reads when nothing at all is sent.
+          quietP99Differs: bidP99Again !== null && bidP99After ? round(bidP99Again / bidP99After - 1, 3) : null,
         },
         // The server's event loop in the same two windows: a bid slower while sending with a loop that is not says the time went elsewhere (the database).
         eventLoopDelayMs: { during: loopFigures(loopDuring), without: loopFigures(loopAfter) },
@@ -480,6 +498,7 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       bidP99DuringMs: median(runs.map((r) => r.bids.during.p99Ms)),
       bidP99WithoutMs: median(runs.map((r) => r.bids.without.p99Ms)),
       bidP99WorseBy: median(runs.map((r) => r.bids.p99WorseBy)),
+      bidQuietP99Differs: median(runs.map((r) => r.bids.quietP99Differs)),
     };
     const pooledDuring = percentile(
       pooled.during.sort((a, b) => a - b),
@@ -487,6 +506,10 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
     );
     const pooledWithout = percentile(
       pooled.without.sort((a, b) => a - b),
+      99,
+    );
+    const pooledAgain = percentile(
+      pooled.again.sort((a, b) => a - b),
       99,
     );
     return {
@@ -498,6 +521,8 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
         during: { count: pooled.during.length, p99Ms: pooledDuring },
         without: { count: pooled.without.length, p99Ms: pooledWithout },
         p99WorseBy: pooledDuring !== null && pooledWithout ? round(pooledDuring / pooledWithout - 1, 3) : null,
+        quietAgain: { count: pooled.again.length, p99Ms: pooledAgain },
+        quietP99Differs: pooledAgain !== null && pooledWithout ? round(pooledAgain / pooledWithout - 1, 3) : null,
       },
       targets: {
         allWithinMs: TARGET_ALL_WITHIN_MS,
@@ -513,6 +538,7 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
         bidderAccounts: knobs.users,
         pushServiceNice: knobs.pushServiceNice,
         decryptEvery: knobs.decryptEvery,
+        pushRate: config.push.rate,
         serverCpus: knobs.serverCpus,
         loadCpus,
         postgresPinned: unpinPostgres !== null,

@@ -28,7 +28,7 @@ export interface PacerClock {
   sleep(ms: number): Promise<unknown>;
 }
 
-const realClock: PacerClock = { now: () => performance.now(), sleep: (ms) => setTimeout(ms) };
+export const realClock: PacerClock = { now: () => performance.now(), sleep: (ms) => setTimeout(ms) };
 
 export function createBulkPacer(opts: { share?: number; clock?: PacerClock } = {}): BulkPacer {
   const share = opts.share ?? BULK_SHARE;

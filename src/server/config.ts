@@ -221,6 +221,13 @@ const ZEnv = z.object({
       z.array(z.url({ protocol: /^https?$/, error: 'a comma-separated list of origins such as http://127.0.0.1:8090' }).transform((u) => new URL(u).origin)),
     )
     .optional(),
+  /** Pushes a second each instance sends at most: a show's alerts spread over seconds, not a burst that its bids would meet. */
+  PUSH_RATE: z.coerce
+    .number({ error: 'a number of pushes a second' })
+    .int({ error: 'a whole number of pushes a second' })
+    .min(1, { error: 'a number of pushes a second between 1 and 100000' })
+    .max(100_000, { error: 'a number of pushes a second between 1 and 100000' })
+    .default(600),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'a pino level: fatal, error, warn, info, debug, trace or silent' })
     .default('info'),
@@ -263,6 +270,8 @@ export interface PushConfig {
   subject: string;
   /** PUSH_ALLOWED_ORIGINS: origins accepted even on http: or a private address, as `URL.origin` spells them. */
   allowedOrigins: string[];
+  /** PUSH_RATE: pushes a second this instance sends at most (600: a show's 10,000 followers in about 17 s). */
+  rate: number;
 }
 
 /** Both VAPID keys or neither: one alone would sign with a key browsers never subscribed with. */
@@ -276,6 +285,7 @@ function pushConfig(e: z.output<typeof ZEnv>, publicUrl: URL): PushConfig {
     vapidKeys: e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY } : null,
     subject: e.VAPID_SUBJECT ?? (publicUrl.protocol === 'https:' && publicUrl.hostname !== 'localhost' ? publicUrl.origin : 'mailto:soporte@martillo.mx'),
     allowedOrigins: e.PUSH_ALLOWED_ORIGINS ?? [],
+    rate: e.PUSH_RATE,
   };
 }
 

@@ -150,6 +150,14 @@ describe('configuration', () => {
     expect(message({ SHUTDOWN_DRAIN_SECONDS: '120' })).toContain('SHUTDOWN_DRAIN_SECONDS must be a number of seconds between 0 and 60');
   });
 
+  it('sends at most 600 pushes a second per instance unless PUSH_RATE says otherwise, and refuses a rate that is not a whole number from 1', () => {
+    expect(load({}).push.rate).toBe(600);
+    expect(load({ PUSH_RATE: '2000' }).push.rate).toBe(2000);
+    expect(message({ PUSH_RATE: 'rápido' })).toContain('PUSH_RATE must be a number of pushes a second');
+    expect(message({ PUSH_RATE: '0' })).toContain('PUSH_RATE must be a number of pushes a second between 1 and 100000');
+    expect(message({ PUSH_RATE: '2.5' })).toContain('PUSH_RATE must be a whole number of pushes a second');
+  });
+
   it('treats an empty variable as unset', () => {
     expect(load({ PORT: '', DATABASE_URL: ' ' }).port).toBe(3000);
   });

@@ -277,6 +277,50 @@ describe('the push sender', () => {
     expect(pushes).toHaveLength(20);
   });
 
+  it("sends at most its rate: the next pushes wait for the previous ones' share of a second, and none wait after a quiet spell", async () => {
+    let now = 0;
+    const sleeps: number[] = [];
+    const clock = {
+      now: () => now,
+      sleep: async (ms: number) => {
+        sleeps.push(ms);
+        now += ms;
+      },
+    };
+    const paced = createPushSender({
+      db: server.ctx.db,
+      vapid: () => vapidKeysOf(server.ctx),
+      publicUrl: server.ctx.config.publicUrl,
+      allowedOrigins: server.ctx.config.push.allowedOrigins,
+      rate: 10,
+      clock,
+    });
+    try {
+      await Promise.all([pendingPush(), pendingPush()]);
+      expect(await paced.runPass()).toMatchObject({ sent: 2 });
+      // Two pushes at 10 a second: whatever comes next waits 200 ms from the first.
+      expect(sleeps).toEqual([]);
+      now += 50;
+      await pendingPush();
+      expect(await paced.runPass()).toMatchObject({ sent: 1 });
+      expect(sleeps).toEqual([150]);
+      // A second later the slots have not piled up: the next push leaves at once.
+      now += 1000;
+      await pendingPush();
+      expect(await paced.runPass()).toMatchObject({ sent: 1 });
+      expect(sleeps).toEqual([150]);
+    } finally {
+      paced.close();
+    }
+    expect(service.received).toHaveLength(4);
+  });
+
+  it('refuses a rate that is not a positive number', () => {
+    const options = { db: server.ctx.db, vapid: () => vapidKeysOf(server.ctx), publicUrl: server.ctx.config.publicUrl, allowedOrigins: [] };
+    expect(() => createPushSender({ ...options, rate: 0 })).toThrow(/rate must be positive/);
+    expect(() => createPushSender({ ...options, rate: Number.NaN })).toThrow(/rate must be positive/);
+  });
+
   it('runs as the push-sender job, listed on /readyz', async () => {
     const port = await freePort();
     const job = await buildApp({
