@@ -11,21 +11,12 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { ConfigError, loadConfig } from '../config.js';
 import { loadDotEnv } from '../dotenv.js';
 import { createS3Client, createS3Storage, type S3StorageConfig } from '../providers/storage/s3.js';
-import { SERVABLE_KEY } from '../providers/storage/types.js';
+import { CONTENT_TYPES, SERVABLE_KEY } from '../providers/storage/types.js';
 
 class MoveError extends Error {}
 
 /** Files uploaded at once; enough to hide the round trips without flooding a small link. */
 const PARALLEL = 4;
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.png': 'image/png',
-  '.webp': 'image/webp',
-  '.gif': 'image/gif',
-  '.avif': 'image/avif',
-};
 
 type Outcome = 'uploaded' | 'replaced' | 'skipped' | 'failed';
 

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../src/server/config.js';
 import { createStorage } from '../../../../src/server/providers/index.js';
-import { createS3Storage, IMMUTABLE_CACHE_CONTROL } from '../../../../src/server/providers/storage/s3.js';
+import { createS3Storage, IMMUTABLE_CACHE_CONTROL, MAX_PUT_OBJECT_BYTES, PRIVATE_CACHE_CONTROL } from '../../../../src/server/providers/storage/s3.js';
 import type { Storage } from '../../../../src/server/providers/storage/types.js';
 import { type S3Server, startS3Server } from '../../../support/s3.js';
+import { describeReplayStorage, UNSAFE_KEYS } from './replay-storage-cases.js';
 
 /** The S3 storage provider against s3rver, a real S3 API server in its own process. */
 
@@ -81,6 +85,51 @@ describe('S3 storage', () => {
   it('fails with an unknown access key (the one credential check s3rver makes)', async () => {
     const stranger = createS3Storage(s3Config({ ...s3.env, S3_ACCESS_KEY_ID: 'DESCONOCIDA', S3_SECRET_ACCESS_KEY: 'x' }));
     await expect(stranger.put(newKey(), Buffer.from('x'), 'image/jpeg')).rejects.toMatchObject({ name: 'InvalidAccessKeyId' });
+  });
+});
+
+describeReplayStorage('S3 storage', () => storage);
+
+describe('S3 storage: replays in the bucket', () => {
+  let dir = '';
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'martillo-s3-replays-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('stores a file with its type and caching only in the browser, never in a shared cache', async () => {
+    const source = path.join(dir, 'clip.mp4');
+    await writeFile(source, 'clip de subasta');
+    const key = `clips/${randomUUID()}.mp4`;
+    await storage.putFile(key, source, 'video/mp4');
+    expect(await s3.get(key)).toEqual({ body: Buffer.from('clip de subasta'), contentType: 'video/mp4', cacheControl: PRIVATE_CACHE_CONTROL });
+  });
+
+  it('refuses a file larger than one PutObject takes before sending a byte', async () => {
+    // Sparse: the size is there, the disk is not used.
+    const source = path.join(dir, 'huge.mp4');
+    await writeFile(source, '');
+    await truncate(source, MAX_PUT_OBJECT_BYTES + 1);
+    const key = `replays/${randomUUID()}/replay.mp4`;
+    await expect(storage.putFile(key, source, 'video/mp4')).rejects.toThrow(/5 GiB/);
+    expect(await s3.keys()).not.toContain(key);
+  });
+
+  it('sends nothing to the bucket for an unsafe key', async () => {
+    const source = path.join(dir, 'unsafe.mp4');
+    await writeFile(source, 'x');
+    const before = await s3.keys();
+    for (const key of UNSAFE_KEYS) await expect(storage.putFile(key, source, 'video/mp4')).rejects.toThrow(/unsafe storage key/);
+    expect(await s3.keys()).toEqual(before);
+  });
+
+  it('fails putFile when the bucket does not exist', async () => {
+    const source = path.join(dir, 'nobucket.mp4');
+    await writeFile(source, 'x');
+    const missing = createS3Storage(s3Config({ ...s3.env, S3_BUCKET: 'no-existe' }));
+    await expect(missing.putFile(`clips/${randomUUID()}.mp4`, source, 'video/mp4')).rejects.toMatchObject({ name: 'NoSuchBucket' });
   });
 });
 
