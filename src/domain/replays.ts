@@ -1,0 +1,43 @@
+/**
+ * Replays: every show that goes live is recorded (unless its seller turns it off), made into one
+ * MP4 after it ends, and shown on its public page with a chapter per lot; each sold lot gets a clip
+ * from its start to its hammer, the buyer's video receipt. Shared by both wings.
+ */
+
+/** A replay's life: being recorded while the show runs, then made into its MP4, then ready (or failed, with its reason). */
+export const REPLAY_STATUSES = ['recording', 'processing', 'ready', 'failed'] as const;
+export type ReplayStatus = (typeof REPLAY_STATUSES)[number];
+/** What GET /api/live-sessions/{id}/replay answers: 'none' without a recording, 'hidden' for a ready replay its seller hid. */
+export type ReplayState = ReplayStatus | 'none' | 'hidden';
+export const REPLAY_VISIBILITIES = ['public', 'hidden'] as const;
+export type ReplayVisibility = (typeof REPLAY_VISIBILITIES)[number];
+
+/** Which recorder wrote a segment: ffmpeg fed by the embedded SFU, or Janus's own recording (.mjr files). */
+export const RECORDING_SOURCES = ['embedded', 'janus'] as const;
+export type RecordingSource = (typeof RECORDING_SOURCES)[number];
+
+export const CLIP_STATUSES = ['pending', 'ready', 'failed'] as const;
+export type ClipStatus = (typeof CLIP_STATUSES)[number];
+
+/** A replay's height by default (REPLAY_HEIGHT): 720p. */
+export const DEFAULT_REPLAY_HEIGHT = 720;
+/** How long a replay is kept (REPLAY_RETENTION_DAYS). */
+export const DEFAULT_REPLAY_RETENTION_DAYS = 90;
+/** A sold lot's clip: from the lot's start to its hammer, at most this long. */
+export const CLIP_MAX_MS = 2 * 60 * 1000;
+/** A clip is kept this long after its bill is paid… */
+export const CLIP_DAYS_AFTER_PAID = 30;
+/** …or this long after its show when it never is. */
+export const CLIP_DAYS_UNPAID = 90;
+
+/** One chapter of a replay: a lot that ran, where it starts and ends on the replay's clock, and how it ended. */
+export interface ReplayChapter {
+  auctionId: string;
+  name: string;
+  imageUrl: string | null;
+  startMs: number;
+  endMs: number;
+  result: 'sold' | 'unsold';
+  /** The hammer price (pesos) when sold, else null. */
+  price: number | null;
+}
