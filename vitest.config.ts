@@ -25,6 +25,14 @@ const serverSuite = (name: string, engine: 'pglite' | 'postgresql') => ({
       ...(engine === 'postgresql' ? ['test/server/db/embedded-backup.test.ts'] : []),
       // Building the web app in a child process uses no database.
       ...(engine === 'postgresql' ? ['test/server/web/building-the-web-app-apart.test.ts'] : []),
+      // Replays' media (ffmpeg making the MP4, its poster and the clips) and the storage of large files use no database either.
+      ...(engine === 'postgresql'
+        ? [
+            'test/server/features/replays/media/**',
+            'test/server/features/replays/timeline.test.ts',
+            'test/server/providers/storage/{local,s3,video-keys}.test.ts',
+          ]
+        : []),
     ],
     // A spare PGlite database opens in the background for the next file (test/support/db.ts).
     env: { TEST_ENGINE: engine, ...(engine === 'pglite' ? { MARTILLO_TEST_OPEN_SPARE: '1' } : {}) },

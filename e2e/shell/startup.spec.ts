@@ -75,6 +75,8 @@ describe('npm start', () => {
     expect(banner).toMatch(/payments\s+sandbox/);
     expect(banner).toMatch(/video\s+embedded SFU/);
     expect(banner).toMatch(/images\s+local disk/);
+    // CI installs ffmpeg (.ci/run); without it the line says `replays  off (ffmpeg not found: apt-get install ffmpeg)`.
+    expect(banner).toMatch(/replays {2}on \(ffmpeg \S+\)/);
     expect(banner.match(/Martillo is running at/g)).toHaveLength(1);
 
     const base = `http://127.0.0.1:${port}`;

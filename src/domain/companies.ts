@@ -12,6 +12,8 @@ export interface Company {
   paymentDeadlineHours: number;
   /** Expired bills after which a buyer is blocked from the company's auctions and shows. */
   strikeLimit: number;
+  /** 'Grabar los shows': a new show starts with 'Grabar el show' on (true) or off. */
+  recordShows: boolean;
   createdAt: number;
   updatedAt: number;
 }
@@ -86,5 +88,6 @@ export const ZCompanyInput = z.object({
     .min(MIN_STRIKE_LIMIT, { error: 'strikeLimitInvalid' })
     .max(MAX_STRIKE_LIMIT, { error: 'strikeLimitInvalid' })
     .optional(),
+  recordShows: z.boolean({ error: 'recordShowsInvalid' }).optional(),
 });
 export type CompanyInput = z.input<typeof ZCompanyInput>;

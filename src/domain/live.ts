@@ -320,6 +320,8 @@ export const ZSessionCreate = z.object({
   biddingConfig: ZBiddingConfig.optional(),
   /** 'Ensayo': a practice show with simulated bidders; nothing in it is real (features/live/rehearsal). */
   rehearsal: z.boolean({ error: 'rehearsalInvalid' }).optional(),
+  /** 'Grabar el show': record it for its replay; the company's default when not sent. */
+  recording: z.boolean({ error: 'recordingInvalid' }).optional(),
   /** 'Envío del show', set at creation (optional): how its bills charge shipping, and its own payment deadline. */
   shippingRules: ZShippingRulesInput.optional(),
 });
@@ -341,6 +343,8 @@ export const ZSessionUpdate = z
     status: z.enum(SESSION_STATUSES, { error: 'statusInvalid' }),
     /** Pauses (true) or resumes 'Avance automático' without turning it off. */
     autoAdvancePaused: z.boolean({ error: 'invalid' }),
+    /** 'Grabar el show': on or off for the rest of the show (a stretch being recorded stops at once). */
+    recording: z.boolean({ error: 'recordingInvalid' }),
   })
   .partial()
   .refine((v) => Object.keys(v).length > 0, { error: 'nothingToChange' });
@@ -417,6 +421,8 @@ export interface LiveSessionPublic {
   rehearsal: boolean;
   /** The seller paused 'Avance automático' (biddingConfig.autoAdvanceSeconds stays set). */
   autoAdvancePaused: boolean;
+  /** 'Grabar el show': the show is recorded for its replay (buyers are told so on its page). */
+  recording: boolean;
   /** epoch ms: when 'Avance automático' opens the next lot, while it is counting down; else null. */
   autoAdvanceAt: number | null;
   /** Bumped on every change of the session or its lots, so a stale event can be told from a fresh one. */

@@ -37,6 +37,7 @@ import { unpaidRoutes } from './features/payments/unpaid/routes.js';
 import { prebidsRoutes } from './features/prebids/routes.js';
 import { profileRoutes } from './features/profile/routes.js';
 import { pushRoutes } from './features/push/index.js';
+import { replaysRoutes } from './features/replays/index.js';
 import { sellerApplicationsRoutes } from './features/seller-applications/routes.js';
 import { createShare, shareRoutes } from './features/share/index.js';
 import { storefrontRoutes } from './features/storefront/routes.js';
@@ -269,6 +270,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   await app.register(async (scope) => showBillingRoutes(scope, ctx));
   await app.register(async (scope) => alertsRoutes(scope, ctx));
   await app.register(async (scope) => storefrontRoutes(scope, ctx));
+  await app.register(async (scope) => replaysRoutes(scope, ctx));
   // Link previews: the card pictures' routes, and each page's og: tags (handed to the web layer, which imports no feature).
   const share = createShare({ db: database.db, storage, publicUrl: config.publicUrl });
   await app.register(async (scope) => shareRoutes(scope, { share }));

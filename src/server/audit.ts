@@ -3,6 +3,7 @@ import type { AuctionStatus } from '../domain/auctions.js';
 import type { TimerMode } from '../domain/bid-rules.js';
 import type { SessionStatus } from '../domain/live-public.js';
 import type { PaymentMachineState, PaymentView, ProviderStatus } from '../domain/payments.js';
+import type { ReplayStatus, ReplayVisibility } from '../domain/replays.js';
 import type { Role } from '../domain/role-rules.js';
 import type { ShowShipping } from '../domain/show-billing.js';
 import type { Db, Tx } from './db/connect.js';
@@ -82,6 +83,12 @@ export interface AuditPayloads extends ProviderPayloads {
   'live_session.create': Payload<'live_session', never, { title: string; companyId: string; scheduledAt: Date }>;
   /** Only the fields that changed, as the session row names them. */
   'live_session.update': Payload<'live_session', Record<string, unknown>, Record<string, unknown>>;
+  /** A show's replay hidden from buyers or shown again ('Ocultar repetición'). */
+  'replay.visibility': Payload<'live_session', { visibility: ReplayVisibility }, { visibility: ReplayVisibility }>;
+  /** A show's replay deleted by its seller: its video and poster are gone from storage. */
+  'replay.delete': Payload<'live_session', { status: ReplayStatus; visibility: ReplayVisibility; durationMs: number | null }, never>;
+  /** A failed replay made again ('Reintentar'). */
+  'replay.retry': Payload<'live_session', { error: string | null }, never>;
   'live_session.delete': Payload<'live_session', { title: string; companyId: string; status: SessionStatus; auctionIds: string[] }, never>;
   'live_session.stream_start': Payload<'live_session', Stream, Stream>;
   /** By the seller's 'Detener', or by the publisher watch (no actor) when the broadcast went silent. */
@@ -162,7 +169,7 @@ export interface AuditPayloads extends ProviderPayloads {
   'seller.unfollow': Payload<'user', { followerId: string }, never>;
 }
 
-type CompanyFacts = { name: string; rfc: string | null; legalName: string | null; paymentDeadlineHours?: number; strikeLimit?: number };
+type CompanyFacts = { name: string; rfc: string | null; legalName: string | null; paymentDeadlineHours?: number; strikeLimit?: number; recordShows?: boolean };
 type LotFormat = { lotId: string; timerMode: TimerMode | null; counterBidWindowSeconds: number | null; counterBidResetSeconds: number | null };
 
 /** A provider's news about a payment, one action per status it reports (`payment.provider.approved`). No actor; the webhook's request. */
@@ -199,6 +206,9 @@ export const AUDIT_ACTIONS = Object.keys({
   'invitation.decline': 1,
   'live_session.create': 1,
   'live_session.update': 1,
+  'replay.visibility': 1,
+  'replay.delete': 1,
+  'replay.retry': 1,
   'live_session.delete': 1,
   'live_session.stream_start': 1,
   'live_session.stream_stop': 1,

@@ -228,6 +228,18 @@ const ZEnv = z.object({
     .min(1, { error: 'a number of pushes a second between 1 and 100000' })
     .max(100_000, { error: 'a number of pushes a second between 1 and 100000' })
     .default(600),
+  /** A replay's height in pixels (its width follows the show's shape). */
+  REPLAY_HEIGHT: z.coerce
+    .number({ error: 'a height in pixels: 360, 480, 540, 720 or 1080' })
+    .refine((n) => [360, 480, 540, 720, 1080].includes(n), { error: 'a height in pixels: 360, 480, 540, 720 or 1080' })
+    .default(720),
+  /** Days a show's replay is kept once made. */
+  REPLAY_RETENTION_DAYS: z.coerce
+    .number({ error: 'a number of days between 1 and 3650' })
+    .int({ error: 'a whole number of days between 1 and 3650' })
+    .min(1, { error: 'a number of days between 1 and 3650' })
+    .max(3650, { error: 'a number of days between 1 and 3650' })
+    .default(90),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'a pino level: fatal, error, warn, info, debug, trace or silent' })
     .default('info'),
@@ -260,6 +272,19 @@ export interface Config {
   /** The WhatsApp Cloud API, or null: reminders then go out by hand through wa.me links. */
   whatsapp: WhatsAppConfig | null;
   push: PushConfig;
+  replays: ReplaysConfig;
+}
+
+/** Replays: where recordings wait to be made into a replay, its height and how long it is kept. */
+export interface ReplaysConfig {
+  /** DATA_DIR/recordings: the raw segments a show's recorder writes, deleted once its replay is made. */
+  recordingsDir: string;
+  /** DATA_DIR/replays-work: the MP4s and clips being made, before they go to storage. */
+  workDir: string;
+  /** REPLAY_HEIGHT (720). */
+  height: number;
+  /** REPLAY_RETENTION_DAYS (90). */
+  retentionDays: number;
 }
 
 /** Web Push: the VAPID identity and which push services may be reached on a private address. */
@@ -534,6 +559,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     shutdownDrainMs: Math.round(e.SHUTDOWN_DRAIN_SECONDS * 1000),
     publicUrl,
     dataDir,
+    replays: {
+      recordingsDir: path.join(dataDir, 'recordings'),
+      workDir: path.join(dataDir, 'replays-work'),
+      height: e.REPLAY_HEIGHT,
+      retentionDays: e.REPLAY_RETENTION_DAYS,
+    },
     database: e.DATABASE_URL ? { kind: 'postgresql', url: e.DATABASE_URL } : { kind: 'embedded', dir: path.join(dataDir, 'db') },
     redisUrl: e.REDIS_URL ?? null,
     sessionSecret: e.SESSION_SECRET ?? devSecret(dataDir, opts.persistSecret ?? true),

@@ -12,6 +12,7 @@ import { startViewerSampler } from './features/payments/show-summary/sampler.js'
 import { startPaymentExpiry } from './features/payments/unpaid/expiry.js';
 import { PUSH_SENDER_MAX_SLEEP_MS, startPushSender } from './features/push/index.js';
 import { REHEARSAL_TICK_MS, startRehearsalDriver } from './features/rehearsal/rehearsal-driver.js';
+import { REPLAYS_EVERY_MS, startReplayMaker } from './features/replays/index.js';
 import { type JobStatus, type PassLoop, type PassStatus, startPassLoop } from './pass-loop.js';
 import { deleteExpiredSessions } from './sessions/store.js';
 
@@ -114,6 +115,12 @@ export const jobs = [
       "A show's followers and bookmarkers told once when it goes live (bookmarkers 15 minutes before too): the bell and push deliveries, in batches.",
     everyMs: SHOW_ALERTS_EVERY_MS,
     start: ({ ctx, log, bulk }) => startShowAlerts({ db: ctx.db, log, publish: publishOf(ctx), bulk }),
+  },
+  {
+    name: 'replays',
+    description: "A show that ended with a recording becomes its replay (one MP4, a chapter per lot) and each sold lot's clip, at the lowest priority.",
+    everyMs: REPLAYS_EVERY_MS,
+    start: ({ ctx, log }) => startReplayMaker({ db: ctx.db, storage: ctx.storage, config: ctx.config.replays, log }),
   },
   {
     name: 'session-sweep',

@@ -2,12 +2,13 @@ import path from 'node:path';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { loadDotEnv } from './dotenv.js';
+import { findFfmpeg, replaysLine } from './features/replays/index.js';
 import { ROOT } from './root.js';
 import { ensureWebBundleApart } from './web/bundle.js';
 
 const isLoopback = (host: string) => host === 'localhost' || host === '::1' || host.startsWith('127.');
 
-function banner(config: Config, address: string): string {
+function banner(config: Config, address: string, replays: string): string {
   let db = 'postgresql';
   if (config.database.kind === 'embedded') {
     const dir = config.database.dir ?? '';
@@ -22,6 +23,7 @@ function banner(config: Config, address: string): string {
     `    payments  ${config.payments.provider}`,
     `    video     ${videoLine(config)}`,
     `    realtime  socket.io${config.redisUrl ? ' + redis' : ''}`,
+    `    ${replays}`,
     `    images    ${config.storage.kind === 's3' ? `s3 (${config.storage.bucket})` : 'local disk (DATA_DIR/uploads)'}`,
     // Several instances each keep their own disk: an image uploaded through one is missing on the others.
     ...(config.redisUrl && config.storage.kind === 'local'
@@ -79,7 +81,7 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const port = (app.server.address() as { port: number }).port;
   const shown = config.publicUrl.port === String(port) || config.publicUrl.port === '' ? config.publicUrl.origin : `http://localhost:${port}`;
-  console.log(banner(config, shown));
+  console.log(banner(config, shown, replaysLine(await findFfmpeg())));
 }
 
 main().catch((err) => {

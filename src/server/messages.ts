@@ -263,6 +263,7 @@ export const messages = {
       bandsNotAscending: 'Los precios "desde" deben ir de menor a mayor, sin repetirse.',
       autoAdvanceInvalid: 'El avance automático debe ser de 3 a 120 segundos.',
       rehearsalInvalid: 'Indica si la sesión es un ensayo (sí o no).',
+      recordingInvalid: 'Indica si el show se graba (sí o no).',
       timerInvalid: 'Escribe los segundos del temporizador como número entero.',
       timerTooShort: 'El temporizador debe ser de al menos 5 segundos.',
       timerTooLong: 'El temporizador puede ser de hasta una hora (3600 segundos).',
@@ -411,6 +412,7 @@ export const messages = {
     companyFields: {
       paymentDeadlineInvalid: 'Las horas para pagar deben ser un número entero entre 1 y 720 (30 días).',
       strikeLimitInvalid: 'Las cuentas vencidas para bloquear deben ser un número entero entre 1 y 10.',
+      recordShowsInvalid: 'Indica si los shows se graban (sí o no).',
     },
     notFound: 'No encontramos ese recordatorio, o no es de tu empresa.',
     notWaMe: 'Este recordatorio se envía por la API de WhatsApp: no se marca a mano.',
@@ -447,6 +449,18 @@ export const messages = {
       deadlineHoursInvalid: 'Escribe el plazo de pago en horas, o déjalo vacío para usar el de la empresa.',
       deadlineHoursInteger: 'El plazo de pago debe ser en horas enteras.',
       deadlineHoursRange: 'El plazo de pago debe ser de 1 a 720 horas (30 días).',
+    },
+  },
+  replays: {
+    notFound: 'Este show no tiene repetición.',
+    stillRecording: 'El show se está grabando: termínalo antes de borrar su repetición.',
+    notFailed: 'Solo se puede reintentar una repetición que falló.',
+    clipNotFound: 'No hay video de esta compra.',
+    linkForged: 'Este enlace de video no es válido.',
+    linkExpired: 'Este enlace de video venció: vuelve a abrirlo desde tu compra.',
+    rangeInvalid: 'El rango pedido no está dentro del video.',
+    fields: {
+      visibilityInvalid: 'Elige si la repetición es pública (public) u oculta (hidden).',
     },
   },
   alerts: {

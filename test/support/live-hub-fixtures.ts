@@ -70,6 +70,7 @@ export function session(over: Partial<LiveSessionPrivate> = {}): LiveSessionPriv
     biddingConfig: DEFAULT_BIDDING_CONFIG,
     rehearsal: false,
     autoAdvancePaused: false,
+    recording: true,
     autoAdvanceAt: null,
     version: 1,
     sellerId: 'u1',

@@ -43,6 +43,7 @@ import { type BiddingConfig, DEFAULT_BIDDING_CONFIG, STREAM_TYPES, type StoredBi
 import { LOT_STATUSES, SESSION_STATUSES } from '../../domain/live-public.js';
 import { PAYMENT_STATUSES } from '../../domain/payment-status.js';
 import { PAYOUT_STATUSES, PROVIDER_STATUSES } from '../../domain/payments.js';
+import { CLIP_STATUSES, RECORDING_SOURCES, REPLAY_STATUSES, REPLAY_VISIBILITIES, type ReplayChapter } from '../../domain/replays.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => ts('created_at').notNull().defaultNow();
@@ -145,6 +146,8 @@ export const companies = pgTable(
     paymentDeadlineHours: integer('payment_deadline_hours').notNull().default(DEFAULT_PAYMENT_DEADLINE_HOURS),
     /** Expired bills after which a buyer is blocked from the company's auctions and shows. */
     strikeLimit: integer('strike_limit').notNull().default(DEFAULT_STRIKE_LIMIT),
+    /** Whether a new show of the company's is recorded ('Grabar el show' starts as this). */
+    recordShows: boolean('record_shows').notNull().default(true),
   },
   (t) => [
     check('companies_name_present', sql`length(trim(${t.name})) > 0`),
@@ -543,6 +546,8 @@ export const liveSessions = pgTable(
     shippingRules: jsonb('shipping_rules').$type<ShippingRules>(),
     /** The show's own payment deadline in hours; null follows the company's. */
     paymentDeadlineHours: integer('payment_deadline_hours'),
+    /** 'Grabar el show': record the broadcast and make its replay when it ends. */
+    recording: boolean('recording').notNull().default(true),
   },
   (t) => [
     check('live_sessions_slow_mode_valid', sql`${t.chatSlowModeSeconds} in (0, 5, 10, 30)`),
@@ -1246,5 +1251,106 @@ export const sellerApplications = pgTable(
     index('seller_applications_user_idx').on(t.userId, t.createdAt.desc()),
     check('seller_applications_status_valid', sql`${t.status} in (${inList(SELLER_APPLICATION_STATUSES)})`),
     check('seller_applications_decline_has_reason', sql`${t.status} <> 'declined' or length(trim(coalesce(${t.declineReason}, ''))) > 0`),
+  ],
+);
+
+// ── replays ─────────────────────────────────────────────────────────────────
+
+/**
+ * A show's recording and its replay, one row per show that was recorded: 'recording' while it runs,
+ * 'processing' once it ended (the replays job joins its segments into one MP4, leased across
+ * restarts and instances), then 'ready' or 'failed' with the reason. The chapters are written with
+ * the video, from the show's lot runs on the recording's clock.
+ */
+export const replays = pgTable(
+  'replays',
+  {
+    sessionId: uuid('session_id')
+      .primaryKey()
+      .references(() => liveSessions.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: REPLAY_STATUSES }).notNull().default('recording'),
+    /** The seller may hide a replay (and show it again) at any time. */
+    visibility: text('visibility', { enum: REPLAY_VISIBILITIES }).notNull().default('public'),
+    /** How much of the making is done, 0–100 ('Preparando la repetición… 40 %'). */
+    progress: integer('progress').notNull().default(0),
+    /** The MP4 and its poster frame in storage, once made. */
+    videoKey: text('video_key'),
+    posterKey: text('poster_key'),
+    durationMs: integer('duration_ms'),
+    height: integer('height'),
+    chapters: jsonb('chapters').$type<ReplayChapter[]>(),
+    attempts: integer('attempts').notNull().default(0),
+    /** Why the last attempt failed, shown beside 'Reintentar'. */
+    error: text('error'),
+    /** The instance making it holds it until then; a crashed one's lease runs out and another takes it. */
+    leasedUntil: ts('leased_until'),
+    readyAt: ts('ready_at'),
+    /** When the retention job deletes it (REPLAY_RETENTION_DAYS after it is ready). */
+    expiresAt: ts('expires_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('replays_status_valid', sql`${t.status} in (${inList(REPLAY_STATUSES)})`),
+    check('replays_visibility_valid', sql`${t.visibility} in (${inList(REPLAY_VISIBILITIES)})`),
+    check('replays_progress_valid', sql`${t.progress} between 0 and 100`),
+    index('replays_processing_idx').on(t.leasedUntil).where(sql`${t.status} = 'processing'`),
+    index('replays_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/**
+ * One stretch of a show's recording: from a start (or a resume after a pause or a lost camera) to
+ * its stop. The replay joins a show's segments in order. The raw files are on the disk of the
+ * machine that recorded them (`host`), under DATA_DIR/recordings (or Janus's rec_dir).
+ */
+export const recordingSegments = pgTable(
+  'recording_segments',
+  {
+    id: id(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => liveSessions.id, { onDelete: 'cascade' }),
+    source: text('source', { enum: RECORDING_SOURCES }).notNull(),
+    /** The raw files, relative to the recordings folder. */
+    files: jsonb('files').$type<string[]>().notNull().default([]),
+    host: text('host').notNull(),
+    startedAt: ts('started_at').notNull(),
+    /** Null while it records (or when its recorder died: the files then end where it stopped writing). */
+    endedAt: ts('ended_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('recording_segments_source_valid', sql`${t.source} in (${inList(RECORDING_SOURCES)})`),
+    index('recording_segments_session_idx').on(t.sessionId, t.startedAt),
+  ],
+);
+
+/** A sold lot's clip, from its start to its hammer (at most 2 minutes), cut from the replay's MP4: the buyer's video receipt. */
+export const replayClips = pgTable(
+  'replay_clips',
+  {
+    auctionId: uuid('auction_id')
+      .primaryKey()
+      .references(() => auctions.id, { onDelete: 'cascade' }),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => liveSessions.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: CLIP_STATUSES }).notNull().default('pending'),
+    videoKey: text('video_key'),
+    /** Where the clip is on the replay's clock. */
+    startMs: integer('start_ms').notNull(),
+    endMs: integer('end_ms').notNull(),
+    durationMs: integer('duration_ms'),
+    error: text('error'),
+    /** 30 days after its bill is paid, or 90 after the show while it is not (the retention job keeps it current). */
+    expiresAt: ts('expires_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('replay_clips_status_valid', sql`${t.status} in (${inList(CLIP_STATUSES)})`),
+    check('replay_clips_span_valid', sql`${t.endMs} > ${t.startMs}`),
+    index('replay_clips_session_idx').on(t.sessionId),
+    index('replay_clips_expires_idx').on(t.expiresAt),
   ],
 );

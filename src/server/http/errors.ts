@@ -36,7 +36,11 @@ export type AppErrorCode =
   // Live video: the video service cannot be reached now (the browser retries).
   | 'VIDEO_UNAVAILABLE'
   // Live Hub: the route would open an ended session again, and the seller has not confirmed it.
-  | 'SESSION_ENDED';
+  | 'SESSION_ENDED'
+  // A signed address (a clip's) that ran out: asked again from the page it came from.
+  | 'LINK_EXPIRED'
+  // A video's Range that starts past its end or is not a byte range.
+  | 'RANGE_NOT_SATISFIABLE';
 
 const STATUS: Record<AppErrorCode, number> = {
   UNAUTHENTICATED: 401,
@@ -60,6 +64,8 @@ const STATUS: Record<AppErrorCode, number> = {
   PROVIDER_UNAVAILABLE: 502,
   VIDEO_UNAVAILABLE: 503,
   SESSION_ENDED: 409,
+  LINK_EXPIRED: 410,
+  RANGE_NOT_SATISFIABLE: 416,
 };
 
 /** A failure the client should see: the status comes from the code, the message is Spanish. */

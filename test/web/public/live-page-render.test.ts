@@ -119,6 +119,7 @@ function detail(over: Partial<LiveSessionPublic>, lots: LotView[]): LiveSessionD
     biddingConfig: { ...DEFAULT_BIDDING_CONFIG, minIncrement: 50 },
     rehearsal: false,
     autoAdvancePaused: false,
+    recording: true,
     autoAdvanceAt: null,
     version: 3,
     store: null,

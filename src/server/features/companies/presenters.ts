@@ -9,6 +9,7 @@ export function presentCompany(row: typeof companies.$inferSelect): Company {
     legalName: row.legalName,
     paymentDeadlineHours: row.paymentDeadlineHours,
     strikeLimit: row.strikeLimit,
+    recordShows: row.recordShows,
     createdAt: row.createdAt.getTime(),
     updatedAt: row.updatedAt.getTime(),
   };

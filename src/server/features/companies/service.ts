@@ -57,7 +57,14 @@ export async function renameCompany(
   opts: {
     by: AuditOrigin;
     id: string;
-    set: { name: string; rfc?: string | null; legalName?: string | null; paymentDeadlineHours?: number | undefined; strikeLimit?: number | undefined };
+    set: {
+      name: string;
+      rfc?: string | null;
+      legalName?: string | null;
+      paymentDeadlineHours?: number | undefined;
+      strikeLimit?: number | undefined;
+      recordShows?: boolean | undefined;
+    };
   },
 ): Promise<Company> {
   const [before] = await tx.select().from(companies).where(eq(companies.id, opts.id)).for('update');
@@ -68,18 +75,20 @@ export async function renameCompany(
     legalName = before.legalName,
     paymentDeadlineHours = before.paymentDeadlineHours,
     strikeLimit = before.strikeLimit,
+    recordShows = before.recordShows,
   } = opts.set;
   if (
     before.name === name &&
     before.rfc === rfc &&
     before.legalName === legalName &&
     before.paymentDeadlineHours === paymentDeadlineHours &&
-    before.strikeLimit === strikeLimit
+    before.strikeLimit === strikeLimit &&
+    before.recordShows === recordShows
   )
     return presentCompany(before);
   const [row] = await tx
     .update(companies)
-    .set({ name, rfc, legalName, paymentDeadlineHours, strikeLimit, updatedAt: new Date() })
+    .set({ name, rfc, legalName, paymentDeadlineHours, strikeLimit, recordShows, updatedAt: new Date() })
     .where(eq(companies.id, opts.id))
     .returning();
   if (!row) throw companyNotFound();
@@ -93,8 +102,8 @@ export async function renameCompany(
         .where(and(eq(userProfiles.userId, opts.id), isNull(userProfiles.companyId)));
     }
   }
-  // The payment settings appear in the audit row when they changed.
-  const settings = { before: {} as Record<string, number>, after: {} as Record<string, number> };
+  // The payment and recording settings appear in the audit row when they changed.
+  const settings = { before: {} as Record<string, number | boolean>, after: {} as Record<string, number | boolean> };
   if (before.paymentDeadlineHours !== paymentDeadlineHours) {
     settings.before.paymentDeadlineHours = before.paymentDeadlineHours;
     settings.after.paymentDeadlineHours = paymentDeadlineHours;
@@ -102,6 +111,10 @@ export async function renameCompany(
   if (before.strikeLimit !== strikeLimit) {
     settings.before.strikeLimit = before.strikeLimit;
     settings.after.strikeLimit = strikeLimit;
+  }
+  if (before.recordShows !== recordShows) {
+    settings.before.recordShows = before.recordShows;
+    settings.after.recordShows = recordShows;
   }
   await recordAudit(tx, {
     by: opts.by,

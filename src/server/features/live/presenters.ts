@@ -67,6 +67,7 @@ export function presentPublicSession(row: SessionRow, sellerName: string, autoAd
     biddingConfig: normalizeBiddingConfig(row.biddingConfig),
     rehearsal: row.rehearsal,
     autoAdvancePaused: row.autoAdvancePaused,
+    recording: row.recording,
     autoAdvanceAt: autoAdvanceAt ?? null,
     version: row.version,
     store,

@@ -7,7 +7,7 @@ import { rulesOf } from '../../../../domain/show-billing.js';
 import { recordAudit } from '../../../audit.js';
 import type { Db, Tx } from '../../../db/connect.js';
 import type { EngineState } from '../../../db/engine-rows.js';
-import { auctions, liveLots, liveSessions, uploads } from '../../../db/schema.js';
+import { auctions, companies, liveLots, liveSessions, uploads } from '../../../db/schema.js';
 import type { DbOrTx } from '../../../db/transaction.js';
 import { AppError } from '../../../http/errors.js';
 import type { Acting } from '../../../http/request-context.js';
@@ -96,6 +96,12 @@ export async function bumpSession(tx: Tx, id: string, set: Partial<typeof liveSe
   return row;
 }
 
+/** Whether the company records its shows by default (a company with no row yet does: the default). */
+async function companyRecordsShows(tx: Tx, companyId: string): Promise<boolean> {
+  const [company] = await tx.select({ recordShows: companies.recordShows }).from(companies).where(eq(companies.id, companyId));
+  return company?.recordShows ?? true;
+}
+
 /**
  * POST /api/live-sessions ('Crear sesión'): stamped with the creator as seller and its company (SPEC §6).
  * With an Idempotency-Key, a repeat answers the session the first request created (`replayed`).
@@ -123,6 +129,8 @@ export async function createSession(
         whatsappLink: input.whatsappLink ?? null,
         biddingConfig: input.biddingConfig ? mergeBiddingConfig(DEFAULT_BIDDING_CONFIG, input.biddingConfig) : DEFAULT_BIDDING_CONFIG,
         rehearsal: input.rehearsal ?? false,
+        // 'Grabar el show' starts as the company's choice (on unless its admins turned it off).
+        recording: input.recording ?? (await companyRecordsShows(tx, actor.companyId)),
         ...(input.shippingRules ? { shippingRules: rulesOf(input.shippingRules), paymentDeadlineHours: input.shippingRules.paymentDeadlineHours ?? null } : {}),
       })
       .returning();
@@ -212,6 +220,7 @@ export async function updateSession(
     if (input.whatsappLink !== undefined) set.whatsappLink = input.whatsappLink;
     if (input.biddingConfig !== undefined) set.biddingConfig = mergeBiddingConfig(before.biddingConfig, input.biddingConfig);
     if (input.autoAdvancePaused !== undefined) set.autoAdvancePaused = input.autoAdvancePaused;
+    if (input.recording !== undefined) set.recording = input.recording;
     if (input.coverImageUrl !== undefined) {
       if (input.coverImageUrl !== null && input.coverImageUrl !== before.coverImageUrl)
         await checkCover(tx, { url: input.coverImageUrl, actor, session: before });

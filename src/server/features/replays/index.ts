@@ -1,0 +1,7 @@
+/**
+ * The replays feature's public face: a show's replay and a sold lot's clip, as their pages read
+ * them and their sellers change them.
+ */
+export { makeNextReplay, REPLAYS_EVERY_MS, startReplayMaker } from './maker.js';
+export { findFfmpeg, replaysLine } from './media/index.js';
+export { replaysRoutes } from './routes.js';
