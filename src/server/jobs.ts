@@ -12,7 +12,7 @@ import { startViewerSampler } from './features/payments/show-summary/sampler.js'
 import { startPaymentExpiry } from './features/payments/unpaid/expiry.js';
 import { PUSH_SENDER_MAX_SLEEP_MS, startPushSender } from './features/push/index.js';
 import { REHEARSAL_TICK_MS, startRehearsalDriver } from './features/rehearsal/rehearsal-driver.js';
-import { REPLAYS_EVERY_MS, startReplayMaker } from './features/replays/index.js';
+import { REPLAY_RETENTION_EVERY_MS, REPLAYS_EVERY_MS, startReplayMaker, startReplayRetention } from './features/replays/index.js';
 import { type JobStatus, type PassLoop, type PassStatus, startPassLoop } from './pass-loop.js';
 import { deleteExpiredSessions } from './sessions/store.js';
 
@@ -121,6 +121,12 @@ export const jobs = [
     description: "A show that ended with a recording becomes its replay (one MP4, a chapter per lot) and each sold lot's clip, at the lowest priority.",
     everyMs: REPLAYS_EVERY_MS,
     start: ({ ctx, log }) => startReplayMaker({ db: ctx.db, storage: ctx.storage, config: ctx.config.replays, log }),
+  },
+  {
+    name: 'replay-retention',
+    description: "Once a day: deletes the replays and clips whose days are over (a clip's end moves to 30 days after its bill is paid).",
+    everyMs: REPLAY_RETENTION_EVERY_MS,
+    start: ({ ctx, log }) => startReplayRetention({ db: ctx.db, storage: ctx.storage, log }),
   },
   {
     name: 'session-sweep',

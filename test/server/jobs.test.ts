@@ -42,6 +42,7 @@ describe('the jobs registry', () => {
       'publisher-watch',
       'show-alerts',
       'replays',
+      'replay-retention',
       'session-sweep',
       'live-keys-sweep',
     ]);
