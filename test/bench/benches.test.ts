@@ -37,17 +37,22 @@ const SMOKE: Record<string, Record<string, string>> = {
     FLOOD_S: '4',
     FLOOD_SETTLE_S: '2',
   },
+  // A 6-second recording of a small camera in two segments, 4 lots, one height.
+  'replay.ts': { MINUTES: '0.1', SEGMENTS: '2', LOTS: '4', HEIGHTS: '360', RECORD_SIZE: '320x180' },
   // The development start only: the production runs build the release first.
   'idle-memory.ts': { MODES: 'development', SETTLE_S: '0' },
   // Lighthouse takes most of a minute per page: the smoke run measures the transfers only.
   'weight.ts': { LIGHTHOUSE: '0' },
 };
+const hasFfmpeg = () => (process.env.PATH ?? '').split(':').some((dir) => dir && existsSync(`${dir}/ffmpeg`) && existsSync(`${dir}/ffprobe`));
+
 /** Benches that need more than the database: why they cannot run here, or null. */
 const CANNOT_RUN: Record<string, () => string | null> = {
   'video.ts': () => {
     const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
     return canMakeVideoNetns() ?? (existsSync(chromium) ? null : `no Chromium at ${chromium}`);
   },
+  'replay.ts': () => (hasFfmpeg() ? null : 'no ffmpeg (apt-get install ffmpeg)'),
   'weight.ts': () => {
     const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
     return existsSync(chromium) ? null : `no Chromium at ${chromium}`;

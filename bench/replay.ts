@@ -1,0 +1,245 @@
+/**
+ * bench:replay — what a show's replay costs after it ends, and what watching it costs a phone.
+ *
+ * A synthetic recording stands in for the recorder (not built yet): MINUTES (10) of 720p VP8/Opus,
+ * as the embedded SFU's recording writes it, in SEGMENTS (2) files (a pause between them), with
+ * LOTS (20) lot runs spread over it, the even ones sold. Then, as the `replays` job does it, on
+ * this machine:
+ * - transcodeSpeed: the MP4 made at 720p and at 480p (`REPLAY_HEIGHT`), as a multiple of real time
+ *   (the recording's length ÷ the wall time), with ffmpeg at nice 19, and the machine's CPU while
+ *   it ran (% of all cores: the job must leave a live show its share);
+ * - clipCutMs: each sold lot's clip cut from the 720p replay (p50, max);
+ * - serving (the server's replay video route, local disk, over HTTP on this machine): first byte of
+ *   a player's first request (`Range: bytes=0-`), and a seek to a chapter (a Range at the chapter's
+ *   share of the file, answered and its first 256 KB read: a phone's player asks about that much
+ *   before it shows the frame). Target: a seek under 500 ms from local disk.
+ * - notMeasured: what needs the recorder or the replay page, which are not built yet (the
+ *   recording's CPU, the live show's first keyframe and glass-to-glass with and without recording,
+ *   the first frame in a phone's browser), each with why.
+ * - consistency: the MP4s are H.264/AAC at the asked height and the recording's length (±1 s),
+ *   every clip is its lot's length (±1 s), and every Range answer is 206 with the asked bytes.
+ *
+ * Knobs: MINUTES (10), SEGMENTS (2), LOTS (20), HEIGHTS ("720,480"), RECORD_SIZE ("1280x720"), ENGINES,
+ * DATABASE_URL.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../src/server/app.js';
+import { loadConfig } from '../src/server/config.js';
+import { connectDatabase } from '../src/server/db/connect.js';
+import { migrateDatabase } from '../src/server/db/migrate.js';
+import { liveSessions, replays, users } from '../src/server/db/schema.js';
+import { cutClip, type FfmpegTools, findFfmpeg, makeReplay, probe } from '../src/server/features/replays/media/index.js';
+import { lotSpans } from '../src/server/features/replays/timeline.js';
+import { cpuBusy, percentile, round, runOnEngines } from './support.js';
+
+const MINUTES = Number(process.env.MINUTES ?? 10);
+const SEGMENTS = Math.max(1, Number(process.env.SEGMENTS ?? 2));
+const LOTS = Math.max(1, Number(process.env.LOTS ?? 20));
+const HEIGHTS = (process.env.HEIGHTS ?? '720,480').split(',').map(Number);
+/** The recording's own size (the seller's camera as the SFU receives it). */
+const RECORD_SIZE = process.env.RECORD_SIZE ?? '1280x720';
+const SEEK_READ_BYTES = 256 * 1024;
+const TARGET_SEEK_MS = 500;
+
+async function ffmpeg(tools: FfmpegTools, args: string[]): Promise<void> {
+  const { spawn } = await import('node:child_process');
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(tools.ffmpeg, ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}: ${err.slice(-500)}`))));
+  });
+}
+
+/** A recorded segment as the embedded SFU's recorder writes it: VP8 (720p) and Opus in WebM. */
+function recordSegment(tools: FfmpegTools, file: string, seconds: number) {
+  return ffmpeg(tools, [
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${RECORD_SIZE}:rate=30`,
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:sample_rate=48000',
+    '-t',
+    String(seconds),
+    '-c:v',
+    'libvpx',
+    '-deadline',
+    'realtime',
+    '-cpu-used',
+    '16',
+    '-b:v',
+    '1500k',
+    '-c:a',
+    'libopus',
+    file,
+  ]);
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ result: T; ms: number; cpuPct: number }> {
+  const before = os.cpus();
+  const started = performance.now();
+  const result = await fn();
+  return { result, ms: performance.now() - started, cpuPct: round(cpuBusy(before, os.cpus()) * 100, 1) };
+}
+
+async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
+  const tools = await findFfmpeg();
+  if (!tools) throw new Error('ffmpeg not found: apt-get install ffmpeg');
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'martillo-bench-replay-'));
+  const work = path.join(dataDir, 'work');
+  mkdirSync(work, { recursive: true });
+  const database = await connectDatabase(databaseUrl ? { kind: 'postgresql', url: databaseUrl } : { kind: 'embedded', dir: path.join(dataDir, 'db') });
+  try {
+    await migrateDatabase(database);
+    const totalS = MINUTES * 60;
+    const segmentS = totalS / SEGMENTS;
+    const recordedStarted = performance.now();
+    const segments: { file: string; startedAt: number; durationMs: number }[] = [];
+    const showStart = Date.now() - 3_600_000;
+    for (let i = 0; i < SEGMENTS; i++) {
+      const file = path.join(work, `segment-${i}.webm`);
+      await recordSegment(tools, file, segmentS);
+      // A minute's pause between segments, which the replay leaves out.
+      segments.push({ file, startedAt: showStart + i * (segmentS * 1000 + 60_000), durationMs: (await probe(tools, file)).durationMs });
+    }
+    const recordingSeconds = round((performance.now() - recordedStarted) / 1000, 1);
+    const recordedMs = segments.reduce((sum, s) => sum + s.durationMs, 0);
+
+    // LOTS runs, back to back within each segment.
+    const perSegment = Math.ceil(LOTS / SEGMENTS);
+    const runs = Array.from({ length: LOTS }, (_, i) => {
+      const seg = segments[Math.floor(i / perSegment)] as (typeof segments)[number];
+      const slot = seg.durationMs / perSegment;
+      const openedAt = seg.startedAt + (i % perSegment) * slot;
+      return { auctionId: randomUUID(), openedAt, closedAt: openedAt + slot * 0.9 };
+    });
+    const spans = lotSpans(segments, runs);
+
+    const transcodes: Record<string, { speedX: number; wallS: number; machineCpuPct: number; durationMs: number; ok: boolean }> = {};
+    let replayFile = '';
+    for (const height of HEIGHTS) {
+      const output = path.join(work, `replay-${height}.mp4`);
+      const made = await timed(() => makeReplay(tools, { inputs: segments.map((s) => s.file), output, height }));
+      const media = await probe(tools, output);
+      transcodes[`${height}p`] = {
+        speedX: round(recordedMs / made.ms, 2),
+        wallS: round(made.ms / 1000, 1),
+        machineCpuPct: made.cpuPct,
+        durationMs: made.result.durationMs,
+        ok: media.video?.codec === 'h264' && media.video.height === height && media.audio?.codec === 'aac' && Math.abs(media.durationMs - recordedMs) <= 1000,
+      };
+      if (height === HEIGHTS[0]) replayFile = output;
+    }
+
+    const clipMs: number[] = [];
+    let clipsOk = true;
+    for (const [i, span] of spans.entries()) {
+      if (i % 2 === 1) continue;
+      const output = path.join(work, `clip-${i}.mp4`);
+      const cut = await timed(() => cutClip(tools, { input: replayFile, output, startMs: span.startMs, endMs: span.endMs }));
+      clipMs.push(cut.ms);
+      const expected = Math.min(span.endMs - span.startMs, 120_000);
+      clipsOk &&= Math.abs(cut.result.durationMs - expected) <= 1000;
+    }
+    clipMs.sort((a, b) => a - b);
+
+    // Serving: the replay through the server's own route, from local disk.
+    const config = loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent', DATA_DIR: dataDir, PORT: '0' }, { persistSecret: false });
+    const { app, ctx } = await buildApp({ config, database, logger: false, jobs: [] });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    let serving: Record<string, unknown> = {};
+    let rangesOk = true;
+    try {
+      const [seller] = await database.db
+        .insert(users)
+        .values({ email: `vende-${randomUUID()}@bench.mx` })
+        .returning({ id: users.id });
+      const [session] = await database.db
+        .insert(liveSessions)
+        .values({ title: 'Replay bench', sellerId: seller?.id as string, companyId: 'bench', scheduledAt: new Date(showStart), status: 'ended' })
+        .returning({ id: liveSessions.id });
+      const sessionId = session?.id as string;
+      const videoKey = `replays/${sessionId}/replay.mp4`;
+      await ctx.storage.putFile(videoKey, replayFile, 'video/mp4');
+      await database.db.insert(replays).values({ sessionId, status: 'ready', progress: 100, videoKey, durationMs: recordedMs, readyAt: new Date() });
+      const url = `${base}/api/live-sessions/${sessionId}/replay/video`;
+      const bytes = readFileSync(replayFile);
+      const size = bytes.length;
+
+      /** A Range request: ms to its first byte, and to `read` bytes of it, checked against the file. */
+      async function ranged(start: number, read: number) {
+        const t0 = performance.now();
+        const res = await fetch(url, { headers: { range: `bytes=${start}-` } });
+        const reader = res.body?.getReader();
+        let got = 0;
+        let firstByteMs: number | null = null;
+        const chunks: Buffer[] = [];
+        while (reader && got < read) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          firstByteMs ??= performance.now() - t0;
+          got += value.length;
+          chunks.push(Buffer.from(value));
+        }
+        const readMs = performance.now() - t0;
+        await reader?.cancel();
+        const head = Buffer.concat(chunks).subarray(0, Math.min(read, got));
+        rangesOk &&= res.status === 206 && head.equals(bytes.subarray(start, start + head.length));
+        return { firstByteMs: firstByteMs ?? readMs, readMs };
+      }
+
+      const first = await ranged(0, SEEK_READ_BYTES);
+      const seeks: number[] = [];
+      for (const span of spans) {
+        const at = Math.floor((span.startMs / recordedMs) * (size - 1));
+        seeks.push((await ranged(at, SEEK_READ_BYTES)).readMs);
+      }
+      seeks.sort((a, b) => a - b);
+      const past = await fetch(url, { headers: { range: `bytes=${size + 10}-` } });
+      rangesOk &&= past.status === 416;
+      serving = {
+        fileMb: round(size / 1024 / 1024, 1),
+        firstRequest: { firstByteMs: round(first.firstByteMs, 1), first256KbMs: round(first.readMs, 1) },
+        seekToChapterMs: { p50: round(percentile(seeks, 50) ?? 0, 1), max: round(seeks.at(-1) ?? 0, 1), target: TARGET_SEEK_MS },
+      };
+    } finally {
+      await app.close();
+    }
+
+    const consistency = {
+      transcodes: Object.values(transcodes).every((t) => t.ok),
+      clipsLastTheirLots: clipsOk,
+      chapters: spans.length === LOTS,
+      ranges: rangesOk,
+    };
+    return {
+      engine,
+      recording: { minutes: MINUTES, size: RECORD_SIZE, segments: SEGMENTS, lots: LOTS, recordedMs, madeInS: recordingSeconds },
+      transcodeSpeed: transcodes,
+      clipCutMs: { count: clipMs.length, p50: round(percentile(clipMs, 50) ?? 0, 0), max: round(clipMs.at(-1) ?? 0, 0) },
+      serving,
+      notMeasured: {
+        recordingCpuPct: 'the embedded SFU’s recorder is not built yet',
+        liveFirstKeyframeAndGlassToGlass: 'with and without recording: needs the recorder',
+        phoneFirstFrame: 'needs the replay page, not built yet (its first byte and seek are above)',
+      },
+      ffmpeg: tools.version,
+      consistency: { ok: Object.values(consistency).every(Boolean), ...consistency },
+    };
+  } finally {
+    await database.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await runOnEngines('replay', runOn);
