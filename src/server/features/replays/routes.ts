@@ -35,7 +35,6 @@ async function sendStored(
   const asked = rangeOf(req.headers.range, stat.size);
   reply.header('Accept-Ranges', 'bytes');
   reply.header('Cache-Control', opts.isPublic ? 'public, max-age=3600' : 'private, no-store');
-  reply.type(opts.contentType);
   if (asked.kind === 'unsatisfiable') {
     reply.header('Content-Range', `bytes */${stat.size}`);
     throw new AppError('RANGE_NOT_SATISFIABLE', messages.replays.rangeInvalid);
@@ -43,6 +42,7 @@ async function sendStored(
   const range = asked.kind === 'part' ? { start: asked.start, end: asked.end } : null;
   const read = await storage.readRange(opts.key, range);
   if (!read) throw new AppError('NOT_FOUND', messages.replays.notFound);
+  reply.type(opts.contentType);
   reply.header('Content-Length', String(read.end - read.start + 1));
   if (range) {
     reply.code(206);

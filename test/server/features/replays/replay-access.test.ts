@@ -137,6 +137,7 @@ describe('a show’s replay', () => {
       const res = await call(null, 'GET', `/api/live-sessions/${session.id}/replay/video`, undefined, { range });
       expect(res.statusCode).toBe(416);
       expect(res.headers['content-range']).toBe(`bytes */${VIDEO.length}`);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
       expect(res.json().error.message).toBe(messages.replays.rangeInvalid);
     },
   );
