@@ -95,11 +95,10 @@ export function screenFetches(screen: Screen): string[] {
       if (!isUuid(screen.auctionId)) return [];
       return [`/api/auctions/${screen.auctionId}`, `/api/auctions/${screen.auctionId}/bids?limit=${BID_PAGE_DEFAULT}`, '/api/me'];
     case 'live':
-      // The chat's latest lines too: every loaded show shows them, and on a phone they are the
-      // largest text of the first screen (Lighthouse's LCP), which would otherwise wait for the page's code.
-      return screen.sessionId && isUuid(screen.sessionId)
-        ? [`/api/live-sessions/${screen.sessionId}`, `/api/live-sessions/${screen.sessionId}/chat`, '/api/config', '/api/me']
-        : [];
+      // Not the chat's lines: the page reads them once it is in the show's room, so no line falls
+      // between the read and the room's events (src/web/api/chat.ts); an answer fetched with the HTML
+      // would be older than the join, and a line written in between would never show.
+      return screen.sessionId && isUuid(screen.sessionId) ? [`/api/live-sessions/${screen.sessionId}`, '/api/config', '/api/me'] : [];
     case 'pay':
       return isUuid(screen.paymentId) ? [`/api/pay/${screen.paymentId}`, '/api/config'] : [];
     default:

@@ -190,10 +190,10 @@ describe('GET of a screen path: its code and first API reads are preloaded', () 
       '<link rel="preload" as="fetch" crossorigin href="/api/config">',
       '<link rel="modulepreload" crossorigin href="/assets/pay-page-Ii99Jj00.js">',
     ]);
-    // The live page's chunk is not in this manifest: its session and its chat are still announced, nothing else.
+    // The live page's chunk is not in this manifest: its session is still announced, nothing else (not the
+    // chat, which is read once the page is in the show's room).
     expect(await preloadsAt(`/live/tienda/${sessionId}`)).toEqual([
       `<link rel="preload" as="fetch" crossorigin href="/api/live-sessions/${sessionId}">`,
-      `<link rel="preload" as="fetch" crossorigin href="/api/live-sessions/${sessionId}/chat">`,
       '<link rel="preload" as="fetch" crossorigin href="/api/config">',
       '<link rel="preload" as="fetch" crossorigin href="/api/me">',
     ]);
