@@ -41,6 +41,10 @@ interface FloodStart {
   sockets: number;
   seconds: number;
 }
+/** The child's word that its first subscription has gone: the flood's seconds count from there. */
+interface FloodUnderWay {
+  type: 'flooding';
+}
 interface FloodDone {
   type: 'done';
   sent: number;
@@ -60,6 +64,7 @@ export async function runFloodLoad(): Promise<void> {
   let sent = 0;
   let connectErrors = 0;
   let stopping = false;
+  let announced = false;
   const sockets: Socket[] = [];
   const loops: Promise<void>[] = [];
   for (let i = 0; i < start.sockets; i++) {
@@ -72,6 +77,10 @@ export async function runFloodLoad(): Promise<void> {
             // Every other socket also tries the watched show: the per-address cap must keep it free.
             const sessionId = i % 2 === 1 && round % 2 === 1 ? start.watched : start.flooded;
             sent++;
+            if (!announced) {
+              announced = true;
+              void sendToParent({ type: 'flooding' } satisfies FloodUnderWay);
+            }
             const ack = (await s
               .timeout(10_000)
               .emitWithAck('videoSubscribe', { sessionId, sdp: offer })
@@ -99,6 +108,9 @@ export async function runFloodLoad(): Promise<void> {
   ndc.cleanup();
   process.exit(0);
 }
+
+/** How long the flood's child may take to send its first subscription. */
+const FLOOD_START_LIMIT_MS = 60_000;
 
 /** Resident memory of a process, MB (VmRSS), or null when it is gone. */
 function rssMb(pid: number): number | null {
@@ -191,6 +203,16 @@ export async function runFlood(server: { base: string; pid: number }, opts: Floo
     load = opts.forkLoad();
     const start: FloodStart = { type: 'start', base, flooded, watched, sockets: opts.sockets, seconds: opts.seconds };
     load.send(start);
+    // The flood's seconds count from its first subscription, not from the fork: on a busy machine the
+    // child's own start (its code, its offer, its sockets) can take longer than a short flood lasts.
+    // A child that never gets a socket through still ends: the flood then reads as not sent.
+    const underWay = onceMessage<FloodUnderWay>(load, 'flooding').then(
+      () => true,
+      () => false,
+    );
+    let limit: NodeJS.Timeout | undefined;
+    await Promise.race([underWay, new Promise<void>((resolve) => (limit = setTimeout(resolve, FLOOD_START_LIMIT_MS)))]);
+    clearTimeout(limit);
     const began = performance.now();
     let peak = before ?? 0;
     const sampler = setInterval(() => {
