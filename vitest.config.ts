@@ -31,6 +31,9 @@ const serverSuite = (name: string, engine: 'pglite' | 'postgresql') => ({
             'test/server/features/replays/media/**',
             'test/server/features/replays/timeline.test.ts',
             'test/server/providers/storage/{local,s3,video-keys}.test.ts',
+            // The synthetic publisher's real media (ffmpeg, then parsed) and the recorder's ports use no database.
+            'test/server/providers/video/synthetic-media.test.ts',
+            'test/server/features/replays/udp-ports.test.ts',
           ]
         : []),
     ],

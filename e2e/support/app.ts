@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import { type JobName, jobs } from '../../src/server/jobs.js';
 import { startTestServer, type TestServer } from '../../test/support/server.js';
 import { launchBrowser } from './browser.js';
 
@@ -12,9 +13,16 @@ export const webDir = process.env.E2E_WEB_DIR ? path.resolve(process.env.E2E_WEB
 
 export type E2eApp = TestServer;
 
-/** The whole product (API, web app, Socket.IO, every background job) on a free port, on a fresh database. */
-export function startE2eApp(env: Record<string, string> = {}): Promise<E2eApp> {
-  return startTestServer({ env, webDir, jobs: 'all' });
+/**
+ * Every background job but recording and making replays, which a spec about replays names: ffmpeg
+ * copying each test show's camera, then transcoding it once the show ends, would cost the suite
+ * minutes for what test/server/features/replays/ checks with a real SFU and ffmpeg.
+ */
+export const E2E_JOBS: readonly JobName[] = jobs.map((job) => job.name).filter((name) => name !== 'recorder' && name !== 'replays');
+
+/** The whole product (API, web app, Socket.IO, the background jobs of E2E_JOBS unless told) on a free port, on a fresh database. */
+export function startE2eApp(env: Record<string, string> = {}, opts: { jobs?: readonly JobName[] | 'all' } = {}): Promise<E2eApp> {
+  return startTestServer({ env, webDir, jobs: opts.jobs ?? E2E_JOBS });
 }
 
 /** The usual spec setup: the product on a fresh database and a browser, both closed after the file. */

@@ -281,7 +281,13 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   }
 
   // Everything that runs by itself: the event reactions, then the jobs (jobs.ts, reactions.ts).
-  const uninstallReactions = installReactions(publisher, { db: database.db, publisher, bidding: ctx.bidding, chat: createChatPresenter(config.sessionSecret) });
+  const uninstallReactions = installReactions(publisher, {
+    db: database.db,
+    publisher,
+    bidding: ctx.bidding,
+    video,
+    chat: createChatPresenter(config.sessionSecret),
+  });
   running = startJobs(jobRegistry, opts.jobs ?? 'all', jobDeps);
 
   // Shutdown: new requests get 503, requests in flight finish, then the sockets close (an open

@@ -12,7 +12,14 @@ import { startViewerSampler } from './features/payments/show-summary/sampler.js'
 import { startPaymentExpiry } from './features/payments/unpaid/expiry.js';
 import { PUSH_SENDER_MAX_SLEEP_MS, startPushSender } from './features/push/index.js';
 import { REHEARSAL_TICK_MS, startRehearsalDriver } from './features/rehearsal/rehearsal-driver.js';
-import { REPLAY_RETENTION_EVERY_MS, REPLAYS_EVERY_MS, startReplayMaker, startReplayRetention } from './features/replays/index.js';
+import {
+  RECORDER_EVERY_MS,
+  REPLAY_RETENTION_EVERY_MS,
+  REPLAYS_EVERY_MS,
+  startRecorder,
+  startReplayMaker,
+  startReplayRetention,
+} from './features/replays/index.js';
 import { type JobStatus, type PassLoop, type PassStatus, startPassLoop } from './pass-loop.js';
 import { deleteExpiredSessions } from './sessions/store.js';
 
@@ -115,6 +122,13 @@ export const jobs = [
       "A show's followers and bookmarkers told once when it goes live (bookmarkers 15 minutes before too): the bell and push deliveries, in batches.",
     everyMs: SHOW_ALERTS_EVERY_MS,
     start: ({ ctx, log, bulk }) => startShowAlerts({ db: ctx.db, log, publish: publishOf(ctx), bulk }),
+  },
+  {
+    name: 'recorder',
+    description:
+      "Records each live show whose seller publishes through this instance's embedded SFU (*Grabar el show*): ffmpeg writes the media as it came, a segment per start or resume.",
+    everyMs: RECORDER_EVERY_MS,
+    start: ({ ctx, log }) => startRecorder({ db: ctx.db, tap: ctx.video.tap ?? null, config: ctx.config.replays, log }),
   },
   {
     name: 'replays',

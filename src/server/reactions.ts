@@ -21,7 +21,7 @@ export interface Reaction<T extends DomainEventType = DomainEventType> {
 }
 
 /** What the reactions are installed with. */
-export type ReactionDeps = Pick<AppContext, 'db' | 'publisher' | 'bidding'> & {
+export type ReactionDeps = Pick<AppContext, 'db' | 'publisher' | 'bidding' | 'video'> & {
   /** The chat's presenter (its lines' pseudonyms). */
   chat: ChatPresenter;
 };
@@ -54,6 +54,14 @@ export const reactions: readonly RegisteredReaction[] = [
     event: 'lotTimerSet',
     description: "A lot goes on the block: its line in the show's chat.",
     handle: (deps, event) => announceLotOpened({ db: deps.db, publisher: deps.publisher, present: deps.chat }, event),
+  }),
+  reaction({
+    name: 'recording-keyframe',
+    event: 'lotTimerSet',
+    description: "A lot goes on the block in a recorded show: the seller's camera is asked for a keyframe, so the lot's clip starts on a whole picture.",
+    handle: async (deps, event) => {
+      await deps.video.tap?.keyframe(event.timer.sessionId);
+    },
   }),
   reaction({
     name: 'chat-lot-finished',

@@ -41,6 +41,7 @@ describe('the jobs registry', () => {
       'viewer-sampler',
       'publisher-watch',
       'show-alerts',
+      'recorder',
       'replays',
       'replay-retention',
       'session-sweep',

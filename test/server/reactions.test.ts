@@ -35,8 +35,8 @@ describe('the reactions registry', () => {
       },
     };
     const uninstall = installReactions(publisher as never, {} as never);
-    expect(subscribed).toEqual(['auctionClosed', 'lotTimerSet', 'lotFinished', 'sessionChanged']);
-    expect(reactions.map((r) => r.name)).toEqual(['lot-finished', 'chat-lot-opened', 'chat-lot-finished', 'rehearsal-restore']);
+    expect(subscribed).toEqual(['auctionClosed', 'lotTimerSet', 'lotTimerSet', 'lotFinished', 'sessionChanged']);
+    expect(reactions.map((r) => r.name)).toEqual(['lot-finished', 'chat-lot-opened', 'recording-keyframe', 'chat-lot-finished', 'rehearsal-restore']);
     for (const r of reactions) expect(r.description.length, r.name).toBeGreaterThan(10);
     uninstall();
     expect(unsubscribed).toBe(reactions.length);

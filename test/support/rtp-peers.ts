@@ -2,12 +2,14 @@ import ndc, { type PeerConnection, type Track } from 'node-datachannel';
 import type { Socket } from 'socket.io-client';
 import type { VideoPublishAck, VideoSubscribeAck } from '../../src/domain/video.js';
 import { isVp8KeyframeStart } from '../../src/server/providers/video/sfu/sdp.js';
+import { type SyntheticMedia, vp8RtpPayloads } from './synthetic-media.js';
 import { eventually, sleep } from './wait.js';
 
 /**
  * Synthetic WebRTC peers for the embedded SFU's tests: real libdatachannel peers (ICE, DTLS-SRTP)
  * bound to 127.0.0.1, signalled over a real Socket.IO client, exchanging RTP shaped like a
- * browser's (VP8 with its payload descriptor, Opus) without encoding anything.
+ * browser's (VP8 with its payload descriptor, Opus) without encoding anything, or, when a test
+ * needs to decode what went through (a recording), real VP8 and Opus (test/support/synthetic-media.ts).
  */
 
 // Payload types other than the SFU's own (96, 111), so a test sees that it rewrites them.
@@ -78,6 +80,10 @@ export interface SyntheticPublisher {
   /** REMB packets received (RTCP PSFB FMT 15). */
   rembs: number;
   keyframesSent: number;
+  /**
+   * Video frames sent. Without real media each is one RTP packet; with it a frame can take
+   * several, and this still counts frames, so a test reads it the same way either way.
+   */
   packetsSent: number;
   /** Also a keyframe every this many frames (25 a second); 0: only when asked. */
   keyframeEvery: number;
@@ -85,14 +91,28 @@ export interface SyntheticPublisher {
   close(): void;
 }
 
+export interface PublishOptions {
+  /**
+   * Real VP8 frames and Opus packets to send (looping) instead of the fake payloads, for a test
+   * that decodes what the SFU forwards or records (makeSyntheticMedia).
+   */
+  media?: SyntheticMedia;
+}
+
 /**
  * Publishes through `socket`: offers sendonly VP8 + Opus, and once connected sends 25 video
- * packets and 50 audio packets a second. The first frame is a keyframe; later ones only when the
+ * frames and 50 audio packets a second. The first frame is a keyframe; later ones only when the
  * SFU asks (PLI/FIR), so a viewer's keyframe proves the request reached the publisher, or every
- * `keyframeEvery` frames when a test sets it.
+ * `keyframeEvery` frames when a test sets it. With `opts.media` the frames are real: a keyframe
+ * asked for is the media's next one (skipping the frames before it), and the media's own
+ * keyframes are sent (and counted) where they fall too.
  */
-export async function publishSynthetic(socket: Socket, sessionId: string): Promise<{ ack: VideoPublishAck; publisher: SyntheticPublisher | null }> {
-  return withRetry(() => publishOnce(socket, sessionId));
+export async function publishSynthetic(
+  socket: Socket,
+  sessionId: string,
+  opts: PublishOptions = {},
+): Promise<{ ack: VideoPublishAck; publisher: SyntheticPublisher | null }> {
+  return withRetry(() => publishOnce(socket, sessionId, opts));
 }
 
 /**
@@ -140,7 +160,12 @@ async function withRetry<T>(attempt: () => Promise<T>): Promise<T> {
   }
 }
 
-async function publishOnce(socket: Socket, sessionId: string): Promise<{ ack: VideoPublishAck; publisher: SyntheticPublisher | null }> {
+async function publishOnce(socket: Socket, sessionId: string, opts: PublishOptions): Promise<{ ack: VideoPublishAck; publisher: SyntheticPublisher | null }> {
+  const { media } = opts;
+  // Checked before anything opens: with no keyframe to jump to, a viewer could never start decoding.
+  if (media && (media.audio.length === 0 || !media.video.some((frame) => frame.keyframe))) {
+    throw new Error('synthetic media needs Opus packets and at least one VP8 keyframe');
+  }
   const pc = new ndc.PeerConnection('synthetic-pub', BIND);
   const video = new ndc.Video('0', 'SendOnly');
   video.addVideoCodec(PUB.video.pt, 'VP8');
@@ -180,16 +205,41 @@ async function publishOnce(socket: Socket, sessionId: string): Promise<{ ack: Vi
   let tick = 0;
   let videoSeq = 1000;
   let audioSeq = 5000;
+  // Where the real media's next frame and packet are.
+  let videoAt = 0;
+  let audioAt = 0;
   const timer = setInterval(() => {
     tick++;
-    if (audioTrack.isOpen()) audioTrack.sendMessageBinary(rtp(PUB.audio.pt, audioSeq++, tick * 960, PUB.audio.ssrc, Buffer.alloc(60, 0xaa), false));
+    // Audio: 20 ms a packet, so its 48 kHz timestamp moves 960 a tick.
+    if (audioTrack.isOpen()) {
+      let sound: Buffer = Buffer.alloc(60, 0xaa);
+      if (media) {
+        sound = media.audio[audioAt] as Buffer;
+        audioAt = (audioAt + 1) % media.audio.length;
+      }
+      audioTrack.sendMessageBinary(rtp(PUB.audio.pt, audioSeq++, tick * 960, PUB.audio.ssrc, sound, false));
+    }
+    // Video: a frame every other tick (25 fps), so its 90 kHz timestamp moves 3600 a frame.
     if (tick % 2 !== 0 || !videoTrack.isOpen()) return;
-    // VP8 payload descriptor S=1 PID=0, then the payload header whose low bit is 0 on a keyframe.
     const keyframe = wantKeyframe || (me.keyframeEvery > 0 && me.packetsSent % me.keyframeEvery === 0);
     wantKeyframe = false;
-    if (keyframe) me.keyframesSent++;
-    const payload = Buffer.concat([Buffer.from([0x10, keyframe ? 0x00 : 0x01]), Buffer.alloc(400, 0x55)]);
-    videoTrack.sendMessageBinary(rtp(PUB.video.pt, videoSeq++, tick * 1800, PUB.video.ssrc, payload, true));
+    if (!media) {
+      // VP8 payload descriptor S=1 PID=0, then the payload header whose low bit is 0 on a keyframe.
+      if (keyframe) me.keyframesSent++;
+      const payload = Buffer.concat([Buffer.from([0x10, keyframe ? 0x00 : 0x01]), Buffer.alloc(400, 0x55)]);
+      videoTrack.sendMessageBinary(rtp(PUB.video.pt, videoSeq++, tick * 1800, PUB.video.ssrc, payload, true));
+      me.packetsSent++;
+      return;
+    }
+    // A real encoder answers a keyframe request with a new one; looping media can only skip ahead to its next.
+    if (keyframe) while (!media.video[videoAt]?.keyframe) videoAt = (videoAt + 1) % media.video.length;
+    const frame = media.video[videoAt] as SyntheticMedia['video'][number];
+    videoAt = (videoAt + 1) % media.video.length;
+    if (frame.keyframe) me.keyframesSent++;
+    const payloads = vp8RtpPayloads(frame.data);
+    payloads.forEach((payload, i) => {
+      videoTrack.sendMessageBinary(rtp(PUB.video.pt, videoSeq++, tick * 1800, PUB.video.ssrc, payload, i === payloads.length - 1));
+    });
     me.packetsSent++;
   }, 20);
   function close() {

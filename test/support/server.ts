@@ -31,7 +31,7 @@ export async function startTestServer(
     /**
      * The background jobs this server runs (src/server/jobs.ts): none unless the test names them
      * (`jobs: ['closing']`), so no job takes rows a test is driving by hand. The browser tests'
-     * app runs them all, as production does.
+     * app runs them all but recording and making replays (e2e/support/app.ts).
      */
     jobs?: readonly JobName[] | 'all';
   } = {},

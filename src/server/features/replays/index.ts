@@ -4,5 +4,6 @@
  */
 export { makeNextReplay, REPLAYS_EVERY_MS, startReplayMaker } from './maker.js';
 export { findFfmpeg, replaysLine } from './media/index.js';
+export { RECORDER_EVERY_MS, startRecorder } from './recorder.js';
 export { deleteExpiredReplays, REPLAY_RETENTION_EVERY_MS, startReplayRetention } from './retention.js';
 export { replaysRoutes } from './routes.js';

@@ -19,8 +19,9 @@ import { type LotRun, lotSpans, type RecordedSegment } from './timeline.js';
  * The `replays` job: a show that ended with a recording becomes its replay, one at a time per
  * instance, at the lowest priority (`nice`), so a show that is live meanwhile keeps the cores.
  *
- * 1. A recording whose show ended is marked 'processing' (a recorder that died leaves its show's
- *    row 'recording'; the show's end is what counts).
+ * 1. A recording whose show ended is marked 'processing' once none of its segments is still being
+ *    written (recorder.ts closes each as its ffmpeg finishes; a server that died mid-show closes
+ *    its host's leftovers when it starts again).
  * 2. One replay is taken under FOR UPDATE SKIP LOCKED with a lease that each progress report
  *    renews: a server that stops mid-way lets the lease run out and the next pass (of any instance
  *    on the machine that holds the files) starts it again. Its segments are joined into one
@@ -65,7 +66,9 @@ export async function noteEndedRecordings(db: Db): Promise<void> {
   await db.execute(sql`
     update replays r set status = 'processing', progress = 0, updated_at = now()
     from live_sessions s
-    where s.id = r.session_id and r.status = 'recording' and s.status = 'ended'`);
+    where s.id = r.session_id and r.status = 'recording' and s.status = 'ended'
+      -- A recorder still finishing its file (the show ended a moment ago) closes its segment first.
+      and not exists (select 1 from recording_segments g where g.session_id = r.session_id and g.ended_at is null)`);
 }
 
 async function claim(db: Db, host: string): Promise<string | null> {

@@ -9,7 +9,7 @@ import { rooms } from '../../realtime/rooms.js';
 import type { RealtimeSocket } from '../../realtime/types.js';
 import { offerProblem } from './sfu/offer-check.js';
 import { createSfuSupervisor, SfuRequestError, type SfuSupervisor } from './sfu/supervisor.js';
-import { type VideoProvider, type VideoProviderDeps, VideoUnavailableError } from './types.js';
+import { type MediaTap, type MediaTapEvent, type VideoProvider, type VideoProviderDeps, VideoUnavailableError } from './types.js';
 import { createViewerPeers } from './viewer-peers.js';
 
 /** Peers one socket may watch at once (a live page and its preview); more is a scraper. */
@@ -47,6 +47,8 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
   const publishers = new Map<string, PublisherState>();
   const sockets = new Map<string, SocketVideo>();
   const epochs = new Map<string, number>();
+  /** The recorder's listeners (MediaTap.subscribe); one that throws does not stop the others. */
+  const tapListeners = new Set<(event: MediaTapEvent) => void>();
 
   const sfu: SfuSupervisor = createSfuSupervisor({
     config: {
@@ -65,6 +67,7 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
       // Announced before the viewers' room holds go, so a page that only subscribed hears it too.
       for (const sessionId of had) announce(sessionId, false, 'restart');
       viewers.forgetAll();
+      tell({ type: 'restart' });
     },
     onEvent(event) {
       if (event.t === 'publisherState') {
@@ -76,6 +79,8 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
         } else if (event.state === 'failed' || event.state === 'closed') {
           dropPublisher(event.room, 'lost');
         }
+      } else if (event.t === 'recordStarted') {
+        tell({ type: 'started', sessionId: event.room, pubId: event.pubId, at: event.at });
       } else if (event.t === 'viewerState') {
         if (event.state === 'connected') viewers.connected(event.peerId);
         else if (event.state === 'failed' || event.state === 'closed') viewers.forget(event.peerId);
@@ -98,7 +103,41 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
   function announce(sessionId: string, live: boolean, reason?: VideoPublisherEvent['reason']): void {
     const event: VideoPublisherEvent = { sessionId, live, epoch: nextEpoch(sessionId), ...(reason ? { reason } : {}) };
     realtime.toSession(sessionId, 'videoPublisher', event);
+    tell({ type: 'publisher', sessionId });
   }
+
+  function tell(event: MediaTapEvent): void {
+    for (const listener of tapListeners) {
+      try {
+        listener(event);
+      } catch (err) {
+        log.error({ err }, 'a recording listener failed');
+      }
+    }
+  }
+  const tap: MediaTap = {
+    publishing: () => new Map([...publishers].filter(([, p]) => p.live).map(([sessionId, p]) => [sessionId, p.pubId])),
+    async record(sessionId, pubId, ports) {
+      if (publishers.get(sessionId)?.pubId !== pubId || !sfu.isUp()) return false;
+      try {
+        await sfu.request({ t: 'record', room: sessionId, pubId, ports });
+        return true;
+      } catch (err) {
+        if (err instanceof SfuRequestError && err.code === 'not_publishing') return false;
+        throw err;
+      }
+    },
+    async stop(sessionId) {
+      if (sfu.isUp()) await sfu.request({ t: 'stopRecord', room: sessionId });
+    },
+    async keyframe(sessionId) {
+      if (sfu.isUp() && publishers.has(sessionId)) await sfu.request({ t: 'keyframe', room: sessionId });
+    },
+    subscribe(listener) {
+      tapListeners.add(listener);
+      return () => tapListeners.delete(listener);
+    },
+  };
 
   function stateOf(socket: RealtimeSocket): SocketVideo {
     let s = sockets.get(socket.id);
@@ -267,6 +306,7 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
 
   return {
     name: 'embedded',
+    tap,
     // The browser reaches the SFU over WebRTC only (no HTTP or WebSocket origin of its own).
     cspConnectSrc: [],
     async grant(_sessionId: string, role: VideoRole) {

@@ -30,9 +30,34 @@ export interface VideoProvider {
    */
   hasPublisher(sessionId: string): Promise<boolean | null>;
   close(): Promise<void>;
+  /** The embedded SFU's copy of each show's media to a recorder on this machine; the other providers record on their own side. */
+  readonly tap?: MediaTap;
   /** For tests and benches: the embedded SFU's child process id (null while it is down) and its counters. */
   debug?: { workerPid(): number | null; stats(): Promise<unknown> };
 }
+
+/**
+ * A show's media as the SFU receives it, copied (not re-encoded) to a recorder listening on
+ * loopback UDP ports: what features/replays/recorder.ts records with ffmpeg.
+ */
+export interface MediaTap {
+  /** Each session whose publisher is connected through this instance now → that publisher's id (a new one after a reload). */
+  publishing(): Map<string, string>;
+  /** Copies `pubId`'s media to `ports`, from its next keyframe; false when it is not the session's publisher (any more). */
+  record(sessionId: string, pubId: string, ports: { video: number; audio: number }): Promise<boolean>;
+  /** Stops the session's copy (nothing when there is none). */
+  stop(sessionId: string): Promise<void>;
+  /** Asks the recorded publisher for a keyframe (a lot begins): nothing when the session is not recorded. */
+  keyframe(sessionId: string): Promise<void>;
+  /** Publishers coming and going, a copy's first keyframe (its clock's zero), the SFU restarting: answers the unsubscribe. */
+  subscribe(listener: (event: MediaTapEvent) => void): () => void;
+}
+
+export type MediaTapEvent =
+  | { type: 'publisher'; sessionId: string }
+  | { type: 'started'; sessionId: string; pubId: string; at: number }
+  /** The SFU's process died: every copy ended with it. */
+  | { type: 'restart' };
 
 export class VideoUnavailableError extends Error {
   override name = 'VideoUnavailableError';

@@ -9,7 +9,7 @@ export const POSTER_MAX_WIDTH = 1280;
 
 /**
  * Writes one JPEG frame of `input` taken at `atMs`, at most POSTER_MAX_WIDTH wide. A time past the
- * end takes the middle frame instead, so a short replay still gets its poster.
+ * end, or past the last picture, takes the middle frame instead (or the first), so a short replay still gets its poster.
  */
 export async function makePoster(
   tools: FfmpegTools,
@@ -21,8 +21,29 @@ export async function makePoster(
   if (!Number.isFinite(opts.atMs) || opts.atMs < 0) throw new RangeError(`atMs must be a time from 0 (got ${opts.atMs})`);
   const info = await probe(tools, opts.input, { signal: opts.signal });
   if (!info.video) throw new MediaError('the file has no video to take a poster from');
-  const atMs = info.durationMs > 0 && opts.atMs >= info.durationMs ? info.durationMs / 2 : opts.atMs;
+  const middle = info.durationMs / 2;
+  const atMs = info.durationMs > 0 && opts.atMs >= info.durationMs ? middle : opts.atMs;
+  // The file's last picture can come before its length (its sound runs on): then the middle, then the first.
+  const times = [...new Set([atMs, ...(info.durationMs > 0 ? [middle] : []), 0])];
+  for (const [i, time] of times.entries()) {
+    try {
+      await posterAt(tools, opts, input, nice, time);
+      return;
+    } catch (err) {
+      if (!(err instanceof NoFrameError) || i === times.length - 1) throw err;
+    }
+  }
+}
 
+class NoFrameError extends MediaError {}
+
+async function posterAt(
+  tools: FfmpegTools,
+  opts: { input: string; output: string; signal?: AbortSignal },
+  input: string,
+  nice: number,
+  atMs: number,
+): Promise<void> {
   await writeAtomically(opts.output, async (temp) => {
     const args = [
       ...FFMPEG_COMMON,
@@ -47,6 +68,6 @@ export async function makePoster(
     ];
     await runMedia(tools.ffmpeg, args, { nice, signal: opts.signal, paths: [opts.input, temp] });
     const written = await stat(temp).catch(() => null);
-    if (!written || written.size === 0) throw new MediaError('ffmpeg found no frame to make the poster from');
+    if (!written || written.size === 0) throw new NoFrameError('ffmpeg found no frame to make the poster from');
   });
 }

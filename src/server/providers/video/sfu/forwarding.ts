@@ -6,6 +6,7 @@
  */
 
 import { isOpen } from './connection.js';
+import { copyToTap } from './recording-tap.js';
 import type { Counters, Kind, Publisher, Room, Viewer } from './rooms.js';
 import { isRtcp, isVp8KeyframeStart } from './sdp.js';
 
@@ -51,6 +52,7 @@ export function forward(counters: Counters, r: Room, pub: Publisher, kind: Kind,
   packet.writeUInt32BE(out.ssrc, 8);
   const keyframe = kind === 'video' && isVp8KeyframeStart(packet);
   if (kind === 'video') pub.gop.push(packet, keyframe, Date.now());
+  if (r.tap && copyToTap(r, pub.id, kind, packet, keyframe)) counters.rtpRecorded++;
   retypedCopies.clear();
   for (const v of r.viewers.values()) {
     const target = v.tracks[kind];
@@ -71,7 +73,9 @@ export function forward(counters: Counters, r: Room, pub: Publisher, kind: Kind,
   }
 }
 
+/** A viewer, or the recorder, still waits for its first keyframe. */
 function someoneWaits(r: Room): boolean {
+  if (r.tap && !r.tap.started && r.tap.pubId === r.publisher?.id) return true;
   for (const v of r.viewers.values()) if (v.ready && v.waitingKeyframe) return true;
   return false;
 }

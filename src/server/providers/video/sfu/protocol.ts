@@ -28,7 +28,17 @@ export type SfuRequest =
   | { t: 'leave'; id: number; peerId: string }
   /** Ends the room's publisher and every viewer. */
   | { t: 'endRoom'; id: number; room: string }
-  | { t: 'stats'; id: number };
+  | { t: 'stats'; id: number }
+  /**
+   * Copies `pubId`'s media in `room`, from its next keyframe, to a recorder listening on these
+   * loopback UDP ports (recording-tap.ts); replaces the room's earlier copy. 'not_publishing'
+   * when `pubId` is not the room's publisher any more.
+   */
+  | { t: 'record'; id: number; room: string; pubId: string; ports: { video: number; audio: number } }
+  /** Stops the room's copy (no error when there is none). */
+  | { t: 'stopRecord'; id: number; room: string }
+  /** Asks the room's publisher for a keyframe, while its media is recorded (a lot begins: its clip starts on it). */
+  | { t: 'keyframe'; id: number; room: string };
 
 export type SfuErrorCode = 'invalid' | 'not_publishing' | 'failed';
 
@@ -40,7 +50,9 @@ export type SfuEvent =
   | { t: 'ready'; pid: number }
   /** A publisher's peer connection changed state ('connected', 'failed', 'closed', …). */
   | { t: 'publisherState'; room: string; pubId: string; state: string }
-  | { t: 'viewerState'; room: string; peerId: string; state: string };
+  | { t: 'viewerState'; room: string; peerId: string; state: string }
+  /** A recording's first packet (a keyframe) went to its recorder at `at` (epoch ms): where the recording's clock starts. */
+  | { t: 'recordStarted'; room: string; pubId: string; at: number };
 
 export type SfuMessage = SfuReply | SfuEvent;
 
@@ -54,4 +66,6 @@ export interface SfuStats {
   pliFromViewers: number;
   /** Viewers whose video began with the cached group of pictures instead of a keyframe request. */
   gopReplays: number;
+  /** Packets copied to recorders. */
+  rtpRecorded: number;
 }

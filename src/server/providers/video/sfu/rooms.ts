@@ -7,6 +7,7 @@ import type { PeerConnection, Track } from 'node-datachannel';
 import { closePc } from './connection.js';
 import type { GopCache } from './gop.js';
 import type { SfuEvent, SfuStats, SfuWorkerConfig } from './protocol.js';
+import { closeTap, type RecordingTap } from './recording-tap.js';
 import { type CandidatePolicy, candidatePolicy } from './remote-candidates.js';
 
 export type Kind = 'video' | 'audio';
@@ -52,6 +53,8 @@ export interface Room {
   id: string;
   publisher: Publisher | null;
   viewers: Map<string, Viewer>;
+  /** Its publisher's media copied to a recorder (recording-tap.ts), while the show is recorded. */
+  tap: RecordingTap | null;
 }
 
 export type Counters = Omit<SfuStats, 'rooms' | 'publishers' | 'viewers'>;
@@ -75,7 +78,7 @@ export function createSfu(config: SfuWorkerConfig, emit: (event: SfuEvent) => vo
     emit,
     rooms: new Map(),
     viewers: new Map(),
-    counters: { rtpIn: 0, rtpOut: 0, keyframeRequests: 0, pliFromViewers: 0, gopReplays: 0 },
+    counters: { rtpIn: 0, rtpOut: 0, keyframeRequests: 0, pliFromViewers: 0, gopReplays: 0, rtpRecorded: 0 },
   };
 }
 
@@ -83,14 +86,16 @@ export function createSfu(config: SfuWorkerConfig, emit: (event: SfuEvent) => vo
 export function ensureRoom(sfu: Sfu, id: string): Room {
   let r = sfu.rooms.get(id);
   if (!r) {
-    r = { id, publisher: null, viewers: new Map() };
+    r = { id, publisher: null, viewers: new Map(), tap: null };
     sfu.rooms.set(id, r);
   }
   return r;
 }
 
 export function dropRoomIfEmpty(sfu: Sfu, r: Room): void {
-  if (!r.publisher && r.viewers.size === 0) sfu.rooms.delete(r.id);
+  if (r.publisher || r.viewers.size > 0) return;
+  closeTap(r);
+  sfu.rooms.delete(r.id);
 }
 
 /** Stops the publisher's timers and closes its connection; the caller takes it out of its room. */
@@ -133,6 +138,7 @@ export function endRoom(sfu: Sfu, roomId: string): void {
   if (!r) return;
   if (r.publisher) endPublisher(r.publisher);
   r.publisher = null;
+  closeTap(r);
   for (const v of [...r.viewers.values()]) endViewer(sfu, v);
   sfu.rooms.delete(roomId);
 }

@@ -12,8 +12,10 @@
 import ndc from 'node-datachannel';
 import { SfuError } from './connection.js';
 import { guard, keepServing, report } from './faults.js';
+import { requestKeyframe } from './forwarding.js';
 import type { SfuEvent, SfuReply, SfuRequest, SfuStats, SfuWorkerConfig } from './protocol.js';
 import { publish } from './publish.js';
+import { closeTap, openTap } from './recording-tap.js';
 import { createSfu, endRoom, leave } from './rooms.js';
 import { subscribe } from './subscribe.js';
 
@@ -43,11 +45,15 @@ function stats(): SfuStats {
 }
 
 const isText = (...values: unknown[]) => values.every((value) => typeof value === 'string');
+const isPort = (value: unknown) => Number.isInteger(value) && (value as number) > 0 && (value as number) < 65536;
 
 async function handle(req: SfuRequest): Promise<SfuReply> {
   // The server sends well-formed requests; a malformed one is still only refused.
   if (req.t === 'publish' && !isText(req.room, req.pubId)) throw new SfuError('invalid', 'bad publish request');
   if (req.t === 'subscribe' && !isText(req.room, req.peerId)) throw new SfuError('invalid', 'bad subscribe request');
+  if (req.t === 'record' && !(isText(req.room, req.pubId) && isPort(req.ports?.video) && isPort(req.ports?.audio)))
+    throw new SfuError('invalid', 'bad record request');
+  if ((req.t === 'stopRecord' || req.t === 'keyframe') && !isText(req.room)) throw new SfuError('invalid', `bad ${req.t} request`);
   switch (req.t) {
     case 'publish':
       return { t: 'reply', id: req.id, ok: true, sdp: await publish(sfu, { roomId: req.room, pubId: req.pubId, sdp: req.sdp }) };
@@ -66,6 +72,25 @@ async function handle(req: SfuRequest): Promise<SfuReply> {
       return { t: 'reply', id: req.id, ok: true };
     case 'stats':
       return { t: 'reply', id: req.id, ok: true, stats: stats() };
+    case 'record': {
+      const r = sfu.rooms.get(req.room);
+      if (!r?.publisher || r.publisher.id !== req.pubId) throw new SfuError('not_publishing', 'nobody publishes there');
+      const { room, pubId } = req;
+      openTap(r, { pubId, ports: req.ports, onStart: (at) => send({ t: 'recordStarted', room, pubId, at }) });
+      // The copy starts at a keyframe: ask for one now rather than wait for the encoder's next.
+      requestKeyframe(sfu.counters, r);
+      return { t: 'reply', id: req.id, ok: true };
+    }
+    case 'stopRecord': {
+      const r = sfu.rooms.get(req.room);
+      if (r) closeTap(r);
+      return { t: 'reply', id: req.id, ok: true };
+    }
+    case 'keyframe': {
+      const r = sfu.rooms.get(req.room);
+      if (r?.tap && r.publisher?.id === r.tap.pubId) requestKeyframe(sfu.counters, r);
+      return { t: 'reply', id: req.id, ok: true };
+    }
     default:
       throw new SfuError('invalid', 'unknown request');
   }

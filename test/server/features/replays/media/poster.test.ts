@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FfmpegTools, makePoster, POSTER_MAX_WIDTH, probe } from '../../../../../src/server/features/replays/media/index.js';
-import { makeSegment, makeTempDir, nice, requireTools } from './fixtures.js';
+import { ffmpeg, makeSegment, makeTempDir, nice, requireTools } from './fixtures.js';
 
 let tools: FfmpegTools;
 let dir: string;
@@ -40,6 +40,32 @@ describe("making a replay's poster", () => {
   it('takes the middle frame when asked for a time past the end', async () => {
     const output = path.join(dir, 'late.jpg');
     await makePoster(tools, { input: small, output, atMs: 60_000, nice });
+    expect((await readFile(output)).subarray(0, 3)).toEqual(JPEG_MAGIC);
+  });
+
+  it('takes an earlier frame when the time asked for is after the last picture (the sound runs on)', async () => {
+    // One second of pictures in three seconds of sound: 2.5 s and the middle are inside the file, past its last frame.
+    const input = path.join(dir, 'sound-runs-on.mp4');
+    await ffmpeg(tools, [
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=320x180:rate=10:duration=1',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=48000:duration=3',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-c:a',
+      'aac',
+      input,
+    ]);
+    expect((await probe(tools, input)).durationMs).toBeGreaterThan(2500);
+    const output = path.join(dir, 'after-the-pictures.jpg');
+    await makePoster(tools, { input, output, atMs: 2500, nice });
     expect((await readFile(output)).subarray(0, 3)).toEqual(JPEG_MAGIC);
   });
 
