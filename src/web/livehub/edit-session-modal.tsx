@@ -14,7 +14,7 @@ import { HUB_WINDOW } from './hub-windows';
 import { LotsPanel } from './lots-panel';
 import { WindowAutoAdvance } from './phone/phone-sheet';
 import { mexicoDateOf } from './schedule';
-import { TitleAndDateFields, useFieldError, WhatsappField } from './session-fields';
+import { RecordingSwitch, TitleAndDateFields, useFieldError, WhatsappField } from './session-fields';
 import { canSaveSession, type EditSessionValues, editValuesFrom, type FieldErrors, parseEditSession } from './session-form';
 
 interface EditSessionModalProps {
@@ -198,6 +198,12 @@ function EditForm({ detail, onClose, onDirtyChange }: { detail: LiveSessionData;
             <Alert color="red" variant="light" role="alert">
               {t('livehub.errors.whatsappInvalid')}
             </Alert>
+          )}
+          <RecordingSwitch checked={values.recording} onChange={(v) => set('recording', v)} />
+          {errorOf('recording') && (
+            <Text size="sm" c="red" role="alert">
+              {errorOf('recording')}
+            </Text>
           )}
           <Title order={3} size="h6" mt="xs">
             {t('livehub.edit.bidding')}

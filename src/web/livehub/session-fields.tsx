@@ -1,5 +1,6 @@
-import { Stack, TextInput } from '@mantine/core';
+import { Stack, Switch, TextInput } from '@mantine/core';
 import { SESSION_TITLE_MAX, WHATSAPP_LINK_MAX } from '../../domain/live.js';
+import { usePublicConfig } from '../api/config';
 import { useTranslation } from '../i18n';
 import { ScheduleField } from './schedule-field';
 import type { FieldErrors } from './session-form';
@@ -55,6 +56,26 @@ export function WhatsappField({ value, onChange, errors }: { value: string; onCh
       onChange={(e) => onChange(e.currentTarget.value)}
       maxLength={WHATSAPP_LINK_MAX}
       error={fieldError('whatsappLink')}
+    />
+  );
+}
+
+/**
+ * 'Grabar el show': the show is recorded for its replay. Agora's cloud cannot be recorded, so with
+ * it the switch is off, disabled and says why.
+ */
+export function RecordingSwitch({ checked, onChange }: { checked: boolean; onChange: (value: boolean) => void }) {
+  const { t } = useTranslation();
+  const config = usePublicConfig();
+  const canRecord = config.data?.video.provider !== 'agora';
+  return (
+    <Switch
+      label={t('livehub.recording.label')}
+      description={canRecord ? t('livehub.recording.hint') : t('livehub.recording.needsRecorder')}
+      checked={canRecord && checked}
+      disabled={!canRecord}
+      onChange={(e) => onChange(e.currentTarget.checked)}
+      data-testid="session-recording"
     />
   );
 }

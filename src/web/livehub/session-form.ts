@@ -54,6 +54,8 @@ export interface CreateSessionValues {
   scheduledAt: number | null;
   sellerSlug: string;
   whatsappLink: string;
+  /** 'Grabar el show' as the seller set it; left out (the company's default, 'Grabar los shows') until then. */
+  recording?: boolean;
 }
 
 export const EMPTY_CREATE_VALUES: CreateSessionValues = { title: '', scheduledAt: null, sellerSlug: '', whatsappLink: '' };
@@ -73,7 +75,7 @@ export function canCreateSession(values: Pick<CreateSessionValues, 'title' | 'sc
 
 /** Something was typed or chosen: closing asks before it is lost. */
 export function isCreateDirty(values: CreateSessionValues): boolean {
-  return values.title !== '' || values.scheduledAt !== null || values.sellerSlug !== '' || values.whatsappLink !== '';
+  return values.title !== '' || values.scheduledAt !== null || values.sellerSlug !== '' || values.whatsappLink !== '' || values.recording !== undefined;
 }
 
 /** The slug the server will derive (SPEC §5 rules and fallbacks); '' while nothing can be derived yet. */
@@ -88,6 +90,8 @@ export function parseCreateSession(values: CreateSessionValues): Parsed<SessionC
     scheduledAt: values.scheduledAt ?? undefined,
     sellerSlug: values.sellerSlug.trim() ? values.sellerSlug : null,
     whatsappLink: values.whatsappLink,
+    // Sent only when the seller touched the switch: otherwise the server applies the company's default.
+    ...(values.recording !== undefined ? { recording: values.recording } : {}),
   };
   const parsed = ZSessionCreate.safeParse(body);
   if (!parsed.success) return { ok: false, errors: issuesToErrors(parsed.error) };
@@ -119,6 +123,8 @@ export interface EditSessionValues {
   timerSecondsDefault: string | number;
   isAutoAdvance: boolean;
   autoAdvanceSeconds: string | number;
+  /** 'Grabar el show'. */
+  recording: boolean;
 }
 
 /** The suggested table, as rows the seller can edit. */
@@ -126,7 +132,13 @@ export function suggestedBandRows(): BandRowValues[] {
   return DEFAULT_INCREMENT_BANDS.map((band) => ({ from: band.from, increment: band.increment }));
 }
 
-export function editValuesFrom(session: { title: string; scheduledAt: number; whatsappLink: string | null; biddingConfig: BiddingConfig }): EditSessionValues {
+export function editValuesFrom(session: {
+  title: string;
+  scheduledAt: number;
+  whatsappLink: string | null;
+  biddingConfig: BiddingConfig;
+  recording: boolean;
+}): EditSessionValues {
   const config = session.biddingConfig;
   return {
     title: session.title,
@@ -142,6 +154,7 @@ export function editValuesFrom(session: { title: string; scheduledAt: number; wh
     timerSecondsDefault: config.timerSecondsDefault,
     isAutoAdvance: config.autoAdvanceSeconds !== null,
     autoAdvanceSeconds: config.autoAdvanceSeconds ?? DEFAULT_AUTO_ADVANCE_SECONDS,
+    recording: session.recording,
   };
 }
 
@@ -214,6 +227,7 @@ export function parseEditSession(values: EditSessionValues, stored?: BiddingConf
       incrementBands: isBands ? values.bands.map((row, i) => ({ from: i === 0 ? 0 : toNumber(row.from), increment: toNumber(row.increment) })) : null,
       autoAdvanceSeconds: values.isAutoAdvance ? toNumber(values.autoAdvanceSeconds) : null,
     },
+    recording: values.recording,
   };
   // Every field is sent, so a blank one is an error rather than "left unchanged".
   if (body.scheduledAt === undefined) return { ok: false, errors: { scheduledAt: 'scheduledAtRequired' } };

@@ -120,7 +120,8 @@ const epoch = (d: string | Date) => new Date(d).getTime();
 async function runsOf(db: Db, sessionId: string): Promise<RunRow[]> {
   return rows<RunRow>(
     await db.execute(sql`
-      select r.auction_id, r.opened_at, r.closed_at, a.name, a.images[1] as image_url, a.current_price as price,
+      -- A lot's run closes when the next one opens; the show's last lot, sold or not, ends at its hammer.
+      select r.auction_id, r.opened_at, coalesce(r.closed_at, case when a.status = 'ended' then least(a.end_time, now()) end) as closed_at, a.name, a.images[1] as image_url, a.current_price as price,
         (a.status = 'ended' and a.current_winner_id is not null
           and ${onBlockHereSql({ id: sql`r.lot_id`, sessionId: sql`r.session_id`, auctionId: sql`r.auction_id` })}
           and ${realSale({ auctionId: sql`a.id`, winnerId: sql`a.current_winner_id` })}) as sold

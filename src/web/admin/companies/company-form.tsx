@@ -1,4 +1,4 @@
-import { Alert, Button, Group, NumberInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, NumberInput, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, useState } from 'react';
 import { MAX_PAYMENT_DEADLINE_HOURS, MAX_STRIKE_LIMIT, MIN_PAYMENT_DEADLINE_HOURS, MIN_STRIKE_LIMIT } from '../../../domain/after-show.js';
@@ -12,10 +12,19 @@ import { fieldErrors, serverFieldErrors, topLevelField } from '../../lib/field-e
 
 type TextField = 'name' | 'rfc' | 'legalName';
 type NumberField = 'paymentDeadlineHours' | 'strikeLimit';
-type Field = TextField | NumberField;
-const FIELDS: readonly Field[] = ['name', 'rfc', 'legalName', 'paymentDeadlineHours', 'strikeLimit'];
+type Field = TextField | NumberField | 'recordShows';
+const FIELDS: readonly Field[] = ['name', 'rfc', 'legalName', 'paymentDeadlineHours', 'strikeLimit', 'recordShows'];
 const isField = (name: string): name is Field => (FIELDS as readonly string[]).includes(name);
-const ERROR_KEYS = ['companyNameRequired', 'rfcFormat', 'rfcCheckDigit', 'tooLong', 'textInvalid', 'paymentDeadlineInvalid', 'strikeLimitInvalid'] as const;
+const ERROR_KEYS = [
+  'companyNameRequired',
+  'rfcFormat',
+  'rfcCheckDigit',
+  'tooLong',
+  'textInvalid',
+  'paymentDeadlineInvalid',
+  'strikeLimitInvalid',
+  'recordShowsInvalid',
+] as const;
 type ErrorKey = (typeof ERROR_KEYS)[number];
 const isErrorKey = (key: string): key is ErrorKey => (ERROR_KEYS as readonly string[]).includes(key);
 
@@ -38,6 +47,8 @@ function CompanyForm({ company, onSaved }: { company: Company; onSaved?: () => v
     paymentDeadlineHours: company.paymentDeadlineHours,
     strikeLimit: company.strikeLimit,
   });
+  /** 'Grabar los shows': new shows start recorded unless their seller turns it off. */
+  const [recordShows, setRecordShows] = useState(company.recordShows);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
 
@@ -60,6 +71,7 @@ function CompanyForm({ company, onSaved }: { company: Company; onSaved?: () => v
       ...values,
       paymentDeadlineHours: numbers.paymentDeadlineHours === '' ? null : numbers.paymentDeadlineHours,
       strikeLimit: numbers.strikeLimit === '' ? null : numbers.strikeLimit,
+      recordShows,
     });
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error.issues, topLevelField(isField), (message) => t(`companies.errors.${isErrorKey(message) ? message : 'tooLong'}`)));
@@ -69,6 +81,7 @@ function CompanyForm({ company, onSaved }: { company: Company; onSaved?: () => v
       const saved = await save.mutateAsync({ id: company.id, input: parsed.data });
       setValues({ name: saved.name, rfc: saved.rfc ?? '', legalName: saved.legalName ?? '' });
       setNumbers({ paymentDeadlineHours: saved.paymentDeadlineHours, strikeLimit: saved.strikeLimit });
+      setRecordShows(saved.recordShows);
       notifications.show({ color: 'green', title: t('companies.saved'), message: t('companies.savedMessage', { name: saved.name }) });
       onSaved?.();
     } catch (error) {
@@ -136,6 +149,17 @@ function CompanyForm({ company, onSaved }: { company: Company; onSaved?: () => v
           allowNegative={false}
           clampBehavior="none"
           inputMode="numeric"
+        />
+        <Switch
+          label={t('companies.fields.recordShows')}
+          description={t('companies.fields.recordShowsHint')}
+          checked={recordShows}
+          onChange={(e) => {
+            setRecordShows(e.currentTarget.checked);
+            setErrors((current) => ({ ...current, recordShows: undefined }));
+            setFormError(null);
+          }}
+          error={errors.recordShows}
         />
         {formError && (
           <Alert color="red" role="alert">

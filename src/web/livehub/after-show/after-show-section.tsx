@@ -1,8 +1,9 @@
-import { Paper, Tabs } from '@mantine/core';
+import { Paper, Stack, Tabs } from '@mantine/core';
 import { useState } from 'react';
 import type { LiveSessionData } from '../../api/live';
 import { useTranslation } from '../../i18n';
 import { BillShowPanel } from './bill-show-panel';
+import { ReplayCard } from './replay-card';
 import { SummaryPanel } from './summary-panel';
 
 type AfterShowTab = 'summary' | 'bill';
@@ -10,7 +11,8 @@ type AfterShowTab = 'summary' | 'bill';
 /**
  * Below the show's controls in the Hub, for the loaded session: its summary (totals, charts, the
  * table per buyer) during and after the show, and 'Cobrar el show' (one bill per buyer, links,
- * WhatsApp) once there is something to bill. Only the seller's side (canEdit) sees it. `phone`:
+ * WhatsApp) once there is something to bill, and the show's 'Repetición' once it has gone live.
+ * Only the seller's side (canEdit) sees it. `phone`:
  * the ended show on a phone (phone-shows/phone-after-show.tsx), full width with thumb-sized tabs.
  */
 export function AfterShowSection({ detail, layout = 'panel' }: { detail: LiveSessionData; layout?: 'panel' | 'phone' }) {
@@ -20,7 +22,8 @@ export function AfterShowSection({ detail, layout = 'panel' }: { detail: LiveSes
   const isPhone = layout === 'phone';
   // On a phone (a 390 px screen): the two tabs share the width, each a thumb's height.
   const tabStyle = isPhone ? { minHeight: 44 } : undefined;
-  return (
+  const hasGoneLive = detail.session.status !== 'scheduled';
+  const tabs = (
     <Paper withBorder={!isPhone} p={isPhone ? 'sm' : 'md'} radius={isPhone ? 'lg' : 'md'}>
       <Tabs value={tab} onChange={(v) => setTab(v === 'bill' ? 'bill' : 'summary')} keepMounted={false}>
         <Tabs.List grow={isPhone}>
@@ -39,5 +42,12 @@ export function AfterShowSection({ detail, layout = 'panel' }: { detail: LiveSes
         </Tabs.Panel>
       </Tabs>
     </Paper>
+  );
+  if (!hasGoneLive) return tabs;
+  return (
+    <Stack gap={isPhone ? 'sm' : 'md'}>
+      <ReplayCard detail={detail} layout={layout} />
+      {tabs}
+    </Stack>
   );
 }

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { livePath } from '../../../domain/live-public.js';
 import type { LiveSessionData } from '../../api/live';
+import { isReplayPending, usePublicReplay } from '../../api/replay-viewing';
 import { useSocketEvent } from '../../api/socket';
 import { RehearsalBanner } from '../../components/rehearsal-banner';
 import { clockOffset } from '../../lib/countdown';
@@ -8,6 +9,7 @@ import { useHasPassed } from '../bidding/use-server-clock';
 import { usePrebidNotices } from '../prebids/use-prebid-notices';
 import { PublicLayout } from '../public-layout';
 import { useDataSaver } from './data-saver';
+import { isWatchable, ReplayShow } from './live-replay';
 import { buyerLots, isShowStopped, livePageState, sessionTotals } from './live-view';
 import { PhoneShow } from './phone/phone-show';
 import type { ShowModel, ShowVideo } from './show-model';
@@ -55,6 +57,8 @@ export function LiveSessionView({ data, viewerCount }: LiveSessionViewProps) {
   useSocketEvent('promptUnmute', (event) => {
     if (event?.sessionId === session.id) setUnmuteAsked(true);
   });
+  // An ended show's page becomes its replay once it is ready; asked only then.
+  const replay = usePublicReplay(session.id, pageState === 'ended').data;
 
   const show: ShowModel = {
     session,
@@ -68,6 +72,7 @@ export function LiveSessionView({ data, viewerCount }: LiveSessionViewProps) {
     // Editors' answers carry the company (so they see 'your auction' instead of the form).
     companyId: 'companyId' in session ? session.companyId : null,
     viewerCount,
+    pendingReplay: pageState === 'ended' && replay && isReplayPending(replay) ? replay : null,
   };
   const video: ShowVideo = {
     feed,
@@ -88,6 +93,7 @@ export function LiveSessionView({ data, viewerCount }: LiveSessionViewProps) {
     onDataSaverChange: setDataSaver,
   };
 
+  if (pageState === 'ended' && isWatchable(replay)) return <ReplayShow show={show} replay={replay} />;
   if (isPhone) {
     return (
       <>

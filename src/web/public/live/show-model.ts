@@ -1,4 +1,5 @@
 import type { LiveSessionPublic } from '../../../domain/live.js';
+import type { PublicReplay } from '../../api/replay-viewing';
 import type { BuyerLots, LivePageState, SessionTotals } from './live-view';
 import type { LiveVideoFeed } from './use-live-video';
 
@@ -17,6 +18,8 @@ export interface ShowModel extends BuyerLots {
   /** The session's company, known to its editors only (they see 'your auction', not the form). */
   companyId: string | null;
   viewerCount: number | null;
+  /** An ended show's replay while it is recorded or made: 'La repetición estará lista pronto'. */
+  pendingReplay?: Pick<PublicReplay, 'status' | 'progress'> | null;
 }
 
 /** The seller's video and the viewer's sound, kept above both layouts. */

@@ -1,8 +1,5 @@
-import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
-import { livePath } from '../../../domain/live-public.js';
-import { ChatIcon, ClockIcon } from '../../components/icons';
-import { ShareButton } from '../../components/share-button';
-import { storeHref, storeOf } from '../../components/store-link';
+import { Alert, Stack } from '@mantine/core';
+import { ClockIcon } from '../../components/icons';
 import { useTranslation } from '../../i18n';
 import { ChatPanel } from '../chat/chat-slots';
 import { CurrentLot } from './current-lot';
@@ -10,8 +7,10 @@ import classes from './live-page.module.css';
 import { LiveVideo } from './live-video';
 import { NotOfferedLots, ResultLots, UpcomingLots } from './lot-lists';
 import { LotOverlay } from './lot-overlay';
+import { ReplayPendingNotice } from './replay-notice';
 import { ScheduledCountdown } from './scheduled-countdown';
 import { EndedShowCard, WaitingLotCard } from './show-cards';
+import { ShowHeader } from './show-header';
 import { type ShowModel, type ShowVideo, videoPropsOf } from './show-model';
 import { UnmuteBanner } from './unmute-banner';
 
@@ -19,43 +18,11 @@ import { UnmuteBanner } from './unmute-banner';
 export function WideShow({ show, video }: { show: ShowModel; video: ShowVideo }) {
   const { t } = useTranslation();
   const { session, pageState, isStopped, current, offset } = show;
-  const store = storeOf(session);
 
   return (
     <Stack gap="lg" data-testid="live-session" data-session-id={session.id} data-state={isStopped ? 'stopped' : pageState} data-layout="wide">
       {video.unmute && <UnmuteBanner {...video.unmute} />}
-      <Stack gap={6} component="header">
-        <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
-          {session.title}
-        </Title>
-        {store ? (
-          <Anchor href={storeHref(store)} size="sm" c="dimmed" td="underline" w="fit-content" data-testid="seller-store-link">
-            {t('live.seller', { name: session.sellerName || store.name })}
-          </Anchor>
-        ) : (
-          session.sellerName && (
-            <Text size="sm" c="dimmed" data-testid="seller-name">
-              {t('live.seller', { name: session.sellerName })}
-            </Text>
-          )
-        )}
-        {session.whatsappLink && (
-          <Button
-            component="a"
-            href={session.whatsappLink}
-            target="_blank"
-            rel="noopener noreferrer"
-            color="green"
-            variant="light"
-            leftSection={<ChatIcon />}
-            w="fit-content"
-            data-testid="whatsapp-link"
-          >
-            {t('live.whatsapp')}
-          </Button>
-        )}
-        <ShareButton title={session.title} url={livePath(session)} />
-      </Stack>
+      <ShowHeader session={session} />
 
       {pageState === 'paused' && (
         <Alert color="orange" variant="light" icon={<ClockIcon />} title={t('live.paused')} role="status" data-testid="paused-notice">
@@ -70,6 +37,7 @@ export function WideShow({ show, video }: { show: ShowModel; video: ShowVideo })
         <Stack gap="lg" miw={0}>
           {show.isBeforeShow && <ScheduledCountdown sessionId={session.id} scheduledAt={session.scheduledAt} offset={offset} isDue={show.isStartDue} />}
           {pageState === 'ended' && <EndedShowCard withBorder padding="lg" />}
+          {show.pendingReplay && <ReplayPendingNotice replay={show.pendingReplay} />}
           {current ? (
             <CurrentLot key={current.id} sessionId={session.id} lot={current} companyId={show.companyId} offset={offset} />
           ) : (

@@ -4,6 +4,7 @@ import { showShippingLabel } from '../../../domain/after-show.js';
 import { formatMoney } from '../../../domain/money.js';
 import type { CheckoutView } from '../../../domain/payments.js';
 import { useTranslation } from '../../i18n';
+import { VideoReceiptButton } from '../purchases/video-receipt';
 
 function Line({ label, value, strong = false }: { label: ReactNode; value: string; strong?: boolean }) {
   return (
@@ -41,9 +42,10 @@ export function CheckoutSummary({ checkout }: { checkout: CheckoutView }) {
         <Divider />
         <Stack gap={6} component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('checkout.items')}>
           {checkout.wonItems.map((item) => (
-            <li key={item.auctionId}>
+            <Stack component="li" key={item.auctionId} gap={4}>
               <Line label={item.auctionName} value={formatMoney(item.amount)} />
-            </li>
+              <VideoReceiptButton auctionId={item.auctionId} name={item.auctionName} />
+            </Stack>
           ))}
         </Stack>
         <Divider variant="dashed" />

@@ -6,6 +6,7 @@ import type { PurchaseBill, PurchaseBillStatus, PurchaseItem } from '../../../do
 import { CashIcon, ClockIcon } from '../../components/icons';
 import { useTranslation } from '../../i18n';
 import { formatDate } from '../../lib/dates';
+import { VideoReceiptButton } from './video-receipt';
 
 const STATUS_COLOR: Record<PurchaseBillStatus, string> = { toPay: 'orange', processing: 'blue', paid: 'green', expired: 'red', canceled: 'gray' };
 
@@ -26,9 +27,10 @@ export function ItemLines({ items }: { items: PurchaseItem[] }) {
   return (
     <Stack gap={6} component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
       {items.map((item) => (
-        <li key={item.auctionId}>
+        <Stack component="li" key={item.auctionId} gap={4}>
           <Line label={item.auctionName} value={formatMoney(item.amount)} />
-        </li>
+          <VideoReceiptButton auctionId={item.auctionId} name={item.auctionName} />
+        </Stack>
       ))}
     </Stack>
   );

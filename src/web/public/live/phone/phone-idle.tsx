@@ -1,4 +1,5 @@
 import { useTranslation } from '../../../i18n';
+import { ReplayPendingNotice } from '../replay-notice';
 import { ScheduledCountdown } from '../scheduled-countdown';
 import { EndedShowCard, WaitingLotCard } from '../show-cards';
 import type { ShowModel } from '../show-model';
@@ -14,6 +15,7 @@ export function PhoneIdle({ show, sheet }: { show: ShowModel; sheet: SheetContro
     <>
       {show.isBeforeShow && <ScheduledCountdown sessionId={session.id} scheduledAt={session.scheduledAt} offset={offset} isDue={show.isStartDue} />}
       {isEnded && <EndedShowCard padding="md" />}
+      {isEnded && show.pendingReplay && <ReplayPendingNotice replay={show.pendingReplay} />}
       {!show.isBeforeShow && !isEnded && <WaitingLotCard padding="md" />}
       <div className={classes.actions}>
         <SheetButton sheet={sheet} label={t(isEnded ? 'live.phone.results' : 'live.phone.lots')} wide />
