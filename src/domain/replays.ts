@@ -41,3 +41,24 @@ export interface ReplayChapter {
   /** The hammer price (pesos) when sold, else null. */
   price: number | null;
 }
+
+/**
+ * GET /api/live-sessions/{id}/replay: the replay as its reader may see it (the server's
+ * features/replays/service.ts decides): its state, its progress while it is made, and once ready
+ * its video, poster and chapters.
+ */
+export interface ReplayAnswer {
+  status: ReplayState;
+  /** 0–100 while it is made. */
+  progress: number;
+  url: string | null;
+  durationMs: number | null;
+  posterUrl: string | null;
+  chapters: ReplayChapter[];
+  /** The show's editors only: whether buyers see it, and why the last attempt failed. */
+  visibility?: ReplayVisibility;
+  error?: string | null;
+}
+
+/** A show without a replay (or whose replay its reader may not see, or was deleted). */
+export const NO_REPLAY: ReplayAnswer = { status: 'none', progress: 0, url: null, durationMs: null, posterUrl: null, chapters: [] };

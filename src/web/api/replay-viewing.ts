@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ReplayChapter, ReplayState } from '../../domain/replays.js';
+import type { ReplayAnswer } from '../../domain/replays.js';
 import { api } from './client';
 import { shouldRetry } from './query-client';
 
@@ -15,15 +15,7 @@ export const replayViewingKeys = {
 };
 
 /** A replay as a buyer reads it: 'ready' with its video and chapters, 'recording' or 'processing' while it is made, else nothing to show. */
-export interface PublicReplay {
-  status: ReplayState;
-  /** 0–100 while it is made. */
-  progress: number;
-  url: string | null;
-  durationMs: number | null;
-  posterUrl: string | null;
-  chapters: ReplayChapter[];
-}
+export type PublicReplay = ReplayAnswer;
 
 /** A clip's signed address: it opens the video without a session until `expiresAt` (epoch ms). */
 export interface ClipLink {

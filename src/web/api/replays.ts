@@ -1,24 +1,11 @@
 import { keepPreviousData, type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ReplayChapter, ReplayState, ReplayVisibility } from '../../domain/replays.js';
+import { NO_REPLAY, type ReplayAnswer, type ReplayVisibility } from '../../domain/replays.js';
 import { api } from './client';
 import { liveSessionPath } from './live';
 
-/** GET /api/live-sessions/{id}/replay (server: features/replays/service.ts `ReplayAnswer`). */
-export interface ReplayAnswer {
-  status: ReplayState;
-  /** 0–100 while it is made. */
-  progress: number;
-  url: string | null;
-  durationMs: number | null;
-  posterUrl: string | null;
-  chapters: ReplayChapter[];
-  /** The show's editors only: whether buyers see it, and why the last attempt failed. */
-  visibility?: ReplayVisibility;
-  error?: string | null;
-}
-
+export type { ReplayAnswer };
 /** What the server answers for a show without a replay (and after one is deleted). */
-export const NO_REPLAY: ReplayAnswer = { status: 'none', progress: 0, url: null, durationMs: null, posterUrl: null, chapters: [] };
+export { NO_REPLAY };
 
 export const replayKeys = {
   all: ['replays'] as const,

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { isUuid } from '../../../domain/ids.js';
-import type { ReplayChapter, ReplayState, ReplayVisibility } from '../../../domain/replays.js';
+import { NO_REPLAY, type ReplayAnswer, type ReplayVisibility } from '../../../domain/replays.js';
 import { isAdmin } from '../../../domain/role-rules.js';
 import { recordAudit } from '../../audit.js';
 import type { Db } from '../../db/connect.js';
@@ -25,23 +25,10 @@ import type { ClipSigner } from './signed-urls.js';
  * company's admins, platform admins), who see everything, the failure's reason included.
  */
 
-export interface ReplayAnswer {
-  status: ReplayState;
-  /** 0–100 while it is made. */
-  progress: number;
-  url: string | null;
-  durationMs: number | null;
-  posterUrl: string | null;
-  chapters: ReplayChapter[];
-  /** Editors only: whether buyers see it, and why the last attempt failed. */
-  visibility?: ReplayVisibility;
-  error?: string | null;
-}
-
 type ReplayRow = typeof replays.$inferSelect;
 type ShowRow = Pick<typeof liveSessions.$inferSelect, 'id' | 'companyId' | 'sellerId' | 'rehearsal'>;
 
-const NONE: ReplayAnswer = { status: 'none', progress: 0, url: null, durationMs: null, posterUrl: null, chapters: [] };
+const NONE = NO_REPLAY;
 
 export const replayVideoPath = (sessionId: string) => `/api/live-sessions/${sessionId}/replay/video`;
 export const replayPosterPath = (sessionId: string) => `/api/live-sessions/${sessionId}/replay/poster`;
