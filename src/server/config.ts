@@ -134,6 +134,11 @@ const ZEnv = z.object({
   JANUS_PUBLIC_URL: z.url({ protocol: /^wss?$/, error: "Janus's WebSocket address as browsers reach it, such as wss://janus.example.com" }).optional(),
   /** Janus VideoRoom's `admin_key`, when its configuration sets one (rooms are created with it). */
   JANUS_ADMIN_KEY: z.string().min(1).optional(),
+  /**
+   * Where Janus writes each room's recording (its `rec_dir`), read at the same path by this server:
+   * Janus on this machine, or a folder both mount. DATA_DIR/recordings/janus by default.
+   */
+  JANUS_REC_DIR: z.string().min(1).optional(),
   AGORA_APP_ID: z
     .string()
     .regex(/^[0-9a-f]{32}$/i, { error: "Agora's App ID (32 hexadecimal characters)" })
@@ -285,6 +290,8 @@ export interface ReplaysConfig {
   height: number;
   /** REPLAY_RETENTION_DAYS (90). */
   retentionDays: number;
+  /** JANUS_REC_DIR (DATA_DIR/recordings/janus): Janus's `.mjr` files, one folder per show. */
+  janusRecDir: string;
 }
 
 /** Web Push: the VAPID identity and which push services may be reached on a private address. */
@@ -564,6 +571,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
       workDir: path.join(dataDir, 'replays-work'),
       height: e.REPLAY_HEIGHT,
       retentionDays: e.REPLAY_RETENTION_DAYS,
+      janusRecDir: path.resolve(e.JANUS_REC_DIR ?? path.join(dataDir, 'recordings', 'janus')),
     },
     database: e.DATABASE_URL ? { kind: 'postgresql', url: e.DATABASE_URL } : { kind: 'embedded', dir: path.join(dataDir, 'db') },
     redisUrl: e.REDIS_URL ?? null,

@@ -16,6 +16,7 @@ import {
   RECORDER_EVERY_MS,
   REPLAY_RETENTION_EVERY_MS,
   REPLAYS_EVERY_MS,
+  startJanusRecorder,
   startRecorder,
   startReplayMaker,
   startReplayRetention,
@@ -126,9 +127,12 @@ export const jobs = [
   {
     name: 'recorder',
     description:
-      "Records each live show whose seller publishes through this instance's embedded SFU (*Grabar el show*): ffmpeg writes the media as it came, a segment per start or resume.",
+      "Records each live show with *Grabar el show*: through this instance's embedded SFU, ffmpeg writes the media as it came, a segment per start or resume; with Janus, it turns the room's own recording on and gathers its files once the show ends.",
     everyMs: RECORDER_EVERY_MS,
-    start: ({ ctx, log }) => startRecorder({ db: ctx.db, tap: ctx.video.tap ?? null, config: ctx.config.replays, log }),
+    start: ({ ctx, log }) =>
+      ctx.video.roomRecording
+        ? startJanusRecorder({ db: ctx.db, recording: ctx.video.roomRecording, log })
+        : startRecorder({ db: ctx.db, tap: ctx.video.tap ?? null, config: ctx.config.replays, log }),
   },
   {
     name: 'replays',

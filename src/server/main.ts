@@ -2,7 +2,7 @@ import path from 'node:path';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { loadDotEnv } from './dotenv.js';
-import { findFfmpeg, replaysLine } from './features/replays/index.js';
+import { findFfmpeg, findJanusPpRec, replaysLine } from './features/replays/index.js';
 import { ROOT } from './root.js';
 import { ensureWebBundleApart } from './web/bundle.js';
 
@@ -81,7 +81,8 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const port = (app.server.address() as { port: number }).port;
   const shown = config.publicUrl.port === String(port) || config.publicUrl.port === '' ? config.publicUrl.origin : `http://localhost:${port}`;
-  console.log(banner(config, shown, replaysLine(await findFfmpeg())));
+  const janus = config.video.provider === 'janus' ? { ppRec: await findJanusPpRec() } : undefined;
+  console.log(banner(config, shown, replaysLine(await findFfmpeg(), janus)));
 }
 
 main().catch((err) => {

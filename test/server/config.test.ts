@@ -158,9 +158,16 @@ describe('configuration', () => {
     expect(message({ PUSH_RATE: '2.5' })).toContain('PUSH_RATE must be a whole number of pushes a second');
   });
 
-  it('makes replays at 720p and keeps them 90 days unless told, under DATA_DIR, and refuses other heights and spans', () => {
+  it('makes replays at 720p and keeps them 90 days unless told, under DATA_DIR (Janus writing under it too unless JANUS_REC_DIR says where), and refuses other heights and spans', () => {
     const { replays } = load({ DATA_DIR: '/srv/martillo' });
-    expect(replays).toEqual({ recordingsDir: '/srv/martillo/recordings', workDir: '/srv/martillo/replays-work', height: 720, retentionDays: 90 });
+    expect(replays).toEqual({
+      recordingsDir: '/srv/martillo/recordings',
+      workDir: '/srv/martillo/replays-work',
+      height: 720,
+      retentionDays: 90,
+      janusRecDir: '/srv/martillo/recordings/janus',
+    });
+    expect(load({ DATA_DIR: '/srv/martillo', JANUS_REC_DIR: '/mnt/janus/grabaciones' }).replays.janusRecDir).toBe('/mnt/janus/grabaciones');
     expect(load({ REPLAY_HEIGHT: '480', REPLAY_RETENTION_DAYS: '30' }).replays).toMatchObject({ height: 480, retentionDays: 30 });
     expect(message({ REPLAY_HEIGHT: '721' })).toContain('REPLAY_HEIGHT must be a height in pixels: 360, 480, 540, 720 or 1080');
     expect(message({ REPLAY_RETENTION_DAYS: '0' })).toContain('REPLAY_RETENTION_DAYS must be a number of days between 1 and 3650');

@@ -32,7 +32,8 @@ export function offerOf(pc: PeerConnection): Promise<string> {
   return offer;
 }
 
-function rtp(pt: number, seq: number, timestamp: number, ssrc: number, payload: Buffer, marker: boolean): Buffer {
+/** One RTP packet (RFC 3550, no extensions): what a browser sends, and what Janus writes into its recordings. */
+export function rtp(pt: number, seq: number, timestamp: number, ssrc: number, payload: Buffer, marker: boolean): Buffer {
   const header = Buffer.alloc(12);
   header[0] = 0x80;
   header[1] = (marker ? 0x80 : 0) | pt;

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, rmdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -12,6 +12,7 @@ import type { Storage } from '../../providers/storage/types.js';
 import { onBlockHereSql } from '../../reads/lot-runs.js';
 import { realSale } from '../../reads/real-sale.js';
 import { cutClip, type FfmpegTools, findFfmpeg, MediaError, makePoster, makeReplay, probe } from './media/index.js';
+import { findJanusPpRec, type JanusStream, joinJanusStreams, PP_REC_MISSING, readMjrHeader } from './media/janus.js';
 import { replayFolder } from './service.js';
 import { type LotRun, lotSpans, type RecordedSegment } from './timeline.js';
 
@@ -56,6 +57,8 @@ export interface MakerDeps {
   host?: string;
   /** ffmpeg's nice (19: the lowest priority); tests pass 0 on a busy machine. */
   nice?: number;
+  /** Where janus-pp-rec is (for a recording Janus made); found on PATH (JANUS_PP_REC_PATH) by default. */
+  findPpRec?: () => Promise<string | null>;
   log?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
 
@@ -78,7 +81,8 @@ async function claim(db: Db, host: string): Promise<string | null> {
       where session_id = (
         select r.session_id from replays r
         where r.status = 'processing' and (r.leased_until is null or r.leased_until < now())
-          and not exists (select 1 from recording_segments g where g.session_id = r.session_id and g.host <> ${host})
+          -- The SFU's files are on the disk of the instance that recorded them; Janus's are in JANUS_REC_DIR, which every instance reads.
+          and not exists (select 1 from recording_segments g where g.session_id = r.session_id and g.source = 'embedded' and g.host <> ${host})
         order by r.updated_at
         limit 1
         for update skip locked)
@@ -100,9 +104,12 @@ async function report(db: Db, sessionId: string, progress: number): Promise<bool
 
 interface SegmentRow {
   id: string;
+  source: 'embedded' | 'janus';
   files: string[] | string;
   started_at: string | Date;
 }
+
+type Segment = Omit<SegmentRow, 'files'> & { files: string[] };
 
 interface RunRow {
   auction_id: string;
@@ -142,24 +149,22 @@ export async function makeNextReplay(deps: MakerDeps): Promise<MakeResult> {
   const abort = new AbortController();
   try {
     const segments = rows<SegmentRow>(
-      await db.execute(sql`select id, files, started_at from recording_segments where session_id = ${sessionId}::uuid order by started_at, created_at`),
-    ).map((s) => ({ ...s, files: typeof s.files === 'string' ? (JSON.parse(s.files) as string[]) : s.files }));
-    const inputs = segments.flatMap((s) =>
-      s.files.slice(0, 1).map((file) => ({ file: path.resolve(config.recordingsDir, file), startedAt: epoch(s.started_at) })),
-    );
-    if (inputs.length === 0) {
+      await db.execute(sql`select id, source, files, started_at from recording_segments where session_id = ${sessionId}::uuid order by started_at, created_at`),
+    ).map((s): Segment => ({ ...s, files: typeof s.files === 'string' ? (JSON.parse(s.files) as string[]) : s.files }));
+    const raw = segments.flatMap((s) => rawFilesOf(config, s));
+    if (raw.length === 0) {
       // Recording was on, but nothing was ever broadcast: there is nothing to replay.
       await db.execute(sql`delete from replays where session_id = ${sessionId}::uuid and status = 'processing'`);
       return { outcome: 'empty', sessionId };
     }
-    for (const input of inputs) {
-      if (!input.file.startsWith(path.resolve(config.recordingsDir) + path.sep)) throw new MediaError('un archivo de la grabación está fuera de su carpeta');
-      if (!existsSync(input.file)) throw new MediaError(`falta un archivo de la grabación (${path.basename(input.file)})`);
+    for (const file of raw) {
+      if (!existsSync(file)) throw new MediaError(`falta un archivo de la grabación (${path.basename(file)})`);
     }
+    await mkdir(work, { recursive: true });
+    const inputs = await segmentInputs(deps, segments, work, abort.signal);
     const probed: RecordedSegment[] = [];
     for (const input of inputs) probed.push({ startedAt: input.startedAt, durationMs: (await probe(tools, input.file, { signal: abort.signal })).durationMs });
 
-    await mkdir(work, { recursive: true });
     const videoFile = path.join(work, 'replay.mp4');
     const posterFile = path.join(work, 'poster.jpg');
     let lastReport = 0;
@@ -223,7 +228,8 @@ export async function makeNextReplay(deps: MakerDeps): Promise<MakeResult> {
     }
     await makeClips(deps, { sessionId, videoFile, chapters, work });
     // The replay is what is kept now: the raw segments go.
-    for (const input of inputs) await rm(input.file, { force: true });
+    for (const file of raw) await rm(file, { force: true });
+    await rmdir(path.join(config.janusRecDir, sessionId)).catch(() => {});
     await db.execute(sql`delete from recording_segments where session_id = ${sessionId}::uuid`);
     deps.log?.info({ sessionId, durationMs: made.durationMs, chapters: chapters.length }, 'replay ready');
     return { outcome: 'ready', sessionId };
@@ -238,6 +244,54 @@ export async function makeNextReplay(deps: MakerDeps): Promise<MakeResult> {
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/** A segment's raw files, absolute, each checked to be inside its recorder's folder (the SFU's or Janus's). */
+function rawFilesOf(config: ReplaysConfig, segment: Segment): string[] {
+  const root = path.resolve(segment.source === 'janus' ? config.janusRecDir : config.recordingsDir);
+  const files = segment.source === 'janus' ? segment.files : segment.files.slice(0, 1);
+  return files.map((file) => {
+    const full = path.resolve(root, file);
+    if (!full.startsWith(root + path.sep)) throw new MediaError('un archivo de la grabación está fuera de su carpeta');
+    return full;
+  });
+}
+
+/**
+ * Each segment as one file with audio and video, and its start on the show's clock: the SFU's WebM
+ * as it is, Janus's streams of one join converted and put together first (media/janus.ts).
+ */
+async function segmentInputs(deps: MakerDeps, segments: Segment[], work: string, signal: AbortSignal): Promise<{ file: string; startedAt: number }[]> {
+  const inputs: { file: string; startedAt: number }[] = [];
+  let ppRec: string | null | undefined;
+  for (const [i, segment] of segments.entries()) {
+    const files = rawFilesOf(deps.config, segment);
+    if (files.length === 0) continue;
+    if (segment.source === 'embedded') {
+      inputs.push({ file: files[0] as string, startedAt: epoch(segment.started_at) });
+      continue;
+    }
+    ppRec ??= await (deps.findPpRec ?? findJanusPpRec)();
+    if (!ppRec) throw new MediaError(PP_REC_MISSING);
+    const streams: JanusStream[] = [];
+    for (const file of files) {
+      const header = await readMjrHeader(file);
+      if (header) streams.push({ file, header });
+    }
+    if (streams.length === 0) continue;
+    const output = path.join(work, `segment-${i}.webm`);
+    const joined = await joinJanusStreams(deps.tools, {
+      ppRec,
+      streams,
+      output,
+      workDir: work,
+      signal,
+      ...(deps.nice === undefined ? {} : { nice: deps.nice }),
+    });
+    inputs.push({ file: output, startedAt: joined.startedAt });
+  }
+  if (inputs.length === 0) throw new MediaError('la grabación no tiene audio ni video');
+  return inputs;
 }
 
 /**

@@ -138,7 +138,7 @@ export function startRecorder(deps: RecorderDeps): PassLoop {
   async function reconcile(): Promise<void> {
     if (!closedLeftovers) {
       // This host's segments left open by a server that stopped without closing them: their ffmpeg is gone.
-      await db.execute(sql`update recording_segments set ended_at = now() where host = ${host} and ended_at is null`);
+      await db.execute(sql`update recording_segments set ended_at = now() where host = ${host} and source = 'embedded' and ended_at is null`);
       closedLeftovers = true;
     }
     const publishing = tap?.publishing() ?? new Map<string, string>();

@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
+import path from 'node:path';
 import Janode, { type JanodeConnection, type JanodeSession } from 'janode';
 import VideoRoomPlugin, { type VideoRoomHandle } from 'janode/plugins/videoroom';
 import type { VideoGrant, VideoRole } from '../../../domain/video.js';
-import { type VideoProvider, type VideoProviderDeps, VideoUnavailableError } from './types.js';
+import { type RoomRecording, type VideoProvider, type VideoProviderDeps, VideoUnavailableError } from './types.js';
 
 /**
  * VIDEO_PROVIDER=janus (VIDEO.md): one Janus VideoRoom per live session, reached through
@@ -18,6 +19,11 @@ import { type VideoProvider, type VideoProviderDeps, VideoUnavailableError } fro
  * a subscriber's (verified against the real Janus with a live publisher in a network namespace; a
  * subscription needs media, so the control-plane suite cannot show it), so viewers subscribe with
  * the room number alone and never hold a token that would let them publish.
+ *
+ * Recording: every room is created with its own `rec_dir` (JANUS_REC_DIR/<session id>) and
+ * recording off; the recorder job turns it on (`enable_recording`) for a show that is live with
+ * *Grabar el show*, and Janus then writes each publisher's audio and video as they come (`.mjr`),
+ * new files for each join, which the replays job converts with janus-pp-rec.
  */
 
 /** A little above what the seller's camera sends (~0.8 Mbps at 640x480): the room's REMB cap. */
@@ -171,6 +177,7 @@ export async function createJanusVideo(deps: VideoProviderDeps): Promise<VideoPr
           videocodec: 'vp8',
           audiocodec: 'opus',
           record: false,
+          rec_dir: path.join(deps.config.replays.janusRecDir, sessionId),
           ...(adminKey ? { admin_key: adminKey } : {}),
         });
         log.info({ sessionId, room: keys.room }, 'janus: room created');
@@ -190,8 +197,26 @@ export async function createJanusVideo(deps: VideoProviderDeps): Promise<VideoPr
     return work;
   }
 
+  const roomRecording: RoomRecording = {
+    dir: deps.config.replays.janusRecDir,
+    async set(sessionId, on) {
+      const keys = janusRoomKeys(deps.config.sessionSecret, sessionId);
+      await creating.get(keys.room)?.catch(() => {});
+      try {
+        await request('enable recording', (handle) => handle.message({ request: 'enable_recording', room: keys.room, secret: keys.secret, record: on }));
+        const { participants } = await request('list participants', (handle) => handle.listParticipants({ room: keys.room, secret: keys.secret }));
+        return { room: true, publishers: participants.length };
+      } catch (err) {
+        if (janusErrorCode(err) === VIDEOROOM_ERROR.NO_SUCH_ROOM) return { room: false, publishers: 0 };
+        if (err instanceof VideoUnavailableError) throw err;
+        throw new VideoUnavailableError(`janus: recording refused: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    },
+  };
+
   return {
     name: 'janus',
+    roomRecording,
     cspConnectSrc: [new URL(publicUrl).origin],
 
     async grant(sessionId: string, role: VideoRole): Promise<VideoGrant> {

@@ -32,6 +32,8 @@ export interface VideoProvider {
   close(): Promise<void>;
   /** The embedded SFU's copy of each show's media to a recorder on this machine; the other providers record on their own side. */
   readonly tap?: MediaTap;
+  /** Janus's own recording of each room, switched on and off by features/replays/janus-recorder.ts. */
+  readonly roomRecording?: RoomRecording;
   /** For tests and benches: the embedded SFU's child process id (null while it is down) and its counters. */
   debug?: { workerPid(): number | null; stats(): Promise<unknown> };
 }
@@ -51,6 +53,21 @@ export interface MediaTap {
   keyframe(sessionId: string): Promise<void>;
   /** Publishers coming and going, a copy's first keyframe (its clock's zero), the SFU restarting: answers the unsubscribe. */
   subscribe(listener: (event: MediaTapEvent) => void): () => void;
+}
+
+/**
+ * A provider that records its rooms itself (Janus: `.mjr` files, one per stream and publisher
+ * join, under `dir/<session id>/`), told by the recorder job which sessions to record.
+ */
+export interface RoomRecording {
+  /** Where the provider writes, as this server reads it (the same folder, or a shared mount). */
+  readonly dir: string;
+  /**
+   * Turns the session room's recording on or off. `room` is false when the session has no room
+   * now (nobody has broadcast yet, or it ended); `publishers` is how many publish into it.
+   * Throws VideoUnavailableError when the provider cannot answer now.
+   */
+  set(sessionId: string, on: boolean): Promise<{ room: boolean; publishers: number }>;
 }
 
 export type MediaTapEvent =

@@ -36,7 +36,13 @@ beforeAll(async () => {
   tools = await requireTools();
   temp = await makeTempDir();
   // A small picture: the job's work is the same at any size, and the suite runs on a busy machine.
-  config = { recordingsDir: path.join(temp.dir, 'recordings'), workDir: path.join(temp.dir, 'work'), height: 180, retentionDays: 90 };
+  config = {
+    recordingsDir: path.join(temp.dir, 'recordings'),
+    workDir: path.join(temp.dir, 'work'),
+    height: 180,
+    retentionDays: 90,
+    janusRecDir: path.join(temp.dir, 'janus'),
+  };
   await mkdir(config.recordingsDir, { recursive: true });
   server = await startTestServer({ listen: false });
   seller = await buildActor(server, { email: 'vende@graba.mx', name: 'Regina Vendedora', roles: ['seller'], companyId: COMPANY });

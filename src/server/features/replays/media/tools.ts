@@ -17,8 +17,18 @@ export const REPLAYS_OFF_REASON = 'ffmpeg not found: apt-get install ffmpeg';
 /** The start-up line for a server without ffmpeg. */
 export const replaysOffLine = (reason: string = REPLAYS_OFF_REASON) => `replays  off (${reason})`;
 
-/** The start-up line: which ffmpeg makes the replays, or why there are none. */
-export const replaysLine = (tools: FfmpegTools | null) => (tools ? `replays  on (ffmpeg ${tools.version})` : replaysOffLine());
+/** Why replays are off with Janus, whose recordings janus-pp-rec reads. */
+export const JANUS_PP_REC_OFF_REASON = 'janus-pp-rec not found: apt-get install janus-tools';
+
+/**
+ * The start-up line: which ffmpeg makes the replays, or why there are none. With Janus (`janus`
+ * says whether janus-pp-rec was found), its recordings need janus-pp-rec too.
+ */
+export const replaysLine = (tools: FfmpegTools | null, janus?: { ppRec: string | null }) => {
+  if (!tools) return replaysOffLine();
+  if (janus && !janus.ppRec) return replaysOffLine(JANUS_PP_REC_OFF_REASON);
+  return `replays  on (ffmpeg ${tools.version})`;
+};
 
 /**
  * Finds ffmpeg and ffprobe: FFMPEG_PATH and FFPROBE_PATH when set (a set one that is not an

@@ -37,6 +37,11 @@ describe('finding ffmpeg', () => {
     expect(replaysOffLine()).toBe('replays  off (ffmpeg not found: apt-get install ffmpeg)');
     expect(replaysLine(null)).toBe('replays  off (ffmpeg not found: apt-get install ffmpeg)');
     expect(replaysLine({ ffmpeg: '/usr/bin/ffmpeg', ffprobe: '/usr/bin/ffprobe', version: '5.1.6' })).toBe('replays  on (ffmpeg 5.1.6)');
+    // With Janus, its recordings need janus-pp-rec as well.
+    const tools = { ffmpeg: '/usr/bin/ffmpeg', ffprobe: '/usr/bin/ffprobe', version: '5.1.6' };
+    expect(replaysLine(tools, { ppRec: '/usr/bin/janus-pp-rec' })).toBe('replays  on (ffmpeg 5.1.6)');
+    expect(replaysLine(tools, { ppRec: null })).toBe('replays  off (janus-pp-rec not found: apt-get install janus-tools)');
+    expect(replaysLine(null, { ppRec: null })).toBe('replays  off (ffmpeg not found: apt-get install ffmpeg)');
   });
 
   it('takes FFMPEG_PATH and FFPROBE_PATH over PATH, and answers null when one names no program', async () => {
