@@ -4,6 +4,8 @@
  * from its start to its hammer, the buyer's video receipt. Shared by both wings.
  */
 
+import type { ChatMessage } from './chat.js';
+
 /** A replay's life: being recorded while the show runs, then made into its MP4, then ready (or failed, with its reason). */
 export const REPLAY_STATUSES = ['recording', 'processing', 'ready', 'failed'] as const;
 export type ReplayStatus = (typeof REPLAY_STATUSES)[number];
@@ -62,3 +64,24 @@ export interface ReplayAnswer {
 
 /** A show without a replay (or whose replay its reader may not see, or was deleted). */
 export const NO_REPLAY: ReplayAnswer = { status: 'none', progress: 0, url: null, durationMs: null, posterUrl: null, chapters: [] };
+
+/**
+ * One line of the show's chat as its replay shows it: what anyone in the room saw of it (never a
+ * deleted line, one kept to its author, or any author's id or tag), and `atMs`, where it was
+ * written on the replay's clock.
+ */
+export type ReplayChatLine = Omit<ChatMessage, 'sessionId' | 'authorTag' | 'onlyAuthor'> & { atMs: number };
+
+/**
+ * GET /api/live-sessions/{id}/replay/chat[?after={seq}]: the chat's lines written while the show
+ * was recorded, in the chat's order, a page at a time; `next` asks for the page after it, null on
+ * the last. A line written while nothing was recorded (before, in a pause, after) has no moment
+ * in the replay and is not in it.
+ */
+export interface ReplayChatPage {
+  lines: ReplayChatLine[];
+  next: string | null;
+}
+
+/** Lines in a page of the replay's chat: a few minutes of a busy show. */
+export const REPLAY_CHAT_PAGE_SIZE = 500;

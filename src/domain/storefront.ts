@@ -63,6 +63,12 @@ export interface StorefrontCurrentLot {
   price: number;
 }
 
+/** An ended show's replay anyone may watch on its page (`url`): how long it is, and its poster if it has one. */
+export interface StorefrontReplay {
+  durationMs: number | null;
+  posterUrl: string | null;
+}
+
 /** One show, as the home, the seller's page and their lists show it. */
 export interface StorefrontShow {
   id: string;
@@ -92,6 +98,8 @@ export interface StorefrontShow {
   soldCount: number | null;
   /** The signed-in viewer asked to be told about this show (*Avísame*); false when signed out. */
   reminded: boolean;
+  /** Ended shows: its replay when anyone may watch it (ready, public, not expired). Null otherwise. */
+  replay: StorefrontReplay | null;
 }
 
 export interface StorefrontCategory {

@@ -510,5 +510,11 @@ export const messages = {
     followers: '{n} seguidores',
     oneFollower: '1 seguidor',
     imageAlt: 'Vista previa de {title}',
+    replay: 'Repetición',
+    replayTitle: 'Repetición: {title}',
+    minutes: '{n} min',
+    hoursMinutes: '{h} h {m} min',
+    sold: '{n} vendidos',
+    oneSold: '1 vendido',
   },
 } as const;

@@ -1279,6 +1279,11 @@ export const replays = pgTable(
     durationMs: integer('duration_ms'),
     height: integer('height'),
     chapters: jsonb('chapters').$type<ReplayChapter[]>(),
+    /**
+     * The recording's segments as they were joined, in order (each its first frame's moment, epoch
+     * ms, and its length): what places a moment of the show, a chat line, on the replay's clock.
+     */
+    timeline: jsonb('timeline').$type<{ startedAt: number; durationMs: number }[]>(),
     attempts: integer('attempts').notNull().default(0),
     /** Why the last attempt failed, shown beside 'Reintentar'. */
     error: text('error'),

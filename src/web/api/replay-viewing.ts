@@ -1,16 +1,18 @@
-import { useQuery } from '@tanstack/react-query';
-import type { ReplayAnswer } from '../../domain/replays.js';
+import { infiniteQueryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { ReplayAnswer, ReplayChatPage } from '../../domain/replays.js';
 import { api } from './client';
 import { shouldRetry } from './query-client';
 
 /**
  * What buyers watch after a show: its replay on the show's page (GET /api/live-sessions/{id}/replay)
- * and a bought lot's clip, the buyer's video receipt (GET /api/auctions/{id}/clip). The seller's
+ * with its chat at their moments (GET …/replay/chat, asked only once the chat is opened), and a
+ * bought lot's clip, the buyer's video receipt (GET /api/auctions/{id}/clip). The seller's
  * own controls over a replay (hide, delete, retry) live in replays.ts.
  */
 export const replayViewingKeys = {
   all: ['replay-viewing'] as const,
   replay: (sessionId: string) => [...replayViewingKeys.all, 'replay', sessionId] as const,
+  chat: (sessionId: string) => [...replayViewingKeys.all, 'replay', sessionId, 'chat'] as const,
   clip: (auctionId: string) => [...replayViewingKeys.all, 'clip', auctionId] as const,
 };
 
@@ -45,6 +47,29 @@ export function usePublicReplay(sessionId: string, enabled: boolean) {
     staleTime: 60_000,
     refetchInterval: (query) => (isReplayPending(query.state.data) ? REPLAY_PENDING_POLL_MS : false),
   });
+}
+
+export const replayChatPath = (sessionId: string, after: string | null) =>
+  `${replayPath(sessionId)}/chat${after === null ? '' : `?after=${encodeURIComponent(after)}`}`;
+
+/**
+ * The replay's chat, a page at a time from its start: the lines of an ended show hardly change, so
+ * they are read once; a 404 (a replay without its chat's moments, or no longer public) is final.
+ */
+export const replayChatQueryOptions = (sessionId: string) =>
+  infiniteQueryOptions({
+    queryKey: replayViewingKeys.chat(sessionId),
+    queryFn: ({ pageParam, signal }) => api.get<ReplayChatPage>(replayChatPath(sessionId, pageParam), signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last: ReplayChatPage) => last.next,
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: shouldRetry,
+    refetchOnWindowFocus: false,
+  });
+
+/** The replay's chat, asked once it is opened: the pages read so far, and the next on `fetchNextPage`. */
+export function useReplayChat(sessionId: string) {
+  return useInfiniteQuery(replayChatQueryOptions(sessionId));
 }
 
 /** How long before its end a clip's address counts as spent: a video opened then would stop loading mid-way. */

@@ -141,7 +141,9 @@ describe("an ended show's page with its replay ready", () => {
   });
 
   it("says 'Vendido $1,250' with the price as the app writes pesos, or 'Sin venta', with each lot's photo (or its place) and moment", async () => {
-    const html = await renderLoaded(createElement(ReplayPlayer, { replay: { ...READY, url: READY.url as string }, title: 'Relojes', search: '' }));
+    const html = await renderLoaded(
+      createElement(ReplayPlayer, { sessionId: SESSION_ID, replay: { ...READY, url: READY.url as string }, title: 'Relojes', search: '' }),
+    );
     const [omega, seiko] = chapterLinks(html);
     expect(omega).toContain('Reloj Omega');
     expect(omega).toMatch(new RegExp(`data-outcome="sold"[^>]*>${escapeRegExp(translate('live.replay.soldFor', { price: formatMoney(1250) }))}<`));
@@ -154,7 +156,9 @@ describe("an ended show's page with its replay ready", () => {
   });
 
   it('makes each chapter a link to its lot, with a label, none marked before the video plays', async () => {
-    const html = await renderLoaded(createElement(ReplayPlayer, { replay: { ...READY, url: READY.url as string }, title: 'Relojes', search: '?utm=wa' }));
+    const html = await renderLoaded(
+      createElement(ReplayPlayer, { sessionId: SESSION_ID, replay: { ...READY, url: READY.url as string }, title: 'Relojes', search: '?utm=wa' }),
+    );
     const links = chapterLinks(html);
     expect(links).toHaveLength(2);
     expect(links[0]).toContain(`href="?utm=wa&amp;lote=${A1}"`);
@@ -163,7 +167,9 @@ describe("an ended show's page with its replay ready", () => {
   });
 
   it('?lote= marks its lot as the one playing', async () => {
-    const html = await renderLoaded(createElement(ReplayPlayer, { replay: { ...READY, url: READY.url as string }, title: 'Relojes', search: `?lote=${A2}` }));
+    const html = await renderLoaded(
+      createElement(ReplayPlayer, { sessionId: SESSION_ID, replay: { ...READY, url: READY.url as string }, title: 'Relojes', search: `?lote=${A2}` }),
+    );
     const [omega, seiko] = chapterLinks(html);
     expect(omega).not.toContain('aria-current');
     expect(seiko).toContain('aria-current="true"');

@@ -216,6 +216,7 @@ export async function makeNextReplay(deps: MakerDeps): Promise<MakeResult> {
       await db.execute(sql`
         update replays set status = 'ready', progress = 100, video_key = ${videoKey}, poster_key = ${posterKey},
           duration_ms = ${made.durationMs}, height = ${config.height}, chapters = ${JSON.stringify(chapters)}::jsonb,
+          timeline = ${JSON.stringify(probed.map(({ startedAt, durationMs }) => ({ startedAt, durationMs })))}::jsonb,
           ready_at = now(), expires_at = now() + ${config.retentionDays}::int * interval '1 day',
           error = null, leased_until = null, updated_at = now()
         where session_id = ${sessionId}::uuid and status = 'processing'

@@ -9,12 +9,19 @@ import { rangeOf } from '../../http/range.js';
 import { requestContext } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import type { Storage } from '../../providers/storage/types.js';
-import { clipFile, deleteReplay, readClip, readReplay, replayFile, retryReplay, setReplayVisibility } from './service.js';
+import { clipFile, deleteReplay, readClip, readReplay, readReplayChat, replayFile, retryReplay, setReplayVisibility } from './service.js';
 import { createClipSigner } from './signed-urls.js';
 
 const ZParams = z.object({ id: z.string().max(64) });
 const ZVisibility = z.object({ visibility: z.enum(REPLAY_VISIBILITIES, { error: 'visibilityInvalid' }) }).strict();
 const ZSigned = z.object({ expires: z.string().max(20).optional(), signature: z.string().max(100).optional() });
+/** The replay's chat is read a page at a time, after the line numbered `after` (a page's `next`). */
+const ZChatPage = z.object({
+  after: z
+    .string()
+    .regex(/^\d{1,15}$/, { error: 'afterInvalid' })
+    .optional(),
+});
 const replayFields = { fieldMessages: messages.replays.fields };
 /** The seller's changes: a handful a minute at most. */
 const writeLimit = { max: 30, timeWindow: '1 minute' };
@@ -52,8 +59,9 @@ async function sendStored(
 }
 
 /**
- * A show's replay (its state, video and poster; hide, delete, retry) and a sold lot's clip (a signed
- * address for its winner, seller and company admins, and the video behind it).
+ * A show's replay (its state, video, poster and chat at its moments; hide, delete, retry) and a
+ * sold lot's clip (a signed address for its winner, seller and company admins, and the video behind
+ * it).
  */
 export async function replaysRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -62,6 +70,10 @@ export async function replaysRoutes(fastify: FastifyInstance, ctx: AppContext): 
 
   app.get('/api/live-sessions/:id/replay', { schema: { params: ZParams } }, async (req) =>
     readReplay(db, { sessionId: req.params.id, viewer: req.user ?? null }),
+  );
+
+  app.get('/api/live-sessions/:id/replay/chat', { schema: { params: ZParams, querystring: ZChatPage } }, async (req) =>
+    readReplayChat(db, { sessionId: req.params.id, viewer: req.user ?? null, after: req.query.after === undefined ? null : Number(req.query.after) }),
   );
 
   app.get('/api/live-sessions/:id/replay/video', { schema: { params: ZParams } }, async (req, reply) => {

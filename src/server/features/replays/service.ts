@@ -1,18 +1,28 @@
-import { eq } from 'drizzle-orm';
+import { and, asc, between, eq, gt, isNull, or } from 'drizzle-orm';
+import type { ChatKind } from '../../../domain/chat.js';
 import { isUuid } from '../../../domain/ids.js';
-import { NO_REPLAY, type ReplayAnswer, type ReplayVisibility } from '../../../domain/replays.js';
+import {
+  NO_REPLAY,
+  REPLAY_CHAT_PAGE_SIZE,
+  type ReplayAnswer,
+  type ReplayChatLine,
+  type ReplayChatPage,
+  type ReplayVisibility,
+} from '../../../domain/replays.js';
 import { isAdmin } from '../../../domain/role-rules.js';
 import { recordAudit } from '../../audit.js';
 import type { Db } from '../../db/connect.js';
-import { auctions, liveSessions, recordingSegments, replayClips, replays } from '../../db/schema.js';
+import { auctions, chatMessages, liveSessions, recordingSegments, replayClips, replays } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
 import { canEditSession } from '../../policies/live-sessions.js';
 import type { Storage } from '../../providers/storage/types.js';
+import { publicReplayPosterPath, publicReplayVideoPath } from '../../reads/public-replays.js';
 import { sessionNotFound } from '../../reads/sessions.js';
 import type { CurrentUser } from '../../sessions/store.js';
 import type { ClipSigner } from './signed-urls.js';
+import { replayOffsetOf } from './timeline.js';
 
 /**
  * A show's replay as its page and its Hub read it, and what its seller may do with it (hide, show,
@@ -29,9 +39,6 @@ type ReplayRow = typeof replays.$inferSelect;
 type ShowRow = Pick<typeof liveSessions.$inferSelect, 'id' | 'companyId' | 'sellerId' | 'rehearsal'>;
 
 const NONE = NO_REPLAY;
-
-export const replayVideoPath = (sessionId: string) => `/api/live-sessions/${sessionId}/replay/video`;
-export const replayPosterPath = (sessionId: string) => `/api/live-sessions/${sessionId}/replay/poster`;
 
 const replayNotFound = () => new AppError('NOT_FOUND', messages.replays.notFound);
 
@@ -50,8 +57,12 @@ async function replayRow(db: Db, sessionId: string): Promise<ReplayRow | null> {
   return row ?? null;
 }
 
-/** Whether `viewer` may watch the ready replay (the page's video and poster ask the same). */
+/**
+ * Whether `viewer` may watch the ready replay (the page's video and poster ask the same). One past
+ * its days is nobody's, as if the retention job (daily) had already deleted it.
+ */
 function mayWatch(row: ReplayRow, show: ShowRow, isEditor: boolean): boolean {
+  if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) return false;
   return row.status === 'ready' && (isEditor || (row.visibility === 'public' && !show.rehearsal));
 }
 
@@ -62,9 +73,9 @@ function present(row: ReplayRow | null, show: ShowRow, isEditor: boolean): Repla
     return {
       status: row.visibility === 'hidden' ? 'hidden' : 'ready',
       progress: 100,
-      url: row.videoKey ? replayVideoPath(show.id) : null,
+      url: row.videoKey ? publicReplayVideoPath(show.id) : null,
       durationMs: row.durationMs,
-      posterUrl: row.posterKey ? replayPosterPath(show.id) : null,
+      posterUrl: row.posterKey ? publicReplayPosterPath(show.id) : null,
       chapters: row.chapters ?? [],
       ...editorPart,
     };
@@ -93,6 +104,53 @@ export async function replayFile(
   const key = opts.file === 'video' ? row?.videoKey : row?.posterKey;
   if (!row || !key || !mayWatch(row, show, isEditor)) throw replayNotFound();
   return { key, isPublic: row.visibility === 'public' && !show.rehearsal };
+}
+
+/**
+ * GET /api/live-sessions/{id}/replay/chat: the chat's lines beside the replay, each at its moment,
+ * for whoever may watch it (404 otherwise, and for a replay made before its timeline was kept). A
+ * line is shown as the live chat showed it to everyone: not deleted, not kept to its author, with
+ * its public name and no author's id or tag. Only the lines written while the show was recorded,
+ * in the chat's order, REPLAY_CHAT_PAGE_SIZE at a time after the line numbered `after`.
+ */
+export async function readReplayChat(db: Db, opts: { sessionId: string; viewer: CurrentUser | null; after: number | null }): Promise<ReplayChatPage> {
+  const show = await showOf(db, opts.sessionId);
+  const row = await replayRow(db, show.id);
+  if (!row?.timeline || !mayWatch(row, show, canEditSession(opts.viewer, show))) throw replayNotFound();
+  const segments = row.timeline;
+  if (segments.length === 0) return { lines: [], next: null };
+  const found = await db
+    .select({
+      id: chatMessages.id,
+      seq: chatMessages.seq,
+      kind: chatMessages.kind,
+      authorName: chatMessages.authorName,
+      authorIsModerator: chatMessages.authorIsModerator,
+      text: chatMessages.text,
+      system: chatMessages.system,
+      createdAt: chatMessages.createdAt,
+    })
+    .from(chatMessages)
+    .where(
+      and(
+        eq(chatMessages.sessionId, show.id),
+        isNull(chatMessages.deletedAt),
+        eq(chatMessages.onlyAuthor, false),
+        opts.after === null ? undefined : gt(chatMessages.seq, opts.after),
+        or(...segments.map((s) => between(chatMessages.createdAt, new Date(s.startedAt), new Date(s.startedAt + s.durationMs)))),
+      ),
+    )
+    .orderBy(asc(chatMessages.seq))
+    .limit(REPLAY_CHAT_PAGE_SIZE + 1);
+  const lines: ReplayChatLine[] = [];
+  for (const line of found.slice(0, REPLAY_CHAT_PAGE_SIZE)) {
+    const atMs = replayOffsetOf(segments, line.createdAt.getTime());
+    // The query kept only lines inside a segment; this guards the millisecond the two clocks may round apart.
+    if (atMs === null) continue;
+    lines.push({ ...line, kind: line.kind as ChatKind, system: line.system ?? null, createdAt: line.createdAt.getTime(), atMs });
+  }
+  const last = found[REPLAY_CHAT_PAGE_SIZE - 1];
+  return { lines, next: found.length > REPLAY_CHAT_PAGE_SIZE && last ? String(last.seq) : null };
 }
 
 /** The show, when the actor may change its replay; 404 'Sesión no encontrada' otherwise, as every Hub route answers. */

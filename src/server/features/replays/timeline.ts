@@ -24,6 +24,20 @@ export function recordingOffset(segments: readonly RecordedSegment[], at: number
   return before;
 }
 
+/**
+ * Where `at` (epoch ms) is on the joined recording, in ms from its start, when it was recorded;
+ * null for a moment while nothing was (before the first segment, in a pause, after the last). A
+ * chat line is placed with it: one written while the camera was off has no moment in the replay.
+ */
+export function replayOffsetOf(segments: readonly RecordedSegment[], at: number): number | null {
+  let before = 0;
+  for (const segment of segments) {
+    if (at >= segment.startedAt && at <= segment.startedAt + segment.durationMs) return before + (at - segment.startedAt);
+    before += segment.durationMs;
+  }
+  return null;
+}
+
 export interface LotRun {
   auctionId: string;
   openedAt: number;

@@ -6,8 +6,8 @@ import { messages } from '../../messages.js';
  * The share card's picture: 1200×630 (what WhatsApp, Facebook and X show large), a JPEG well under
  * 300 KB. The photo cover-cropped under a darkening gradient, or the brand's background; the title
  * (two lines at most, then an ellipsis), the seller, a date or price, a red EN VIVO badge when live
- * and the Martillo mark, drawn by an SVG composited with sharp (librsvg, with the system's DejaVu or
- * Liberation fonts).
+ * (a play mark for a replay) and the Martillo mark, drawn by an SVG composited with sharp (librsvg,
+ * with the system's DejaVu or Liberation fonts).
  */
 
 export const CARD_WIDTH = 1200;
@@ -23,11 +23,17 @@ export interface CardPicture {
   live: boolean;
   /** The photo's address as stored, part of the hash: a new photo is a new picture. */
   photoUrl: string | null;
+  /** A show's replay: a play mark is drawn, on its poster when it has one (drawn before `photoUrl`). */
+  replay: boolean;
+  /** The replay's poster in storage, and when the replay was made (made again, a new picture). */
+  poster: { key: string; madeAt: number } | null;
 }
 
 /** A short hash of everything drawn: the picture's address changes exactly when the picture does. */
 export function pictureHash(picture: CardPicture): string {
-  const drawn = [DRAWING_VERSION, picture.title, picture.seller, picture.detail, picture.live, picture.photoUrl ?? ''];
+  const drawn: unknown[] = [DRAWING_VERSION, picture.title, picture.seller, picture.detail, picture.live, picture.photoUrl ?? ''];
+  // Only a replay's card adds these, so no other card's address moves.
+  if (picture.replay || picture.poster) drawn.push(picture.replay, picture.poster?.key ?? '', picture.poster?.madeAt ?? 0);
   return createHash('sha256').update(JSON.stringify(drawn)).digest('base64url').replace(/[-_]/g, '').slice(0, 10).toLowerCase();
 }
 
@@ -97,6 +103,14 @@ function liveBadge(): string {
 <text x="${MARGIN + 52}" y="85" font-family="${FONT}" font-weight="bold" font-size="30" fill="#ffffff">${label}</text></g>`;
 }
 
+/** A replay's mark: a round play button above the title, as video players draw it. */
+function playMark(): string {
+  const cx = CARD_WIDTH / 2;
+  const cy = 230;
+  return `<g><circle cx="${cx}" cy="${cy}" r="72" fill="#000000" fill-opacity="0.55" stroke="#ffffff" stroke-width="6"/>
+<path d="M ${cx - 22} ${cy - 38} L ${cx + 40} ${cy} L ${cx - 22} ${cy + 38} Z" fill="#ffffff"/></g>`;
+}
+
 /** The text layer, drawn over the photo or the brand's background. */
 export function overlaySvg(picture: CardPicture, opts: { hasPhoto: boolean }): string {
   const width = CARD_WIDTH - 2 * MARGIN;
@@ -118,7 +132,7 @@ export function overlaySvg(picture: CardPicture, opts: { hasPhoto: boolean }): s
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${CARD_WIDTH}" height="${CARD_HEIGHT}" viewBox="0 0 ${CARD_WIDTH} ${CARD_HEIGHT}">
 <defs>${shade}</defs>
 <rect width="${CARD_WIDTH}" height="${CARD_HEIGHT}" fill="url(#shade)"/>${backdrop}
-${picture.live ? liveBadge() : ''}${mark()}
+${picture.live ? liveBadge() : ''}${picture.replay ? playMark() : ''}${mark()}
 <text font-family="${FONT}" font-weight="bold" font-size="${titleSize}" fill="#ffffff">${titleLines}</text>
 <text x="${MARGIN}" y="${sellerY}" font-family="${FONT}" font-size="34" fill="#ffffff" fill-opacity="0.92">${escapeXml(seller)}</text>
 <text x="${MARGIN}" y="${detailY}" font-family="${FONT}" font-weight="bold" font-size="32" fill="#f2b441">${escapeXml(detail)}</text>

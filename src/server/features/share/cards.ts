@@ -1,12 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { isUuid } from '../../../domain/ids.js';
 import { livePath } from '../../../domain/live-public.js';
-import { formatMoney } from '../../../domain/money.js';
 import { storePath } from '../../../domain/screens.js';
 import { type Db, rows } from '../../db/connect.js';
 import { messages } from '../../messages.js';
+import { onBlockHereSql } from '../../reads/lot-runs.js';
+import { PUBLIC_REPLAY, publicReplayVideoPath } from '../../reads/public-replays.js';
 import { sellerForStoreSlug } from '../../reads/store-slugs.js';
-import { mexicoCityDate } from './dates.js';
+import { durationText, lotsText, priceText, resultsText, showWhen } from './card-text.js';
 
 /**
  * What a shared link's preview says and draws, read straight from the database. Only what anyone
@@ -16,6 +17,14 @@ import { mexicoCityDate } from './dates.js';
 
 export type CardKind = 'live' | 'auction' | 'tienda' | 'lote';
 
+/** An ended show's replay that anyone may watch (reads/public-replays.ts): its card presents the show as it. */
+export interface CardReplay {
+  /** The MP4 the replay's answer names (og:video), a path on this site. */
+  videoPath: string;
+  /** The poster's storage key, and when the replay was made (made again, it is a new picture); null without one. */
+  poster: { key: string; madeAt: number } | null;
+}
+
 export interface ShareCard {
   kind: CardKind;
   /** The id in the image's address: a session's or auction's id, a seller's slug, `<session id>_<auction id>` for a lot. */
@@ -23,6 +32,8 @@ export interface ShareCard {
   /** The page's canonical path (og:url). */
   path: string;
   title: string;
+  /** The title drawn on the picture, when it is not `title` (a replay's tags say 'Repetición: …', its picture the show's own title). */
+  drawnTitle?: string;
   description: string;
   /** Drawn under the title: the seller's name. */
   seller: string;
@@ -31,54 +42,80 @@ export interface ShareCard {
   live: boolean;
   /** The photo drawn behind the text, as the record stores it (read through the storage provider). */
   photoUrl: string | null;
+  /** A show's public replay; null for anything else. */
+  replay: CardReplay | null;
 }
 
 const share = messages.share;
 
-/** When a show is, as a card says it: *EN VIVO ahora*, *Show terminado*, or its date in Mexico City. */
-function showWhen(status: string, scheduledAt: Date | string): string {
-  if (status === 'live' || status === 'paused') return share.liveNow;
-  return status === 'ended' ? share.ended : mexicoCityDate(new Date(scheduledAt));
+interface LiveRow {
+  id: string;
+  title: string;
+  status: string;
+  scheduled_at: Date | string;
+  seller_slug: string;
+  cover_image_url: string | null;
+  seller: string | null;
+  company_id: string;
+  current_photo: string | null;
+  first_photo: string | null;
+  lot_count: number;
+  sold_count: number | null;
+  replay_video_key: string | null;
+  replay_poster_key: string | null;
+  replay_duration_ms: number | null;
+  replay_ready_at: Date | string | null;
 }
 
-/** An auction's price as a card says it: what it sold for (a lot's card), ended, the current bid, or the starting price. */
-function priceText(a: { ended: boolean; soldFor: number | null; currentPrice: number | null; startingPrice: number }): string {
-  if (a.ended) return a.soldFor !== null ? share.soldFor.replace('{price}', formatMoney(a.soldFor)) : share.auctionEnded;
-  return a.currentPrice !== null
-    ? share.currentBid.replace('{price}', formatMoney(a.currentPrice))
-    : share.startingPrice.replace('{price}', formatMoney(a.startingPrice));
+/**
+ * An ended show with a public replay: 'Repetición: …', its length, lots and sales; the replay's
+ * poster drawn (else the cover, else the first lot's photo) with a play mark.
+ */
+function replayCard(row: LiveRow, seller: string): ShareCard {
+  const duration = row.replay_duration_ms !== null && Number(row.replay_duration_ms) > 0 ? durationText(Number(row.replay_duration_ms)) : null;
+  const detail = duration ? `${share.replay} · ${duration}` : share.replay;
+  const results = resultsText(Number(row.lot_count), Number(row.sold_count ?? 0));
+  return {
+    kind: 'live',
+    key: row.id,
+    path: livePath({ id: row.id, sellerSlug: row.seller_slug }),
+    title: share.replayTitle.replace('{title}', row.title),
+    drawnTitle: row.title,
+    description: [detail, share.by.replace('{seller}', seller), results].filter(Boolean).join(' · '),
+    seller,
+    detail,
+    live: false,
+    photoUrl: row.cover_image_url ?? row.first_photo,
+    replay: {
+      videoPath: publicReplayVideoPath(row.id),
+      poster: row.replay_poster_key ? { key: row.replay_poster_key, madeAt: row.replay_ready_at ? new Date(row.replay_ready_at).getTime() : 0 } : null,
+    },
+  };
 }
-
-/** `12 lotes`, `1 lote`. */
-const lotsText = (n: number) => (n === 1 ? share.oneLot : share.lots.replace('{n}', String(n)));
 
 export async function liveCard(db: Db, sessionId: string): Promise<ShareCard | null> {
   if (!isUuid(sessionId)) return null;
-  const [row] = rows<{
-    id: string;
-    title: string;
-    status: string;
-    scheduled_at: Date | string;
-    seller_slug: string;
-    cover_image_url: string | null;
-    seller: string | null;
-    company_id: string;
-    current_photo: string | null;
-    first_photo: string | null;
-    lot_count: number;
-  }>(
+  const [row] = rows<LiveRow>(
     await db.execute(sql`
       select s.id, s.title, s.status, s.scheduled_at, s.seller_slug, s.cover_image_url, s.company_id,
         (select c.name from companies c where c.id = s.company_id) as seller,
         (select a.images[1] from live_lots l join auctions a on a.id = l.auction_id where l.id = s.current_lot_id) as current_photo,
         (select a.images[1] from live_lots l join auctions a on a.id = l.auction_id
           where l.session_id = s.id and cardinality(a.images) > 0 order by l."order" limit 1) as first_photo,
-        (select count(*)::int from live_lots l where l.session_id = s.id) as lot_count
-      from live_sessions s where s.id = ${sessionId} and not s.rehearsal`),
+        (select count(*)::int from live_lots l where l.session_id = s.id) as lot_count,
+        case when r.session_id is not null then (
+          select count(*)::int from live_lots l join auctions a on a.id = l.auction_id
+           where l.session_id = s.id and a.status = 'ended' and a.current_winner_id is not null
+             and ${onBlockHereSql({ id: sql`l.id`, sessionId: sql`l.session_id`, auctionId: sql`l.auction_id` })})
+        end as sold_count,
+        r.video_key as replay_video_key, r.poster_key as replay_poster_key, r.duration_ms as replay_duration_ms, r.ready_at as replay_ready_at
+      from live_sessions s left join replays r on r.session_id = s.id and ${PUBLIC_REPLAY}
+      where s.id = ${sessionId} and not s.rehearsal`),
   );
   if (!row) return null;
-  const live = row.status === 'live' || row.status === 'paused';
   const seller = row.seller ?? row.company_id;
+  if (row.replay_video_key) return replayCard(row, seller);
+  const live = row.status === 'live' || row.status === 'paused';
   const detail = showWhen(row.status, row.scheduled_at);
   const lots = Number(row.lot_count) > 0 ? ` · ${lotsText(Number(row.lot_count))}` : '';
   return {
@@ -91,6 +128,7 @@ export async function liveCard(db: Db, sessionId: string): Promise<ShareCard | n
     detail,
     live,
     photoUrl: (live ? row.current_photo : null) ?? row.cover_image_url ?? row.current_photo ?? row.first_photo,
+    replay: null,
   };
 }
 
@@ -149,6 +187,7 @@ export async function lotCard(db: Db, key: string): Promise<ShareCard | null> {
     detail: `${price} · ${when}`,
     live,
     photoUrl: row.photo,
+    replay: null,
   };
 }
 
@@ -185,6 +224,7 @@ export async function auctionCard(db: Db, auctionId: string): Promise<ShareCard 
     detail: price,
     live: row.status === 'live',
     photoUrl: row.photo,
+    replay: null,
   };
 }
 
@@ -228,6 +268,7 @@ export async function storeCard(db: Db, slug: string): Promise<ShareCard | null>
     detail: parts[0] ?? '',
     live: Boolean(row.live),
     photoUrl: row.cover,
+    replay: null,
   };
 }
 

@@ -1,7 +1,8 @@
 import { or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
 import { uploads } from '../../db/schema.js';
-import { SERVABLE_KEY, type Storage } from '../../providers/storage/types.js';
+import { SERVABLE_KEY, type Storage, VIDEO_KEY } from '../../providers/storage/types.js';
+import type { CardPicture } from './card-image.js';
 
 /** A photo bigger than this is not drawn (uploads are re-encoded to well under it). */
 const MAX_PHOTO_BYTES = 20 * 1024 * 1024;
@@ -52,4 +53,30 @@ export async function readPhoto(db: Db, storage: Storage, url: string | null): P
   } catch {
     return { bytes: null, lasting: false };
   }
+}
+
+/** A replay's poster as the replays job stores it (`replays/<session id>/poster.jpg`). */
+const POSTER_KEY = /^replays\/[0-9a-f-]+\/poster\.jpg$/;
+
+/**
+ * A public replay's poster, read through the storage provider by its key: never by an address (the
+ * replays feature serves it, to those who may watch). The card names a poster only while its replay
+ * is public (reads/public-replays.ts).
+ */
+export async function readPoster(storage: Storage, key: string): Promise<{ bytes: Buffer | null; lasting: boolean }> {
+  if (!POSTER_KEY.test(key) || !VIDEO_KEY.test(key)) return { bytes: null, lasting: true };
+  try {
+    const bytes = await storage.read(key);
+    return { bytes: bytes && bytes.length <= MAX_PHOTO_BYTES ? bytes : null, lasting: true };
+  } catch {
+    return { bytes: null, lasting: false };
+  }
+}
+
+/** What a card draws behind its text: the replay's poster when it has one that reads, else its photo. */
+export async function readCardPhoto(db: Db, storage: Storage, picture: CardPicture): Promise<{ bytes: Buffer | null; lasting: boolean }> {
+  const poster = picture.poster ? await readPoster(storage, picture.poster.key) : null;
+  if (poster?.bytes) return poster;
+  const photo = await readPhoto(db, storage, picture.photoUrl);
+  return { bytes: photo.bytes, lasting: photo.lasting && (poster?.lasting ?? true) };
 }

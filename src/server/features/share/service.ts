@@ -5,7 +5,7 @@ import type { Storage } from '../../providers/storage/types.js';
 import { escapeAttr } from '../../web/preload.js';
 import { CARD_HEIGHT, CARD_WIDTH, type CardPicture, pictureHash, renderCard } from './card-image.js';
 import { type CardKind, lotCardKey, readCard, type ShareCard } from './cards.js';
-import { readPhoto } from './photos.js';
+import { readCardPhoto } from './photos.js';
 
 /**
  * Link previews: the tags a page's HTML carries for WhatsApp, Facebook and X (which read no
@@ -27,9 +27,19 @@ const SITE_PICTURE: CardPicture = {
   detail: '',
   live: false,
   photoUrl: null,
+  replay: false,
+  poster: null,
 };
 
-const pictureOf = (card: ShareCard): CardPicture => ({ title: card.title, seller: card.seller, detail: card.detail, live: card.live, photoUrl: card.photoUrl });
+const pictureOf = (card: ShareCard): CardPicture => ({
+  title: card.drawnTitle ?? card.title,
+  seller: card.seller,
+  detail: card.detail,
+  live: card.live,
+  photoUrl: card.photoUrl,
+  replay: card.replay !== null,
+  poster: card.replay?.poster ?? null,
+});
 
 /** The picture's path, `/og/live/<id>-<hash>.jpg` (or `/og/martillo-<hash>.jpg` for the site's own). */
 export function picturePath(card: ShareCard | null): string {
@@ -77,7 +87,7 @@ export function createShare(deps: { db: Db; storage: Storage; publicUrl: URL }):
       return kept;
     }
     const made = (async () => {
-      const photo = await readPhoto(deps.db, deps.storage, picture.photoUrl);
+      const photo = await readCardPhoto(deps.db, deps.storage, picture);
       const jpeg = await renderCard(picture, photo.bytes);
       if (!photo.lasting) pictures.delete(hash);
       return jpeg;
@@ -127,11 +137,20 @@ export function createShare(deps: { db: Db; storage: Storage; publicUrl: URL }):
       const url = absolute(card ? card.path : genericPath(pathname));
       const image = absolute(picturePath(card));
       const meta = (attr: 'name' | 'property', name: string, content: string) => `<meta ${attr}="${name}" content="${escapeAttr(content)}">`;
+      // A public replay is an MP4 anyone may fetch (with Range): the tags that let a preview play it.
+      const video = card?.replay ? absolute(card.replay.videoPath) : null;
+      const videoTags = video
+        ? [
+            meta('property', 'og:video', video),
+            ...(video.startsWith('https:') ? [meta('property', 'og:video:secure_url', video)] : []),
+            meta('property', 'og:video:type', 'video/mp4'),
+          ]
+        : [];
       return [
         `<title>${escapeAttr(title)}</title>`,
         meta('name', 'description', description),
         `<link rel="canonical" href="${escapeAttr(url)}">`,
-        meta('property', 'og:type', 'website'),
+        meta('property', 'og:type', video ? 'video.other' : 'website'),
         meta('property', 'og:site_name', share.siteName),
         meta('property', 'og:locale', 'es_MX'),
         meta('property', 'og:title', card ? card.title : share.siteTitle),
@@ -142,6 +161,7 @@ export function createShare(deps: { db: Db; storage: Storage; publicUrl: URL }):
         meta('property', 'og:image:width', String(CARD_WIDTH)),
         meta('property', 'og:image:height', String(CARD_HEIGHT)),
         meta('property', 'og:image:alt', share.imageAlt.replace('{title}', card ? card.title : share.siteName)),
+        ...videoTags,
         meta('name', 'twitter:card', 'summary_large_image'),
         meta('name', 'twitter:title', card ? card.title : share.siteTitle),
         meta('name', 'twitter:description', description),

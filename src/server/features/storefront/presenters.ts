@@ -21,6 +21,7 @@ export function presentShow(row: ShowRow, opts: { viewerCount: number; reminded:
     lotCount: row.lotCount,
     soldCount: row.soldCount,
     reminded: opts.reminded,
+    replay: row.replay,
   };
 }
 

@@ -1,15 +1,17 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { SessionStatus } from '../../../domain/live-public.js';
-import type { StorefrontCurrentLot, StorefrontLot } from '../../../domain/storefront.js';
+import type { StorefrontCurrentLot, StorefrontLot, StorefrontReplay } from '../../../domain/storefront.js';
 import { type Db, rows } from '../../db/connect.js';
 import { onBlockHereSql } from '../../reads/lot-runs.js';
+import { PUBLIC_REPLAY, publicReplayPosterPath } from '../../reads/public-replays.js';
 import { sellerPublicName } from '../../reads/store-links.js';
 
 /**
  * The shows of the front door (home, seller's page), read in one statement each: a session with
  * its seller's names and slug, its first lots' photos and prices, the lot on the block, the
- * categories still to come, and its lot and sale counts. Only a few dozen sessions are read at a
- * time, so the per-session subqueries walk the lots' (session_id, order) key for a handful of rows.
+ * categories still to come, its lot and sale counts, and an ended show's public replay (joined by
+ * its key, the session's id). Only a few dozen sessions are read at a time, so the per-session
+ * subqueries walk the lots' (session_id, order) key for a handful of rows.
  */
 
 /** A show buyers may see: never a rehearsal ('Ensayo'). */
@@ -39,6 +41,7 @@ export interface ShowRow {
   categoryIds: string[];
   lots: StorefrontLot[];
   currentLot: StorefrontCurrentLot | null;
+  replay: StorefrontReplay | null;
 }
 
 interface RawShow {
@@ -60,6 +63,9 @@ interface RawShow {
   category_ids: string[] | string | null;
   lots: unknown;
   current_lot: unknown;
+  has_replay: boolean;
+  replay_duration_ms: number | string | null;
+  replay_has_poster: boolean;
 }
 
 /** PGlite hands json back parsed; node-postgres too, but a text array may arrive as '{a,b}'. */
@@ -100,8 +106,10 @@ export async function readShows(db: Db, opts: { where: SQL; order: SQL; limit: n
                        order by l."order" limit 4) x) as lots,
              (select json_build_object('auctionId', a.id, 'name', a.name, 'imageUrl', ${LOT_IMAGE}, 'price', coalesce(a.current_price, a.starting_price))
                 from live_lots l join auctions a on a.id = l.auction_id
-               where l.id = s.current_lot_id and s.status in ('live', 'paused')) as current_lot
+               where l.id = s.current_lot_id and s.status in ('live', 'paused')) as current_lot,
+             r.session_id is not null as has_replay, r.duration_ms as replay_duration_ms, r.poster_key is not null as replay_has_poster
         from live_sessions s left join user_profiles p on p.user_id = s.seller_id
+             left join replays r on r.session_id = s.id and ${PUBLIC_REPLAY}
        where ${opts.where}
        order by ${opts.order}
        limit ${opts.limit}`),
@@ -124,6 +132,12 @@ export async function readShows(db: Db, opts: { where: SQL; order: SQL; limit: n
     categoryIds: textArray(r.category_ids).sort(),
     lots: json<StorefrontLot[]>(r.lots).map((l) => ({ ...l, startingPrice: Number(l.startingPrice) })),
     currentLot: r.current_lot ? ((c) => ({ ...c, price: Number(c.price) }))(json<StorefrontCurrentLot>(r.current_lot)) : null,
+    replay: r.has_replay
+      ? {
+          durationMs: r.replay_duration_ms === null ? null : Number(r.replay_duration_ms),
+          posterUrl: r.replay_has_poster ? publicReplayPosterPath(r.id) : null,
+        }
+      : null,
   }));
 }
 

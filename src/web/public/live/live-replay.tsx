@@ -20,8 +20,9 @@ export const isWatchable = (replay: PublicReplay | undefined): replay is PublicR
 
 /**
  * An ended show with its replay ready: the page becomes the replay. The video leads, on a phone as
- * wider (its chapters under it, or beside it), and what the ended page showed follows: the title and
- * seller, the results, the lots that never ran and the chat, read-only.
+ * wider (its chapters and its chat at their moments under it, or beside it), and what the ended page
+ * showed follows: the title and seller, the results, the lots that never ran and the whole chat,
+ * read-only (the lines written while nothing was recorded included).
  */
 export function ReplayShow({ show, replay }: { show: ShowModel; replay: PublicReplay & { url: string } }) {
   const { t } = useTranslation();
@@ -32,7 +33,7 @@ export function ReplayShow({ show, replay }: { show: ShowModel; replay: PublicRe
       <Stack gap="lg" data-testid="live-session" data-session-id={session.id} data-state="ended" data-layout="replay">
         <LazyPart<ReplayPlayerProps>
           load={loadPlayer}
-          props={{ replay, title: session.title }}
+          props={{ sessionId: session.id, replay, title: session.title }}
           loading={<Skeleton className={classes.stage} />}
           failedMessage={t('live.replay.loadFailed')}
         />

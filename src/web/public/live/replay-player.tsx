@@ -1,14 +1,22 @@
-import { Stack, Text, Title } from '@mantine/core';
-import { type MouseEvent, useEffect, useId, useRef, useState } from 'react';
+import { Skeleton, Stack, Text } from '@mantine/core';
+import { type KeyboardEvent, type MouseEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { formatMoney } from '../../../domain/money.js';
 import type { ReplayChapter } from '../../../domain/replays.js';
 import type { PublicReplay } from '../../api/replay-viewing';
 import { PhotoIcon } from '../../components/icons';
+import { LazyPart } from '../../components/lazy-part';
 import { useTranslation } from '../../i18n';
 import classes from './replay.module.css';
 import { chapterFromSearch, followReplay, formatMoment, playChapter, searchWithLot } from './replay-chapters';
+import type { ReplayChatProps } from './replay-chat';
+
+// The chat's lines and their panel come only when the reader opens it.
+const loadChat = () => import('./replay-chat').then((m) => m.ReplayChat);
+
+type SideTab = 'lots' | 'chat';
 
 export interface ReplayPlayerProps {
+  sessionId: string;
   /** A ready replay: its video's address is set. */
   replay: PublicReplay & { url: string };
   title: string;
@@ -19,17 +27,20 @@ export interface ReplayPlayerProps {
 const currentSearch = () => (typeof window === 'undefined' ? '' : window.location.search);
 
 /**
- * The ended show's replay (loaded on demand, live-replay.tsx): the video, and a chapter per lot that
- * ran, each a link to its moment. The chapter playing now is marked, a tap jumps there and names the
- * lot in the address, and a link with '?lote=' opens the video at its lot.
+ * The ended show's replay (loaded on demand, live-replay.tsx): the video, and beside it (under it on
+ * a phone) two tabs: 'Lotes', a chapter per lot that ran, each a link to its moment, and 'Chat', the
+ * show's chat at its moments (replay-chat.tsx), read only once opened. The chapter playing now is
+ * marked, a tap jumps there and names the lot in the address, and a link with '?lote=' opens the
+ * video at its lot. A replay without chapters has the chat alone, closed until tapped.
  */
-export function ReplayPlayer({ replay, title, search }: ReplayPlayerProps) {
+export function ReplayPlayer({ sessionId, replay, title, search }: ReplayPlayerProps) {
   const { t } = useTranslation();
   const { chapters } = replay;
+  const hasChapters = chapters.length > 0;
   const videoRef = useRef<HTMLVideoElement>(null);
   const [start] = useState(() => chapterFromSearch(chapters, search ?? currentSearch()));
   const [playing, setPlaying] = useState<ReplayChapter | null>(start);
-  const headingId = useId();
+  const [tab, setTab] = useState<SideTab | null>(hasChapters ? 'lots' : null);
 
   useEffect(() => {
     const video = videoRef.current;
@@ -62,29 +73,87 @@ export function ReplayPlayer({ replay, title, search }: ReplayPlayerProps) {
           data-testid="replay-video"
         />
       </div>
-      {chapters.length > 0 && (
-        <Stack gap="xs" component="section" aria-labelledby={headingId} className={classes.chapters} data-testid="replay-chapters">
-          <Stack gap={0}>
-            <Title order={2} size="h4" id={headingId}>
-              {t('live.replay.chaptersHeading')}
-            </Title>
+      <SideTabs
+        tabs={hasChapters ? ['lots', 'chat'] : ['chat']}
+        active={tab}
+        // Without chapters the chat is a switch: a second tap closes it.
+        onSelect={(next) => setTab(!hasChapters && next === tab ? null : next)}
+      >
+        {tab === 'lots' && (
+          <Stack gap="xs" component="section" aria-label={t('live.replay.chaptersHeading')} data-testid="replay-chapters">
             <Text size="sm" c="dimmed">
               {t('live.replay.chaptersHint')}
             </Text>
+            <ol className={classes.list}>
+              {chapters.map((chapter) => (
+                <li key={chapter.auctionId}>
+                  <ChapterLink
+                    chapter={chapter}
+                    href={searchWithLot(search ?? currentSearch(), chapter.auctionId)}
+                    isPlaying={playing?.auctionId === chapter.auctionId}
+                    onClick={(event) => onChapter(event, chapter)}
+                  />
+                </li>
+              ))}
+            </ol>
           </Stack>
-          <ol className={classes.list}>
-            {chapters.map((chapter) => (
-              <li key={chapter.auctionId}>
-                <ChapterLink
-                  chapter={chapter}
-                  href={searchWithLot(search ?? currentSearch(), chapter.auctionId)}
-                  isPlaying={playing?.auctionId === chapter.auctionId}
-                  onClick={(event) => onChapter(event, chapter)}
-                />
-              </li>
-            ))}
-          </ol>
-        </Stack>
+        )}
+        {tab === 'chat' && (
+          <LazyPart<ReplayChatProps>
+            load={loadChat}
+            props={{ sessionId, video: videoRef }}
+            loading={<Skeleton className={classes.chatList} />}
+            failedMessage={t('live.chat.loadFailed')}
+          />
+        )}
+      </SideTabs>
+    </div>
+  );
+}
+
+/**
+ * 'Lotes' and 'Chat' beside the video: a tab list (arrow keys move between them) over the open
+ * one's panel. Drawn here rather than with Mantine's Tabs, whose stylesheet a buyer's first load
+ * does not carry (src/web/main.tsx).
+ */
+function SideTabs({ tabs, active, onSelect, children }: { tabs: SideTab[]; active: SideTab | null; onSelect: (tab: SideTab) => void; children: ReactNode }) {
+  const { t } = useTranslation();
+  const baseId = useId();
+  const tabId = (tab: SideTab) => `${baseId}-tab-${tab}`;
+  const panelId = `${baseId}-panel`;
+  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>, tab: SideTab) => {
+    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    if (step === 0 || tabs.length < 2) return;
+    event.preventDefault();
+    const next = tabs[(tabs.indexOf(tab) + step + tabs.length) % tabs.length] as SideTab;
+    onSelect(next);
+    document.getElementById(tabId(next))?.focus();
+  };
+  return (
+    <div className={classes.side} data-open={active ?? undefined}>
+      <div role="tablist" className={classes.tabList}>
+        {tabs.map((tab, i) => (
+          <button
+            key={tab}
+            type="button"
+            role="tab"
+            id={tabId(tab)}
+            className={classes.tab}
+            aria-selected={active === tab}
+            aria-controls={active === tab ? panelId : undefined}
+            tabIndex={active === tab || (active === null && i === 0) ? 0 : -1}
+            onClick={() => onSelect(tab)}
+            onKeyDown={(event) => onKeyDown(event, tab)}
+            data-testid={`replay-tab-${tab}`}
+          >
+            {t(tab === 'lots' ? 'live.replay.tabs.lots' : 'live.replay.tabs.chat')}
+          </button>
+        ))}
+      </div>
+      {active && (
+        <div role="tabpanel" id={panelId} aria-labelledby={tabId(active)} className={classes.panel}>
+          {children}
+        </div>
       )}
     </div>
   );

@@ -1,9 +1,10 @@
 import { Anchor, AspectRatio, Badge, Box, Card, Group, Image, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { formatMoney } from '../../../domain/money.js';
+import type { StorefrontReplay } from '../../../domain/storefront.js';
 import type { ShowCard, StoreAuction } from '../../api/sellers';
 import { CalendarButton, RemindButton } from '../../components/follow';
 import { BroadcastIcon, EyeIcon, PhotoIcon } from '../../components/icons';
-import { useTranslation } from '../../i18n';
+import { type TFunction, useTranslation } from '../../i18n';
 import { formatDate } from '../../lib/dates';
 
 /** 'sábado 5 de diciembre · 20:00', in Mexico City. */
@@ -103,23 +104,77 @@ function Thumb({ src, size }: { src: string | null; size: number | string }) {
   return <Image src={src} alt="" w={size} h={size} radius="md" fit="cover" loading="lazy" />;
 }
 
-/** An ended show: title and date, a link to its results. */
+/** An ended show: title and date, a link to its results; with a replay anyone may watch, its poster and *Ver repetición*. */
 export function PastShow({ show }: { show: ShowCard }) {
   const { t } = useTranslation();
+  const replay = show.replay ?? null;
   return (
-    <Group component="li" justify="space-between" wrap="nowrap" gap="sm" py="xs" data-testid="store-past-show">
-      <Stack gap={0} miw={0}>
+    <Group component="li" justify="space-between" wrap="nowrap" gap="sm" py="xs" data-testid="store-past-show" data-replay={replay ? 'true' : undefined}>
+      {replay && <ReplayPoster href={show.url} replay={replay} />}
+      <Stack gap={2} miw={0} flex={1}>
         <Anchor href={show.url} c="dark.8" fw={600} style={{ overflowWrap: 'anywhere' }}>
           {show.title}
         </Anchor>
         <Text size="xs" c="dimmed" tt="capitalize">
           {formatDate(show.scheduledAt, SHOW_DATE_FORMAT)}
         </Text>
+        {replay && (
+          <Anchor href={show.url} size="sm" fw={700} c="martillo.8" data-testid="store-replay-link">
+            {replayLabel(replay, t)}
+          </Anchor>
+        )}
       </Stack>
-      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-        {t('store.ended')}
-      </Text>
+      {!replay && (
+        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+          {t('store.ended')}
+        </Text>
+      )}
     </Group>
+  );
+}
+
+/** *Ver repetición · 42 min* (or without its length when the server has none). */
+function replayLabel(replay: StorefrontReplay, t: TFunction): string {
+  if (replay.durationMs === null || replay.durationMs <= 0) return t('store.watchReplay');
+  const minutes = Math.max(1, Math.round(replay.durationMs / 60_000));
+  const length = minutes < 60 ? t('store.minutes', { minutes }) : t('store.hoursMinutes', { hours: Math.floor(minutes / 60), minutes: minutes % 60 });
+  return t('store.replayLength', { length });
+}
+
+/** The replay's poster (a dark frame without one) with a play mark: a large target for a thumb, the same way in as the title. */
+function ReplayPoster({ href, replay }: { href: string; replay: StorefrontReplay }) {
+  return (
+    <Box
+      component="a"
+      href={href}
+      aria-hidden="true"
+      tabIndex={-1}
+      pos="relative"
+      w={112}
+      miw={112}
+      h={63}
+      bg="dark.6"
+      style={{ borderRadius: 'var(--mantine-radius-md)', overflow: 'hidden', display: 'block' }}
+      data-testid="store-replay-poster"
+    >
+      {replay.posterUrl && (
+        <img
+          src={replay.posterUrl}
+          alt=""
+          loading="lazy"
+          decoding="async"
+          width={112}
+          height={63}
+          style={{ width: '100%', height: '100%', objectFit: 'cover', display: 'block' }}
+        />
+      )}
+      <Box pos="absolute" inset={0} style={{ display: 'grid', placeItems: 'center' }}>
+        <svg width="32" height="32" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
+          <circle cx="16" cy="16" r="15" fill="rgba(0, 0, 0, 0.55)" stroke="#fff" strokeWidth="2" />
+          <path d="M13 10 L23 16 L13 22 Z" fill="#fff" />
+        </svg>
+      </Box>
+    </Box>
   );
 }
 

@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReplaysConfig } from '../../../../src/server/config.js';
-import { liveLotRuns, liveSessions, recordingSegments, replayClips, replays } from '../../../../src/server/db/schema.js';
+import { chatMessages, liveLotRuns, liveSessions, recordingSegments, replayClips, replays } from '../../../../src/server/db/schema.js';
 import { makeNextReplay, startReplayMaker } from '../../../../src/server/features/replays/index.js';
 import { type FfmpegTools, probe } from '../../../../src/server/features/replays/media/index.js';
 import { type Actor, buildActor } from '../../../support/actors.js';
@@ -100,6 +100,20 @@ async function recordedShow() {
 describe('making a replay', () => {
   it('joins the segments into one H.264/AAC MP4 with its poster, a chapter per lot on the recording’s clock and a clip of the sold lot', async () => {
     const { session, sold, unsold, files } = await recordedShow();
+    const recorded = await server.ctx.db
+      .select()
+      .from(recordingSegments)
+      .where(eq(recordingSegments.sessionId, session.id))
+      .orderBy(recordingSegments.startedAt);
+    const startedAt = recorded.map((s) => s.startedAt.getTime());
+    // A line a second into each segment, and one in the pause between them (nothing was recorded then).
+    await server.ctx.db.insert(chatMessages).values(
+      [
+        ['¡Qué bonito!', (startedAt[0] ?? 0) + 1000],
+        ['¿se fue?', (startedAt[0] ?? 0) + 30_000],
+        ['¿Cuánto cuesta?', (startedAt[1] ?? 0) + 1000],
+      ].map(([text, at]) => ({ sessionId: session.id, authorName: 'Sofía R.', text: text as string, createdAt: new Date(at as number) })),
+    );
     expect(await maker()).toEqual({ outcome: 'ready', sessionId: session.id });
 
     const replay = (await call(null, 'GET', `/api/live-sessions/${session.id}/replay`)).json();
@@ -117,6 +131,15 @@ describe('making a replay', () => {
     expect(Math.abs(b.endMs - 5500)).toBeLessThan(200);
 
     const row = await replayRow(session.id);
+    // The segments' moments and lengths are kept: the chat's lines are placed on the replay with them.
+    expect(row?.timeline?.map((s) => s.startedAt)).toEqual(startedAt);
+    const [firstSegment, secondSegment] = row?.timeline ?? [];
+    expect(Math.abs((firstSegment?.durationMs ?? 0) - 3000)).toBeLessThan(100);
+    const chat = (await call(null, 'GET', `/api/live-sessions/${session.id}/replay/chat`)).json();
+    expect(chat.lines.map((l: { text: string }) => l.text)).toEqual(['¡Qué bonito!', '¿Cuánto cuesta?']);
+    expect(chat.lines[0].atMs).toBe(1000);
+    expect(chat.lines[1].atMs).toBe((firstSegment?.durationMs ?? 0) + 1000);
+    expect(secondSegment?.startedAt).toBe(startedAt[1]);
     expect(row?.expiresAt?.getTime()).toBeGreaterThan(Date.now() + 89 * 86_400_000);
     const stored = path.join(temp.dir, 'replay.mp4');
     const read = await server.ctx.storage.readRange(row?.videoKey as string, null);

@@ -108,6 +108,15 @@ describe('a show’s replay', () => {
     expect(poster.rawPayload.equals(POSTER)).toBe(true);
   });
 
+  it('is nobody’s once past its days, its seller’s included, even before the retention job deletes it', async () => {
+    const { session } = await showWithReplay({ expiresAt: new Date(Date.now() - 1000) });
+    for (const who of [null, buyer, seller, platform]) {
+      expect((await replayOf(who, session.id)).status).toBe('none');
+      expect((await call(who, 'GET', `/api/live-sessions/${session.id}/replay/video`)).statusCode).toBe(404);
+      expect((await call(who, 'GET', `/api/live-sessions/${session.id}/replay/poster`)).statusCode).toBe(404);
+    }
+  });
+
   it('serves the bytes a player asks for (206), the last ones, and the whole file for several ranges at once', async () => {
     const { session } = await showWithReplay();
     const url = `/api/live-sessions/${session.id}/replay/video`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lotSpans, recordingOffset } from '../../../../src/server/features/replays/timeline.js';
+import { lotSpans, recordingOffset, replayOffsetOf } from '../../../../src/server/features/replays/timeline.js';
 
 /** The replay's clock: moments of the show laid on its joined segments. */
 
@@ -18,6 +18,20 @@ describe('the recording’s clock', () => {
     expect(recordingOffset(SEGMENTS, T - 5_000)).toBe(0);
     expect(recordingOffset(SEGMENTS, T + 600_000)).toBe(20_000);
     expect(recordingOffset([], T)).toBe(0);
+  });
+
+  it('places a chat line written while recording at its moment, and none written before, in a pause or after', () => {
+    expect(replayOffsetOf(SEGMENTS, T)).toBe(0);
+    expect(replayOffsetOf(SEGMENTS, T + 2_000)).toBe(2_000);
+    expect(replayOffsetOf(SEGMENTS, T + 10_000)).toBe(10_000);
+    expect(replayOffsetOf(SEGMENTS, T + 60_000)).toBe(10_000);
+    expect(replayOffsetOf(SEGMENTS, T + 62_500)).toBe(12_500);
+    expect(replayOffsetOf(SEGMENTS, T + 70_000)).toBe(20_000);
+    expect(replayOffsetOf(SEGMENTS, T - 1)).toBeNull();
+    expect(replayOffsetOf(SEGMENTS, T + 10_001)).toBeNull();
+    expect(replayOffsetOf(SEGMENTS, T + 30_000)).toBeNull();
+    expect(replayOffsetOf(SEGMENTS, T + 70_001)).toBeNull();
+    expect(replayOffsetOf([], T)).toBeNull();
   });
 
   it('gives each lot its last run, drops one that ran while nothing was recorded, and runs an unclosed one to the end', () => {
