@@ -14,6 +14,8 @@ export interface Me {
   roles: Role[];
   companyId: string;
   companyName: string | null;
+  /** The company's *Grabar los shows*: where a new show's *Grabar el show* starts (true for a company with no record yet). */
+  companyRecordsShows: boolean;
   profileComplete: boolean;
 }
 

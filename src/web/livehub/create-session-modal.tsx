@@ -1,7 +1,6 @@
 import { Alert, Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { SLUG_INPUT_MAX } from '../../domain/live.js';
-import { useCompany } from '../api/companies';
 import { useCreateSession } from '../api/live-hub';
 import { useMe } from '../api/me';
 import { useTranslation } from '../i18n';
@@ -39,10 +38,9 @@ export function CreateSessionModal({ opened, onClose, onCreated }: { opened: boo
   const [shipping, setShipping] = useState<BillFormValues>(() => formValuesOf(undefined));
   const [shippingErrors, setShippingErrors] = useState<Partial<Record<BillFormField, string>>>({});
   const create = useCreateSession();
-  // 'Grabar el show' starts as the company's 'Grabar los shows' when this account may read it (else on,
-  // the server's own default); it is sent only once the seller turns it, so the server applies the default.
-  const companyId = useMe().data?.companyId ?? '';
-  const company = useCompany(companyId, opened && companyId !== '');
+  // 'Grabar el show' starts as the company's 'Grabar los shows'; it is sent only once the seller
+  // turns it, so the server applies the company's default itself.
+  const recordsShows = useMe().data?.companyRecordsShows ?? true;
   const submission = useSubmission();
   const fieldError = useFieldError(errors);
   const guard = useDiscardGuard({ opened, isDirty: (isCreateDirty(values) || isShippingOpen) && !submission.isLocked, onClose });
@@ -136,7 +134,7 @@ export function CreateSessionModal({ opened, onClose, onCreated }: { opened: boo
                 {t('livehub.create.slugPreview', { path: slug ? `/live/${slug}/…` : '/live/…' })}
               </Text>
               <WhatsappField value={values.whatsappLink} onChange={(v) => set('whatsappLink', v)} errors={whatsappProblem ? {} : errors} />
-              <RecordingSwitch checked={values.recording ?? company.data?.recordShows ?? true} onChange={(v) => set('recording', v)} />
+              <RecordingSwitch checked={values.recording ?? recordsShows} onChange={(v) => set('recording', v)} />
               <Checkbox
                 label={t('livehub.rehearsal.checkbox')}
                 description={t('livehub.rehearsal.hint')}

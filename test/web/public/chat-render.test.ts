@@ -44,6 +44,7 @@ const buyer: Me = {
   roles: ['buyer'],
   companyId: 'u1',
   companyName: null,
+  companyRecordsShows: true,
   profileComplete: true,
 };
 

@@ -38,6 +38,7 @@ function buyer(over: Partial<Me> = {}): Me {
     roles: ['buyer'],
     companyId: 'u1',
     companyName: null,
+    companyRecordsShows: true,
     profileComplete: true,
     ...over,
   };

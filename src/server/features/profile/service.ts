@@ -6,11 +6,11 @@ import { isProfileComplete, type Profile, type ZProfileInput } from '../../../do
 import { canManageCompany, type Role } from '../../../domain/role-rules.js';
 import { type AuditOrigin, recordAudit } from '../../audit.js';
 import type { Db, Tx } from '../../db/connect.js';
-import { userProfiles, users } from '../../db/schema.js';
+import { companies, userProfiles, users } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Acting } from '../../http/request-context.js';
 import { messages } from '../../messages.js';
-import { companyNames, ensureCompany } from '../../reads/companies.js';
+import { ensureCompany } from '../../reads/companies.js';
 import type { CurrentUser } from '../../sessions/store.js';
 import { renameCompany } from '../companies/index.js';
 
@@ -46,14 +46,15 @@ export async function getMe(db: Db, user: CurrentUser): Promise<Me> {
     .where(eq(userProfiles.userId, user.id));
   if (!row) throw new AppError('NOT_FOUND', messages.errors.notFound);
   const profile = presentProfile(row.profile);
-  const companyName = (await companyNames(db, [user.companyId])).get(user.companyId) ?? null;
+  const [company] = await db.select({ name: companies.name, recordShows: companies.recordShows }).from(companies).where(eq(companies.id, user.companyId));
   return {
     user: { id: user.id, email: user.email, displayName: profile.displayName, avatarUrl: row.avatarUrl },
     profile,
     roles: user.roles,
     companyId: user.companyId,
     // The company's record names it, not whichever member last edited a profile.
-    companyName,
+    companyName: company?.name ?? null,
+    companyRecordsShows: company?.recordShows ?? true,
     profileComplete: isProfileComplete(profile),
   };
 }

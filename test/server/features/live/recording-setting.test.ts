@@ -49,6 +49,10 @@ describe('a show’s recording setting', () => {
 
     const off = await ok<Company>(await call(quietAdmin, 'PUT', `/api/companies/${NO_GRABA}`, { name: 'Sin Grabar', recordShows: false }));
     expect(off.recordShows).toBe(false);
+    // A seller, who may not read the company's settings, sees where 'Grabar el show' starts in their own answer.
+    expect((await call(quietSeller, 'GET', `/api/companies/${NO_GRABA}`)).statusCode).toBe(404);
+    expect((await ok<{ companyRecordsShows: boolean }>(await call(quietSeller, 'GET', '/api/me'))).companyRecordsShows).toBe(false);
+    expect((await ok<{ companyRecordsShows: boolean }>(await call(seller, 'GET', '/api/me'))).companyRecordsShows).toBe(true);
     const unrecorded = await ok<LiveSessionDetail>(await create(quietSeller), 201);
     expect(unrecorded.session.recording).toBe(false);
     const chosen = await ok<LiveSessionDetail>(await create(quietSeller, { recording: true }), 201);
