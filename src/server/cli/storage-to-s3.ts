@@ -1,6 +1,7 @@
 /**
  * `npm run storage:to-s3`: copies the images under DATA_DIR/uploads into the S3 bucket that
- * STORAGE=s3 and the S3_* variables name, under the same keys. Run it with the environment the
+ * STORAGE=s3 and the S3_* variables name, under the same keys, and the shows' replays and clips
+ * (`replays/…`, `clips/…`) too, streamed, as private objects the replays feature serves. Run it with the environment the
  * server will run with. It can be run again: an object already in the bucket with the same size is
  * skipped. Nothing in the database changes (records keep their `/uploads/<key>` URLs, which the server
  * on S3 redirects to the bucket), and no local file is deleted: the operator does that after checking.
@@ -11,7 +12,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { ConfigError, loadConfig } from '../config.js';
 import { loadDotEnv } from '../dotenv.js';
 import { createS3Client, createS3Storage, type S3StorageConfig } from '../providers/storage/s3.js';
-import { CONTENT_TYPES, SERVABLE_KEY } from '../providers/storage/types.js';
+import { CONTENT_TYPES, SERVABLE_KEY, VIDEO_KEY } from '../providers/storage/types.js';
 
 class MoveError extends Error {}
 
@@ -19,6 +20,9 @@ class MoveError extends Error {}
 const PARALLEL = 4;
 
 type Outcome = 'uploaded' | 'replaced' | 'skipped' | 'failed';
+
+/** A replay, its poster or a clip as the replays job stored it: streamed up, never held whole in memory. */
+const isReplayFile = (key: string) => /^(?:replays|clips)\//.test(key) && VIDEO_KEY.test(key);
 
 async function main(): Promise<void> {
   loadDotEnv();
@@ -29,9 +33,12 @@ async function main(): Promise<void> {
   const s3 = config.storage;
   const root = path.join(config.dataDir, 'uploads');
   const files = await listFiles(root);
-  const keys = files.filter((key) => SERVABLE_KEY.test(key));
-  const ignored = files.filter((key) => !SERVABLE_KEY.test(key));
-  console.log(`${keys.length} images in ${root} → bucket "${s3.bucket}" (${s3.endpoint ?? `AWS S3, ${s3.region}`})`);
+  const images = files.filter((key) => SERVABLE_KEY.test(key));
+  const replayFiles = files.filter(isReplayFile);
+  const keys = [...images, ...replayFiles];
+  const ignored = files.filter((key) => !SERVABLE_KEY.test(key) && !isReplayFile(key));
+  const what = replayFiles.length > 0 ? `${images.length} images and ${replayFiles.length} replay files` : `${images.length} images`;
+  console.log(`${what} in ${root} → bucket "${s3.bucket}" (${s3.endpoint ?? `AWS S3, ${s3.region}`})`);
   for (const key of ignored) console.log(`  left alone (not an image the server stored): ${key}`);
 
   const client = await createS3Client(s3);
@@ -62,7 +69,9 @@ async function main(): Promise<void> {
   console.log(
     `Done: ${counts.uploaded} uploaded, ${counts.replaced} replaced (a different size was in the bucket), ${counts.skipped} already in the bucket, ${counts.failed} failed.`,
   );
-  console.log(`Nothing in the database was changed: with STORAGE=s3 the server redirects /uploads/<key> to ${s3.publicUrl}/<key>.`);
+  console.log(
+    `Nothing in the database was changed: with STORAGE=s3 the server redirects /uploads/<key> to ${s3.publicUrl}/<key>, and reads replays and clips from the bucket.`,
+  );
   console.log(`No local file was deleted: once the pages show their images from the bucket, delete ${root} yourself.`);
   if (counts.failed > 0) throw new MoveError(`${counts.failed} files were not copied; run the command again (it skips what is already in the bucket).`);
 }
@@ -91,8 +100,9 @@ async function moveOne(o: { client: S3Client; s3: S3StorageConfig; storage: Retu
   const existing = await objectSize(o.client, o.s3.bucket, o.key);
   if (existing === size) return 'skipped';
   const contentType = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-  // The same call the server makes for a new upload: same content type rules and cache header.
-  await o.storage.put(o.key, await readFile(file), contentType);
+  // The same call the server makes for a new file: same content type rules and cache header.
+  if (isReplayFile(o.key)) await o.storage.putFile(o.key, file, contentType);
+  else await o.storage.put(o.key, await readFile(file), contentType);
   return existing === null ? 'uploaded' : 'replaced';
 }
 
