@@ -2,6 +2,7 @@ import { keepPreviousData, type QueryClient, useMutation, useQuery, useQueryClie
 import { NO_REPLAY, type ReplayAnswer, type ReplayVisibility } from '../../domain/replays.js';
 import { api } from './client';
 import { liveSessionPath } from './live';
+import { replayViewingKeys } from './replay-viewing';
 
 export type { ReplayAnswer };
 /** What the server answers for a show without a replay (and after one is deleted). */
@@ -37,9 +38,14 @@ export function useSessionReplay(sessionId: string, opts: { enabled?: boolean; r
   });
 }
 
-/** Puts the server's answer in every revision of the show's replay query. */
+/**
+ * Puts the server's answer in every revision of the show's replay query, and has the show's public
+ * page (its own cache of the same answer, replay-viewing.ts, with its chat) read it again: a seller
+ * who hides or deletes the replay and opens the page sees it gone.
+ */
 function storeReplay(queryClient: QueryClient, sessionId: string, replay: ReplayAnswer): void {
   queryClient.setQueriesData<ReplayAnswer>({ queryKey: replayKeys.detail(sessionId) }, replay);
+  void queryClient.invalidateQueries({ queryKey: replayViewingKeys.replay(sessionId) });
 }
 
 /** PUT …/replay `{ visibility }`: 'Ocultar repetición' / 'Publicar repetición'. */

@@ -6,6 +6,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LiveSessionPrivate } from '../../../src/domain/live';
 import type { LiveSessionData } from '../../../src/web/api/live';
 import { createQueryClient } from '../../../src/web/api/query-client';
+import { replayViewingKeys } from '../../../src/web/api/replay-viewing';
 import {
   NO_REPLAY,
   REPLAY_POLL_MS,
@@ -206,6 +207,16 @@ describe("the card's actions", () => {
     await new MutationObserver(queryClient, replayDeleteOptions(queryClient, SESSION_ID)).mutate();
     expect(fetchMock).toHaveBeenLastCalledWith(`/api/live-sessions/${SESSION_ID}/replay`, expect.objectContaining({ method: 'DELETE' }));
     expect(queryClient.getQueryData<ReplayAnswer>(key)?.status).toBe('none');
+  });
+
+  it('has the show’s public page read its replay again after the seller changes it', async () => {
+    vi.stubGlobal('fetch', async () => answer({ ...READY, status: 'hidden', visibility: 'hidden' }));
+    const queryClient = createQueryClient();
+    const publicKey = replayViewingKeys.replay(SESSION_ID);
+    queryClient.setQueryData(publicKey, READY);
+    expect(queryClient.getQueryState(publicKey)?.isInvalidated).toBe(false);
+    await new MutationObserver(queryClient, replayVisibilityOptions(queryClient, SESSION_ID)).mutate('hidden');
+    expect(queryClient.getQueryState(publicKey)?.isInvalidated).toBe(true);
   });
 
   it('writes the length as the player’s clock', () => {
