@@ -1,10 +1,20 @@
 /**
- * bench:replay — what a show's replay costs after it ends, and what watching it costs a phone.
+ * bench:replay — what recording a show costs while it runs, what its replay costs after it ends,
+ * and what watching it costs a phone.
  *
- * A synthetic recording stands in for the recorder (not built yet): MINUTES (10) of 720p VP8/Opus,
- * as the embedded SFU's recording writes it, in SEGMENTS (2) files (a pause between them), with
- * LOTS (20) lot runs spread over it, the even ones sold. Then, as the `replays` job does it, on
- * this machine:
+ * - recorderCpu (measured once, in the first run): the recorder itself, by bench:video's record
+ *   mode (`MODES=record`, bench/video.ts, spawned here; it runs in a loopback-only network
+ *   namespace, so it needs root): the server (src/server/main.ts, PGlite in a temp dir, every job
+ *   on) with the embedded SFU, one live show published by a synthetic seller (real VP8 and Opus at
+ *   RECORD_SIZE, no viewers), and RECORD_ROUNDS (3) rounds of RECORD_WINDOW_S (30) s without
+ *   recording then as long with it (the show's `recording` switched over the API). Per round and
+ *   their median, in % of one core from /proc: the recorder's ffmpeg (target under 5 %), the SFU
+ *   child's extra for the copy, the server's tree with and without. Each recorded window's WebM must
+ *   have grown and probe as VP8 + Opus at least the window long, or its consistency fails.
+ *
+ * Then a synthetic recording stands in for a long show: MINUTES (10) of 720p VP8/Opus, as the
+ * recorder writes it, in SEGMENTS (2) files (a pause between them), with LOTS (20) lot runs spread
+ * over it, the even ones sold. Then, as the `replays` job does it, on this machine:
  * - transcodeSpeed: the MP4 made at 720p and at 480p (`REPLAY_HEIGHT`), as a multiple of real time
  *   (the recording's length ÷ the wall time), with ffmpeg at nice 19, and the machine's CPU while
  *   it ran (% of all cores: the job must leave a live show its share);
@@ -13,19 +23,25 @@
  *   a player's first request (`Range: bytes=0-`), and a seek to a chapter (a Range at the chapter's
  *   share of the file, answered and its first 256 KB read: a phone's player asks about that much
  *   before it shows the frame). Target: a seek under 500 ms from local disk.
- * - notMeasured: what needs the recorder or the replay page, which are not built yet (the
- *   recording's CPU, the live show's first keyframe and glass-to-glass with and without recording,
- *   the first frame in a phone's browser), each with why.
+ * - measuredElsewhere: the live show's first keyframe and glass to glass with and without
+ *   recording need a browser seller and viewers: bench:video measures them
+ *   (`RECORDING=both PROVIDERS=embedded MODES=crowd npm run bench:video`, its `recordingEffect`).
+ * - notMeasured: what no bench measures yet (the first frame in a phone's browser), with why.
  * - consistency: the MP4s are H.264/AAC at the asked height and the recording's length (±1 s),
- *   every clip is its lot's length (±1 s), and every Range answer is 206 with the asked bytes.
+ *   every clip is its lot's length (±1 s), every Range answer is 206 with the asked bytes, and the
+ *   recorder's windows were recorded (when measured).
  *
- * Knobs: MINUTES (10), SEGMENTS (2), LOTS (20), HEIGHTS ("720,480"), RECORD_SIZE ("1280x720"), ENGINES,
- * DATABASE_URL.
+ * Knobs: MINUTES (10), SEGMENTS (2), LOTS (20), HEIGHTS ("720,480"), RECORD_SIZE ("1280x720", the
+ * synthetic recording's and the recorder's camera), RECORD_WINDOW_S (30), RECORD_ROUNDS (3; 0 skips
+ * the recorder), ENGINES, DATABASE_URL.
  */
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { canMakeVideoNetns } from '../scripts/video-netns.js';
 import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
 import { connectDatabase } from '../src/server/db/connect.js';
@@ -41,6 +57,10 @@ const LOTS = Math.max(1, Number(process.env.LOTS ?? 20));
 const HEIGHTS = (process.env.HEIGHTS ?? '720,480').split(',').map(Number);
 /** The recording's own size (the seller's camera as the SFU receives it). */
 const RECORD_SIZE = process.env.RECORD_SIZE ?? '1280x720';
+const RECORD_WINDOW_S = Number(process.env.RECORD_WINDOW_S ?? 30);
+const RECORD_ROUNDS = Number(process.env.RECORD_ROUNDS ?? 3);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const SEEK_READ_BYTES = 256 * 1024;
 const TARGET_SEEK_MS = 500;
 
@@ -83,6 +103,45 @@ function recordSegment(tools: FfmpegTools, file: string, seconds: number) {
   ]);
 }
 
+/** bench:video's record run, as it prints it (bench/video.ts, runRecordMode). */
+interface RecordRun {
+  mode: 'record';
+  recorderPct: { runs: number[]; median: number | null };
+  targets: { met: boolean };
+  consistency: { ok: boolean };
+}
+
+/**
+ * The recorder's CPU, by bench:video's record mode in a process (and network namespace) of its own;
+ * `why` when it cannot be measured here.
+ */
+async function measureRecorder(): Promise<{ run: RecordRun | null; why: string | null }> {
+  if (RECORD_ROUNDS === 0) return { run: null, why: 'RECORD_ROUNDS=0' };
+  const netns = canMakeVideoNetns();
+  if (netns) return { run: null, why: `needs a loopback-only network namespace (scripts/video-netns.ts): ${netns}` };
+  const child = spawn(TSX, [path.join(ROOT, 'bench/video.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, MODES: 'record', RECORD_WINDOW_S: String(RECORD_WINDOW_S), RECORD_ROUNDS: String(RECORD_ROUNDS), RECORD_SIZE },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let stdout = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  if (code !== 0) throw new Error(`bench:video's record mode exited ${code}`);
+  const output = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { runs: { mode?: string }[] };
+  const run = output.runs.find((r) => r.mode === 'record') as RecordRun | undefined;
+  if (!run) throw new Error("bench:video's record mode printed no record run");
+  return { run, why: null };
+}
+
+/** Measured once: the first run carries it. */
+let recorder: Promise<{ run: RecordRun | null; why: string | null }> | null = null;
+
 async function timed<T>(fn: () => Promise<T>): Promise<{ result: T; ms: number; cpuPct: number }> {
   const before = os.cpus();
   const started = performance.now();
@@ -93,6 +152,9 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ result: T; ms: number; 
 async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
   const tools = await findFfmpeg();
   if (!tools) throw new Error('ffmpeg not found: apt-get install ffmpeg');
+  const firstRun = recorder === null;
+  if (firstRun) recorder = measureRecorder();
+  const { run: recorderCpu, why: recorderNotMeasured } = await (recorder as NonNullable<typeof recorder>);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'martillo-bench-replay-'));
   const work = path.join(dataDir, 'work');
   mkdirSync(work, { recursive: true });
@@ -221,17 +283,24 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       clipsLastTheirLots: clipsOk,
       chapters: spans.length === LOTS,
       ranges: rangesOk,
+      /** The recorder's windows were recorded (a figure from a run that recorded nothing is none); true when not measured. */
+      recorderRecorded: !firstRun || recorderCpu === null || recorderCpu.consistency.ok,
     };
     return {
       engine,
+      recorderCpu: firstRun ? recorderCpu : 'measured once, in the first run',
       recording: { minutes: MINUTES, size: RECORD_SIZE, segments: SEGMENTS, lots: LOTS, recordedMs, madeInS: recordingSeconds },
       transcodeSpeed: transcodes,
       clipCutMs: { count: clipMs.length, p50: round(percentile(clipMs, 50) ?? 0, 0), max: round(clipMs.at(-1) ?? 0, 0) },
       serving,
+      measuredElsewhere: {
+        liveFirstKeyframeAndGlassToGlass:
+          'with and without recording, by bench:video (a browser seller and viewers): RECORDING=both PROVIDERS=embedded MODES=crowd npm run bench:video, its recordingEffect',
+      },
       notMeasured: {
-        recordingCpuPct: 'the embedded SFU’s recorder is not built yet',
-        liveFirstKeyframeAndGlassToGlass: 'with and without recording: needs the recorder',
-        phoneFirstFrame: 'needs the replay page, not built yet (its first byte and seek are above)',
+        ...(firstRun && recorderNotMeasured ? { recorderCpu: recorderNotMeasured } : {}),
+        phoneFirstFrame:
+          "the replay page plays on a phone-sized Chromium in e2e/video/replay.spec.ts, but nothing times its first frame yet (a browser's decode on this machine, not a phone's); the first byte and the seek it waits for are above",
       },
       ffmpeg: tools.version,
       consistency: { ok: Object.values(consistency).every(Boolean), ...consistency },

@@ -226,3 +226,11 @@ export async function pinPostgres(databaseUrl: string, list: string): Promise<((
     await client.end();
   }
 }
+
+/** The median of some runs' figures (the lower middle one of an even count), rounded to 2 decimals; null when there are none. */
+export function median(values: readonly number[]): number | null {
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+}

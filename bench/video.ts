@@ -20,23 +20,44 @@
  * (`src/server/main.ts`, PGlite in a temp dir) so its CPU is measured apart from the load; the
  * synthetic viewers run in a forked child of this file.
  *
+ * Recording (RECORDING=off|on|both, default off): the crowd's session has *Grabar el show* set as
+ * asked, and the server's `recorder` job (every job runs, as in production) records it with ffmpeg
+ * from the SFU's copy. `both` runs the embedded provider's crowd twice, without then with, and
+ * prints `recordingEffect`: first keyframe and glass to glass with ÷ without (target: at most 1.1 at
+ * the targets' percentiles, p99 and p95), and the server's CPU with the seller alone. A run with
+ * recording on also reports the recorder's ffmpeg apart (`cpu.*.recorderPct`; the server's tree
+ * then leaves it out) and checks its file grew over the run. Janus runs are always without
+ * recording (Janus records on its own side). Before this knob the session took the company's
+ * setting (on), so runs since the recorder landed recorded; `off` is the runs before it.
+ *
+ * The record mode (MODES=record, what bench:replay runs for its `recorderCpu`): the server with the
+ * embedded SFU, one live show published by a synthetic seller (a libdatachannel peer sending real
+ * VP8 and Opus at RECORD_SIZE, test/support/synthetic-media.ts), no viewers; RECORD_ROUNDS rounds
+ * of a window without recording then one with it (the session's `recording` switched over the API,
+ * so the same publisher runs throughout), RECORD_WINDOW_S each: the recorder's ffmpeg, the SFU
+ * child and the server in % of one core, each round and the median. Every recorded window's file
+ * must grow and probe as VP8 + Opus of the window's length. Target: the recorder under 5 % of a core.
+ *
  * The flood mode (bench/video-flood.ts) runs after: hostile sockets from one address against one
  * show's video while a real viewer of another show joins, and the SFU's memory before and after.
  *
  *   npm run bench:video
  *   PROVIDERS=embedded VIEWERS=100 npm run bench:video
+ *   RECORDING=both PROVIDERS=embedded MODES=crowd npm run bench:video
+ *   MODES=record RECORD_WINDOW_S=30 npm run bench:video
  *   MODES=flood FLOOD_SOCKETS=300 npm run bench:video
  *
- * Knobs: MODES (crowd,flood), PROVIDERS (embedded,janus), VIEWERS (300), GAP_MS between two joins
- * (50), WINDOW_S measured seconds (15), BASELINE_S seconds measured before the viewers join (5),
- * BROWSER_VIEWERS (2), G2G_S seconds of glass-to-glass reading before the crowd joins (10),
- * CHROMIUM_PATH (/usr/bin/chromium); flood: FLOOD_SOCKETS (300), FLOOD_S (20), FLOOD_SETTLE_S
- * seconds before the memory is read again (15), FLOOD_VIEWER_ADDRESS (127.0.0.3).
+ * Knobs: MODES (crowd,flood; or record), PROVIDERS (embedded,janus), VIEWERS (300), GAP_MS between
+ * two joins (50), WINDOW_S measured seconds (15), BASELINE_S seconds measured before the viewers
+ * join (5), BROWSER_VIEWERS (2), G2G_S seconds of glass-to-glass reading before the crowd joins
+ * (10), RECORDING (off), CHROMIUM_PATH (/usr/bin/chromium); record: RECORD_WINDOW_S (30),
+ * RECORD_ROUNDS (3), RECORD_SIZE (1280x720), RECORD_KBPS (1500); flood: FLOOD_SOCKETS (300), FLOOD_S (20),
+ * FLOOD_SETTLE_S seconds before the memory is read again (15), FLOOD_VIEWER_ADDRESS (127.0.0.3).
  */
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -50,11 +71,24 @@ import { VIDEO_BROWSER_ARGS } from '../e2e/support/video.js';
 import { canMakeVideoNetns } from '../scripts/video-netns.js';
 import { livePath } from '../src/domain/live-public.js';
 import { offerAsDtlsClient, type VideoGrant, type VideoSubscribeAck } from '../src/domain/video.js';
+import { findFfmpeg, probe } from '../src/server/features/replays/media/index.js';
 import es from '../src/web/i18n/es-MX.json' with { type: 'json' };
 import { janusMissingReason, type RunningJanus, startJanus } from '../test/support/janus.js';
 import { freePort } from '../test/support/net.js';
-import { isVp8KeyframeStart, NATIVE_FLAKE_ATTEMPTS, nativeFlakeRetryDelayMs, offerOf, pliFor, recvOnlyPeer, VIEWER_PTS } from '../test/support/rtp-peers.js';
-import { exited, forkRole, onceMessage, percentile, round, sendToParent, sleep } from './support.js';
+import {
+  isVp8KeyframeStart,
+  NATIVE_FLAKE_ATTEMPTS,
+  nativeFlakeRetryDelayMs,
+  offerOf,
+  pliFor,
+  publishSynthetic,
+  recvOnlyPeer,
+  type SyntheticPublisher,
+  VIEWER_PTS,
+} from '../test/support/rtp-peers.js';
+import { connected, connectSocket } from '../test/support/sockets.js';
+import { makeSyntheticMedia } from '../test/support/synthetic-media.js';
+import { exited, forkRole, median, onceMessage, percentile, round, sendToParent, sleep } from './support.js';
 import { runFlood, runFloodLoad } from './video-flood.js';
 
 type Provider = 'embedded' | 'janus';
@@ -74,6 +108,14 @@ const BROWSER_VIEWERS = Number(process.env.BROWSER_VIEWERS ?? 2);
 /** Seconds of glass-to-glass reading by the browser viewers, before the synthetic crowd joins. */
 const G2G_S = Number(process.env.G2G_S ?? 10);
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const RECORDING = process.env.RECORDING ?? 'off';
+const RECORD = {
+  windowS: Number(process.env.RECORD_WINDOW_S ?? 30),
+  rounds: Number(process.env.RECORD_ROUNDS ?? 3),
+  size: process.env.RECORD_SIZE ?? '1280x720',
+  /** The synthetic camera's video bitrate (kb/s): what a browser sends at 720p. */
+  kbps: Number(process.env.RECORD_KBPS ?? 1500),
+};
 
 /** "Full rate": a viewer's VP8 payload rate is at least this share of the seller's. */
 const FULL_RATE_SHARE = 0.8;
@@ -81,6 +123,12 @@ const TARGET_KEYFRAME_P99_MS = 1000;
 const TARGET_G2G_P95_MS = 150;
 /** % of one core: the embedded target is all viewers at full rate "using under one core". */
 const TARGET_SERVER_CPU_PCT = 100;
+/** % of one core for the recorder's ffmpeg. */
+const TARGET_RECORDER_CPU_PCT = 5;
+/** With recording ÷ without, for the first keyframe (p99) and glass to glass (p95). */
+const TARGET_RECORDING_RATIO = 1.1;
+/** How long the recorder may take to start writing once a show is to be recorded, or to stop. */
+const RECORDER_WAIT_MS = 20_000;
 const ROLE_ENV = 'MARTILLO_BENCH_VIDEO_ROLE';
 const ADMIN_EMAIL = 'bench-video@bench.mx';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -640,6 +688,8 @@ function sellerSent(page: Page) {
 interface Server {
   base: string;
   pid: number;
+  /** Its DATA_DIR (the recorder writes under DATA_DIR/recordings). */
+  dataDir: string;
   tail(): string;
   stop(): Promise<void>;
 }
@@ -654,6 +704,50 @@ function sfuPid(serverPid: number): number | null {
     }
   }
   return null;
+}
+
+/** The recorder's ffmpeg processes under the server (their command line names a WebM under its recordings folder): pid → that file. */
+function recorderProcesses(server: Server): Map<number, string> {
+  const prefix = `file:${path.join(server.dataDir, 'recordings')}${path.sep}`;
+  const out = new Map<number, string>();
+  for (const pid of processTree(server.pid)) {
+    let args: string[];
+    try {
+      args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const output = args.find((a) => a.startsWith(prefix) && a.endsWith('.webm'));
+    if (output && args.some((a) => a.includes('ffmpeg'))) out.set(pid, output.slice('file:'.length));
+  }
+  return out;
+}
+
+const fileSize = (file: string) => {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+};
+
+/** Polls `check` every 100 ms until it answers something, failing after `ms` with `what`. */
+async function waitFor<T>(what: string, ms: number, check: () => T | null | undefined): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = check();
+    if (value !== null && value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms / 1000} s`);
+    await sleep(100);
+  }
+}
+
+/** The show's recorder once it writes: its pid and file, which has bytes in it. */
+function recorderWriting(server: Server): Promise<{ pid: number; file: string }> {
+  return waitFor('the recorder to write the show', RECORDER_WAIT_MS, () => {
+    const [found] = [...recorderProcesses(server)].filter(([, file]) => fileSize(file) > 0);
+    return found ? { pid: found[0], file: found[1] } : null;
+  });
 }
 
 /** The flood mode: the server with the embedded SFU at its defaults, and bench/video-flood.ts against it. */
@@ -672,6 +766,163 @@ async function runFloodMode() {
     throw err;
   } finally {
     await server.stop();
+  }
+}
+
+// ── The record mode: what recording a show costs ─────────────────────────────
+
+/** The development sign-in as the admin of ADMIN_EMAILS, its profile completed: the session cookie. */
+async function devSignIn(base: string): Promise<string> {
+  const res = await fetch(`${base}/auth/dev`, {
+    method: 'POST',
+    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email: ADMIN_EMAIL, name: 'Banco Grabación', returnTo: '/admin' }),
+    redirect: 'manual',
+  });
+  const cookie = (res.headers.getSetCookie?.() ?? []).find((c) => c.startsWith('martillo_session='))?.split(';')[0];
+  if (!cookie) throw new Error(`dev sign-in: ${res.status} ${await res.text()}`);
+  await api(base, cookie, 'PUT', '/api/profile', {
+    lastName: 'Video',
+    companyName: 'Banco',
+    whatsappCountryCode: '+52',
+    whatsappLocal: '3312345678',
+    whatsappConsentGiven: true,
+  });
+  return cookie;
+}
+
+/** A JSON request as the signed-in seller; throws unless it succeeds. */
+async function api(base: string, cookie: string, method: string, route: string, body: unknown): Promise<unknown> {
+  const res = await fetch(`${base}${route}`, { method, headers: { origin: base, cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/**
+ * MODES=record: one live show on the embedded SFU, published by a synthetic seller at RECORD_SIZE,
+ * no viewers; RECORD_ROUNDS rounds of RECORD_WINDOW_S without recording, then as long with it.
+ */
+async function runRecordMode() {
+  const [width, height] = RECORD.size.split('x').map(Number) as [number, number];
+  const tools = await findFfmpeg();
+  if (!tools) throw new Error('record: ffmpeg not found (apt-get install ffmpeg)');
+  log(`record: encoding the synthetic camera (${RECORD.size})`);
+  const media = await makeSyntheticMedia({ seconds: 4, width, height, videoKbps: RECORD.kbps });
+  const mediaSeconds = media.video.length / 25;
+  const videoKbps = round((8 * media.video.reduce((sum, f) => sum + f.data.length, 0)) / mediaSeconds / 1000, 0);
+  ndc.initLogger('Error', () => {});
+  const server = await startServer('embedded', null);
+  const { base } = server;
+  let socket: Socket | null = null;
+  let publisher: SyntheticPublisher | null = null;
+  try {
+    const cookie = await devSignIn(base);
+    const created = (await api(base, cookie, 'POST', '/api/live-sessions', {
+      title: 'Banco de grabación',
+      scheduledAt: Date.now() + 3_600_000,
+      sellerSlug: 'banco-grabacion',
+      recording: false,
+    })) as { session: { id: string } };
+    const sessionId = created.session.id;
+    socket = connectSocket(base, { cookie });
+    await connected(socket);
+    // As the Hub does: the camera is accepted by the SFU, then 'Iniciar' sets the show live.
+    const published = await publishSynthetic(socket, sessionId, { media });
+    if (!published.publisher) throw new Error(`publish: ${JSON.stringify(published.ack)}`);
+    publisher = published.publisher;
+    await api(base, cookie, 'POST', `/api/live-sessions/${sessionId}/stream/start`, {});
+    const setRecording = (on: boolean) => api(base, cookie, 'PUT', `/api/live-sessions/${sessionId}`, { recording: on });
+    const sfu = await waitFor('the SFU child', RECORDER_WAIT_MS, () => sfuPid(server.pid));
+    log(`record: the show is live; ${RECORD.rounds} rounds of ${RECORD.windowS} s without recording, then with it`);
+
+    // Claimed in this order: the recorder's ffmpeg, the SFU child, and the rest of the server (its Node process).
+    let recorderPids: number[] = [];
+    const roots = () => ({ recorder: recorderPids, sfu: [sfu], server: [server.pid] });
+    type Window = { recorderPct: number; sfuPct: number; serverPct: number; serverTreePct: number; machineBusyPct: number };
+    const window = async (): Promise<Window> => {
+      const a = cpuMark(roots);
+      await sleep(RECORD.windowS * 1000);
+      const cpu = cpuBetween(a, cpuMark(roots));
+      const [recorderPct, sfuPct, serverPct] = [cpu.recorderPct ?? 0, cpu.sfuPct ?? 0, cpu.serverPct ?? 0];
+      return { recorderPct, sfuPct, serverPct, serverTreePct: round(recorderPct + sfuPct + serverPct, 1), machineBusyPct: cpu.machineBusyPct };
+    };
+    const rounds: { off: Window; on: Window }[] = [];
+    const files: { file: string; atWindowStart: number; sameRecorder: boolean }[] = [];
+    let offWithoutRecorder = true;
+    for (let r = 0; r < RECORD.rounds; r++) {
+      await setRecording(false);
+      await waitFor('the recorder to stop', RECORDER_WAIT_MS, () => (recorderProcesses(server).size === 0 ? true : null));
+      await sleep(1000);
+      recorderPids = [];
+      const off = await window();
+      offWithoutRecorder &&= recorderProcesses(server).size === 0;
+
+      await setRecording(true);
+      const recorder = await recorderWriting(server);
+      // Past its start (probing the first second, the file's header): the steady state is measured.
+      await sleep(1000);
+      recorderPids = [recorder.pid];
+      const atWindowStart = fileSize(recorder.file);
+      const on = await window();
+      files.push({ file: recorder.file, atWindowStart, sameRecorder: recorderProcesses(server).has(recorder.pid) });
+      rounds.push({ off, on });
+      log(`record: round ${r + 1}: recorder ${on.recorderPct} % of a core; server tree ${off.serverTreePct} → ${on.serverTreePct} %`);
+    }
+    await setRecording(false);
+    await waitFor('the recorder to finish its file', RECORDER_WAIT_MS, () => (recorderProcesses(server).size === 0 ? true : null));
+    // What each file gained from its window's start to its end (the muxer writes a cluster every few seconds, so not within a short window).
+    const grown = files.map((f) => ({ ...f, grewBytes: fileSize(f.file) - f.atWindowStart }));
+
+    // What was recorded plays: each window's file, finished, is VP8 at the camera's size and Opus, at least the window long.
+    const probed = await Promise.all(files.map((f) => probe(tools, f.file).catch(() => null)));
+    const filesPlay = probed.every(
+      (m) =>
+        m?.video?.codec === 'vp8' && m.video.width === width && m.video.height === height && m.audio?.codec === 'opus' && m.durationMs >= RECORD.windowS * 1000,
+    );
+    const recorderPct = rounds.map((r) => r.on.recorderPct);
+    const sfuExtraPct = rounds.map((r) => round(r.on.sfuPct - r.off.sfuPct, 1));
+    const serverTreeExtraPct = rounds.map((r) => round(r.on.serverTreePct - r.off.serverTreePct, 1));
+    const recorderMedian = median(recorderPct);
+    const consistency = {
+      everyWindowRecorded: grown.length === RECORD.rounds && grown.every((f) => f.grewBytes > 0 && f.sameRecorder),
+      filesPlay,
+      offWindowsWithoutRecorder: offWithoutRecorder,
+      publisherConnected: publisher.state === 'connected',
+      ok: false,
+    };
+    consistency.ok = consistency.everyWindowRecorded && consistency.filesPlay && consistency.offWindowsWithoutRecorder && consistency.publisherConnected;
+    const met = recorderMedian !== null && recorderMedian < TARGET_RECORDER_CPU_PCT;
+    return {
+      mode: 'record' as const,
+      provider: 'embedded' as const,
+      engine: 'pglite',
+      publisher: {
+        size: RECORD.size,
+        fps: 25,
+        videoKbps,
+        note: `synthetic: VP8 (libvpx held at RECORD_KBPS, ${RECORD.kbps} kb/s, a keyframe a second) and Opus from a libdatachannel peer, as a browser camera sends at 720p`,
+      },
+      windowS: RECORD.windowS,
+      rounds,
+      recorderPct: { runs: recorderPct, median: recorderMedian },
+      sfuExtraPct: { runs: sfuExtraPct, median: median(sfuExtraPct) },
+      serverTreeExtraPct: { runs: serverTreeExtraPct, median: median(serverTreeExtraPct) },
+      serverTreePct: { off: median(rounds.map((r) => r.off.serverTreePct)), on: median(rounds.map((r) => r.on.serverTreePct)) },
+      recorded: grown.map((f, i) => ({ file: path.basename(f.file), grewBytes: f.grewBytes, durationMs: probed[i]?.durationMs ?? null })),
+      cpuNote:
+        '% of one core; recorder = its ffmpeg; sfu = the SFU child (its copy to the recorder is the difference); server = the server process; serverTree = the three; extra = with − without, per round',
+      targets: { recorderPctUnder: TARGET_RECORDER_CPU_PCT, met },
+      consistency,
+    };
+  } catch (err) {
+    log(`record: server log tail:\n${server.tail()}`);
+    throw err;
+  } finally {
+    publisher?.close();
+    socket?.disconnect();
+    await server.stop();
+    // libdatachannel's threads would otherwise keep this process after its result.
+    ndc.cleanup();
   }
 }
 
@@ -736,7 +987,7 @@ async function startServer(provider: Provider, janusUrl: string | null): Promise
     }
     await sleep(200);
   }
-  return { base, pid: child.pid as number, tail, stop };
+  return { base, pid: child.pid as number, dataDir, tail, stop };
 }
 
 interface Percentiles {
@@ -747,8 +998,8 @@ interface Percentiles {
   count: number;
 }
 
-async function runProvider(provider: Provider, browser: Browser) {
-  log(`${provider}: starting`);
+async function runProvider(provider: Provider, browser: Browser, recording: boolean) {
+  log(`${provider}: starting${recording ? ', recording the show' : ''}`);
   let janus: RunningJanus | null = null;
   let server: Server | null = null;
   let load: ChildProcess | null = null;
@@ -778,7 +1029,7 @@ async function runProvider(provider: Provider, browser: Browser) {
     });
     if (!profile.ok()) throw new Error(`profile: ${profile.status()} ${await profile.text()}`);
     const created = await sellerContext.request.post(`${base}/api/live-sessions`, {
-      data: { title: `Banco de video ${provider}`, scheduledAt: Date.now() + 3_600_000, sellerSlug: 'banco-video' },
+      data: { title: `Banco de video ${provider}`, scheduledAt: Date.now() + 3_600_000, sellerSlug: 'banco-video', recording },
       headers: { origin: base },
     });
     if (created.status() !== 201) throw new Error(`create session: ${created.status()} ${await created.text()}`);
@@ -796,6 +1047,11 @@ async function runProvider(provider: Provider, browser: Browser) {
     await hub.getByRole('button', { name: es.livehub.broadcast.start, exact: true }).click();
     await hub.getByTestId('player-badge').getByText(es.livehub.broadcast.liveBadge).waitFor();
     log(`${provider}: the seller is live`);
+    // The recorder (its own ffmpeg, a child of the server) writes from the SFU's copy within a few seconds.
+    const recorder = recording ? await recorderWriting(server) : null;
+    if (recorder) log(`${provider}: the recorder writes ${path.basename(recorder.file)}`);
+    // Its muxer writes a cluster every few seconds: the file is read again at the end of the run.
+    const recordedAtStart = recorder ? fileSize(recorder.file) : 0;
 
     for (let i = 0; i < BROWSER_VIEWERS; i++) {
       const context = await browser.newContext({ locale: 'es-MX', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
@@ -829,7 +1085,9 @@ async function runProvider(provider: Provider, browser: Browser) {
     await sleep(2000);
     log(`${provider}: glass to glass read on ${g2g.length} frames; the browser viewers leave`);
 
+    // The recorder's ffmpeg first, so that the server's tree leaves it out: each is read apart.
     const roots = () => ({
+      recorder: recorder ? [recorder.pid] : [],
       server: [server?.pid ?? 0, ...(janusPid ? [janusPid] : [])],
       load: load?.pid ? [load.pid] : [],
       // The bench's own process holds Chromium (and nothing else once the others are claimed).
@@ -868,6 +1126,10 @@ async function runProvider(provider: Provider, browser: Browser) {
     const window1 = cpuMark(roots);
     const bytes1 = await snapshot();
     const sent1 = await sellerSent(hub);
+    // The same ffmpeg wrote throughout (its CPU is its own), and its file grew.
+    const recorded = recorder
+      ? { file: path.basename(recorder.file), grewBytes: fileSize(recorder.file) - recordedAtStart, sameRecorder: recorderProcesses(server).has(recorder.pid) }
+      : null;
     const cpu = cpuBetween(window0, window1);
     const windowS = (window1.at - window0.at) / 1000;
     loadChild.send({ type: 'stop' });
@@ -914,6 +1176,8 @@ async function runProvider(provider: Provider, browser: Browser) {
       bytesFlowedToEveryViewer: viewerKbps.every((k) => k > 0),
       sellerSent: sellerKbps > 0,
       browserViewersReadTheClock: g2g.length > 0,
+      /** With recording on: the recorder's file grew over the run, written by the one ffmpeg. */
+      recorded: recorded ? recorded.grewBytes > 0 && recorded.sameRecorder : null,
       ok: false,
     };
     consistency.ok =
@@ -921,11 +1185,14 @@ async function runProvider(provider: Provider, browser: Browser) {
       consistency.everyViewerGotAKeyframe &&
       consistency.bytesFlowedToEveryViewer &&
       consistency.sellerSent &&
-      consistency.browserViewersReadTheClock;
+      consistency.browserViewersReadTheClock &&
+      consistency.recorded !== false;
 
     return {
       provider,
       engine: 'pglite',
+      recording,
+      recorded,
       viewers: VIEWERS,
       browserViewers: BROWSER_VIEWERS,
       gapMs: GAP_MS,
@@ -948,7 +1215,7 @@ async function runProvider(provider: Provider, browser: Browser) {
       connectedMs,
       glassToGlassMs: { ...glassToGlassMs, unreadableFrames: g2gBad },
       cpu: {
-        note: "% of one core; server = the server process tree (with the SFU child, or the Janus process); load = the synthetic viewers; benchAndBrowser = this process and Chromium (the seller's page; the browser viewers left after phase 1)",
+        note: "% of one core; server = the server process tree (with the SFU child, or the Janus process), without the recorder; recorder = the recorder's ffmpeg (0 without recording); load = the synthetic viewers; benchAndBrowser = this process and Chromium (the seller's page; the browser viewers left after phase 1)",
         baseline,
         window: cpu,
         serverPerViewerPct: round(serverPct / VIEWERS, 3),
@@ -979,6 +1246,37 @@ async function runProvider(provider: Provider, browser: Browser) {
   }
 }
 
+/**
+ * RECORDING=both: the embedded crowd with recording ÷ without, measured in the same run. `met` reads
+ * the live targets' percentiles (first keyframe p99, glass to glass p95); the medians are printed too.
+ */
+function compareRecording(
+  runs: { provider: Provider; recording: boolean; firstKeyframeMs: Percentiles; glassToGlassMs: Percentiles; cpu: { baseline: Record<string, number> } }[],
+) {
+  const off = runs.find((r) => r.provider === 'embedded' && !r.recording);
+  const on = runs.find((r) => r.provider === 'embedded' && r.recording);
+  if (!off || !on) return null;
+  const pair = (a: number | null | undefined, b: number | null | undefined) => ({
+    off: a ?? null,
+    on: b ?? null,
+    ratio: a && b !== null && b !== undefined ? round(b / a, 2) : null,
+  });
+  const firstKeyframeMs = { p50: pair(off.firstKeyframeMs.p50, on.firstKeyframeMs.p50), p99: pair(off.firstKeyframeMs.p99, on.firstKeyframeMs.p99) };
+  const glassToGlassMs = { p50: pair(off.glassToGlassMs.p50, on.glassToGlassMs.p50), p95: pair(off.glassToGlassMs.p95, on.glassToGlassMs.p95) };
+  const within = (ratio: number | null) => ratio !== null && ratio <= TARGET_RECORDING_RATIO;
+  return {
+    provider: 'embedded' as const,
+    note: 'with recording ÷ without, one crowd run each, one after the other: on a shared machine repeat the pair before reading a ratio',
+    firstKeyframeMs,
+    glassToGlassMs,
+    sellerAloneCpuPct: {
+      server: pair(off.cpu.baseline.serverPct, on.cpu.baseline.serverPct),
+      recorder: on.cpu.baseline.recorderPct ?? null,
+    },
+    met: within(firstKeyframeMs.p99.ratio) && within(glassToGlassMs.p95.ratio),
+  };
+}
+
 async function main(): Promise<void> {
   if (!process.env.MARTILLO_VIDEO_NETNS) {
     // Re-run inside a fresh loopback-only namespace: media must never leave 127.0.0.0/8.
@@ -990,8 +1288,13 @@ async function main(): Promise<void> {
     const res = spawnSync(TSX, [path.join(ROOT, 'scripts/video-netns.ts'), '--', TSX, THIS_FILE], { stdio: 'inherit', cwd: ROOT });
     process.exit(res.status ?? 1);
   }
-  for (const mode of MODES) if (mode !== 'crowd' && mode !== 'flood') throw new Error(`MODES: unknown mode '${mode}' (crowd, flood)`);
+  for (const mode of MODES)
+    if (mode !== 'crowd' && mode !== 'flood' && mode !== 'record') throw new Error(`MODES: unknown mode '${mode}' (crowd, flood, record)`);
   const crowd = MODES.includes('crowd');
+  if (RECORDING !== 'off' && RECORDING !== 'on' && RECORDING !== 'both') throw new Error(`RECORDING: '${RECORDING}' is not off, on or both`);
+  if (!(RECORD.windowS > 0 && RECORD.rounds >= 1 && Number.isInteger(RECORD.rounds) && /^\d+x\d+$/.test(RECORD.size)))
+    throw new Error('RECORD_WINDOW_S must be > 0, RECORD_ROUNDS a whole number of at least 1, RECORD_SIZE as 1280x720');
+  if ((MODES.includes('record') || (crowd && RECORDING !== 'off')) && !(await findFfmpeg())) throw new Error('recording needs ffmpeg (apt-get install ffmpeg)');
   for (const provider of PROVIDERS) {
     if (provider !== 'embedded' && provider !== 'janus') throw new Error(`PROVIDERS: unknown provider '${provider}' (embedded, janus)`);
   }
@@ -1013,16 +1316,23 @@ async function main(): Promise<void> {
   if (crowd) {
     const browser = await launchBrowser();
     try {
-      for (const provider of PROVIDERS) runs.push({ mode: 'crowd', ...(await runProvider(provider, browser)) });
+      for (const provider of PROVIDERS) {
+        // Janus records on its own side: its runs are without recording whatever RECORDING says.
+        const settings = provider !== 'embedded' || RECORDING === 'off' ? [false] : RECORDING === 'on' ? [true] : [false, true];
+        for (const recording of settings) runs.push({ mode: 'crowd' as const, ...(await runProvider(provider, browser, recording)) });
+      }
     } finally {
       await browser.close();
     }
   }
+  const recordingEffect = RECORDING === 'both' ? compareRecording(runs) : null;
+  const record = MODES.includes('record') ? await runRecordMode() : null;
   const flood = MODES.includes('flood') ? await runFloodMode() : null;
   const targets = {
     firstKeyframeP99Ms: TARGET_KEYFRAME_P99_MS,
     glassToGlassP95Ms: TARGET_G2G_P95_MS,
     embedded: { viewers: 300, allAtFullRate: true, serverCpuPctUnder: TARGET_SERVER_CPU_PCT },
+    recording: { recorderCpuPctUnder: TARGET_RECORDER_CPU_PCT, withOverWithoutAtMost: TARGET_RECORDING_RATIO },
     flood: { realViewerWatches: true, sfuRssAfterOverBeforeAtMost: 1.2 },
   };
   console.log(
@@ -1034,8 +1344,13 @@ async function main(): Promise<void> {
         cpus: os.cpus().length,
         targets,
         meetsTargets:
-          runs.every((r) => r.targets.met) && (!crowd || !PROVIDERS.includes('embedded') || VIEWERS >= 300) && (flood === null || flood.targets.met),
-        runs: flood ? [...runs, flood] : runs,
+          runs.every((r) => r.targets.met) &&
+          (!crowd || !PROVIDERS.includes('embedded') || VIEWERS >= 300) &&
+          (recordingEffect === null || recordingEffect.met) &&
+          (record === null || record.targets.met) &&
+          (flood === null || flood.targets.met),
+        ...(recordingEffect ? { recordingEffect } : {}),
+        runs: [...runs, ...(record ? [record] : []), ...(flood ? [flood] : [])],
       },
       null,
       2,

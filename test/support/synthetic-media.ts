@@ -25,6 +25,12 @@ export interface SyntheticMediaOptions {
   height?: number;
   /** A keyframe every this many frames (25 a second). */
   keyframeEvery?: number;
+  /**
+   * The video's bitrate in kb/s (300 by default: enough for tests). Given, it is held constant
+   * (a test pattern would otherwise come out far below it), so a bench can send what a browser's
+   * camera sends (about 1,500 at 720p).
+   */
+  videoKbps?: number;
 }
 
 const run = promisify(execFile);
@@ -35,7 +41,13 @@ const cache = new Map<string, Promise<SyntheticMedia>>();
 
 /** Encodes a test pattern (VP8) and a 440 Hz tone (Opus) with ffmpeg and returns their frames and packets. */
 export function makeSyntheticMedia(opts: SyntheticMediaOptions = {}): Promise<SyntheticMedia> {
-  const resolved = { seconds: opts.seconds ?? 4, width: opts.width ?? 320, height: opts.height ?? 240, keyframeEvery: opts.keyframeEvery ?? 25 };
+  const resolved = {
+    seconds: opts.seconds ?? 4,
+    width: opts.width ?? 320,
+    height: opts.height ?? 240,
+    keyframeEvery: opts.keyframeEvery ?? 25,
+    videoKbps: opts.videoKbps ?? 0,
+  };
   const key = JSON.stringify(resolved);
   let made = cache.get(key);
   if (!made) {
@@ -59,7 +71,9 @@ async function encode(opts: Required<SyntheticMediaOptions>): Promise<SyntheticM
       ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-y'],
       ...['-f', 'lavfi', '-i', `testsrc=size=${opts.width}x${opts.height}:rate=25:${duration}`],
       ...['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=48000:${duration}`],
-      ...['-map', '0:v', '-c:v', 'libvpx', '-deadline', 'realtime', '-g', String(opts.keyframeEvery), '-b:v', '300k', '-f', 'ivf', ivf],
+      ...['-map', '0:v', '-c:v', 'libvpx', '-deadline', 'realtime', '-g', String(opts.keyframeEvery)],
+      ...(opts.videoKbps > 0 ? ['-b:v', `${opts.videoKbps}k`, '-minrate', `${opts.videoKbps}k`, '-maxrate', `${opts.videoKbps}k`] : ['-b:v', '300k']),
+      ...['-f', 'ivf', ivf],
       ...['-map', '1:a', '-c:a', 'libopus', '-frame_duration', '20', '-b:a', '48k', '-f', 'ogg', ogg],
     ];
     try {
