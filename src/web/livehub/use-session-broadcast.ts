@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'react';
 import type { LiveSessionPublic } from '../../domain/live.js';
+import { LOT_TIMER_EVENT } from '../../domain/realtime.js';
 import { usePublicConfig } from '../api/config';
+import { useSocketEvent } from '../api/socket';
 import { useTranslation } from '../i18n';
 import { useBroadcast } from './broadcast/use-broadcast';
 import { useBroadcastDisabled } from './broadcast/use-broadcast-disabled';
@@ -82,6 +84,13 @@ export function useSessionBroadcast(session: LiveSessionPublic | null) {
     sawBroadcasting.current = false;
     void letGo(t('livehub.broadcast.stoppedByServer'));
   }, [currentPhase, isBroadcasting, status, letGo, t]);
+
+  // A lot goes on the block: with Janus, this page asks for the keyframe the lot's recording starts on
+  // (the embedded SFU asks the camera itself; see the server's 'recording-keyframe' reaction).
+  const { requestKeyframe } = broadcast;
+  useSocketEvent(LOT_TIMER_EVENT, (event) => {
+    if (event.sessionId === session?.id) requestKeyframe();
+  });
 
   // This tab reloaded while on the air: its page told the server the broadcast stopped as it went
   // (usePublishing), so the seller reads why it is off and that 'Iniciar' brings it back.

@@ -331,6 +331,10 @@ async function publish(opts: PublishOptions): Promise<PublishHandle> {
       if (sender) await sender.replaceTrack(track);
     },
     stats: sample,
+    requestKeyframe() {
+      // The VideoRoom sends the publisher a PLI when its own handle asks (its recording then gets a keyframe).
+      link?.handle.send({ message: { request: 'configure', keyframe: true } });
+    },
     async stop() {
       state.stopped = true;
       releaseHold();

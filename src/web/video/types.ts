@@ -37,6 +37,11 @@ export interface PublishHandle {
   stats(): Promise<LinkStats>;
   /** Stops publishing; the local tracks stay the caller's. */
   stop(): Promise<void>;
+  /**
+   * Has the provider ask this camera for a keyframe now (a lot goes on the block: its recording
+   * starts on a whole picture). Only Janus needs the page to ask: the embedded SFU asks by itself.
+   */
+  requestKeyframe?(): void;
 }
 
 /** 'waiting': nobody publishes yet; 'playing': media arrives; 'unsupported': this browser cannot receive it (no retry). */

@@ -37,6 +37,8 @@ export interface Broadcast {
   dismissError(): void;
   /** A message about the broadcast that changes nothing else (shown where its errors are). */
   notify(title: string): void;
+  /** Asks the provider for a keyframe from this camera, while it publishes (PublishHandle.requestKeyframe). */
+  requestKeyframe(): void;
 }
 
 /**
@@ -95,6 +97,7 @@ export function useBroadcast(opts: BroadcastOptions): Broadcast {
     facing: media.facing,
     preview,
     stopPreview,
+    requestKeyframe: () => handleRef.current?.requestKeyframe?.(),
     start: publishing.start,
     stop: publishing.stop,
     letGo: publishing.letGo,
