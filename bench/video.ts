@@ -926,7 +926,7 @@ async function runRecordMode() {
   }
 }
 
-async function startServer(provider: Provider, janusUrl: string | null): Promise<Server> {
+async function startServer(provider: Provider, janusUrl: string | null, extraEnv: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'martillo-bench-video-'));
   const base = `http://127.0.0.1:${port}`;
@@ -946,6 +946,7 @@ async function startServer(provider: Provider, janusUrl: string | null): Promise
     VIDEO_PROVIDER: provider,
     VIDEO_BIND_ADDRESS: '127.0.0.1',
     ...(janusUrl ? { JANUS_URL: janusUrl } : {}),
+    ...extraEnv,
   };
   delete env[ROLE_ENV];
   const args = ['--import', 'tsx', path.join(ROOT, 'src/server/main.ts')];
@@ -1010,7 +1011,9 @@ async function runProvider(provider: Provider, browser: Browser, recording: bool
     if (provider === 'janus') janus = await startJanus({ netns: true });
     const janusPid = janus ? processTree(process.pid).find((pid) => procStat(pid)?.comm === 'janus') : undefined;
     if (janus && !janusPid) throw new Error('Janus runs but its process was not found under the bench');
-    server = await startServer(provider, janus?.url ?? null);
+    // The synthetic viewers all come from 127.0.0.1: the crowd lifts the per-address cap (VIEWERS_PER_ADDRESS,
+    // 20 by default) that the flood mode measures against, so every one of them may join.
+    server = await startServer(provider, janus?.url ?? null, { VIEWERS_PER_ADDRESS: String(VIEWERS + BROWSER_VIEWERS + 10) });
     const { base } = server;
 
     // The seller: the admin of ADMIN_EMAILS, signed in through the development form, creates the session over the API.
