@@ -230,7 +230,8 @@ export async function makeNextReplay(deps: MakerDeps): Promise<MakeResult> {
     await makeClips(deps, { sessionId, videoFile, chapters, work });
     // The replay is what is kept now: the raw segments go.
     for (const file of raw) await rm(file, { force: true });
-    await rmdir(path.join(config.janusRecDir, sessionId)).catch(() => {});
+    // Their folders too, once empty (a folder that still holds something is left as it is).
+    for (const dir of [config.recordingsDir, config.janusRecDir]) await rmdir(path.join(dir, sessionId)).catch(() => {});
     await db.execute(sql`delete from recording_segments where session_id = ${sessionId}::uuid`);
     deps.log?.info({ sessionId, durationMs: made.durationMs, chapters: chapters.length }, 'replay ready');
     return { outcome: 'ready', sessionId };

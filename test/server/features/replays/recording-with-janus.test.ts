@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
@@ -123,6 +124,7 @@ describe.skipIf(missing !== null)('recording a show with Janus', () => {
     // The raw files are gone with their segments.
     expect(await segmentsOf(show.id)).toEqual([]);
     await expect(utimes(path.join(dir, first.video), past, past)).rejects.toThrow();
+    expect(existsSync(dir)).toBe(false);
   });
 
   it('does not record a rehearsal, and turns a room off when its seller switches recording off mid-show', async () => {
