@@ -144,8 +144,11 @@ for (const provider of PROVIDERS) {
       buyerApi = buyerPage.request;
       const bid = await buyerApi.post(`${app.url}/api/auctions/${sold.auctionId}/bids`, { data: { amount: 500 }, headers: { origin: app.url } });
       expect(bid.status(), await bid.text()).toBe(201);
-    const line = await buyerApi.post(`${app.url}/api/live-sessions/${sessionId}/chat`, { data: { text: '¡Qué bonito reloj!' }, headers: { origin: app.url } });
-    expect(line.status(), await line.text()).toBe(201);
+      const line = await buyerApi.post(`${app.url}/api/live-sessions/${sessionId}/chat`, {
+        data: { text: '¡Qué bonito reloj!' },
+        headers: { origin: app.url },
+      });
+      expect(line.status(), await line.text()).toBe(201);
       await lotClosed(sold.auctionId, 'lot 1');
 
       // Lot 2: nobody bids.
@@ -246,10 +249,9 @@ for (const provider of PROVIDERS) {
       await eventuallyMedia(() => chapters.nth(1).getAttribute('aria-current'), 30_000).toBe('true');
       expect(new URL(phone.url()).searchParams.get('lote')).toBe(unsold.auctionId);
 
-    // The chat beside it: the buyer's line from the first lot, already past at the second.
-    await phone.getByRole('tab', { name: t.live.replay.tabs.chat }).tap();
-    await eventuallyMedia(() => phone.getByTestId('replay-chat-line').allInnerTexts(), 30_000).toContainEqual(expect.stringContaining('¡Qué bonito reloj!'));
-    await phone.screenshot({ path: path.join(os.tmpdir(), `replay-phone-${provider.name}.png`) });
+      // The chat beside it: the buyer's line from the first lot, already past at the second.
+      await phone.getByRole('tab', { name: t.live.replay.tabs.chat }).tap();
+      await eventuallyMedia(() => phone.getByTestId('replay-chat-line').allInnerTexts(), 30_000).toContainEqual(expect.stringContaining('¡Qué bonito reloj!'));
       await phoneContext.close();
     });
   });
