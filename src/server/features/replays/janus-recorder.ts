@@ -70,11 +70,14 @@ export function startJanusRecorder(deps: JanusRecorderDeps): PassLoop {
 
   /** The show's replay-to-be, and the open row that keeps it waiting until its files are gathered. */
   async function noteRecording(sessionId: string): Promise<void> {
-    await db.execute(sql`insert into replays (session_id) values (${sessionId}::uuid) on conflict (session_id) do nothing`);
-    await db.execute(sql`
-      insert into recording_segments (id, session_id, source, files, host, started_at)
-      select ${randomUUID()}::uuid, ${sessionId}::uuid, 'janus', '[]'::jsonb, ${host}, now()
-      where not exists (select 1 from recording_segments where session_id = ${sessionId}::uuid and source = 'janus' and ended_at is null)`);
+    // Both at once: a replay that says 'recording' without its open segment would be taken for an empty recording.
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`
+        insert into recording_segments (id, session_id, source, files, host, started_at)
+        select ${randomUUID()}::uuid, ${sessionId}::uuid, 'janus', '[]'::jsonb, ${host}, now()
+        where not exists (select 1 from recording_segments where session_id = ${sessionId}::uuid and source = 'janus' and ended_at is null)`);
+      await tx.execute(sql`insert into replays (session_id) values (${sessionId}::uuid) on conflict (session_id) do nothing`);
+    });
   }
 
   async function gatherEnded(): Promise<void> {
