@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import ndc from 'node-datachannel';
 import type { Socket } from 'socket.io-client';
 import type { VideoSubscribeAck } from '../src/domain/video.js';
-import { publishSynthetic, type SyntheticPublisher, type SyntheticViewer, viewerOffer, watchSynthetic } from '../test/support/rtp-peers.js';
+import { publishWhenUp, type SyntheticPublisher, type SyntheticViewer, viewerOffer, watchSynthetic } from '../test/support/rtp-peers.js';
 import { connected, connectSocket } from '../test/support/sockets.js';
 import { onceMessage, round, sendToParent, sleep } from './support.js';
 
@@ -189,7 +189,7 @@ export async function runFlood(server: { base: string; pid: number }, opts: Floo
       const s = connectSocket(base, { cookie });
       sellerSockets.push(s);
       await connected(s);
-      const { ack, publisher } = await publishSynthetic(s, id);
+      const { ack, publisher } = await publishWhenUp(s, id);
       if (!publisher) throw new Error(`publish: ${JSON.stringify(ack)}`);
       publishers.push(publisher);
     }

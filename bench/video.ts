@@ -81,7 +81,7 @@ import {
   nativeFlakeRetryDelayMs,
   offerOf,
   pliFor,
-  publishSynthetic,
+  publishWhenUp,
   recvOnlyPeer,
   type SyntheticPublisher,
   VIEWER_PTS,
@@ -827,7 +827,7 @@ async function runRecordMode() {
     socket = connectSocket(base, { cookie });
     await connected(socket);
     // As the Hub does: the camera is accepted by the SFU, then 'Iniciar' sets the show live.
-    const published = await publishSynthetic(socket, sessionId, { media });
+    const published = await publishWhenUp(socket, sessionId, { media });
     if (!published.publisher) throw new Error(`publish: ${JSON.stringify(published.ack)}`);
     publisher = published.publisher;
     await api(base, cookie, 'POST', `/api/live-sessions/${sessionId}/stream/start`, {});

@@ -117,6 +117,26 @@ export async function publishSynthetic(
 }
 
 /**
+ * As `publishSynthetic`, trying again while the server answers 'unavailable' for up to `waitMs`, as a
+ * seller presses 'Iniciar' again: a fresh server starts its SFU process on the first publish, and waits
+ * only 5 s for it, which tsx can take on a busy machine. For benches; a test that means to see
+ * 'unavailable' uses `publishSynthetic`.
+ */
+export async function publishWhenUp(
+  socket: Socket,
+  sessionId: string,
+  opts: PublishOptions = {},
+  waitMs = 60_000,
+): Promise<{ ack: VideoPublishAck; publisher: SyntheticPublisher | null }> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const published = await publishSynthetic(socket, sessionId, opts);
+    if (published.ack.ok || published.ack.error !== 'unavailable' || Date.now() > deadline) return published;
+    await sleep(1000);
+  }
+}
+
+/**
  * libdatachannel 0.23 (node-datachannel 0.33.4) now and then closes a fresh peer connection
  * between its local description and the remote one ("Got a remote candidate without ICE
  * transport"), seemingly when other peers' wrappers are collected; seen about once in three runs

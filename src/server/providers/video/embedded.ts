@@ -336,6 +336,7 @@ export async function createEmbeddedVideo(deps: VideoProviderDeps): Promise<Vide
     },
     debug: {
       workerPid: () => sfu.pid(),
+      ready: (timeoutMs: number) => sfu.ready(timeoutMs),
       stats: async () => ({ ...(await sfu.request({ t: 'stats' })).stats, sessions: publishers.size, trackedViewers: viewers.size, slots: viewers.counts() }),
     },
   };

@@ -34,8 +34,11 @@ export interface VideoProvider {
   readonly tap?: MediaTap;
   /** Janus's own recording of each room, switched on and off by features/replays/janus-recorder.ts. */
   readonly roomRecording?: RoomRecording;
-  /** For tests and benches: the embedded SFU's child process id (null while it is down) and its counters. */
-  debug?: { workerPid(): number | null; stats(): Promise<unknown> };
+  /**
+   * For tests and benches: the embedded SFU's child process id (null while it is down), its counters, and
+   * whether it is up, starting it and waiting up to `timeoutMs` (a test's first publish must not race its start).
+   */
+  debug?: { workerPid(): number | null; stats(): Promise<unknown>; ready(timeoutMs: number): Promise<boolean> };
 }
 
 /**

@@ -44,6 +44,8 @@ beforeAll(async () => {
   temp = await makeTempDir();
   media = await makeSyntheticMedia({ seconds: 4, width: 320, height: 180 });
   server = await startTestServer({ env: { VIDEO_BIND_ADDRESS: '127.0.0.1', DATA_DIR: temp.dir }, jobs: ['recorder'] });
+  // The SFU's process starts on first use, and a publish waits 5 s for it: longer than tsx takes on a machine busy with other suites.
+  expect(await server.ctx.video.debug?.ready(60_000)).toBe(true);
   seller = await buildActor(server, { email: 'graba@remates.mx', name: 'Gabriela Graba', roles: ['seller'], companyId: COMPANY });
 }, 120_000);
 afterEach(() => {
