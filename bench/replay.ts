@@ -26,22 +26,30 @@
  * - measuredElsewhere: the live show's first keyframe and glass to glass with and without
  *   recording need a browser seller and viewers: bench:video measures them
  *   (`RECORDING=both PROVIDERS=embedded MODES=crowd npm run bench:video`, its `recordingEffect`).
- * - notMeasured: what no bench measures yet (the first frame in a phone's browser), with why.
+ * - phone (bench/replay-phone.ts): the ended show's public page in Chromium as a 390 px phone, each open
+ *   on a fresh context: the player shown, the first frame after play is pressed (from the navigation's
+ *   start and from the press), and a seek to PHONE_SEEKS chapters' moments, each to its first frame
+ *   shown (target: under 500 ms from local disk, the `loopback` profile); PHONE_OPENS opens per
+ *   profile, `loopback` and `slow4g` (Lighthouse's mobile throttling). A desktop Chromium's decoder
+ *   on this machine, not a phone's.
+ * - notMeasured: what could not be measured here, with why.
  * - consistency: the MP4s are H.264/AAC at the asked height and the recording's length (±1 s),
- *   every clip is its lot's length (±1 s), every Range answer is 206 with the asked bytes, and the
- *   recorder's windows were recorded (when measured).
+ *   every clip is its lot's length (±1 s), every Range answer is 206 with the asked bytes, the
+ *   recorder's windows were recorded, and the phone showed every first frame and seek (when measured).
  *
  * Knobs: MINUTES (10), SEGMENTS (2), LOTS (20), HEIGHTS ("720,480"), RECORD_SIZE ("1280x720", the
  * synthetic recording's and the recorder's camera), RECORD_WINDOW_S (30), RECORD_ROUNDS (3; 0 skips
- * the recorder), ENGINES, DATABASE_URL.
+ * the recorder), PHONE_OPENS (3; 0 skips the phone), PHONE_PROFILES ("loopback,slow4g"), PHONE_SEEKS (5),
+ * CHROMIUM_PATH (/usr/bin/chromium), ENGINES, DATABASE_URL.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { canMakeVideoNetns } from '../scripts/video-netns.js';
+import { livePath } from '../src/domain/live-public.js';
 import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
 import { connectDatabase } from '../src/server/db/connect.js';
@@ -49,6 +57,7 @@ import { migrateDatabase } from '../src/server/db/migrate.js';
 import { liveSessions, replays, users } from '../src/server/db/schema.js';
 import { cutClip, type FfmpegTools, findFfmpeg, makeReplay, probe } from '../src/server/features/replays/media/index.js';
 import { lotSpans } from '../src/server/features/replays/timeline.js';
+import { measurePhone, PHONE_PROFILES, type PhoneProfile } from './replay-phone.js';
 import { cpuBusy, percentile, round, runOnEngines } from './support.js';
 
 const MINUTES = Number(process.env.MINUTES ?? 10);
@@ -61,8 +70,20 @@ const RECORD_WINDOW_S = Number(process.env.RECORD_WINDOW_S ?? 30);
 const RECORD_ROUNDS = Number(process.env.RECORD_ROUNDS ?? 3);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+/** The phone's opens per profile (0 skips the phone), its profiles, and how many chapters each open seeks to. */
+const PHONE_OPENS = Number(process.env.PHONE_OPENS ?? 3);
+const PHONE_PROFILE_LIST = (process.env.PHONE_PROFILES ?? PHONE_PROFILES.join(',')).split(',') as PhoneProfile[];
+const PHONE_SEEKS = Number(process.env.PHONE_SEEKS ?? 5);
 const SEEK_READ_BYTES = 256 * 1024;
 const TARGET_SEEK_MS = 500;
+const log = (msg: string) => console.error(`[replay] ${msg}`);
+
+/** Why the phone cannot be measured here, or null. */
+function phoneMissing(): string | null {
+  if (PHONE_OPENS === 0) return 'PHONE_OPENS=0';
+  return existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM} (CHROMIUM_PATH)`;
+}
 
 async function ffmpeg(tools: FfmpegTools, args: string[]): Promise<void> {
   const { spawn } = await import('node:child_process');
@@ -215,12 +236,16 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
 
     // Serving: the replay through the server's own route, from local disk.
     const config = loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent', DATA_DIR: dataDir, PORT: '0' }, { persistSecret: false });
-    const { app, ctx } = await buildApp({ config, database, logger: false, jobs: [] });
+    const phoneWhyNot = phoneMissing();
+    // The phone opens the public page: the web app, built as `npm start` builds it.
+    if (!phoneWhyNot) await (await import('../src/server/web/bundle.js')).ensureWebBundle(ROOT, log);
+    const { app, ctx } = await buildApp({ config, database, logger: false, jobs: [], ...(phoneWhyNot ? {} : { webDir: path.join(ROOT, 'dist/web') }) });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     let serving: Record<string, unknown> = {};
     let rangesOk = true;
+    let phone: Awaited<ReturnType<typeof measurePhone>> | null = null;
     try {
       const [seller] = await database.db
         .insert(users)
@@ -274,6 +299,23 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
         firstRequest: { firstByteMs: round(first.firstByteMs, 1), first256KbMs: round(first.readMs, 1) },
         seekToChapterMs: { p50: round(percentile(seeks, 50) ?? 0, 1), max: round(seeks.at(-1) ?? 0, 1), target: TARGET_SEEK_MS },
       };
+      if (!phoneWhyNot) {
+        // PHONE_SEEKS chapters spread over the show, the last first: a jump ahead, then back.
+        const step = Math.max(1, Math.floor(spans.length / PHONE_SEEKS));
+        const targets = spans
+          .filter((_, i) => i % step === 0)
+          .slice(0, PHONE_SEEKS)
+          .map((span) => span.startMs)
+          .reverse();
+        phone = await measurePhone({
+          chromium: CHROMIUM,
+          url: `${base}${livePath({ id: sessionId, sellerSlug: null })}`,
+          seekToMs: targets,
+          profiles: PHONE_PROFILE_LIST,
+          opens: PHONE_OPENS,
+          log,
+        });
+      }
     } finally {
       await app.close();
     }
@@ -285,6 +327,8 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       ranges: rangesOk,
       /** The recorder's windows were recorded (a figure from a run that recorded nothing is none); true when not measured. */
       recorderRecorded: !firstRun || recorderCpu === null || recorderCpu.consistency.ok,
+      /** Every phone open showed a first frame, and every seek a frame at its moment; true when not measured. */
+      phoneFramesShown: phone === null || phone.ok,
     };
     return {
       engine,
@@ -293,14 +337,14 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       transcodeSpeed: transcodes,
       clipCutMs: { count: clipMs.length, p50: round(percentile(clipMs, 50) ?? 0, 0), max: round(clipMs.at(-1) ?? 0, 0) },
       serving,
+      phone: phone ?? 'not measured (notMeasured.phone)',
       measuredElsewhere: {
         liveFirstKeyframeAndGlassToGlass:
           'with and without recording, by bench:video (a browser seller and viewers): RECORDING=both PROVIDERS=embedded MODES=crowd npm run bench:video, its recordingEffect',
       },
       notMeasured: {
         ...(firstRun && recorderNotMeasured ? { recorderCpu: recorderNotMeasured } : {}),
-        phoneFirstFrame:
-          "the replay page plays on a phone-sized Chromium in e2e/video/replay.spec.ts, but nothing times its first frame yet (a browser's decode on this machine, not a phone's); the first byte and the seek it waits for are above",
+        ...(phone === null ? { phone: phoneMissing() } : {}),
       },
       ffmpeg: tools.version,
       consistency: { ok: Object.values(consistency).every(Boolean), ...consistency },
@@ -311,4 +355,11 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await runOnEngines('replay', runOn);
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const unknown = PHONE_PROFILE_LIST.filter((p) => !PHONE_PROFILES.includes(p));
+  if (unknown.length > 0) throw new Error(`PHONE_PROFILES: ${unknown.join(', ')} (known: ${PHONE_PROFILES.join(', ')})`);
+  if (!(Number.isInteger(PHONE_OPENS) && PHONE_OPENS >= 0 && Number.isInteger(PHONE_SEEKS) && PHONE_SEEKS >= 0)) {
+    throw new Error('PHONE_OPENS and PHONE_SEEKS must be whole numbers of at least 0');
+  }
+  await runOnEngines('replay', runOn);
+}

@@ -27,7 +27,10 @@
  * the targets' percentiles, p99 and p95), and the server's CPU with the seller alone. A run with
  * recording on also reports the recorder's ffmpeg apart (`cpu.*.recorderPct`; the server's tree
  * then leaves it out) and checks its file grew over the run. Janus runs are always without
- * recording (Janus records on its own side). Before this knob the session took the company's
+ * recording (Janus records on its own side). PAIRS (1) repeats the pair, the order turned each time
+ * (without then with, with then without, ...) so the machine's drift falls on both sides, and
+ * `recordingEffect` pools every run's viewers per side before it takes the percentiles: one pair's
+ * p99 is its one or two slowest viewers, noise on a shared machine. Before this knob the session took the company's
  * setting (on), so runs since the recorder landed recorded; `off` is the runs before it.
  *
  * The record mode (MODES=record, what bench:replay runs for its `recorderCpu`): the server with the
@@ -50,7 +53,7 @@
  * Knobs: MODES (crowd,flood; or record), PROVIDERS (embedded,janus), VIEWERS (300), GAP_MS between
  * two joins (50), WINDOW_S measured seconds (15), BASELINE_S seconds measured before the viewers
  * join (5), BROWSER_VIEWERS (2), G2G_S seconds of glass-to-glass reading before the crowd joins
- * (10), RECORDING (off), CHROMIUM_PATH (/usr/bin/chromium); record: RECORD_WINDOW_S (30),
+ * (10), RECORDING (off), PAIRS (1, with RECORDING=both), CHROMIUM_PATH (/usr/bin/chromium); record: RECORD_WINDOW_S (30),
  * RECORD_ROUNDS (3), RECORD_SIZE (1280x720), RECORD_KBPS (1500); flood: FLOOD_SOCKETS (300), FLOOD_S (20),
  * FLOOD_SETTLE_S seconds before the memory is read again (15), FLOOD_VIEWER_ADDRESS (127.0.0.3).
  */
@@ -109,6 +112,8 @@ const BROWSER_VIEWERS = Number(process.env.BROWSER_VIEWERS ?? 2);
 const G2G_S = Number(process.env.G2G_S ?? 10);
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const RECORDING = process.env.RECORDING ?? 'off';
+/** RECORDING=both: how many pairs of crowd runs (without and with recording), the order turned each pair. */
+const PAIRS = Number(process.env.PAIRS ?? 1);
 const RECORD = {
   windowS: Number(process.env.RECORD_WINDOW_S ?? 30),
   rounds: Number(process.env.RECORD_ROUNDS ?? 3),
@@ -1226,6 +1231,8 @@ async function runProvider(provider: Provider, browser: Browser, recording: bool
       },
       targets,
       consistency,
+      /** Every viewer's figure, for recordingEffect's pooling: taken off before the run is printed. */
+      samples: { firstKeyframeMs: keyframes, glassToGlassMs: sortedG2g },
     };
   } catch (err) {
     if (server) log(`${provider}: server log tail:\n${server.tail()}`);
@@ -1249,32 +1256,86 @@ async function runProvider(provider: Provider, browser: Browser, recording: bool
   }
 }
 
+interface CrowdRunFigures {
+  provider: Provider;
+  recording: boolean;
+  firstKeyframeMs: Percentiles;
+  glassToGlassMs: Percentiles;
+  cpu: { baseline: Record<string, number> };
+  samples: { firstKeyframeMs: number[]; glassToGlassMs: number[] };
+}
+
 /**
- * RECORDING=both: the embedded crowd with recording ÷ without, measured in the same run. `met` reads
- * the live targets' percentiles (first keyframe p99, glass to glass p95); the medians are printed too.
+ * RECORDING=both: the embedded crowd with recording ÷ without, measured in the same bench. Each
+ * side's viewers are pooled over its PAIRS runs before the percentiles are taken; `met` reads the
+ * live targets' percentiles (first keyframe p99, glass to glass p95) of the pools. Each pair's own
+ * ratios are printed too, and their median: a ratio that only one pair shows is the machine.
  */
-function compareRecording(
-  runs: { provider: Provider; recording: boolean; firstKeyframeMs: Percentiles; glassToGlassMs: Percentiles; cpu: { baseline: Record<string, number> } }[],
-) {
-  const off = runs.find((r) => r.provider === 'embedded' && !r.recording);
-  const on = runs.find((r) => r.provider === 'embedded' && r.recording);
-  if (!off || !on) return null;
-  const pair = (a: number | null | undefined, b: number | null | undefined) => ({
-    off: a ?? null,
-    on: b ?? null,
-    ratio: a && b !== null && b !== undefined ? round(b / a, 2) : null,
+function compareRecording(runs: CrowdRunFigures[]) {
+  const embedded = runs.filter((r) => r.provider === 'embedded');
+  const offRuns = embedded.filter((r) => !r.recording);
+  const onRuns = embedded.filter((r) => r.recording);
+  if (offRuns.length === 0 || onRuns.length === 0) return null;
+  const ratio = (a: number | null | undefined, b: number | null | undefined) => (a && b !== null && b !== undefined ? round(b / a, 2) : null);
+  const pair = (a: number | null | undefined, b: number | null | undefined) => ({ off: a ?? null, on: b ?? null, ratio: ratio(a, b) });
+  const pooled = (side: CrowdRunFigures[], key: keyof CrowdRunFigures['samples'], p: number) =>
+    percentile(
+      side.flatMap((r) => r.samples[key]).sort((a, b) => a - b),
+      p,
+    );
+  const firstKeyframeMs = {
+    p50: pair(pooled(offRuns, 'firstKeyframeMs', 50), pooled(onRuns, 'firstKeyframeMs', 50)),
+    p99: pair(pooled(offRuns, 'firstKeyframeMs', 99), pooled(onRuns, 'firstKeyframeMs', 99)),
+  };
+  const glassToGlassMs = {
+    p50: pair(pooled(offRuns, 'glassToGlassMs', 50), pooled(onRuns, 'glassToGlassMs', 50)),
+    p95: pair(pooled(offRuns, 'glassToGlassMs', 95), pooled(onRuns, 'glassToGlassMs', 95)),
+  };
+  const pairs = offRuns.slice(0, onRuns.length).map((off, i) => {
+    const on = onRuns[i] as CrowdRunFigures;
+    return {
+      firstKeyframeP99: pair(off.firstKeyframeMs.p99, on.firstKeyframeMs.p99),
+      glassToGlassP95: pair(off.glassToGlassMs.p95, on.glassToGlassMs.p95),
+    };
   });
-  const firstKeyframeMs = { p50: pair(off.firstKeyframeMs.p50, on.firstKeyframeMs.p50), p99: pair(off.firstKeyframeMs.p99, on.firstKeyframeMs.p99) };
-  const glassToGlassMs = { p50: pair(off.glassToGlassMs.p50, on.glassToGlassMs.p50), p95: pair(off.glassToGlassMs.p95, on.glassToGlassMs.p95) };
-  const within = (ratio: number | null) => ratio !== null && ratio <= TARGET_RECORDING_RATIO;
+  const medianOf = (values: (number | null)[]) =>
+    percentile(
+      values.filter((v): v is number => v !== null).sort((a, b) => a - b),
+      50,
+    );
+  const baseline = (side: CrowdRunFigures[], key: string) =>
+    percentile(
+      side.map((r) => r.cpu.baseline[key] ?? 0).sort((a, b) => a - b),
+      50,
+    );
+  const within = (value: number | null) => value !== null && value <= TARGET_RECORDING_RATIO;
   return {
     provider: 'embedded' as const,
-    note: 'with recording ÷ without, one crowd run each, one after the other: on a shared machine repeat the pair before reading a ratio',
+    note:
+      offRuns.length === 1
+        ? 'with recording ÷ without, one crowd run each, one after the other: on a shared machine repeat the pair (PAIRS) before reading a ratio'
+        : `with recording ÷ without, each side's ${offRuns.length} runs' viewers pooled; the pairs ran in turned order`,
+    runsPerSide: offRuns.length,
+    samples: {
+      firstKeyframe: {
+        off: offRuns.reduce((n, r) => n + r.samples.firstKeyframeMs.length, 0),
+        on: onRuns.reduce((n, r) => n + r.samples.firstKeyframeMs.length, 0),
+      },
+      glassToGlass: {
+        off: offRuns.reduce((n, r) => n + r.samples.glassToGlassMs.length, 0),
+        on: onRuns.reduce((n, r) => n + r.samples.glassToGlassMs.length, 0),
+      },
+    },
     firstKeyframeMs,
     glassToGlassMs,
+    pairs,
+    medianPairRatio: {
+      firstKeyframeP99: medianOf(pairs.map((p) => p.firstKeyframeP99.ratio)),
+      glassToGlassP95: medianOf(pairs.map((p) => p.glassToGlassP95.ratio)),
+    },
     sellerAloneCpuPct: {
-      server: pair(off.cpu.baseline.serverPct, on.cpu.baseline.serverPct),
-      recorder: on.cpu.baseline.recorderPct ?? null,
+      server: pair(baseline(offRuns, 'serverPct'), baseline(onRuns, 'serverPct')),
+      recorder: baseline(onRuns, 'recorderPct'),
     },
     met: within(firstKeyframeMs.p99.ratio) && within(glassToGlassMs.p95.ratio),
   };
@@ -1304,6 +1365,7 @@ async function main(): Promise<void> {
   if (!(FLOOD.sockets >= 1 && Number.isInteger(FLOOD.sockets) && FLOOD.seconds > 0 && FLOOD.settleSeconds >= 0))
     throw new Error('FLOOD_SOCKETS must be a whole number of at least 1, FLOOD_S > 0, FLOOD_SETTLE_S ≥ 0');
   if (!(VIEWERS >= 1 && Number.isInteger(VIEWERS))) throw new Error('VIEWERS must be a whole number of at least 1');
+  if (!(PAIRS >= 1 && Number.isInteger(PAIRS))) throw new Error('PAIRS must be a whole number of at least 1');
   if (!(WINDOW_S > 0 && BASELINE_S > 0 && GAP_MS >= 0 && BROWSER_VIEWERS >= 1))
     throw new Error('WINDOW_S and BASELINE_S must be > 0, GAP_MS ≥ 0, BROWSER_VIEWERS ≥ 1');
   if (crowd && PROVIDERS.includes('janus')) {
@@ -1321,7 +1383,9 @@ async function main(): Promise<void> {
     try {
       for (const provider of PROVIDERS) {
         // Janus records on its own side: its runs are without recording whatever RECORDING says.
-        const settings = provider !== 'embedded' || RECORDING === 'off' ? [false] : RECORDING === 'on' ? [true] : [false, true];
+        // RECORDING=both: PAIRS pairs, without then with, then with then without, and so on.
+        const pairs = Array.from({ length: PAIRS }, (_, i) => (i % 2 === 0 ? [false, true] : [true, false])).flat();
+        const settings = provider !== 'embedded' || RECORDING === 'off' ? [false] : RECORDING === 'on' ? [true] : pairs;
         for (const recording of settings) runs.push({ mode: 'crowd' as const, ...(await runProvider(provider, browser, recording)) });
       }
     } finally {
@@ -1353,7 +1417,7 @@ async function main(): Promise<void> {
           (record === null || record.targets.met) &&
           (flood === null || flood.targets.met),
         ...(recordingEffect ? { recordingEffect } : {}),
-        runs: [...runs, ...(record ? [record] : []), ...(flood ? [flood] : [])],
+        runs: [...runs.map(({ samples: _samples, ...run }) => run), ...(record ? [record] : []), ...(flood ? [flood] : [])],
       },
       null,
       2,

@@ -52,6 +52,8 @@ const SMOKE: Record<string, Record<string, string>> = {
     RECORD_KBPS: '300',
     RECORD_WINDOW_S: '2',
     RECORD_ROUNDS: '1',
+    PHONE_OPENS: '1',
+    PHONE_SEEKS: '2',
   },
   // The development start only: the production runs build the release first.
   'idle-memory.ts': { MODES: 'development', SETTLE_S: '0' },
@@ -72,8 +74,8 @@ const CANNOT_RUN: Record<string, () => string | null> = {
     return existsSync(chromium) ? null : `no Chromium at ${chromium}`;
   },
 };
-/** Shared helpers, not benches (video-flood.ts is the video bench's flood mode). */
-const NOT_BENCHES = new Set(['support.ts', 'video-flood.ts']);
+/** Shared helpers, not benches (video-flood.ts is the video bench's flood mode, replay-phone.ts the replay bench's phone). */
+const NOT_BENCHES = new Set(['support.ts', 'video-flood.ts', 'replay-phone.ts']);
 
 interface BenchOutput {
   bench: string;
