@@ -20,10 +20,21 @@
  * sharing one port, joined by Redis (REDIS_URL) as several instances are: every core for the
  * server, PostgreSQL only.
  *
+ * SERVER_CPUS (e.g. `0`; Linux, taskset) pins the server (this process, or every cluster worker,
+ * every thread: PGlite's too) to those cores, and the viewers, the bidders and a local PostgreSQL
+ * to the others, so the load no longer takes the server's core.
+ *
+ * After the run, the machine's own limit for the same fan-out: a bare WebSocket server (the `ws`
+ * package, no Socket.IO; a child process, on SERVER_CPUS when set) sends the run's own state frame,
+ * encoded once per broadcast, to as many plain WebSocket viewers, as many times a second as the
+ * server broadcast in the measured window, for as long. `serverCpuUsPerDelivery` and
+ * `bareCpuUsPerDelivery` are each server's CPU over its window ÷ the messages it sent to viewers
+ * (its broadcasts × the viewers in the room), and `fanoutOverBare` their ratio (target ≤ 2).
+ *
  * Knobs: BIDDERS (50), VIEWERS (1000), DURATION seconds measured (10), WARMUP seconds before it
  * (1), USERS bidder accounts (2000), BID_MODE ladder|minimum (ladder), VIEWER_CLIENT
- * socket.io|raw (socket.io), SERVER_WORKERS (1), ENGINES (pglite,postgresql), DATABASE_URL,
- * REDIS_URL.
+ * socket.io|raw (socket.io), SERVER_WORKERS (1), SERVER_CPUS (unset), BARE (1; 0 skips the bare
+ * server), ENGINES (pglite,postgresql), DATABASE_URL, REDIS_URL.
  */
 
 import type { ChildProcess } from 'node:child_process';
@@ -36,7 +47,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { eq, sql } from 'drizzle-orm';
 import { io } from 'socket.io-client';
-import WebSocket from 'ws';
+import WebSocket, { WebSocketServer } from 'ws';
 import type { BidAnswer, BidHistory } from '../src/domain/bidding.js';
 import { AUCTION_STATE_EVENT, type AuctionStateEvent } from '../src/domain/realtime.js';
 import { buildApp } from '../src/server/app.js';
@@ -47,7 +58,22 @@ import { auctions, userProfiles, users } from '../src/server/db/schema.js';
 import type { Realtime } from '../src/server/realtime/index.js';
 import { SESSION_COOKIE } from '../src/server/sessions/store.js';
 import { freePort } from '../test/support/net.js';
-import { cpuBusy, exited, forkRole, onceMessage, percentile, round, runOnEngines, seedBuyers, sendToParent, sleep, tsxExecArgv } from './support.js';
+import {
+  cpuBusy,
+  exited,
+  forkRole,
+  onceMessage,
+  otherCpus,
+  percentile,
+  pinPostgres,
+  pinProcess,
+  round,
+  runOnEngines,
+  seedBuyers,
+  sendToParent,
+  sleep,
+  tsxExecArgv,
+} from './support.js';
 
 const BIDDERS = Number(process.env.BIDDERS ?? 50);
 const VIEWERS = Number(process.env.VIEWERS ?? 1000);
@@ -71,6 +97,12 @@ const VIEWER_CLIENT: ViewerClient = process.env.VIEWER_CLIENT === 'raw' ? 'raw' 
  * sharing one port, joined by Redis (REDIS_URL, the Socket.IO Redis adapter), on PostgreSQL only.
  */
 const SERVER_WORKERS = Number(process.env.SERVER_WORKERS ?? 1);
+/** The cores the server is pinned to (taskset's list, e.g. "0"), the load and PostgreSQL on the others; null: unpinned. */
+const SERVER_CPUS = process.env.SERVER_CPUS || null;
+/** Whether the bare `ws` server measures the machine's own fan-out after the run. */
+const BARE = process.env.BARE !== '0';
+/** The fan-out's CPU per delivered message may be at most this many times the bare server's. */
+const TARGET_FANOUT_OVER_BARE = 2;
 const STARTING_PRICE = 1000;
 /**
  * What a run must reach, by the size of the room: accepted bids as a share of the same run's
@@ -546,6 +578,8 @@ function watchBroadcasts(realtime: Realtime) {
   const original = realtime.toAuction;
   const watch = {
     recording: false,
+    /** The last state broadcast as Socket.IO writes it to each viewer's WebSocket (an EVENT packet in an Engine.IO message). */
+    frame: null as string | null,
     summary() {
       const f = [...fanout].sort((a, b) => a - b);
       const c = [...commitToEmit].sort((a, b) => a - b);
@@ -562,13 +596,137 @@ function watchBroadcasts(realtime: Realtime) {
     const began = performance.now();
     original(auctionId, event, ...args);
     fanout.push(performance.now() - began);
+    watch.frame = `42${JSON.stringify([event, ...args])}`;
     commitToEmit.push(startedAt - (args[0] as AuctionStateEvent).state.serverNow);
   };
   return watch;
 }
 
-function forkBidsRole(role: 'bidders' | 'viewers'): ChildProcess {
+function forkBidsRole(role: 'bidders' | 'viewers' | 'bare' | 'bare-viewers'): ChildProcess {
   return forkRole(fileURLToPath(import.meta.url), ROLE_ENV, role);
+}
+
+// ── The machine's own fan-out: a bare WebSocket server (child processes) ──────
+
+interface BareStart {
+  type: 'start';
+  /** The frame Socket.IO wrote for the run's last state, sent as text. */
+  frame: string;
+  perSecond: number;
+  durationMs: number;
+}
+interface BareResult {
+  type: 'result';
+  cpuMs: number;
+  wallMs: number;
+  broadcasts: number;
+  sent: number;
+}
+
+/**
+ * The bare server: the `ws` package alone, no Socket.IO, no rooms. Each broadcast encodes the frame
+ * once and writes it to every socket, at the run's own pace; its CPU counts until every socket's
+ * queue has drained, as the server's does.
+ */
+async function runBareServer(): Promise<void> {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false, clientTracking: true });
+  await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+  const address = wss.address();
+  await sendToParent({ type: 'listening', port: typeof address === 'object' && address ? address.port : 0 });
+  const start = await onceMessage<BareStart>(process, 'start');
+  const interval = 1000 / start.perSecond;
+  const cpuBefore = process.cpuUsage();
+  const t0 = performance.now();
+  let broadcasts = 0;
+  let sent = 0;
+  while (performance.now() - t0 < start.durationMs) {
+    const due = t0 + broadcasts * interval;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    const data = Buffer.from(start.frame);
+    for (const client of wss.clients) {
+      if (client.readyState !== WebSocket.OPEN) continue;
+      client.send(data, { binary: false });
+      sent++;
+    }
+    broadcasts++;
+  }
+  const drainBy = performance.now() + 5000;
+  while (performance.now() < drainBy && [...wss.clients].some((c) => c.bufferedAmount > 0)) await sleep(5);
+  const cpu = process.cpuUsage(cpuBefore);
+  const result: BareResult = {
+    type: 'result',
+    cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+    wallMs: Math.round(performance.now() - t0),
+    broadcasts,
+    sent,
+  };
+  await sendToParent(result);
+  await onceMessage(process, 'stop');
+  for (const client of wss.clients) client.terminate();
+  await new Promise<void>((resolve) => wss.close(() => resolve()));
+}
+
+/** The bare server's viewers: plain WebSockets that count what reaches them. */
+async function runBareViewers(): Promise<void> {
+  const start = await onceMessage<{ type: 'start'; port: number; viewers: number }>(process, 'start');
+  const sockets: WebSocket[] = [];
+  let received = 0;
+  let failed = 0;
+  const join = () =>
+    new Promise<void>((resolve) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${start.port}/`, { perMessageDeflate: false });
+      sockets.push(ws);
+      ws.on('message', () => {
+        received++;
+      });
+      ws.once('open', () => resolve());
+      ws.once('error', () => {
+        failed++;
+        resolve();
+      });
+    });
+  for (let i = 0; i < start.viewers; i += 100) await Promise.all(Array.from({ length: Math.min(100, start.viewers - i) }, () => join()));
+  await sendToParent({ type: 'ready', joined: start.viewers - failed });
+  const finish = await onceMessage<{ type: 'finish'; sent: number }>(process, 'finish');
+  const waitUntil = performance.now() + 5000;
+  while (performance.now() < waitUntil && received < finish.sent) await sleep(20);
+  for (const ws of sockets) ws.terminate();
+  await sendToParent({ type: 'result', received });
+}
+
+/** The bare server's run: as many viewers, the same frame at the same pace for as long; its CPU per message sent. */
+async function measureBare(frame: string, perSecond: number, viewers: number, loadCpus: string | null) {
+  const server = forkBidsRole('bare');
+  const clients = forkBidsRole('bare-viewers');
+  try {
+    if (SERVER_CPUS && server.pid) pinProcess(server.pid, SERVER_CPUS);
+    if (loadCpus && clients.pid) pinProcess(clients.pid, loadCpus);
+    const { port } = await onceMessage<{ port: number }>(server, 'listening');
+    const ready = onceMessage<{ joined: number }>(clients, 'ready');
+    clients.send({ type: 'start', port, viewers });
+    const { joined } = await ready;
+    const done = onceMessage<BareResult>(server, 'result');
+    server.send({ type: 'start', frame, perSecond, durationMs: DURATION_S * 1000 } satisfies BareStart);
+    const result = await done;
+    const counted = onceMessage<{ received: number }>(clients, 'result');
+    clients.send({ type: 'finish', sent: result.sent });
+    const { received } = await counted;
+    server.send({ type: 'stop' });
+    await Promise.all([exited(server), exited(clients)]);
+    return {
+      viewers: joined,
+      broadcastsPerS: round((result.broadcasts * 1000) / result.wallMs, 1),
+      sent: result.sent,
+      received,
+      frameBytes: Buffer.byteLength(frame),
+      cpuMs: result.cpuMs,
+      shareOfOneCore: round(result.cpuMs / result.wallMs),
+      usPerDelivery: result.sent ? round((result.cpuMs * 1000) / result.sent) : null,
+    };
+  } finally {
+    for (const child of [server, clients]) if (child.exitCode === null) child.kill();
+  }
 }
 
 async function checkConsistency(database: Database, seeded: Seeded, accepted: Accepted[]) {
@@ -619,6 +777,7 @@ interface WorkerReport {
   wallMs: number;
   loop: { p50: number; p99: number; max: number };
   broadcasts: ReturnType<ReturnType<typeof watchBroadcasts>['summary']>;
+  frame: string | null;
 }
 
 /** One cluster worker: the app as production starts it, on the shared port; measures itself on request. */
@@ -660,6 +819,7 @@ async function runServerWorker(): Promise<void> {
         wallMs: Math.round(performance.now() - from),
         loop: { p50: round(loop.percentile(50) / 1e6), p99: round(loop.percentile(99) / 1e6), max: round(loop.max / 1e6) },
         broadcasts: broadcasts.summary(),
+        frame: broadcasts.frame,
       };
       process.send?.(report);
     } else if (m.type === 'stop') {
@@ -716,17 +876,28 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       const address = app.server.address();
       base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     }
+    // SERVER_CPUS: the server on its cores (this process, and every worker), the rest of the machine for the load and PostgreSQL.
+    const loadCpus = SERVER_CPUS ? otherCpus(SERVER_CPUS) : null;
+    let unpinPostgres: (() => void) | null = null;
     try {
+      if (SERVER_CPUS) {
+        if (!loadCpus) throw new Error(`SERVER_CPUS=${SERVER_CPUS} leaves no core for the viewers and the bidders`);
+        pinProcess(process.pid, SERVER_CPUS);
+        for (const w of workers) if (w.process.pid) pinProcess(w.process.pid, SERVER_CPUS);
+        if (databaseUrl) unpinPostgres = await pinPostgres(databaseUrl, loadCpus);
+      }
       const limit = await baseline(database);
 
       const viewers = forkBidsRole('viewers');
       children.push(viewers);
+      if (loadCpus && viewers.pid) pinProcess(viewers.pid, loadCpus);
       const ready = onceMessage<{ joined: number }>(viewers, 'ready');
       viewers.send({ type: 'start', client: VIEWER_CLIENT, base, auctionId: seeded.auctionId, viewers: VIEWERS } satisfies ViewersStart);
       await ready;
 
       const bidders = forkBidsRole('bidders');
       children.push(bidders);
+      if (loadCpus && bidders.pid) pinProcess(bidders.pid, loadCpus);
       const started = onceMessage<{ measureInMs: number }>(bidders, 'started');
       const done = onceMessage<BiddersResult>(bidders, 'result');
       bidders.send({
@@ -782,6 +953,17 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       const deliveryP99 = view.deliveryMs.p99;
       const target = TARGETS(VIEWERS);
       const serverCpuMs = Math.round((serverCpu.user + serverCpu.system) / 1000);
+
+      // The fan-out's CPU per message sent to a viewer, against the bare `ws` server's at the same pace.
+      const broadcastCount = broadcasts ? broadcasts.summary().count : reports.reduce((n, r) => n + r.broadcasts.count, 0);
+      const deliveries = broadcastCount * view.joined;
+      const windowCpuMs = workers.length ? reports.reduce((n, r) => n + r.cpuMs, 0) : serverCpuMs;
+      const serverCpuUsPerDelivery = deliveries ? round((windowCpuMs * 1000) / deliveries) : null;
+      const frame = broadcasts ? broadcasts.frame : (reports.find((r) => r.frame !== null)?.frame ?? null);
+      const bare = BARE && frame && broadcastCount > 0 ? await measureBare(frame, broadcastCount / (serverWallMs / 1000), view.joined, loadCpus) : null;
+      const bareCpuUsPerDelivery = bare?.usPerDelivery ?? null;
+      const fanoutOverBare = serverCpuUsPerDelivery !== null && bareCpuUsPerDelivery ? round(serverCpuUsPerDelivery / bareCpuUsPerDelivery) : null;
+      const fanoutMet = bare === null ? null : fanoutOverBare !== null && fanoutOverBare <= TARGET_FANOUT_OVER_BARE;
       return {
         engine,
         bidders: BIDDERS,
@@ -790,6 +972,9 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
         bidMode: BID_MODE,
         viewerClient: VIEWER_CLIENT,
         serverWorkers: SERVER_WORKERS,
+        serverCpus: SERVER_CPUS,
+        loadCpus,
+        postgresPinned: unpinPostgres !== null,
         durationS: DURATION_S,
         warmupS: WARMUP_S,
         seedSeconds,
@@ -802,9 +987,22 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
         latencyMs: { p50: percentile(bid.latencies, 50), p99: percentile(bid.latencies, 99) },
         deliveryMs: view.deliveryMs,
         everyViewerReceivedFinalState: everyViewerFinal,
-        consistency,
+        /** The server's CPU over the measured window (bids, fan-out and all) ÷ its broadcasts × the viewers in the room. */
+        serverCpuUsPerDelivery,
+        bareCpuUsPerDelivery,
+        fanoutOverBare,
+        deliveries: { broadcasts: broadcastCount, viewers: view.joined, messages: deliveries },
+        bareServer: bare ?? (BARE ? 'not measured: no state was broadcast in the window' : 'BARE=0'),
+        consistency: {
+          ...consistency,
+          ok: consistency.ok && (bare === null || bare.received === bare.sent),
+          /** Every message the bare server sent reached its viewer. */
+          bareDelivered: bare === null ? null : bare.received === bare.sent,
+        },
         targets: {
           ...target,
+          fanoutOverBareAtMost: TARGET_FANOUT_OVER_BARE,
+          fanoutOverBareMet: fanoutMet,
           acceptedShareMet: ratio >= target.acceptedShareOfWriteLimit,
           deliveryMet: deliveryP99 !== null && deliveryP99 < target.deliveryP99Ms && view.undelivered === 0,
           met:
@@ -813,6 +1011,7 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
             deliveryP99 < target.deliveryP99Ms &&
             view.undelivered === 0 &&
             everyViewerFinal &&
+            fanoutMet !== false &&
             consistency.ok,
         },
         /** Each process over the measured window: CPU (user + system) and its share of one core, and its event-loop delay. */
@@ -854,6 +1053,7 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
         },
       };
     } finally {
+      unpinPostgres?.();
       for (const child of children) if (child.exitCode === null) child.kill();
       await app?.close();
       await Promise.all(
@@ -874,6 +1074,8 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const role = process.env[ROLE_ENV];
   if (role === 'server') await runServerWorker();
+  else if (role === 'bare') await runBareServer();
+  else if (role === 'bare-viewers') await runBareViewers();
   else if (role === 'bidders') await runBidders();
   else if (role === 'viewers') await runViewers();
   else await runOnEngines('bids', runOn);
