@@ -68,6 +68,7 @@ import {
   pinPostgres,
   pinProcess,
   round,
+  rssMb,
   runOnEngines,
   seedBuyers,
   sendToParent,
@@ -888,12 +889,22 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       }
       const limit = await baseline(database);
 
+      // The server's resident memory (this process, or its workers) before the viewers join and once they have.
+      const serverPids = workers.length ? workers.map((w) => w.process.pid).filter((pid): pid is number => pid !== undefined) : [process.pid];
+      const serverRssMb = () =>
+        round(
+          serverPids.reduce((sum, pid) => sum + (rssMb(pid) ?? 0), 0),
+          1,
+        );
+      const rssBeforeViewersMb = serverRssMb();
       const viewers = forkBidsRole('viewers');
       children.push(viewers);
       if (loadCpus && viewers.pid) pinProcess(viewers.pid, loadCpus);
       const ready = onceMessage<{ joined: number }>(viewers, 'ready');
       viewers.send({ type: 'start', client: VIEWER_CLIENT, base, auctionId: seeded.auctionId, viewers: VIEWERS } satisfies ViewersStart);
-      await ready;
+      const { joined } = await ready;
+      const rssWithViewersMb = serverRssMb();
+      const rssMbPer1000Viewers = joined > 0 ? round((rssWithViewersMb - rssBeforeViewersMb) / (joined / 1000), 1) : null;
 
       const bidders = forkBidsRole('bidders');
       children.push(bidders);
@@ -991,6 +1002,9 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
         serverCpuUsPerDelivery,
         bareCpuUsPerDelivery,
         fanoutOverBare,
+        /** The server's RSS growth from before the viewers joined to once they had, per 1,000 of them (one reading each: GC moves it). */
+        rssMbPer1000Viewers,
+        serverRssMb: { beforeViewers: rssBeforeViewersMb, withViewers: rssWithViewersMb },
         deliveries: { broadcasts: broadcastCount, viewers: view.joined, messages: deliveries },
         bareServer: bare ?? (BARE ? 'not measured: no state was broadcast in the window' : 'BARE=0'),
         consistency: {

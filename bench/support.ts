@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type os from 'node:os';
 import { cpus } from 'node:os';
 import pg from 'pg';
@@ -233,4 +234,14 @@ export function median(values: readonly number[]): number | null {
     [...values].sort((a, b) => a - b),
     50,
   );
+}
+
+/** Resident memory of a process, MB (VmRSS, Linux), or null when it is gone. */
+export function rssMb(pid: number): number | null {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? round(Number(match[1]) / 1024, 1) : null;
+  } catch {
+    return null;
+  }
 }

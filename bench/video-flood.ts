@@ -10,14 +10,13 @@
  * Their offers carry no candidates, so the SFU's peers for them never connect (a script's).
  */
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import ndc from 'node-datachannel';
 import type { Socket } from 'socket.io-client';
 import type { VideoSubscribeAck } from '../src/domain/video.js';
 import { publishWhenUp, type SyntheticPublisher, type SyntheticViewer, viewerOffer, watchSynthetic } from '../test/support/rtp-peers.js';
 import { connected, connectSocket } from '../test/support/sockets.js';
-import { onceMessage, round, sendToParent, sleep } from './support.js';
+import { onceMessage, round, rssMb, sendToParent, sleep } from './support.js';
 
 /** The flood's knobs (bench/video.ts reads them from the environment). */
 export interface FloodOptions {
@@ -111,16 +110,6 @@ export async function runFloodLoad(): Promise<void> {
 
 /** How long the flood's child may take to send its first subscription. */
 const FLOOD_START_LIMIT_MS = 60_000;
-
-/** Resident memory of a process, MB (VmRSS), or null when it is gone. */
-function rssMb(pid: number): number | null {
-  try {
-    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? round(Number(match[1]) / 1024, 1) : null;
-  } catch {
-    return null;
-  }
-}
 
 /** The development sign-in as the admin of ADMIN_EMAILS, its profile completed: the session cookie. */
 async function signIn(base: string, email: string): Promise<string> {
