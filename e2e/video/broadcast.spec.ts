@@ -219,6 +219,32 @@ for (const provider of PROVIDERS) {
       expect(row?.lastStreamStop).toBeInstanceOf(Date);
     });
 
+    if (provider.killMedia) {
+      it('Iniciar while the SFU process is down waits for it to come back, and goes live without an error', async () => {
+        const workerPid = () => app.ctx.video.debug?.workerPid() ?? null;
+        const killAndAwaitRestart = async () => {
+          const before = workerPid();
+          provider.killMedia?.(app);
+          await eventuallyMedia(() => {
+            const pid = workerPid();
+            return pid != null && pid !== before;
+          }, 30_000).toBe(true);
+        };
+        // Deaths in a row lengthen the supervisor's restart delay to its 2 s ceiling (a crash loop's backoff).
+        for (let i = 0; i < 3; i++) await killAndAwaitRestart();
+        provider.killMedia?.(app);
+        await eventuallyMedia(() => workerPid()).toBe(null);
+        // The publish arrives while no SFU process runs: the server answers 'unavailable', and the page asks again.
+        await hub.getByRole('button', { name: b.start, exact: true }).click();
+        await hub.getByTestId('player-badge').getByText(b.liveBadge).waitFor({ timeout: 30_000 });
+        expect(await hub.getByTestId('broadcast-error').count()).toBe(0);
+        for (const viewer of viewers) await framesAdvance(viewer, PLAYER, 15, 30_000);
+        await hub.getByRole('button', { name: b.stop, exact: true }).click();
+        await hub.getByRole('button', { name: b.start, exact: true }).waitFor();
+        for (const viewer of viewers) await viewer.getByTestId('video-stopped').waitFor();
+      });
+    }
+
     it('the seller reloads mid-show and starts again: the viewers recover by themselves', async () => {
       await hub.getByRole('button', { name: b.start, exact: true }).click();
       await hub.getByTestId('player-badge').getByText(b.liveBadge).waitFor();

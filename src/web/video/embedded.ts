@@ -11,6 +11,12 @@ const GATHER_CAP_MS = 2000;
 /** Retry delays after a failure: doubling from the first to the last. */
 const RETRY_MIN_MS = 1000;
 const RETRY_MAX_MS = 10_000;
+/**
+ * A first publish that finds the video server starting or restarting (its answer 'unavailable')
+ * tries again, at the retry delays, for this long before the seller reads an error: the SFU
+ * process starts on the first broadcast, and comes back within about 2 s after a crash.
+ */
+const FIRST_PUBLISH_BUDGET_MS = 20_000;
 
 /**
  * Timers of one publisher or viewer, all cleared by `clear()` (stop leaves nothing running), and
@@ -44,6 +50,21 @@ function timers() {
         live.add(timer);
         aborts.add(abort);
         (socket.emit as (e: string, p: unknown, ack: (answer: T) => void) => void)(event, payload, (answer: T) => finish(answer));
+      });
+    },
+    /** Resolves true after `ms`, or false as soon as the timers are cleared. */
+    wait(ms: number): Promise<boolean> {
+      return new Promise((resolve) => {
+        const finish = (elapsed: boolean) => {
+          clearTimeout(timer);
+          live.delete(timer);
+          aborts.delete(abort);
+          resolve(elapsed);
+        };
+        const abort = () => finish(false);
+        const timer = setTimeout(() => finish(true), ms);
+        live.add(timer);
+        aborts.add(abort);
       });
     },
     /** The local description once ICE gathering completed, or after GATHER_CAP_MS with what it has. */
@@ -111,6 +132,8 @@ async function publish(opts: PublishOptions): Promise<PublishHandle> {
     opts.onStatus(next);
   };
   let releaseHold = () => {};
+  /** The last publish was answered 'unavailable': the SFU process is starting or restarting (a timeout is not that). */
+  let serverStarting = false;
 
   /** One publish: a fresh peer connection, offered over the socket. Throws a VideoClientError. */
   async function connect(): Promise<void> {
@@ -134,6 +157,7 @@ async function publish(opts: PublishOptions): Promise<PublishHandle> {
     const ack = await t.ask<VideoPublishAck>(socket, 'videoPublish', { sessionId, sdp });
     if (stopped || mine !== attempt || ack === 'stopped') return;
     if (ack === 'timeout') throw failureOf('timeout');
+    serverStarting = !ack.ok && ack.error === 'unavailable';
     if (!ack.ok) throw failureOf(ack.error);
     // Every publish is a new encoder: it starts at the camera's size, not scaled down (encoder-start.ts).
     await peer.setRemoteDescription({ type: 'answer', sdp: withStartBitrate(ack.sdp) });
@@ -192,8 +216,19 @@ async function publish(opts: PublishOptions): Promise<PublishHandle> {
   };
 
   setStatus('connecting');
+  const firstAt = Date.now();
   try {
-    await connect();
+    for (let tries = 0; ; tries++) {
+      serverStarting = false;
+      try {
+        await connect();
+        break;
+      } catch (err) {
+        const delay = Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** tries);
+        if (stopped || !serverStarting || Date.now() - firstAt + delay > FIRST_PUBLISH_BUDGET_MS) throw err;
+        if (!(await t.wait(delay))) throw err;
+      }
+    }
   } catch (err) {
     stopped = true;
     detach();
