@@ -34,7 +34,8 @@
  * Knobs: BIDDERS (50), VIEWERS (1000), DURATION seconds measured (10), WARMUP seconds before it
  * (1), USERS bidder accounts (2000), BID_MODE ladder|minimum (ladder), VIEWER_CLIENT
  * socket.io|raw (socket.io), SERVER_WORKERS (1), SERVER_CPUS (unset), BARE (1; 0 skips the bare
- * server), ENGINES (pglite,postgresql), DATABASE_URL, REDIS_URL.
+ * server), RUNS (3: each engine's run repeated from scratch, its figures printed as the medians
+ * with every run's value), ENGINES (pglite,postgresql), DATABASE_URL, REDIS_URL.
  */
 
 import type { ChildProcess } from 'node:child_process';
@@ -59,6 +60,7 @@ import type { Realtime } from '../src/server/realtime/index.js';
 import { SESSION_COOKIE } from '../src/server/sessions/store.js';
 import { freePort } from '../test/support/net.js';
 import {
+  collectGarbage,
   cpuBusy,
   exited,
   forkRole,
@@ -100,6 +102,8 @@ const VIEWER_CLIENT: ViewerClient = process.env.VIEWER_CLIENT === 'raw' ? 'raw' 
 const SERVER_WORKERS = Number(process.env.SERVER_WORKERS ?? 1);
 /** The cores the server is pinned to (taskset's list, e.g. "0"), the load and PostgreSQL on the others; null: unpinned. */
 const SERVER_CPUS = process.env.SERVER_CPUS || null;
+/** The whole run, from scratch, this many times per engine: each figure is then printed as the median of the runs, with every run's value. */
+const RUNS = Number(process.env.RUNS ?? 3);
 /** Whether the bare `ws` server measures the machine's own fan-out after the run. */
 const BARE = process.env.BARE !== '0';
 /** The fan-out's CPU per delivered message may be at most this many times the bare server's. */
@@ -576,6 +580,8 @@ async function baseline(database: Database): Promise<{ updatesPerS: number; upda
 function watchBroadcasts(realtime: Realtime) {
   const fanout: number[] = [];
   const commitToEmit: number[] = [];
+  /** The server's CPU inside the synchronous emits (encoding, and each socket's write as far as the kernel took it). */
+  let emitCpuUs = 0;
   const original = realtime.toAuction;
   const watch = {
     recording: false,
@@ -586,6 +592,7 @@ function watchBroadcasts(realtime: Realtime) {
       const c = [...commitToEmit].sort((a, b) => a - b);
       return {
         count: f.length,
+        emitCpuMs: round(emitCpuUs / 1000, 1),
         fanoutMs: { p50: percentile(f, 50), p99: percentile(f, 99), max: percentile(f, 100) },
         commitToEmitMs: { p50: percentile(c, 50), p99: percentile(c, 99), max: percentile(c, 100) },
       };
@@ -595,8 +602,11 @@ function watchBroadcasts(realtime: Realtime) {
     if (!watch.recording || event !== AUCTION_STATE_EVENT) return original(auctionId, event, ...args);
     const startedAt = Date.now();
     const began = performance.now();
+    const cpuBefore = process.cpuUsage();
     original(auctionId, event, ...args);
+    const cpu = process.cpuUsage(cpuBefore);
     fanout.push(performance.now() - began);
+    emitCpuUs += cpu.user + cpu.system;
     watch.frame = `42${JSON.stringify([event, ...args])}`;
     commitToEmit.push(startedAt - (args[0] as AuctionStateEvent).state.serverNow);
   };
@@ -896,14 +906,26 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
           serverPids.reduce((sum, pid) => sum + (rssMb(pid) ?? 0), 0),
           1,
         );
-      const rssBeforeViewersMb = serverRssMb();
+      // In this process, a full collection and a second for V8 to hand the freed pages back first (without it a later
+      // run, RUNS, starts from the last run's garbage and its RSS shrinks while the viewers join), then the RSS and
+      // what the heap and the buffers outside it hold alive. Workers are fresh processes of their own run.
+      const memory = async () => {
+        if (workers.length) return { rss: serverRssMb(), live: null };
+        collectGarbage();
+        await sleep(1000);
+        const { heapUsed, external } = process.memoryUsage();
+        return { rss: serverRssMb(), live: round((heapUsed + external) / 2 ** 20, 1) };
+      };
+      const { rss: rssBeforeViewersMb, live: liveBeforeViewersMb } = await memory();
       const viewers = forkBidsRole('viewers');
       children.push(viewers);
       if (loadCpus && viewers.pid) pinProcess(viewers.pid, loadCpus);
       const ready = onceMessage<{ joined: number }>(viewers, 'ready');
       viewers.send({ type: 'start', client: VIEWER_CLIENT, base, auctionId: seeded.auctionId, viewers: VIEWERS } satisfies ViewersStart);
       const { joined } = await ready;
-      const rssWithViewersMb = serverRssMb();
+      const { rss: rssWithViewersMb, live: liveWithViewersMb } = await memory();
+      const liveMbPer1000Viewers =
+        joined > 0 && liveBeforeViewersMb !== null && liveWithViewersMb !== null ? round((liveWithViewersMb - liveBeforeViewersMb) / (joined / 1000), 1) : null;
       const rssMbPer1000Viewers = joined > 0 ? round((rssWithViewersMb - rssBeforeViewersMb) / (joined / 1000), 1) : null;
 
       const bidders = forkBidsRole('bidders');
@@ -970,6 +992,8 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       const deliveries = broadcastCount * view.joined;
       const windowCpuMs = workers.length ? reports.reduce((n, r) => n + r.cpuMs, 0) : serverCpuMs;
       const serverCpuUsPerDelivery = deliveries ? round((windowCpuMs * 1000) / deliveries) : null;
+      const emitCpuMs = broadcasts ? broadcasts.summary().emitCpuMs : reports.reduce((n, r) => n + r.broadcasts.emitCpuMs, 0);
+      const emitCpuUsPerDelivery = deliveries ? round((emitCpuMs * 1000) / deliveries) : null;
       const frame = broadcasts ? broadcasts.frame : (reports.find((r) => r.frame !== null)?.frame ?? null);
       const bare = BARE && frame && broadcastCount > 0 ? await measureBare(frame, broadcastCount / (serverWallMs / 1000), view.joined, loadCpus) : null;
       const bareCpuUsPerDelivery = bare?.usPerDelivery ?? null;
@@ -1002,9 +1026,14 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
         serverCpuUsPerDelivery,
         bareCpuUsPerDelivery,
         fanoutOverBare,
+        /** The part of serverCpuUsPerDelivery spent inside the state broadcasts' synchronous emits: the fan-out without the bids. */
+        emitCpuUsPerDelivery,
+        emitOverBare: emitCpuUsPerDelivery !== null && bareCpuUsPerDelivery ? round(emitCpuUsPerDelivery / bareCpuUsPerDelivery) : null,
         /** The server's RSS growth from before the viewers joined to once they had, per 1,000 of them (one reading each: GC moves it). */
         rssMbPer1000Viewers,
         serverRssMb: { beforeViewers: rssBeforeViewersMb, withViewers: rssWithViewersMb },
+        /** The same growth in what the server's heap and buffers hold alive after a full collection (in-process server only; null with workers). */
+        liveMbPer1000Viewers,
         deliveries: { broadcasts: broadcastCount, viewers: view.joined, messages: deliveries },
         bareServer: bare ?? (BARE ? 'not measured: no state was broadcast in the window' : 'BARE=0'),
         consistency: {
@@ -1085,6 +1114,98 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
   }
 }
 
+type BidsRun = Awaited<ReturnType<typeof runOn>>;
+
+/** The figures a repeated run prints as medians, each as one run reads it. */
+const FIGURES = {
+  baselineUpdatesPerS: (r: BidsRun) => r.baselineUpdatesPerS,
+  acceptedBidsPerS: (r: BidsRun) => r.acceptedBidsPerS,
+  ratio: (r: BidsRun) => r.ratio,
+  latencyP50Ms: (r: BidsRun) => r.latencyMs.p50,
+  latencyP99Ms: (r: BidsRun) => r.latencyMs.p99,
+  deliveryP50Ms: (r: BidsRun) => r.deliveryMs.p50,
+  deliveryP99Ms: (r: BidsRun) => r.deliveryMs.p99,
+  serverCpuUsPerDelivery: (r: BidsRun) => r.serverCpuUsPerDelivery,
+  bareCpuUsPerDelivery: (r: BidsRun) => r.bareCpuUsPerDelivery,
+  fanoutOverBare: (r: BidsRun) => r.fanoutOverBare,
+  emitCpuUsPerDelivery: (r: BidsRun) => r.emitCpuUsPerDelivery,
+  emitOverBare: (r: BidsRun) => r.emitOverBare,
+  rssMbPer1000Viewers: (r: BidsRun) => r.rssMbPer1000Viewers,
+  liveMbPer1000Viewers: (r: BidsRun) => r.liveMbPer1000Viewers,
+  serverShareOfOneCore: (r: BidsRun) => r.processes.server.shareOfOneCore,
+} satisfies Record<string, (r: BidsRun) => number | null>;
+
+/**
+ * RUNS > 1: one engine's runs as one, under a single run's field names, each figure the median of
+ * the runs (the middle one of three), `each` every run's value in run order, the targets judged on
+ * the medians, and `detail` the whole runs.
+ */
+function combineRuns(runs: BidsRun[]) {
+  const each = Object.fromEntries(Object.entries(FIGURES).map(([name, read]) => [name, runs.map(read)])) as Record<keyof typeof FIGURES, (number | null)[]>;
+  const median = Object.fromEntries(
+    Object.entries(each).map(([name, values]) => [
+      name,
+      percentile(
+        values.filter((v): v is number => v !== null).sort((a, b) => a - b),
+        50,
+      ),
+    ]),
+  ) as Record<keyof typeof FIGURES, number | null>;
+  const [first] = runs as [BidsRun, ...BidsRun[]];
+  const target = TARGETS(VIEWERS);
+  const consistent = runs.every((r) => r.consistency.ok);
+  const everyViewerFinal = runs.every((r) => r.everyViewerReceivedFinalState);
+  const undelivered = runs.reduce((n, r) => n + r.diagnostics.undeliveredBids, 0);
+  const fanoutMet = runs.every((r) => r.targets.fanoutOverBareMet === null)
+    ? null
+    : median.fanoutOverBare !== null && median.fanoutOverBare <= TARGET_FANOUT_OVER_BARE;
+  const acceptedShareMet = median.ratio !== null && median.ratio >= target.acceptedShareOfWriteLimit;
+  const deliveryMet = median.deliveryP99Ms !== null && median.deliveryP99Ms < target.deliveryP99Ms && undelivered === 0;
+  return {
+    engine: first.engine,
+    runs: runs.length,
+    note: `each figure is the median of ${runs.length} runs, each from scratch, but rssMbPer1000Viewers, the first run's (its server process was fresh); each holds every run's value, detail the whole runs`,
+    bidders: first.bidders,
+    viewers: first.viewers,
+    users: first.users,
+    bidMode: first.bidMode,
+    viewerClient: first.viewerClient,
+    serverWorkers: first.serverWorkers,
+    serverCpus: first.serverCpus,
+    loadCpus: first.loadCpus,
+    postgresPinned: first.postgresPinned,
+    durationS: first.durationS,
+    warmupS: first.warmupS,
+    baselineUpdatesPerS: median.baselineUpdatesPerS,
+    acceptedBidsPerS: median.acceptedBidsPerS,
+    ratio: median.ratio,
+    latencyMs: { p50: median.latencyP50Ms, p99: median.latencyP99Ms },
+    deliveryMs: { p50: median.deliveryP50Ms, p99: median.deliveryP99Ms },
+    everyViewerReceivedFinalState: everyViewerFinal,
+    serverCpuUsPerDelivery: median.serverCpuUsPerDelivery,
+    bareCpuUsPerDelivery: median.bareCpuUsPerDelivery,
+    fanoutOverBare: median.fanoutOverBare,
+    emitCpuUsPerDelivery: median.emitCpuUsPerDelivery,
+    emitOverBare: median.emitOverBare,
+    // The first run's: its server is a fresh process. A later run's sockets reuse the memory the earlier runs freed
+    // (the allocator keeps it), so their RSS hardly grows; `each` shows it. The live figure is the median.
+    rssMbPer1000Viewers: first.rssMbPer1000Viewers,
+    liveMbPer1000Viewers: median.liveMbPer1000Viewers,
+    serverShareOfOneCore: median.serverShareOfOneCore,
+    each,
+    consistency: { ok: consistent, perRun: runs.map((r) => r.consistency.ok) },
+    targets: {
+      ...target,
+      fanoutOverBareAtMost: TARGET_FANOUT_OVER_BARE,
+      fanoutOverBareMet: fanoutMet,
+      acceptedShareMet,
+      deliveryMet,
+      met: acceptedShareMet && deliveryMet && everyViewerFinal && fanoutMet !== false && consistent,
+    },
+    detail: runs,
+  };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const role = process.env[ROLE_ENV];
   if (role === 'server') await runServerWorker();
@@ -1092,6 +1213,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   else if (role === 'bare-viewers') await runBareViewers();
   else if (role === 'bidders') await runBidders();
   else if (role === 'viewers') await runViewers();
-  else await runOnEngines('bids', runOn);
+  else {
+    if (!(RUNS >= 1 && Number.isInteger(RUNS))) throw new Error('RUNS must be a whole number of at least 1');
+    await runOnEngines('bids', runOn, { times: RUNS, combine: combineRuns });
+  }
   if (role && role !== 'server') process.disconnect?.();
 }

@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type os from 'node:os';
 import { cpus } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import pg from 'pg';
 import type { Database } from '../src/server/db/connect.js';
 import { authSessions, userProfiles, users } from '../src/server/db/schema.js';
@@ -156,13 +158,23 @@ export async function seedBuyers(database: Database, secret: string, count: numb
  * that server), and prints one JSON document. ENGINES=postgresql skips PGlite (e.g. to profile one
  * engine).
  */
-export async function runOnEngines<R>(bench: string, runOn: (engine: 'pglite' | 'postgresql', databaseUrl?: string) => Promise<R>): Promise<void> {
+export async function runOnEngines<R>(
+  bench: string,
+  runOn: (engine: 'pglite' | 'postgresql', databaseUrl?: string) => Promise<R>,
+  repeat?: { times: number; combine: (runs: R[]) => unknown },
+): Promise<void> {
   const engines = (process.env.ENGINES ?? 'pglite,postgresql').split(',').map((e) => e.trim());
-  const runs: R[] = [];
-  if (engines.includes('pglite')) runs.push(await runOn('pglite'));
-  if (process.env.DATABASE_URL && engines.includes('postgresql')) {
-    runs.push(await withScratchPostgres(process.env.DATABASE_URL, (url) => runOn('postgresql', url)));
-  }
+  const runs: unknown[] = [];
+  // Each repetition from scratch: its own data folder, or its own throwaway PostgreSQL database.
+  const repeated = async (once: () => Promise<R>) => {
+    if (!repeat || repeat.times === 1) return once();
+    const each: R[] = [];
+    for (let i = 0; i < repeat.times; i++) each.push(await once());
+    return repeat.combine(each);
+  };
+  if (engines.includes('pglite')) runs.push(await repeated(() => runOn('pglite')));
+  const postgres = process.env.DATABASE_URL;
+  if (postgres && engines.includes('postgresql')) runs.push(await repeated(() => withScratchPostgres(postgres, (url) => runOn('postgresql', url))));
   console.log(JSON.stringify({ bench, at: new Date().toISOString(), node: process.version, cpus: cpus().length, runs }, null, 2));
 }
 
@@ -237,6 +249,15 @@ export function median(values: readonly number[]): number | null {
 }
 
 /** Resident memory of a process, MB (VmRSS, Linux), or null when it is gone. */
+/**
+ * A full garbage collection of this process, so a memory reading after it holds what is live rather
+ * than what the last collection left (the `gc` that `--expose-gc` would give, made at run time).
+ */
+export function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
 export function rssMb(pid: number): number | null {
   try {
     const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
