@@ -35,13 +35,15 @@
  * (1), USERS bidder accounts (2000), BID_MODE ladder|minimum (ladder), VIEWER_CLIENT
  * socket.io|raw (socket.io), SERVER_WORKERS (1), SERVER_CPUS (unset), BARE (1; 0 skips the bare
  * server), RUNS (3: each engine's run repeated from scratch, its figures printed as the medians
- * with every run's value), ENGINES (pglite,postgresql), DATABASE_URL, REDIS_URL.
+ * with every run's value), PROFILE (a folder for the in-process server's CPU profile of the
+ * measured window), ENGINES (pglite,postgresql), DATABASE_URL, REDIS_URL.
  */
 
 import type { ChildProcess } from 'node:child_process';
 import cluster, { type Worker } from 'node:cluster';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { Session } from 'node:inspector';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -104,6 +106,8 @@ const SERVER_WORKERS = Number(process.env.SERVER_WORKERS ?? 1);
 const SERVER_CPUS = process.env.SERVER_CPUS || null;
 /** The whole run, from scratch, this many times per engine: each figure is then printed as the median of the runs, with every run's value. */
 const RUNS = Number(process.env.RUNS ?? 3);
+/** A folder: the in-process server's CPU profile over the measured window is written there (one .cpuprofile per run). */
+const PROFILE = process.env.PROFILE || null;
 /** Whether the bare `ws` server measures the machine's own fan-out after the run. */
 const BARE = process.env.BARE !== '0';
 /** The fan-out's CPU per delivered message may be at most this many times the bare server's. */
@@ -613,6 +617,27 @@ function watchBroadcasts(realtime: Realtime) {
   return watch;
 }
 
+/** The V8 CPU profiler of this process, through the inspector, from now until `stopInto` writes what it sampled. */
+async function startProfile() {
+  const session = new Session();
+  session.connect();
+  const post = <T>(method: string, params?: object) =>
+    new Promise<T>((resolve, reject) => session.post(method, params, (err, result) => (err ? reject(err) : resolve(result as T))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 1000 });
+  await post('Profiler.start');
+  return {
+    async stopInto(dir: string, name: string): Promise<string> {
+      const { profile } = await post<{ profile: object }>('Profiler.stop');
+      session.disconnect();
+      mkdirSync(dir, { recursive: true });
+      const file = path.resolve(dir, `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      return file;
+    },
+  };
+}
+
 function forkBidsRole(role: 'bidders' | 'viewers' | 'bare' | 'bare-viewers'): ChildProcess {
   return forkRole(fileURLToPath(import.meta.url), ROLE_ENV, role);
 }
@@ -950,11 +975,13 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       loopDelay.enable();
       if (broadcasts) broadcasts.recording = true;
       for (const w of workers) w.send({ type: 'measure' });
+      const profiler = PROFILE && !workers.length ? await startProfile() : null;
       const cpuBefore = process.cpuUsage();
       const cpuFrom = performance.now();
       const machineBefore = os.cpus();
       const bid = await done;
       if (broadcasts) broadcasts.recording = false;
+      const profileFile = profiler && PROFILE ? await profiler.stopInto(PROFILE, `bids-${engine}-${VIEWERS}`) : null;
       const reports = await Promise.all(
         workers.map((w) => {
           const got = new Promise<WorkerReport>((resolve) => w.once('message', (m: WorkerReport) => resolve(m)));
@@ -1035,6 +1062,7 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
         /** The same growth in what the server's heap and buffers hold alive after a full collection (in-process server only; null with workers). */
         liveMbPer1000Viewers,
         deliveries: { broadcasts: broadcastCount, viewers: view.joined, messages: deliveries },
+        ...(profileFile ? { profile: profileFile } : {}),
         bareServer: bare ?? (BARE ? 'not measured: no state was broadcast in the window' : 'BARE=0'),
         consistency: {
           ...consistency,

@@ -4,8 +4,9 @@
  * API change cannot break a bench unnoticed.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { canMakeVideoNetns } from '../../scripts/video-netns.js';
@@ -14,12 +15,15 @@ import { janusMissingReason } from '../support/janus.js';
 const BENCH_DIR = fileURLToPath(new URL('../../bench/', import.meta.url));
 const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 
+const BIDS_PROFILE_DIR = path.join(tmpdir(), `martillo-bench-smoke-profile-${process.pid}`);
+
 /** The knobs that make each bench tiny. A new bench must add its own line here. */
 const SMOKE: Record<string, Record<string, string>> = {
   'admin-list.ts': { AUCTIONS: '150', ITERATIONS: '2', WARMUP: '1' },
   // The server pinned to the first core and the load to the rest, where there is a rest (PGlite: no PostgreSQL is pinned);
-  // two runs, printed as one of medians.
+  // two runs, printed as one of medians, each with the server's CPU profile of its window.
   'bids.ts': {
+    PROFILE: BIDS_PROFILE_DIR,
     BIDDERS: '2',
     VIEWERS: '3',
     USERS: '10',
@@ -173,8 +177,13 @@ function smokeTest(file: string): void {
     if (file !== 'video.ts') expect(output.runs).toHaveLength(1);
     else expect(output.runs.map((r) => r.mode)).toContain('flood');
     for (const run of output.runs) expect(run.consistency, JSON.stringify(run.consistency)).toMatchObject({ ok: true });
-    // RUNS=2: the two runs as one, each figure a median beside both runs' values.
-    if (file === 'bids.ts') expect(output.runs[0]).toMatchObject({ runs: 2, each: { acceptedBidsPerS: [expect.any(Number), expect.any(Number)] } });
+    if (file === 'bids.ts') {
+      // RUNS=2: the two runs as one, each figure a median beside both runs' values; PROFILE: a profile per run.
+      const [run] = output.runs as unknown as { detail: { profile?: string }[] }[];
+      expect(output.runs[0]).toMatchObject({ runs: 2, each: { acceptedBidsPerS: [expect.any(Number), expect.any(Number)] } });
+      for (const { profile } of run?.detail ?? []) expect(JSON.parse(readFileSync(profile as string, 'utf8'))).toHaveProperty('samples');
+      rmSync(BIDS_PROFILE_DIR, { recursive: true, force: true });
+    }
   });
 }
 
