@@ -4,6 +4,7 @@ import { AUCTION_STATE_EVENT, type AuctionStateEvent, BID_EVENT_MAX, OUTBID_EVEN
 import type { EngineLine, EngineState } from '../db/engine-rows.js';
 import type { BidPresenter } from './bid-presenter.js';
 import type { Realtime } from './index.js';
+import { rooms } from './rooms.js';
 
 /** The most of the event loop one room's `auctionState` sends may take; the rest is the bids'. */
 export const FANOUT_SHARE = 1 / 3;
@@ -27,9 +28,12 @@ export const FANOUT_WINDOW_MAX_MS = 400;
  * timer changes go out at once, after whatever state was waiting (it is merged into them), and
  * outbid notices go out at once; a state already sent (a buy-now's close) is not sent twice.
  *
- * With several instances (the Redis adapter) each instance coalesces the bids it committed and its
- * send reaches every instance's share of the room; the window follows the send's cost on this
- * instance, which is its own share of the room.
+ * With several instances each change goes through the room relay (realtime/room-relay.ts) to
+ * every instance that holds viewers of the auction, and each one coalesces for its own sockets in
+ * its own windows, which follow the cost of its own sends: a viewer hears no more states than with
+ * one instance, whichever instances committed the bids. Changes may arrive out of order across
+ * instances: the newest version wins and the lines are sent in `seq` order. The panels' updates
+ * are few and go from the committing instance through the adapter.
  */
 export function createBidBroadcaster(
   realtime: Realtime,
@@ -49,48 +53,59 @@ export function createBidBroadcaster(
     /** The newest version sent, so the close that follows a closing bid is not repeated. */
     sentVersion: number;
     timer: NodeJS.Timeout | null;
-    state: EngineState | null;
+    /** The newest state heard, sent or not. */
+    latest: EngineState | null;
+    /** Something waits to be sent: a newer state or lines. */
+    pending: boolean;
     lines: BidView[];
   }
   const publicChannels = new Map<string, Channel>();
   const panelChannels = new Map<string, Channel>();
 
   function sendPublic(channel: Channel) {
-    if (!channel.state) return;
+    const state = channel.latest;
+    if (!state) return;
     // serverNow is the moment of sending, so viewers correct their countdowns by it.
-    const event: AuctionStateEvent = { state: present.state({ ...channel.state, serverNow: Date.now() }), bids: channel.lines };
-    realtime.toAuction(channel.state.id, AUCTION_STATE_EVENT, event);
-    channel.sentVersion = channel.state.version;
-    channel.state = null;
+    const bids = channel.lines.length > 1 ? channel.lines.sort((x, y) => x.seq - y.seq) : channel.lines;
+    const event: AuctionStateEvent = { state: present.state({ ...state, serverNow: Date.now() }), bids };
+    realtime.toAuctionHere(state.id, AUCTION_STATE_EVENT, event);
+    channel.sentVersion = state.version;
     channel.lines = [];
   }
 
   function sendPanel(channel: Channel) {
-    if (!channel.state) return;
+    const state = channel.latest;
+    if (!state) return;
     // The public room hears of it through `auctionState`.
-    const { id, companyId, version } = channel.state;
+    const { id, companyId, version } = state;
     realtime.toCompany(companyId, 'auctionUpdate', { id, companyId, version });
     channel.sentVersion = version;
-    channel.state = null;
   }
 
   function push(channels: Map<string, Channel>, every: number, send: (c: Channel) => void, state: EngineState, lines: BidView[], immediate: boolean) {
     let channel = channels.get(state.id);
     if (!channel) {
-      channel = { lastSent: 0, windowMs: every, sentVersion: 0, timer: null, state: null, lines: [] };
+      channel = { lastSent: 0, windowMs: every, sentVersion: 0, timer: null, latest: null, pending: false, lines: [] };
       channels.set(state.id, channel);
     }
-    if (lines.length === 0 && !channel.state && state.version <= channel.sentVersion) return;
-    if (!channel.state || channel.state.version < state.version) channel.state = state;
+    const newer = !channel.latest || state.version > channel.latest.version;
+    if (newer) channel.latest = state;
+    if (lines.length === 0 && !channel.pending && state.version <= channel.sentVersion) return;
+    if (lines.length === 0 && !newer && !immediate) return;
+    channel.pending = true;
     channel.lines.push(...lines);
     // Only the newest lines travel; a viewer missing older ones refetches the history.
-    if (channel.lines.length > BID_EVENT_MAX) channel.lines.splice(0, channel.lines.length - BID_EVENT_MAX);
+    if (channel.lines.length > BID_EVENT_MAX) {
+      channel.lines.sort((x, y) => x.seq - y.seq);
+      channel.lines.splice(0, channel.lines.length - BID_EVENT_MAX);
+    }
     const now = Date.now();
     const flush = (c: Channel) => {
       if (c.timer) clearTimeout(c.timer);
       c.timer = null;
       const began = Date.now();
       send(c);
+      c.pending = false;
       // Counted from the end of the send: bids answered while it ran must not each start another.
       c.lastSent = Date.now();
       c.windowMs = Math.max(every, Math.min(maxWindowMs, ((c.lastSent - began) * (1 - fanoutShare)) / fanoutShare));
@@ -110,9 +125,22 @@ export function createBidBroadcaster(
   }, 60_000);
   sweep.unref();
 
+  /** What travels between instances: the engine's state (presented when sent) and the presented lines. */
+  interface AuctionChange {
+    state: EngineState;
+    lines: BidView[];
+    immediate: boolean;
+  }
+  const unsubscribe = realtime.relay.subscribe(rooms.auction(''), (_room, message) => {
+    const change = message as AuctionChange | null;
+    if (typeof change?.state?.id !== 'string' || typeof change.state.version !== 'number' || !Array.isArray(change.lines)) return;
+    push(publicChannels, publicMs, sendPublic, change.state, change.lines, change.immediate === true);
+  });
+
   function publish(change: { state: EngineState; lines: EngineLine[] }, immediate: boolean) {
     const lines = change.lines.map((l) => present.line(change.state.id, l));
-    push(publicChannels, publicMs, sendPublic, change.state, lines, immediate);
+    const relayed: AuctionChange = { state: change.state, lines, immediate };
+    realtime.relay.publish(rooms.auction(change.state.id), relayed);
     push(panelChannels, panelMs, sendPanel, change.state, [], immediate);
   }
 
@@ -141,6 +169,7 @@ export function createBidBroadcaster(
       publish({ state, lines: [] }, true);
     },
     stop() {
+      unsubscribe();
       clearInterval(sweep);
       for (const channels of [publicChannels, panelChannels]) {
         for (const c of channels.values()) if (c.timer) clearTimeout(c.timer);

@@ -21,6 +21,7 @@ import { canEditSession } from '../policies/live-sessions.js';
 import { loadAccess, resolveSession, SESSION_COOKIE } from '../sessions/store.js';
 import { clientAddress } from './client-address.js';
 import { handlePublicRooms, newPublicRoomState } from './public-rooms.js';
+import { createLocalRelay, createRedisRelay, type RoomRelay } from './room-relay.js';
 import { accessRooms, isAccessRoom, rooms } from './rooms.js';
 import type { RealtimeServer, SocketData } from './types.js';
 import { createViewerCounter } from './viewers.js';
@@ -36,6 +37,10 @@ export interface Realtime {
   toCompany<E extends ServerEventName>(companyId: string, event: E, ...args: Args<E>): void;
   /** To the public viewers of one auction. */
   toAuction<E extends ServerEventName>(auctionId: string, event: E, ...args: Args<E>): void;
+  /** To this instance's public viewers of one auction only (what a relay's receiver sends). */
+  toAuctionHere<E extends ServerEventName>(auctionId: string, event: E, ...args: Args<E>): void;
+  /** A room's changes to the instances holding its sockets, each to decide its own sends (realtime/room-relay.ts). */
+  relay: RoomRelay;
   /** To the public viewers of one live session. */
   toSession<E extends ServerEventName>(sessionId: string, event: E, ...args: Args<E>): void;
   toUser<E extends ServerEventName>(userId: string, event: E, ...args: Args<E>): void;
@@ -69,6 +74,8 @@ export async function createRealtime(
     sessionSecret: string;
     /** TRUST_PROXY: read the client's address from X-Forwarded-For, as Fastify does. */
     trustProxy?: boolean;
+    /** Where a failed Redis publish or subscribe is told. */
+    log?: (err: unknown) => void;
     /** VIEWERS_PER_ADDRESS: the most sockets of one address the viewer count counts. */
     viewersPerAddress?: number;
     viewerCountMs?: number;
@@ -88,13 +95,22 @@ export async function createRealtime(
 
   let pub: Redis | null = null;
   let sub: Redis | null = null;
+  let relaySub: Redis | null = null;
+  let relay: RoomRelay;
   if (opts.redisUrl) {
     // Loaded only with several instances: a single one does not hold them in its memory.
-    const [{ Redis }, { createAdapter }] = await Promise.all([import('ioredis'), import('@socket.io/redis-adapter')]);
+    const [{ Redis }, { createShardedAdapter }] = await Promise.all([import('ioredis'), import('@socket.io/redis-adapter')]);
     pub = new Redis(opts.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
     sub = pub.duplicate();
-    await Promise.all([pub.connect(), sub.connect()]);
-    io.adapter(createAdapter(pub, sub));
+    relaySub = pub.duplicate();
+    await Promise.all([pub.connect(), sub.connect(), relaySub.connect()]);
+    // Redis 7's sharded pub/sub, a channel per room, subscribed to while this instance holds the
+    // room's sockets: a show's emits reach only the instances that hold its viewers, so many
+    // shows at once do not each cost every instance.
+    io.adapter(createShardedAdapter(pub, sub, { subscriptionMode: 'dynamic' }));
+    relay = createRedisRelay(io, pub, relaySub, opts.log ?? (() => {}));
+  } else {
+    relay = createLocalRelay();
   }
 
   /** Access refreshes seen by this instance, so a socket whose handshake raced one re-reads its access. */
@@ -209,6 +225,8 @@ export async function createRealtime(
     to: (roomNames, event, ...args) => io.to(roomNames).emit(event, ...args),
     toCompany: (companyId, event, ...args) => io.to([rooms.company(companyId), rooms.admins]).emit(event, ...args),
     toAuction: (auctionId, event, ...args) => io.to(rooms.auction(auctionId)).emit(event, ...args),
+    toAuctionHere: (auctionId, event, ...args) => io.local.to(rooms.auction(auctionId)).emit(event, ...args),
+    relay,
     toSession: (sessionId, event, ...args) => io.to(rooms.session(sessionId)).emit(event, ...args),
     toUser: (userId, event, ...args) => io.to(rooms.user(userId)).emit(event, ...args),
     toPeers(event: PeerEventName, message: unknown) {
@@ -231,7 +249,8 @@ export async function createRealtime(
       viewers.stop();
       io.local.disconnectSockets(true);
       io.engine.close();
-      await Promise.all([pub?.quit(), sub?.quit()].filter(Boolean));
+      await relay.close();
+      await Promise.all([pub?.quit(), sub?.quit(), relaySub?.quit()].filter(Boolean));
     },
   };
 }

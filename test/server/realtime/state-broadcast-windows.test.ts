@@ -4,6 +4,7 @@ import type { EngineState } from '../../../src/server/db/engine-rows.js';
 import { createBidBroadcaster } from '../../../src/server/realtime/bid-broadcaster.js';
 import { createBidPresenter } from '../../../src/server/realtime/bid-presenter.js';
 import type { Realtime } from '../../../src/server/realtime/index.js';
+import { createLocalRelay } from '../../../src/server/realtime/room-relay.js';
 import { engineLine, engineState } from '../../support/engine-states.js';
 
 /**
@@ -23,7 +24,8 @@ describe("a hot auction's state on its way to the room", () => {
 
   function build(opts: { publicMs?: number; fanoutShare?: number; maxWindowMs?: number } = {}) {
     const realtime = {
-      toAuction: (_id: string, event: string, payload: AuctionStateEvent) => {
+      relay: createLocalRelay(),
+      toAuctionHere: (_id: string, event: string, payload: AuctionStateEvent) => {
         sent.push({ event, version: payload.state.version, seqs: payload.bids.map((b) => b.seq) });
         vi.setSystemTime(Date.now() + sendCostMs);
       },
@@ -130,5 +132,30 @@ describe("a hot auction's state on its way to the room", () => {
       { event: AUCTION_STATE_EVENT, version: 2, seqs: [1] },
       { event: OUTBID_EVENT, version: 3, seqs: [] },
     ]);
+  });
+
+  it('a change older than the state already sent (another instance’s, published late) brings its line under the newest state, in seq order', () => {
+    const broadcaster = build();
+    sendCostMs = 300;
+    broadcaster.bid(bid(4));
+    broadcaster.bid(bid(3));
+    broadcaster.bid(bid(2));
+    expect(versions()).toEqual([4]);
+    vi.advanceTimersByTime(400);
+    expect(sent.filter((s) => s.event === AUCTION_STATE_EVENT)).toEqual([
+      { event: AUCTION_STATE_EVENT, version: 4, seqs: [3] },
+      { event: AUCTION_STATE_EVENT, version: 4, seqs: [1, 2] },
+    ]);
+    vi.advanceTimersByTime(10_000);
+    expect(versions()).toEqual([4, 4]);
+  });
+
+  it('a repeated or older state without lines is not sent again', () => {
+    const broadcaster = build();
+    broadcaster.bid(bid(3));
+    broadcaster.changed(state(3));
+    broadcaster.changed(state(2));
+    vi.advanceTimersByTime(10_000);
+    expect(versions()).toEqual([3]);
   });
 });
