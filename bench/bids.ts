@@ -16,9 +16,15 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:bids
  *   BIDDERS=50 VIEWERS=1000 DURATION=10 npm run bench:bids
  *
- * With SERVER_WORKERS=N (N > 1) the server runs instead in N `node:cluster` workers of this process
- * sharing one port, joined by Redis (REDIS_URL) as several instances are: every core for the
- * server, PostgreSQL only.
+ * With SERVER_INSTANCES=N (N > 1) the server runs instead as N instances: `node:cluster` workers of
+ * this process sharing one port (the viewers and the bidders' connections dealt out among them in
+ * turn), joined by Redis (REDIS_URL: the sharded adapter and the room relay) as production's
+ * instances are, on PostgreSQL only. `deliveriesPerInstanceCoreS` is the messages delivered to
+ * viewers ÷ the CPU-seconds the instances spent over the window, so N = 1, 2, 3 compare how much
+ * of a core each delivery costs once the show is spread; `adapterCpuShare` is the share of the
+ * instances' busy CPU spent in Redis's clients, the adapter and the relay (from a CPU profile of
+ * each instance over the window: a sample counts where its innermost frame of either kind is one
+ * of theirs, so the sends a relayed change leads to count as delivery).
  *
  * SERVER_CPUS (e.g. `0`; Linux, taskset) pins the server (this process, or every cluster worker,
  * every thread: PGlite's too) to those cores, and the viewers, the bidders and a local PostgreSQL
@@ -31,9 +37,13 @@
  * `bareCpuUsPerDelivery` are each server's CPU over its window ÷ the messages it sent to viewers
  * (its broadcasts × the viewers in the room), and `fanoutOverBare` their ratio (target ≤ 2).
  *
- * Knobs: BIDDERS (50), VIEWERS (1000), DURATION seconds measured (10), WARMUP seconds before it
+ * With SHOWS=S (S > 1) the same load is spread over S shows at once, one hot auction each: viewer i
+ * watches show i mod S and bid loop j bids on show j mod S, each show with its own ladder; delivery
+ * and consistency are computed per show and pooled.
+ *
+ * Knobs: BIDDERS (50), VIEWERS (1000), SHOWS (1), DURATION seconds measured (10), WARMUP seconds before it
  * (1), USERS bidder accounts (2000), BID_MODE ladder|minimum (ladder), VIEWER_CLIENT
- * socket.io|raw (socket.io), SERVER_WORKERS (1), SERVER_CPUS (unset), BARE (1; 0 skips the bare
+ * socket.io|raw (socket.io), SERVER_INSTANCES (1), SERVER_CPUS (unset), BARE (1; 0 skips the bare
  * server), RUNS (3: each engine's run repeated from scratch, its figures printed as the medians
  * with every run's value), PROFILE (a folder for the in-process server's CPU profile of the
  * measured window), ENGINES (pglite,postgresql), DATABASE_URL, REDIS_URL.
@@ -59,6 +69,7 @@ import { connectDatabase, type Database, rows } from '../src/server/db/connect.j
 import { migrateDatabase } from '../src/server/db/migrate.js';
 import { auctions, userProfiles, users } from '../src/server/db/schema.js';
 import type { Realtime } from '../src/server/realtime/index.js';
+import { rooms } from '../src/server/realtime/rooms.js';
 import { SESSION_COOKIE } from '../src/server/sessions/store.js';
 import { freePort } from '../test/support/net.js';
 import {
@@ -82,6 +93,8 @@ import {
 
 const BIDDERS = Number(process.env.BIDDERS ?? 50);
 const VIEWERS = Number(process.env.VIEWERS ?? 1000);
+/** Shows at once, one hot auction each; the viewers and the bid loops are dealt out among them. */
+const SHOWS = Number(process.env.SHOWS ?? 1);
 const DURATION_S = Number(process.env.DURATION ?? 10);
 const WARMUP_S = Number(process.env.WARMUP ?? 1);
 /** Bidder accounts; each HTTP connection cycles through them, so none reaches the 30 bids / 10 s limit. */
@@ -98,10 +111,10 @@ const BID_MODE: BidMode = process.env.BID_MODE === 'minimum' ? 'minimum' : 'ladd
 /** socket.io-client (what the web app runs), or raw: the same protocol over a bare WebSocket, lighter on the CPU. */
 const VIEWER_CLIENT: ViewerClient = process.env.VIEWER_CLIENT === 'raw' ? 'raw' : 'socket.io';
 /**
- * Server processes: 1 runs the server in this process; N > 1 runs it in N `node:cluster` workers
- * sharing one port, joined by Redis (REDIS_URL, the Socket.IO Redis adapter), on PostgreSQL only.
+ * Server instances: 1 runs the server in this process; N > 1 runs it in N `node:cluster` workers
+ * sharing one port, joined by Redis (REDIS_URL), on PostgreSQL only.
  */
-const SERVER_WORKERS = Number(process.env.SERVER_WORKERS ?? 1);
+const SERVER_INSTANCES = Number(process.env.SERVER_INSTANCES ?? 1);
 /** The cores the server is pinned to (taskset's list, e.g. "0"), the load and PostgreSQL on the others; null: unpinned. */
 const SERVER_CPUS = process.env.SERVER_CPUS || null;
 /** The whole run, from scratch, this many times per engine: each figure is then printed as the median of the runs, with every run's value. */
@@ -118,6 +131,8 @@ const STARTING_PRICE = 1000;
  * durable-write limit, and the p99 from commit to every viewer. A show of ten thousand may wait
  * longer for each state than a room of a thousand, and takes fewer bids while it fans out.
  */
+/** The viewers of one show's room, which the targets go by. */
+const ROOM = Math.ceil(VIEWERS / SHOWS);
 const TARGETS = (viewers: number) =>
   viewers >= 10_000 ? { acceptedShareOfWriteLimit: 0.3, deliveryP99Ms: 500 } : { acceptedShareOfWriteLimit: 0.8, deliveryP99Ms: 100 };
 const SESSION_SECRET = 'bench-bids-session-secret-0123456789abcdef';
@@ -127,6 +142,8 @@ const ROLE_ENV = 'MARTILLO_BENCH_BIDS_ROLE';
 
 /** What a bidder process learns from a 201: enough to check the database and to time delivery. */
 interface Accepted {
+  /** Which show's auction (an index into the seeded auctions). */
+  show: number;
   userIndex: number;
   seq: number;
   amount: number;
@@ -139,7 +156,8 @@ interface Accepted {
 interface BiddersStart {
   type: 'start';
   base: string;
-  auctionId: string;
+  /** One per show; loop j bids on auctionIds[j mod shows]. */
+  auctionIds: string[];
   cookies: string[];
   bidders: number;
   mode: BidMode;
@@ -170,15 +188,18 @@ interface ViewersStart {
   type: 'start';
   client: ViewerClient;
   base: string;
-  auctionId: string;
+  /** One per show; viewer i watches auctionIds[i mod shows]. */
+  auctionIds: string[];
   viewers: number;
 }
 interface ViewersFinish {
   type: 'finish';
-  /** Version and serverNow of each measured accepted bid. */
+  /** Show, version and serverNow of each measured accepted bid. */
+  shows: Float64Array;
   versions: Float64Array;
   serverNows: Float64Array;
-  finalVersion: number;
+  /** Each show's final version. */
+  finalVersions: number[];
 }
 interface ViewersResult {
   type: 'result';
@@ -205,8 +226,8 @@ async function runBidders(): Promise<void> {
   const start = await onceMessage<BiddersStart>(process, 'start');
   const agent = new http.Agent({ keepAlive: true, maxSockets: start.bidders });
   const url = new URL(start.base);
-  const bidPath = `/api/auctions/${start.auctionId}/bids`;
-  const post = (cookie: string, body: string) =>
+  const bidPath = (show: number) => `/api/auctions/${start.auctionIds[show]}/bids`;
+  const post = (show: number, cookie: string, body: string) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request(
         {
@@ -214,7 +235,7 @@ async function runBidders(): Promise<void> {
           host: url.hostname,
           port: url.port,
           method: 'POST',
-          path: bidPath,
+          path: bidPath(show),
           headers: { cookie: `${SESSION_COOKIE}=${cookie}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
         },
         (res) => {
@@ -240,8 +261,10 @@ async function runBidders(): Promise<void> {
   let networkErrors = 0;
   let lastError: string | null = null;
 
-  // The auction as the public page loads it, before the first bid.
-  const initial = ((await (await fetch(`${start.base}${bidPath}?limit=1`)).json()) as BidHistory).state;
+  // Each show's auction as the public page loads it, before the first bid.
+  const initials = await Promise.all(
+    start.auctionIds.map(async (_, show) => ((await (await fetch(`${start.base}${bidPath(show)}?limit=1`)).json()) as BidHistory).state),
+  );
   const delay = monitorEventLoopDelay({ resolution: 10 });
   const t0 = performance.now();
   const measureFrom = t0 + start.warmupMs;
@@ -255,27 +278,32 @@ async function runBidders(): Promise<void> {
     cpuFrom = performance.now();
   }, start.warmupMs).unref();
 
-  // ladder: one rung per bid, handed out in send order; a refusal that shows a higher minimum moves it up.
-  let rung = initial.nextMinimum;
+  // ladder: one rung per bid, per show, handed out in send order; a refusal that shows a higher minimum moves it up.
+  const rungs = initials.map((s) => s.nextMinimum);
   async function loop(index: number): Promise<void> {
-    let known = { version: initial.version, nextMinimum: initial.nextMinimum, minIncrement: initial.minIncrement };
+    // What this loop last heard of each show's auction (its answers and refusals).
+    const knownOf = initials.map((s) => ({ version: s.version, nextMinimum: s.nextMinimum, minIncrement: s.minIncrement }));
     let user = index;
-    const learn = (s: { version: number; nextMinimum: number; minIncrement: number } | undefined) => {
-      if (s && s.version > known.version) known = { version: s.version, nextMinimum: s.nextMinimum, minIncrement: s.minIncrement };
-    };
+    // Loop j bids on shows j, j + B, j + 2B, … (mod SHOWS), so every show gets bids even with more shows than loops.
+    let turn = 0;
     while (performance.now() < stopAt) {
+      const show = (index + turn++ * start.bidders) % start.auctionIds.length;
+      const known = knownOf[show] as (typeof knownOf)[number];
+      const learn = (s: { version: number; nextMinimum: number; minIncrement: number } | undefined) => {
+        if (s && s.version > known.version) knownOf[show] = { version: s.version, nextMinimum: s.nextMinimum, minIncrement: s.minIncrement };
+      };
       const userIndex = user % start.cookies.length;
       user += start.bidders;
       let amount = known.nextMinimum;
       if (start.mode === 'ladder') {
-        amount = Math.max(rung, known.nextMinimum);
-        rung = amount + known.minIncrement;
+        amount = Math.max(rungs[show] as number, known.nextMinimum);
+        rungs[show] = amount + known.minIncrement;
       }
       const began = performance.now();
       const measured = began >= measureFrom;
       let res: { status: number; body: string };
       try {
-        res = await post(start.cookies[userIndex] as string, JSON.stringify({ amount }));
+        res = await post(show, start.cookies[userIndex] as string, JSON.stringify({ amount }));
       } catch (err) {
         networkErrors++;
         otherErrors++;
@@ -296,7 +324,7 @@ async function runBidders(): Promise<void> {
           byOutcome[answer.outcome] = (byOutcome[answer.outcome] ?? 0) + 1;
         }
         for (const line of answer.bids) {
-          accepted.push({ userIndex, seq: line.seq, amount: line.amount, version: answer.state.version, serverNow: answer.state.serverNow, measured });
+          accepted.push({ show, userIndex, seq: line.seq, amount: line.amount, version: answer.state.version, serverNow: answer.state.serverNow, measured });
         }
         continue;
       }
@@ -351,6 +379,8 @@ async function runViewers(): Promise<void> {
   const arrivals: number[][] = [];
   const lastVersion: number[] = [];
   let connectErrors = 0;
+  const showOf = (i: number) => i % start.auctionIds.length;
+  const auctionOf = (i: number) => start.auctionIds[showOf(i)] as string;
   const connectStarted = performance.now();
   const arrived = (i: number, version: number) => {
     const at = Date.now();
@@ -370,7 +400,7 @@ async function runViewers(): Promise<void> {
         resolve();
       });
       socket.once('connect', () => {
-        socket.timeout(10_000).emit('joinAuction', { auctionId: start.auctionId }, (err: Error | null, answer: { ok: boolean }) => {
+        socket.timeout(10_000).emit('joinAuction', { auctionId: auctionOf(i) }, (err: Error | null, answer: { ok: boolean }) => {
           if (err || !answer?.ok) connectErrors++;
           resolve();
         });
@@ -396,7 +426,7 @@ async function runViewers(): Promise<void> {
         }
         if (text === '2') return ws.send('3'); // ping → pong
         if (text.startsWith('0')) return ws.send('40'); // open → connect to the main namespace
-        if (text.startsWith('40')) return ws.send(`420${JSON.stringify(['joinAuction', { auctionId: start.auctionId }])}`);
+        if (text.startsWith('40')) return ws.send(`420${JSON.stringify(['joinAuction', { auctionId: auctionOf(i) }])}`);
         if (text.startsWith('430')) {
           if (!text.includes('"ok":true')) connectErrors++;
           resolve();
@@ -430,27 +460,32 @@ async function runViewers(): Promise<void> {
   const cpuWallMs = performance.now() - cpuFrom;
   // The last event can trail the last answer by the coalescing interval; wait for every viewer.
   const waitStarted = performance.now();
-  while (performance.now() - waitStarted < 5000 && lastVersion.some((v) => v < finish.finalVersion)) await sleep(20);
+  const finalOf = (i: number) => finish.finalVersions[showOf(i)] as number;
+  while (performance.now() - waitStarted < 5000 && lastVersion.some((v, i) => v < finalOf(i))) await sleep(20);
   const finalWaitMs = Math.round(performance.now() - waitStarted);
   delay.disable();
 
   // Delivery of a bid at one viewer: the earliest arrival of an event whose version is at least the
-  // bid's. Computed per viewer as a suffix minimum over versions, then the max (and min) across viewers.
-  let vMin = Number.POSITIVE_INFINITY;
-  let vMax = 0;
-  for (const v of finish.versions) {
-    vMin = Math.min(vMin, v);
-    vMax = Math.max(vMax, v);
-  }
+  // bid's. Computed per viewer as a suffix minimum over versions, then the max (and min) across the
+  // show's viewers; each show on its own (its versions are its auction's), pooled.
   const deliveries: number[] = [];
   const firsts: number[] = [];
   let undelivered = 0;
-  if (finish.versions.length > 0) {
+  for (let show = 0; show < start.auctionIds.length; show++) {
+    const bids: number[] = [];
+    for (let b = 0; b < finish.shows.length; b++) if (finish.shows[b] === show) bids.push(b);
+    if (bids.length === 0) continue;
+    let vMin = Number.POSITIVE_INFINITY;
+    let vMax = 0;
+    for (const b of bids) {
+      vMin = Math.min(vMin, finish.versions[b] as number);
+      vMax = Math.max(vMax, finish.versions[b] as number);
+    }
     const span = vMax - vMin + 1;
     const latest = new Float64Array(span).fill(Number.NEGATIVE_INFINITY);
     const earliestAny = new Float64Array(span).fill(Number.POSITIVE_INFINITY);
     const earliest = new Float64Array(span);
-    for (let i = 0; i < versions.length; i++) {
+    for (let i = show; i < versions.length; i += start.auctionIds.length) {
       earliest.fill(Number.POSITIVE_INFINITY);
       const vs = versions[i] as number[];
       const ts = arrivals[i] as number[];
@@ -466,7 +501,7 @@ async function runViewers(): Promise<void> {
         if ((earliest[k] as number) < (earliestAny[k] as number)) earliestAny[k] = earliest[k] as number;
       }
     }
-    for (let b = 0; b < finish.versions.length; b++) {
+    for (const b of bids) {
       const k = (finish.versions[b] as number) - vMin;
       const worst = latest[k] as number;
       if (!Number.isFinite(worst)) {
@@ -494,7 +529,7 @@ async function runViewers(): Promise<void> {
     firstViewerMs: { p50: percentile(firsts, 50), p99: percentile(firsts, 99) },
     undelivered,
     eventsPerViewer: round(events / Math.max(1, versions.length), 1),
-    viewersAtFinalVersion: lastVersion.filter((v) => v === finish.finalVersion).length,
+    viewersAtFinalVersion: lastVersion.filter((v, i) => v === finalOf(i)).length,
     finalWaitMs,
     cpuMs: Math.round((cpu.user + cpu.system) / 1000),
     cpuWallMs: Math.round(cpuWallMs),
@@ -506,12 +541,13 @@ async function runViewers(): Promise<void> {
 // ── The server side (this process) ───────────────────────────────────────────
 
 interface Seeded {
-  auctionId: string;
+  /** One hot auction per show. */
+  auctionIds: string[];
   userIds: string[];
   cookies: string[];
 }
 
-/** A seller of another company, one hot auction, and USERS bidders with complete profiles and a session each. */
+/** A seller of another company, one hot auction per show, and USERS bidders with complete profiles and a session each. */
 export async function seed(database: Database, secret: string): Promise<Seeded> {
   const db = database.db;
   const [seller] = await db.insert(users).values({ email: 'vendedor@bench.mx' }).returning({ id: users.id });
@@ -526,24 +562,26 @@ export async function seed(database: Database, secret: string): Promise<Seeded> 
     companyId: 'remates-bench',
     companyName: 'Remates Bench',
   });
-  const [auction] = await db
+  const inserted = await db
     .insert(auctions)
-    .values({
-      name: 'Reloj Casio vintage de colección',
-      description: 'Subasta caliente del bench: todos pujan aquí.',
-      startingPrice: STARTING_PRICE,
-      status: 'active',
-      // Far enough ahead that anti-sniping never moves it during the run.
-      endTime: new Date(Date.now() + 6 * 3_600_000),
-      sellerId,
-      companyId: 'remates-bench',
-    })
+    .values(
+      Array.from({ length: SHOWS }, (_, show) => ({
+        name: SHOWS > 1 ? `Reloj Casio vintage de colección, show ${show + 1}` : 'Reloj Casio vintage de colección',
+        description: 'Subasta caliente del bench: todos pujan aquí.',
+        startingPrice: STARTING_PRICE,
+        status: 'active' as const,
+        // Far enough ahead that anti-sniping never moves it during the run.
+        endTime: new Date(Date.now() + 6 * 3_600_000),
+        sellerId,
+        companyId: 'remates-bench',
+      })),
+    )
     .returning({ id: auctions.id });
-  const auctionId = (auction as { id: string }).id;
+  const auctionIds = inserted.map((a) => a.id);
 
   const { userIds, cookies } = await seedBuyers(database, secret, USERS);
   await db.execute(sql`analyze`);
-  return { auctionId, userIds, cookies };
+  return { auctionIds, userIds, cookies };
 }
 
 /** The durable-write limit: B workers doing `update … set n = n + 1 where id = 1` in autocommit through the app's pool. */
@@ -586,7 +624,9 @@ function watchBroadcasts(realtime: Realtime) {
   const commitToEmit: number[] = [];
   /** The server's CPU inside the synchronous emits (encoding, and each socket's write as far as the kernel took it). */
   let emitCpuUs = 0;
-  const original = realtime.toAuction;
+  /** Messages the emits wrote: each emit × this instance's sockets in the room at that moment. */
+  let messages = 0;
+  const original = realtime.toAuctionHere;
   const watch = {
     recording: false,
     /** The last state broadcast as Socket.IO writes it to each viewer's WebSocket (an EVENT packet in an Engine.IO message). */
@@ -596,13 +636,14 @@ function watchBroadcasts(realtime: Realtime) {
       const c = [...commitToEmit].sort((a, b) => a - b);
       return {
         count: f.length,
+        messages,
         emitCpuMs: round(emitCpuUs / 1000, 1),
         fanoutMs: { p50: percentile(f, 50), p99: percentile(f, 99), max: percentile(f, 100) },
         commitToEmitMs: { p50: percentile(c, 50), p99: percentile(c, 99), max: percentile(c, 100) },
       };
     },
   };
-  realtime.toAuction = (auctionId, event, ...args) => {
+  realtime.toAuctionHere = (auctionId, event, ...args) => {
     if (!watch.recording || event !== AUCTION_STATE_EVENT) return original(auctionId, event, ...args);
     const startedAt = Date.now();
     const began = performance.now();
@@ -611,31 +652,37 @@ function watchBroadcasts(realtime: Realtime) {
     const cpu = process.cpuUsage(cpuBefore);
     fanout.push(performance.now() - began);
     emitCpuUs += cpu.user + cpu.system;
+    messages += realtime.io.of('/').adapter.rooms.get(rooms.auction(auctionId))?.size ?? 0;
     watch.frame = `42${JSON.stringify([event, ...args])}`;
     commitToEmit.push(startedAt - (args[0] as AuctionStateEvent).state.serverNow);
   };
   return watch;
 }
 
-/** The V8 CPU profiler of this process, through the inspector, from now until `stopInto` writes what it sampled. */
-async function startProfile() {
+/** The V8 CPU profiler of this process, through the inspector, from now until `stop` answers what it sampled. */
+async function startProfile(intervalUs = 1000) {
   const session = new Session();
   session.connect();
   const post = <T>(method: string, params?: object) =>
     new Promise<T>((resolve, reject) => session.post(method, params, (err, result) => (err ? reject(err) : resolve(result as T))));
   await post('Profiler.enable');
-  await post('Profiler.setSamplingInterval', { interval: 1000 });
+  await post('Profiler.setSamplingInterval', { interval: intervalUs });
   await post('Profiler.start');
   return {
-    async stopInto(dir: string, name: string): Promise<string> {
-      const { profile } = await post<{ profile: object }>('Profiler.stop');
+    async stop(): Promise<CpuProfile> {
+      const { profile } = await post<{ profile: CpuProfile }>('Profiler.stop');
       session.disconnect();
-      mkdirSync(dir, { recursive: true });
-      const file = path.resolve(dir, `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
-      writeFileSync(file, JSON.stringify(profile));
-      return file;
+      return profile;
     },
   };
+}
+
+/** A profile as a `.cpuprofile` file in `dir` (Chrome's DevTools open it); its path. */
+function writeProfile(profile: CpuProfile, dir: string, name: string): string {
+  mkdirSync(dir, { recursive: true });
+  const file = path.resolve(dir, `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
+  writeFileSync(file, JSON.stringify(profile));
+  return file;
 }
 
 function forkBidsRole(role: 'bidders' | 'viewers' | 'bare' | 'bare-viewers'): ChildProcess {
@@ -765,9 +812,10 @@ async function measureBare(frame: string, perSecond: number, viewers: number, lo
   }
 }
 
-async function checkConsistency(database: Database, seeded: Seeded, accepted: Accepted[]) {
+/** One show's auction against the bids answered for it. */
+async function checkShow(database: Database, auctionId: string, userIds: string[], accepted: Accepted[]) {
   const db = database.db;
-  const stored = await db.execute(sql`select seq, amount, bidder_id from bids where auction_id = ${seeded.auctionId}::uuid order by seq`);
+  const stored = await db.execute(sql`select seq, amount, bidder_id from bids where auction_id = ${auctionId}::uuid order by seq`);
   const lines = rows<{ seq: number; amount: number; bidder_id: string }>(stored).map((l) => ({
     seq: Number(l.seq),
     amount: Number(l.amount),
@@ -776,7 +824,7 @@ async function checkConsistency(database: Database, seeded: Seeded, accepted: Ac
   const [auction] = await db
     .select({ currentPrice: auctions.currentPrice, bidCount: auctions.bidCount, version: auctions.version, leaderId: auctions.leaderId })
     .from(auctions)
-    .where(eq(auctions.id, seeded.auctionId));
+    .where(eq(auctions.id, auctionId));
   if (!auction) throw new Error('hot auction vanished');
   const bySeq = new Map(lines.map((l) => [l.seq, l]));
   const acceptedSeqs = new Set(accepted.map((a) => a.seq));
@@ -788,16 +836,18 @@ async function checkConsistency(database: Database, seeded: Seeded, accepted: Ac
     storedLines: lines.length,
     everyAcceptedStored: accepted.every((a) => {
       const line = bySeq.get(a.seq);
-      return line !== undefined && line.amount === a.amount && line.bidderId === seeded.userIds[a.userIndex];
+      return line !== undefined && line.amount === a.amount && line.bidderId === userIds[a.userIndex];
     }),
     nothingStoredUnanswered: lines.length === accepted.length && lines.every((l) => acceptedSeqs.has(l.seq)),
     noDuplicateSeqs: new Set(lines.map((l) => l.seq)).size === lines.length && acceptedSeqs.size === accepted.length,
     seqsContiguous: lines.every((l, i) => l.seq === i + 1),
     amountsStrictlyIncrease: lines.every((l, i) => i === 0 || l.amount > (lines[i - 1] as { amount: number }).amount),
     acceptedStrictlyIncreaseBySeq: bySeqAccepted.every((a, i) => i === 0 || a.amount > (bySeqAccepted[i - 1] as Accepted).amount),
-    finalPriceIsHighestAccepted: auction.currentPrice === highestAccepted && lines.every((l) => l.amount <= highestAccepted),
+    // A show no bid reached keeps no price and no leader.
+    finalPriceIsHighestAccepted:
+      accepted.length === 0 ? auction.currentPrice === null : auction.currentPrice === highestAccepted && lines.every((l) => l.amount <= highestAccepted),
     bidCountMatchesLines: auction.bidCount === lines.length,
-    leaderIsLastAccepted: lastAccepted !== undefined && auction.leaderId === seeded.userIds[lastAccepted.userIndex],
+    leaderIsLastAccepted: lastAccepted === undefined ? auction.leaderId === null : auction.leaderId === userIds[lastAccepted.userIndex],
     finalPrice: auction.currentPrice,
     finalVersion: auction.version,
   };
@@ -805,7 +855,107 @@ async function checkConsistency(database: Database, seeded: Seeded, accepted: Ac
   return { ok, ...checks };
 }
 
-// ── Several server processes (SERVER_WORKERS > 1) ──────────────────────────────
+/** Every show checked on its own (checkShow), pooled: each check holds in every show, the counts summed, each show's final price and version. */
+async function checkConsistency(database: Database, seeded: Seeded, accepted: Accepted[]) {
+  const perShow = await Promise.all(
+    seeded.auctionIds.map((auctionId, show) =>
+      checkShow(
+        database,
+        auctionId,
+        seeded.userIds,
+        accepted.filter((a) => a.show === show),
+      ),
+    ),
+  );
+  const every = (read: (c: (typeof perShow)[number]) => boolean) => perShow.every(read);
+  const sum = (read: (c: (typeof perShow)[number]) => number) => perShow.reduce((n, c) => n + read(c), 0);
+  return {
+    ok: every((c) => c.ok),
+    acceptedBids: sum((c) => c.acceptedBids),
+    storedLines: sum((c) => c.storedLines),
+    everyAcceptedStored: every((c) => c.everyAcceptedStored),
+    nothingStoredUnanswered: every((c) => c.nothingStoredUnanswered),
+    noDuplicateSeqs: every((c) => c.noDuplicateSeqs),
+    seqsContiguous: every((c) => c.seqsContiguous),
+    amountsStrictlyIncrease: every((c) => c.amountsStrictlyIncrease),
+    acceptedStrictlyIncreaseBySeq: every((c) => c.acceptedStrictlyIncreaseBySeq),
+    finalPriceIsHighestAccepted: every((c) => c.finalPriceIsHighestAccepted),
+    bidCountMatchesLines: every((c) => c.bidCountMatchesLines),
+    leaderIsLastAccepted: every((c) => c.leaderIsLastAccepted),
+    ...(perShow.length === 1
+      ? { finalPrice: perShow[0]?.finalPrice ?? null, finalVersion: perShow[0]?.finalVersion ?? null }
+      : { finalPrices: perShow.map((c) => c.finalPrice), finalVersions: perShow.map((c) => c.finalVersion) }),
+    /** Internal: each show's final version, to set against what its viewers ended on. */
+    showFinalVersions: perShow.map((c) => c.finalVersion),
+  };
+}
+
+/** What V8's CPU profiler returns: the call tree's nodes, and which node each sample hit and after how long. */
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string }; children?: number[] }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/**
+ * Where a server's CPU goes, by the code a sample was in. Each kind's code, by the URL of a frame:
+ * `adapter` carries messages between instances (Redis's client and its parts, the cluster
+ * adapter, the room relay); `delivery` writes to this instance's sockets (Socket.IO, Engine.IO,
+ * `ws`, the in-memory rooms, the broadcaster); `database` talks to PostgreSQL (`pg`, drizzle, the
+ * app's db/); `http` serves the requests (Fastify and its plugins, Zod, Node's HTTP). A sample is
+ * the kind of the innermost frame of its stack that is any kind's (so the sends a relayed change
+ * leads to are delivery, and a query a route makes is the database's); `gc` is the collector's
+ * own samples, `other` the rest (the bid and job code of the app, timers, the runtime).
+ */
+const CODE_KINDS = [
+  [
+    'adapter',
+    /node_modules\/(ioredis|@ioredis|@socket\.io\/redis-adapter|redis-parser|notepack\.io|denque|cluster-key-slot|standard-as-callback)\/|socket\.io-adapter\/dist\/cluster-adapter|realtime\/room-relay\.ts/,
+  ],
+  ['delivery', /node_modules\/(socket\.io|socket\.io-parser|engine\.io|engine\.io-parser|ws)\/|socket\.io-adapter\/dist\/index|realtime\/bid-broadcaster\.ts/],
+  ['database', /node_modules\/(pg|pg-protocol|pg-pool|pg-types|drizzle-orm)\/|src\/server\/db\//],
+  ['http', /node_modules\/(fastify|@fastify\/[^/]+|find-my-way|light-my-request|avvio|fast-json-stringify|zod|helmet)\/|^node:_?http/],
+] as const;
+type CodeKind = (typeof CODE_KINDS)[number][0] | 'gc' | 'other';
+
+/** Each kind's share of a profile's busy (not idle) time, or null if it sampled nothing busy. */
+function cpuByKind(profile: CpuProfile): Record<CodeKind, number> | null {
+  const kind = new Map<number, CodeKind | null>();
+  const parent = new Map<number, number>();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const innermost = (id: number): CodeKind | null => {
+    const known = kind.get(id);
+    if (known !== undefined) return known;
+    const url = byId.get(id)?.callFrame.url ?? '';
+    const up = parent.get(id);
+    const found = CODE_KINDS.find(([, code]) => code.test(url))?.[0] ?? (up === undefined ? null : innermost(up));
+    kind.set(id, found);
+    return found;
+  };
+  const time: Record<CodeKind, number> = { adapter: 0, delivery: 0, database: 0, http: 0, gc: 0, other: 0 };
+  let busy = 0;
+  profile.samples.forEach((id, i) => {
+    const name = byId.get(id)?.callFrame.functionName;
+    if (name === '(idle)') return;
+    const dt = profile.timeDeltas[i] ?? 0;
+    busy += dt;
+    time[name === '(garbage collector)' ? 'gc' : (innermost(id) ?? 'other')] += dt;
+  });
+  if (busy === 0) return null;
+  return Object.fromEntries(Object.entries(time).map(([k, t]) => [k, round(t / busy, 3)])) as Record<CodeKind, number>;
+}
+
+/** Shares of several processes' busy time, pooled by each one's CPU. */
+function pooledByKind(parts: { cpuMs: number; byKind: Record<CodeKind, number> | null }[]): Record<CodeKind, number> | null {
+  const known = parts.filter((p): p is { cpuMs: number; byKind: Record<CodeKind, number> } => p.byKind !== null);
+  const total = known.reduce((n, p) => n + p.cpuMs, 0);
+  if (known.length === 0 || total === 0) return null;
+  const kinds = Object.keys(known[0]?.byKind ?? {}) as CodeKind[];
+  return Object.fromEntries(kinds.map((k) => [k, round(known.reduce((n, p) => n + p.byKind[k] * p.cpuMs, 0) / total, 3)])) as Record<CodeKind, number>;
+}
+
+// ── Several server instances (SERVER_INSTANCES > 1) ────────────────────────────
 
 interface WorkerReport {
   type: 'report';
@@ -814,6 +964,8 @@ interface WorkerReport {
   loop: { p50: number; p99: number; max: number };
   broadcasts: ReturnType<ReturnType<typeof watchBroadcasts>['summary']>;
   frame: string | null;
+  /** Where this instance's busy CPU went (cpuByKind). */
+  byKind: Record<CodeKind, number> | null;
 }
 
 /** One cluster worker: the app as production starts it, on the shared port; measures itself on request. */
@@ -839,8 +991,11 @@ async function runServerWorker(): Promise<void> {
   let cpuBefore = process.cpuUsage();
   let from = performance.now();
   const loop = monitorEventLoopDelay({ resolution: 10 });
-  process.on('message', (m: { type: string }) => {
+  let profiler: Awaited<ReturnType<typeof startProfile>> | null = null;
+  process.on('message', async (m: { type: string }) => {
     if (m.type === 'measure') {
+      // Sampled every 5 ms: enough samples for a share over the window, at a cost too small to move it.
+      profiler = await startProfile(5000);
       cpuBefore = process.cpuUsage();
       from = performance.now();
       loop.enable();
@@ -849,13 +1004,16 @@ async function runServerWorker(): Promise<void> {
       broadcasts.recording = false;
       loop.disable();
       const cpu = process.cpuUsage(cpuBefore);
+      const wallMs = Math.round(performance.now() - from);
+      const profile = await profiler?.stop();
       const report: WorkerReport = {
         type: 'report',
         cpuMs: Math.round((cpu.user + cpu.system) / 1000),
-        wallMs: Math.round(performance.now() - from),
+        wallMs,
         loop: { p50: round(loop.percentile(50) / 1e6), p99: round(loop.percentile(99) / 1e6), max: round(loop.max / 1e6) },
         broadcasts: broadcasts.summary(),
         frame: broadcasts.frame,
+        byKind: profile ? cpuByKind(profile) : null,
       };
       process.send?.(report);
     } else if (m.type === 'stop') {
@@ -871,7 +1029,7 @@ async function runServerWorker(): Promise<void> {
 async function startWorkers(databaseUrl: string, dataDir: string): Promise<{ base: string; workers: Worker[] }> {
   const port = await freePort();
   cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), execArgv: tsxExecArgv(), serialization: 'advanced' });
-  const workers = Array.from({ length: SERVER_WORKERS }, () =>
+  const workers = Array.from({ length: SERVER_INSTANCES }, () =>
     cluster.fork({ [ROLE_ENV]: 'server', BENCH_DATABASE_URL: databaseUrl, BENCH_DATA_DIR: dataDir, BENCH_PORT: String(port) }),
   );
   await Promise.all(
@@ -900,8 +1058,8 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
     let broadcasts: ReturnType<typeof watchBroadcasts> | null = null;
     let workers: Worker[] = [];
     let base: string;
-    if (SERVER_WORKERS > 1) {
-      if (!databaseUrl || !process.env.REDIS_URL) throw new Error('SERVER_WORKERS > 1 needs PostgreSQL (ENGINES=postgresql, DATABASE_URL) and REDIS_URL');
+    if (SERVER_INSTANCES > 1) {
+      if (!databaseUrl || !process.env.REDIS_URL) throw new Error('SERVER_INSTANCES > 1 needs PostgreSQL (ENGINES=postgresql, DATABASE_URL) and REDIS_URL');
       ({ base, workers } = await startWorkers(databaseUrl, dataDir));
     } else {
       const config = loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent', DATA_DIR: dataDir, PORT: '0', SESSION_SECRET }, { persistSecret: false });
@@ -946,7 +1104,7 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       children.push(viewers);
       if (loadCpus && viewers.pid) pinProcess(viewers.pid, loadCpus);
       const ready = onceMessage<{ joined: number }>(viewers, 'ready');
-      viewers.send({ type: 'start', client: VIEWER_CLIENT, base, auctionId: seeded.auctionId, viewers: VIEWERS } satisfies ViewersStart);
+      viewers.send({ type: 'start', client: VIEWER_CLIENT, base, auctionIds: seeded.auctionIds, viewers: VIEWERS } satisfies ViewersStart);
       const { joined } = await ready;
       const { rss: rssWithViewersMb, live: liveWithViewersMb } = await memory();
       const liveMbPer1000Viewers =
@@ -961,7 +1119,7 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       bidders.send({
         type: 'start',
         base,
-        auctionId: seeded.auctionId,
+        auctionIds: seeded.auctionIds,
         cookies: seeded.cookies,
         bidders: BIDDERS,
         mode: BID_MODE,
@@ -975,13 +1133,15 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       loopDelay.enable();
       if (broadcasts) broadcasts.recording = true;
       for (const w of workers) w.send({ type: 'measure' });
-      const profiler = PROFILE && !workers.length ? await startProfile() : null;
+      // In-process, sampled as each instance samples itself (PROFILE: every ms, and kept in a file).
+      const profiler = workers.length ? null : await startProfile(PROFILE ? 1000 : 5000);
       const cpuBefore = process.cpuUsage();
       const cpuFrom = performance.now();
       const machineBefore = os.cpus();
       const bid = await done;
       if (broadcasts) broadcasts.recording = false;
-      const profileFile = profiler && PROFILE ? await profiler.stopInto(PROFILE, `bids-${engine}-${VIEWERS}`) : null;
+      const profile = profiler ? await profiler.stop() : null;
+      const profileFile = profile && PROFILE ? writeProfile(profile, PROFILE, `bids-${engine}-${VIEWERS}`) : null;
       const reports = await Promise.all(
         workers.map((w) => {
           const got = new Promise<WorkerReport>((resolve) => w.once('message', (m: WorkerReport) => resolve(m)));
@@ -995,45 +1155,59 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       loopDelay.disable();
 
       const measured = bid.accepted.filter((a) => a.measured);
-      const finalVersion = bid.accepted.reduce((m, a) => Math.max(m, a.version), 0);
+      // Each show's newest version answered to a bidder (0: none accepted; the viewers then wait for nothing).
+      const finalVersions = seeded.auctionIds.map((_, show) => bid.accepted.reduce((m, a) => (a.show === show ? Math.max(m, a.version) : m), 0));
       const viewed = onceMessage<ViewersResult>(viewers, 'result');
       viewers.send({
         type: 'finish',
+        shows: Float64Array.from(measured.map((a) => a.show)),
         versions: Float64Array.from(measured.map((a) => a.version)),
         serverNows: Float64Array.from(measured.map((a) => a.serverNow)),
-        finalVersion,
+        finalVersions,
       } satisfies ViewersFinish);
       const view = await viewed;
       await Promise.all([exited(bidders), exited(viewers)]);
 
       const consistency = await checkConsistency(database, seeded, bid.accepted);
+      const { showFinalVersions: _internal, ...consistencyShown } = consistency;
       const acceptedBidsPerS = round(measured.length / DURATION_S, 1);
       const ratio = limit.updatesPerS ? round(acceptedBidsPerS / limit.updatesPerS, 3) : 0;
-      const everyViewerFinal = view.viewersAtFinalVersion === VIEWERS && consistency.finalVersion === finalVersion;
+      const everyViewerFinal =
+        view.viewersAtFinalVersion === VIEWERS && consistency.showFinalVersions.every((v, show) => v === finalVersions[show] || finalVersions[show] === 0);
       const deliveryP99 = view.deliveryMs.p99;
-      const target = TARGETS(VIEWERS);
+      const target = TARGETS(ROOM);
       const serverCpuMs = Math.round((serverCpu.user + serverCpu.system) / 1000);
 
       // The fan-out's CPU per message sent to a viewer, against the bare `ws` server's at the same pace.
       const broadcastCount = broadcasts ? broadcasts.summary().count : reports.reduce((n, r) => n + r.broadcasts.count, 0);
-      const deliveries = broadcastCount * view.joined;
+      // Each emit reached its instance's own viewers: the messages are counted where they were written.
+      const deliveries = broadcasts ? broadcasts.summary().messages : reports.reduce((n, r) => n + r.broadcasts.messages, 0);
       const windowCpuMs = workers.length ? reports.reduce((n, r) => n + r.cpuMs, 0) : serverCpuMs;
       const serverCpuUsPerDelivery = deliveries ? round((windowCpuMs * 1000) / deliveries) : null;
       const emitCpuMs = broadcasts ? broadcasts.summary().emitCpuMs : reports.reduce((n, r) => n + r.broadcasts.emitCpuMs, 0);
       const emitCpuUsPerDelivery = deliveries ? round((emitCpuMs * 1000) / deliveries) : null;
       const frame = broadcasts ? broadcasts.frame : (reports.find((r) => r.frame !== null)?.frame ?? null);
-      const bare = BARE && frame && broadcastCount > 0 ? await measureBare(frame, broadcastCount / (serverWallMs / 1000), view.joined, loadCpus) : null;
+      // As many messages a second to as many viewers: one bare server sending to all of them.
+      const bare =
+        BARE && frame && deliveries > 0 && view.joined > 0
+          ? await measureBare(frame, deliveries / view.joined / (serverWallMs / 1000), view.joined, loadCpus)
+          : null;
       const bareCpuUsPerDelivery = bare?.usPerDelivery ?? null;
       const fanoutOverBare = serverCpuUsPerDelivery !== null && bareCpuUsPerDelivery ? round(serverCpuUsPerDelivery / bareCpuUsPerDelivery) : null;
       const fanoutMet = bare === null ? null : fanoutOverBare !== null && fanoutOverBare <= TARGET_FANOUT_OVER_BARE;
+      const deliveriesPerInstanceCoreS = windowCpuMs > 0 ? Math.round(deliveries / (windowCpuMs / 1000)) : null;
+      // Each instance's share weighted by its CPU: the adapter's part of all the instances' busy time.
+      const serverCpuByKind = workers.length ? pooledByKind(reports) : profile ? cpuByKind(profile) : null;
+      const adapterCpuShare = workers.length ? (serverCpuByKind?.adapter ?? null) : null;
       return {
         engine,
         bidders: BIDDERS,
         viewers: VIEWERS,
+        shows: SHOWS,
         users: USERS,
         bidMode: BID_MODE,
         viewerClient: VIEWER_CLIENT,
-        serverWorkers: SERVER_WORKERS,
+        instances: SERVER_INSTANCES,
         serverCpus: SERVER_CPUS,
         loadCpus,
         postgresPinned: unpinPostgres !== null,
@@ -1056,6 +1230,12 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
         /** The part of serverCpuUsPerDelivery spent inside the state broadcasts' synchronous emits: the fan-out without the bids. */
         emitCpuUsPerDelivery,
         emitOverBare: emitCpuUsPerDelivery !== null && bareCpuUsPerDelivery ? round(emitCpuUsPerDelivery / bareCpuUsPerDelivery) : null,
+        /** Messages delivered to viewers ÷ the CPU-seconds all the instances spent over the window: what one core delivers once the show is spread. */
+        deliveriesPerInstanceCoreS,
+        /** With several instances, the share of their busy CPU spent carrying messages between them (Redis's client, the adapter, the relay); null with one. */
+        adapterCpuShare,
+        /** Where the server's busy CPU went over the window (cpuByKind; the instances' pooled by their CPU). */
+        serverCpuByKind,
         /** The server's RSS growth from before the viewers joined to once they had, per 1,000 of them (one reading each: GC moves it). */
         rssMbPer1000Viewers,
         serverRssMb: { beforeViewers: rssBeforeViewersMb, withViewers: rssWithViewersMb },
@@ -1065,7 +1245,7 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
         ...(profileFile ? { profile: profileFile } : {}),
         bareServer: bare ?? (BARE ? 'not measured: no state was broadcast in the window' : 'BARE=0'),
         consistency: {
-          ...consistency,
+          ...consistencyShown,
           ok: consistency.ok && (bare === null || bare.received === bare.sent),
           /** Every message the bare server sent reached its viewer. */
           bareDelivered: bare === null ? null : bare.received === bare.sent,
@@ -1091,7 +1271,13 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
             ? {
                 cpuMs: reports.reduce((n, r) => n + r.cpuMs, 0),
                 shareOfOneCore: round(reports.reduce((n, r) => n + r.cpuMs / r.wallMs, 0)),
-                workers: reports.map((r) => ({ cpuMs: r.cpuMs, shareOfOneCore: round(r.cpuMs / r.wallMs), eventLoopDelayMs: r.loop })),
+                workers: reports.map((r) => ({
+                  cpuMs: r.cpuMs,
+                  shareOfOneCore: round(r.cpuMs / r.wallMs),
+                  eventLoopDelayMs: r.loop,
+                  byKind: r.byKind,
+                  messages: r.broadcasts.messages,
+                })),
                 primary: { cpuMs: serverCpuMs, shareOfOneCore: round(serverCpuMs / serverWallMs) },
               }
             : {
@@ -1161,7 +1347,24 @@ const FIGURES = {
   rssMbPer1000Viewers: (r: BidsRun) => r.rssMbPer1000Viewers,
   liveMbPer1000Viewers: (r: BidsRun) => r.liveMbPer1000Viewers,
   serverShareOfOneCore: (r: BidsRun) => r.processes.server.shareOfOneCore,
+  deliveriesPerInstanceCoreS: (r: BidsRun) => r.deliveriesPerInstanceCoreS,
+  adapterCpuShare: (r: BidsRun) => r.adapterCpuShare,
 } satisfies Record<string, (r: BidsRun) => number | null>;
+
+function medianByKind(shares: (Record<CodeKind, number> | null)[]): Record<CodeKind, number | null> | null {
+  const known = shares.filter((s): s is Record<CodeKind, number> => s !== null);
+  if (known.length === 0) return null;
+  const kinds = Object.keys(known[0] ?? {}) as CodeKind[];
+  return Object.fromEntries(
+    kinds.map((k) => [
+      k,
+      percentile(
+        known.map((s) => s[k]).sort((a, b) => a - b),
+        50,
+      ),
+    ]),
+  ) as Record<CodeKind, number | null>;
+}
 
 /**
  * RUNS > 1: one engine's runs as one, under a single run's field names, each figure the median of
@@ -1180,7 +1383,7 @@ function combineRuns(runs: BidsRun[]) {
     ]),
   ) as Record<keyof typeof FIGURES, number | null>;
   const [first] = runs as [BidsRun, ...BidsRun[]];
-  const target = TARGETS(VIEWERS);
+  const target = TARGETS(ROOM);
   const consistent = runs.every((r) => r.consistency.ok);
   const everyViewerFinal = runs.every((r) => r.everyViewerReceivedFinalState);
   const undelivered = runs.reduce((n, r) => n + r.diagnostics.undeliveredBids, 0);
@@ -1195,10 +1398,11 @@ function combineRuns(runs: BidsRun[]) {
     note: `each figure is the median of ${runs.length} runs, each from scratch, but rssMbPer1000Viewers, the first run's (its server process was fresh); each holds every run's value, detail the whole runs`,
     bidders: first.bidders,
     viewers: first.viewers,
+    shows: first.shows,
     users: first.users,
     bidMode: first.bidMode,
     viewerClient: first.viewerClient,
-    serverWorkers: first.serverWorkers,
+    instances: first.instances,
     serverCpus: first.serverCpus,
     loadCpus: first.loadCpus,
     postgresPinned: first.postgresPinned,
@@ -1215,6 +1419,10 @@ function combineRuns(runs: BidsRun[]) {
     fanoutOverBare: median.fanoutOverBare,
     emitCpuUsPerDelivery: median.emitCpuUsPerDelivery,
     emitOverBare: median.emitOverBare,
+    deliveriesPerInstanceCoreS: median.deliveriesPerInstanceCoreS,
+    adapterCpuShare: median.adapterCpuShare,
+    /** Each kind's median share over the runs. */
+    serverCpuByKind: medianByKind(runs.map((r) => r.serverCpuByKind)),
     // The first run's: its server is a fresh process. A later run's sockets reuse the memory the earlier runs freed
     // (the allocator keeps it), so their RSS hardly grows; `each` shows it. The live figure is the median.
     rssMbPer1000Viewers: first.rssMbPer1000Viewers,

@@ -198,11 +198,11 @@ describe('benches at a tiny size', () => {
   describe.concurrent('the lighter ones, a few at once', () => {
     for (const file of benches.filter((f) => !RUN_ALONE.has(f))) smokeTest(file);
 
-    // The bids bench's other server layout: node:cluster workers joined by Redis, on PostgreSQL.
-    const clusterMissing = !process.env.TEST_DATABASE_URL ? 'PostgreSQL (TEST_DATABASE_URL)' : !process.env.TEST_REDIS_URL ? 'Redis (TEST_REDIS_URL)' : null;
-    if (clusterMissing) console.log(`bench smoke: bids.ts with two server workers skipped: no ${clusterMissing}`);
-    it.skipIf(clusterMissing !== null)(
-      'bids.ts with two server workers completes and its consistency checks hold',
+    // The bids bench's several instances: node:cluster workers joined by Redis (the sharded adapter and the room relay), on PostgreSQL.
+    const instancesMissing = !process.env.TEST_DATABASE_URL ? 'PostgreSQL (TEST_DATABASE_URL)' : !process.env.TEST_REDIS_URL ? 'Redis (TEST_REDIS_URL)' : null;
+    if (instancesMissing) console.log(`bench smoke: bids.ts with two server instances skipped: no ${instancesMissing}`);
+    it.skipIf(instancesMissing !== null)(
+      'bids.ts with two server instances and two shows completes, each instance delivers to its share of the rooms, and its consistency checks hold',
       { timeout: 400_000 },
       async ({ expect }) => {
         const { code, stdout, stderr, hungAfterResult } = await runBench('bids.ts', {
@@ -210,21 +210,41 @@ describe('benches at a tiny size', () => {
           ENGINES: 'postgresql',
           DATABASE_URL: process.env.TEST_DATABASE_URL as string,
           REDIS_URL: process.env.TEST_REDIS_URL as string,
-          SERVER_WORKERS: '2',
+          SERVER_INSTANCES: '2',
+          // Two shows at once, so the per-show ladders, deliveries and checks run too.
+          SHOWS: '2',
           RUNS: '1',
           // Pinning would take the shared PostgreSQL, which the other suites use meanwhile, to one core.
           SERVER_CPUS: '',
         });
-        expect(hungAfterResult, 'printed its result but its server workers had not exited').toBe(false);
+        expect(hungAfterResult, 'printed its result but its server instances had not exited').toBe(false);
         expect(code, failureMessage(stderr)).toBe(0);
         const output = JSON.parse(stdout.slice(stdout.indexOf('{'))) as {
-          runs: { engine: string; consistency: { ok: boolean }; processes: { server: { workers?: unknown[] } } }[];
+          runs: {
+            engine: string;
+            instances: number;
+            shows: number;
+            deliveriesPerInstanceCoreS: number | null;
+            adapterCpuShare: number | null;
+            consistency: { ok: boolean };
+            serverCpuByKind: Record<string, number> | null;
+            processes: { server: { workers?: { messages: number; byKind: Record<string, number> | null }[] } };
+          }[];
         };
         expect(output.runs).toHaveLength(1);
         const [run] = output.runs;
-        expect(run?.engine).toBe('postgresql');
+        expect(run).toMatchObject({ engine: 'postgresql', instances: 2, shows: 2 });
         expect(run?.processes.server.workers).toHaveLength(2);
         expect(run?.consistency, JSON.stringify(run?.consistency)).toMatchObject({ ok: true });
+        // Three viewers dealt out in turn: both instances hold some, and each wrote to its own.
+        for (const worker of run?.processes.server.workers ?? []) expect(worker.messages).toBeGreaterThan(0);
+        expect(run?.deliveriesPerInstanceCoreS).toBeGreaterThan(0);
+        // Where the instances' CPU went: every kind a share, together the whole.
+        const shares = Object.values(run?.serverCpuByKind ?? {});
+        expect(shares).toHaveLength(6);
+        expect(shares.reduce((n, v) => n + v, 0)).toBeCloseTo(1, 1);
+        expect(run?.adapterCpuShare).toBeGreaterThan(0);
+        expect(run?.adapterCpuShare).toBeLessThan(1);
       },
     );
   });
