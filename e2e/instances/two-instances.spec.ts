@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,9 +35,11 @@ import { eventually, eventuallyMedia } from '../support/wait.js';
  * PostgreSQL and one Redis, behind HAProxy from Debian with the operator's configuration
  * (deploy/haproxy.cfg), with Janus for video, in the video suite's loopback-only namespace.
  * The seller's browser sticks to app1 and runs the show from the Live Hub; one buyer's browser
- * sticks to app1 and one to app2; a stream of bids from more buyers goes through the balancer to
- * both. Then app2 is killed (SIGKILL) mid-lot, and later both are restarted in turn (SIGTERM).
- * Each lot must close exactly once, on time, and every bid answered 201 must be in the database.
+ * sticks to app1 and one to app2; a stream of bids from more buyers, their pages on either
+ * instance, goes through the balancer to the one instance that takes that auction's bids. Then
+ * app2, holding a lot's bids, is killed (SIGKILL) mid-lot, and later both are restarted in turn
+ * (SIGTERM). Each lot must close exactly once, on time, and every bid answered 201 must be in the
+ * database.
  */
 
 const needs = [
@@ -121,9 +123,9 @@ if (needs.length > 0) {
     }
 
     /**
-     * Bids from `bidders` buyers through the balancer (no instance cookie: round robin), one
-     * increment above each other in send order, until `stop()`; paced so no buyer reaches the bid
-     * rate limit.
+     * Bids from `bidders` buyers through the balancer, their pages on app1 and app2 in turn (the
+     * instance cookie), one increment above each other in send order, until `stop()`; paced so no
+     * buyer reaches the bid rate limit.
      */
     function bidStream(auctionId: string, bidders: number[], opts: { startAt: number; increment: number }) {
       const tally: BidTally = { accepted: [], statuses: new Map(), networkErrors: [] };
@@ -135,7 +137,11 @@ if (needs.length > 0) {
           next += opts.increment;
           const res = await fetch(`${lb.url}/api/auctions/${auctionId}/bids`, {
             method: 'POST',
-            headers: { cookie: `${SESSION_COOKIE}=${buyerTokens[k]}`, origin: lb.url, 'content-type': 'application/json' },
+            headers: {
+              cookie: `${SESSION_COOKIE}=${buyerTokens[k]}; martillo_instance=app${1 + (k % 2)}`,
+              origin: lb.url,
+              'content-type': 'application/json',
+            },
             body: JSON.stringify({ amount }),
           }).catch((err: unknown) => {
             const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
@@ -161,6 +167,39 @@ if (needs.length > 0) {
           return tally;
         },
       };
+    }
+
+    /** The instances HAProxy handed the auction's bids to (its log), in the order they first took one; `since` skips earlier requests. */
+    function bidsTakenBy(auctionId: string, since = 0): string[] {
+      const bidPath = `/api/auctions/${auctionId}/bids`;
+      const servers = lb
+        .requests()
+        .slice(since)
+        .filter((r) => r.method === 'POST' && r.path === bidPath)
+        .map((r) => `${r.backend}/${r.server}`);
+      return [...new Set(servers)];
+    }
+
+    /**
+     * An auction id whose bids the balancer hands to `instance`: a bid on a fresh id (refused, no
+     * session) is sent until one lands there. The hash is HAProxy's own, so nothing here copies it.
+     */
+    async function auctionIdFor(instance: 'app1' | 'app2'): Promise<string> {
+      for (let tries = 0; tries < 40; tries++) {
+        const id = randomUUID();
+        const res = await fetch(`${lb.url}/api/auctions/${id}/bids`, {
+          method: 'POST',
+          headers: { origin: lb.url, 'content-type': 'application/json' },
+          body: '{}',
+        });
+        await res.arrayBuffer();
+        const taken = await (async () => {
+          for (let wait = 0; wait < 20 && bidsTakenBy(id).length === 0; wait++) await sleep(50);
+          return bidsTakenBy(id);
+        })();
+        if (taken.join() === `bids/${instance}`) return id;
+      }
+      throw new Error(`no auction id the balancer sends to ${instance} in 40 tries`);
     }
 
     async function lotRow(auctionId: string) {
@@ -260,7 +299,9 @@ if (needs.length > 0) {
       });
       sessionId = session.id;
       for (const name of ['Reloj Haste', 'Cámara Yashica', 'Radio Philco', 'Máquina Olivetti']) {
-        const auction = await buildAuction(database.db, { name, companyId: COMPANY, sellerId: seller.id, startingPrice: 500, status: 'pending' });
+        // The third lot's bids go to app2, the instance killed while it runs.
+        const id = name === 'Radio Philco' ? await auctionIdFor('app2') : randomUUID();
+        const auction = await buildAuction(database.db, { id, name, companyId: COMPANY, sellerId: seller.id, startingPrice: 500, status: 'pending' });
         await buildLot(database.db, { sessionId, auctionId: auction.id });
         lotAuctions.push(auction.id);
       }
@@ -366,7 +407,7 @@ if (needs.length > 0) {
       await visitor.context().close();
     });
 
-    it('a stream of bids through the balancer reaches both instances; every accepted bid is stored and the lot closes once', async () => {
+    it('a stream of bids from pages on both instances goes to the one instance that takes the lot’s bids; every accepted bid is stored and the lot closes once', async () => {
       const lot = lotAuctions[1] as string;
       await sellerPost(`/api/live-sessions/${sessionId}/next`);
       await eventually(() => viewer2.getByTestId('current-lot-name').innerText()).toBe('Cámara Yashica');
@@ -375,23 +416,32 @@ if (needs.length > 0) {
       const tally = await stream.stop();
       expect(tally.accepted.length).toBeGreaterThan(5);
       expect(tally.statuses.get('network') ?? 0).toBe(0);
+      // One instance took them all, in the order it received them; both instances' viewers follow the price below.
+      const takers = bidsTakenBy(lot);
+      expect(takers).toHaveLength(1);
+      expect(takers[0]).toMatch(/^bids\/app[12]$/);
       const late = await closedLate(lot);
-      console.log(`[instances] lot 2: ${tally.accepted.length} bids accepted, closed ${late} ms after its end`);
+      console.log(`[instances] lot 2: ${tally.accepted.length} bids accepted (all by ${takers[0]}), closed ${late} ms after its end`);
       expect(await closeAudits(database.db, lot)).toBe(1);
       await expectEveryAcceptedBidStored(lot, tally);
       const price = formatMoney((await lotRow(lot)).currentPrice as number);
       for (const viewer of [viewer1, viewer2]) await eventually(() => viewer.getByTestId('current-price').innerText()).toBe(price);
     });
 
-    it('app2 is killed mid-lot: app1 closes the lot on time, its buyers reconnect through the balancer, and no accepted bid is lost', async () => {
+    it('app2, which takes the lot’s bids, is killed mid-lot: its bids move to app1, app1 closes the lot on time, its buyers reconnect through the balancer, and no accepted bid is lost', async () => {
       const lot = lotAuctions[2] as string;
       await sellerPost(`/api/live-sessions/${sessionId}/next`);
       await eventually(() => viewer2.getByTestId('current-lot-name').innerText()).toBe('Radio Philco');
       const stream = bidStream(lot, [2, 3, 4, 5, 6, 7], { startAt: 500, increment: 20 });
       await sleep(4_000);
+      expect(bidsTakenBy(lot)).toEqual(['bids/app2']);
+      const killedAt = lb.requests().length;
       await app2.signal('SIGKILL');
       await sleep(4_000);
       const tally = await stream.stop();
+      // Once HAProxy saw app2 gone, the lot's bids went to app1 (the ones in flight at the kill had no answer; the pages send them again).
+      expect(bidsTakenBy(lot, killedAt)).toContain('bids/app1');
+      expect(tally.statuses.get(201) ?? 0).toBeGreaterThan(0);
       // The buyer whose page was on app2 is now on app1, and can bid there.
       await until(async () => (await servedBy('app2')) === 'app1', 'HAProxy sends app2 browsers to app1');
       const last = Math.max(...tally.accepted.map((a) => a.amount));

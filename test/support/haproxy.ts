@@ -21,6 +21,15 @@ export function haproxyMissingReason(): string | null {
   return found.error || found.status !== 0 ? `${HAPROXY_BINARY} is missing (apt-get install haproxy)` : null;
 }
 
+export interface LoggedRequest {
+  backend: string;
+  /** The server that answered, or `<NOSRV>`. */
+  server: string;
+  status: number;
+  method: string;
+  path: string;
+}
+
 export interface RunningHaproxy {
   /** http://127.0.0.1:<port>, the product's public address. */
   url: string;
@@ -28,6 +37,8 @@ export interface RunningHaproxy {
   logTail(): string;
   /** HAProxy's log lines for requests that did not end normally (cut, 5xx), and servers going DOWN or UP. */
   unusual(): string[];
+  /** Every request HAProxy logged so far (the latest 100,000): which backend and server took it. */
+  requests(): LoggedRequest[];
   stop(): Promise<void>;
 }
 
@@ -46,12 +57,17 @@ export async function startHaproxy(instances: { app1: number; app2: number }, po
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const unusual: string[] = [];
+  const requests: LoggedRequest[] = [];
   let partial = '';
   const keep = (d: unknown) => {
     output = (output + String(d)).slice(-20_000);
     const lines = (partial + String(d)).split('\n');
     partial = lines.pop() ?? '';
-    for (const line of lines) if (isUnusual(line)) unusual.push(line);
+    for (const line of lines) {
+      if (isUnusual(line)) unusual.push(line);
+      const request = loggedRequest(line);
+      if (request && requests.push(request) > 100_000) requests.shift();
+    }
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
@@ -67,7 +83,7 @@ export async function startHaproxy(instances: { app1: number; app2: number }, po
         () => false,
       )
     )
-      return { url, port: bindPort, logTail: () => output, unusual: () => [...unusual], stop };
+      return { url, port: bindPort, logTail: () => output, unusual: () => [...unusual], requests: () => [...requests], stop };
     await sleep(100);
   }
   await stop();
@@ -76,6 +92,16 @@ export async function startHaproxy(instances: { app1: number; app2: number }, po
 
 /** In deploy/haproxy.cfg's httplog format: `... Tq/Tw/Tc/Tr/Ta status bytes - - TERM ...`. */
 const REQUEST_LINE = /\s(-?\d+)\s+\d+\s+\S+\s+\S+\s+([A-Za-z-]{4})\s/;
+
+/** `... frontend backend/server Tq/Tw/Tc/Tr/Ta status ... "METHOD /path HTTP/1.1"`. */
+const ROUTED_LINE = /\s(\S+)\/(\S+)\s+-?\d+\/-?\d+\/-?\d+\/-?\d+\/-?\d+\s+(-?\d+)\s.*"([A-Z]+) ([^ ?"]+)/;
+
+function loggedRequest(line: string): LoggedRequest | null {
+  const m = ROUTED_LINE.exec(line);
+  if (!m) return null;
+  const [, backend, server, status, method, pathname] = m;
+  return { backend: backend as string, server: server as string, status: Number(status), method: method as string, path: pathname as string };
+}
 
 function isUnusual(line: string): boolean {
   if (/ is (DOWN|UP)\b/.test(line)) return true;
