@@ -17,9 +17,11 @@
  *   BIDDERS=50 VIEWERS=1000 DURATION=10 npm run bench:bids
  *
  * With SERVER_INSTANCES=N (N > 1) the server runs instead as N instances: `node:cluster` workers of
- * this process sharing one port (the viewers and the bidders' connections dealt out among them in
- * turn), joined by Redis (REDIS_URL: the sharded adapter and the room relay) as production's
- * instances are, on PostgreSQL only. `deliveriesPerInstanceCoreS` is the messages delivered to
+ * this process, each on its own port, joined by Redis (REDIS_URL: the sharded adapter and the room
+ * relay) as production's instances are, on PostgreSQL only. Routed as deploy/haproxy.cfg routes
+ * them: the viewers of each show are dealt out among the instances in turn, and every bid on one
+ * auction goes to one instance (show s's to instance s mod N, where HAProxy hashes the auction's
+ * id: over many shows, the same even spread). `deliveriesPerInstanceCoreS` is the messages delivered to
  * viewers ÷ the CPU-seconds the instances spent over the window, so N = 1, 2, 3 compare how much
  * of a core each delivery costs once the show is spread; `adapterCpuShare` is the share of the
  * instances' busy CPU spent in Redis's clients, the adapter and the relay (from a CPU profile of
@@ -155,7 +157,8 @@ interface Accepted {
 
 interface BiddersStart {
   type: 'start';
-  base: string;
+  /** One per show: the instance that takes that show's bids. */
+  bidBases: string[];
   /** One per show; loop j bids on auctionIds[j mod shows]. */
   auctionIds: string[];
   cookies: string[];
@@ -187,7 +190,8 @@ type ViewerClient = 'socket.io' | 'raw';
 interface ViewersStart {
   type: 'start';
   client: ViewerClient;
-  base: string;
+  /** One per instance: viewer i of a show joins the show's room on bases[i mod N] (counting that show's viewers only). */
+  bases: string[];
   /** One per show; viewer i watches auctionIds[i mod shows]. */
   auctionIds: string[];
   viewers: number;
@@ -224,16 +228,17 @@ interface ViewersResult {
 
 async function runBidders(): Promise<void> {
   const start = await onceMessage<BiddersStart>(process, 'start');
+  // Keep-alive connections per instance (an agent pools by host and port).
   const agent = new http.Agent({ keepAlive: true, maxSockets: start.bidders });
-  const url = new URL(start.base);
+  const urls = start.bidBases.map((base) => new URL(base));
   const bidPath = (show: number) => `/api/auctions/${start.auctionIds[show]}/bids`;
   const post = (show: number, cookie: string, body: string) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request(
         {
           agent,
-          host: url.hostname,
-          port: url.port,
+          host: urls[show]?.hostname,
+          port: urls[show]?.port,
           method: 'POST',
           path: bidPath(show),
           headers: { cookie: `${SESSION_COOKIE}=${cookie}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
@@ -263,7 +268,7 @@ async function runBidders(): Promise<void> {
 
   // Each show's auction as the public page loads it, before the first bid.
   const initials = await Promise.all(
-    start.auctionIds.map(async (_, show) => ((await (await fetch(`${start.base}${bidPath(show)}?limit=1`)).json()) as BidHistory).state),
+    start.auctionIds.map(async (_, show) => ((await (await fetch(`${start.bidBases[show]}${bidPath(show)}?limit=1`)).json()) as BidHistory).state),
   );
   const delay = monitorEventLoopDelay({ resolution: 10 });
   const t0 = performance.now();
@@ -381,6 +386,7 @@ async function runViewers(): Promise<void> {
   let connectErrors = 0;
   const showOf = (i: number) => i % start.auctionIds.length;
   const auctionOf = (i: number) => start.auctionIds[showOf(i)] as string;
+  const baseOf = (i: number) => start.bases[Math.floor(i / start.auctionIds.length) % start.bases.length] as string;
   const connectStarted = performance.now();
   const arrived = (i: number, version: number) => {
     const at = Date.now();
@@ -392,7 +398,7 @@ async function runViewers(): Promise<void> {
   /** socket.io-client, as the web app connects. */
   const joinWithClient = (i: number) =>
     new Promise<void>((resolve) => {
-      const socket = io(start.base, { path: '/socket.io', transports: ['websocket'], reconnection: false, forceNew: true });
+      const socket = io(baseOf(i), { path: '/socket.io', transports: ['websocket'], reconnection: false, forceNew: true });
       closers[i] = () => socket.disconnect();
       socket.on(AUCTION_STATE_EVENT, (event: AuctionStateEvent) => arrived(i, event.state.version));
       socket.once('connect_error', () => {
@@ -414,7 +420,7 @@ async function runViewers(): Promise<void> {
    */
   const joinRaw = (i: number) =>
     new Promise<void>((resolve) => {
-      const url = new URL(start.base);
+      const url = new URL(baseOf(i));
       const ws = new WebSocket(`ws://${url.host}/socket.io/?EIO=4&transport=websocket`);
       closers[i] = () => ws.close();
       const prefix = `42["${AUCTION_STATE_EVENT}",`;
@@ -987,7 +993,8 @@ async function runServerWorker(): Promise<void> {
   );
   const { app, ctx } = await buildApp({ config, database, logger: false, jobs: 'all' });
   const broadcasts = watchBroadcasts(ctx.realtime);
-  await app.listen({ port: Number(process.env.BENCH_PORT), host: '127.0.0.1' });
+  // Its own port, listened on here rather than through the primary: the bench routes to each instance as HAProxy would.
+  await app.listen({ port: Number(process.env.BENCH_PORT), host: '127.0.0.1', exclusive: true });
   let cpuBefore = process.cpuUsage();
   let from = performance.now();
   const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -1026,10 +1033,11 @@ async function runServerWorker(): Promise<void> {
   process.send?.({ type: 'listening' });
 }
 
-async function startWorkers(databaseUrl: string, dataDir: string): Promise<{ base: string; workers: Worker[] }> {
-  const port = await freePort();
+async function startWorkers(databaseUrl: string, dataDir: string): Promise<{ bases: string[]; workers: Worker[] }> {
+  const ports: number[] = [];
+  for (let i = 0; i < SERVER_INSTANCES; i++) ports.push(await freePort());
   cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), execArgv: tsxExecArgv(), serialization: 'advanced' });
-  const workers = Array.from({ length: SERVER_INSTANCES }, () =>
+  const workers = ports.map((port) =>
     cluster.fork({ [ROLE_ENV]: 'server', BENCH_DATABASE_URL: databaseUrl, BENCH_DATA_DIR: dataDir, BENCH_PORT: String(port) }),
   );
   await Promise.all(
@@ -1041,7 +1049,7 @@ async function startWorkers(databaseUrl: string, dataDir: string): Promise<{ bas
         }),
     ),
   );
-  return { base: `http://127.0.0.1:${port}`, workers };
+  return { bases: ports.map((port) => `http://127.0.0.1:${port}`), workers };
 }
 
 async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
@@ -1057,10 +1065,10 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
     let app: Awaited<ReturnType<typeof buildApp>>['app'] | null = null;
     let broadcasts: ReturnType<typeof watchBroadcasts> | null = null;
     let workers: Worker[] = [];
-    let base: string;
+    let bases: string[];
     if (SERVER_INSTANCES > 1) {
       if (!databaseUrl || !process.env.REDIS_URL) throw new Error('SERVER_INSTANCES > 1 needs PostgreSQL (ENGINES=postgresql, DATABASE_URL) and REDIS_URL');
-      ({ base, workers } = await startWorkers(databaseUrl, dataDir));
+      ({ bases, workers } = await startWorkers(databaseUrl, dataDir));
     } else {
       const config = loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent', DATA_DIR: dataDir, PORT: '0', SESSION_SECRET }, { persistSecret: false });
       const built = await buildApp({ config, database, logger: false, jobs: 'all' });
@@ -1068,7 +1076,7 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       broadcasts = watchBroadcasts(built.ctx.realtime);
       await app.listen({ port: 0, host: '127.0.0.1' });
       const address = app.server.address();
-      base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      bases = [`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`];
     }
     // SERVER_CPUS: the server on its cores (this process, and every worker), the rest of the machine for the load and PostgreSQL.
     const loadCpus = SERVER_CPUS ? otherCpus(SERVER_CPUS) : null;
@@ -1104,7 +1112,7 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       children.push(viewers);
       if (loadCpus && viewers.pid) pinProcess(viewers.pid, loadCpus);
       const ready = onceMessage<{ joined: number }>(viewers, 'ready');
-      viewers.send({ type: 'start', client: VIEWER_CLIENT, base, auctionIds: seeded.auctionIds, viewers: VIEWERS } satisfies ViewersStart);
+      viewers.send({ type: 'start', client: VIEWER_CLIENT, bases, auctionIds: seeded.auctionIds, viewers: VIEWERS } satisfies ViewersStart);
       const { joined } = await ready;
       const { rss: rssWithViewersMb, live: liveWithViewersMb } = await memory();
       const liveMbPer1000Viewers =
@@ -1118,7 +1126,8 @@ async function runOn(engine: 'pglite' | 'postgresql', databaseUrl?: string) {
       const done = onceMessage<BiddersResult>(bidders, 'result');
       bidders.send({
         type: 'start',
-        base,
+        // As deploy/haproxy.cfg's `bids` backend: every bid on one auction to one instance.
+        bidBases: seeded.auctionIds.map((_, show) => bases[show % bases.length] as string),
         auctionIds: seeded.auctionIds,
         cookies: seeded.cookies,
         bidders: BIDDERS,
