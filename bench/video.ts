@@ -41,6 +41,13 @@
  * child and the server in % of one core, each round and the median. Every recorded window's file
  * must grow and probe as VP8 + Opus of the window's length. Target: the recorder under 5 % of a core.
  *
+ * The edges (PROVIDERS=janus-edges): Janus as origin and EDGES (2) edge Janus with the Streaming
+ * plugin, the server with JANUS_EDGES; the seller publishes to the origin as with `janus`, and each
+ * synthetic viewer asks the server for its own grant (which picks the least-loaded edge) and
+ * watches the show's mountpoint there. Besides the crowd's figures: per edge, its viewers, its
+ * Janus's CPU and `viewersPerEdgeCore` (its viewers ÷ its share of a core), their median, and the
+ * first keyframe through each edge (the origin's CPU is the server's tree).
+ *
  * The flood mode (bench/video-flood.ts) runs after: hostile sockets from one address against one
  * show's video while a real viewer of another show joins, and the SFU's memory before and after.
  *
@@ -49,8 +56,9 @@
  *   RECORDING=both PROVIDERS=embedded MODES=crowd npm run bench:video
  *   MODES=record RECORD_WINDOW_S=30 npm run bench:video
  *   MODES=flood FLOOD_SOCKETS=300 npm run bench:video
+ *   PROVIDERS=janus-edges EDGES=2 MODES=crowd npm run bench:video
  *
- * Knobs: MODES (crowd,flood; or record), PROVIDERS (embedded,janus), VIEWERS (300), GAP_MS between
+ * Knobs: MODES (crowd,flood; or record), PROVIDERS (embedded,janus; or janus-edges), EDGES (2), VIEWERS (300), GAP_MS between
  * two joins (50), WINDOW_S measured seconds (15), BASELINE_S seconds measured before the viewers
  * join (5), BROWSER_VIEWERS (2), G2G_S seconds of glass-to-glass reading before the crowd joins
  * (10), RECORDING (off), PAIRS (1, with RECORDING=both), CHROMIUM_PATH (/usr/bin/chromium); record: RECORD_WINDOW_S (30),
@@ -61,11 +69,13 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import Janode, { type JanodeConnection } from 'janode';
+import StreamingPlugin from 'janode/plugins/streaming';
 import VideoRoomPlugin, { type VideoRoomHandle } from 'janode/plugins/videoroom';
 import ndc, { type PeerConnection, type Track } from 'node-datachannel';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -94,7 +104,7 @@ import { makeSyntheticMedia } from '../test/support/synthetic-media.js';
 import { exited, forkRole, median, onceMessage, percentile, round, sendToParent, sleep } from './support.js';
 import { runFlood, runFloodLoad } from './video-flood.js';
 
-type Provider = 'embedded' | 'janus';
+type Provider = 'embedded' | 'janus' | 'janus-edges';
 const MODES = (process.env.MODES ?? 'crowd,flood').split(',').map((m) => m.trim());
 const FLOOD = {
   sockets: Number(process.env.FLOOD_SOCKETS ?? 300),
@@ -104,6 +114,10 @@ const FLOOD = {
 };
 const PROVIDERS = (process.env.PROVIDERS ?? 'embedded,janus').split(',').map((p) => p.trim()) as Provider[];
 const VIEWERS = Number(process.env.VIEWERS ?? 300);
+/** janus-edges: how many edge Janus the viewers are spread over. */
+const EDGES = Number(process.env.EDGES ?? 2);
+/** janus-edges: viewers per source address asking for their grant (the route allows 30 a minute per address). */
+const GRANTS_PER_ADDRESS = 20;
 const GAP_MS = Number(process.env.GAP_MS ?? 50);
 const WINDOW_S = Number(process.env.WINDOW_S ?? 15);
 const BASELINE_S = Number(process.env.BASELINE_S ?? 5);
@@ -234,6 +248,11 @@ interface LoadStart {
   gapMs: number;
   /** Janus only: the subscriber grant (url, room), asked once by the parent. */
   janus: { url: string; room: number } | null;
+}
+interface LoadAssigned {
+  type: 'assigned';
+  /** janus-edges: each viewer's edge (its place in JANUS_EDGES), null when its grant failed. */
+  edges: (number | null)[];
 }
 interface LoadJoined {
   type: 'joined';
@@ -452,6 +471,57 @@ async function joinJanus(connection: JanodeConnection, room: number, feed: numbe
   };
 }
 
+/**
+ * A viewer through an edge, as the live page does it (src/web/video/janus.ts): its own grant from
+ * the server (which picks the edge), then the Streaming plugin's `watch` on the edge, answered
+ * with `start`. Grants are asked from GRANTS_PER_ADDRESS viewers per loopback address, as phones
+ * behind different addresses would: the route allows 30 a minute per address.
+ */
+async function joinEdge(
+  start: LoadStart,
+  i: number,
+  st: ViewerStats,
+  connections: Map<string, Promise<JanodeConnection>>,
+  assigned: (number | null)[],
+): Promise<Joined> {
+  st.t0 = performance.now();
+  const localAddress = `127.1.${Math.floor(i / GRANTS_PER_ADDRESS) % 250}.${1 + Math.floor(i / GRANTS_PER_ADDRESS / 250)}`;
+  const grant = await new Promise<VideoGrant>((resolve, reject) => {
+    const req = http.get(`${start.base}/api/live-sessions/${start.sessionId}/video?role=subscriber`, { localAddress }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        if (res.statusCode !== 200) reject(new Error(`grant from ${localAddress}: ${res.statusCode} ${text.slice(0, 200)}`));
+        else resolve(JSON.parse(text) as VideoGrant);
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+  if (grant.provider !== 'janus' || !grant.stream) throw new Error(`the grant names no edge: ${JSON.stringify(grant)}`);
+  assigned[i] = grant.stream.edge;
+  let connecting = connections.get(grant.url);
+  if (!connecting) {
+    connecting = Janode.connect({ address: { url: grant.url } });
+    connections.set(grant.url, connecting);
+  }
+  const session = await (await connecting).create();
+  const handle = await session.attach(StreamingPlugin);
+  const watched = (await handle.message({ request: 'watch', id: grant.stream.id })) as { jsep?: { sdp: string } };
+  if (!watched.jsep) throw new Error('the edge sent no offer');
+  const { pc, sdp, keep } = await answerOffer(`e${i}`, offerAsDtlsClient(watched.jsep.sdp), false, st);
+  await handle.message({ request: 'start' }, { type: 'answer', sdp });
+  return {
+    close: async () => {
+      keep.length = 0;
+      pc.close();
+      await handle.detach().catch(() => {});
+      await session.destroy().catch(() => {});
+    },
+  };
+}
+
 /** The newest publishing feed of a room (the seller's page puts its join time in `display`). */
 async function sellerFeed(connection: JanodeConnection, room: number): Promise<number> {
   const session = await connection.create();
@@ -483,6 +553,9 @@ async function runLoad(): Promise<void> {
     connection = await Janode.connect({ address: { url: start.janus.url } });
     feed = await sellerFeed(connection, start.janus.room);
   }
+  if (start.provider === 'janus-edges') Janode.Logger.setLevel('none');
+  const edgeConnections = new Map<string, Promise<JanodeConnection>>();
+  const assigned: (number | null)[] = Array.from({ length: start.viewers }, () => null);
   const began = performance.now();
   const pending: Promise<void>[] = [];
   for (let i = 0; i < start.viewers; i++) {
@@ -490,7 +563,11 @@ async function runLoad(): Promise<void> {
     stats.push(st);
     // Joins overlap as a crowd's do: the next one starts after GAP_MS whether or not this one is done.
     const join =
-      start.provider === 'janus' ? joinJanus(connection as JanodeConnection, start.janus?.room ?? 0, feed, i, st) : joinEmbedded(start, i, st, counters);
+      start.provider === 'janus'
+        ? joinJanus(connection as JanodeConnection, start.janus?.room ?? 0, feed, i, st)
+        : start.provider === 'janus-edges'
+          ? joinEdge(start, i, st, edgeConnections, assigned)
+          : joinEmbedded(start, i, st, counters);
     pending.push(
       join.then(
         (j) => {
@@ -520,6 +597,7 @@ async function runLoad(): Promise<void> {
     lastError,
   };
   await sendToParent(result);
+  if (start.provider === 'janus-edges') await sendToParent({ type: 'assigned', edges: assigned } satisfies LoadAssigned);
 
   for (;;) {
     const message = await Promise.race([onceMessage<{ type: 'snapshot' }>(process, 'snapshot'), onceMessage<{ type: 'stop' }>(process, 'stop')]);
@@ -532,6 +610,7 @@ async function runLoad(): Promise<void> {
     for (const s of stats) states[s.state] = (states[s.state] ?? 0) + 1;
     await Promise.all(joined.map((j) => j.close().catch(() => {})));
     await connection?.close().catch(() => {});
+    for (const c of edgeConnections.values()) await (await c.catch(() => null))?.close().catch(() => {});
     const done: LoadDone = { type: 'done', states };
     await sendToParent(done);
     ndc.cleanup();
@@ -1007,18 +1086,25 @@ interface Percentiles {
 async function runProvider(provider: Provider, browser: Browser, recording: boolean) {
   log(`${provider}: starting${recording ? ', recording the show' : ''}`);
   let janus: RunningJanus | null = null;
+  /** janus-edges: the edges, EDGES of them (`janus` is then the origin). */
+  const edges: RunningJanus[] = [];
   let server: Server | null = null;
   let load: ChildProcess | null = null;
   const pages: Page[] = [];
   /** The pages' errors, printed when the run fails. */
   const pageErrors: string[] = [];
   try {
-    if (provider === 'janus') janus = await startJanus({ netns: true });
-    const janusPid = janus ? processTree(process.pid).find((pid) => procStat(pid)?.comm === 'janus') : undefined;
+    if (provider !== 'embedded') janus = await startJanus({ netns: true });
+    if (provider === 'janus-edges') for (let e = 0; e < EDGES; e++) edges.push(await startJanus({ netns: true, plugins: ['streaming'] }));
+    const janusPid = janus ? (janus.pid() ?? undefined) : undefined;
     if (janus && !janusPid) throw new Error('Janus runs but its process was not found under the bench');
+    const edgePids = edges.map((e) => e.pid() ?? 0);
     // The synthetic viewers all come from 127.0.0.1: the crowd lifts the per-address cap (VIEWERS_PER_ADDRESS,
     // 20 by default) that the flood mode measures against, so every one of them may join.
-    server = await startServer(provider, janus?.url ?? null, { VIEWERS_PER_ADDRESS: String(VIEWERS + BROWSER_VIEWERS + 10) });
+    server = await startServer(provider === 'janus-edges' ? 'janus' : provider, janus?.url ?? null, {
+      VIEWERS_PER_ADDRESS: String(VIEWERS + BROWSER_VIEWERS + 10),
+      ...(edges.length ? { JANUS_EDGES: edges.map((e) => e.url).join(',') } : {}),
+    });
     const { base } = server;
 
     // The seller: the admin of ADMIN_EMAILS, signed in through the development form, creates the session over the API.
@@ -1098,6 +1184,7 @@ async function runProvider(provider: Provider, browser: Browser, recording: bool
       recorder: recorder ? [recorder.pid] : [],
       server: [server?.pid ?? 0, ...(janusPid ? [janusPid] : [])],
       load: load?.pid ? [load.pid] : [],
+      ...Object.fromEntries(edgePids.map((pid, e) => [`edge${e}`, [pid]])),
       // The bench's own process holds Chromium (and nothing else once the others are claimed).
       benchAndBrowser: [process.pid],
     });
@@ -1120,7 +1207,9 @@ async function runProvider(provider: Provider, browser: Browser, recording: bool
     const start: LoadStart = { type: 'start', provider, base, sessionId: session.id, viewers: VIEWERS, gapMs: GAP_MS, janus: grant };
     loadChild.send(start);
     log(`${provider}: ${VIEWERS} synthetic viewers joining, ${GAP_MS} ms apart`);
+    const assignedNext = provider === 'janus-edges' ? onceMessage<LoadAssigned>(loadChild, 'assigned') : null;
     const joined = await onceMessage<LoadJoined>(loadChild, 'joined');
+    const assigned = (await assignedNext)?.edges ?? null;
     log(`${provider}: joined in ${joined.joinSeconds} s (${joined.failures} failed); measuring ${WINDOW_S} s`);
 
     const snapshot = async () => {
@@ -1169,6 +1258,24 @@ async function runProvider(provider: Provider, browser: Browser, recording: bool
       count: keyframes.length,
     };
     const glassToGlassMs: Percentiles = { p50: percentile(sortedG2g, 50), p95: percentile(sortedG2g, 95), max: percentile(sortedG2g, 100), count: g2g.length };
+    // janus-edges: each edge's viewers and CPU, and how many viewers one of its cores would hold at this rate.
+    const edgeFigures = edges.map((_, e) => {
+      const viewers = assigned?.filter((a) => a === e).length ?? 0;
+      const cpuPct = cpu[`edge${e}Pct`] ?? 0;
+      const keyframesHere = joined.keyframeMs.filter((k, i): k is number => k !== null && assigned?.[i] === e).sort((a, b) => a - b);
+      return {
+        edge: e,
+        viewers,
+        cpuPct,
+        viewersPerEdgeCore: cpuPct > 0 ? round((viewers * 100) / cpuPct, 0) : null,
+        firstKeyframeMs: {
+          p50: percentile(keyframesHere, 50),
+          p99: percentile(keyframesHere, 99),
+          max: percentile(keyframesHere, 100),
+          count: keyframesHere.length,
+        },
+      };
+    });
     const keyframeOk = (firstKeyframeMs.p99 ?? Number.POSITIVE_INFINITY) < TARGET_KEYFRAME_P99_MS;
     const g2gOk = (glassToGlassMs.p95 ?? Number.POSITIVE_INFINITY) < TARGET_G2G_P95_MS;
     const rateOk = fullRate === VIEWERS && serverPct < TARGET_SERVER_CPU_PCT;
@@ -1186,10 +1293,13 @@ async function runProvider(provider: Provider, browser: Browser, recording: bool
       browserViewersReadTheClock: g2g.length > 0,
       /** With recording on: the recorder's file grew over the run, written by the one ffmpeg. */
       recorded: recorded ? recorded.grewBytes > 0 && recorded.sameRecorder : null,
+      /** janus-edges: every viewer was sent to an edge, and the server used every edge (the least loaded takes the next viewer). */
+      everyEdgeTookViewers: provider === 'janus-edges' ? edgeFigures.every((e) => e.viewers > 0) : null,
       ok: false,
     };
     consistency.ok =
       consistency.joined === VIEWERS &&
+      consistency.everyEdgeTookViewers !== false &&
       consistency.everyViewerGotAKeyframe &&
       consistency.bytesFlowedToEveryViewer &&
       consistency.sellerSent &&
@@ -1222,6 +1332,14 @@ async function runProvider(provider: Provider, browser: Browser, recording: bool
       firstKeyframeMs,
       connectedMs,
       glassToGlassMs: { ...glassToGlassMs, unreadableFrames: g2gBad },
+      ...(provider === 'janus-edges'
+        ? {
+            /** Per edge: the viewers the server sent there, its Janus's CPU (% of one core) and viewers per edge-core; the origin's CPU is in cpu.window.serverPct. */
+            edges: edgeFigures,
+            viewersPerEdgeCore: median(edgeFigures.flatMap((e) => (e.viewersPerEdgeCore === null ? [] : [e.viewersPerEdgeCore]))),
+            edgesSpread: edgeFigures.map((e) => e.viewers),
+          }
+        : {}),
       cpu: {
         note: "% of one core; server = the server process tree (with the SFU child, or the Janus process), without the recorder; recorder = the recorder's ffmpeg (0 without recording); load = the synthetic viewers; benchAndBrowser = this process and Chromium (the seller's page; the browser viewers left after phase 1)",
         baseline,
@@ -1253,6 +1371,7 @@ async function runProvider(provider: Provider, browser: Browser, recording: bool
         .catch(() => {});
     await server?.stop();
     await janus?.stop();
+    for (const edge of edges) await edge.stop();
   }
 }
 
@@ -1360,7 +1479,8 @@ async function main(): Promise<void> {
     throw new Error('RECORD_WINDOW_S must be > 0, RECORD_ROUNDS a whole number of at least 1, RECORD_SIZE as 1280x720');
   if ((MODES.includes('record') || (crowd && RECORDING !== 'off')) && !(await findFfmpeg())) throw new Error('recording needs ffmpeg (apt-get install ffmpeg)');
   for (const provider of PROVIDERS) {
-    if (provider !== 'embedded' && provider !== 'janus') throw new Error(`PROVIDERS: unknown provider '${provider}' (embedded, janus)`);
+    if (provider !== 'embedded' && provider !== 'janus' && provider !== 'janus-edges')
+      throw new Error(`PROVIDERS: unknown provider '${provider}' (embedded, janus, janus-edges)`);
   }
   if (!(FLOOD.sockets >= 1 && Number.isInteger(FLOOD.sockets) && FLOOD.seconds > 0 && FLOOD.settleSeconds >= 0))
     throw new Error('FLOOD_SOCKETS must be a whole number of at least 1, FLOOD_S > 0, FLOOD_SETTLE_S ≥ 0');
@@ -1371,6 +1491,11 @@ async function main(): Promise<void> {
   if (crowd && PROVIDERS.includes('janus')) {
     const missing = janusMissingReason();
     if (missing) throw new Error(`PROVIDERS includes janus, but ${missing}`);
+  }
+  if (crowd && PROVIDERS.includes('janus-edges')) {
+    const missing = janusMissingReason(['videoroom', 'streaming']);
+    if (missing) throw new Error(`PROVIDERS includes janus-edges, but ${missing}`);
+    if (!(EDGES >= 1 && Number.isInteger(EDGES))) throw new Error('EDGES must be a whole number of at least 1');
   }
   if (crowd && !existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (CHROMIUM_PATH)`);
 

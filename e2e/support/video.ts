@@ -191,6 +191,18 @@ export async function inboundBytes(page: Page, kind: 'audio' | 'video'): Promise
   }, kind);
 }
 
+/**
+ * Over 2 s (after a settling second, for whatever arrived while the subscription was set up), the
+ * page receives sound and no video bytes at all: *Ahorro de datos* at work (needs recordPeerConnectionsScript).
+ */
+export async function receivesSoundOnly(page: Page): Promise<{ video: boolean; audio: boolean }> {
+  await page.waitForTimeout(1000);
+  const videoBefore = await inboundBytes(page, 'video');
+  const audioBefore = await inboundBytes(page, 'audio');
+  await page.waitForTimeout(2000);
+  return { video: (await inboundBytes(page, 'video')) > videoBefore, audio: (await inboundBytes(page, 'audio')) > audioBefore };
+}
+
 /** The degradationPreference of each video sender on the page's open peer connections ('default' when unset). */
 export async function videoSenderPreferences(page: Page): Promise<string[]> {
   return page.evaluate(() => {

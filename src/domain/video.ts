@@ -43,8 +43,30 @@ export type VideoGrant =
       room: number;
       /** Publishers only: the room's `allowed` token, required to join as a publisher. */
       token?: string;
+      /**
+       * Viewers, when the show goes out through Janus edges (JANUS_EDGES): watch this Streaming
+       * mountpoint on the edge at `url`, fed by the origin's RTP forwarders, instead of the
+       * origin's room. `edge` is the edge's place in JANUS_EDGES. Absent without edges.
+       */
+      stream?: { id: number; edge: number };
     }
   | { provider: 'agora'; role: VideoRole; channel: string };
+
+/**
+ * The newest publishing feed of a Janus VideoRoom's `listparticipants` answer, or null: a seller's
+ * page joins with its join time as `display`, so when a reconnect overlaps the old feed for a
+ * moment, viewers (and the edges' forwarders) take the new one.
+ */
+export function newestPublisher(participants: unknown): number | null {
+  if (!Array.isArray(participants)) return null;
+  let best: { id: number; at: number } | null = null;
+  for (const p of participants as { id?: unknown; display?: unknown; publisher?: unknown }[]) {
+    if (p?.publisher !== true || typeof p.id !== 'number') continue;
+    const at = Number(p.display) || 0;
+    if (!best || at > best.at) best = { id: p.id, at };
+  }
+  return best?.id ?? null;
+}
 
 /** SPEC §7: GET /api/agora-config. */
 export interface AgoraConfigAnswer {

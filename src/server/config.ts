@@ -135,6 +135,26 @@ const ZEnv = z.object({
   /** Janus VideoRoom's `admin_key`, when its configuration sets one (rooms are created with it). */
   JANUS_ADMIN_KEY: z.string().min(1).optional(),
   /**
+   * Edge Janus instances for viewers (their Streaming plugin), as this server reaches them: the
+   * origin (JANUS_URL) forwards each show's RTP to the same hosts. Comma-separated.
+   */
+  JANUS_EDGES: z
+    .string()
+    .transform((v, ctx) => parseWebSocketList(v, ctx))
+    .optional(),
+  /** The same edges as browsers reach them, in the same order (default: JANUS_EDGES). */
+  JANUS_EDGES_PUBLIC_URLS: z
+    .string()
+    .transform((v, ctx) => parseWebSocketList(v, ctx))
+    .optional(),
+  /** Viewers one edge takes before the next is used even when it is busier (its room). */
+  JANUS_EDGE_MAX_VIEWERS: z.coerce
+    .number({ error: 'a whole number of viewers' })
+    .int()
+    .min(1)
+    .max(1_000_000, { error: 'a whole number of viewers between 1 and 1000000' })
+    .default(1000),
+  /**
    * Where Janus writes each room's recording (its `rec_dir`), read at the same path by this server:
    * Janus on this machine, or a folder both mount. DATA_DIR/recordings/janus by default.
    */
@@ -447,7 +467,15 @@ export interface VideoConfig {
   iceServers: IceServer[];
   embedded: { publicIp: string | null; bindAddress: string | null; portRange: [number, number] | null };
   /** Set when provider is janus. */
-  janus: { url: string; publicUrl: string; adminKey: string | null } | null;
+  janus: {
+    url: string;
+    publicUrl: string;
+    adminKey: string | null;
+    /** JANUS_EDGES with their public addresses: viewers watch through them; none, viewers watch the origin. */
+    edges: { url: string; publicUrl: string }[];
+    /** JANUS_EDGE_MAX_VIEWERS. */
+    edgeMaxViewers: number;
+  } | null;
   /** Set when provider is agora and both keys are; otherwise the Hub says broadcasting is disabled. */
   agora: { appId: string; appCertificate: string } | null;
 }
@@ -460,6 +488,27 @@ export interface ViewerLimits {
   sfuMax: number;
   /** VIDEO_CONNECT_TIMEOUT_SECONDS: a slot whose peer has not connected by then is freed. */
   connectTimeoutMs: number;
+}
+
+/** JANUS_EDGES, JANUS_EDGES_PUBLIC_URLS: ws:// or wss:// addresses, comma-separated, none twice. */
+function parseWebSocketList(value: string, ctx: z.RefinementCtx): string[] {
+  const items = value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+  const bad = items.filter((v) => !z.url({ protocol: /^wss?$/ }).safeParse(v).success);
+  if (items.length === 0 || bad.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `comma-separated WebSocket addresses, such as ws://10.0.0.2:8188,ws://10.0.0.3:8188${bad.length ? ` (not one: ${bad.join(', ')})` : ''}`,
+    });
+    return z.NEVER;
+  }
+  if (new Set(items).size !== items.length) {
+    ctx.addIssue({ code: 'custom', message: 'an edge is listed twice' });
+    return z.NEVER;
+  }
+  return items;
 }
 
 /** ICE_SERVERS: a JSON array of RTCIceServer, or a comma-separated list of stun:/turn:/turns: URLs. */
@@ -540,6 +589,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
       );
     if (e.VIDEO_PROVIDER === 'janus' && !e.JANUS_URL)
       problems.push("  JANUS_URL must be set (VIDEO_PROVIDER=janus needs Janus's WebSocket address, such as ws://127.0.0.1:8188)");
+    if (e.JANUS_EDGES && e.VIDEO_PROVIDER !== 'janus') problems.push('  JANUS_EDGES needs VIDEO_PROVIDER=janus (the edges take their video from JANUS_URL)');
+    if (e.JANUS_EDGES_PUBLIC_URLS && !e.JANUS_EDGES) problems.push('  JANUS_EDGES_PUBLIC_URLS needs JANUS_EDGES (the same edges as this server reaches them)');
+    if (e.JANUS_EDGES && e.JANUS_EDGES_PUBLIC_URLS && e.JANUS_EDGES.length !== e.JANUS_EDGES_PUBLIC_URLS.length)
+      problems.push(
+        `  JANUS_EDGES_PUBLIC_URLS must list as many edges as JANUS_EDGES, in the same order (${e.JANUS_EDGES_PUBLIC_URLS.length} against ${e.JANUS_EDGES.length})`,
+      );
+    if (e.JANUS_EDGES && e.JANUS_URL && e.JANUS_EDGES.includes(e.JANUS_URL)) problems.push('  JANUS_EDGES must not list the origin (JANUS_URL)');
     if (Boolean(e.AGORA_APP_ID) !== Boolean(e.AGORA_APP_CERTIFICATE)) problems.push('  AGORA_APP_ID and AGORA_APP_CERTIFICATE must be set together');
     if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
@@ -605,7 +661,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
       embedded: { publicIp: e.VIDEO_PUBLIC_IP ?? null, bindAddress: e.VIDEO_BIND_ADDRESS ?? null, portRange: e.VIDEO_PORT_RANGE ?? null },
       janus:
         e.VIDEO_PROVIDER === 'janus' && e.JANUS_URL
-          ? { url: e.JANUS_URL, publicUrl: e.JANUS_PUBLIC_URL ?? e.JANUS_URL, adminKey: e.JANUS_ADMIN_KEY ?? null }
+          ? {
+              url: e.JANUS_URL,
+              publicUrl: e.JANUS_PUBLIC_URL ?? e.JANUS_URL,
+              adminKey: e.JANUS_ADMIN_KEY ?? null,
+              edges: (e.JANUS_EDGES ?? []).map((url, i) => ({ url, publicUrl: e.JANUS_EDGES_PUBLIC_URLS?.[i] ?? url })),
+              edgeMaxViewers: e.JANUS_EDGE_MAX_VIEWERS,
+            }
           : null,
       agora:
         e.VIDEO_PROVIDER === 'agora' && e.AGORA_APP_ID && e.AGORA_APP_CERTIFICATE ? { appId: e.AGORA_APP_ID, appCertificate: e.AGORA_APP_CERTIFICATE } : null,

@@ -6,6 +6,7 @@ import { SHOW_ALERTS_EVERY_MS, startShowAlerts } from './features/alerts/fan-out
 import { startClosingScheduler } from './features/bids/scheduler.js';
 import { deleteExpiredLiveKeys } from './features/live/sessions/idempotency.js';
 import { startAutoAdvanceScheduler } from './features/live/show/auto-advance.js';
+import { EDGE_FEED_EVERY_MS, startEdgeFeed } from './features/live/show/edge-feed.js';
 import { startPublisherWatch, WATCH_EVERY_MS } from './features/live/show/publisher-watch.js';
 import { MAX_SLEEP_MS as REMINDERS_MAX_SLEEP_MS, startReminderJob } from './features/payments/reminders/job.js';
 import { startViewerSampler } from './features/payments/show-summary/sampler.js';
@@ -116,6 +117,12 @@ export const jobs = [
     description: "Stops a broadcast whose seller's page went away without 'Detener', after a short grace.",
     everyMs: WATCH_EVERY_MS,
     start: ({ ctx, log }) => startPublisherWatch({ db: ctx.db, video: ctx.video, present: ctx.bidding.present, log, publish: publishOf(ctx) }),
+  },
+  {
+    name: 'edge-feed',
+    description: "With Janus edges, keeps each broadcast's forwarders from the origin to every edge that answers on the seller's newest feed.",
+    everyMs: EDGE_FEED_EVERY_MS,
+    start: ({ ctx, log }) => startEdgeFeed({ db: ctx.db, edges: ctx.video.edges, log }),
   },
   {
     name: 'show-alerts',

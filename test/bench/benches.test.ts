@@ -51,7 +51,9 @@ const SMOKE: Record<string, Record<string, string>> = {
     G2G_S: '3',
     GAP_MS: '20',
     RECORDING: 'on',
-    PROVIDERS: janusMissingReason() ? 'embedded' : 'embedded,janus',
+    // The edges mode (an origin and two edges) where Janus has its Streaming plugin too.
+    PROVIDERS: janusMissingReason() ? 'embedded' : janusMissingReason(['videoroom', 'streaming']) ? 'embedded,janus' : 'embedded,janus,janus-edges',
+    EDGES: '2',
     FLOOD_SOCKETS: '6',
     FLOOD_S: '4',
     FLOOD_SETTLE_S: '2',

@@ -40,6 +40,7 @@ describe('the jobs registry', () => {
       'push-sender',
       'viewer-sampler',
       'publisher-watch',
+      'edge-feed',
       'show-alerts',
       'recorder',
       'replays',

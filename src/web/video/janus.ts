@@ -1,9 +1,9 @@
 import Janus, { type JanusJS } from 'janus-gateway';
 import adapter from 'webrtc-adapter';
-import { offerAsDtlsClient, type VideoGrant } from '../../domain/video.js';
+import { newestPublisher, offerAsDtlsClient, type VideoGrant } from '../../domain/video.js';
 import { holdResolutionWhileStarting, withStartBitrate } from './encoder-start';
 import { fetchVideoGrant } from './grant';
-import { videoStreamMids } from './janus-streams';
+import { mediaFreshness, mountpointStreams, streamingResult, videoStreamMids } from './janus-streams';
 import { publisherStatsSampler } from './rtc-stats';
 import {
   type PublishHandle,
@@ -25,13 +25,18 @@ import {
  * viewer holds no token, and a VideoRoom sends room events only to publishers, so a viewer learns
  * that the seller (re)appeared or left by asking `listparticipants` every few seconds (allowed
  * without a token or the room's secret), then subscribes to the newest publishing feed.
+ *
+ * With Janus edges the viewer's grant names a Streaming mountpoint instead (`grant.stream`): the
+ * server forwards the seller's media from the origin's room to a mountpoint on each edge, and the
+ * viewer watches it on the edge the grant's address points at. A lost edge means a new grant,
+ * which sends the viewer to another one.
  */
 
 type JanusGrant = Extract<VideoGrant, { provider: 'janus' }>;
 type Handle = JanusJS.PluginHandle;
 type Msg = JanusJS.Message;
 
-/** How often a viewer asks who publishes (VIDEO.md: 2–3 s), and how long a Janus request may take. */
+/** How often a viewer asks who publishes or whether the edge receives media (VIDEO.md: 2–3 s), and how long a Janus request may take. */
 const POLL_MS = 2500;
 const REQUEST_TIMEOUT_MS = 10_000;
 /** Reconnection backoff: 1 s, doubling, at most 10 s. */
@@ -81,12 +86,32 @@ interface Link {
 
 interface LinkEvents {
   onLost(why: string): void;
+  /** Once ICE and DTLS are through (true); false is also reported as lost. */
   onWebrtc?(up: boolean): void;
   onRemoteTrack?(track: MediaStreamTrack, on: boolean): void;
 }
 
-/** Connects to Janus and attaches the VideoRoom plugin; rejects with 'unavailable' when Janus cannot be reached. */
-async function connect(grant: JanusGrant, events: LinkEvents): Promise<Link> {
+/** A plugin a link attaches, and what its messages say when this handle's link is over. */
+interface JanusPlugin {
+  name: string;
+  ended(msg: Msg): string | null;
+}
+
+const VIDEOROOM: JanusPlugin = {
+  name: 'janus.plugin.videoroom',
+  // The room was destroyed (the session ended) or we were kicked: this link is over.
+  ended: (msg) =>
+    msg.videoroom === 'destroyed' || (msg.videoroom === 'event' && (msg.leaving === 'ok' || msg.kicked !== undefined)) ? `room: ${msg.videoroom}` : null,
+};
+
+const STREAMING: JanusPlugin = {
+  name: 'janus.plugin.streaming',
+  // The mountpoint was destroyed on the edge (the show left it): Janus hangs its viewers up.
+  ended: (msg) => (streamingResult(msg).status === 'stopped' ? 'mountpoint stopped' : null),
+};
+
+/** Connects to Janus and attaches `plugin`; rejects with 'unavailable' when Janus cannot be reached. */
+async function connect(grant: JanusGrant, events: LinkEvents, plugin: JanusPlugin = VIDEOROOM): Promise<Link> {
   await initJanus();
   let live = false;
   let gone = false;
@@ -121,15 +146,14 @@ async function connect(grant: JanusGrant, events: LinkEvents): Promise<Link> {
     const handle = await timeout(
       new Promise<Handle>((resolve, reject) => {
         janus.attach({
-          plugin: 'janus.plugin.videoroom',
+          plugin: plugin.name,
           success: resolve,
           error: (err) => reject(new VideoClientError('unavailable', `Janus: attach: ${err}`)),
           onmessage: (msg, jsep) => {
             const i = waiters.findIndex((w) => w.accept(msg, jsep));
             if (i >= 0) waiters.splice(i, 1)[0]?.resolve({ msg, jsep });
-            // The room was destroyed (the session ended) or we were kicked: this link is over.
-            if (msg.videoroom === 'destroyed' || (msg.videoroom === 'event' && (msg.leaving === 'ok' || msg.kicked !== undefined)))
-              lost(`room: ${msg.videoroom}`);
+            const ended = plugin.ended(msg);
+            if (ended) lost(ended);
           },
           webrtcState: (up) => {
             events.onWebrtc?.(up);
@@ -173,7 +197,7 @@ async function connect(grant: JanusGrant, events: LinkEvents): Promise<Link> {
   }
 }
 
-/** A synchronous plugin request (listparticipants): Janus's answer, errors included. */
+/** A synchronous plugin request (listparticipants, info): Janus's answer, errors included. */
 function request(handle: Handle, message: { request: string; [k: string]: unknown }): Promise<Msg> {
   return timeout(
     new Promise<Msg>((resolve, reject) => {
@@ -346,22 +370,44 @@ async function publish(opts: PublishOptions): Promise<PublishHandle> {
 
 // ── Watching ─────────────────────────────────────────────────────────────────
 
-interface Participant {
-  id: number;
-  display?: string;
-  publisher?: boolean;
+/**
+ * The answer to an offer Janus made (a room's subscription, a mountpoint): receive only. Janus
+ * becomes the DTLS client: it starts the handshake once it holds our answer (offerAsDtlsClient).
+ */
+function answerReceiving(handle: Handle, offered: JanusJS.JSEP): Promise<JanusJS.JSEP> {
+  const jsep = { ...offered, sdp: offerAsDtlsClient(offered.sdp ?? '') } as JanusJS.JSEP;
+  return new Promise<JanusJS.JSEP>((resolve, reject) =>
+    handle.createAnswer({
+      jsep,
+      // Receive only: with no local track janus.js would otherwise ask for the camera.
+      tracks: [{ type: 'data', capture: false }],
+      success: resolve,
+      error: (err) => reject(new VideoClientError('failed', `answer: ${String(err)}`)),
+    }),
+  );
 }
 
-/** The newest publishing feed (display is the publisher's join time), or null. */
-export function newestPublisher(participants: unknown): number | null {
-  if (!Array.isArray(participants)) return null;
-  let best: { id: number; at: number } | null = null;
-  for (const p of participants as Participant[]) {
-    if (p?.publisher !== true || typeof p.id !== 'number') continue;
-    const at = Number(p.display) || 0;
-    if (!best || at > best.at) best = { id: p.id, at };
+/** Streaming's "no such mountpoint": the show has not been broadcast yet (or the edge restarted since). */
+const STREAMING_NO_SUCH_MOUNTPOINT = 455;
+
+/** The edge has no mountpoint for the show: nobody has broadcast it yet, or the edge restarted. */
+class NoMountpoint extends VideoClientError {
+  constructor(message: string) {
+    super('unavailable', message);
   }
-  return best?.id ?? null;
+}
+
+/** A mountpoint's `info` on an edge. One the edge does not have (not yet broadcast, restarted) is a reason to ask for a grant again. */
+async function mountpointInfo(handle: Handle, id: number): Promise<Msg> {
+  const answer = await request(handle, { request: 'info', id });
+  if (answer.error_code === STREAMING_NO_SUCH_MOUNTPOINT) throw new NoMountpoint(`Janus: info: ${answer.error_code} ${answer.error ?? ''}`.trim());
+  if (typeof answer.error_code === 'number') throw new VideoClientError('unavailable', `Janus: info: ${answer.error_code} ${answer.error ?? ''}`.trim());
+  return answer;
+}
+
+/** Failures in a row, shared by a watch's paths for the backoff, and reset by each of them once it works. */
+interface Retry {
+  failures: number;
 }
 
 function watch(opts: WatchOptions): WatchHandle {
@@ -379,11 +425,13 @@ function watch(opts: WatchOptions): WatchHandle {
     opts.onStream(s);
   };
 
+  /** The room's path: the control session that asks who publishes, and the subscription to the feed. */
   let control: Link | null = null;
   let viewer: { link: Link; feed: number } | null = null;
-  /** Set when the control session or the viewer's peer is lost: the loop notices at its next turn. */
-  let controlLost = false;
+  /** Set when the viewer's peer is lost: the room's loop notices at its next turn. */
   let viewerLost = false;
+  /** The edge's path: the Streaming handle on the edge the grant points at. */
+  let edge: Link | null = null;
   let wake: (() => void) | null = null;
   const nudge = () => wake?.();
   const nap = (ms: number) =>
@@ -431,17 +479,7 @@ function watch(opts: WatchOptions): WatchHandle {
     if (state.stopped) return dropViewer();
     const joined = await ask(link, { request: 'join', room: grant.room, ptype: 'subscriber', streams: [{ feed }] }, (m) => m.videoroom === 'attached');
     if (!joined.jsep) throw new VideoClientError('failed', 'Janus offered no SDP');
-    // Janus becomes the DTLS client: it starts the handshake once it holds our answer (offerAsDtlsClient).
-    const offered = { ...joined.jsep, sdp: offerAsDtlsClient(joined.jsep.sdp ?? '') } as JanusJS.JSEP;
-    const answer = await new Promise<JanusJS.JSEP>((resolve, reject) =>
-      link.handle.createAnswer({
-        jsep: offered,
-        // Receive only: with no local track janus.js would otherwise ask for the camera.
-        tracks: [{ type: 'data', capture: false }],
-        success: resolve,
-        error: (err) => reject(new VideoClientError('failed', `answer: ${String(err)}`)),
-      }),
-    );
+    const answer = await answerReceiving(link.handle, joined.jsep);
     await ask(link, { request: 'start', room: grant.room }, (m) => m.started === 'ok', answer);
     // 'Ahorro de datos': Janus stops sending the feed's video streams to this viewer (the sound stays).
     const videoMids = opts.audioOnly ? videoStreamMids(joined.msg.streams) : [];
@@ -450,52 +488,174 @@ function watch(opts: WatchOptions): WatchHandle {
     }
   }
 
-  async function loop(): Promise<void> {
-    let failures = 0;
-    let grant: JanusGrant | null = null;
-    while (!state.stopped) {
-      try {
-        if (!control || controlLost) {
-          control?.destroy();
-          control = null;
-          controlLost = false;
-          dropViewer();
-          grant = asJanusGrant(await fetchVideoGrant(opts.sessionId, 'subscriber'));
-          control = await connect(grant, {
-            onLost: () => {
-              controlLost = true;
-              nudge();
-            },
-          });
-        }
-        if (!grant) continue;
-        const list = await request(control.handle, { request: 'listparticipants', room: grant.room });
-        // No room yet (nobody has published since the session's video began) reads as nobody publishing.
-        const feed = list.error_code === VIDEOROOM_NO_SUCH_ROOM ? null : newestPublisher(list.participants);
-        if (typeof list.error_code === 'number' && list.error_code !== VIDEOROOM_NO_SUCH_ROOM) {
-          throw new VideoClientError('failed', `Janus: listparticipants: ${list.error_code} ${list.error ?? ''}`);
-        }
-        if (viewer && (viewerLost || viewer.feed !== feed)) {
+  /**
+   * Watches the origin's room: asks who publishes on a control session every POLL_MS and
+   * subscribes to the newest feed. Returns when the control session is lost, so that the loop asks
+   * for a new grant; a subscription that failed is retried here on the same control session, and
+   * anything else goes to the loop.
+   */
+  async function watchRoom(grant: JanusGrant, retry: Retry): Promise<void> {
+    let controlLost = false;
+    const link = await connect(grant, {
+      onLost: () => {
+        controlLost = true;
+        nudge();
+      },
+    });
+    if (state.stopped) return link.destroy();
+    control = link;
+    try {
+      while (!state.stopped && !controlLost) {
+        try {
+          const list = await request(link.handle, { request: 'listparticipants', room: grant.room });
+          // No room yet (nobody has published since the session's video began) reads as nobody publishing.
+          const feed = list.error_code === VIDEOROOM_NO_SUCH_ROOM ? null : newestPublisher(list.participants);
+          if (typeof list.error_code === 'number' && list.error_code !== VIDEOROOM_NO_SUCH_ROOM) {
+            throw new VideoClientError('failed', `Janus: listparticipants: ${list.error_code} ${list.error ?? ''}`);
+          }
+          if (viewer && (viewerLost || viewer.feed !== feed)) {
+            dropViewer();
+            showStream(null);
+          }
+          if (feed === null) status('waiting');
+          else if (!viewer) await subscribe(grant, feed);
+          retry.failures = 0;
+          if (!state.stopped) await nap(POLL_MS);
+        } catch (err) {
+          // The control session may be fine (the subscription failed): only a lost one is rebuilt.
+          if (state.stopped || !(err instanceof VideoClientError && err.reason === 'failed')) throw err;
           dropViewer();
           showStream(null);
+          status('reconnecting');
+          await nap(backoff(retry.failures++));
         }
-        if (feed === null) status('waiting');
-        else if (!viewer) await subscribe(grant, feed);
-        failures = 0;
-        if (!state.stopped) await nap(POLL_MS);
+      }
+    } finally {
+      dropViewer();
+      if (control === link) control = null;
+      link.destroy();
+    }
+  }
+
+  /**
+   * Watches mountpoint `id` on the edge at `grant.url`. There is no one to ask who publishes: the
+   * mountpoint receives the seller's media whenever the seller publishes, so the viewer plays while
+   * media arrives and waits while it does not (remote tracks unmute on their first packet, and the
+   * mountpoint's `info` tells, every POLL_MS, how long ago the edge last received each stream).
+   * Throws when the edge is lost, so that the loop asks for a new grant, which points at another edge.
+   */
+  async function watchStream(grant: JanusGrant, id: number, retry: Retry): Promise<void> {
+    // Whatever was shown before (the room's feed, until edges came on) is gone: this path shows its own stream.
+    showStream(null);
+    status('connecting');
+    const stream = new MediaStream();
+    let link: Link | null = null;
+    let isUp = false;
+    /** The edge's last `info`: no stream this viewer receives had a packet lately. */
+    let isStale = false;
+    let signalLost: (why: string) => void = () => {};
+    const lost = new Promise<never>((_, reject) => {
+      signalLost = (why) => reject(new VideoClientError('unavailable', `Janus edge: ${why}`));
+    });
+    lost.catch(() => {});
+    // A request still waiting when the edge goes is given up at once, not after its timeout: another edge is a grant away.
+    const untilLost = <T>(work: Promise<T>) => Promise.race([work, lost]);
+
+    const update = () => {
+      if (!link || edge !== link || !isUp) return;
+      const isFlowing = !isStale && stream.getTracks().some((t) => !t.muted);
+      if (isFlowing && !streaming) showStream(stream);
+      else if (!isFlowing) showStream(null);
+      status(isFlowing ? 'playing' : 'waiting');
+    };
+    link = await connect(
+      grant,
+      {
+        onLost: (why) => {
+          signalLost(why);
+          nudge();
+        },
+        onWebrtc: (up) => {
+          if (!up) return;
+          isUp = true;
+          retry.failures = 0;
+          update();
+        },
+        onRemoteTrack: (track, on) => {
+          if (on) {
+            if (!stream.getTracks().includes(track)) stream.addTrack(track);
+          } else if (stream.getTracks().includes(track)) stream.removeTrack(track);
+          // janus.js reports a track's first packet, and its return after a silence, as the track unmuting: the seller sends.
+          if (on && !track.muted) isStale = false;
+          update();
+        },
+      },
+      STREAMING,
+    );
+    if (state.stopped) return link.destroy();
+    edge = link;
+    try {
+      // Before the seller's first broadcast the edge has no mountpoint for the show (the server makes
+      // one on every edge once she is live): the viewer waits on the edge, asking at the room's pace.
+      let info: Msg | null = null;
+      while (!info) {
+        try {
+          info = await untilLost(mountpointInfo(link.handle, id));
+        } catch (err) {
+          if (!(err instanceof NoMountpoint) || state.stopped) throw err;
+          status('waiting');
+          await untilLost(nap(POLL_MS));
+          if (state.stopped) return;
+        }
+      }
+      const streams = mountpointStreams(info);
+      isStale = mediaFreshness(streams, !!opts.audioOnly) === 'stale';
+      const prepared = await untilLost(ask(link, { request: 'watch', id }, (m) => streamingResult(m).status === 'preparing'));
+      if (!prepared.jsep) throw new VideoClientError('failed', 'Janus offered no SDP');
+      const answer = await untilLost(answerReceiving(link.handle, prepared.jsep));
+      // 'started' instead of 'starting' when the peer connection came up before the answer to 'start'.
+      await untilLost(ask(link, { request: 'start' }, (m) => ['starting', 'started'].includes(streamingResult(m).status ?? ''), answer));
+      // 'Ahorro de datos': the edge stops relaying the picture to this viewer. Janus 1.1's Streaming
+      // plugin takes one mid per 'configure' (a 'streams' list would be ignored).
+      for (const mid of opts.audioOnly ? videoStreamMids(streams) : []) {
+        await untilLost(ask(link, { request: 'configure', mid, send: false }, (m) => streamingResult(m).event === 'configured'));
+      }
+      while (!state.stopped) {
+        update();
+        await untilLost(nap(POLL_MS));
+        if (state.stopped) return;
+        const freshness = mediaFreshness(mountpointStreams(await untilLost(mountpointInfo(link.handle, id))), !!opts.audioOnly);
+        if (freshness !== null) isStale = freshness === 'stale';
+      }
+    } finally {
+      if (edge === link) edge = null;
+      link.destroy();
+    }
+  }
+
+  /**
+   * Asks for a grant and watches where it points: the room on the origin, or a mountpoint on an
+   * edge. After a loss it asks again, so a viewer follows the server's choice (another edge, or the
+   * origin once edges are off), with the backoff between failures.
+   */
+  async function loop(): Promise<void> {
+    const retry: Retry = { failures: 0 };
+    while (!state.stopped) {
+      try {
+        const grant = asJanusGrant(await fetchVideoGrant(opts.sessionId, 'subscriber'));
+        if (state.stopped) return;
+        if (grant.stream) await watchStream(grant, grant.stream.id, retry);
+        else await watchRoom(grant, retry);
       } catch (err) {
         if (state.stopped) return;
-        dropViewer();
         showStream(null);
         if (err instanceof VideoClientError && err.reason === 'token') {
           // No such session, or no longer visible: retrying would not change the answer.
           status('failed');
           return;
         }
-        // The control session may be fine (the subscription failed): only a lost one is rebuilt.
-        if (!(err instanceof VideoClientError && err.reason === 'failed')) controlLost = true;
         status('reconnecting');
-        await nap(backoff(failures++));
+        await nap(backoff(retry.failures++));
       }
     }
   }
@@ -508,6 +668,8 @@ function watch(opts: WatchOptions): WatchHandle {
       dropViewer();
       control?.destroy();
       control = null;
+      edge?.destroy();
+      edge = null;
       nudge();
     },
   };

@@ -9,7 +9,10 @@ declare module 'janode' {
   export interface JanodeHandle extends EventEmitter {
     readonly id: number;
     /** A raw plugin request: resolves with Janus's answer, rejects on a plugin error. */
-    message(body: Record<string, unknown>, jsep?: { type: string; sdp: string }): Promise<{ plugindata?: { data?: Record<string, unknown> } }>;
+    message(
+      body: Record<string, unknown>,
+      jsep?: { type: string; sdp: string },
+    ): Promise<{ plugindata?: { data?: Record<string, unknown> }; jsep?: { type: string; sdp: string } }>;
     detach(): Promise<void>;
   }
   export interface JanodeSession extends EventEmitter {
@@ -60,4 +63,15 @@ declare module 'janode/plugins/videoroom' {
     EVENT: Record<string, string>;
   };
   export default VideoRoomPlugin;
+}
+
+declare module 'janode/plugins/streaming' {
+  import type { JanodeHandle } from 'janode';
+
+  const StreamingPlugin: {
+    id: 'janus.plugin.streaming';
+    Handle: new (...args: never[]) => JanodeHandle;
+    EVENT: Record<string, string>;
+  };
+  export default StreamingPlugin;
 }

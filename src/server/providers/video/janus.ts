@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
 import path from 'node:path';
-import Janode, { type JanodeConnection, type JanodeSession } from 'janode';
 import VideoRoomPlugin, { type VideoRoomHandle } from 'janode/plugins/videoroom';
 import type { VideoGrant, VideoRole } from '../../../domain/video.js';
+import { createJanusEdges } from './janus-edges.js';
+import { createJanusLink, janusErrorCode } from './janus-link.js';
 import { type RoomRecording, type VideoProvider, type VideoProviderDeps, VideoUnavailableError } from './types.js';
 
 /**
@@ -24,6 +25,9 @@ import { type RoomRecording, type VideoProvider, type VideoProviderDeps, VideoUn
  * recording off; the recorder job turns it on (`enable_recording`) for a show that is live with
  * *Grabar el show*, and Janus then writes each publisher's audio and video as they come (`.mjr`),
  * new files for each join, which the replays job converts with janus-pp-rec.
+ *
+ * Edges (JANUS_EDGES, janus-edges.ts): viewers are sent to a Streaming mountpoint of the show on
+ * an edge Janus, which the origin's RTP forwarders feed; the seller's side does not change.
  */
 
 /** A little above what the seller's camera sends (~0.8 Mbps at 640x480): the room's REMB cap. */
@@ -32,9 +36,6 @@ export const JANUS_ROOM_BITRATE = 1_500_000;
 export const JANUS_FIR_FREQ_SECONDS = 2;
 /** A reconnecting seller's new feed may overlap its old one for a moment; viewers watch the newest. */
 export const JANUS_ROOM_PUBLISHERS = 2;
-/** A Janus that does not answer within this is treated as down (the route answers 503). */
-const REQUEST_TIMEOUT_MS = 5000;
-
 const VIDEOROOM_ERROR = { NO_SUCH_ROOM: 426, ROOM_EXISTS: 427 } as const;
 
 export interface JanusRoomKeys {
@@ -53,105 +54,16 @@ export function janusRoomKeys(sessionSecret: string, sessionId: string): JanusRo
   return { room, secret: mac('secret').toString('base64url'), token: mac('publish').toString('base64url') };
 }
 
-/** Janus's error code from a janode rejection ("427 Room 1 already exists"), or null for a transport failure. */
-export function janusErrorCode(err: unknown): number | null {
-  if (!(err instanceof Error)) return null;
-  const own = (err as { _code?: unknown })._code;
-  if (typeof own === 'number') return own;
-  const m = /^(\d{3}) /.exec(err.message);
-  return m ? Number(m[1]) : null;
-}
-
-class JanusTimeoutError extends Error {
-  override name = 'JanusTimeoutError';
-}
-
-function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new JanusTimeoutError(`Janus did not answer ${what} within ${REQUEST_TIMEOUT_MS} ms`)), REQUEST_TIMEOUT_MS);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
-
-interface Link {
-  connection: JanodeConnection;
-  session: JanodeSession;
-  handle: VideoRoomHandle;
-}
+export { janusErrorCode };
 
 export async function createJanusVideo(deps: VideoProviderDeps): Promise<VideoProvider> {
   const janus = deps.config.video.janus;
   if (!janus) throw new Error('VIDEO_PROVIDER=janus needs JANUS_URL');
   const { url, publicUrl, adminKey } = janus;
   const { log } = deps;
-  // janode prints to the console by itself; its failures reach our logger through the errors below.
-  Janode.Logger.setLevel('none');
-
-  let link: Promise<Link> | null = null;
-  let closed = false;
-
-  /** Opens the connection, a session and one VideoRoom handle; forgets them when any of them drops. */
-  async function open(onDrop: () => void): Promise<Link> {
-    // No retries inside janode (its default waits 10 s five times): a grant fails fast with 503 and the next one reconnects.
-    const connection = await Janode.connect({ address: { url }, max_retries: 0 });
-    try {
-      const session = await connection.create();
-      const handle = await session.attach(VideoRoomPlugin);
-      let dropped = false;
-      const forget = (why: string) => () => {
-        if (dropped) return;
-        dropped = true;
-        onDrop();
-        if (!closed) log.warn({ janus: url, why }, 'janus: connection lost; the next request reconnects');
-      };
-      connection.once(Janode.EVENT.CONNECTION_ERROR, forget('connection error'));
-      connection.once(Janode.EVENT.CONNECTION_CLOSED, forget('connection closed'));
-      session.once(Janode.EVENT.SESSION_DESTROYED, forget('session destroyed'));
-      handle.once(Janode.EVENT.HANDLE_DETACHED, forget('handle detached'));
-      return { connection, session, handle };
-    } catch (err) {
-      await connection.close().catch(() => {});
-      throw err;
-    }
-  }
-
-  async function getLink(): Promise<Link> {
-    if (closed) throw new VideoUnavailableError('janus: the provider is closed');
-    if (!link) {
-      const opening = open(() => {
-        if (link === attempt) link = null;
-      });
-      const attempt = withTimeout(opening, 'a connection');
-      link = attempt;
-      attempt.catch(() => {
-        if (link === attempt) link = null;
-        // A connection that opens after its timeout is nobody's: close it.
-        opening.then((l) => l.connection.close()).catch(() => {});
-      });
-    }
-    return link;
-  }
-
-  /** One request on the shared handle; a transport failure or a silent Janus becomes VideoUnavailableError. */
-  async function request<T>(what: string, run: (handle: VideoRoomHandle) => Promise<T>): Promise<T> {
-    let current: Promise<Link> | null = null;
-    try {
-      current = getLink();
-      const { handle } = await current;
-      return await withTimeout(run(handle), what);
-    } catch (err) {
-      if (err instanceof VideoUnavailableError) throw err;
-      if (janusErrorCode(err) !== null) throw err;
-      // The link is suspect (a timeout, a closed socket): drop it so the next request opens a fresh one.
-      if (current && link === current) {
-        link = null;
-        current.then((l) => l.connection.close()).catch(() => {});
-      }
-      log.warn({ janus: url, err: err instanceof Error ? err.message : String(err) }, `janus: ${what} failed`);
-      throw new VideoUnavailableError(`janus: ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
+  const origin = createJanusLink<VideoRoomHandle>({ url, plugin: VideoRoomPlugin, log });
+  const { request } = origin;
+  const edges = janus.edges.length > 0 ? createJanusEdges({ edges: janus.edges, maxViewers: janus.edgeMaxViewers, adminKey, origin, log }) : null;
 
   /** Concurrent grants of one session share one create request. */
   const creating = new Map<number, Promise<void>>();
@@ -217,7 +129,7 @@ export async function createJanusVideo(deps: VideoProviderDeps): Promise<VideoPr
   return {
     name: 'janus',
     roomRecording,
-    cspConnectSrc: [new URL(publicUrl).origin],
+    cspConnectSrc: [...new Set([publicUrl, ...janus.edges.map((e) => e.publicUrl)].map((u) => new URL(u).origin))],
 
     async grant(sessionId: string, role: VideoRole): Promise<VideoGrant> {
       const keys = janusRoomKeys(deps.config.sessionSecret, sessionId);
@@ -228,9 +140,21 @@ export async function createJanusVideo(deps: VideoProviderDeps): Promise<VideoPr
       }
       // Viewers do not create rooms (a viewer of an ended session would revive its room); this
       // round trip only proves Janus answers, so the page says "unavailable" rather than waiting forever.
-      await request('exists', (handle) => handle.exists({ room: keys.room }));
-      return base;
+      const { exists } = await request('exists', (handle) => handle.exists({ room: keys.room }));
+      if (!edges) return base;
+      // Through an edge: the least loaded that answers, its mountpoint ready (fed once the seller
+      // publishes). Before the seller's first broadcast (no room) no mountpoint is made: the page
+      // finds none and asks again, as a viewer of the room polls until someone publishes.
+      const { edge, publicUrl: edgeUrl } = await edges.assign(sessionId, keys, { create: exists });
+      return { ...base, url: edgeUrl, stream: { id: keys.room, edge } };
     },
+
+    edges: edges
+      ? {
+          feed: (sessionId: string) => edges.feed(sessionId, janusRoomKeys(deps.config.sessionSecret, sessionId)),
+          load: () => edges.load(),
+        }
+      : undefined,
 
     async endSession(sessionId: string): Promise<void> {
       const keys = janusRoomKeys(deps.config.sessionSecret, sessionId);
@@ -239,10 +163,13 @@ export async function createJanusVideo(deps: VideoProviderDeps): Promise<VideoPr
         await request('destroy room', (handle) => handle.destroy({ room: keys.room, secret: keys.secret }));
         log.info({ sessionId, room: keys.room }, 'janus: room destroyed');
       } catch (err) {
-        if (janusErrorCode(err) === VIDEOROOM_ERROR.NO_SUCH_ROOM) return;
-        if (err instanceof VideoUnavailableError) throw err;
-        throw new VideoUnavailableError(`janus: room destruction refused: ${err instanceof Error ? err.message : String(err)}`);
+        if (janusErrorCode(err) !== VIDEOROOM_ERROR.NO_SUCH_ROOM) {
+          if (err instanceof VideoUnavailableError) throw err;
+          throw new VideoUnavailableError(`janus: room destruction refused: ${err instanceof Error ? err.message : String(err)}`);
+        }
       }
+      // After the room: a feed or a grant that finds no room makes no mountpoint again.
+      await edges?.endSession(keys);
     },
 
     /**
@@ -263,17 +190,8 @@ export async function createJanusVideo(deps: VideoProviderDeps): Promise<VideoPr
     },
 
     async close(): Promise<void> {
-      closed = true;
-      const current = link;
-      link = null;
-      if (!current) return;
-      try {
-        const { connection, session } = await current;
-        await withTimeout(session.destroy(), 'session destroy').catch(() => {});
-        await withTimeout(connection.close(), 'close').catch(() => {});
-      } catch {
-        // Never connected: nothing to close.
-      }
+      await edges?.close();
+      await origin.close();
     },
   };
 }

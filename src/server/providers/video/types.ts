@@ -34,6 +34,8 @@ export interface VideoProvider {
   readonly tap?: MediaTap;
   /** Janus's own recording of each room, switched on and off by features/replays/janus-recorder.ts. */
   readonly roomRecording?: RoomRecording;
+  /** Janus edges (JANUS_EDGES): kept fed by the `edge-feed` job. */
+  readonly edges?: EdgeFeed;
   /**
    * For tests and benches: the embedded SFU's child process id (null while it is down), its counters, and
    * whether it is up, starting it and waiting up to `timeoutMs` (a test's first publish must not race its start).
@@ -71,6 +73,14 @@ export interface RoomRecording {
    * Throws VideoUnavailableError when the provider cannot answer now.
    */
   set(sessionId: string, on: boolean): Promise<{ room: boolean; publishers: number }>;
+}
+
+/** Viewers through Janus edges: the origin's forwarders to each edge's mountpoint of a show. */
+export interface EdgeFeed {
+  /** Forwards the session's newest feed to every edge that answers, and stops what is stale. */
+  feed(sessionId: string): Promise<void>;
+  /** Each edge's viewers (as its mountpoints last said) and whether it answered. */
+  load(): { url: string; viewers: number; up: boolean }[];
 }
 
 export type MediaTapEvent =

@@ -20,6 +20,23 @@ const WATCH_LIMIT = 500;
 
 type WatchedVideo = Pick<VideoProvider, 'name' | 'hasPublisher' | 'endSession'>;
 
+/** The sessions broadcasting on `provider` now (started and not stopped since), oldest start first. */
+export async function broadcasting(db: Db, provider: VideoProvider['name']): Promise<{ id: string; startedAt: number }[]> {
+  const found = await db
+    .select({ id: liveSessions.id, startedAt: liveSessions.lastStreamStart })
+    .from(liveSessions)
+    .where(
+      and(
+        eq(liveSessions.streamType, provider),
+        isNotNull(liveSessions.lastStreamStart),
+        or(isNull(liveSessions.lastStreamStop), gt(liveSessions.lastStreamStart, liveSessions.lastStreamStop)),
+      ),
+    )
+    .orderBy(liveSessions.lastStreamStart)
+    .limit(WATCH_LIMIT);
+  return found.flatMap((r) => (r.startedAt ? [{ id: r.id, startedAt: r.startedAt.getTime() }] : []));
+}
+
 export interface PublisherWatch {
   /** One pass at `now` (epoch ms): the broadcasts it stopped, and the events their rooms hear. */
   pass(now?: number): Promise<{ stopped: string[]; events: DomainEvent[] }>;
@@ -38,25 +55,9 @@ export function createPublisherWatch(opts: { db: Db; video: WatchedVideo; presen
   /** sessionId → since when the broadcast started at `startedAt` has had no publisher. */
   const goneSince = new Map<string, { since: number; startedAt: number }>();
 
-  async function broadcasting(): Promise<{ id: string; startedAt: number }[]> {
-    const found = await opts.db
-      .select({ id: liveSessions.id, startedAt: liveSessions.lastStreamStart })
-      .from(liveSessions)
-      .where(
-        and(
-          eq(liveSessions.streamType, opts.video.name),
-          isNotNull(liveSessions.lastStreamStart),
-          or(isNull(liveSessions.lastStreamStop), gt(liveSessions.lastStreamStart, liveSessions.lastStreamStop)),
-        ),
-      )
-      .orderBy(liveSessions.lastStreamStart)
-      .limit(WATCH_LIMIT);
-    return found.flatMap((r) => (r.startedAt ? [{ id: r.id, startedAt: r.startedAt.getTime() }] : []));
-  }
-
   return {
     async pass(now = Date.now()) {
-      const sessions = await broadcasting();
+      const sessions = await broadcasting(opts.db, opts.video.name);
       const stopped: string[] = [];
       const events: DomainEvent[] = [];
       const watched = new Set(sessions.map((s) => s.id));
