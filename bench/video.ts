@@ -1262,11 +1262,14 @@ async function runProvider(provider: Provider, browser: Browser, recording: bool
     const edgeFigures = edges.map((_, e) => {
       const viewers = assigned?.filter((a) => a === e).length ?? 0;
       const cpuPct = cpu[`edge${e}Pct`] ?? 0;
+      // With the seller alone the edge already receives the show and relays it to nobody.
+      const baselinePct = baseline[`edge${e}Pct`] ?? 0;
       const keyframesHere = joined.keyframeMs.filter((k, i): k is number => k !== null && assigned?.[i] === e).sort((a, b) => a - b);
       return {
         edge: e,
         viewers,
         cpuPct,
+        baselinePct,
         viewersPerEdgeCore: cpuPct > 0 ? round((viewers * 100) / cpuPct, 0) : null,
         firstKeyframeMs: {
           p50: percentile(keyframesHere, 50),
