@@ -32,6 +32,8 @@ const STREAMING_ERROR = { NO_SUCH_MOUNTPOINT: 455, CANT_CREATE: 456 } as const;
 const VIDEOROOM_NO_SUCH_ROOM = 426;
 /** How long a viewer sent to an edge counts as arriving there (its page connects in well under it). */
 const CONNECTING_MS = 5000;
+/** A mountpoint's viewer count read longer ago than this (its show no longer fed here) no longer counts. */
+const VIEWERS_FRESH_MS = 10_000;
 /** A grant trusts a mountpoint's ports read this recently (the feed reads them every second). */
 const PORTS_FRESH_MS = 5000;
 
@@ -79,8 +81,8 @@ export function createJanusEdges(opts: {
     ...target,
     host: new URL(target.url).hostname,
     link: createJanusLink<StreamingHandle>({ url: target.url, plugin: StreamingPlugin, log: opts.log }),
-    /** Viewers per room number, as `info` last said. */
-    viewers: new Map<number, number>(),
+    /** Viewers per room number, as `info` last said, and when. */
+    viewers: new Map<number, { count: number; at: number }>(),
     /** When this instance last sent viewers here: a viewer counts before its connection is up (a burst spreads evenly). */
     grants: [] as number[],
     /** Each room's mountpoint ports, as `info` last said, and when: a burst of grants asks the edge once. */
@@ -101,7 +103,7 @@ export function createJanusEdges(opts: {
       const port = (type: string) => found?.media?.find((m) => m.type === type)?.port;
       const audio = port('audio');
       const video = port('video');
-      edge.viewers.set(keys.room, found?.viewers ?? 0);
+      edge.viewers.set(keys.room, { count: found?.viewers ?? 0, at: Date.now() });
       const ports = typeof audio === 'number' && typeof video === 'number' ? { audio, video } : null;
       if (ports) edge.ports.set(keys.room, { ports, at: Date.now() });
       else edge.ports.delete(keys.room);
@@ -249,11 +251,25 @@ export function createJanusEdges(opts: {
     }
   }
 
-  /** An edge's viewers: what its mountpoints last said, and the viewers sent there in the last few seconds, still connecting. */
+  /**
+   * What an edge's mountpoints said of their viewers lately. The feed reads a live show's every
+   * second; a show that ended on another instance is read no more, and its count expires here.
+   */
+  function watching(edge: (typeof edges)[number]): number {
+    const since = Date.now() - VIEWERS_FRESH_MS;
+    let total = 0;
+    for (const [room, { count, at }] of edge.viewers) {
+      if (at < since) edge.viewers.delete(room);
+      else total += count;
+    }
+    return total;
+  }
+
+  /** An edge's viewers: what its mountpoints said lately, and the viewers sent there in the last few seconds, still connecting. */
   function viewersOf(edge: (typeof edges)[number]): number {
     const since = Date.now() - CONNECTING_MS;
     while (edge.grants.length > 0 && (edge.grants[0] as number) < since) edge.grants.shift();
-    return [...edge.viewers.values()].reduce((a, b) => a + b, 0) + edge.grants.length;
+    return watching(edge) + edge.grants.length;
   }
 
   /** Whether the edge answered its last request (its connection drops at once when it dies). */
@@ -325,7 +341,7 @@ export function createJanusEdges(opts: {
       );
     },
     // A dead edge's viewers are on their way to another.
-    load: () => edges.map((e) => ({ url: e.url, viewers: e.up ? [...e.viewers.values()].reduce((a, b) => a + b, 0) : 0, up: e.up })),
+    load: () => edges.map((e) => ({ url: e.url, viewers: e.up ? watching(e) : 0, up: e.up })),
     async close() {
       await Promise.all(edges.map((e) => e.link.close()));
     },
