@@ -202,6 +202,8 @@ describe('configuration', () => {
         url: 'ws://127.0.0.1:8188',
         publicUrl: 'ws://127.0.0.1:8188',
         adminKey: null,
+        edges: [],
+        edgeMaxViewers: 1000,
       });
       expect(load({ VIDEO_PROVIDER: 'janus', JANUS_URL: 'ws://10.0.0.5:8188', JANUS_PUBLIC_URL: 'wss://janus.martillo.mx' }).video.janus?.publicUrl).toBe(
         'wss://janus.martillo.mx',
@@ -212,6 +214,46 @@ describe('configuration', () => {
       expect(load({ VIDEO_PROVIDER: 'agora' }).video.agora).toBeNull();
       // Several instances share Janus or Agora.
       expect(load({ VIDEO_PROVIDER: 'agora', REDIS_URL: 'redis://127.0.0.1:6379' }).video.provider).toBe('agora');
+    });
+
+    describe('Janus edges', () => {
+      const base = { VIDEO_PROVIDER: 'janus', JANUS_URL: 'ws://10.0.0.1:8188' };
+
+      it('reads the edges with their public addresses, in order, and the origin stays JANUS_URL', () => {
+        const config = load({
+          ...base,
+          JANUS_EDGES: 'ws://10.0.0.2:8188, ws://10.0.0.3:8188',
+          JANUS_EDGES_PUBLIC_URLS: 'wss://e1.example.com,wss://e2.example.com',
+        });
+        expect(config.video.janus?.url).toBe('ws://10.0.0.1:8188');
+        expect(config.video.janus?.edges).toEqual([
+          { url: 'ws://10.0.0.2:8188', publicUrl: 'wss://e1.example.com' },
+          { url: 'ws://10.0.0.3:8188', publicUrl: 'wss://e2.example.com' },
+        ]);
+        expect(config.video.janus?.edgeMaxViewers).toBe(1000);
+      });
+
+      it('takes the public addresses from JANUS_EDGES when none are given, and none without edges', () => {
+        expect(load({ ...base, JANUS_EDGES: 'ws://10.0.0.2:8188' }).video.janus?.edges).toEqual([
+          { url: 'ws://10.0.0.2:8188', publicUrl: 'ws://10.0.0.2:8188' },
+        ]);
+        expect(load(base).video.janus?.edges).toEqual([]);
+      });
+
+      it.each([
+        [{ JANUS_EDGES: 'http://10.0.0.2:8188' }, /JANUS_EDGES.*comma-separated WebSocket addresses/s],
+        [{ JANUS_EDGES: 'ws://10.0.0.2:8188,ws://10.0.0.2:8188' }, /listed twice/],
+        [
+          { JANUS_EDGES: 'ws://10.0.0.2:8188', JANUS_EDGES_PUBLIC_URLS: 'wss://a.example.com,wss://b.example.com' },
+          /as many edges as JANUS_EDGES.*2 against 1/,
+        ],
+        [{ JANUS_EDGES_PUBLIC_URLS: 'wss://a.example.com' }, /JANUS_EDGES_PUBLIC_URLS needs JANUS_EDGES/],
+        [{ JANUS_EDGES: 'ws://10.0.0.1:8188' }, /must not list the origin/],
+        [{ VIDEO_PROVIDER: 'embedded', JANUS_EDGES: 'ws://10.0.0.2:8188' }, /JANUS_EDGES needs VIDEO_PROVIDER=janus/],
+        [{ JANUS_EDGES: 'ws://10.0.0.2:8188', JANUS_EDGE_MAX_VIEWERS: '0' }, /JANUS_EDGE_MAX_VIEWERS/],
+      ])('refuses %o with a message that says what is wrong', (env, message) => {
+        expect(() => load({ ...base, ...env })).toThrow(message);
+      });
     });
 
     it.each([

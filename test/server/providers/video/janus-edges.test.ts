@@ -37,38 +37,6 @@ async function mountpoint(url: string, sessionId: string): Promise<{ viewers: nu
   }
 }
 
-describe('JANUS_EDGES in the configuration', () => {
-  const base = { VIDEO_PROVIDER: 'janus', JANUS_URL: 'ws://10.0.0.1:8188', SESSION_SECRET: SECRET };
-  const load = (env: Record<string, string>) => loadConfig({ ...base, ...env }, { persistSecret: false });
-
-  it('reads the edges with their public addresses, in order, and the origin stays JANUS_URL', () => {
-    const config = load({ JANUS_EDGES: 'ws://10.0.0.2:8188, ws://10.0.0.3:8188', JANUS_EDGES_PUBLIC_URLS: 'wss://e1.example.com,wss://e2.example.com' });
-    expect(config.video.janus?.url).toBe('ws://10.0.0.1:8188');
-    expect(config.video.janus?.edges).toEqual([
-      { url: 'ws://10.0.0.2:8188', publicUrl: 'wss://e1.example.com' },
-      { url: 'ws://10.0.0.3:8188', publicUrl: 'wss://e2.example.com' },
-    ]);
-    expect(config.video.janus?.edgeMaxViewers).toBe(1000);
-  });
-
-  it('takes the public addresses from JANUS_EDGES when none are given, and none without edges', () => {
-    expect(load({ JANUS_EDGES: 'ws://10.0.0.2:8188' }).video.janus?.edges).toEqual([{ url: 'ws://10.0.0.2:8188', publicUrl: 'ws://10.0.0.2:8188' }]);
-    expect(load({}).video.janus?.edges).toEqual([]);
-  });
-
-  it.each([
-    [{ JANUS_EDGES: 'http://10.0.0.2:8188' }, /JANUS_EDGES.*comma-separated WebSocket addresses/s],
-    [{ JANUS_EDGES: 'ws://10.0.0.2:8188,ws://10.0.0.2:8188' }, /listed twice/],
-    [{ JANUS_EDGES: 'ws://10.0.0.2:8188', JANUS_EDGES_PUBLIC_URLS: 'wss://a.example.com,wss://b.example.com' }, /as many edges as JANUS_EDGES.*2 against 1/],
-    [{ JANUS_EDGES_PUBLIC_URLS: 'wss://a.example.com' }, /JANUS_EDGES_PUBLIC_URLS needs JANUS_EDGES/],
-    [{ JANUS_EDGES: 'ws://10.0.0.1:8188' }, /must not list the origin/],
-    [{ VIDEO_PROVIDER: 'embedded', JANUS_EDGES: 'ws://10.0.0.2:8188' }, /JANUS_EDGES needs VIDEO_PROVIDER=janus/],
-    [{ JANUS_EDGES: 'ws://10.0.0.2:8188', JANUS_EDGE_MAX_VIEWERS: '0' }, /JANUS_EDGE_MAX_VIEWERS/],
-  ])('refuses %o with a message that says what is wrong', (env, message) => {
-    expect(() => load(env)).toThrow(message);
-  });
-});
-
 describe.skipIf(missing !== null)('viewers through Janus edges (real Janus 1.1.2: an origin and two edges)', () => {
   let origin: RunningJanus;
   let edges: RunningJanus[];
