@@ -21,6 +21,7 @@ import { canEditSession } from '../policies/live-sessions.js';
 import { loadAccess, resolveSession, SESSION_COOKIE } from '../sessions/store.js';
 import { clientAddress } from './client-address.js';
 import { handlePublicRooms, newPublicRoomState } from './public-rooms.js';
+import { emitToRoomHere } from './room-frames.js';
 import { createLocalRelay, createRedisRelay, type RoomRelay } from './room-relay.js';
 import { accessRooms, isAccessRoom, rooms } from './rooms.js';
 import type { RealtimeServer, SocketData } from './types.js';
@@ -225,7 +226,8 @@ export async function createRealtime(
     to: (roomNames, event, ...args) => io.to(roomNames).emit(event, ...args),
     toCompany: (companyId, event, ...args) => io.to([rooms.company(companyId), rooms.admins]).emit(event, ...args),
     toAuction: (auctionId, event, ...args) => io.to(rooms.auction(auctionId)).emit(event, ...args),
-    toAuctionHere: (auctionId, event, ...args) => io.local.to(rooms.auction(auctionId)).emit(event, ...args),
+    // The hot path of a busy auction: one shared frame for the whole room (realtime/room-frames.ts).
+    toAuctionHere: (auctionId, event, ...args) => void emitToRoomHere(io, rooms.auction(auctionId), event, args[0]),
     relay,
     toSession: (sessionId, event, ...args) => io.to(rooms.session(sessionId)).emit(event, ...args),
     toUser: (userId, event, ...args) => io.to(rooms.user(userId)).emit(event, ...args),
