@@ -59,7 +59,7 @@ export default defineConfig({
     // Vitest's default is one worker fewer than the cores: a single one on the 2-core machine, where
     // files then ran one at a time and the machine was often idle (the PGlite suite alone kept it 58 %
     // busy). Two there took 563 s instead of 805 s for the whole of this config, every file passing.
-    // The browser suite stays at one file at a time (vitest.e2e.config.ts): Chromium takes the second core.
+    // The browser suite runs two files at a time as well (vitest.e2e.config.ts).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { extends: true, test: { name: 'domain', include: ['test/domain/**/*.test.ts'] } },

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -61,7 +62,27 @@ async function stop(run: Running): Promise<number | null> {
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'martillo-start-'));
-const port = String(20_000 + Math.floor(Math.random() * 20_000));
+/**
+ * Three loopback ports the kernel handed out a moment ago, all held open at once so they differ. A random port
+ * could be one another file's server, running at the same time (vitest.e2e.config.ts), already listens on.
+ */
+async function freePorts(count: number): Promise<number[]> {
+  const servers: Server[] = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const server = createServer();
+      servers.push(server);
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', resolve);
+      });
+    }
+    return servers.map((server) => (server.address() as { port: number }).port);
+  } finally {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
+}
+const [port, otherPort, intruderPort] = (await freePorts(3)).map(String) as [string, string, string];
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('npm start', () => {
@@ -90,7 +111,7 @@ describe('npm start', () => {
     expect(signIn.status).toBe(200);
 
     // A second server on the same embedded database would corrupt it: it refuses to start.
-    const intruder = start({ PORT: String(Number(port) + 2), DATA_DIR: dataDir });
+    const intruder = start({ PORT: intruderPort, DATA_DIR: dataDir });
     expect(await intruder.exited).toBe(1);
     expect(intruder.output()).toContain('is in use by another Martillo process');
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
@@ -114,12 +135,12 @@ describe('npm start', () => {
     try {
       const [a, b] = [
         start({ PORT: port, DATA_DIR: dataDir, DATABASE_URL: target.url }),
-        start({ PORT: String(Number(port) + 1), DATA_DIR: dataDir, DATABASE_URL: target.url }),
+        start({ PORT: otherPort, DATA_DIR: dataDir, DATABASE_URL: target.url }),
       ];
       await Promise.all([waitForBanner(a), waitForBanner(b)]);
       expect(a.output()).toMatch(/database\s+postgresql/);
       expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
-      expect((await fetch(`http://127.0.0.1:${Number(port) + 1}/readyz`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${otherPort}/readyz`)).status).toBe(200);
       expect(await Promise.all([stop(a), stop(b)])).toEqual([0, 0]);
     } finally {
       await target.drop();

@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
@@ -20,9 +22,30 @@ export type E2eApp = TestServer;
  */
 export const E2E_JOBS: readonly JobName[] = jobs.map((job) => job.name).filter((name) => name !== 'recorder' && name !== 'replays');
 
-/** The whole product (API, web app, Socket.IO, the background jobs of E2E_JOBS unless told) on a free port, on a fresh database. */
-export function startE2eApp(env: Record<string, string> = {}, opts: { jobs?: readonly JobName[] | 'all' } = {}): Promise<E2eApp> {
-  return startTestServer({ env, webDir, jobs: opts.jobs ?? E2E_JOBS });
+/**
+ * The whole product (API, web app, Socket.IO, the background jobs of E2E_JOBS unless told) on a free port, on a fresh
+ * database, with a DATA_DIR of its own (uploads, recordings, replays' work), removed on close: two files run at once
+ * (vitest.e2e.config.ts), and neither may see or delete the other's files.
+ */
+export async function startE2eApp(env: Record<string, string> = {}, opts: { jobs?: readonly JobName[] | 'all' } = {}): Promise<E2eApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'martillo-e2e-'));
+  let app: TestServer;
+  try {
+    app = await startTestServer({ env: { DATA_DIR: dataDir, ...env }, webDir, jobs: opts.jobs ?? E2E_JOBS });
+  } catch (err) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+  return {
+    ...app,
+    async close() {
+      try {
+        await app.close();
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
 }
 
 /** The usual spec setup: the product on a fresh database and a browser, both closed after the file. */
