@@ -6,8 +6,13 @@ import type { BidPresenter } from './bid-presenter.js';
 import type { Realtime } from './index.js';
 import { rooms } from './rooms.js';
 
-/** The most of the event loop one room's `auctionState` sends may take; the rest is the bids'. */
-export const FANOUT_SHARE = 1 / 3;
+/**
+ * The most of the event loop one room's `auctionState` sends may take; the rest is the bids'. Half:
+ * with one shared frame per send (room-frames.ts) a room of ten thousand costs about 100 ms a send,
+ * and a window as long as the send keeps delivery under 500 ms with the bids still at 0.45 of the
+ * database's write limit; a third gave 0.56 and about 500 ms (bench/README.md).
+ */
+export const FANOUT_SHARE = 1 / 2;
 /**
  * The longest a room waits after a send, however long that send took: a send slowed by a busy
  * machine (the process waiting for a CPU) must not make viewers wait seconds for the next state.
