@@ -130,22 +130,41 @@ export function createBidBroadcaster(
   }, 60_000);
   sweep.unref();
 
-  /** What travels between instances: the engine's state (presented when sent) and the presented lines. */
-  interface AuctionChange {
-    state: EngineState;
-    lines: BidView[];
-    immediate: boolean;
-  }
   const unsubscribe = realtime.relay.subscribe(rooms.auction(''), (_room, message) => {
     const change = message as AuctionChange | null;
     if (typeof change?.state?.id !== 'string' || typeof change.state.version !== 'number' || !Array.isArray(change.lines)) return;
     push(publicChannels, publicMs, sendPublic, change.state, change.lines, change.immediate === true);
   });
 
+  /**
+   * With several instances, each auction's changes leave once per turn of the event loop: the bids
+   * of one group commit (answered together) travel as one message, the newest state with all their
+   * lines, instead of one Redis message per bid that every instance in the room must read. A change
+   * that goes at once (a close, a timer) takes what waits with it at once, so nothing sent after it
+   * (a lot's `lotFinished`) can overtake it.
+   */
+  const outgoing = new Map<string, AuctionChange>();
+  let flushing: NodeJS.Immediate | null = null;
+  function flushOutgoing() {
+    flushing = null;
+    for (const change of outgoing.values()) realtime.relay.publish(rooms.auction(change.state.id), change);
+    outgoing.clear();
+  }
+  function relay(change: AuctionChange) {
+    if (!realtime.relay.crossesInstances) return realtime.relay.publish(rooms.auction(change.state.id), change);
+    const waiting = outgoing.get(change.state.id);
+    const merged = waiting ? mergeChanges(waiting, change) : change;
+    if (merged.immediate) {
+      outgoing.delete(change.state.id);
+      return realtime.relay.publish(rooms.auction(change.state.id), merged);
+    }
+    outgoing.set(change.state.id, merged);
+    flushing ??= setImmediate(flushOutgoing);
+  }
+
   function publish(change: { state: EngineState; lines: EngineLine[] }, immediate: boolean) {
     const lines = change.lines.map((l) => present.line(change.state.id, l));
-    const relayed: AuctionChange = { state: change.state, lines, immediate };
-    realtime.relay.publish(rooms.auction(change.state.id), relayed);
+    relay({ state: change.state, lines, immediate });
     push(panelChannels, panelMs, sendPanel, change.state, [], immediate);
   }
 
@@ -176,6 +195,9 @@ export function createBidBroadcaster(
     stop() {
       unsubscribe();
       clearInterval(sweep);
+      if (flushing) clearImmediate(flushing);
+      flushing = null;
+      outgoing.clear();
       for (const channels of [publicChannels, panelChannels]) {
         for (const c of channels.values()) if (c.timer) clearTimeout(c.timer);
         channels.clear();
@@ -184,3 +206,20 @@ export function createBidBroadcaster(
   };
 }
 export type BidBroadcaster = ReturnType<typeof createBidBroadcaster>;
+
+/** What travels between instances: the engine's state (presented when sent) and the presented lines. */
+interface AuctionChange {
+  state: EngineState;
+  lines: BidView[];
+  immediate: boolean;
+}
+
+/** Two changes of one auction as one: the newer state, the lines of both (the newest BID_EVENT_MAX, in seq order). */
+export function mergeChanges(older: AuctionChange, newer: AuctionChange): AuctionChange {
+  const lines = [...older.lines, ...newer.lines].sort((x, y) => x.seq - y.seq);
+  return {
+    state: newer.state.version >= older.state.version ? newer.state : older.state,
+    lines: lines.length > BID_EVENT_MAX ? lines.slice(-BID_EVENT_MAX) : lines,
+    immediate: older.immediate || newer.immediate,
+  };
+}

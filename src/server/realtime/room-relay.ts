@@ -16,6 +16,8 @@ import type { RealtimeServer } from './types.js';
  * hold its viewers.
  */
 export interface RoomRelay {
+  /** Whether a message goes to other instances (Redis), so that fewer, larger messages are cheaper. */
+  readonly crossesInstances: boolean;
   /** To every instance holding sockets in `room` whose handler takes rooms starting with its prefix. */
   publish(room: string, message: unknown): void;
   /**
@@ -54,6 +56,7 @@ function createHandlers() {
 export function createLocalRelay(): RoomRelay {
   const handlers = createHandlers();
   return {
+    crossesInstances: false,
     publish(room, message) {
       handlers.for(room)?.(room, message);
     },
@@ -98,6 +101,7 @@ export function createRedisRelay(io: RealtimeServer, pub: Redis, sub: Redis, log
   });
 
   return {
+    crossesInstances: true,
     publish(room, message) {
       if (adapter.rooms.has(room)) handlers.for(room)?.(room, message);
       pub.spublish(channel(room), JSON.stringify({ from: self, message })).catch(log);
