@@ -18,6 +18,8 @@ export const FANOUT_SHARE = 1 / 2;
  * machine (the process waiting for a CPU) must not make viewers wait seconds for the next state.
  */
 export const FANOUT_WINDOW_MAX_MS = 400;
+/** With several instances, how often at most one auction's changes go to the others (half a room's shortest window). */
+export const RELAY_WINDOW_MS = 20;
 
 /**
  * Sends bid activity after commit, for the publisher (realtime/publisher.ts). A hot auction can
@@ -43,9 +45,10 @@ export const FANOUT_WINDOW_MAX_MS = 400;
 export function createBidBroadcaster(
   realtime: Realtime,
   present: BidPresenter,
-  opts: { publicMs?: number; panelMs?: number; fanoutShare?: number; maxWindowMs?: number } = {},
+  opts: { publicMs?: number; panelMs?: number; relayMs?: number; fanoutShare?: number; maxWindowMs?: number } = {},
 ) {
   const publicMs = opts.publicMs ?? 40;
+  const relayMs = opts.relayMs ?? RELAY_WINDOW_MS;
   const panelMs = opts.panelMs ?? 1000;
   const fanoutShare = opts.fanoutShare ?? FANOUT_SHARE;
   const maxWindowMs = opts.maxWindowMs ?? FANOUT_WINDOW_MAX_MS;
@@ -127,6 +130,7 @@ export function createBidBroadcaster(
     for (const channels of [publicChannels, panelChannels]) {
       for (const [id, c] of channels) if (!c.timer && c.lastSent < before) channels.delete(id);
     }
+    for (const [id, out] of outgoing) if (!out.timer && out.lastSent < before) outgoing.delete(id);
   }, 60_000);
   sweep.unref();
 
@@ -137,29 +141,41 @@ export function createBidBroadcaster(
   });
 
   /**
-   * With several instances, each auction's changes leave once per turn of the event loop: the bids
-   * of one group commit (answered together) travel as one message, the newest state with all their
-   * lines, instead of one Redis message per bid that every instance in the room must read. A change
-   * that goes at once (a close, a timer) takes what waits with it at once, so nothing sent after it
-   * (a lot's `lotFinished`) can overtake it.
+   * With several instances, each auction's changes leave for the others at most once per
+   * `relayMs`: the first at once, the ones after it merged (the newest state, all their lines)
+   * into one message at the end of the window, as a room's own windows do. A hot auction then
+   * costs every instance in its room tens of Redis messages a second instead of one per bid. A
+   * change that goes at once (a close, a timer) takes what waits with it at once, so nothing sent
+   * after it (a lot's `lotFinished`) can overtake it. One instance has nothing to carry: each
+   * change goes straight to its windows.
    */
-  const outgoing = new Map<string, AuctionChange>();
-  let flushing: NodeJS.Immediate | null = null;
-  function flushOutgoing() {
-    flushing = null;
-    for (const change of outgoing.values()) realtime.relay.publish(rooms.auction(change.state.id), change);
-    outgoing.clear();
+  interface Outgoing {
+    lastSent: number;
+    waiting: AuctionChange | null;
+    timer: NodeJS.Timeout | null;
+  }
+  const outgoing = new Map<string, Outgoing>();
+  function sendOut(id: string, out: Outgoing, change: AuctionChange) {
+    if (out.timer) clearTimeout(out.timer);
+    out.timer = null;
+    out.waiting = null;
+    out.lastSent = Date.now();
+    realtime.relay.publish(rooms.auction(id), change);
   }
   function relay(change: AuctionChange) {
-    if (!realtime.relay.crossesInstances) return realtime.relay.publish(rooms.auction(change.state.id), change);
-    const waiting = outgoing.get(change.state.id);
-    const merged = waiting ? mergeChanges(waiting, change) : change;
-    if (merged.immediate) {
-      outgoing.delete(change.state.id);
-      return realtime.relay.publish(rooms.auction(change.state.id), merged);
+    const id = change.state.id;
+    if (!realtime.relay.crossesInstances) return realtime.relay.publish(rooms.auction(id), change);
+    let out = outgoing.get(id);
+    if (!out) {
+      out = { lastSent: 0, waiting: null, timer: null };
+      outgoing.set(id, out);
     }
-    outgoing.set(change.state.id, merged);
-    flushing ??= setImmediate(flushOutgoing);
+    const merged = out.waiting ? mergeChanges(out.waiting, change) : change;
+    if (merged.immediate || (!out.waiting && Date.now() - out.lastSent >= relayMs)) return sendOut(id, out, merged);
+    out.waiting = merged;
+    if (out.timer) return;
+    const o = out;
+    out.timer = setTimeout(() => o.waiting && sendOut(id, o, o.waiting), relayMs - (Date.now() - out.lastSent));
   }
 
   function publish(change: { state: EngineState; lines: EngineLine[] }, immediate: boolean) {
@@ -195,8 +211,7 @@ export function createBidBroadcaster(
     stop() {
       unsubscribe();
       clearInterval(sweep);
-      if (flushing) clearImmediate(flushing);
-      flushing = null;
+      for (const out of outgoing.values()) if (out.timer) clearTimeout(out.timer);
       outgoing.clear();
       for (const channels of [publicChannels, panelChannels]) {
         for (const c of channels.values()) if (c.timer) clearTimeout(c.timer);

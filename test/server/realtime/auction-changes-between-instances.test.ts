@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BID_EVENT_MAX } from '../../../src/domain/realtime.js';
 import type { EngineState } from '../../../src/server/db/engine-rows.js';
-import { createBidBroadcaster, mergeChanges } from '../../../src/server/realtime/bid-broadcaster.js';
+import { createBidBroadcaster, mergeChanges, RELAY_WINDOW_MS } from '../../../src/server/realtime/bid-broadcaster.js';
 import { createBidPresenter } from '../../../src/server/realtime/bid-presenter.js';
 import type { Realtime } from '../../../src/server/realtime/index.js';
 import type { RoomRelay } from '../../../src/server/realtime/room-relay.js';
@@ -10,15 +10,14 @@ import { engineLine, engineState } from '../../support/engine-states.js';
 
 /**
  * With several instances, what the committing instance hands the others about a hot auction: the
- * bids answered in one turn of the event loop (one group commit's) as one message carrying the
- * newest state and all their lines, and a close at once with what waited, never behind it.
+ * first change at once, then at most one message per window carrying the newest state and every
+ * line since, and a close at once with what waited, never behind it.
  */
 
 const AUCTION = '0b9a3c1e-5d2f-4a8b-9c7e-6f1d2e3a4b5c';
 const OTHER = '1c8b4d2f-6e3a-4b9c-8d7f-7a2e3f4b5c6d';
 const state = (version: number, over: Partial<EngineState> = {}, id = AUCTION) => engineState(id, version, { leaderId: `u${version}`, ...over });
 const bid = (version: number, id = AUCTION) => ({ state: state(version, {}, id), lines: [engineLine(version - 1)], outbidUserId: null });
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 interface Published {
   room: string;
@@ -44,36 +43,46 @@ function build(crossesInstances: boolean) {
 }
 
 describe("a hot auction's changes on their way to the other instances", () => {
-  it("sends the bids answered in one turn as one message: the newest state and every bid's line", async () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('sends the first change at once and the ones of its window as one message: the newest state and every line', () => {
     const { broadcaster, published } = build(true);
     try {
-      for (const v of [2, 3, 4]) broadcaster.bid(bid(v));
+      broadcaster.bid(bid(2));
       broadcaster.bid(bid(7, OTHER));
-      expect(published).toEqual([]);
-      await nextTurn();
       expect(published).toEqual([
-        { room: rooms.auction(AUCTION), version: 4, seqs: [1, 2, 3], immediate: false },
+        { room: rooms.auction(AUCTION), version: 2, seqs: [1], immediate: false },
         { room: rooms.auction(OTHER), version: 7, seqs: [6], immediate: false },
       ]);
-      // The next turn's bids are a message of their own.
-      broadcaster.bid(bid(5));
-      await nextTurn();
-      expect(published.at(-1)).toEqual({ room: rooms.auction(AUCTION), version: 5, seqs: [4], immediate: false });
-      expect(published).toHaveLength(3);
+      for (const v of [3, 4, 5]) broadcaster.bid(bid(v));
+      vi.advanceTimersByTime(RELAY_WINDOW_MS - 1);
+      expect(published).toHaveLength(2);
+      vi.advanceTimersByTime(1);
+      expect(published.at(-1)).toEqual({ room: rooms.auction(AUCTION), version: 5, seqs: [2, 3, 4], immediate: false });
+      // Once a window has passed with nothing waiting, the next change goes at once again.
+      vi.advanceTimersByTime(RELAY_WINDOW_MS);
+      broadcaster.bid(bid(6));
+      expect(published.at(-1)).toEqual({ room: rooms.auction(AUCTION), version: 6, seqs: [5], immediate: false });
+      expect(published).toHaveLength(4);
     } finally {
       broadcaster.stop();
     }
   });
 
-  it('sends a close at once, carrying the bids that waited, and nothing of them after it', async () => {
+  it('sends a close at once, carrying the bids that waited, and nothing of them after it', () => {
     const { broadcaster, published } = build(true);
     try {
       broadcaster.bid(bid(2));
       broadcaster.bid(bid(3));
-      broadcaster.closed(state(4, { status: 'ended', winnerId: 'u3', winnerName: 'Beto Pujador' }));
-      expect(published).toEqual([{ room: rooms.auction(AUCTION), version: 4, seqs: [1, 2], immediate: true }]);
-      await nextTurn();
-      expect(published).toHaveLength(1);
+      broadcaster.bid(bid(4));
+      broadcaster.closed(state(5, { status: 'ended', winnerId: 'u4', winnerName: 'Beto Pujador' }));
+      expect(published).toEqual([
+        { room: rooms.auction(AUCTION), version: 2, seqs: [1], immediate: false },
+        { room: rooms.auction(AUCTION), version: 5, seqs: [2, 3], immediate: true },
+      ]);
+      vi.advanceTimersByTime(10 * RELAY_WINDOW_MS);
+      expect(published).toHaveLength(2);
     } finally {
       broadcaster.stop();
     }
