@@ -939,7 +939,10 @@ const CODE_KINDS = [
     'adapter',
     /node_modules\/(ioredis|@ioredis|@socket\.io\/redis-adapter|redis-parser|notepack\.io|denque|cluster-key-slot|standard-as-callback)\/|socket\.io-adapter\/dist\/cluster-adapter|realtime\/room-relay\.ts/,
   ],
-  ['delivery', /node_modules\/(socket\.io|socket\.io-parser|engine\.io|engine\.io-parser|ws)\/|socket\.io-adapter\/dist\/index|realtime\/(bid-broadcaster|room-frames)\.ts/],
+  [
+    'delivery',
+    /node_modules\/(socket\.io|socket\.io-parser|engine\.io|engine\.io-parser|ws)\/|socket\.io-adapter\/dist\/index|realtime\/(bid-broadcaster|room-frames)\.ts/,
+  ],
   ['database', /node_modules\/(pg|pg-protocol|pg-pool|pg-types|drizzle-orm)\/|src\/server\/db\//],
   ['http', /node_modules\/(fastify|@fastify\/[^/]+|find-my-way|light-my-request|avvio|fast-json-stringify|zod|helmet)\/|^node:_?http/],
 ] as const;

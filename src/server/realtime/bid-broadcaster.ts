@@ -35,7 +35,8 @@ export const RELAY_WINDOW_MS = 20;
  * timer changes go out at once, after whatever state was waiting (it is merged into them), and
  * outbid notices go out at once; a state already sent (a buy-now's close) is not sent twice.
  *
- * With several instances each change goes through the room relay (realtime/room-relay.ts) to
+ * With several instances each auction's changes go (at most once per `relayMs`, merged: below)
+ * through the room relay (realtime/room-relay.ts) to
  * every instance that holds viewers of the auction, and each one coalesces for its own sockets in
  * its own windows, which follow the cost of its own sends: a viewer hears no more states than with
  * one instance, whichever instances committed the bids. Changes may arrive out of order across

@@ -1,4 +1,3 @@
-import { WebSocket } from 'ws';
 import type { RealtimeServer } from './types.js';
 
 /**
@@ -9,6 +8,9 @@ export interface RoomFrameSends {
   direct: number;
   queued: number;
 }
+
+/** A `ws` WebSocket's readyState while open (WebSocket.OPEN). */
+const WS_OPEN = 1;
 
 /** The parts of an Engine.IO connection over `ws` that a shared frame needs (engine.io 6, ws 8). */
 interface FrameTarget {
@@ -65,7 +67,7 @@ export function emitToRoomHere(io: RealtimeServer, room: string, event: string, 
       transport.name === 'websocket' &&
       transport.writable &&
       !transport.perMessageDeflate &&
-      transport.socket?.readyState === WebSocket.OPEN &&
+      transport.socket?.readyState === WS_OPEN &&
       sender?._state === 0 &&
       sender._queue?.length === 0 &&
       typeof sender.sendFrame === 'function'
