@@ -36,10 +36,10 @@ export const RELAY_WINDOW_MS = 20;
  * outbid notices go out at once; a state already sent (a buy-now's close) is not sent twice.
  *
  * With several instances each auction's changes go (at most once per `relayMs`, merged: below)
- * through the room relay (realtime/room-relay.ts) to
- * every instance that holds viewers of the auction, and each one coalesces for its own sockets in
- * its own windows, which follow the cost of its own sends: a viewer hears no more states than with
- * one instance, whichever instances committed the bids. Changes may arrive out of order across
+ * through the room relay (realtime/room-relay.ts) to every instance that holds viewers of the
+ * auction, and each one coalesces for its own sockets in its own windows, which follow the cost of
+ * its own sends: a viewer hears no more states than with one instance, whichever instances
+ * committed the bids. Changes may arrive out of order across
  * instances: the newest version wins and the lines are sent in `seq` order. The panels' updates
  * are few and go from the committing instance through the adapter.
  */
