@@ -185,7 +185,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     sessionSecret: config.sessionSecret,
     trustProxy: config.trustProxy,
     viewersPerAddress: config.viewers.perAddress,
-    log: (err) => app.log.error({ err }, 'realtime: redis'),
+    log: (err, count) => app.log.error({ err, count }, 'realtime: redis'),
   });
   const {
     identity,

@@ -20,6 +20,7 @@ import type { Metrics } from '../http/metrics.js';
 import { canEditSession } from '../policies/live-sessions.js';
 import { loadAccess, resolveSession, SESSION_COOKIE } from '../sessions/store.js';
 import { clientAddress } from './client-address.js';
+import { summarizeErrors } from './error-summary.js';
 import { handlePublicRooms, newPublicRoomState } from './public-rooms.js';
 import { emitToRoomHere } from './room-frames.js';
 import { createLocalRelay, createRedisRelay, type RoomRelay } from './room-relay.js';
@@ -75,8 +76,11 @@ export async function createRealtime(
     sessionSecret: string;
     /** TRUST_PROXY: read the client's address from X-Forwarded-For, as Fastify does. */
     trustProxy?: boolean;
-    /** Where a failed Redis publish or subscribe is told. */
-    log?: (err: unknown) => void;
+    /**
+     * Where Redis's failures are told (a publish, a subscribe, a lost connection): the first at
+     * once, then at most one line every 10 s with how many failed since (`summarizeErrors`).
+     */
+    log?: (err: unknown, count: number) => void;
     /** VIEWERS_PER_ADDRESS: the most sockets of one address the viewer count counts. */
     viewersPerAddress?: number;
     viewerCountMs?: number;
@@ -98,6 +102,7 @@ export async function createRealtime(
   let sub: Redis | null = null;
   let relaySub: Redis | null = null;
   let relay: RoomRelay;
+  const redisErrors = summarizeErrors(opts.log ?? (() => {}));
   if (opts.redisUrl) {
     // Loaded only with several instances: a single one does not hold them in its memory.
     const [{ Redis }, { createShardedAdapter }] = await Promise.all([import('ioredis'), import('@socket.io/redis-adapter')]);
@@ -105,11 +110,13 @@ export async function createRealtime(
     sub = pub.duplicate();
     relaySub = pub.duplicate();
     await Promise.all([pub.connect(), sub.connect(), relaySub.connect()]);
+    // Without a listener ioredis writes every failed reconnect to stderr.
+    for (const client of [pub, sub, relaySub]) client.on('error', redisErrors.error);
     // Redis 7's sharded pub/sub, a channel per room, subscribed to while this instance holds the
     // room's sockets: a show's emits reach only the instances that hold its viewers, so many
     // shows at once do not each cost every instance.
     io.adapter(createShardedAdapter(pub, sub, { subscriptionMode: 'dynamic' }));
-    relay = createRedisRelay(io, pub, relaySub, opts.log ?? (() => {}));
+    relay = createRedisRelay(io, pub, relaySub, redisErrors.error);
   } else {
     relay = createLocalRelay();
   }
@@ -253,6 +260,7 @@ export async function createRealtime(
       io.engine.close();
       await relay.close();
       await Promise.all([pub?.quit(), sub?.quit(), relaySub?.quit()].filter(Boolean));
+      redisErrors.flush();
     },
   };
 }
