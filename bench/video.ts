@@ -44,9 +44,10 @@
  * The edges (PROVIDERS=janus-edges): Janus as origin and EDGES (2) edge Janus with the Streaming
  * plugin, the server with JANUS_EDGES; the seller publishes to the origin as with `janus`, and each
  * synthetic viewer asks the server for its own grant (which picks the least-loaded edge) and
- * watches the show's mountpoint there. Besides the crowd's figures: per edge, its viewers, its
- * Janus's CPU and `viewersPerEdgeCore` (its viewers ÷ its share of a core), their median, and the
- * first keyframe through each edge (the origin's CPU is the server's tree).
+ * watches the show's mountpoint there over a WebSocket of its own, as a phone does. Besides the
+ * crowd's figures: per edge, its viewers, its Janus's CPU and `viewersPerEdgeCore` (its viewers ÷
+ * its share of a core), their median, and the first keyframe through each edge (the origin's CPU
+ * is the server's tree); `signallingLost`, the viewers' WebSockets to Janus that dropped.
  *
  * The flood mode (bench/video-flood.ts) runs after: hostile sockets from one address against one
  * show's video while a real viewer of another show joins, and the SFU's memory before and after.
@@ -276,6 +277,12 @@ interface LoadBytes {
 interface LoadDone {
   type: 'done';
   states: Record<string, number>;
+  /**
+   * The viewers' WebSocket connections to Janus that dropped during the run (janode closes one
+   * whose ping is not answered within 5 s; Janus then ends every session on it), with when
+   * (seconds since the first join) and why.
+   */
+  signallingLost: { url: string; atS: number; why: string }[];
 }
 
 interface ViewerStats {
@@ -501,10 +508,14 @@ async function joinEdge(
   });
   if (grant.provider !== 'janus' || !grant.stream) throw new Error(`the grant names no edge: ${JSON.stringify(grant)}`);
   assigned[i] = grant.stream.edge;
-  let connecting = connections.get(grant.url);
+  // Each viewer its own WebSocket to its edge, as each phone has: one connection shared by an
+  // edge's every viewer took them all with it when it dropped on a saturated machine.
+  const key = `${grant.url} ${i}`;
+  let connecting = connections.get(key);
   if (!connecting) {
     connecting = Janode.connect({ address: { url: grant.url } });
-    connections.set(grant.url, connecting);
+    connections.set(key, connecting);
+    void connecting.then((c) => watchSignalling(c, grant.url, () => connections.delete(key))).catch(() => {});
   }
   const session = await (await connecting).create();
   const handle = await session.attach(StreamingPlugin);
@@ -537,6 +548,22 @@ async function sellerFeed(connection: JanodeConnection, room: number): Promise<n
   }
 }
 
+/** The load's own WebSocket connections to Janus that dropped, for LoadDone. */
+const signallingLost: LoadDone['signallingLost'] = [];
+let loadBegan = 0;
+let loadStopping = false;
+function watchSignalling(connection: JanodeConnection, url: string, onLost: () => void = () => {}): void {
+  let gone = false;
+  const lost = (why: string) => () => {
+    if (gone) return;
+    gone = true;
+    onLost();
+    if (!loadStopping) signallingLost.push({ url, atS: Math.round((performance.now() - loadBegan) / 100) / 10, why });
+  };
+  connection.once(Janode.EVENT.CONNECTION_CLOSED, lost('closed'));
+  connection.once(Janode.EVENT.CONNECTION_ERROR, lost('error'));
+}
+
 async function runLoad(): Promise<void> {
   ndc.initLogger('Error', () => {});
   const start = await onceMessage<LoadStart>(process, 'start');
@@ -551,12 +578,14 @@ async function runLoad(): Promise<void> {
     if (!start.janus) throw new Error('janus: no grant');
     Janode.Logger.setLevel('none');
     connection = await Janode.connect({ address: { url: start.janus.url } });
+    watchSignalling(connection, start.janus.url);
     feed = await sellerFeed(connection, start.janus.room);
   }
   if (start.provider === 'janus-edges') Janode.Logger.setLevel('none');
   const edgeConnections = new Map<string, Promise<JanodeConnection>>();
   const assigned: (number | null)[] = Array.from({ length: start.viewers }, () => null);
   const began = performance.now();
+  loadBegan = began;
   const pending: Promise<void>[] = [];
   for (let i = 0; i < start.viewers; i++) {
     const st: ViewerStats = { t0: performance.now(), connected: null, firstKeyframe: null, videoPayload: 0, rtpBytes: 0, state: 'new', attempt: 0 };
@@ -608,10 +637,11 @@ async function runLoad(): Promise<void> {
     }
     const states: Record<string, number> = {};
     for (const s of stats) states[s.state] = (states[s.state] ?? 0) + 1;
+    loadStopping = true;
     await Promise.all(joined.map((j) => j.close().catch(() => {})));
     await connection?.close().catch(() => {});
     for (const c of edgeConnections.values()) await (await c.catch(() => null))?.close().catch(() => {});
-    const done: LoadDone = { type: 'done', states };
+    const done: LoadDone = { type: 'done', states, signallingLost };
     await sendToParent(done);
     ndc.cleanup();
     process.exit(0);
@@ -1308,6 +1338,12 @@ async function runProvider(provider: Provider, browser: Browser, recording: bool
       consistency.sellerSent &&
       consistency.browserViewersReadTheClock &&
       consistency.recorded !== false;
+    if (!consistency.ok) {
+      // What the processes said, so that a run that lost viewers says why.
+      log(`${provider}: inconsistent run; server log tail:\n${server.tail()}`);
+      if (janus) log(`${provider}: ${edges.length ? 'origin' : 'Janus'} log tail:\n${janus.logTail()}`);
+      for (const [e, edge] of edges.entries()) log(`${provider}: edge ${e} log tail:\n${edge.logTail()}`);
+    }
 
     return {
       provider,
@@ -1324,6 +1360,7 @@ async function runProvider(provider: Provider, browser: Browser, recording: bool
       lastJoinRetry: joined.lastRetry,
       lastJoinError: joined.lastError,
       peerStates: done.states,
+      signallingLost: done.signallingLost,
       seller: { videoKbps: sellerKbps, fps: sent1.fps, size: sent1.size, qualityLimitation: sent1.limitation },
       fullRate: {
         viewers: fullRate,
