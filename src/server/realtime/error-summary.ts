@@ -14,12 +14,15 @@ export function summarizeErrors(tell: (err: unknown, count: number) => void, eve
     timer.unref();
   };
   // A period that ends with failures told opens the next, so a steady stream gives one line per period.
-  const endPeriod = () => {
-    timer = null;
-    if (pending === 0) return;
+  const tellPending = (): boolean => {
+    if (pending === 0) return false;
     tell(last, pending);
     pending = 0;
-    startPeriod();
+    return true;
+  };
+  const endPeriod = () => {
+    timer = null;
+    if (tellPending()) startPeriod();
   };
 
   return {
@@ -36,9 +39,7 @@ export function summarizeErrors(tell: (err: unknown, count: number) => void, eve
     flush() {
       if (timer) clearTimeout(timer);
       timer = null;
-      if (pending === 0) return;
-      tell(last, pending);
-      pending = 0;
+      tellPending();
     },
   };
 }
