@@ -158,8 +158,14 @@ async function closeDialog(page: Page, dialog: Locator): Promise<void> {
   await dialog.waitFor({ state: 'detached' });
 }
 
+/**
+ * Each audit walks many pages and windows at two or three sizes, with axe-core on each: on a slow
+ * machine one took longer than vitest's minute before reaching its findings, so each gets three.
+ */
+const AUDIT_TIMEOUT_MS = 180_000;
+
 describe('accessibility: zero serious or critical axe-core findings', () => {
-  it('the public pages, on a phone and at 1366 px', async () => {
+  it('the public pages, on a phone and at 1366 px', { timeout: AUDIT_TIMEOUT_MS }, async () => {
     const found: A11yFinding[] = [];
     for (const [label, opts] of VIEWPORTS) {
       const anon = await pageFor(null, opts);
@@ -232,7 +238,7 @@ describe('accessibility: zero serious or critical axe-core findings', () => {
     expect(found, formatFindings(found)).toEqual([]);
   });
 
-  it("the seller's panel: auctions, billing and every window", async () => {
+  it("the seller's panel: auctions, billing and every window", { timeout: AUDIT_TIMEOUT_MS }, async () => {
     const found: A11yFinding[] = [];
     for (const [label, opts] of VIEWPORTS) {
       const page = await pageFor(seller, opts);
@@ -307,7 +313,7 @@ describe('accessibility: zero serious or critical axe-core findings', () => {
     expect(found, formatFindings(found)).toEqual([]);
   });
 
-  it("the platform admin's windows: categories, users, invitations, companies", async () => {
+  it("the platform admin's windows: categories, users, invitations, companies", { timeout: AUDIT_TIMEOUT_MS }, async () => {
     const found: A11yFinding[] = [];
     const page = await pageFor(admin);
     await page.goto(`${ctx.app.url}/admin`);
@@ -358,7 +364,7 @@ describe('accessibility: zero serious or critical axe-core findings', () => {
   });
 
   // Three viewports and five windows: longer than a minute on a busy two-core machine.
-  it('the Live Hub, with a session loaded, and its windows', { timeout: 180_000 }, async () => {
+  it('the Live Hub, with a session loaded, and its windows', { timeout: AUDIT_TIMEOUT_MS }, async () => {
     const found: A11yFinding[] = [];
     for (const [label, opts] of VIEWPORTS) {
       const page = await pageFor(seller, opts);
