@@ -13,13 +13,13 @@ export function summarizeErrors(tell: (err: unknown, count: number) => void, eve
     timer = setTimeout(endPeriod, everyMs);
     timer.unref();
   };
-  // A period that ends with failures told opens the next, so a steady stream gives one line per period.
   const tellPending = (): boolean => {
     if (pending === 0) return false;
     tell(last, pending);
     pending = 0;
     return true;
   };
+  // A period that ends with failures told opens the next, so a steady stream gives one line per period.
   const endPeriod = () => {
     timer = null;
     if (tellPending()) startPeriod();
