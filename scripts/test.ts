@@ -30,9 +30,17 @@ function run(cmd: string, args: string[]): number {
 /** A step that is one check: it passes or fails as a whole. */
 function check(name: string, cmd: string, args: string[]): void {
   console.log(`\n── ${name} ──`);
+  const started = Date.now();
   const ok = run(cmd, args) === 0;
   total[ok ? 'passed' : 'failed']++;
   lines.push(`${name}: ${ok ? 'passed' : 'FAILED'}`);
+  took(name, started);
+}
+
+/** How long each step took, printed with the totals: the whole run has a time budget, and this says where it goes. */
+const times: string[] = [];
+function took(name: string, started: number): void {
+  times.push(`${name} ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
 /** A Vitest run: counted test by test from its JSON report. `prefix` runs it through a wrapper (the video namespace). */
@@ -41,7 +49,9 @@ function suite(name: string, args: string[], prefix: string[] = []): void {
   const report = `${out}/${name}.json`;
   const vitest = ['npx', 'vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
   const [cmd, ...rest] = [...prefix, ...vitest] as [string, ...string[]];
+  const started = Date.now();
   const code = run(cmd, rest);
+  took(name, started);
   if (!existsSync(report)) {
     total.failed++;
     lines.push(`${name}: FAILED before reporting (exit ${code})`);
@@ -90,5 +100,5 @@ if (noNetns) {
 
 const summary = `${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`;
 writeFileSync(`${out}/summary.txt`, `${summary}\n`);
-console.log(`\n${lines.join('\n')}\n${summary}`);
+console.log(`\n${lines.join('\n')}\ntimes: ${times.join(', ')}\n${summary}`);
 process.exitCode = total.failed === 0 ? 0 : 1;
