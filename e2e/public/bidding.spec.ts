@@ -1,12 +1,13 @@
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuctionDetail } from '../../src/domain/auctions.js';
 import { maskName } from '../../src/domain/bidding.js';
 import { formatMoney } from '../../src/domain/money.js';
 import { buildCategory, signInAs } from '../../test/support/actors.js';
 import { sleep } from '../../test/support/wait.js';
 import { setupAppAndBrowser } from '../support/app.js';
-import { createAuctionAs } from '../support/auctions.js';
+import { createAuctionAs, moveEndAs } from '../support/auctions.js';
 import { newPage } from '../support/browser.js';
 import { fill, t } from '../support/catalogue.js';
 import { type E2eUser, prepareUser, signInPage } from '../support/session.js';
@@ -43,9 +44,13 @@ afterAll(async () => {
   await sellerPage?.context().close();
 });
 
-async function newAuction(name: string, opts: { endInMs?: number; buyNowPrice?: number; status?: 'pending' | 'active'; photos?: number } = {}) {
+async function sellersPage(): Promise<Page> {
   sellerPage ??= await signedInPage(seller);
-  const page = sellerPage;
+  return sellerPage;
+}
+
+async function newAuction(name: string, opts: { buyNowPrice?: number; status?: 'pending' | 'active'; photos?: number } = {}) {
+  const page = await sellersPage();
   const images: string[] = [];
   for (let i = 0; i < (opts.photos ?? 0); i++) images.push(await uploadPhoto(page, i));
   const auction = await createAuctionAs(page, ctx.app, {
@@ -55,7 +60,6 @@ async function newAuction(name: string, opts: { endInMs?: number; buyNowPrice?: 
     marca: 'Casio',
     envio: 'Envío gratis a todo México',
     condicion: 'Como Nuevo',
-    ...(opts.endInMs ? { endTime: Date.now() + opts.endInMs } : {}),
     ...(opts.buyNowPrice ? { buyNowPrice: opts.buyNowPrice } : {}),
     ...(opts.status ? { status: opts.status } : {}),
     images,
@@ -99,8 +103,12 @@ const lines = (page: Page) =>
     );
 const line = (who: string, amount: number) => `${who} ${formatMoney(amount)}`;
 
-/** 'Pujar' → the review step → 'Confirmar puja', waiting for the answer. */
-async function bid(page: Page, opts: { amount?: number; maxAmount?: number } = {}): Promise<void> {
+/**
+ * 'Pujar' → the review step → 'Confirmar puja', waiting for the answer. With `confirmAt` (epoch ms)
+ * the review waits open until that moment, so a bid timed for an auction's last seconds is one
+ * click away when the moment comes.
+ */
+async function bid(page: Page, opts: { amount?: number; maxAmount?: number; confirmAt?: number } = {}): Promise<void> {
   if (opts.amount !== undefined) await amountBox(page).fill(String(opts.amount));
   if (opts.maxAmount !== undefined) {
     await page.getByRole('switch', { name: b.form.autoToggle }).check({ force: true });
@@ -111,6 +119,7 @@ async function bid(page: Page, opts: { amount?: number; maxAmount?: number } = {
   await review.waitFor();
   if (opts.amount !== undefined) expect(await review.getByTestId('review-amount').innerText()).toBe(formatMoney(opts.amount));
   expect(await review.getByTestId('review-max').innerText()).toBe(opts.maxAmount === undefined ? b.confirm.noMax : formatMoney(opts.maxAmount));
+  if (opts.confirmAt !== undefined) await sleep(Math.max(0, opts.confirmAt - Date.now()));
   const answered = page.waitForResponse((res) => res.url().endsWith('/bids') && res.request().method() === 'POST');
   await review.getByRole('button', { name: b.confirm.submit }).click();
   const res = await answered;
@@ -120,6 +129,19 @@ async function bid(page: Page, opts: { amount?: number; maxAmount?: number } = {
 
 async function endTimeOf(page: Page): Promise<number> {
   return Date.parse((await page.getByTestId('end-time').getAttribute('datetime')) ?? '');
+}
+
+/**
+ * Opens the pages on the auction, then brings its end 12 s away; answers the new end once every
+ * page shows it. The pages open first, however long a loaded machine takes, so the test still
+ * reaches the auction's last seconds before it ends.
+ */
+async function nearItsEnd(auction: AuctionDetail, pages: Page[]): Promise<number> {
+  await Promise.all(pages.map((page) => openAuction(page, auction.id)));
+  const moved = await moveEndAs(await sellersPage(), ctx.app, auction, Date.now() + 12_000);
+  const endTime = moved.endTime ?? 0;
+  for (const page of pages) await eventually(() => endTimeOf(page)).toBe(endTime);
+  return endTime;
 }
 
 describe('bidding on the public auction page', () => {
@@ -193,17 +215,13 @@ describe('bidding on the public auction page', () => {
   });
 
   it('a bid in the last seconds extends the countdown for everyone', async () => {
-    const auction = await newAuction('Reloj Timex Expedition', { endInMs: 12_000 });
-    const endTime = auction.endTime ?? 0;
     const [pageA, pageB] = [await signedInPage(ana), await signedInPage(bruno, { mobile: true })];
-    await Promise.all([openAuction(pageA, auction.id), openAuction(pageB, auction.id)]);
-    expect(await endTimeOf(pageB)).toBe(endTime);
+    const endTime = await nearItsEnd(await newAuction('Reloj Timex Expedition'), [pageA, pageB]);
     expect(await pageB.getByTestId('countdown').getAttribute('data-final-minute')).toBe('true');
 
     // Waits for a moment, not an outcome: the anti-snipe window (10 s by default) has opened.
-    await sleep(Math.max(0, endTime - 8_000 - Date.now()));
     const before = Date.now();
-    await bid(pageA);
+    await bid(pageA, { confirmAt: endTime - 8_000 });
     const after = Date.now();
 
     await pageB.getByText(b.extended.title).waitFor();
@@ -219,13 +237,11 @@ describe('bidding on the public auction page', () => {
   });
 
   it('the server closes the auction: the winner is told, the others see the masked winner, and the panel shows it', async () => {
-    const auction = await newAuction('Reloj Orient Bambino', { endInMs: 12_000 });
-    const endTime = auction.endTime ?? 0;
     const [pageA, pageB] = [await signedInPage(ana, { mobile: true }), await signedInPage(bruno)];
-    await Promise.all([openAuction(pageA, auction.id), openAuction(pageB, auction.id)]);
+    const auction = await newAuction('Reloj Orient Bambino');
+    const endTime = await nearItsEnd(auction, [pageA, pageB]);
     // Into the anti-snipe window, as above: the close comes after the window's extension.
-    await sleep(Math.max(0, endTime - 8_000 - Date.now()));
-    await bid(pageA);
+    await bid(pageA, { confirmAt: endTime - 8_000 });
 
     // Nobody's browser closes it: the scheduler does, and both pages hear it.
     const won = pageA.getByTestId('ended-notice');

@@ -26,6 +26,22 @@ export async function createAuctionAs(
   return (await res.json()) as AuctionDetail;
 }
 
+/**
+ * Moves a bid-less auction's end through PUT /api/auctions/:id, as the panel's form would (its
+ * viewers hear auctionUpdated and refetch). A test that needs an auction near its end opens its
+ * pages on one that ends in an hour and only then brings the end close: on a loaded machine, opening
+ * two signed-in pages has taken longer than a short auction's whole life.
+ */
+export async function moveEndAs(page: Page, app: E2eApp, auction: AuctionDetail, endTime: number): Promise<AuctionDetail> {
+  const { name, description, categoryId, startingPrice, buyNowPrice, condicion, marca, envio, images } = auction;
+  const res = await page.request.put(`${app.url}/api/auctions/${auction.id}`, {
+    data: { name, description, categoryId: categoryId ?? '', startingPrice, buyNowPrice, condicion, marca, envio, images, endTime } satisfies AuctionInput,
+    headers: { origin: app.url },
+  });
+  if (res.status() >= 300) throw new Error(`auction update failed: ${res.status()} ${await res.text()}`);
+  return (await res.json()) as AuctionDetail;
+}
+
 /** A small JPEG of one colour uploaded through POST /api/uploads from a signed-in page, as the panel's forms do; answers its URL. */
 export async function uploadPhotoAs(
   page: Page,

@@ -30,8 +30,12 @@ const AUDIO_PT = 111;
 const VIDEO_PT = 96;
 const STREAMING_ERROR = { NO_SUCH_MOUNTPOINT: 455, CANT_CREATE: 456 } as const;
 const VIDEOROOM_NO_SUCH_ROOM = 426;
-/** How long a viewer sent to an edge counts as arriving there (its page connects in well under it). */
-const CONNECTING_MS = 5000;
+/**
+ * How long a viewer sent to an edge counts as arriving there, until the mountpoint's own count (read
+ * every second) has them. A phone on a slow network, or a loaded machine, can take several seconds
+ * from the grant to its `watch`; counting a viewer twice for a while only spreads a burst the same.
+ */
+const CONNECTING_MS = 10_000;
 /** A mountpoint's viewer count read longer ago than this (its show no longer fed here) no longer counts. */
 const VIEWERS_FRESH_MS = 10_000;
 /** A grant trusts a mountpoint's ports read this recently (the feed reads them every second). */
@@ -313,7 +317,9 @@ export function createJanusEdges(opts: {
           if (create) await ensureMountpoint(edge, keys, !answers(edge));
           else await edge.link.request('ping', (h) => body(h, { request: 'list' }));
           edge.up = true;
-          edge.grants.push(Date.now());
+          // A viewer before the seller's first broadcast watches nothing here: the page asks again (and
+          // again) until the room exists, and those asks are not viewers on their way to this edge.
+          if (create) edge.grants.push(Date.now());
           // The forwarders to this edge may not exist yet (its first viewer, or it came back): do not wait for the next pass.
           if (create) void feedSoon(sessionId, keys).catch(() => {});
           return { edge: index, publicUrl: edge.publicUrl };

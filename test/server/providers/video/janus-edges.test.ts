@@ -102,6 +102,25 @@ describe.skipIf(missing !== null)('viewers through Janus edges (real Janus 1.1.2
     for (const edge of edges) expect(await mountpoint(edge.url, sessionId)).toBe(455);
   });
 
+  it('a viewer who asks again before the seller’s first broadcast weighs on no edge: once she is live, the next viewers go where they would have', async () => {
+    // A provider of its own: the other tests' viewers, still arriving, would count on the edges too.
+    const fresh = await build({ JANUS_URL: origin.url, JANUS_EDGES: edges.map((e) => e.url).join(',') });
+    try {
+      const sessionId = randomUUID();
+      const edgeOf = async () => {
+        const grant = await fresh.grant(sessionId, 'subscriber');
+        return grant.provider === 'janus' ? grant.stream?.edge : null;
+      };
+      // The page of a viewer waiting for the show asks for the video until the room exists: here, once.
+      await edgeOf();
+      await fresh.grant(sessionId, 'publisher');
+      // Had that ask counted as a viewer arriving at the first edge, the next two would start on the second.
+      expect([await edgeOf(), await edgeOf()]).toEqual([0, 1]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('a feed with nobody publishing forwards nothing and fails nothing', async () => {
     const sessionId = randomUUID();
     await provider.grant(sessionId, 'publisher');
