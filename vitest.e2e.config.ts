@@ -17,7 +17,9 @@ export default defineConfig({
     // The files share the worker's modules (the server, Playwright) instead of importing them again each,
     // as the server suites do (vitest.config.ts); every file still starts its own app and browser.
     isolate: false,
-    testTimeout: 60_000,
+    // Twice the longest ordinary test (live-phone's one-tap bidding, 55 s) on a CI machine that ran every suite
+    // at once at a load average of 9 to 14: a passing test is no slower for it, a stuck one is still caught.
+    testTimeout: 120_000,
     hookTimeout: 180_000,
   },
 });

@@ -29,6 +29,8 @@ export async function newPage(browser: Browser, opts: { mobile?: boolean } = {})
     ...(opts.mobile ? { isMobile: true, hasTouch: true } : {}),
   });
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  // A click or a wait for an element: 30 s, for a loaded 2-core machine where a page's render has taken
+  // more than 15 s (an action that can happen returns as soon as it can).
+  page.setDefaultTimeout(30_000);
   return page;
 }
