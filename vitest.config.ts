@@ -21,8 +21,9 @@ const serverSuite = (name: string, engine: 'pglite' | 'postgresql') => ({
       // The SFU's robustness suites (hostile offers, faults and restarts, candidates, viewer slots) test the video
       // process, not the database, and are among the slowest: once is enough.
       ...(engine === 'postgresql' ? SFU_ROBUSTNESS : []),
-      // Backups of the embedded database open PGlite folders of their own; PostgreSQL has pg_dump.
-      ...(engine === 'postgresql' ? ['test/server/db/embedded-backup.test.ts'] : []),
+      // Backups of the embedded database open PGlite folders of their own; PostgreSQL has pg_dump. The PGlite
+      // thread's own suite drives PGlite directly, whatever the project's engine.
+      ...(engine === 'postgresql' ? ['test/server/db/embedded-backup.test.ts', 'test/server/db/pglite-thread.test.ts'] : []),
       // Building the web app in a child process uses no database.
       ...(engine === 'postgresql' ? ['test/server/web/building-the-web-app-apart.test.ts'] : []),
       // Replays' media (ffmpeg making the MP4, its poster and the clips) and the storage of large files use no database either.
