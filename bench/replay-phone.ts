@@ -15,7 +15,7 @@
  * a desktop Chromium's decoder on this machine, not a phone's.
  */
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
-import { FLAGS } from '../e2e/support/browser.js';
+import { PLAYWRIGHT_FLAGS } from '../e2e/support/browser.js';
 import { percentile, round } from './support.js';
 
 export type PhoneProfile = 'loopback' | 'slow4g';
@@ -123,7 +123,11 @@ async function openOnce(browser: Browser, opts: PhoneOptions, profile: PhoneProf
 /** Every profile's figures, and whether every open showed a first frame and every seek its moment. */
 export async function measurePhone(opts: PhoneOptions) {
   // Autoplay allowed: play() stands for the buyer's tap on the player.
-  const browser = await chromium.launch({ executablePath: opts.chromium, headless: true, args: [...FLAGS, '--autoplay-policy=no-user-gesture-required'] });
+  const browser = await chromium.launch({
+    executablePath: opts.chromium,
+    headless: true,
+    args: [...PLAYWRIGHT_FLAGS, '--autoplay-policy=no-user-gesture-required'],
+  });
   const profiles: Record<string, unknown> = {};
   let ok = true;
   try {

@@ -29,7 +29,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { type Browser, chromium } from 'playwright-core';
-import { FLAGS } from '../e2e/support/browser.js';
+import { FLAGS, PLAYWRIGHT_FLAGS } from '../e2e/support/browser.js';
 import { livePath } from '../src/domain/live-public.js';
 import { auctions, paymentItems } from '../src/server/db/schema.js';
 import { buildActor, buildCategory } from '../test/support/actors.js';
@@ -314,7 +314,7 @@ async function main(): Promise<void> {
   const { ensureWebBundle } = await import('../src/server/web/bundle.js');
   await ensureWebBundle(ROOT, log);
   const server = await startTestServer({ webDir: WEB_DIR });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: PLAYWRIGHT_FLAGS });
   try {
     const pages = await seedPages(server);
     const results = [];

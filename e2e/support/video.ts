@@ -1,19 +1,20 @@
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { type RunningJanus, startJanus } from '../../test/support/janus.js';
 import type { E2eApp } from './app.js';
-import { FLAGS } from './browser.js';
+import { disabledFeatures, FLAGS } from './browser.js';
 
 /**
  * Chromium for the video specs (inside the loopback-only namespace): a fake camera and microphone,
  * loopback ICE candidates allowed (Chromium skips them otherwise), plain IP candidates instead of
  * mDNS names, and sound allowed without a tap (so a test can measure the viewer's audio level).
+ * One --disable-features: Chromium reads only the last (browser.ts).
  */
 export const VIDEO_BROWSER_ARGS = [
   ...FLAGS,
   '--use-fake-device-for-media-stream',
   '--use-fake-ui-for-media-stream',
   '--allow-loopback-in-peer-connection',
-  '--disable-features=WebRtcHideLocalIpsWithMdns',
+  disabledFeatures('WebRtcHideLocalIpsWithMdns'),
   '--autoplay-policy=no-user-gesture-required',
   '--disable-background-timer-throttling',
   '--disable-renderer-backgrounding',
