@@ -160,6 +160,35 @@ describe('the chat on the live page', () => {
     await ana.context().close();
   });
 
+  it('a phone whose room answers late, after it read the chat, still shows a line written before it got in', async () => {
+    const sp = await page(seller, { mobile: false });
+    const { url } = await startShow(sp, 'Trenes de cuerda', 'Locomotora de lámina');
+    const beto = await page(BETO);
+    // Beto's join to the show's room waits until the test lets it through: a slow phone's socket.
+    let letJoin = () => {};
+    const joinHeld = new Promise<void>((resolve) => {
+      letJoin = resolve;
+    });
+    await beto.routeWebSocket(/\/socket\.io\//, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((frame) => {
+        if (typeof frame === 'string' && frame.includes('"joinSession"')) void joinHeld.then(() => server.send(frame));
+        else server.send(frame);
+      });
+    });
+    // The chat is read without the room once the page has waited for it.
+    const read = beto.waitForResponse((r) => r.request().method() === 'GET' && /\/api\/live-sessions\/[^/]+\/chat$/.test(new URL(r.url()).pathname));
+    await beto.goto(url);
+    await read;
+    // Ana writes while Beto is not in the room yet: the room's event does not reach him.
+    const ana = await page(ANA);
+    await ana.goto(url);
+    await sayWhenAllowed(ana.getByTestId('chat-overlay'), 'Llegué tarde, ¿ya empezó?');
+    letJoin();
+    await lineWith(beto.getByTestId('chat-overlay'), 'Llegué tarde, ¿ya empezó?').waitFor();
+    for (const p of [sp, beto, ana]) await p.context().close();
+  });
+
   it('lets buyers talk and moderators keep it clean, on phones', async () => {
     const sp = await page(seller, { mobile: false });
     const { id, url, auctionId } = await startShow(sp, 'Juguetes antiguos', 'Tren de lámina');

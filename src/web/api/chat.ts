@@ -1,5 +1,5 @@
 import { type QueryClient, replaceEqualDeep, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { BlockAnswer, ChatMessage, ChatPage, ChatReport, ChatSettings, SessionModerator, SessionMute, SlowModeSeconds } from '../../domain/chat.js';
 import { CHAT_MESSAGE_EVENT, CHAT_MESSAGES_EVENT, CHAT_REMOVED_EVENT, CHAT_SETTINGS_EVENT, CHAT_STANDING_EVENT } from '../../domain/realtime.js';
 import { addLine, applySettings, applyStanding, type ChatData, flattenChat, reconcileChat, removeLine } from './chat-cache';
@@ -64,6 +64,22 @@ export function useChat(sessionId: string) {
     // A refetch that an event overtook must not drop the line the event brought.
     structuralSharing: (old, fetched) => replaceEqualDeep(old, reconcileChat(old as ChatData | undefined, fetched as ChatData)),
   });
+
+  // A first page read before the join (the room answered after CHAT_ROOM_WAIT_MS, as on a slow phone):
+  // read it again once the page is in the room, or a line written between that read and the join, which
+  // the room sent before this page was in it, would never show.
+  const joinedOnce = useRef(false);
+  const readWithoutRoom = useRef(false);
+  useEffect(() => {
+    if (!isJoined) {
+      if (waitedForRoom && !joinedOnce.current) readWithoutRoom.current = true;
+      return;
+    }
+    joinedOnce.current = true;
+    if (!readWithoutRoom.current) return;
+    readWithoutRoom.current = false;
+    void queryClient.invalidateQueries({ queryKey: chatKeys.lines(sessionId), exact: true });
+  }, [isJoined, waitedForRoom, queryClient, sessionId]);
 
   useSocketEvent(CHAT_MESSAGE_EVENT, (line) => {
     if (line?.sessionId === sessionId) update(queryClient, sessionId, (d) => addLine(d, line));
