@@ -17,8 +17,10 @@ import { VideoUnavailableError } from './types.js';
  *   its ports are Janus's own choice, read back with `info`. It keeps the last keyframe for a
  *   viewer who arrives (`bufferkf`), and the room asks the seller for one every 2 s.
  * - Viewers go to the least-loaded edge that answers and has room (JANUS_EDGE_MAX_VIEWERS; the
- *   least loaded when all are full). An edge that does not answer is skipped; its viewers' pages
- *   lose their connection and ask for a grant again, which sends them to another edge.
+ *   least loaded when all are full). A viewer counts on her edge from the grant on: arriving (until
+ *   the mountpoint's own count has her), or waiting there for the seller's first broadcast. An
+ *   edge that does not answer is skipped; its viewers' pages lose their connection and ask for a
+ *   grant again, which sends them to another edge.
  * - `feed` (the `edge-feed` job, every second, and each viewer's grant) keeps each live show's
  *   forwarders right: the newest publishing feed to every edge that answers, at its mountpoint's
  *   ports now; a forwarder to a port no mountpoint has (an edge restarted, a feed replaced) is
@@ -36,6 +38,12 @@ const VIDEOROOM_NO_SUCH_ROOM = 426;
  * from the grant to its `watch`; counting a viewer twice for a while only spreads a burst the same.
  */
 const CONNECTING_MS = 10_000;
+/**
+ * How long a viewer sent to an edge before the seller's first broadcast counts as waiting there: her
+ * page waits on that edge for the show's mountpoint, however long the show takes to start. A page
+ * closed meanwhile still counts until then, or until the show starts (it then counts as arriving).
+ */
+const WAITING_MS = 60 * 60_000;
 /** A mountpoint's viewer count read longer ago than this (its show no longer fed here) no longer counts. */
 const VIEWERS_FRESH_MS = 10_000;
 /** A grant trusts a mountpoint's ports read this recently (the feed reads them every second). */
@@ -89,6 +97,8 @@ export function createJanusEdges(opts: {
     viewers: new Map<number, { count: number; at: number }>(),
     /** When this instance last sent viewers here: a viewer counts before its connection is up (a burst spreads evenly). */
     grants: [] as number[],
+    /** Viewers sent here before their show's room existed, per room number: when each was sent. */
+    waiting: new Map<number, number[]>(),
     /** Each room's mountpoint ports, as `info` last said, and when: a burst of grants asks the edge once. */
     ports: new Map<number, { ports: MountpointPorts; at: number }>(),
     up: true,
@@ -111,6 +121,13 @@ export function createJanusEdges(opts: {
       const ports = typeof audio === 'number' && typeof video === 'number' ? { audio, video } : null;
       if (ports) edge.ports.set(keys.room, { ports, at: Date.now() });
       else edge.ports.delete(keys.room);
+      // The show's mountpoint is here: the pages waiting for it find it at their next look and connect.
+      const waited = ports ? edge.waiting.get(keys.room) : undefined;
+      if (waited) {
+        edge.waiting.delete(keys.room);
+        const now = Date.now();
+        for (const at of waited) if (at >= now - WAITING_MS) edge.grants.push(now);
+      }
       return ports;
     } catch (err) {
       if (janusErrorCode(err) === STREAMING_ERROR.NO_SUCH_MOUNTPOINT) {
@@ -269,11 +286,42 @@ export function createJanusEdges(opts: {
     return total;
   }
 
-  /** An edge's viewers: what its mountpoints said lately, and the viewers sent there in the last few seconds, still connecting. */
+  /** Viewers sent to an edge before their show's first broadcast, still waiting there for it. */
+  function waitingAt(edge: (typeof edges)[number]): number {
+    const since = Date.now() - WAITING_MS;
+    let total = 0;
+    for (const [room, times] of edge.waiting) {
+      while (times.length > 0 && (times[0] as number) < since) times.shift();
+      if (times.length === 0) edge.waiting.delete(room);
+      total += times.length;
+    }
+    return total;
+  }
+
+  /**
+   * An edge's viewers: what its mountpoints said lately, the viewers sent there in the last few
+   * seconds, still connecting, and those waiting there for their show to start.
+   */
   function viewersOf(edge: (typeof edges)[number]): number {
     const since = Date.now() - CONNECTING_MS;
     while (edge.grants.length > 0 && (edge.grants[0] as number) < since) edge.grants.shift();
-    return watching(edge) + edge.grants.length;
+    return watching(edge) + edge.grants.length + waitingAt(edge);
+  }
+
+  /**
+   * Counts a viewer sent to the edge: as arriving, or, before the seller's first broadcast, as
+   * waiting there for the show's mountpoint (her page asks the edge, not the server, until it
+   * comes). Answers how to take it back, should the edge fail her.
+   */
+  function arriving(edge: (typeof edges)[number], room: number, create: boolean): () => void {
+    const at = Date.now();
+    const list = create ? edge.grants : (edge.waiting.get(room) ?? []);
+    list.push(at);
+    if (!create) edge.waiting.set(room, list);
+    return () => {
+      const i = list.lastIndexOf(at);
+      if (i >= 0) list.splice(i, 1);
+    };
   }
 
   /** Whether the edge answered its last request (its connection drops at once when it dies). */
@@ -312,18 +360,18 @@ export function createJanusEdges(opts: {
       for (const e of edges.map((edge, index) => ({ edge, index })))
         if (!order.some((o) => o.index === e.index)) order.push({ ...e, viewers: Number.POSITIVE_INFINITY });
       for (const { edge, index } of order) {
+        // Counted here before the edge is asked, so that viewers asking meanwhile spread from it.
+        const cancel = arriving(edge, keys.room, create);
         try {
           // A mountpoint read recently on an edge that answers is trusted; any other edge is asked.
           if (create) await ensureMountpoint(edge, keys, !answers(edge));
           else await edge.link.request('ping', (h) => body(h, { request: 'list' }));
           edge.up = true;
-          // A viewer before the seller's first broadcast watches nothing here: the page asks again (and
-          // again) until the room exists, and those asks are not viewers on their way to this edge.
-          if (create) edge.grants.push(Date.now());
           // The forwarders to this edge may not exist yet (its first viewer, or it came back): do not wait for the next pass.
           if (create) void feedSoon(sessionId, keys).catch(() => {});
           return { edge: index, publicUrl: edge.publicUrl };
         } catch (err) {
+          cancel();
           edge.up = false;
           if (!(err instanceof VideoUnavailableError)) throw err;
         }
@@ -338,6 +386,7 @@ export function createJanusEdges(opts: {
         edges.map(async (edge) => {
           edge.viewers.delete(keys.room);
           edge.ports.delete(keys.room);
+          edge.waiting.delete(keys.room);
           try {
             await edge.link.request('destroy mountpoint', (h) => body(h, { request: 'destroy', id: keys.room, secret: keys.secret }));
           } catch {

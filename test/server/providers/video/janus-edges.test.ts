@@ -102,7 +102,7 @@ describe.skipIf(missing !== null)('viewers through Janus edges (real Janus 1.1.2
     for (const edge of edges) expect(await mountpoint(edge.url, sessionId)).toBe(455);
   });
 
-  it('a viewer who asks again before the seller’s first broadcast weighs on no edge: once she is live, the next viewers go where they would have', async () => {
+  it('viewers there before the seller’s first broadcast spread over the edges and weigh where they wait: once she is live, the next ones even them out', async () => {
     // A provider of its own: the other tests' viewers, still arriving, would count on the edges too.
     const fresh = await build({ JANUS_URL: origin.url, JANUS_EDGES: edges.map((e) => e.url).join(',') });
     try {
@@ -111,11 +111,23 @@ describe.skipIf(missing !== null)('viewers through Janus edges (real Janus 1.1.2
         const grant = await fresh.grant(sessionId, 'subscriber');
         return grant.provider === 'janus' ? grant.stream?.edge : null;
       };
-      // The page of a viewer waiting for the show asks for the video until the room exists: here, once.
-      await edgeOf();
+      // Each page waits on its edge for the show's mountpoint (it asks the edge, not the server, until then).
+      expect([await edgeOf(), await edgeOf(), await edgeOf()]).toEqual([0, 1, 0]);
       await fresh.grant(sessionId, 'publisher');
-      // Had that ask counted as a viewer arriving at the first edge, the next two would start on the second.
-      expect([await edgeOf(), await edgeOf()]).toEqual([0, 1]);
+      // Two wait on the first edge and one on the second, whether or not their pages have connected yet.
+      expect([await edgeOf(), await edgeOf()]).toEqual([1, 0]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('viewers who ask at the same moment spread over the edges', async () => {
+    const fresh = await build({ JANUS_URL: origin.url, JANUS_EDGES: edges.map((e) => e.url).join(',') });
+    try {
+      const sessionId = randomUUID();
+      await fresh.grant(sessionId, 'publisher');
+      const grants = await Promise.all(Array.from({ length: 4 }, () => fresh.grant(sessionId, 'subscriber')));
+      expect(grants.map((g) => (g.provider === 'janus' ? g.stream?.edge : null)).sort()).toEqual([0, 0, 1, 1]);
     } finally {
       await fresh.close();
     }
