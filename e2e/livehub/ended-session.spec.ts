@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Browser, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { liveSessions } from '../../src/server/db/schema.js';
 import { buildCategory } from '../../test/support/actors.js';
 import { type E2eApp, startE2eApp } from '../support/app.js';
@@ -29,6 +29,12 @@ beforeAll(async () => {
   seller = await prepareUser(app, { ...SELLER, roles: ['seller'], companyId: 'fin-show', companyName: 'Fin Show' });
   categoryId = await buildCategory(app, 'Libros');
 });
+// Each test's pages close with it: left open, the earlier tests' Hubs (two had had the camera on) kept
+// their sockets and renders going beside the last test's page, on a machine that is already loaded.
+const opened: Page[] = [];
+afterEach(async () => {
+  for (const page of opened.splice(0)) await page.context().close();
+});
 afterAll(async () => {
   await browser?.close();
   await app?.close();
@@ -36,6 +42,7 @@ afterAll(async () => {
 
 async function hubPage(): Promise<Page> {
   const page = await newPage(browser);
+  opened.push(page);
   await signInPage(page, app, seller);
   return page;
 }
