@@ -10,6 +10,25 @@ const SFU_ROBUSTNESS = [
   'test/server/providers/video/viewer-slot*.test.ts',
 ];
 
+/**
+ * Server suites that open no database at all (pure logic, a provider against its fake or a real
+ * Janus or HAProxy, parsing): the engine cannot change their result, so they run on PGlite's
+ * project only. A file that starts using a database must leave this list.
+ */
+const NO_DATABASE = [
+  'test/server/{audit-actions,bulk-pacer,config,jobs,pass-loop}.test.ts',
+  'test/server/crypto/secret-box.test.ts',
+  'test/server/deploy/haproxy-*.test.ts',
+  'test/server/features/auth/safe-return-to.test.ts',
+  'test/server/features/chat/policies.test.ts',
+  'test/server/features/payments/show-summary/csv-format.test.ts',
+  'test/server/features/push/addresses.test.ts',
+  'test/server/policies/company-scope.test.ts',
+  'test/server/providers/payments/mercadopago.test.ts',
+  'test/server/providers/video/{janus,janus-edges,janus-edges-harness,keyframe-group-replay,sdp-rewriting}.test.ts',
+  'test/server/realtime/{chat-batcher,client-address,error-summary}.test.ts',
+];
+
 const serverSuite = (name: string, engine: 'pglite' | 'postgresql') => ({
   extends: true as const,
   test: {
@@ -19,8 +38,8 @@ const serverSuite = (name: string, engine: 'pglite' | 'postgresql') => ({
       // The Redis suites need a Redis server; .ci/run provides one.
       ...(process.env.TEST_REDIS_URL ? [] : ['test/server/realtime/redis/**']),
       // The SFU's robustness suites (hostile offers, faults and restarts, candidates, viewer slots) test the video
-      // process, not the database, and are among the slowest: once is enough.
-      ...(engine === 'postgresql' ? SFU_ROBUSTNESS : []),
+      // process, not the database, and are among the slowest: once is enough. So are the files that open no database.
+      ...(engine === 'postgresql' ? [...SFU_ROBUSTNESS, ...NO_DATABASE] : []),
       // Backups of the embedded database open PGlite folders of their own; PostgreSQL has pg_dump. The PGlite
       // thread's own suite drives PGlite directly, whatever the project's engine.
       ...(engine === 'postgresql' ? ['test/server/db/embedded-backup.test.ts', 'test/server/db/pglite-thread.test.ts'] : []),
