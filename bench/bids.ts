@@ -47,8 +47,8 @@
  * (1), USERS bidder accounts (2000), BID_MODE ladder|minimum (ladder), VIEWER_CLIENT
  * socket.io|raw (socket.io), SERVER_INSTANCES (1), SERVER_CPUS (unset), BARE (1; 0 skips the bare
  * server), RUNS (3: each engine's run repeated from scratch, its figures printed as the medians
- * with every run's value), PROFILE (a folder for the in-process server's CPU profile of the
- * measured window), ENGINES (pglite,postgresql), DATABASE_URL, REDIS_URL.
+ * with every run's value), PROFILE (a folder for the server's CPU profile of the measured window:
+ * the in-process server's, or each instance's), ENGINES (pglite,postgresql), DATABASE_URL, REDIS_URL.
  */
 
 import type { ChildProcess } from 'node:child_process';
@@ -1037,6 +1037,8 @@ async function runServerWorker(): Promise<void> {
       const cpu = process.cpuUsage(cpuBefore);
       const wallMs = Math.round(performance.now() - from);
       const profile = await profiler?.stop();
+      // PROFILE keeps each instance's profile too, named by its worker number.
+      if (profile && PROFILE) writeProfile(profile, PROFILE, `bids-instance-${cluster.worker?.id ?? 0}`);
       const report: WorkerReport = {
         type: 'report',
         cpuMs: Math.round((cpu.user + cpu.system) / 1000),

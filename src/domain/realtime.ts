@@ -252,15 +252,27 @@ export interface ViewerCountsMessage {
   counts: Record<string, number>;
 }
 
+/** Events a user may be sent many times a second, which travel between instances gathered (server/realtime/user-notices.ts). */
+export const USER_NOTICE_EVENTS = [OUTBID_EVENT] as const;
+export type UserNoticeEventName = (typeof USER_NOTICE_EVENTS)[number];
+/** One instance's notices to users of the last few milliseconds, for each instance to deliver to the sockets it holds. */
+export const USER_NOTICES_EVENT = 'users:notices';
+export interface UserNoticesMessage {
+  notices: { userId: string; event: UserNoticeEventName; payload: unknown }[];
+}
+
 /** Peer messages come from the network: each handler receives `unknown` and checks the shape. */
 export interface InterServerEvents {
   [SESSION_CACHE_EVENT]: (message: unknown) => void;
   [USER_ACCESS_EVENT]: (message: unknown) => void;
   [VIEWER_COUNTS_EVENT]: (message: unknown) => void;
+  [USER_NOTICES_EVENT]: (message: unknown) => void;
 }
 export type PeerEventName = keyof InterServerEvents;
 export type PeerMessage<E extends PeerEventName> = E extends typeof SESSION_CACHE_EVENT
   ? SessionCacheMessage
   : E extends typeof VIEWER_COUNTS_EVENT
     ? ViewerCountsMessage
-    : UserAccessMessage;
+    : E extends typeof USER_NOTICES_EVENT
+      ? UserNoticesMessage
+      : UserAccessMessage;

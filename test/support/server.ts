@@ -61,6 +61,34 @@ export async function startTestServer(
   };
 }
 
+/** An instance of several sharing one database, as behind a load balancer. */
+export type Instance = Omit<TestServer, 'database' | 'close'>;
+
+/**
+ * `count` instances of the app on one database, one secret and Redis (`REDIS_URL`), each listening
+ * on a loopback port of its own; `close` closes them and drops the database.
+ */
+export async function startInstances(count: number, opts: { redisUrl: string; secret: string }) {
+  const database = await createTestDatabase();
+  const instances: Instance[] = [];
+  for (let i = 0; i < count; i++) {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const env = { PUBLIC_URL: url, SESSION_SECRET: opts.secret.padEnd(40, 'x'), REDIS_URL: opts.redisUrl, VIDEO_PROVIDER: 'agora' };
+    const built = await buildApp({ config: testConfig(env, port), database, logger: false });
+    await built.app.listen({ port, host: '127.0.0.1' });
+    instances.push({ ...built, url });
+  }
+  return {
+    instances,
+    database,
+    async close() {
+      await Promise.all(instances.map((i) => i.app.close()));
+      await database.destroy();
+    },
+  };
+}
+
 /** The `name=value` pair of a Set-Cookie header, ready for a Cookie header. */
 export function cookieFrom(setCookie: string | string[] | undefined, name: string): string | undefined {
   const all = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];

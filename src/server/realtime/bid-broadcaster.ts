@@ -33,7 +33,8 @@ export const RELAY_WINDOW_MS = 20;
  * carries the whole state and its version, plus the lines added since the last event, so a viewer
  * that missed one applies the newest and refetches the history when a line is missing. Closes and
  * timer changes go out at once, after whatever state was waiting (it is merged into them), and
- * outbid notices go out at once; a state already sent (a buy-now's close) is not sent twice.
+ * outbid notices go out at once (to the other instances within a window of their own,
+ * realtime/user-notices.ts); a state already sent (a buy-now's close) is not sent twice.
  *
  * With several instances each auction's changes go (at most once per `relayMs`, merged: below)
  * through the room relay (realtime/room-relay.ts) to every instance that holds viewers of the
@@ -198,7 +199,7 @@ export function createBidBroadcaster(
           nextMinimum: nextMinimumBid(change.state),
           version: change.state.version,
         };
-        realtime.toUser(change.outbidUserId, OUTBID_EVENT, notice);
+        realtime.toUserOften(change.outbidUserId, OUTBID_EVENT, notice);
       }
     },
     /** After the scheduler closed an auction. */

@@ -12,6 +12,7 @@ import {
   type ServerEventName,
   type ServerToClientEvents,
   USER_ACCESS_EVENT,
+  type UserNoticeEventName,
 } from '../../domain/realtime.js';
 import type { Db } from '../db/connect.js';
 import { liveSessions } from '../db/schema.js';
@@ -26,6 +27,7 @@ import { emitToRoomHere } from './room-frames.js';
 import { createLocalRelay, createRedisRelay, type RoomRelay } from './room-relay.js';
 import { accessRooms, isAccessRoom, rooms } from './rooms.js';
 import type { RealtimeServer, SocketData } from './types.js';
+import { createUserNotices } from './user-notices.js';
 import { createViewerCounter } from './viewers.js';
 
 type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -46,6 +48,11 @@ export interface Realtime {
   /** To the public viewers of one live session. */
   toSession<E extends ServerEventName>(sessionId: string, event: E, ...args: Args<E>): void;
   toUser<E extends ServerEventName>(userId: string, event: E, ...args: Args<E>): void;
+  /**
+   * To a user on every instance, for what may come hundreds a second (an outbid notice per bid):
+   * her sockets here at once, the other instances' gathered (realtime/user-notices.ts).
+   */
+  toUserOften<E extends UserNoticeEventName>(userId: string, event: E, ...args: Args<E>): void;
   /**
    * Between server instances (over Redis): `toPeers` reaches every other instance's `onPeer`
    * handlers. A single instance has no peers, and both do nothing.
@@ -154,6 +161,8 @@ export async function createRealtime(
     sessionRoomEmits(socket);
   });
 
+  const userNotices = createUserNotices(io, { peers: Boolean(pub) });
+
   const viewers = createViewerCounter(io, {
     peers: Boolean(pub),
     ...(opts.viewersPerAddress ? { perAddress: opts.viewersPerAddress } : {}),
@@ -238,6 +247,7 @@ export async function createRealtime(
     relay,
     toSession: (sessionId, event, ...args) => io.to(rooms.session(sessionId)).emit(event, ...args),
     toUser: (userId, event, ...args) => io.to(rooms.user(userId)).emit(event, ...args),
+    toUserOften: (userId, event, ...args) => userNotices.send(userId, event, args[0]),
     toPeers(event: PeerEventName, message: unknown) {
       if (pub) io.serverSideEmit(event, message);
     },
@@ -256,6 +266,7 @@ export async function createRealtime(
     async close() {
       // Like io.close(), but leaves the HTTP server to Fastify, which is closing it.
       viewers.stop();
+      userNotices.flush();
       io.local.disconnectSockets(true);
       io.engine.close();
       await relay.close();

@@ -37,7 +37,7 @@ function build(crossesInstances: boolean) {
     subscribe: () => () => {},
     async close() {},
   };
-  const realtime = { relay, toAuctionHere: () => {}, toCompany: () => {}, toUser: () => {} } as unknown as Realtime;
+  const realtime = { relay, toAuctionHere: () => {}, toCompany: () => {}, toUserOften: () => {} } as unknown as Realtime;
   const broadcaster = createBidBroadcaster(realtime, createBidPresenter('x'.repeat(40)));
   return { broadcaster, published };
 }

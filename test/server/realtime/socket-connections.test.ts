@@ -126,6 +126,13 @@ describe('who may connect and which rooms a socket may join', () => {
     server.ctx.realtime.toUser(sellerId, 'outbid', notice);
     expect(await sellerGot).toEqual(notice);
     expect(await buyerGot).toEqual([]);
+
+    // The path of the notices that come many a second (an outbid per bid) too.
+    const sellerAgain = nextEvent(seller, 'outbid');
+    const buyerAgain = collect(buyer, 'outbid', 300);
+    server.ctx.realtime.toUserOften(sellerId, 'outbid', { ...notice, version: 4 });
+    expect(await sellerAgain).toEqual({ ...notice, version: 4 });
+    expect(await buyerAgain).toEqual([]);
   });
 
   it('closes the sockets of a session when it logs out, and only those', async () => {

@@ -30,7 +30,7 @@ describe("a hot auction's state on its way to the room", () => {
         vi.setSystemTime(Date.now() + sendCostMs);
       },
       toCompany: () => {},
-      toUser: (_userId: string, event: string, payload: { version: number }) => sent.push({ event, version: payload.version, seqs: [] }),
+      toUserOften: (_userId: string, event: string, payload: { version: number }) => sent.push({ event, version: payload.version, seqs: [] }),
     } as unknown as Realtime;
     const broadcaster = createBidBroadcaster(realtime, createBidPresenter('x'.repeat(40)), { publicMs: 40, ...opts });
     stops.push(() => broadcaster.stop());

@@ -1,15 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../../../src/domain/chat.js';
 import type { ChatRemovedEvent, ChatStandingEvent } from '../../../../src/domain/realtime.js';
-import { buildApp } from '../../../../src/server/app.js';
-import type { AppContext } from '../../../../src/server/context.js';
 import { companyMutedWords } from '../../../../src/server/db/schema.js';
 import { buildBidder } from '../../../support/actors.js';
-import { createTestDatabase, type TestDatabase } from '../../../support/db.js';
-import { freePort } from '../../../support/net.js';
-import { injectAs, testConfig } from '../../../support/server.js';
+import { type Instance, injectAs, startInstances } from '../../../support/server.js';
 import { eventMatching } from '../../../support/sockets.js';
 import { buildShow, chatUrl, expectError, settled, viewerIn } from '../../features/chat/fixtures.js';
 
@@ -20,31 +15,17 @@ import { buildShow, chatUrl, expectError, settled, viewerIn } from '../../featur
  */
 const redisUrl = process.env.TEST_REDIS_URL as string;
 
-interface Instance {
-  app: FastifyInstance;
-  ctx: AppContext;
-  url: string;
-}
-
-let database: TestDatabase;
-const instances: Instance[] = [];
+let started: Awaited<ReturnType<typeof startInstances>> | null = null;
+let instances: Instance[] = [];
 const open: Socket[] = [];
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  for (let i = 0; i < 2; i++) {
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    const env = { PUBLIC_URL: url, SESSION_SECRET: 'chat-redis-'.padEnd(40, 'x'), REDIS_URL: redisUrl, VIDEO_PROVIDER: 'agora' };
-    const built = await buildApp({ config: testConfig(env, port), database, logger: false });
-    await built.app.listen({ port, host: '127.0.0.1' });
-    instances.push({ ...built, url });
-  }
+  started = await startInstances(2, { redisUrl, secret: 'chat-redis-' });
+  instances = started.instances;
 }, 60_000);
 afterAll(async () => {
   for (const s of open) s.disconnect();
-  await Promise.all(instances.map((i) => i.app.close()));
-  await database?.destroy();
+  await started?.close();
 });
 
 const a = () => instances[0] as Instance;
