@@ -277,6 +277,7 @@ export const messages = {
       timerPresetInvalid: 'Elige un temporizador de la lista: ninguno, 15, 30, 60 o 120 segundos.',
       addToSessionInvalid: 'Indica si la subasta se agrega a la sesión.',
       videoRoleInvalid: 'Indica si vas a transmitir (publisher) o a ver (subscriber).',
+      videoViewerInvalid: 'La página envió un identificador de espectador no válido. Recárgala.',
       queryInvalid: 'La búsqueda no es válida.',
     },
   },

@@ -2,6 +2,7 @@ import { type QueryClient, replaceEqualDeep, useInfiniteQuery, useMutation, useQ
 import { BID_PAGE_DEFAULT } from '../../domain/bid-rules.js';
 import type { AuctionLiveState, BidAnswer, BidHistory, BuyNowAnswer } from '../../domain/bidding.js';
 import { AUCTION_STATE_EVENT, OUTBID_EVENT, type OutbidEvent } from '../../domain/realtime.js';
+import { randomUuid } from '../lib/browser';
 import { auctionKeys } from './auctions';
 import { applyLiveUpdate, type HistoryData, type HistoryPage, type LiveUpdate, reconcileHistory } from './bid-cache';
 import { isUncertainFailure, sendWithDeadline } from './bid-deadline';
@@ -61,14 +62,9 @@ export interface BidAttempt {
   key: string;
 }
 
-/** A fresh Idempotency-Key. crypto.randomUUID needs a secure context; plain http on a LAN falls back. */
+/** A fresh Idempotency-Key. */
 export function newIdempotencyKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
-  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
-  const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return randomUuid();
 }
 
 /**

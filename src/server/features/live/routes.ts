@@ -40,7 +40,11 @@ import { startStream, stopStream } from './show/stream.js';
 import { setLotTimer } from './show/timer.js';
 
 const ZParams = z.object({ id: z.string().max(64) });
-const ZVideoQuery = z.object({ role: z.enum(['publisher', 'subscriber'], { error: 'videoRoleInvalid' }) });
+const ZVideoQuery = z.object({
+  role: z.enum(['publisher', 'subscriber'], { error: 'videoRoleInvalid' }),
+  /** The page's own id for its viewer, kept across its reloads (src/web/video/grant.ts): she counts once on her edge. */
+  viewer: z.uuid({ error: 'videoViewerInvalid' }).optional(),
+});
 /** A page asks for a grant when it opens or reconnects: a few a minute; more is a script. */
 const grantLimit = { max: 30, timeWindow: '1 minute', keyGenerator: (req: FastifyRequest) => req.user?.id ?? req.ip };
 const ZLotParams = z.object({ id: z.string().max(64), lotId: z.string().max(64) });
@@ -134,7 +138,7 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
     '/api/live-sessions/:id/video',
     { config: { ...live, rateLimit: grantLimit }, schema: { params: ZParams, querystring: ZVideoQuery } },
     async (req, reply) => {
-      const { role } = req.query;
+      const { role, viewer } = req.query;
       let session: Awaited<ReturnType<typeof readSession>>;
       if (role === 'publisher') {
         await panel(req, reply);
@@ -144,7 +148,7 @@ export async function liveRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
       }
       if (!session) throw sessionNotFound();
       try {
-        return await ctx.video.grant(session.id, role);
+        return await ctx.video.grant(session.id, role, viewer ? { viewer } : {});
       } catch (err) {
         if (err instanceof VideoUnavailableError) throw new AppError('VIDEO_UNAVAILABLE', messages.live.videoUnavailable);
         throw err;

@@ -42,6 +42,8 @@ const CONNECTING_MS = 10_000;
  * How long a viewer sent to an edge before the seller's first broadcast counts as waiting there: her
  * page waits on that edge for the show's mountpoint, however long the show takes to start. A page
  * closed meanwhile still counts until then, or until the show starts (it then counts as arriving).
+ * A page that names its viewer (the page's own id, kept across its reloads) counts once: its new
+ * grant takes the place of the one before, wherever that one was.
  */
 const WAITING_MS = 60 * 60_000;
 /** A mountpoint's viewer count read longer ago than this (its show no longer fed here) no longer counts. */
@@ -69,7 +71,7 @@ interface Forwarder {
 
 export interface JanusEdges {
   /** The edge a new viewer of the session watches, with its mountpoint ready; VideoUnavailableError when no edge answers. */
-  assign(sessionId: string, keys: { room: number; secret: string }, opts: { create: boolean }): Promise<{ edge: number; publicUrl: string }>;
+  assign(sessionId: string, keys: { room: number; secret: string }, opts: { create: boolean; viewer?: string }): Promise<{ edge: number; publicUrl: string }>;
   /** Brings the session's forwarders in line with its newest feed and the edges that answer. */
   feed(sessionId: string, keys: { room: number; secret: string }): Promise<void>;
   /** The show ended: its mountpoints go (the room's forwarders go with the room). */
@@ -97,8 +99,8 @@ export function createJanusEdges(opts: {
     viewers: new Map<number, { count: number; at: number }>(),
     /** When this instance last sent viewers here: a viewer counts before its connection is up (a burst spreads evenly). */
     grants: [] as number[],
-    /** Viewers sent here before their show's room existed, per room number: when each was sent. */
-    waiting: new Map<number, number[]>(),
+    /** Viewers sent here before their show's room existed, per room number: each viewer's key, and when she was sent (oldest first). */
+    waiting: new Map<number, Map<string, number>>(),
     /** Each room's mountpoint ports, as `info` last said, and when: a burst of grants asks the edge once. */
     ports: new Map<number, { ports: MountpointPorts; at: number }>(),
     up: true,
@@ -126,7 +128,7 @@ export function createJanusEdges(opts: {
       if (waited) {
         edge.waiting.delete(keys.room);
         const now = Date.now();
-        for (const at of waited) if (at >= now - WAITING_MS) edge.grants.push(now);
+        for (const at of waited.values()) if (at >= now - WAITING_MS) edge.grants.push(now);
       }
       return ports;
     } catch (err) {
@@ -290,10 +292,13 @@ export function createJanusEdges(opts: {
   function waitingAt(edge: (typeof edges)[number]): number {
     const since = Date.now() - WAITING_MS;
     let total = 0;
-    for (const [room, times] of edge.waiting) {
-      while (times.length > 0 && (times[0] as number) < since) times.shift();
-      if (times.length === 0) edge.waiting.delete(room);
-      total += times.length;
+    for (const [room, viewers] of edge.waiting) {
+      for (const [key, at] of viewers) {
+        if (at >= since) break;
+        viewers.delete(key);
+      }
+      if (viewers.size === 0) edge.waiting.delete(room);
+      total += viewers.size;
     }
     return total;
   }
@@ -308,19 +313,28 @@ export function createJanusEdges(opts: {
     return watching(edge) + edge.grants.length + waitingAt(edge);
   }
 
+  /** Keys for the waiting viewers whose pages name none: each grant is a viewer of its own. */
+  let unnamed = 0;
+
   /**
    * Counts a viewer sent to the edge: as arriving, or, before the seller's first broadcast, as
-   * waiting there for the show's mountpoint (her page asks the edge, not the server, until it
-   * comes). Answers how to take it back, should the edge fail her.
+   * waiting there for the show's mountpoint under her key (her page asks the edge, not the server,
+   * until it comes). Answers how to take it back, should the edge fail her.
    */
-  function arriving(edge: (typeof edges)[number], room: number, create: boolean): () => void {
+  function arriving(edge: (typeof edges)[number], room: number, opts: { create: boolean; key: string }): () => void {
     const at = Date.now();
-    const list = create ? edge.grants : (edge.waiting.get(room) ?? []);
-    list.push(at);
-    if (!create) edge.waiting.set(room, list);
+    if (opts.create) {
+      edge.grants.push(at);
+      return () => {
+        const i = edge.grants.lastIndexOf(at);
+        if (i >= 0) edge.grants.splice(i, 1);
+      };
+    }
+    const viewers = edge.waiting.get(room) ?? new Map<string, number>();
+    viewers.set(opts.key, at);
+    edge.waiting.set(room, viewers);
     return () => {
-      const i = list.lastIndexOf(at);
-      if (i >= 0) list.splice(i, 1);
+      if (viewers.get(opts.key) === at) viewers.delete(opts.key);
     };
   }
 
@@ -351,7 +365,10 @@ export function createJanusEdges(opts: {
   }
 
   return {
-    async assign(sessionId, keys, { create }) {
+    async assign(sessionId, keys, { create, viewer }) {
+      // A page that waited before (it reloaded) now waits wherever this grant sends it.
+      const key = viewer ?? `unnamed-${++unnamed}`;
+      if (!create && viewer) for (const edge of edges) edge.waiting.get(keys.room)?.delete(viewer);
       const order = edges
         .map((edge, index) => ({ edge, index, viewers: viewersOf(edge) }))
         .filter((e) => answers(e.edge))
@@ -361,7 +378,7 @@ export function createJanusEdges(opts: {
         if (!order.some((o) => o.index === e.index)) order.push({ ...e, viewers: Number.POSITIVE_INFINITY });
       for (const { edge, index } of order) {
         // Counted here before the edge is asked, so that viewers asking meanwhile spread from it.
-        const cancel = arriving(edge, keys.room, create);
+        const cancel = arriving(edge, keys.room, { create, key });
         try {
           // A mountpoint read recently on an edge that answers is trusted; any other edge is asked.
           if (create) await ensureMountpoint(edge, keys, !answers(edge));

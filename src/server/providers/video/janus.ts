@@ -131,7 +131,7 @@ export async function createJanusVideo(deps: VideoProviderDeps): Promise<VideoPr
     roomRecording,
     cspConnectSrc: [...new Set([publicUrl, ...janus.edges.map((e) => e.publicUrl)].map((u) => new URL(u).origin))],
 
-    async grant(sessionId: string, role: VideoRole): Promise<VideoGrant> {
+    async grant(sessionId: string, role: VideoRole, opts: { viewer?: string } = {}): Promise<VideoGrant> {
       const keys = janusRoomKeys(deps.config.sessionSecret, sessionId);
       const base = { provider: 'janus' as const, role, iceServers: deps.config.video.iceServers, url: publicUrl, room: keys.room };
       if (role === 'publisher') {
@@ -145,7 +145,7 @@ export async function createJanusVideo(deps: VideoProviderDeps): Promise<VideoPr
       // Through an edge: the least loaded that answers, its mountpoint ready (fed once the seller
       // publishes). Before the seller's first broadcast (no room) no mountpoint is made: the page
       // finds none and asks again, as a viewer of the room polls until someone publishes.
-      const { edge, publicUrl: edgeUrl } = await edges.assign(sessionId, keys, { create: exists });
+      const { edge, publicUrl: edgeUrl } = await edges.assign(sessionId, keys, { create: exists, ...(opts.viewer ? { viewer: opts.viewer } : {}) });
       return { ...base, url: edgeUrl, stream: { id: keys.room, edge } };
     },
 

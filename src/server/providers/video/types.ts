@@ -20,7 +20,7 @@ export interface VideoProvider {
    * What a browser needs to publish into (an editor) or watch the session's video. Throws
    * VideoUnavailableError when the provider cannot answer now (Janus down, SFU restarting).
    */
-  grant(sessionId: string, role: VideoRole): Promise<VideoGrant>;
+  grant(sessionId: string, role: VideoRole, opts?: { viewer?: string }): Promise<VideoGrant>;
   /** The session's broadcast stopped or the session was deleted: drop its room, publisher and viewers. */
   endSession(sessionId: string): Promise<void>;
   /**

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveSessionDetail, LiveSessionPrivate } from '../../../../src/domain/live.js';
@@ -115,11 +116,16 @@ describe('video grants', () => {
     }
   });
 
-  it('answers a bad role with a Spanish 400 and an unknown session with 404', async () => {
+  it('answers a bad role or viewer id with a Spanish 400 and an unknown session with 404', async () => {
     const session = await buildSession(server.ctx.db, { sellerId: seller.id, companyId: COMPANY });
     const bad = await get(`/api/live-sessions/${session.id}/video?role=admin`, seller);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.fields.role).toBe('Indica si vas a transmitir (publisher) o a ver (subscriber).');
+    const badViewer = await get(`/api/live-sessions/${session.id}/video?role=subscriber&viewer=yo`, null);
+    expect(badViewer.statusCode).toBe(400);
+    expect(badViewer.json().error.fields.viewer).toBe('La página envió un identificador de espectador no válido. Recárgala.');
+    const named = await get(`/api/live-sessions/${session.id}/video?role=subscriber&viewer=${randomUUID()}`, null);
+    expect(named.statusCode).toBe(200);
     expect((await get('/api/live-sessions/00000000-0000-4000-8000-000000000000/video?role=subscriber', null)).statusCode).toBe(404);
     expect((await get('/api/live-sessions/no-es-un-id/video?role=subscriber', null)).statusCode).toBe(404);
   });

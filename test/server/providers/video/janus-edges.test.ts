@@ -121,6 +121,24 @@ describe.skipIf(missing !== null)('viewers through Janus edges (real Janus 1.1.2
     }
   });
 
+  it('a page reloaded before the seller’s first broadcast counts once, on the edge its last grant named', async () => {
+    const fresh = await build({ JANUS_URL: origin.url, JANUS_EDGES: edges.map((e) => e.url).join(',') });
+    try {
+      const sessionId = randomUUID();
+      const edgeOf = async (viewer?: string) => {
+        const grant = await fresh.grant(sessionId, 'subscriber', viewer ? { viewer } : {});
+        return grant.provider === 'janus' ? grant.stream?.edge : null;
+      };
+      const [ana, beto] = [randomUUID(), randomUUID()];
+      // Ana's page asks, then reloads twice: she waits on the first edge alone, so Beto goes to the second.
+      expect([await edgeOf(ana), await edgeOf(ana), await edgeOf(ana), await edgeOf(beto)]).toEqual([0, 0, 0, 1]);
+      // A page that names no viewer is a viewer of its own each time it asks.
+      expect([await edgeOf(), await edgeOf()]).toEqual([0, 1]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('viewers who ask at the same moment spread over the edges', async () => {
     const fresh = await build({ JANUS_URL: origin.url, JANUS_EDGES: edges.map((e) => e.url).join(',') });
     try {
