@@ -27,6 +27,15 @@ function run(cmd: string, args: string[]): number {
   return res.status ?? 1;
 }
 
+/** As `run`, but the event loop stays free meanwhile, so a suite in the background is heard when it ends. */
+function runBeside(cmd: string, args: string[]): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: 'inherit', env: process.env });
+    child.on('error', () => resolve(1));
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
 /** A step that is one check: it passes or fails as a whole. */
 function check(name: string, cmd: string, args: string[]): void {
   console.log(`\n── ${name} ──`);
@@ -65,12 +74,15 @@ function tally(name: string, code: number): void {
   lines.push(...result.lines);
 }
 
-/** A Vitest run: counted test by test from its JSON report. `prefix` runs it through a wrapper (the video namespace). */
-function suite(name: string, args: string[], prefix: string[] = []): void {
+/**
+ * A Vitest run: counted test by test from its JSON report. `prefix` runs it through a wrapper (the
+ * video namespace). `beside` a suite in the background, it waits without blocking the event loop.
+ */
+async function suite(name: string, args: string[], prefix: string[] = [], opts: { beside?: boolean } = {}): Promise<void> {
   console.log(`\n── ${name} ──`);
   const [cmd, ...rest] = vitestCommand(name, args, prefix);
   const started = Date.now();
-  const code = run(cmd, rest);
+  const code = opts.beside ? await runBeside(cmd, rest) : run(cmd, rest);
   took(name, started);
   tally(name, code);
 }
@@ -87,7 +99,7 @@ function suiteInBackground(name: string, args: string[], prefix: string[] = []):
   const started = Date.now();
   const child = spawn(cmd, rest, { stdio: ['ignore', fd, fd], env: process.env });
   closeSync(fd);
-  // Its time is taken when it ends, not when `finish` is called after the steps beside it.
+  // Its time is taken when it ends (the step beside it leaves the event loop free), not when `finish` is called.
   let ended = 0;
   const exited = new Promise<number>((resolve) => {
     const end = (code: number) => {
@@ -110,8 +122,8 @@ function suiteInBackground(name: string, args: string[], prefix: string[] = []):
 check('typecheck', 'npm', ['run', '--silent', 'typecheck']);
 check('lint', 'npx', ['biome', 'check', '.']);
 check('dependency check', 'npm', ['run', '--silent', 'depcheck']);
-suite('unit-and-integration', []);
-suite('browser', ['--config', 'vitest.e2e.config.ts']);
+await suite('unit-and-integration', []);
+await suite('browser', ['--config', 'vitest.e2e.config.ts']);
 
 // The release as an operator installs it: built, installed without dev dependencies, started in production on PostgreSQL.
 if (process.env.TEST_DATABASE_URL) check('release', 'npx', ['tsx', 'scripts/release-check.ts']);
@@ -138,7 +150,7 @@ if (noNetns) {
 } else {
   const netns = ['npx', 'tsx', 'scripts/video-netns.ts', '--'];
   const instances = suiteInBackground('instances', ['--config', 'vitest.instances.config.ts'], netns);
-  suite('video', ['--config', 'vitest.video.config.ts'], netns);
+  await suite('video', ['--config', 'vitest.video.config.ts'], netns, { beside: true });
   await instances.finish();
 }
 

@@ -63,4 +63,3 @@ export function createUserNotices(io: RealtimeServer, opts: { peers: boolean; wi
     flush,
   };
 }
-export type UserNotices = ReturnType<typeof createUserNotices>;
